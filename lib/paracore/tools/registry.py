@@ -1,0 +1,272 @@
+"""The tool registry: declaring tools with @tool, describing them to the model, preparing calls.
+
+A tool is an args model + a function + metadata:
+
+    class MoveArgs(BaseModel):
+        element_ids: list[int] | None = Field(None, description="Elements to move.")
+        offset: Length = Field(description="How far to move them along X.")
+
+    @tool(writes=True, needs_element_ids=True)
+    def move_elements(ctx, args: MoveArgs) -> str:
+        '''Move elements along X.'''
+
+Its JSON schema comes from the args model (made strict, see tools/schema.py), its
+description from the docstring. `Registry.prepare` turns a model's raw call into a
+validated `PreparedCall` — injecting the working set into `element_ids` when the model left
+it out (seed 001 §3) — or a `ToolCallError` whose message tells the model how to fix it.
+Running the call is the executor's business.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import inspect
+import json
+import re
+import typing
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Sequence
+
+from pydantic import BaseModel, ValidationError
+
+from .arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
+from .errors import format_exception_for_model
+from .schema import check_strict_schema, strict_schema
+
+__all__ = [
+    "ToolSpec", "PreparedCall", "ToolCallError", "Registry", "WorkingSetPolicy",
+    "tool", "default_registry", "format_exception_for_model", "check_strict_schema",
+]
+
+WorkingSetPolicy = Literal["add", "replace", "none"]
+_POLICIES = ("add", "replace", "none")
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what every provider accepts as a tool name
+ELEMENT_IDS = "element_ids"
+
+
+@dataclass(frozen=True, eq=False)
+class ToolSpec:
+    """Everything known about one tool. `parameters` is its strict JSON schema."""
+
+    name: str
+    description: str
+    args_model: type[BaseModel]
+    function: Callable[[Any, BaseModel], Any]
+    writes: bool
+    needs_approval: bool
+    working_set_policy: WorkingSetPolicy
+    takes_element_ids: bool  # the args model has an `element_ids` field
+    needs_element_ids: bool  # ...and the tool cannot run without ids
+    parameters: dict[str, Any]
+
+    def definition(self) -> dict[str, Any]:
+        """The provider-neutral definition: {"name", "description", "parameters"}."""
+        return {"name": self.name, "description": self.description,
+                "parameters": copy.deepcopy(self.parameters)}
+
+
+@dataclass(frozen=True)
+class PreparedCall:
+    """A validated call. `injected` is True when element_ids came from the working set."""
+
+    spec: ToolSpec
+    args: BaseModel
+    injected: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def run(self, ctx: Any) -> Any:
+        """Call the tool function (exceptions propagate to the executor)."""
+        return self.spec.function(ctx, self.args)
+
+
+@dataclass(frozen=True)
+class ToolCallError:
+    """A call that cannot run; `message` is written for the model and goes back as the result."""
+
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def make_spec(
+    function: Callable,
+    *,
+    writes: bool = False,
+    needs_approval: bool = False,
+    working_set_policy: WorkingSetPolicy = "add",
+    name: str | None = None,
+    needs_element_ids: bool = False,
+) -> ToolSpec:
+    """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration."""
+    name = name or function.__name__
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'")
+    if working_set_policy not in _POLICIES:
+        raise ValueError(f"tool {name}: working_set_policy must be one of {_POLICIES}, "
+                         f"not {working_set_policy!r}")
+    description = inspect.cleandoc(function.__doc__ or "")
+    if not description:
+        raise TypeError(f"tool {name}: add a docstring; it is the description the model reads")
+    args_model = _args_model(function, name)
+    takes_ids = ELEMENT_IDS in args_model.model_fields
+    if needs_element_ids and not takes_ids:
+        raise TypeError(f"tool {name}: needs_element_ids=True but {args_model.__name__} "
+                        f"has no '{ELEMENT_IDS}' field")
+    # A required element_ids field (no default) also means the tool cannot run without ids.
+    needs_ids = needs_element_ids or (takes_ids and args_model.model_fields[ELEMENT_IDS].is_required())
+    try:
+        parameters = strict_schema(args_model)
+    except TypeError as exc:
+        raise TypeError(f"tool {name}: {exc}") from None
+    return ToolSpec(name=name, description=description, args_model=args_model, function=function,
+                    writes=bool(writes), needs_approval=bool(needs_approval),
+                    working_set_policy=working_set_policy, takes_element_ids=takes_ids,
+                    needs_element_ids=needs_ids, parameters=parameters)
+
+
+def _args_model(function: Callable, name: str) -> type[BaseModel]:
+    """The pydantic model annotated on the function's second parameter (`args`)."""
+    parameters = list(inspect.signature(function).parameters.values())
+    if len(parameters) < 2:
+        raise TypeError(f"tool {name}: the function must be `def {name}(ctx, args: SomeArgs)`")
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception as exc:  # NameError for an annotation that does not resolve
+        raise TypeError(f"tool {name}: cannot resolve the annotations ({exc})") from None
+    model = hints.get(parameters[1].name)
+    if model is None:
+        raise TypeError(f"tool {name}: annotate the second parameter with a pydantic model, "
+                        f"e.g. `def {name}(ctx, {parameters[1].name}: {_camel(name)}Args)`")
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise TypeError(f"tool {name}: the second parameter's annotation {model!r} "
+                        "is not a pydantic BaseModel subclass")
+    return model
+
+
+def _camel(name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[_-]", name))
+
+
+class Registry:
+    """Tools by name. Listing is sorted by name so definitions are stable for prompt caching."""
+
+    def __init__(self) -> None:
+        self._specs: dict[str, ToolSpec] = {}
+
+    def register(self, spec: ToolSpec) -> ToolSpec:
+        """Add a spec; registering the same function again (module reload) replaces it."""
+        existing = self._specs.get(spec.name)
+        if existing is not None and _origin(existing.function) != _origin(spec.function):
+            raise ValueError(f"a tool named {spec.name!r} is already registered "
+                             f"by {_origin(existing.function)}")
+        self._specs[spec.name] = spec
+        return spec
+
+    def tool(self, function: Callable | None = None, **options: Any) -> Callable:
+        """Decorator registering into this registry; same options as `tool`."""
+        def decorate(fn: Callable) -> Callable:
+            fn.__paracore_tool__ = self.register(make_spec(fn, **options))
+            return fn
+        return decorate(function) if function is not None else decorate
+
+    def get(self, name: str) -> ToolSpec | None:
+        return self._specs.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._specs
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def names(self) -> list[str]:
+        return sorted(self._specs)
+
+    def specs(self) -> list[ToolSpec]:
+        return [self._specs[name] for name in self.names()]
+
+    def definitions(self) -> list[dict[str, Any]]:
+        """[{"name", "description", "parameters"}, ...] sorted by name."""
+        return [spec.definition() for spec in self.specs()]
+
+    def definitions_json(self) -> str:
+        """The definitions as compact JSON; the same bytes in every process."""
+        return json.dumps(self.definitions(), ensure_ascii=False, separators=(",", ":"))
+
+    def prepare(self, name: str, raw_arguments: Any,
+                working_set_ids: Sequence[int] = ()) -> PreparedCall | ToolCallError:
+        """Validate a call the model made; inject the working set into a missing element_ids."""
+        spec = self._specs.get(name)
+        if spec is None:
+            return ToolCallError(self._unknown_tool_message(name))
+        try:
+            data = parse_arguments(name, spec.args_model, raw_arguments)
+        except ArgumentsError as exc:
+            return ToolCallError(str(exc))
+        data, unknown = normalise_arguments(spec.args_model, data)
+        injected = False
+        if spec.takes_element_ids and data.get(ELEMENT_IDS) is None:
+            if working_set_ids:
+                data[ELEMENT_IDS], injected = [int(i) for i in working_set_ids], True
+            elif spec.needs_element_ids:
+                return ToolCallError(_empty_working_set_message(name))
+        try:
+            args = spec.args_model.model_validate(data)
+        except ValidationError as exc:
+            return ToolCallError(describe_validation_error(name, spec.args_model, exc, unknown))
+        if unknown:
+            return ToolCallError(describe_validation_error(name, spec.args_model, None, unknown))
+        return PreparedCall(spec=spec, args=args, injected=injected)
+
+    def _unknown_tool_message(self, name: str) -> str:
+        names = self.names()
+        if not names:
+            return f"There is no tool named {name!r}: no tools are available."
+        close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
+        suggestion = f" Did you mean {' or '.join(close)}?" if close else ""
+        return f"There is no tool named {name!r}.{suggestion} Valid tools: {', '.join(names)}."
+
+
+def _empty_working_set_message(name: str) -> str:
+    return (
+        f"{name} needs elements, but no element_ids were given and the working set is empty. "
+        "Ask the user to select the elements in Revit and call add_selection_to_working_set, "
+        f"or find them with search_elements; then call {name} again."
+    )
+
+
+def _origin(function: Callable) -> str:
+    return f"{function.__module__}.{function.__qualname__}"
+
+
+_DEFAULT = Registry()
+
+
+def default_registry() -> Registry:
+    """The process-wide registry that `@tool` fills when tool modules are imported."""
+    return _DEFAULT
+
+
+def tool(
+    function: Callable | None = None,
+    *,
+    writes: bool = False,
+    needs_approval: bool = False,
+    working_set_policy: WorkingSetPolicy = "add",
+    name: str | None = None,
+    needs_element_ids: bool = False,
+    registry: Registry | None = None,
+) -> Callable:
+    """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
+
+    Registers into `registry` (default: `default_registry()`) and returns the function
+    unchanged, with its ToolSpec as `fn.__paracore_tool__`. Declaration mistakes (no args
+    model, no docstring, a schema strict mode cannot express) raise at import time.
+    """
+    target = registry if registry is not None else _DEFAULT
+    return target.tool(function, writes=writes, needs_approval=needs_approval,
+                       working_set_policy=working_set_policy, name=name,
+                       needs_element_ids=needs_element_ids)

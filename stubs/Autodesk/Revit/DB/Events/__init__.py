@@ -1,0 +1,68 @@
+"""Stand-in for Autodesk.Revit.DB.Events: DocumentChanged and its arguments."""
+from __future__ import annotations
+
+from revit_standin.guard import api_class as _api_class
+
+from Autodesk.Revit.DB._enums import _RevitEnum
+
+__all__ = ["UndoOperation", "RevitAPIEventArgs", "RevitAPISingleEventArgs", "DocumentChangedEventArgs"]
+
+
+class UndoOperation(_RevitEnum):
+    TransactionCommitted = 0
+    TransactionRolledBack = 1
+    TransactionGroupRolledBack = 2
+    TransactionUndone = 3
+    TransactionRedone = 4
+
+
+@_api_class
+class RevitAPIEventArgs:
+    @property
+    def Cancellable(self) -> bool:  # noqa: N802
+        return False
+
+    def IsCancelled(self) -> bool:  # noqa: N802
+        return False
+
+
+@_api_class
+class RevitAPISingleEventArgs(RevitAPIEventArgs):
+    pass
+
+
+@_api_class
+class DocumentChangedEventArgs(RevitAPISingleEventArgs):
+    def __init__(self, document, operation: str, added, modified, deleted, transaction_names):
+        self._document = document
+        self._operation = UndoOperation[operation]
+        self._added, self._modified, self._deleted = list(added), list(modified), list(deleted)
+        self._names = list(transaction_names)
+
+    @property
+    def Operation(self):  # noqa: N802
+        return self._operation
+
+    def GetDocument(self):  # noqa: N802
+        return self._document
+
+    def GetAddedElementIds(self, filter=None):  # noqa: N802, A002
+        return self._ids(self._added, filter)
+
+    def GetModifiedElementIds(self, filter=None):  # noqa: N802, A002
+        return self._ids(self._modified, filter)
+
+    def GetDeletedElementIds(self):  # noqa: N802
+        return self._ids(self._deleted, None)
+
+    def GetTransactionNames(self):  # noqa: N802
+        from System.Collections.Generic import List
+        return List[str](self._names)
+
+    def _ids(self, ids, element_filter):
+        from System.Collections.Generic import List
+        from Autodesk.Revit.DB import ElementId
+        if element_filter is not None:
+            ids = [i for i in ids if i in self._document._elements
+                   and element_filter._passes(self._document._elements[i])]
+        return List[ElementId]([ElementId(i) for i in ids])

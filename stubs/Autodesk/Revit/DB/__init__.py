@@ -1,0 +1,56 @@
+"""Stand-in for Autodesk.Revit.DB: the real API's names, backed by an in-memory model.
+
+Only real API names are public here; the implementation lives in this package's private
+modules and in the revit_standin machinery package.
+"""
+from ._collector import (ElementCategoryFilter, ElementClassFilter, ElementFilter, ElementIdSetFilter,
+                         ElementLevelFilter, ElementLogicalFilter, ElementMulticategoryFilter,
+                         ElementQuickFilter, ElementSlowFilter, FilteredElementCollector,
+                         LogicalAndFilter, LogicalOrFilter)
+from ._document import Document
+from ._element import Category, Element, ElementType, Location, LocationCurve, LocationPoint
+from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, FamilySymbol, Floor,
+                        FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
+                        Instance, Level, RoofBase, SpatialElement, Wall, WallType)
+from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
+                     FailureSeverity, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, StorageType,
+                     TemporaryViewMode, TransactionStatus, ViewFamily, ViewType, WallKind, WallLocationLine)
+from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingOptions, FailureMessage,
+                        FailureMessageAccessor, FailuresAccessor, IFailuresPreprocessor)
+from ._geometry import XYZ, Arc, BoundingBoxXYZ, Curve, CurveLoop, Line, Transform
+from ._ids import ElementId
+from ._params import Definition, InternalDefinition, Parameter, ParameterSet
+from ._transactions import SubTransaction, Transaction, TransactionGroup
+from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
+from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
+                     ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableView, View, View3D,
+                     ViewFamilyType, ViewPlan, ViewSchedule)
+
+__all__ = [
+    # documents and elements
+    "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
+    "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
+    "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    # parameters
+    "Parameter", "Definition", "InternalDefinition", "ParameterSet", "BuiltInParameter", "StorageType",
+    # categories and enums
+    "BuiltInCategory", "CategoryType", "DisplayUnit", "ViewType", "ViewFamily", "WallKind",
+    "WallLocationLine", "TemporaryViewMode", "ScheduleFieldType", "ScheduleFilterType", "ScheduleSortOrder",
+    # geometry
+    "XYZ", "Curve", "Line", "Arc", "CurveLoop", "Transform", "BoundingBoxXYZ",
+    # units
+    "ForgeTypeId", "UnitTypeId", "SpecTypeId", "UnitUtils", "Units", "FormatOptions",
+    # collectors and filters
+    "FilteredElementCollector", "ElementFilter", "ElementQuickFilter", "ElementSlowFilter",
+    "ElementCategoryFilter", "ElementMulticategoryFilter", "ElementClassFilter", "ElementLevelFilter",
+    "ElementIdSetFilter", "ElementLogicalFilter", "LogicalOrFilter", "LogicalAndFilter",
+    # transactions and failures
+    "Transaction", "SubTransaction", "TransactionGroup", "TransactionStatus", "FailureHandlingOptions",
+    "IFailuresPreprocessor", "FailuresAccessor", "FailureMessageAccessor", "FailureMessage",
+    "FailureDefinition", "FailureDefinitionId", "FailureSeverity", "FailureProcessingResult",
+    # views and schedules
+    "View", "ViewPlan", "View3D", "TableView", "ViewSchedule", "ViewFamilyType", "ScheduleDefinition",
+    "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",
+    "Color", "OverrideGraphicSettings",
+]

@@ -1,0 +1,236 @@
+"""FilteredElementCollector and the element filters it takes.
+
+Filters are applied lazily when the collector is read. OfCategory narrows the candidates
+through the document's category index first, which keeps queries on large models fast.
+"""
+from __future__ import annotations
+
+from revit_standin.guard import api_class
+
+from ._element import Element, ElementType
+from ._enums import BuiltInCategory
+from ._ids import ElementId
+
+
+def _category_value(category) -> int:
+    if isinstance(category, BuiltInCategory):
+        return category.value
+    if isinstance(category, ElementId):
+        return category._value
+    from Autodesk.Revit.Exceptions import ArgumentException
+    raise ArgumentException("Expected a BuiltInCategory or a category ElementId.", "category")
+
+
+@api_class
+class ElementFilter:
+    def __init__(self, inverted: bool = False):
+        self._inverted = bool(inverted)
+
+    @property
+    def Inverted(self) -> bool:  # noqa: N802
+        return self._inverted
+
+    def PassesFilter(self, document_or_element, id=None) -> bool:  # noqa: N802, A002
+        element = document_or_element if id is None else document_or_element.GetElement(id)
+        return self._passes(element)
+
+    def _passes(self, element) -> bool:
+        return self._test(element) != self._inverted
+
+    def _test(self, element) -> bool:
+        raise NotImplementedError
+
+
+@api_class
+class ElementQuickFilter(ElementFilter):
+    pass
+
+
+@api_class
+class ElementSlowFilter(ElementFilter):
+    pass
+
+
+@api_class
+class ElementCategoryFilter(ElementQuickFilter):
+    def __init__(self, category, inverted: bool = False):
+        super().__init__(inverted)
+        self._category = _category_value(category)
+
+    @property
+    def CategoryId(self) -> ElementId:  # noqa: N802
+        return ElementId(self._category)
+
+    def _test(self, element) -> bool:
+        return element._state.get("category") == self._category
+
+
+@api_class
+class ElementMulticategoryFilter(ElementQuickFilter):
+    def __init__(self, categories, inverted: bool = False):
+        super().__init__(inverted)
+        self._categories = {_category_value(c) for c in categories}
+
+    def _test(self, element) -> bool:
+        return element._state.get("category") in self._categories
+
+
+@api_class
+class ElementClassFilter(ElementQuickFilter):
+    def __init__(self, type, inverted: bool = False):  # noqa: A002
+        super().__init__(inverted)
+        self._type = type
+
+    def GetElementClass(self):  # noqa: N802
+        return self._type
+
+    def _test(self, element) -> bool:
+        # Like Revit: elements of the class or of a class derived from it.
+        return isinstance(element, self._type)
+
+
+@api_class
+class ElementLevelFilter(ElementSlowFilter):
+    def __init__(self, levelId: ElementId, inverted: bool = False):  # noqa: N803
+        super().__init__(inverted)
+        self._level = levelId._value
+
+    @property
+    def LevelId(self) -> ElementId:  # noqa: N802
+        return ElementId(self._level)
+
+    def _test(self, element) -> bool:
+        return element._state.get("level_id") == self._level
+
+
+@api_class
+class ElementIdSetFilter(ElementQuickFilter):
+    def __init__(self, idsToInclude):  # noqa: N803
+        super().__init__(False)
+        self._ids = {i._value for i in idsToInclude}
+        if not self._ids:
+            from Autodesk.Revit.Exceptions import ArgumentException
+            raise ArgumentException("The input element id set is empty.", "idsToInclude")
+
+    def GetIdsToInclude(self):  # noqa: N802
+        from System.Collections.Generic import List
+        return List[ElementId]([ElementId(i) for i in sorted(self._ids)])
+
+    def _test(self, element) -> bool:
+        return element._id in self._ids
+
+
+@api_class
+class ElementLogicalFilter(ElementFilter):
+    def __init__(self, *filters):
+        super().__init__(False)
+        if len(filters) == 1:
+            filters = tuple(filters[0])
+        self._filters = list(filters)
+
+    def GetFilters(self):  # noqa: N802
+        from System.Collections.Generic import List
+        return List[ElementFilter](self._filters)
+
+
+@api_class
+class LogicalOrFilter(ElementLogicalFilter):
+    def _test(self, element) -> bool:
+        return any(f._passes(element) for f in self._filters)
+
+
+@api_class
+class LogicalAndFilter(ElementLogicalFilter):
+    def _test(self, element) -> bool:
+        return all(f._passes(element) for f in self._filters)
+
+
+@api_class
+class FilteredElementCollector:
+    def __init__(self, document, scope=None):
+        """FilteredElementCollector(doc), (doc, viewId) or (doc, ICollection<ElementId>)."""
+        self._document = document
+        self._candidates = None
+        self._predicates = []
+        self._category = None
+        if isinstance(scope, ElementId):
+            view = document.GetElement(scope)
+            if view is None or not hasattr(view, "_visible_ids"):
+                from Autodesk.Revit.Exceptions import ArgumentException
+                raise ArgumentException("viewId is not a view of this document.", "viewId")
+            self._candidates = view._visible_ids()
+        elif scope is not None:
+            self._candidates = [i._value for i in scope]
+
+    # -- filters (each returns the collector, as in the real API) -----------------------------------
+    def OfCategory(self, category):  # noqa: N802
+        value = _category_value(category)
+        if self._category is not None and self._category != value:
+            self._predicates.append(lambda e: False)
+        self._category = value
+        return self
+
+    def OfCategoryId(self, categoryId):  # noqa: N802, N803
+        return self.OfCategory(categoryId)
+
+    def OfClass(self, type):  # noqa: N802, A002
+        return self.WherePasses(ElementClassFilter(type))
+
+    def WhereElementIsElementType(self):  # noqa: N802
+        self._predicates.append(lambda e: isinstance(e, ElementType))
+        return self
+
+    def WhereElementIsNotElementType(self):  # noqa: N802
+        self._predicates.append(lambda e: not isinstance(e, ElementType))
+        return self
+
+    def WherePasses(self, filter):  # noqa: N802, A002
+        self._predicates.append(filter._passes)
+        return self
+
+    def Excluding(self, idsToExclude):  # noqa: N802, N803
+        excluded = {i._value for i in idsToExclude}
+        self._predicates.append(lambda e: e._id not in excluded)
+        return self
+
+    # -- results --------------------------------------------------------------------------------
+    def _iter_elements(self):
+        elements = self._document._elements
+        if self._category is not None:
+            ids = self._document._by_category.get(self._category, {})
+            if self._candidates is not None:
+                wanted = set(self._candidates)
+                ids = [i for i in ids if i in wanted]
+        elif self._candidates is not None:
+            ids = self._candidates
+        else:
+            ids = elements
+        predicates = self._predicates
+        for element_id in list(ids):
+            element = elements.get(element_id)
+            if element is not None and all(p(element) for p in predicates):
+                yield element
+
+    def __iter__(self):
+        return self._iter_elements()
+
+    def GetEnumerator(self):  # noqa: N802
+        return self._iter_elements()
+
+    def ToElements(self):  # noqa: N802
+        from System.Collections.Generic import List
+        return List[Element](self._iter_elements())
+
+    def ToElementIds(self):  # noqa: N802
+        from System.Collections.Generic import List
+        return List[ElementId]([e.Id for e in self._iter_elements()])
+
+    def FirstElement(self):  # noqa: N802
+        return next(self._iter_elements(), None)
+
+    def FirstElementId(self) -> ElementId:  # noqa: N802
+        first = self.FirstElement()
+        return first.Id if first is not None else ElementId.InvalidElementId
+
+    def GetElementCount(self) -> int:  # noqa: N802
+        return sum(1 for _ in self._iter_elements())

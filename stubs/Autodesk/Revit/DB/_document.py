@@ -1,0 +1,272 @@
+"""Document: the model's elements, its units, and the rules for changing it."""
+from __future__ import annotations
+
+import itertools
+
+from revit_standin.guard import api_class
+from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal
+
+from . import _params
+from ._element import CATEGORY_NAMES, Element, ElementType
+from ._enums import BuiltInCategory, DisplayUnit, FailureSeverity
+from ._failures import DUPLICATE_MARK, FailureMessage
+from ._ids import ElementId
+from ._units import Units
+
+_DOOR_AND_WINDOW = (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
+_document_counter = itertools.count(1)
+
+
+@api_class
+class Document:
+    def __init__(self, application, title: str, path: str = "", display_units=DisplayUnit.METRIC):
+        self._application = application
+        self._title = title
+        self._path = path
+        self._uid = next(_document_counter)
+        self._units = Units(display_units)
+        self._elements: dict[int, Element] = {}
+        self._by_category: dict[int | None, dict[int, None]] = {}
+        self._ids = itertools.count(1)
+        self._journal = Journal(self)
+        self._open_transaction = None
+        self._open_subtransactions = []
+        self._pending_failures: list[FailureMessage] = []
+        self._warnings: list[FailureMessage] = []
+        self._last_rollback_reasons: list[str] = []
+        self._read_only = False
+        self._closed = False
+        self._active_view_id = -1
+        self._custom_defs: dict[str, _params.ParamDef] = {}
+        self._custom_ids: dict[str, int] = {}
+        self._creation = None
+
+    # -- identity and state -----------------------------------------------------------------------
+    @property
+    def Title(self) -> str:  # noqa: N802
+        return self._title
+
+    @property
+    def PathName(self) -> str:  # noqa: N802
+        return self._path
+
+    @property
+    def Application(self):  # noqa: N802
+        return self._application
+
+    @property
+    def IsModifiable(self) -> bool:  # noqa: N802
+        return self._open_transaction is not None
+
+    @property
+    def IsModified(self) -> bool:  # noqa: N802
+        return bool(self._journal.undo_history)
+
+    @property
+    def IsReadOnly(self) -> bool:  # noqa: N802
+        return self._read_only
+
+    @property
+    def IsFamilyDocument(self) -> bool:  # noqa: N802
+        return False
+
+    @property
+    def IsValidObject(self) -> bool:  # noqa: N802
+        return not self._closed
+
+    @property
+    def DisplayUnitSystem(self):  # noqa: N802
+        return self._units._display_system()
+
+    def GetUnits(self) -> Units:  # noqa: N802
+        return self._units
+
+    def SetUnits(self, units: Units) -> None:  # noqa: N802
+        self._require_transaction()
+        self._units = units
+
+    @property
+    def Create(self):  # noqa: N802
+        if self._creation is None:
+            from Autodesk.Revit.Creation import Document as CreationDocument
+            self._creation = CreationDocument(self)
+        return self._creation
+
+    @property
+    def ActiveView(self):  # noqa: N802
+        return self._elements.get(self._active_view_id)
+
+    # -- elements -------------------------------------------------------------------------------
+    def GetElement(self, id):  # noqa: N802, A002
+        """GetElement(ElementId) or GetElement(uniqueId: str); None when there is no such element."""
+        if isinstance(id, ElementId):
+            return self._elements.get(id._value)
+        if isinstance(id, str):
+            return next((e for e in self._elements.values() if e.UniqueId == id), None)
+        from Autodesk.Revit.Exceptions import ArgumentException
+        raise ArgumentException("GetElement takes an ElementId or a unique id string.", "id")
+
+    def Delete(self, elementIds):  # noqa: N802, N803
+        """Delete(ElementId) or Delete(ICollection<ElementId>): returns every id deleted,
+        including the elements that went with them (hosted doors, instances of a type...)."""
+        from System.Collections.Generic import List
+        self._require_transaction()
+        requested = [elementIds] if isinstance(elementIds, ElementId) else list(elementIds)
+        missing = [i for i in requested if i._value not in self._elements]
+        if missing:
+            from Autodesk.Revit.Exceptions import ArgumentException
+            raise ArgumentException(f"Element {missing[0]._value} does not exist in the document "
+                                    "(it may have been deleted already).", "elementIds")
+        deleted = self._deletion_closure([i._value for i in requested])
+        for element_id in deleted:
+            element = self._elements[element_id]
+            self._journal.record(DELETED, element)
+            self._unindex(element)
+        return List[ElementId]([ElementId(i) for i in deleted])
+
+    def Regenerate(self) -> None:  # noqa: N802
+        self._require_transaction()
+
+    # -- failures -------------------------------------------------------------------------------
+    def PostFailure(self, failure: FailureMessage):  # noqa: N802
+        self._require_transaction()
+        self._pending_failures.append(failure)
+        return failure
+
+    def GetWarnings(self):  # noqa: N802
+        from System.Collections.Generic import List
+        live = [w for w in self._warnings if any(i in self._elements for i in w._failing) or not w._failing]
+        return List[FailureMessage](live)
+
+    # -- private machinery ----------------------------------------------------------------------
+    def _require_transaction(self):
+        if self._open_transaction is None:
+            from Autodesk.Revit.Exceptions import ModificationOutsideTransactionException
+            raise ModificationOutsideTransactionException(
+                "Attempt to modify the model outside of transaction. Start a Transaction first.")
+
+    def _add_element(self, cls, state: dict) -> Element:
+        self._require_transaction()
+        state.setdefault("params", {})
+        element = cls(self, next(self._ids), state)
+        self._index(element)
+        self._journal.record(ADDED, element)
+        return element
+
+    def _load_element(self, cls, state: dict) -> Element:
+        """Add an element without a transaction: used only while loading a model."""
+        state.setdefault("params", {})
+        element = cls(self, next(self._ids), state)
+        self._index(element)
+        return element
+
+    def _record_modification(self, element: Element) -> None:
+        self._require_transaction()
+        if element._deleted:
+            from Autodesk.Revit.Exceptions import InvalidObjectException
+            raise InvalidObjectException("The element has been deleted and cannot be modified.")
+        self._journal.record(MODIFIED, element, element._state)
+
+    def _index(self, element: Element) -> None:
+        self._elements[element._id] = element
+        self._by_category.setdefault(element._state.get("category"), {})[element._id] = None
+        element._deleted = False
+
+    def _unindex(self, element: Element) -> None:
+        self._elements.pop(element._id, None)
+        self._by_category.get(element._state.get("category"), {}).pop(element._id, None)
+        element._deleted = True
+
+    def _elements_of_category(self, category: int | None):
+        elements = self._elements
+        return [elements[i] for i in self._by_category.get(category, ())]
+
+    def _hosted_by(self, host_id: int):
+        return [e._id for cat in _DOOR_AND_WINDOW for e in self._elements_of_category(cat)
+                if e._state.get("host_id") == host_id]
+
+    def _deletion_closure(self, ids):
+        """The requested ids followed by everything Revit deletes along with them."""
+        result, seen, queue = [], set(), list(ids)
+        while queue:
+            element_id = queue.pop(0)
+            if element_id in seen or element_id not in self._elements:
+                continue
+            seen.add(element_id)
+            result.append(element_id)
+            queue.extend(self._dependents_of(self._elements[element_id]))
+        return result
+
+    def _dependents_of(self, element: Element):
+        from ._elements import Level
+        dependents = list(element._dependents())
+        if isinstance(element, ElementType):
+            dependents += [e._id for e in self._elements_of_category(element._state.get("category"))
+                           if e._state.get("type_id") == element._id]
+        elif isinstance(element, Level):
+            dependents += [e._id for e in self._elements.values() if e._state.get("level_id") == element._id]
+        return dependents
+
+    def _default_type_id(self, category: BuiltInCategory) -> ElementId:
+        for element in self._elements_of_category(category.value):
+            if isinstance(element, ElementType):
+                return element.Id
+        return ElementId.InvalidElementId
+
+    def _collect_commit_failures(self):
+        failures = list(self._pending_failures)
+        self._pending_failures.clear()
+        failures += self._duplicate_mark_warnings()
+        failures += self._injected_failures()
+        return failures
+
+    def _duplicate_mark_warnings(self):
+        touched = {e._state.get("category") for e in self._journal.touched()
+                   if not e._deleted and e._state["params"].get("Mark")}
+        warnings = []
+        for category in touched:
+            by_mark: dict[str, list[int]] = {}
+            for element in self._elements_of_category(category):
+                mark = element._state["params"].get("Mark")
+                if mark and not isinstance(element, ElementType):
+                    by_mark.setdefault(mark, []).append(element._id)
+            for ids in by_mark.values():
+                if len(ids) > 1:
+                    message = FailureMessage(DUPLICATE_MARK)
+                    message._failing = ids
+                    warnings.append(message)
+        return warnings
+
+    def _injected_failures(self):
+        from revit_standin import faults
+        return faults.take_commit_failures(self)
+
+    def _fire_document_changed(self, operation: str, changes, names) -> None:
+        if changes and self._application is not None:
+            self._application._document_changed(self, operation, changes, names)
+
+    def _element_display_name(self, value: int) -> str:
+        if value == -1:
+            return "None"
+        if value < -1:
+            try:
+                return CATEGORY_NAMES.get(BuiltInCategory(value), str(value))
+            except ValueError:
+                return str(value)
+        element = self._elements.get(value)
+        return element.Name if element is not None else ""
+
+    def _custom_definition(self, name: str) -> _params.ParamDef:
+        return self._custom_defs[name]
+
+    def _define_custom_parameter(self, name: str, kind: str) -> _params.ParamDef:
+        if name not in self._custom_defs:
+            self._custom_defs[name] = _params.custom_definition(name, kind)
+            self._custom_ids[name] = 900_000_000 + len(self._custom_ids)
+        return self._custom_defs[name]
+
+    def _custom_parameter_id(self, name: str) -> int:
+        return self._custom_ids[name]
+
+    def __repr__(self):
+        return f"<Document {self._title!r} ({len(self._elements)} elements)>"

@@ -1,0 +1,434 @@
+"""Concrete element classes: levels, walls, floors, roofs, families, family instances, rooms."""
+from __future__ import annotations
+
+import math
+
+from revit_standin.guard import api_class
+
+from . import _params
+from ._element import Element, ElementType
+from ._enums import BuiltInCategory, WallKind
+from ._geometry import XYZ, Curve, CurveLoop
+from ._ids import ElementId
+
+DEFAULT_WALL_HEIGHT = 10.0   # feet, Revit's default Unconnected Height
+UNCONNECTED = -1             # Top Constraint of a wall with no top level
+
+
+def _argument(message: str, name: str = ""):
+    from Autodesk.Revit.Exceptions import ArgumentException
+    return ArgumentException(message, name)
+
+
+def _require(document, element_id: ElementId, cls, what: str):
+    element = document.GetElement(element_id) if isinstance(element_id, ElementId) else None
+    if not isinstance(element, cls):
+        raise _argument(f"{what} {element_id} is not a valid {cls.__name__} of this document.")
+    return element
+
+
+@api_class
+class DatumPlane(Element):
+    pass
+
+
+@api_class
+class Level(DatumPlane):
+    _PARAMS = _params.LEVEL
+
+    @property
+    def Elevation(self) -> float:  # noqa: N802
+        return self._state["params"]["Elevation"]
+
+    @Elevation.setter
+    def Elevation(self, elevation: float):  # noqa: N802
+        self._update_state(params={**self._state["params"], "Elevation": float(elevation)})
+
+    @property
+    def ProjectElevation(self) -> float:  # noqa: N802
+        return self.Elevation
+
+    @property
+    def Name(self) -> str:  # noqa: N802
+        return self._state["name"]
+
+    @Name.setter
+    def Name(self, name: str):  # noqa: N802
+        self._rename(name)
+
+    def _rename(self, name: str):
+        if not name:
+            raise _argument("A level name cannot be empty.", "name")
+        for level in self._document._elements_of_category(BuiltInCategory.OST_Levels.value):
+            if level is not self and level.Name == name:
+                raise _argument("The name entered is already in use. Enter a unique name.", "name")
+        self._update_state(name=name, params={**self._state["params"], "Name": name})
+
+    def _after_param_change(self, definition):
+        if definition.name == "Name":
+            self._update_state(name=self._state["params"]["Name"])
+
+    @staticmethod
+    def Create(document, elevation: float) -> "Level":  # noqa: N802
+        count = sum(1 for _ in document._elements_of_category(BuiltInCategory.OST_Levels.value))
+        name = f"Level {count + 1}"
+        while any(lv.Name == name for lv in document._elements_of_category(BuiltInCategory.OST_Levels.value)):
+            count += 1
+            name = f"Level {count + 1}"
+        return document._add_element(Level, {
+            "name": name, "category": BuiltInCategory.OST_Levels.value,
+            "params": {"Name": name, "Elevation": float(elevation), "Building Story": 1}})
+
+    @staticmethod
+    def GetNearestLevelId(document, elevation: float) -> ElementId:  # noqa: N802
+        levels = list(document._elements_of_category(BuiltInCategory.OST_Levels.value))
+        if not levels:
+            return ElementId.InvalidElementId
+        return min(levels, key=lambda lv: abs(lv.Elevation - elevation)).Id
+
+
+@api_class
+class HostObjAttributes(ElementType):
+    pass
+
+
+@api_class
+class WallType(HostObjAttributes):
+    _PARAMS = _params.WALL_TYPE
+
+    @property
+    def Width(self) -> float:  # noqa: N802
+        return self._computed_width()
+
+    @property
+    def Kind(self):  # noqa: N802
+        return WallKind(self._state.get("kind", WallKind.Basic.value))
+
+    def _computed_width(self):
+        return self._state.get("width", 0.5)
+
+
+@api_class
+class HostObject(Element):
+    def FindInserts(self, addRectOpenings: bool, includeShadows: bool,  # noqa: N802, N803
+                    includeEmbeddedWalls: bool, includeSharedEmbeddedInserts: bool):
+        from System.Collections.Generic import List
+        return List[ElementId]([ElementId(i) for i in self._dependents()])
+
+    def _dependents(self):
+        return self._document._hosted_by(self._id)
+
+
+@api_class
+class Wall(HostObject):
+    _PARAMS = _params.WALL
+
+    @staticmethod
+    def Create(document, curve, *args) -> "Wall":  # noqa: N802
+        """Create(doc, curve, levelId, structural) or
+        Create(doc, curve, wallTypeId, levelId, height, offset, flip, structural)."""
+        if len(args) == 2:
+            level_id, structural = args
+            type_id, height, offset, flip = document._default_type_id(BuiltInCategory.OST_Walls), DEFAULT_WALL_HEIGHT, 0.0, False
+        elif len(args) == 6:
+            type_id, level_id, height, offset, flip, structural = args
+        else:
+            raise _argument("Wall.Create takes (document, curve, levelId, structural) or "
+                            "(document, curve, wallTypeId, levelId, height, offset, flip, structural).")
+        return Wall._create(document, curve, type_id, level_id, height, offset, flip, structural)
+
+    @staticmethod
+    def _create(document, curve, type_id, level_id, height, offset, flip, structural):
+        if not isinstance(curve, Curve):
+            raise _argument("The wall's location must be a Line or an Arc.", "curve")
+        level = _require(document, level_id, Level, "levelId")
+        _require(document, type_id, WallType, "wallTypeId")
+        if height <= 0:
+            raise _argument("The wall height must be positive.", "height")
+        z = level.Elevation
+        start = curve.GetEndPoint(0)
+        if abs(start.Z - z) > 1e-9:  # Revit puts the location line at the base level's elevation
+            curve = curve.CreateTransformed(_vertical_shift(z - start.Z))
+        return document._add_element(Wall, {
+            "name": document.GetElement(type_id).Name,
+            "category": BuiltInCategory.OST_Walls.value, "level_id": level._id,
+            "type_id": type_id._value, "location": curve, "flipped": bool(flip),
+            "params": {"Base Constraint": level._id, "Base Offset": float(offset),
+                       "Top Constraint": UNCONNECTED, "Top Offset": 0.0,
+                       "Unconnected Height": float(height), "Location Line": 0,
+                       "Room Bounding": 1, "Structural": int(bool(structural))}})
+
+    @property
+    def WallType(self) -> WallType:  # noqa: N802
+        return self._document.GetElement(self.GetTypeId())
+
+    @WallType.setter
+    def WallType(self, wallType: WallType):  # noqa: N802, N803
+        self.ChangeTypeId(wallType.Id)
+
+    @property
+    def Width(self) -> float:  # noqa: N802
+        return self.WallType._computed_width()
+
+    @property
+    def Flipped(self) -> bool:  # noqa: N802
+        return self._state.get("flipped", False)
+
+    def Flip(self) -> None:  # noqa: N802
+        self._update_state(flipped=not self.Flipped)
+
+    @property
+    def Orientation(self) -> XYZ:  # noqa: N802
+        curve = self._state["location"]
+        tangent = curve.GetEndPoint(1).Subtract(curve.GetEndPoint(0)).Normalize()
+        exterior = XYZ(tangent.Y, -tangent.X, 0)
+        return exterior.Negate() if self.Flipped else exterior
+
+    # -- derived values ------------------------------------------------------------------------
+    def _height(self) -> float:
+        params = self._state["params"]
+        top = params.get("Top Constraint", UNCONNECTED)
+        top_level = self._document._elements.get(top) if top not in (None, UNCONNECTED) else None
+        if top_level is None:
+            return params.get("Unconnected Height") or DEFAULT_WALL_HEIGHT
+        base = self._document._elements.get(params.get("Base Constraint"))
+        base_z = (base.Elevation if base else 0.0) + (params.get("Base Offset") or 0.0)
+        return top_level.Elevation + (params.get("Top Offset") or 0.0) - base_z
+
+    def _computed_length(self):
+        return self._state["location"].Length
+
+    def _computed_area(self):
+        return self._computed_length() * self._height()
+
+    def _computed_volume(self):
+        return self._computed_area() * self.WallType._computed_width()
+
+    def _after_param_change(self, definition):
+        if definition.name == "Base Constraint":
+            level = self._document._elements.get(self._state["params"]["Base Constraint"])
+            if not isinstance(level, Level):
+                raise _argument("Base Constraint must be a level.")
+            self._update_state(level_id=level._id)
+
+
+def _vertical_shift(dz: float):
+    from ._geometry import Transform
+    return Transform.CreateTranslation(XYZ(0, 0, dz))
+
+
+@api_class
+class CeilingAndFloor(HostObject):
+    pass
+
+
+@api_class
+class FloorType(HostObjAttributes):
+    _PARAMS = _params.FLOOR_TYPE
+
+    @property
+    def IsFoundationSlab(self) -> bool:  # noqa: N802
+        return False
+
+
+@api_class
+class Floor(CeilingAndFloor):
+    _PARAMS = _params.FLOOR
+
+    @staticmethod
+    def Create(document, profile, floorTypeId: ElementId, levelId: ElementId) -> "Floor":  # noqa: N802, N803
+        loops = list(profile)
+        if not loops or any(not isinstance(loop, CurveLoop) or loop.IsOpen() for loop in loops):
+            raise _argument("The profile must be one or more closed CurveLoops.", "profile")
+        level = _require(document, levelId, Level, "levelId")
+        floor_type = _require(document, floorTypeId, FloorType, "floorTypeId")
+        return document._add_element(Floor, {
+            "name": floor_type.Name, "category": BuiltInCategory.OST_Floors.value,
+            "level_id": level._id, "type_id": floorTypeId._value,
+            "boundary": tuple(_polygon(loop) for loop in loops),
+            "params": {"Height Offset From Level": 0.0, "Structural": 0}})
+
+    @property
+    def FloorType(self) -> FloorType:  # noqa: N802
+        return self._document.GetElement(self.GetTypeId())
+
+    def _computed_thickness(self):
+        floor_type = self._document._elements.get(self._state.get("type_id"))
+        return floor_type._state.get("thickness", 1.0) if floor_type else 1.0
+
+    def _computed_area(self):
+        boundary = self._state.get("boundary")
+        if not boundary:
+            return self._state.get("area", 0.0)
+        outer, *holes = boundary
+        return _shoelace(outer) - sum(_shoelace(hole) for hole in holes)
+
+    def _computed_volume(self):
+        return self._computed_area() * self._computed_thickness()
+
+
+def _polygon(loop: CurveLoop):
+    points = []
+    for curve in loop:
+        points.extend((p.X, p.Y) for p in list(curve.Tessellate())[:-1])
+    return tuple(points)
+
+
+def _shoelace(points) -> float:
+    total = 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1]):
+        total += x0 * y1 - x1 * y0
+    return abs(total) / 2
+
+
+@api_class
+class RoofBase(HostObject):
+    _PARAMS = _params.ROOF
+
+    def _computed_area(self):
+        return self._state.get("area", 0.0)
+
+
+@api_class
+class FootPrintRoof(RoofBase):
+    pass
+
+
+@api_class
+class InsertableObject(ElementType):
+    pass
+
+
+@api_class
+class Family(Element):
+    @property
+    def FamilyCategory(self):  # noqa: N802
+        from ._element import Category
+        return Category(self._document, BuiltInCategory(self._state["family_category"]))
+
+    def GetFamilySymbolIds(self):  # noqa: N802
+        from System.Collections.Generic import List
+        category = self._state["family_category"]
+        return List[ElementId]([s.Id for s in self._document._elements_of_category(category)
+                                if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
+
+
+@api_class
+class FamilySymbol(InsertableObject):
+    _PARAMS = _params.FAMILY_TYPE
+
+    @property
+    def Family(self) -> Family:  # noqa: N802
+        return self._document.GetElement(ElementId(self._state["family_id"]))
+
+    @property
+    def IsActive(self) -> bool:  # noqa: N802
+        return bool(self._state.get("active", True))
+
+    def Activate(self) -> None:  # noqa: N802
+        if not self.IsActive:
+            self._update_state(active=True)
+
+    @property
+    def _is_opening(self) -> bool:
+        return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
+
+    def _definitions(self):
+        base = _params.OPENING_TYPE if self._is_opening else _params.FAMILY_TYPE
+        custom = self._state.get("custom_params") or ()
+        return base + tuple(self._document._custom_definition(n) for n in custom)
+
+
+@api_class
+class Instance(Element):
+    pass
+
+
+@api_class
+class FamilyInstance(Instance):
+    _PARAMS = _params.FAMILY_INSTANCE
+
+    @property
+    def Symbol(self) -> FamilySymbol:  # noqa: N802
+        return self._document.GetElement(self.GetTypeId())
+
+    @property
+    def Host(self):  # noqa: N802
+        host_id = self._state.get("host_id")
+        return self._document._elements.get(host_id) if host_id is not None else None
+
+    @property
+    def FacingOrientation(self) -> XYZ:  # noqa: N802
+        host = self.Host
+        if isinstance(host, Wall):
+            return host.Orientation
+        angle = self._state.get("rotation", 0.0)
+        return XYZ(-math.sin(angle), math.cos(angle), 0)
+
+    @property
+    def HandOrientation(self) -> XYZ:  # noqa: N802
+        facing = self.FacingOrientation
+        return XYZ(facing.Y, -facing.X, 0)
+
+    @property
+    def _is_opening(self) -> bool:
+        return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
+
+    def _definitions(self):
+        base = _params.OPENING if self._is_opening else _params.FAMILY_INSTANCE
+        custom = self._state.get("custom_params") or ()
+        return base + tuple(self._document._custom_definition(n) for n in custom)
+
+    def get_Parameter(self, parameterId):  # noqa: N802, N803
+        for definition in self._definitions():
+            if definition.bip == parameterId:
+                return _params.Parameter(self, definition)
+        return None
+
+    def _computed_head_height(self):
+        symbol = self._document._elements.get(self._state.get("type_id"))
+        height = symbol._state["params"].get("Height") if symbol else None
+        return (self._state["params"].get("Sill Height") or 0.0) + (height or 0.0)
+
+
+@api_class
+class SpatialElement(Element):
+    _PARAMS = _params.ROOM
+
+    @property
+    def Name(self) -> str:  # noqa: N802
+        # Revit's Room.Name joins the room's name and number.
+        params = self._state["params"]
+        return " ".join(part for part in (params.get("Name"), params.get("Number")) if part)
+
+    @Name.setter
+    def Name(self, name: str):  # noqa: N802
+        self._update_state(params={**self._state["params"], "Name": name})
+
+    @property
+    def Number(self) -> str:  # noqa: N802
+        return self._state["params"].get("Number") or ""
+
+    @Number.setter
+    def Number(self, number: str):  # noqa: N802
+        self._update_state(params={**self._state["params"], "Number": number})
+
+    @property
+    def Area(self) -> float:  # noqa: N802
+        return self._state["params"].get("Area") or 0.0
+
+    @property
+    def Perimeter(self) -> float:  # noqa: N802
+        return self._state["params"].get("Perimeter") or 0.0
+
+    @property
+    def Level(self):  # noqa: N802
+        return self._document._elements.get(self._state.get("level_id"))
+
+
+def host_parameter(curve: Curve, point: XYZ) -> tuple[float, float]:
+    """Normalised position of ``point`` along ``curve`` and its horizontal distance to it."""
+    flat = XYZ(point.X, point.Y, curve.GetEndPoint(0).Z)
+    result = curve.Project(flat)
+    return result.Parameter, result.Distance
+

@@ -1,0 +1,227 @@
+"""Revit API enumerations used by Paracore, with the real API's member names and values.
+
+Only the members the stand-in supports are listed; the conformance test checks every name and
+value against the published API. pythonnet 3 exposes .NET enums as enum objects (not ints),
+so these are ``enum.Enum`` subclasses that convert with ``int()``.
+"""
+from __future__ import annotations
+
+import enum
+
+
+class _RevitEnum(enum.Enum):
+    def __int__(self):
+        return self.value
+
+    def ToString(self):  # noqa: N802
+        return self.name
+
+
+class BuiltInCategory(_RevitEnum):
+    INVALID = -1
+    OST_Walls = -2000011
+    OST_Doors = -2000023
+    OST_Windows = -2000014
+    OST_Floors = -2000032
+    OST_Roofs = -2000035
+    OST_Ceilings = -2000038
+    OST_Rooms = -2000160
+    OST_Levels = -2000240
+    OST_Grids = -2000220
+    OST_Stairs = -2000120
+    OST_StairsRailing = -2000126
+    OST_Railings = -2000175
+    OST_Ramps = -2000180
+    OST_Columns = -2000100
+    OST_StructuralColumns = -2001330
+    OST_StructuralFraming = -2001320
+    OST_Furniture = -2000080
+    OST_Casework = -2001000
+    OST_GenericModel = -2000151
+    OST_CurtainWallPanels = -2000170
+    OST_CurtainWallMullions = -2000171
+    OST_PlumbingFixtures = -2001160
+    OST_SpecialityEquipment = -2001350
+    OST_MechanicalEquipment = -2001140
+    OST_LightingFixtures = -2001120
+    OST_ElectricalFixtures = -2001060
+    OST_ElectricalEquipment = -2001040
+    OST_Site = -2001260
+    OST_Planting = -2001360
+    OST_Entourage = -2001370
+    OST_Views = -2000279
+    OST_Schedules = -2000573
+    OST_Materials = -2000700
+
+
+class BuiltInParameter(_RevitEnum):
+    INVALID = -1
+    ALL_MODEL_INSTANCE_COMMENTS = -1010106
+    ALL_MODEL_MARK = -1001203
+    ALL_MODEL_TYPE_COMMENTS = -1010105
+    ALL_MODEL_TYPE_MARK = -1001405
+    ALL_MODEL_DESCRIPTION = -1010103
+    ALL_MODEL_MANUFACTURER = -1010108
+    ALL_MODEL_MODEL = -1010109
+    ALL_MODEL_URL = -1010104
+    ALL_MODEL_COST = -1001205
+    ALL_MODEL_TYPE_NAME = -1002001
+    ALL_MODEL_FAMILY_NAME = -1002002
+    SYMBOL_NAME_PARAM = -1002001
+    SYMBOL_FAMILY_NAME_PARAM = -1002002
+    ELEM_FAMILY_PARAM = -1002051
+    ELEM_TYPE_PARAM = -1002050
+    ELEM_FAMILY_AND_TYPE_PARAM = -1002052
+    ELEM_CATEGORY_PARAM = -1140362
+    WALL_BASE_CONSTRAINT = -1001107
+    WALL_HEIGHT_TYPE = -1001103
+    WALL_USER_HEIGHT_PARAM = -1001105
+    WALL_BASE_OFFSET = -1001108
+    WALL_TOP_OFFSET = -1001109
+    WALL_KEY_REF_PARAM = -1001122
+    WALL_ATTR_ROOM_BOUNDING = -1001007
+    WALL_STRUCTURAL_SIGNIFICANT = -1001596
+    WALL_ATTR_WIDTH_PARAM = -1001000
+    FUNCTION_PARAM = -1001006
+    CURVE_ELEM_LENGTH = -1004005
+    HOST_AREA_COMPUTED = -1012805
+    HOST_VOLUME_COMPUTED = -1012806
+    HOST_PERIMETER_COMPUTED = -1001953
+    FIRE_RATING = -1001206
+    DOOR_FIRE_RATING = -1001206
+    FAMILY_HEIGHT_PARAM = -1001300
+    FAMILY_WIDTH_PARAM = -1001301
+    DOOR_HEIGHT = -1001300
+    DOOR_WIDTH = -1001301
+    WINDOW_HEIGHT = -1001300
+    WINDOW_WIDTH = -1001301
+    INSTANCE_SILL_HEIGHT_PARAM = -1001361
+    INSTANCE_HEAD_HEIGHT_PARAM = -1001362
+    INSTANCE_ELEVATION_PARAM = -1001360
+    FAMILY_LEVEL_PARAM = -1001352
+    SCHEDULE_LEVEL_PARAM = -1002062
+    INSTANCE_SCHEDULE_ONLY_LEVEL_PARAM = -1001365
+    HOST_ID_PARAM = -1002108
+    LEVEL_PARAM = -1001952
+    FLOOR_HEIGHTABOVELEVEL_PARAM = -1001951
+    FLOOR_ATTR_THICKNESS_PARAM = -1001900
+    FLOOR_PARAM_IS_STRUCTURAL = -1001954
+    ROOF_BASE_LEVEL_PARAM = -1001708
+    LEVEL_ELEV = -1007102
+    LEVEL_IS_BUILDING_STORY = -1007111
+    DATUM_TEXT = -1008000
+    ROOM_NAME = -1006900
+    ROOM_NUMBER = -1006901
+    ROOM_AREA = -1006902
+    ROOM_PERIMETER = -1006917
+    ROOM_LEVEL_ID = -1006916
+    ROOM_DEPARTMENT = -1006907
+    ROOM_OCCUPANCY = -1006909
+    ROOM_FINISH_FLOOR = -1006903
+    VIEW_NAME = -1005112
+    VIEW_SCALE = -1005150
+    VIEW_DETAIL_LEVEL = -1011002
+    IFC_GUID = -1019000
+    PHASE_CREATED = -1012100
+
+
+class StorageType(_RevitEnum):
+    Integer = 1
+    Double = 2
+    String = 3
+    ElementId = 4
+
+
+class TransactionStatus(_RevitEnum):
+    Uninitialized = 0
+    Started = 1
+    RolledBack = 2
+    Committed = 3
+    Pending = 4
+    Error = 5
+    Proceed = 6
+
+
+class FailureSeverity(_RevitEnum):
+    Warning = 1
+    Error = 2
+    DocumentCorruption = 3
+
+
+class FailureProcessingResult(_RevitEnum):
+    Continue = 0
+    ProceedWithCommit = 1
+    ProceedWithRollBack = 2
+    WaitForUserInput = 3
+
+
+class DisplayUnit(_RevitEnum):
+    METRIC = 0
+    IMPERIAL = 1
+
+
+class ViewType(_RevitEnum):
+    Undefined = 0
+    FloorPlan = 1
+    CeilingPlan = 2
+    Elevation = 3
+    ThreeD = 4
+    Schedule = 5
+
+
+class ViewFamily(_RevitEnum):
+    Invalid = 101
+    ThreeDimensional = 102
+    Schedule = 105
+    FloorPlan = 109
+
+
+class WallLocationLine(_RevitEnum):
+    WallCenterline = 0
+    CoreCenterline = 1
+    FinishFaceExterior = 2
+    FinishFaceInterior = 3
+    CoreExterior = 4
+    CoreInterior = 5
+
+
+class WallKind(_RevitEnum):
+    Unknown = -1
+    Basic = 0
+    Curtain = 1
+    Stacked = 2
+
+
+class CategoryType(_RevitEnum):
+    Invalid = 0
+    Model = 1
+    Annotation = 2
+    Internal = 4
+
+
+class TemporaryViewMode(_RevitEnum):
+    RevealHiddenElements = 1
+    TemporaryHideIsolate = 2
+
+
+class ScheduleSortOrder(_RevitEnum):
+    Ascending = 0
+    Descending = 1
+
+
+class ScheduleFilterType(_RevitEnum):
+    Equal = 2
+    NotEqual = 3
+    GreaterThan = 4
+    GreaterThanOrEqual = 5
+    LessThan = 6
+    LessThanOrEqual = 7
+    Contains = 8
+    NotContains = 9
+    BeginsWith = 10
+
+
+class ScheduleFieldType(_RevitEnum):
+    Instance = 0
+    ElementType = 1
+    Count = 2

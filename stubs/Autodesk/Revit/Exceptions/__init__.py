@@ -1,0 +1,74 @@
+"""Stand-in for Autodesk.Revit.Exceptions: the exception types Revit raises.
+
+Their bases follow the real hierarchy; all derive from System.ApplicationException so that
+``Message`` and ``InnerException`` behave as under pythonnet.
+"""
+from __future__ import annotations
+
+import System as _System
+
+__all__ = [
+    "ApplicationException", "ArgumentException", "ArgumentNullException",
+    "ArgumentOutOfRangeException", "ArgumentsInconsistentException", "InvalidOperationException",
+    "InvalidObjectException", "ModificationOutsideTransactionException",
+    "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
+    "IOException", "InternalException",
+]
+
+
+class ApplicationException(_System.ApplicationException):
+    pass
+
+
+class ArgumentException(ApplicationException):
+    def __init__(self, message: str = "", paramName: str = "", innerException=None):  # noqa: N803
+        super().__init__(message, innerException)
+        self._param_name = paramName
+
+    @property
+    def ParamName(self) -> str:  # noqa: N802
+        return self._param_name
+
+
+class ArgumentNullException(ArgumentException):
+    pass
+
+
+class ArgumentOutOfRangeException(ArgumentException):
+    pass
+
+
+class ArgumentsInconsistentException(ArgumentException):
+    pass
+
+
+class InvalidOperationException(ApplicationException):
+    pass
+
+
+class InvalidObjectException(InvalidOperationException):
+    pass
+
+
+class ModificationOutsideTransactionException(InvalidOperationException):
+    pass
+
+
+class ModificationForbiddenException(InvalidOperationException):
+    pass
+
+
+class OperationCanceledException(ApplicationException):
+    pass
+
+
+class IOException(ApplicationException):
+    pass
+
+
+class FileNotFoundException(IOException):
+    pass
+
+
+class InternalException(ApplicationException):
+    pass

@@ -1,0 +1,3 @@
+"""Stand-in for the Autodesk.Revit namespace."""
+
+__all__ = []

@@ -1,0 +1,169 @@
+"""The stand-in's Revit session: one Application, one UIApplication, a main thread and its
+idle loop.
+
+Revit runs API code only on its main thread, in API context. Code on other threads asks for
+work by raising an ExternalEvent; when Revit is idle it runs the raised events' handlers in
+order on the main thread. After each handler returns, any transaction or transaction group
+it left open is rolled back, as Revit does.
+
+Typical use (tests, the sandbox, benchmarks)::
+
+    host = RevitHost.start()                  # a dedicated main thread, idling
+    doc = host.call(lambda: host.open("duplex"))
+    ...                                       # agent threads raise ExternalEvents
+    host.stop()
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from concurrent.futures import Future
+
+from . import guard
+
+log = logging.getLogger("revit_standin.host")
+
+_current: "RevitHost | None" = None
+
+
+def current() -> "RevitHost":
+    if _current is None:
+        raise RuntimeError("No stand-in Revit session is running: create one with RevitHost().")
+    return _current
+
+
+class RevitHost:
+    def __init__(self):
+        from Autodesk.Revit.ApplicationServices import Application
+        from Autodesk.Revit.UI import UIApplication
+        global _current
+        self.application = Application()
+        self.uiapp = UIApplication(self.application)
+        self._queue: queue.Queue = queue.Queue()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.deny_raises = 0          # fault injection: the next N Raise() calls are Denied
+        self.handler_errors: list[str] = []
+        self.closed_transactions: list[str] = []
+        _current = self
+
+    # -- starting and stopping ------------------------------------------------------------------
+    @classmethod
+    def start(cls) -> "RevitHost":
+        """A host whose main thread is a new thread running the idle loop."""
+        host = cls()
+        ready = threading.Event()
+
+        def main():
+            guard.designate_main_thread()
+            ready.set()
+            host.run_idle()
+
+        host._thread = threading.Thread(target=main, name="Revit main thread", daemon=True)
+        host._thread.start()
+        ready.wait()
+        return host
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopping.set()
+        self._queue.put(None)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    # -- documents -------------------------------------------------------------------------------
+    def open(self, model: str = "duplex"):
+        """Open a sample model by name ('duplex') or an IFC path; it becomes the active document."""
+        from .loader import open_model
+        document = open_model(model, self.application)
+        self.activate(document)
+        return document
+
+    def new_document(self, title: str = "Project1", metric: bool = True):
+        from .loader import new_document
+        document = new_document(self.application, title, metric)
+        self.activate(document)
+        return document
+
+    def activate(self, document) -> None:
+        if document not in self.application._documents:
+            self.application._documents.append(document)
+        self.uiapp._active_document = document
+
+    # -- the main thread ---------------------------------------------------------------------------
+    def run_idle(self, until: threading.Event | None = None, timeout: float | None = None) -> None:
+        """Run raised ExternalEvents and queued calls on this (the main) thread until stopped."""
+        if guard.main_thread_id() is None:
+            guard.designate_main_thread()
+        while not self._stopping.is_set() and not (until is not None and until.is_set()):
+            try:
+                item = self._queue.get(timeout=timeout if timeout is not None else 0.05)
+            except queue.Empty:
+                if timeout is not None:
+                    return
+                continue
+            if item is not None:
+                item()
+
+    def call(self, fn, *args, timeout: float = 60.0):
+        """Run ``fn`` on the main thread and return its result (test and setup machinery)."""
+        if guard.on_main_thread():
+            return fn(*args)
+        future: Future = Future()
+
+        def run():
+            try:
+                future.set_result(fn(*args))
+            except BaseException as error:  # noqa: BLE001 - handed to the caller
+                future.set_exception(error)
+
+        self._queue.put(run)
+        return future.result(timeout)
+
+    # -- ExternalEvent support ---------------------------------------------------------------------
+    def _raise(self, event):
+        from Autodesk.Revit.UI import ExternalEventRequest
+        if self.deny_raises > 0:
+            self.deny_raises -= 1
+            return ExternalEventRequest.Denied
+        if self._stopping.is_set():
+            return ExternalEventRequest.Denied
+        if event._pending:
+            return ExternalEventRequest.Pending
+        event._pending = True
+        self._queue.put(lambda: self._execute(event))
+        return ExternalEventRequest.Accepted
+
+    def _forget(self, event) -> None:
+        event._pending = False
+
+    def _execute(self, event) -> None:
+        event._pending = False
+        try:
+            event._handler.Execute(self.uiapp)
+        except Exception as error:  # noqa: BLE001 - Revit catches what an external event throws
+            log.exception("External event handler %s failed", _handler_name(event._handler))
+            self.handler_errors.append(f"{type(error).__name__}: {error}")
+        finally:
+            self._close_open_transactions(event._handler)
+
+    def _close_open_transactions(self, handler) -> None:
+        for document in self.application._documents:
+            open_transaction = document._open_transaction
+            if open_transaction is not None:
+                open_transaction._roll_back()
+                self.closed_transactions.append(open_transaction.GetName())
+            while document._journal.open_group_count:
+                group = document._journal.innermost_group()
+                group.RollBack()
+                self.closed_transactions.append(group.GetName())
+        if self.closed_transactions:
+            log.warning("%s left transactions open; Revit rolled them back: %s",
+                        _handler_name(handler), self.closed_transactions)
+
+
+def _handler_name(handler) -> str:
+    try:
+        return handler.GetName()
+    except Exception:  # noqa: BLE001
+        return type(handler).__name__

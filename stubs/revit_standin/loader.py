@@ -1,0 +1,394 @@
+"""Build stand-in documents: empty projects, and real buildings read from IFC files.
+
+``open_model("duplex")`` loads the bundled sample; any other name is looked up among the
+sample buildings (``PARACORE_MODELS`` or the repository's ``../shared/models``), and a path is
+read as is. The IFC file is read into plain data by ifc_reader, then mapped onto elements here.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .building_data import ArcData, BuildingData, LineData, PropValue
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+DEFAULT_MODEL = "duplex"
+
+_UNIT_SETUP = {  # file length unit -> (metric?, display length unit name)
+    "m": (True, "Meters"), "cm": (True, "Centimeters"), "mm": (True, "Millimeters"),
+    "ft": (False, "FeetFractionalInches"), "in": (False, "Inches"),
+}
+
+
+def model_search_path() -> list[Path]:
+    paths = [MODELS_DIR]
+    if os.environ.get("PARACORE_MODELS"):
+        paths.append(Path(os.environ["PARACORE_MODELS"]))
+    paths.append(Path(__file__).resolve().parents[3] / "shared" / "models")
+    return paths
+
+
+def resolve_model(model: str) -> Path:
+    """The IFC file for a sample name or a path; a clear error listing the samples otherwise."""
+    candidate = Path(model)
+    if candidate.suffix.lower() == ".ifc" and candidate.exists():
+        return candidate
+    for folder in model_search_path():
+        for path in sorted(folder.glob("*.ifc")) if folder.is_dir() else ():
+            if path.stem.lower() == model.lower():
+                return path
+    known = sorted({p.stem for f in model_search_path() if f.is_dir() for p in f.glob("*.ifc")})
+    raise FileNotFoundError(f"No model named {model!r}. Give the path of an .ifc file or one of: "
+                            f"{', '.join(known) or '(no sample models found)'}.")
+
+
+def open_model(model: str, application):
+    from .ifc_reader import read_ifc
+    path = resolve_model(model)
+    return build_document(read_ifc(str(path)), application)
+
+
+def new_document(application, title: str = "Project1", metric: bool = True):
+    """An empty project with one level, default types and views, like Revit's template."""
+    from Autodesk.Revit.DB import DisplayUnit, Document
+    document = Document(application, title, "", DisplayUnit.METRIC if metric else DisplayUnit.IMPERIAL)
+    builder = _Builder(document)
+    builder.add_view_family_types()
+    level = builder.add_level("Level 1", 0.0)
+    builder.add_level("Level 2", 10.0)
+    builder.add_default_types()
+    builder.add_views()
+    document._active_view_id = builder.first_plan_for(level)
+    return document
+
+
+def build_document(building: BuildingData, application):
+    from Autodesk.Revit.DB import DisplayUnit, Document
+    metric, length_unit = _UNIT_SETUP.get(building.length_unit, (True, "Millimeters"))
+    document = Document(application, building.name or Path(building.source_path).stem,
+                        building.source_path, DisplayUnit.METRIC if metric else DisplayUnit.IMPERIAL)
+    _set_length_unit(document, length_unit)
+    _Builder(document).build(building)
+    return document
+
+
+def _set_length_unit(document, unit_name: str) -> None:
+    from Autodesk.Revit.DB import SpecTypeId, UnitTypeId
+    document.GetUnits().GetFormatOptions(SpecTypeId.Length).SetUnitTypeId(getattr(UnitTypeId, unit_name))
+
+
+class _Builder:
+    """Maps building data onto elements. Loading is not a transaction: nothing to undo."""
+
+    def __init__(self, document):
+        self.document = document
+        self.levels: dict[str, object] = {}
+        self.types: dict[str, object] = {}
+        self.families: dict[tuple[str, str], object] = {}
+        self.hosts: dict[str, object] = {}
+        self.view_family_types: dict[str, object] = {}
+
+    # -- whole building -------------------------------------------------------------------------
+    def build(self, building: BuildingData) -> None:
+        from Autodesk.Revit.DB import BuiltInCategory
+        self.add_view_family_types()
+        for level in sorted(building.levels, key=lambda lv: lv.elevation):
+            self.levels[level.key] = self.add_level(level.name, level.elevation, level.params, level.key)
+        widths = _widths_by_type(building)
+        for type_data in building.types:
+            self.types[type_data.key] = self.add_type(type_data, widths.get(type_data.key))
+        self.add_default_types()
+        for wall in building.walls:
+            self.hosts[wall.key] = self.add_wall(wall)
+        for floor in building.floors:
+            self.hosts[floor.key] = self.add_floor(floor)
+        for opening in building.openings:
+            self.add_opening(opening)
+        for room in building.rooms:
+            self.add_room(room)
+        for element in building.elements:
+            self.add_other(element)
+        self.add_views()
+        first_level = next(iter(self.levels.values()), None)
+        if first_level is not None:
+            self.document._active_view_id = self.first_plan_for(first_level)
+        assert BuiltInCategory  # imported for the type map below
+
+    # -- levels, types and views --------------------------------------------------------------------
+    def add_level(self, name, elevation, params=None, key=None):
+        from Autodesk.Revit.DB import BuiltInCategory, Level
+        state = {"name": name, "category": BuiltInCategory.OST_Levels.value, "unique_id": key,
+                 "params": {"Name": name, "Elevation": float(elevation), "Building Story": 1}}
+        return self._load(Level, state, params)
+
+    def add_view_family_types(self):
+        from Autodesk.Revit.DB import BuiltInCategory, ViewFamily, ViewFamilyType
+        for name, family in (("Floor Plan", ViewFamily.FloorPlan), ("3D View", ViewFamily.ThreeDimensional),
+                             ("Schedule", ViewFamily.Schedule)):
+            self.view_family_types[name] = self.document._load_element(ViewFamilyType, {
+                "name": name, "category": BuiltInCategory.OST_Views.value, "view_family": family.value,
+                "params": {"Type Name": name, "Family Name": family.name}})
+
+    def add_views(self):
+        from Autodesk.Revit.DB import BuiltInCategory, View3D, ViewPlan, ViewType
+        plan_type = self.view_family_types["Floor Plan"]._id
+        for level in sorted(self.document._elements_of_category(BuiltInCategory.OST_Levels.value),
+                            key=lambda lv: lv.Elevation):
+            self.document._load_element(ViewPlan, _view(level.Name, ViewType.FloorPlan, plan_type, level._id))
+        self.document._load_element(View3D, _view("{3D}", ViewType.ThreeD,
+                                                  self.view_family_types["3D View"]._id, -1))
+
+    def first_plan_for(self, level) -> int:
+        from Autodesk.Revit.DB import BuiltInCategory, ViewPlan
+        return next(v._id for v in self.document._elements_of_category(BuiltInCategory.OST_Views.value)
+                    if isinstance(v, ViewPlan) and v._state["level_id"] == level._id)
+
+    def add_type(self, data, width=None):
+        from Autodesk.Revit.DB import ElementType, FamilySymbol, FloorType, WallType
+        category = _category(data.category)
+        params = {"Type Name": data.type_name, "Family Name": data.family_name}
+        state = {"name": data.type_name, "category": category, "params": params}
+        cls = {"Walls": WallType, "Floors": FloorType}.get(data.category)
+        if cls is WallType:
+            state["width"] = width or _length_param(data.params, "Width") or 0.5
+        elif cls is FloorType:
+            state["thickness"] = width or _length_param(data.params, "Default Thickness") or 1.0
+        elif data.category == "Roofs":
+            cls = ElementType
+        else:
+            cls = FamilySymbol
+            state["family_id"] = self._family(data.category, data.family_name)._id
+        return self._load(cls, state, data.params)
+
+    def _family(self, category_name: str, family_name: str):
+        from Autodesk.Revit.DB import Family
+        key = (category_name, family_name)
+        if key not in self.families:
+            # A Family element has no category of its own in Revit, only a FamilyCategory.
+            self.families[key] = self.document._load_element(Family, {
+                "name": family_name, "family_category": _category(category_name)})
+        return self.families[key]
+
+    def add_default_types(self):
+        """The types Revit's template always has, so creation tools work on any model."""
+        from Autodesk.Revit.DB import BuiltInCategory, FamilySymbol, FloorType, WallType
+        existing = {(e._state.get("category"), type(e)) for e in self.document._elements.values()}
+        defaults = [
+            (WallType, "Walls", "Basic Wall", "Generic - 200mm", {"width": 200 / 304.8}),
+            (FloorType, "Floors", "Floor", "Generic 150mm", {"thickness": 150 / 304.8}),
+            (FamilySymbol, "Doors", "Single-Flush", "0915 x 2134mm", {"Width": 915 / 304.8, "Height": 2134 / 304.8}),
+            (FamilySymbol, "Windows", "Fixed", "0915 x 1220mm", {"Width": 915 / 304.8, "Height": 1220 / 304.8}),
+        ]
+        for cls, category_name, family, name, extra in defaults:
+            category = _category(category_name)
+            if (category, cls) in existing:
+                continue
+            params = {"Type Name": name, "Family Name": family}
+            state = {"name": name, "category": category, "params": params}
+            if cls is FamilySymbol:
+                params.update({k: v for k, v in extra.items()})
+                state["family_id"] = self._family(category_name, family)._id
+            else:
+                state.update(extra)
+            self.document._load_element(cls, state)
+        assert BuiltInCategory
+
+    # -- instances -------------------------------------------------------------------------------------
+    def add_wall(self, data):
+        from Autodesk.Revit.DB import BuiltInCategory, Wall
+        level = self.levels.get(data.level_key) or self._lowest_level()
+        top = self.levels.get(data.top_level_key)
+        params = {"Base Constraint": level._id, "Base Offset": 0.0,
+                  "Top Constraint": top._id if top is not None else -1, "Top Offset": 0.0,
+                  "Unconnected Height": data.height or 10.0, "Location Line": 0,
+                  "Room Bounding": 1, "Structural": 0}
+        state = {"name": self._type_name(data.type_key, data.name), "category": BuiltInCategory.OST_Walls.value,
+                 "level_id": level._id, "type_id": self._type_id(data.type_key, "Walls"),
+                 "location": _curve(data.curve), "unique_id": data.key, "params": params}
+        return self._load(Wall, state, data.params)
+
+    def add_floor(self, data):
+        from Autodesk.Revit.DB import BuiltInCategory, Floor, FootPrintRoof
+        level = self.levels.get(data.level_key) or self._lowest_level()
+        roof = data.category == "Roofs"
+        state = {"name": self._type_name(data.type_key, data.name),
+                 "category": (BuiltInCategory.OST_Roofs if roof else BuiltInCategory.OST_Floors).value,
+                 "level_id": level._id, "type_id": self._type_id(data.type_key, data.category),
+                 "boundary": (tuple(data.boundary),) if data.boundary else None, "area": data.area or 0.0,
+                 "unique_id": data.key,
+                 "params": {} if roof else {"Height Offset From Level": 0.0, "Structural": 0}}
+        return self._load(FootPrintRoof if roof else Floor, state, data.params)
+
+    def add_opening(self, data):
+        from Autodesk.Revit.DB import XYZ, FamilyInstance
+        level = self.levels.get(data.level_key) or self._lowest_level()
+        host = self.hosts.get(data.host_wall_key or data.host_key)
+        state = {"name": self._type_name(data.type_key, data.name), "category": _category(data.category),
+                 "level_id": level._id, "type_id": self._type_id(data.type_key, data.category),
+                 "host_id": host._id if host is not None else None, "location": XYZ(*data.location),
+                 "rotation": data.rotation, "unique_id": data.key,
+                 "params": {"Sill Height": data.sill_height or 0.0}}
+        return self._load(FamilyInstance, state, data.params)
+
+    def add_room(self, data):
+        from Autodesk.Revit.DB import XYZ, BuiltInCategory
+        from Autodesk.Revit.DB.Architecture import Room
+        level = self.levels.get(data.level_key) or self._lowest_level()
+        params = {"Name": data.name, "Number": data.number, "Area": data.area or 0.0,
+                  "Perimeter": _perimeter(data.boundary)}
+        state = {"name": data.name, "category": BuiltInCategory.OST_Rooms.value, "level_id": level._id,
+                 "location": XYZ(*data.location) if data.location else None, "unique_id": data.key,
+                 "params": params}
+        return self._load(Room, state, data.params)
+
+    def add_other(self, data):
+        from Autodesk.Revit.DB import XYZ, FamilyInstance
+        level = self.levels.get(data.level_key) or self._lowest_level()
+        location = _curve(data.curve) if data.curve else (XYZ(*data.location) if data.location else None)
+        state = {"name": self._type_name(data.type_key, data.name), "category": _category(data.category),
+                 "level_id": level._id if level is not None else -1,
+                 "type_id": self._type_id(data.type_key, data.category) if data.type_key else -1,
+                 "location": location, "rotation": data.rotation, "unique_id": data.key, "params": {}}
+        return self._load(FamilyInstance, state, data.params)
+
+    # -- helpers ------------------------------------------------------------------------------------------
+    def _load(self, cls, state, params):
+        if state.get("unique_id") and any(d.name == "IfcGUID" for d in cls._PARAMS):
+            state["params"]["IfcGUID"] = state["unique_id"]
+        element = self.document._load_element(cls, state)
+        if params:
+            _apply_params(self.document, element, params, self._level_by_name)
+        return element
+
+    def _level_by_name(self, name: str):
+        for level in self.levels.values():
+            if level.Name == name:
+                return level
+        return None
+
+    def _lowest_level(self):
+        return next(iter(self.levels.values()), None)
+
+    def _type_id(self, type_key, category_name) -> int:
+        element_type = self.types.get(type_key)
+        if element_type is None:
+            raise ValueError(f"The building refers to a {category_name} type {type_key!r} it does not define.")
+        return element_type._id
+
+    def _type_name(self, type_key, fallback) -> str:
+        element_type = self.types.get(type_key)
+        return element_type.Name if element_type is not None else fallback
+
+
+def _view(name, view_type, family_type_id, level_id) -> dict:
+    from Autodesk.Revit.DB import BuiltInCategory
+    return {"name": name, "category": BuiltInCategory.OST_Views.value, "view_type": view_type.value,
+            "type_id": family_type_id, "level_id": level_id,
+            "params": {"View Name": name, "View Scale": 100}}
+
+
+def _category(name: str) -> int:
+    from Autodesk.Revit.DB import BuiltInCategory
+    from Autodesk.Revit.DB._element import CATEGORY_NAMES
+    for bic, label in CATEGORY_NAMES.items():
+        if label == name:
+            return bic.value
+    return BuiltInCategory.OST_GenericModel.value
+
+
+def _curve(data):
+    from Autodesk.Revit.DB import XYZ, Arc, Line
+    if isinstance(data, LineData):
+        return Line(XYZ(*data.start), XYZ(*data.end))
+    if isinstance(data, ArcData):
+        return Arc.Create(XYZ(*data.start), XYZ(*data.end), XYZ(*data.mid))
+    raise ValueError(f"Unknown curve data {data!r}")
+
+
+def _perimeter(boundary) -> float:
+    if not boundary:
+        return 0.0
+    points = list(boundary) + [boundary[0]]
+    return sum(((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 for (x0, y0), (x1, y1) in zip(points, points[1:]))
+
+
+def _length_param(params, name):
+    value = params.get(name)
+    return float(value.value) if isinstance(value, PropValue) and value.kind == "length" and value.value else None
+
+
+def _widths_by_type(building) -> dict:
+    widths = {}
+    for wall in building.walls:
+        if wall.width and wall.type_key not in widths:
+            widths[wall.type_key] = wall.width
+    for floor in building.floors:
+        if floor.thickness and floor.type_key not in widths:
+            widths[floor.type_key] = floor.thickness
+    for opening in building.openings:
+        if opening.type_key not in widths:
+            widths[opening.type_key] = None
+    return widths
+
+
+# -- parameters -------------------------------------------------------------------------------------------
+_LEVEL_PREFIXES = ("Up to level: ", "Level: ")
+
+
+def _apply_params(document, element, params: dict, level_by_name) -> None:
+    """Put IFC property values on the element: built-in ones where Revit has them, the rest as
+    project parameters. Values Revit computes (Length, Area...) are left to the element."""
+    from Autodesk.Revit.DB import StorageType
+    builtins = {d.name: d for d in element._definitions()}
+    values = dict(element._state["params"])
+    custom = list(element._state.get("custom_params", ()))
+    for name, prop in params.items():
+        definition = builtins.get(name)
+        if definition is None:
+            if name not in custom:
+                document._define_custom_parameter(name, prop.kind)
+                custom.append(name)
+            values[name] = _custom_value(document._custom_definition(name), prop)
+            continue
+        if definition.computed or prop.value is None:
+            continue
+        value = _builtin_value(definition, prop, level_by_name, StorageType)
+        if value is not None:
+            values[name] = value
+    element._state = {**element._state, "params": values, "custom_params": tuple(custom)}
+    if element._state.get("category") is not None and "Base Constraint" in values:
+        element._state["level_id"] = values["Base Constraint"]
+
+
+def _builtin_value(definition, prop, level_by_name, StorageType):  # noqa: N803
+    storage, value = definition.storage, prop.value
+    if storage == StorageType.String:
+        return str(value)
+    if storage == StorageType.Double:
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if storage == StorageType.Integer:
+        if isinstance(value, str) and definition.choices:
+            return definition.choices.index(value) if value in definition.choices else None
+        return int(value) if isinstance(value, (int, float, bool)) else None
+    if storage == StorageType.ElementId and isinstance(value, str):
+        name = value
+        for prefix in _LEVEL_PREFIXES:
+            if name.startswith(prefix):
+                name = name[len(prefix):]
+        if name == "Unconnected":
+            return -1
+        level = level_by_name(name)
+        return level._id if level is not None else None
+    return None
+
+
+def _custom_value(definition, prop):
+    from Autodesk.Revit.DB import StorageType
+    value = prop.value
+    if value is None:
+        return None
+    if definition.storage == StorageType.String:
+        return str(value)
+    if definition.storage == StorageType.Integer:
+        return int(value) if isinstance(value, (int, float, bool)) else None
+    return float(value) if isinstance(value, (int, float)) else None

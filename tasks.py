@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Developer entry point: sets up a virtual environment on first use, then runs a task.
+
+    python3 tasks.py demo      the sandbox demo, against the Revit stand-in
+    python3 tasks.py test      the whole test suite
+    python3 tasks.py bench     the benchmarks (writes bench/RESULTS.md)
+    python3 tasks.py paracore ARGS...   any `paracore` command (replay, sandbox, ...)
+
+Needs only Python 3.11+ on the machine. The environment lives in `.venv/` beside this file and
+is reinstalled when `pyproject.toml` changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".paracore-installed"
+
+
+def venv_python() -> Path:
+    sub = "Scripts/python.exe" if os.name == "nt" else "bin/python"
+    return VENV / sub
+
+
+def requirements_fingerprint() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+
+
+def ensure_environment() -> Path:
+    """Create `.venv` and install the project with its dev extras, once per pyproject change."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"Paracore needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
+    python = venv_python()
+    if not python.exists():
+        print("Creating the virtual environment in .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    fingerprint = requirements_fingerprint()
+    if not STAMP.exists() or STAMP.read_text() != fingerprint:
+        print("Installing Paracore and its development dependencies ...", flush=True)
+        pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+        subprocess.run(pip + ["-e", f"{ROOT}[dev]"], check=True)
+        STAMP.write_text(fingerprint)
+    return python
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in {"-h", "--help"}:
+        print(__doc__)
+        return 0
+    task, rest = argv[0], argv[1:]
+    python = str(ensure_environment())
+    commands = {
+        "demo": [python, "-m", "paracore", "demo", *rest],
+        "test": [python, "-m", "pytest", *rest],
+        "bench": [python, str(ROOT / "bench" / "run.py"), *rest],
+        "paracore": [python, "-m", "paracore", *rest],
+    }
+    if task not in commands:
+        print(f"Unknown task {task!r}. Tasks: {', '.join(commands)}.", file=sys.stderr)
+        return 2
+    return subprocess.call(commands[task], cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -29,7 +29,8 @@ class PropValue:
     """One parameter value, already in Revit internal units.
 
     ``kind`` tells the Document which StorageType/spec to give the parameter: ``length``,
-    ``area``, ``volume`` and ``angle`` are converted doubles, ``number`` a unitless double,
+    ``area``, ``volume`` and ``angle`` are converted doubles, ``number`` any other double as
+    the file writes it (IfcReal, thermal, power... measures: not converted),
     ``integer`` an int, ``yesno`` a bool (None when the file says UNKNOWN), ``text`` a str.
     """
     value: Union[str, int, float, bool, None]
@@ -123,7 +124,7 @@ class FloorData:
     name: str
     type_key: str
     level_key: Optional[str]
-    boundary: Optional[list[Point2]]   # outer loop, world XY, not closed (last != first)
+    boundary: Optional[list[Point2]]   # outer loop, world XY, not closed; arcs sampled as points
     thickness: Optional[float]
     area: Optional[float]
     params: Params = field(default_factory=dict)
@@ -137,7 +138,7 @@ class RoomData:
     number: str                   # IfcSpace.Name: Revit's room Number
     level_key: Optional[str]
     area: Optional[float]
-    location: Optional[Point3]    # a point inside the room, at its base
+    location: Optional[Point3]    # a point inside the room, at its level's elevation
     params: Params = field(default_factory=dict)
     boundary: Optional[list[Point2]] = None   # outer loop of the room's footprint, world XY
     element_id: Optional[int] = None

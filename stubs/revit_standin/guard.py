@@ -23,6 +23,14 @@ def designate_main_thread(thread_id: int | None = None) -> None:
     _main_thread_id = threading.get_ident() if thread_id is None else thread_id
 
 
+def reset_main_thread() -> None:
+    """Forget the designation, so any thread may call again (machinery: test teardown, host stop).
+
+    ``designate_main_thread(None)`` cannot do this: None means "the calling thread"."""
+    global _main_thread_id
+    _main_thread_id = None
+
+
 def main_thread_id() -> int | None:
     return _main_thread_id
 

@@ -46,6 +46,8 @@ class RevitHost:
         self.deny_raises = 0          # fault injection: the next N Raise() calls are Denied
         self.handler_errors: list[str] = []
         self.closed_transactions: list[str] = []
+        # Raise() is called from any thread: testing and setting IsPending must be one step.
+        self._raise_lock = threading.Lock()
         _current = self
 
     # -- starting and stopping ------------------------------------------------------------------
@@ -70,6 +72,10 @@ class RevitHost:
         self._queue.put(None)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
+            # The session is over: its main thread no longer owns the API (a later host or test
+            # may use another thread). Only when the thread really ended and is still the one.
+            if not self._thread.is_alive() and guard.main_thread_id() == self._thread.ident:
+                guard.reset_main_thread()
 
     # -- documents -------------------------------------------------------------------------------
     def open(self, model: str = "duplex"):
@@ -126,18 +132,23 @@ class RevitHost:
         if self.deny_raises > 0:
             self.deny_raises -= 1
             return ExternalEventRequest.Denied
-        if self._stopping.is_set():
+        if self._stopping.is_set() or event._disposed:
             return ExternalEventRequest.Denied
-        if event._pending:
-            return ExternalEventRequest.Pending
-        event._pending = True
+        with self._raise_lock:
+            if event._pending:
+                return ExternalEventRequest.Pending
+            event._pending = True
         self._queue.put(lambda: self._execute(event))
         return ExternalEventRequest.Accepted
 
     def _forget(self, event) -> None:
+        # A disposed event's queued request is dropped: its handler must not run any more.
+        event._disposed = True
         event._pending = False
 
     def _execute(self, event) -> None:
+        if event._disposed:
+            return
         event._pending = False
         try:
             event._handler.Execute(self.uiapp)
@@ -148,18 +159,20 @@ class RevitHost:
             self._close_open_transactions(event._handler)
 
     def _close_open_transactions(self, handler) -> None:
+        closed = []  # this handler's leftovers only: closed_transactions keeps the whole session's
         for document in self.application._documents:
             open_transaction = document._open_transaction
             if open_transaction is not None:
                 open_transaction._roll_back()
-                self.closed_transactions.append(open_transaction.GetName())
+                closed.append(open_transaction.GetName())
             while document._journal.open_group_count:
                 group = document._journal.innermost_group()
                 group.RollBack()
-                self.closed_transactions.append(group.GetName())
-        if self.closed_transactions:
+                closed.append(group.GetName())
+        if closed:
+            self.closed_transactions.extend(closed)
             log.warning("%s left transactions open; Revit rolled them back: %s",
-                        _handler_name(handler), self.closed_transactions)
+                        _handler_name(handler), closed)
 
 
 def _handler_name(handler) -> str:

@@ -361,10 +361,12 @@ def _project_on_curve(point: Point3, curve: CurveData) -> Point3:
 
 
 def _circle_through(a: Point3, b: Point3, c: Point3) -> tuple[float, float, float]:
+    """(centre x, centre y, radius) in plan of the circle through three points."""
     (ax, ay, _), (bx, by, _), (cx, cy, _) = a, b, c
+    a2, b2, c2 = ax * ax + ay * ay, bx * bx + by * by, cx * cx + cy * cy
     d = 2 * (ax * (by - cy) + bx * (cy - ay) + cx * (ay - by))
-    ux = ((ax * ax + ay * ay) * (by - cy) + (bx * bx + by * by) * (cy - ay) + (cx * cx + cy * cy) * (ay - by)) / d
-    uy = ((ax * ax + ay * ay) * (cx - bx) + (bx * bx + by * by) * (ax - cx) + (cx * cx + cy * cy) * (bx - ax)) / d
+    ux = (a2 * (by - cy) + b2 * (cy - ay) + c2 * (ay - by)) / d
+    uy = (a2 * (cx - bx) + b2 * (ax - cx) + c2 * (bx - ax)) / d
     return ux, uy, math.hypot(ax - ux, ay - uy)
 
 
@@ -666,7 +668,7 @@ class _Reader:
             return _dedupe_loop(plan, tolerance=1e-6), depth
         # Revit 2011 extrudes some spaces (under stairs) sideways from a vertical section:
         # the plan is then what the profile sweeps, the hull of both of its ends.
-        dx, dy = direction[0] * depth, direction[1] * depth
+        dx, dy = float(direction[0]) * depth, float(direction[1]) * depth
         return _convex_hull(plan + [(x + dx, y + dy) for x, y in plan]), depth
 
     def _bottom_face(self, product) -> Optional[list[Point2]]:

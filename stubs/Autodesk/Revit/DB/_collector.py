@@ -195,6 +195,12 @@ class FilteredElementCollector:
 
     # -- results --------------------------------------------------------------------------------
     def _iter_elements(self):
+        if self._category is None and not self._predicates:
+            # Revit refuses to hand out a whole document: at least one filter must be applied.
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException(
+                "The collector does not have a filter applied. Extraction or iteration of elements "
+                "is not permitted without a filter (apply OfClass, OfCategory or WherePasses first).")
         elements = self._document._elements
         if self._category is not None:
             ids = self._document._by_category.get(self._category, {})
@@ -212,7 +218,8 @@ class FilteredElementCollector:
                 yield element
 
     def __iter__(self):
-        return self._iter_elements()
+        # Through the guarded GetEnumerator: a `for` loop off the main thread must fail too.
+        return self.GetEnumerator()
 
     def GetEnumerator(self):  # noqa: N802
         return self._iter_elements()

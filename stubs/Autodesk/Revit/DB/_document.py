@@ -39,6 +39,7 @@ class Document:
         self._active_view_id = -1
         self._custom_defs: dict[str, _params.ParamDef] = {}
         self._custom_ids: dict[str, int] = {}
+        self._definition_cache: dict = {}
         self._creation = None
 
     # -- identity and state -----------------------------------------------------------------------
@@ -255,6 +256,24 @@ class Document:
                 return str(value)
         element = self._elements.get(value)
         return element.Name if element is not None else ""
+
+    def _definitions_for(self, base: tuple, custom: tuple) -> tuple:
+        key = (id(base), custom)
+        found = self._definition_cache.get(key)
+        if found is None:
+            found = base + tuple(self._custom_defs[name] for name in custom)
+            self._definition_cache[key] = found
+        return found
+
+    def _definition_map_for(self, base: tuple, custom: tuple) -> dict:
+        key = (id(base), custom, "map")
+        found = self._definition_cache.get(key)
+        if found is None:
+            found = {}
+            for definition in self._definitions_for(base, custom):
+                found.setdefault(definition.name, definition)
+            self._definition_cache[key] = found
+        return found
 
     def _custom_definition(self, name: str) -> _params.ParamDef:
         return self._custom_defs[name]

@@ -23,6 +23,7 @@ CATEGORY_NAMES = {
     BuiltInCategory.OST_Ramps: "Ramps", BuiltInCategory.OST_Columns: "Columns",
     BuiltInCategory.OST_StructuralColumns: "Structural Columns",
     BuiltInCategory.OST_StructuralFraming: "Structural Framing",
+    BuiltInCategory.OST_StructuralFoundation: "Structural Foundations",
     BuiltInCategory.OST_Furniture: "Furniture", BuiltInCategory.OST_Casework: "Casework",
     BuiltInCategory.OST_GenericModel: "Generic Models",
     BuiltInCategory.OST_CurtainWallPanels: "Curtain Panels",
@@ -91,6 +92,11 @@ class Location:
 
     def __init__(self, element):
         self._element = element
+
+    @property
+    def _deleted(self) -> bool:
+        # Like a Parameter, a Location is a view on its element: invalid once the element is.
+        return self._element._deleted
 
     def Move(self, translation: XYZ) -> bool:  # noqa: N802
         self._element._apply_transform(Transform.CreateTranslation(translation))
@@ -222,14 +228,12 @@ class Element:
         return List[_params.Parameter](list(self.Parameters))
 
     def LookupParameter(self, name: str):  # noqa: N802
-        for definition in self._definitions():
-            if definition.name == name:
-                return _params.Parameter(self, definition)
-        return None
+        definition = self._definition_map().get(name)
+        return _params.Parameter(self, definition) if definition is not None else None
 
     def get_Parameter(self, parameterId):  # noqa: N802, N803
         """The indexed property ``Element.Parameter[BuiltInParameter]`` as pythonnet exposes it."""
-        for definition in self._PARAMS:
+        for definition in self._base_definitions():
             if definition.bip == parameterId:
                 return _params.Parameter(self, definition)
         return None
@@ -239,11 +243,15 @@ class Element:
         return List[_params.Parameter]([_params.Parameter(self, d)
                                         for d in self._definitions() if d.name == name])
 
+    def _base_definitions(self):
+        return self._PARAMS
+
     def _definitions(self):
-        custom = self._state.get("custom_params")
-        if not custom:
-            return self._PARAMS
-        return self._PARAMS + tuple(self._document._custom_definition(name) for name in custom)
+        return self._document._definitions_for(self._base_definitions(), self._state.get("custom_params") or ())
+
+    def _definition_map(self):
+        """Name -> definition (the first one wins, like LookupParameter), cached per parameter set."""
+        return self._document._definition_map_for(self._base_definitions(), self._state.get("custom_params") or ())
 
     # -- state changes (all go through the document's open transaction) -------------------------
     def _update_state(self, **changes):

@@ -333,10 +333,8 @@ class FamilySymbol(InsertableObject):
     def _is_opening(self) -> bool:
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
 
-    def _definitions(self):
-        base = _params.OPENING_TYPE if self._is_opening else _params.FAMILY_TYPE
-        custom = self._state.get("custom_params") or ()
-        return base + tuple(self._document._custom_definition(n) for n in custom)
+    def _base_definitions(self):
+        return _params.OPENING_TYPE if self._is_opening else _params.FAMILY_TYPE
 
 
 @api_class
@@ -374,16 +372,8 @@ class FamilyInstance(Instance):
     def _is_opening(self) -> bool:
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
 
-    def _definitions(self):
-        base = _params.OPENING if self._is_opening else _params.FAMILY_INSTANCE
-        custom = self._state.get("custom_params") or ()
-        return base + tuple(self._document._custom_definition(n) for n in custom)
-
-    def get_Parameter(self, parameterId):  # noqa: N802, N803
-        for definition in self._definitions():
-            if definition.bip == parameterId:
-                return _params.Parameter(self, definition)
-        return None
+    def _base_definitions(self):
+        return _params.OPENING if self._is_opening else _params.FAMILY_INSTANCE
 
     def _computed_head_height(self):
         symbol = self._document._elements.get(self._state.get("type_id"))

@@ -35,6 +35,7 @@ class BuiltInCategory(_RevitEnum):
     OST_Columns = -2000100
     OST_StructuralColumns = -2001330
     OST_StructuralFraming = -2001320
+    OST_StructuralFoundation = -2001300
     OST_Furniture = -2000080
     OST_Casework = -2001000
     OST_GenericModel = -2000151

@@ -46,11 +46,6 @@ class FailureDefinition:
         _DEFINITIONS[id] = definition
         return definition
 
-    def GetSeverity(self):  # noqa: N802
-        return self._severity
-
-    def GetDescriptionText(self) -> str:  # noqa: N802
-        return self._message
 
 
 def define_failure(name: str, severity: FailureSeverity, text: str) -> FailureDefinitionId:
@@ -76,7 +71,7 @@ class FailureMessage:
             raise ArgumentException("The failure definition id is not registered.", "id")
         self._definition = _DEFINITIONS[id]
         self._failing: list[int] = []
-        self._text = self._definition.GetDescriptionText()
+        self._text = self._definition._message
 
     def SetFailingElements(self, idsToHighlight):  # noqa: N802, N803
         self._failing = [i._value for i in idsToHighlight]
@@ -91,7 +86,7 @@ class FailureMessage:
         return List[ElementId]([ElementId(i) for i in self._failing])
 
     def GetSeverity(self):  # noqa: N802
-        return self._definition.GetSeverity()
+        return self._definition._severity
 
     def GetDescriptionText(self) -> str:  # noqa: N802
         return self._text

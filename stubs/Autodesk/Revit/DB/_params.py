@@ -211,6 +211,12 @@ class Parameter:
         self._element = element
         self._def = definition
 
+    @property
+    def _deleted(self) -> bool:
+        # A parameter lives and dies with its element: the guard refuses to read a deleted
+        # element's parameter with InvalidObjectException, as Revit does.
+        return self._element._deleted
+
     # -- identity --------------------------------------------------------------------------
     @property
     def Definition(self) -> InternalDefinition:  # noqa: N802

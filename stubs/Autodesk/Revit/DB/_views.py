@@ -282,12 +282,6 @@ class ScheduleFilter:
     def FilterType(self):  # noqa: N802
         return self._type
 
-    def IsStringValue(self) -> bool:  # noqa: N802
-        return isinstance(self._value, str)
-
-    def IsDoubleValue(self) -> bool:  # noqa: N802
-        return isinstance(self._value, float)
-
     def GetStringValue(self) -> str:  # noqa: N802
         return self._value if isinstance(self._value, str) else ""
 

@@ -40,6 +40,7 @@ class ExternalEvent:
         self._handler = handler
         self._host = host
         self._pending = False
+        self._disposed = False
 
     @staticmethod
     def Create(handler) -> "ExternalEvent":  # noqa: N802

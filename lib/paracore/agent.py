@@ -1,0 +1,295 @@
+"""The agent loop: one user turn = model calls and tool batches until the model answers.
+
+Each step streams one model response; its tool calls are validated, approved, and run in ONE
+batch on Revit's main thread (one undo entry per step); the results go back to the model in
+one message. The loop yields typed events (paracore.events) for the UI, the CLI and the trace.
+
+The history invariant holds whatever happens — tool error, denial, cancel, provider failure:
+every tool call in the history has exactly one result.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Literal, Protocol, Sequence
+
+from . import events as ev
+from .llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, ToolDefinition
+from .llm.base import TextDelta as ModelTextDelta
+from .llm.base import ThinkingDelta as ModelThinkingDelta
+from .messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage, add_user_text, close_dangling_calls
+from .session import Session
+from .tools.registry import PreparedCall, Registry, ToolCallError
+
+Decision = Literal["approve", "deny", "always"]
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    call_id: str
+    name: str
+    arguments: dict
+    description: str
+
+
+class Approver(Protocol):
+    def __call__(self, request: ApprovalRequest) -> Decision: ...
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What Revit made of one tool call (the executor's answer, in core terms)."""
+    call_id: str
+    name: str
+    content: str
+    is_error: bool
+    duration_ms: float
+
+
+class RevitSide(Protocol):
+    """What the agent needs from Revit; implemented by paracore.revit.runtime (Revit or stand-in)."""
+
+    def execute_batch(self, step_name: str, calls: list[tuple[str, PreparedCall]]) -> list[CallOutcome]: ...
+
+    def prompt_facts(self) -> dict: ...
+
+    def volatile_context(self) -> dict: ...
+
+
+@dataclass
+class ApprovalPolicy:
+    """Default: reads run freely, writes ask, tools marked needs_approval always ask."""
+    mode: Literal["ask_writes", "ask_all", "never"] = "ask_writes"
+
+    def needs_approval(self, call: PreparedCall, session: Session) -> bool:
+        spec = call.spec
+        if spec.needs_approval:
+            return True
+        if spec.name in session.always_allowed_tools or self.mode == "never":
+            return False
+        return self.mode == "ask_all" or spec.writes
+
+
+@dataclass
+class AgentLimits:
+    max_steps: int = 12
+    max_output_tokens: int | None = 4096
+
+
+@dataclass
+class Agent:
+    model: Any
+    registry: Registry
+    session: Session
+    revit: RevitSide
+    prompts: Any                                  # paracore.prompts.PromptBuilder
+    approver: Approver = field(default=lambda request: "approve")
+    policy: ApprovalPolicy = field(default_factory=ApprovalPolicy)
+    limits: AgentLimits = field(default_factory=AgentLimits)
+    turn_index: int = 0
+
+    def run_turn(self, user_text: str, cancel: CancelToken | None = None) -> Iterator[ev._Event]:
+        """Run one user turn, yielding events; the session's history is updated as it goes."""
+        cancel = cancel or CancelToken()
+        turn = _Turn(self, user_text, cancel, self.turn_index)
+        self.turn_index += 1
+        yield from turn.run()
+
+
+class _Turn:
+    """The state of one turn; one method per phase."""
+
+    def __init__(self, agent: Agent, user_text: str, cancel: CancelToken, index: int):
+        self.agent = agent
+        self.session = agent.session
+        self.user_text = user_text
+        self.cancel = cancel
+        self.index = index
+        self.usage = Usage()
+        self.reply = ""
+        self._changes: list = []
+        self._changes_lock = threading.Lock()
+
+    def event(self, cls, **fields):
+        return cls(turn=self.index, **fields)
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def run(self) -> Iterator[ev._Event]:
+        unsubscribe = self.session.working_set.subscribe(self._on_working_set_change)
+        try:
+            yield self.event(ev.TurnStarted, user_text=self.user_text)
+            self._add_user_message()
+            yield from self._steps()
+        except ModelError as error:
+            self._repair_history()
+            yield self.event(ev.TurnFailed, error=str(error), recoverable=error.retryable)
+        except Exception as error:  # noqa: BLE001 - a turn must end with an event, never a crash
+            self._repair_history()
+            yield self.event(ev.TurnFailed, error=f"{type(error).__name__}: {error}", recoverable=False)
+        finally:
+            unsubscribe()
+            self.session.end_action()
+
+    def _steps(self) -> Iterator[ev._Event]:
+        for step in range(1, self.agent.limits.max_steps + 1):
+            response = yield from self._call_model()
+            self._append(response.message)
+            calls = response.message.tool_calls
+            if response.stop_reason == "cancelled" or self.cancel.cancelled:
+                yield from self._finish_cancelled(calls)
+                return
+            if response.stop_reason in ("max_tokens", "refusal", "error") or not calls:
+                yield from self._finish(response)
+                return
+            yield from self._run_tools(step, calls)
+            if self.cancel.cancelled:
+                yield from self._finish_cancelled([])
+                return
+        self.reply = (f"I stopped after {self.agent.limits.max_steps} steps without finishing. "
+                      "Tell me how to continue.")
+        yield self.event(ev.TurnFinished, reply=self.reply, stop_reason="end_turn")
+
+    # -- model ----------------------------------------------------------------------------------------
+    def _call_model(self):
+        yield self.event(ev.StatusChanged, text=ev.STATUS_THINKING)
+        request = ModelRequest(system=self.agent.prompts.system_prompt(),
+                               tools=[ToolDefinition(**d) for d in self.agent.registry.definitions()],
+                               messages=list(self.session.history),
+                               max_output_tokens=self.agent.limits.max_output_tokens)
+        started, first_token = time.perf_counter(), None
+        response = None
+        for item in self.agent.model.stream(request, self.cancel):
+            if isinstance(item, ModelTextDelta):
+                first_token = first_token or time.perf_counter()
+                yield self.event(ev.TextDelta, text=item.text)
+            elif isinstance(item, ModelThinkingDelta):
+                first_token = first_token or time.perf_counter()
+                yield self.event(ev.ThinkingDelta, text=item.text)
+            elif isinstance(item, ResponseComplete):
+                response = item
+        if response is None:
+            raise ModelError("The model's stream ended without a final response.", retryable=True)
+        self.usage = self.usage + response.usage
+        yield self.event(ev.UsageReported, usage=response.usage, provider=response.provider, model=response.model,
+                         latency_ms=_ms_since(started),
+                         ttft_ms=(first_token - started) * 1000 if first_token else None)
+        return response
+
+    # -- tools ----------------------------------------------------------------------------------------
+    def _run_tools(self, step: int, calls: list[ToolCallPart]) -> Iterator[ev._Event]:
+        results: dict[str, ToolResultPart] = {}
+        runnable: list[tuple[str, PreparedCall]] = []
+        for call in calls:
+            yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
+                             summary=_summary(call))
+            prepared = self.agent.registry.prepare(call.name, call.arguments, self.session.working_set.ids)
+            if isinstance(prepared, ToolCallError):
+                results[call.id] = yield from self._finish_call(call, prepared.message, "error")
+                continue
+            decision = yield from self._approve(call, prepared)
+            if decision == "deny":
+                results[call.id] = yield from self._finish_call(
+                    call, "The user denied this call. Do not retry it; ask the user what to do instead.", "denied")
+                continue
+            runnable.append((call.id, prepared))
+        if runnable and not self.cancel.cancelled:
+            yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_REVIT)
+            outcomes = self.agent.revit.execute_batch(self._step_name(step, runnable), runnable)
+            for outcome in outcomes:
+                call = next(c for c in calls if c.id == outcome.call_id)
+                results[call.id] = yield from self._finish_call(
+                    call, outcome.content, "error" if outcome.is_error else "done", outcome.duration_ms)
+        for call in calls:
+            if call.id not in results:  # cancelled before it ran
+                results[call.id] = yield from self._finish_call(call, "Cancelled by the user before it ran.",
+                                                                "cancelled")
+        self._append(Message(role="user", parts=[results[c.id] for c in calls]))
+        yield from self._working_set_events()
+
+    def _approve(self, call: ToolCallPart, prepared: PreparedCall):
+        if not self.agent.policy.needs_approval(prepared, self.session):
+            return "approve"
+        description = self.agent.prompts.describe_call(prepared, injected=prepared.injected)
+        yield self.event(ev.ApprovalRequested, call_id=call.id, name=call.name, arguments=call.arguments,
+                         description=description)
+        yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_APPROVAL)
+        decision = self.agent.approver(ApprovalRequest(call.id, call.name, call.arguments, description))
+        if decision == "always":
+            self.session.always_allowed_tools.add(call.name)
+        yield self.event(ev.ApprovalResolved, call_id=call.id, decision=decision)
+        return "deny" if decision == "deny" else "approve"
+
+    def _finish_call(self, call: ToolCallPart, content: str, status: str, duration_ms: float = 0.0):
+        is_error = status != "done"
+        yield self.event(ev.ToolCallFinished, call_id=call.id, name=call.name, is_error=is_error,
+                         content=content, duration_ms=duration_ms, status=status)
+        return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=is_error)
+
+    def _step_name(self, step: int, runnable) -> str:
+        names = ", ".join(dict.fromkeys(p.spec.name for _, p in runnable))
+        return f"Paracore: {names}" if step == 1 else f"Paracore step {step}: {names}"
+
+    # -- working set ------------------------------------------------------------------------------------
+    def _on_working_set_change(self, change) -> None:
+        with self._changes_lock:  # the executor changes the set on Revit's main thread
+            self._changes.append(change)
+
+    def _working_set_events(self):
+        with self._changes_lock:
+            changes, self._changes = self._changes, []
+        if changes:
+            working_set = self.session.working_set
+            yield self.event(ev.WorkingSetChanged, ids=list(working_set.ids), summary=working_set.summary(),
+                             source=changes[-1].source)
+
+    # -- history ----------------------------------------------------------------------------------------
+    def _add_user_message(self) -> None:
+        context = self.agent.prompts.context_block(self.session, self.agent.revit.volatile_context())
+        with self.session.lock:
+            history = add_user_text(list(self.session.history), self.user_text)
+            last = history[-1]
+            history[-1] = Message(role="user", parts=[*last.parts, TextPart(text=context)])
+            self.session.history[:] = history
+
+    def _append(self, message: Message) -> None:
+        if message.role == "assistant" and not message.parts:
+            if self.cancel.cancelled:
+                return  # nothing was said before the cancel: nothing to keep
+            message = Message(role="assistant", parts=[TextPart(text="(no answer)")])
+        with self.session.lock:
+            self.session.history.append(message)
+
+    def _repair_history(self) -> None:
+        with self.session.lock:
+            self.session.history[:] = close_dangling_calls(list(self.session.history),
+                                                           reason="Not run: the turn ended with an error.")
+
+    # -- endings ----------------------------------------------------------------------------------------
+    def _finish(self, response: ResponseComplete):
+        self.reply = response.message.text
+        if response.stop_reason == "max_tokens" and response.message.tool_calls:
+            # An incomplete tool call is never executed; answer it so the history stays valid.
+            self._repair_history()
+        yield self.event(ev.TurnFinished, reply=self.reply, stop_reason=response.stop_reason)
+
+    def _finish_cancelled(self, calls: Sequence[ToolCallPart]):
+        with self.session.lock:
+            self.session.history[:] = close_dangling_calls(list(self.session.history),
+                                                           reason="Cancelled by the user before it ran.")
+        yield self.event(ev.TurnFinished, reply=self.reply, stop_reason="cancelled")
+
+
+def _summary(call: ToolCallPart) -> str:
+    text = json.dumps(call.arguments, ensure_ascii=False, separators=(", ", ": "))
+    return f"{call.name}({text[1:-1][:120]})"
+
+
+def _ms_since(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
+
+
+def approve_all(request: ApprovalRequest) -> Decision:
+    return "approve"
+

@@ -1,0 +1,101 @@
+"""The `paracore` command line: demo, replay, sandbox chat and model summary on the stand-in."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEMO = Path(__file__).resolve().parent / "demos" / "seed000.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.handler(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="paracore", description="Paracore: a conversational agent for Revit. "
+                                     "These commands run it against the Revit stand-in.")
+    sub = parser.add_subparsers(dest="command")
+    demo = sub.add_parser("demo", help="replay the working-set scenario (curved wall, five doors, select, ask)")
+    demo.add_argument("--json", action="store_true", help="print the result as JSON")
+    demo.set_defaults(handler=_demo)
+    replay = sub.add_parser("replay", help="run a replay file through the agent")
+    replay.add_argument("file")
+    replay.add_argument("--model", help="stand-in model: a sample name (duplex, ...) or an .ifc path")
+    replay.add_argument("--json", action="store_true", help="print one JSON document")
+    replay.set_defaults(handler=_replay)
+    model = sub.add_parser("model", help="print a summary of a stand-in model")
+    model.add_argument("name", nargs="?", default="duplex")
+    model.add_argument("--grow", type=int, help="grow the model to at least this many elements first")
+    model.set_defaults(handler=_model)
+    sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
+    sandbox.add_argument("--model", default="duplex")
+    sandbox.set_defaults(handler=_sandbox)
+    return parser
+
+
+def _demo(args) -> int:
+    return _run_replay_file(str(DEMO), None, args.json)
+
+
+def _replay(args) -> int:
+    return _run_replay_file(args.file, args.model, args.json)
+
+
+def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
+    from .replay import run_replay
+    from .replay_file import ReplayFileError, load_replay
+    try:
+        replay = load_replay(path)
+    except (ReplayFileError, OSError) as error:
+        print(f"paracore: {error}", file=sys.stderr)
+        return 2
+    try:
+        if as_json:
+            print(json.dumps(run_replay(replay, model), ensure_ascii=False, indent=2))
+            return 0
+        from .cli_view import ConversationPrinter
+        printer = ConversationPrinter(sys.stdout)
+        result = run_replay(replay, model, on_event=printer.on_event)
+        printer.final(result)
+        return 0
+    except FileNotFoundError as error:
+        print(f"paracore: {error}", file=sys.stderr)
+        return 2
+
+
+def _model(args) -> int:
+    from .sandbox import install_standin
+    install_standin()
+    from revit_standin.host import RevitHost
+    from revit_standin.grow import grow
+
+    from .revit.overview import model_summary_text
+    host = RevitHost()
+    try:
+        doc = host.open(args.name)
+    except FileNotFoundError as error:
+        print(f"paracore: {error}", file=sys.stderr)
+        return 2
+    if args.grow:
+        grow(doc, args.grow)
+    print(model_summary_text(doc))
+    return 0
+
+
+def _sandbox(args) -> int:
+    print("No LLM provider is configured, so the interactive sandbox cannot chat yet.\n"
+          "Providers (Anthropic, OpenAI, OpenAI-compatible local servers, Gemini) are configured with\n"
+          "environment variables such as ANTHROPIC_API_KEY or OPENAI_API_KEY once they are available;\n"
+          "meanwhile `paracore demo` and `paracore replay FILE` run the agent with a scripted model.",
+          file=sys.stderr)
+    return 2

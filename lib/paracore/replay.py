@@ -1,0 +1,79 @@
+"""Run a replay file (a scripted conversation) through the real agent on the stand-in.
+
+The result is one JSON-ready dict: per turn the tool results, the reply, the CONTEXT block the
+model received and the working set; at the end the working set, the Revit selection and the
+model's element count (see ../shared/DESIGN.md, "The replay file").
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from . import events as ev
+from .agent import ApprovalRequest
+from .replay_file import Replay
+from .sandbox import Sandbox
+
+
+def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
+    """Approve every call unless the replay file marks it "approval": "deny"."""
+    def approve(request: ApprovalRequest) -> str:
+        return "deny" if model.approval_for(request.call_id) == "deny" else "approve"
+    return approve
+
+
+def run_replay(replay: Replay, model: str | None = None, on_event: Callable | None = None,
+               grow_to: int | None = None) -> dict:
+    scripted = replay.scripted_model()
+    with Sandbox(model or replay.model or "duplex", grow_to=grow_to) as sandbox:
+        agent = sandbox.agent(scripted, approver=scripted_approver(scripted))
+        turns = [_run_turn(agent, sandbox, turn.user, index, scripted, on_event)
+                 for index, turn in enumerate(replay.turns)]
+        scripted.assert_complete()
+        return {"model": sandbox.doc.Title, "turns": turns, **_final_state(sandbox)}
+
+
+def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event) -> dict:
+    results, reply, failure = [], "", None
+    for event in agent.run_turn(user_text):
+        if on_event:
+            on_event(event)
+        if isinstance(event, ev.ToolCallFinished):
+            results.append({"id": event.call_id, "name": event.name, "is_error": event.is_error,
+                            "content": event.content})
+        elif isinstance(event, ev.TurnFinished):
+            reply = event.reply
+        elif isinstance(event, ev.TurnFailed):
+            failure = event.error
+    scripted.assert_turn_complete(index)
+    working_set = sandbox.session.working_set
+    turn = {"user": user_text, "tool_results": results, "reply": reply,
+            "context": _context_sent(scripted, index),
+            "working_set": {"ids": list(working_set.ids), "summary": working_set.summary()}}
+    if failure:
+        turn["error"] = failure
+    return turn
+
+
+def _context_sent(scripted, turn_index: int) -> str:
+    """The CONTEXT block of the first request of the turn, as the model received it."""
+    user_requests = [r for r in scripted.requests if r.messages and r.messages[-1].role == "user"
+                     and not r.messages[-1].tool_results]
+    if turn_index >= len(user_requests):
+        return ""
+    texts = [p.text for p in user_requests[turn_index].messages[-1].parts if getattr(p, "kind", "") == "text"]
+    return next((t for t in reversed(texts) if t.startswith("CONTEXT:")), "")
+
+
+def _final_state(sandbox) -> dict:
+    def read():
+        from Autodesk.Revit.DB import FilteredElementCollector
+
+        from .revit.context import id_value
+        uidoc = sandbox.host.uiapp.ActiveUIDocument
+        selection = [id_value(i) for i in uidoc.Selection.GetElementIds()]
+        count = FilteredElementCollector(sandbox.doc).WhereElementIsNotElementType().GetElementCount()
+        return selection, count
+    selection, count = sandbox.on_main_thread(read)
+    working_set = sandbox.session.working_set
+    return {"working_set": {"ids": list(working_set.ids), "summary": working_set.summary()},
+            "selection": selection, "element_count": count}

@@ -1,0 +1,80 @@
+"""ToolContext: what a tool body gets on Revit's main thread.
+
+Built by the executor inside the ExternalEvent handler for each tool call. It gives the tool the
+document, the UI document and the session, plus the conversions every tool needs: version-safe
+ElementId creation and reading (``IntegerValue`` is gone in Revit 2026, ``Value`` arrived in
+2024), lengths in the project's display units, and element lookup with errors the model can act on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from Autodesk.Revit import DB
+
+from ..session import Session
+from ..tools.results import ToolError
+from ..units import parse_angle, parse_length
+
+_UNIT_NAMES = {  # UnitTypeId type-id stem -> the short names paracore.units speaks
+    "meters": "m", "centimeters": "cm", "millimeters": "mm", "feet": "ft",
+    "feetFractionalInches": "ft", "inches": "in",
+}
+
+
+def element_id(value: int) -> DB.ElementId:
+    return DB.ElementId(int(value))
+
+
+def id_value(eid: DB.ElementId) -> int:
+    """The integer of an ElementId on every supported Revit version."""
+    value = getattr(eid, "Value", None)
+    return int(value) if value is not None else int(eid.IntegerValue)
+
+
+def display_length_unit(doc: DB.Document) -> str:
+    unit = doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId()
+    stem = unit.TypeId.split(":")[-1].split("-")[0]
+    return _UNIT_NAMES.get(stem, "ft")
+
+
+@dataclass
+class ToolContext:
+    doc: DB.Document
+    uidoc: Any
+    session: Session
+    call_id: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def length_unit(self) -> str:
+        return display_length_unit(self.doc)
+
+    def length(self, value) -> float:
+        """A length the model gave (number in display units, or '3 m') in internal feet."""
+        return parse_length(value, self.length_unit)
+
+    def angle(self, value) -> float:
+        return parse_angle(value)
+
+    def element_id(self, value: int) -> DB.ElementId:
+        return element_id(value)
+
+    def id_value(self, eid: DB.ElementId) -> int:
+        return id_value(eid)
+
+    def element(self, value: int):
+        """The element with this id, or a ToolError saying it is gone."""
+        found = self.doc.GetElement(element_id(value))
+        if found is None:
+            raise ToolError(f"Element {value} does not exist in '{self.doc.Title}' (it may have been "
+                            "deleted). Use search_elements or get_working_set to find current ids.")
+        return found
+
+    def elements(self, values) -> list:
+        missing = [v for v in values if self.doc.GetElement(element_id(v)) is None]
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+            raise ToolError(f"These element ids do not exist in '{self.doc.Title}': {shown}. "
+                            "Use search_elements or get_working_set to find current ids.")
+        return [self.doc.GetElement(element_id(v)) for v in values]

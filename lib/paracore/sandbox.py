@@ -1,0 +1,78 @@
+"""The sandbox: the real agent and tools running against the Revit stand-in.
+
+The stand-in (the repository's stubs/ folder) is put on sys.path here, at run time: it is never
+installed into site-packages, so nothing outside the sandbox, the tests and the benchmarks can
+mistake it for Revit.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .agent import Agent, ApprovalPolicy, Approver, approve_all
+from .prompts import PromptBuilder
+from .tools.registry import default_registry
+
+STUBS = Path(__file__).resolve().parents[2] / "stubs"
+
+
+def install_standin() -> None:
+    if not (STUBS / "revit_standin").is_dir():
+        raise RuntimeError(f"The Revit stand-in was not found at {STUBS}. The sandbox runs from a clone of the "
+                           "Paracore repository (python3 tasks.py demo).")
+    if str(STUBS) not in sys.path:
+        sys.path.insert(0, str(STUBS))
+
+
+def load_tools() -> None:
+    """Import every tool module so that the registry is complete."""
+    import importlib
+    import pkgutil
+
+    from . import tools
+    for module in pkgutil.iter_modules(tools.__path__):
+        importlib.import_module(f"{tools.__name__}.{module.name}")
+
+
+class Sandbox:
+    """A stand-in Revit with a model open, its main thread idling, and the agent's Revit side."""
+
+    def __init__(self, model: str = "duplex", grow_to: int | None = None):
+        install_standin()
+        load_tools()
+        from revit_standin.host import RevitHost
+
+        from .revit.bridge import Bridge
+        from .revit.runtime import RevitRuntime, session_for
+        self.host = RevitHost.start()
+        try:
+            self.doc = self.host.call(lambda: self.host.open(model))
+            if grow_to:
+                from revit_standin.grow import grow
+                self.host.call(lambda: grow(self.doc, grow_to))
+            self.bridge = self.host.call(Bridge)
+            self.session = self.host.call(lambda: session_for(self.doc))
+        except BaseException:
+            self.close()
+            raise
+        self.runtime = RevitRuntime(self.host.uiapp, self.bridge, self.session)
+
+    def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None) -> Agent:
+        prompts = PromptBuilder(self.runtime.prompt_facts())
+        return Agent(model=model, registry=default_registry(), session=self.session, revit=self.runtime,
+                     prompts=prompts, approver=approver, policy=policy or ApprovalPolicy())
+
+    def on_main_thread(self, fn, *args):
+        return self.host.call(fn, *args)
+
+    def close(self) -> None:
+        from revit_standin import guard
+        self.host.stop()
+        guard._main_thread_id = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

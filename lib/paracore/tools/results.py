@@ -1,0 +1,33 @@
+"""What a tool returns, and the error a tool raises for a mistake the model can fix.
+
+A tool returns plain content (a str, or a dict/list sent as compact JSON) or a ToolOutput:
+- ``verify``: called after the executor has committed the tool's transaction; its return value
+  replaces the content, so what the model is told is re-read from the model, never assumed;
+- ``working_set``: an explicit working-set update that wins over the tool's policy
+  (the same object as the seed-000 protocol payload).
+Raising ToolError gives the model an error result with the message, and rolls back the tool's
+transaction; any other exception does the same with the exception chain.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..protocol import WorkingSetPayload
+
+
+class ToolError(Exception):
+    """A mistake in the call that the model can fix: the message says how."""
+
+
+@dataclass
+class ToolOutput:
+    content: Any
+    verify: Callable[[], Any] | None = None
+    working_set: WorkingSetPayload | None = None
+
+
+def working_set_output(element_ids, operation: str = "replace", display_message: str = "") -> WorkingSetPayload:
+    """The explicit working-set update of seed 000 (what scripts print as JSON)."""
+    return WorkingSetPayload(paracore_output_type="working_set_elements", operation=operation,
+                             element_ids=[int(i) for i in element_ids], display_message=display_message)

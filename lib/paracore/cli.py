@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     model.add_argument("name", nargs="?", default="duplex")
     model.add_argument("--grow", type=int, help="grow the model to at least this many elements first")
     model.set_defaults(handler=_model)
+    tools_doc = sub.add_parser("tools-doc", help="print the tools reference (docs/TOOLS.md) in markdown")
+    tools_doc.set_defaults(handler=_tools_doc)
     sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
     sandbox.add_argument("--model", default="duplex")
     sandbox.set_defaults(handler=_sandbox)
@@ -89,6 +91,15 @@ def _model(args) -> int:
     if args.grow:
         grow(doc, args.grow)
     print(model_summary_text(doc))
+    return 0
+
+
+def _tools_doc(args) -> int:
+    from .sandbox import load_tools
+    from .tools.registry import default_registry
+    from .tools_reference import render
+    load_tools()
+    sys.stdout.write(render(default_registry()))
     return 0
 
 

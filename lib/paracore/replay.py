@@ -29,7 +29,8 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
         turns = [_run_turn(agent, sandbox, turn.user, index, scripted, on_event)
                  for index, turn in enumerate(replay.turns)]
         scripted.assert_complete()
-        return {"model": sandbox.doc.Title, "turns": turns, **_final_state(sandbox)}
+        title = sandbox.on_main_thread(lambda: sandbox.doc.Title)
+        return {"model": title, "turns": turns, **_final_state(sandbox)}
 
 
 def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event) -> dict:

@@ -66,9 +66,7 @@ class Sandbox:
         return self.host.call(fn, *args)
 
     def close(self) -> None:
-        from revit_standin import guard
         self.host.stop()
-        guard._main_thread_id = None
 
     def __enter__(self):
         return self

@@ -2,7 +2,8 @@
 
 - Every API call must be made on Revit's main thread. Revit has one; the stand-in designates
   one (the thread that started the host, or the first thread that opened a document).
-- A deleted element is no longer valid: touching it raises InvalidObjectException.
+- A deleted element is no longer valid: touching it raises InvalidObjectException. An API object
+  is deleted when its ``_deleted`` attribute is true: the name is reserved for that meaning.
 
 :func:`api_class` wraps the public methods and properties of an API class with these checks,
 so the classes themselves stay close to the real API's shape.

@@ -38,7 +38,7 @@ WHEELS = {
 }
 
 # Bump when the parser's output changes, so stale JSON caches are rebuilt.
-PARSER_VERSION = 3
+PARSER_VERSION = 4
 
 # Member kinds, as pythonnet exposes them to Python.
 PROPERTY = "property"
@@ -69,6 +69,11 @@ class RealApiUnavailable(RuntimeError):
 class Member:
     kind: str
     value: int | None = None      # only for fields (enum members)
+    overloads: tuple[str, ...] = ()   # every kind its overloads have (Element.ChangeTypeId: both)
+
+    @property
+    def kinds(self) -> set[str]:
+        return {self.kind, *self.overloads}
 
 
 @dataclass
@@ -212,8 +217,8 @@ def _def_kind(node: ast.FunctionDef) -> str | None:
     return METHOD if _has_self(node) else STATIC_METHOD
 
 
-# When overloads of one name disagree, the more instance-like kind wins: an instance method with a
-# static overload is still callable on an instance, a property with an indexed overload still reads.
+# When overloads of one name disagree (33 names in 2026), the more instance-like kind is *the* kind;
+# the others are kept in Member.overloads, as pythonnet lets code call any overload.
 _PRECEDENCE = [PROPERTY, INDEXED_PROPERTY, STATIC_PROPERTY, METHOD, STATIC_METHOD]
 
 
@@ -232,7 +237,8 @@ def _member_kinds(body: list[ast.stmt]) -> dict[str, Member]:
         elif isinstance(node, ast.ClassDef):
             members[node.name] = Member(NESTED_CLASS)
     for name, found in kinds.items():
-        members[name] = Member(min(found, key=_PRECEDENCE.index))
+        ordered = sorted(found, key=_PRECEDENCE.index)
+        members[name] = Member(ordered[0], None, tuple(ordered[1:]))
     for name in list(members):
         event = name[4:]
         if name.startswith("add_") and f"remove_{event}" in members and event not in members:
@@ -282,7 +288,8 @@ def parse_wheel(wheel: Path, version: int) -> RealApi:
 def _to_json(api: RealApi, wheel_sha: str) -> dict:
     return {"parser": PARSER_VERSION, "wheel_sha256": wheel_sha, "version": api.version,
             "classes": {q: {"bases": list(c.bases),
-                            "members": {n: [m.kind, m.value] for n, m in c.members.items()}}
+                            "members": {n: [m.kind, m.value, m.overloads]
+                                        for n, m in c.members.items()}}
                         for q, c in api.classes.items()}}
 
 
@@ -290,7 +297,8 @@ def _from_json(data: dict) -> RealApi:
     classes = {}
     for qualname, c in data["classes"].items():
         namespace, _, name = qualname.rpartition(".")
-        members = {n: Member(kind, value) for n, (kind, value) in c["members"].items()}
+        members = {n: Member(kind, value, tuple(overloads))
+                   for n, (kind, value, overloads) in c["members"].items()}
         classes[qualname] = RealClass(namespace, name, tuple(c["bases"]), members)
     return RealApi(data["version"], classes)
 

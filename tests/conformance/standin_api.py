@@ -58,6 +58,7 @@ class Namespace:
     def leaked_names(self) -> list[str]:
         """Public module attributes that are not API: neither in ``__all__`` nor a submodule."""
         exported = set(getattr(self.module, "__all__", []))
+        # `from __future__ import annotations` binds a _Feature named `annotations`: not a leak.
         return sorted(name for name, value in vars(self.module).items()
                       if not name.startswith("_") and name not in exported
                       and not isinstance(value, (types.ModuleType, __future__._Feature)))

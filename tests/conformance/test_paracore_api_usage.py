@@ -233,7 +233,7 @@ class Walker(ast.NodeVisitor):
             return self._module_member(node, owner, name)
         if owner.kind in ("class", "instance"):
             return self._class_member(node, owner, name)
-        if owner.kind == "value" and isinstance(type(owner.obj), type) and _is_modelled_class(type(owner.obj)):
+        if owner.kind == "value" and _is_modelled_class(type(owner.obj)):     # XYZ.Zero, an enum member
             return self._class_member(node, Ref("instance", type(owner.obj), owner.text), name)
         self._check_unknown(node, name)
         return UNKNOWN
@@ -241,7 +241,8 @@ class Walker(ast.NodeVisitor):
     def _module_member(self, node, owner: Ref, name: str) -> Ref:
         obj = self.standin.attribute(owner.obj, name)
         if obj is None:
-            self.report(node, f"{owner.text}.{name}: the stand-in's {owner.obj.__name__} does not define {name}")
+            self.report(node, f"{owner.text}.{name}: the stand-in's {owner.obj.__name__} does not "
+                              f"define {name}")
             return REPORTED
         return _ref_for(obj, f"{owner.text}.{name}")
 
@@ -250,7 +251,8 @@ class Walker(ast.NodeVisitor):
         if name not in members:
             if name.startswith("_"):
                 return UNKNOWN          # Python's own (__class__, __name__): not Revit API
-            self.report(node, f"{owner.text}.{name}: the stand-in's {owner.obj.__name__} has no member {name}")
+            self.report(node, f"{owner.text}.{name}: the stand-in's {owner.obj.__name__} has no "
+                              f"member {name}")
             return REPORTED
         raw = members[name]
         is_data = not hasattr(type(raw), "__get__") and raw is not standin_api.INSTANCE_ATTRIBUTE
@@ -311,7 +313,7 @@ def check_paracore(standin: StandIn) -> list[str]:
     return problems
 
 
-# --- tests ---------------------------------------------------------------------------------------------------
+# --- tests -------------------------------------------------------------------------------------------
 
 def test_paracore_uses_only_what_the_standin_defines():
     problems = check_paracore(StandIn())
@@ -446,7 +448,8 @@ def test_the_walker_reports_every_bad_api_use_with_its_line():
         "bad.py:6: Autodesk.Revit.Foo: the stand-in has no such namespace",
         "bad.py:9: DB.Wall.Frobnicate: the stand-in's Wall has no member Frobnicate",
         "bad.py:10: DB.Floor: the stand-in's Autodesk.Revit.DB does not define Floor",
-        "bad.py:11: DB.BuiltInParameter.WALL_HEIGHT: the stand-in's BuiltInParameter has no member WALL_HEIGHT",
+        "bad.py:11: DB.BuiltInParameter.WALL_HEIGHT: the stand-in's BuiltInParameter has no member "
+        "WALL_HEIGHT",
         "bad.py:12: DB.XYZ.Zero.Y: the stand-in's XYZ has no member Y",
         "bad.py:13: DB.XYZ(...).Z: the stand-in's XYZ has no member Z",
         "bad.py:14: Wall.Destroy: the stand-in's Wall has no member Destroy",

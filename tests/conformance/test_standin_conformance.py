@@ -213,9 +213,9 @@ def member_problem(api: RealApi, real: RealClass, name: str, kind: str) -> str |
     if found is None:
         return "not in the real API"
     owner, real_member = found
-    if real_member.kind in COMPATIBLE.get(kind, ()):
+    if real_member.kinds & COMPATIBLE.get(kind, set()):
         return None
-    advice = f" (pythonnet: call get_{name}(...))" if real_member.kind == INDEXED_PROPERTY else ""
+    advice = f" (pythonnet: call get_{name}(...))" if INDEXED_PROPERTY in real_member.kinds else ""
     made = "an instance attribute (self.X = ... in a method)" if kind == INSTANCE_ATTRIBUTE else _a(kind)
     return (f"the stand-in makes it {made}; the real {owner.rpartition('.')[2]}.{name} is "
             f"{_a(real_member.kind)}{advice}")
@@ -230,7 +230,7 @@ def _accessor_problem(api: RealApi, real: RealClass, name: str) -> str | None:
     found = api.find_member(real, name[4:])
     if found is None:
         return "not in the real API"
-    if found[1].kind == INDEXED_PROPERTY:
+    if INDEXED_PROPERTY in found[1].kinds:
         return None
     return (f"the real {name[4:]} is {_a(found[1].kind)}, not an indexed property: pythonnet has no "
             f"{name}; use .{name[4:]}")
@@ -303,7 +303,7 @@ def unchecked_namespaces() -> dict[str, str]:
     return found
 
 
-# --- tests ---------------------------------------------------------------------------------------------------
+# --- tests -------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def apis() -> dict[int, RealApi]:
@@ -344,6 +344,8 @@ def test_the_real_api_reads_as_documented(apis):
     assert kind(2026, "Wall", "Name") == PROPERTY                  # inherited from Element
     assert kind(2026, "Wall", "Parameter") == INDEXED_PROPERTY
     assert kind(2026, "Element", "ToString") == METHOD              # from System.Object
+    show = apis[2026].get_class("Autodesk.Revit.UI", "TaskDialog").members["Show"]
+    assert show.kinds == {METHOD, STATIC_METHOD}                    # static and instance overloads
     assert kind(2026, "Application", "DocumentChanged", "Autodesk.Revit.ApplicationServices") == EVENT
     assert apis[2026].get_class("Autodesk.Revit.DB", "StorageType").members["None"].value == 0
     assert apis[2024].get_class("Autodesk.Revit.DB", "BuiltInCategory").members["OST_Walls"].value == -2000011
@@ -403,6 +405,10 @@ class _FakeElement:
 
     def LookupParameter(self, name):     # right  # noqa: N802
         return None
+
+    @staticmethod                        # right: IsValidType has static and instance overloads
+    def IsValidType(document, ids, typeId):  # noqa: N802, N803
+        return True
 
     @property
     def GetTypeId(self):                 # wrong: a method  # noqa: N802

@@ -42,7 +42,25 @@ class Level(DatumPlane):
 
     @Elevation.setter
     def Elevation(self, elevation: float):  # noqa: N802
-        self._update_state(params={**self._state["params"], "Elevation": float(elevation)})
+        self._set_elevation(float(elevation))
+
+    def _set_elevation(self, elevation: float):
+        shift = elevation - self.Elevation
+        self._update_state(params={**self._state["params"], "Elevation": elevation})
+        if shift:
+            # In Revit what stands on a level moves with it: a wall's location line stays at its
+            # base level, a door stays at its level plus sill. Walls topped by the level follow
+            # through their computed height.
+            transform = _vertical_shift(shift)
+            for element in list(self._document._elements.values()):
+                if element._state.get("level_id") == self._id and element._state.get("location") is not None:
+                    element._apply_transform(transform)
+
+    def _set_param(self, definition, value):
+        if definition.name == "Elevation":  # Parameter.Set is the same edit as the property
+            self._set_elevation(value)
+        else:
+            super()._set_param(definition, value)
 
     @property
     def ProjectElevation(self) -> float:  # noqa: N802

@@ -192,11 +192,15 @@ def format_value(value: float, spec: ForgeTypeId, units: Units) -> str:
 
 
 def _feet_inches(feet: float) -> str:
-    sign = "-" if feet < 0 else ""
-    total_inches = round(abs(feet) * 12 * 256) / 256
-    whole_feet, inches = divmod(total_inches, 12)
-    inches_text = f"{inches:g}"
-    return f"{sign}{int(whole_feet)}' - {inches_text}\""
+    """Feet and fractional inches to the nearest 1/256", as Revit writes them: 31' - 4 127/128"."""
+    from fractions import Fraction
+    steps = round(abs(feet) * 12 * 256)   # in 1/256 inch
+    sign = "-" if feet < 0 and steps else ""
+    whole_feet, rest = divmod(steps, 12 * 256)
+    whole_inches, part = divmod(rest, 256)
+    # Revit writes a fraction (reduced), never decimal inches.
+    inches_text = f"{whole_inches} {Fraction(part, 256)}" if part else f"{whole_inches}"
+    return f"{sign}{whole_feet}' - {inches_text}\""
 
 
 _SYMBOLS = {

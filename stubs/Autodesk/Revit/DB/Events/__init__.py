@@ -36,7 +36,9 @@ class DocumentChangedEventArgs(RevitAPISingleEventArgs):
     def __init__(self, document, operation: str, added, modified, deleted, transaction_names):
         self._document = document
         self._operation = UndoOperation[operation]
-        self._added, self._modified, self._deleted = list(added), list(modified), list(deleted)
+        # Not `_deleted`: on an API object that name means "this object was deleted" to the guard,
+        # which then refused every call on the args of a change that deleted anything.
+        self._added_ids, self._modified_ids, self._deleted_ids = list(added), list(modified), list(deleted)
         self._names = list(transaction_names)
 
     @property
@@ -47,13 +49,13 @@ class DocumentChangedEventArgs(RevitAPISingleEventArgs):
         return self._document
 
     def GetAddedElementIds(self, filter=None):  # noqa: N802, A002
-        return self._ids(self._added, filter)
+        return self._ids(self._added_ids, filter)
 
     def GetModifiedElementIds(self, filter=None):  # noqa: N802, A002
-        return self._ids(self._modified, filter)
+        return self._ids(self._modified_ids, filter)
 
     def GetDeletedElementIds(self):  # noqa: N802
-        return self._ids(self._deleted, None)
+        return self._ids(self._deleted_ids, None)
 
     def GetTransactionNames(self):  # noqa: N802
         from System.Collections.Generic import List

@@ -130,23 +130,30 @@ class _Turn:
             yield self.event(ev.TurnFailed, error=f"{type(error).__name__}: {error}", recoverable=False)
         finally:
             unsubscribe()
+            self._repair_history()  # a no-op unless the consumer closed the turn mid-way
             self.session.end_action()
 
     def _steps(self) -> Iterator[ev._Event]:
         for step in range(1, self.agent.limits.max_steps + 1):
+            if self.cancel.cancelled:  # do not start a model call the user no longer wants
+                yield from self._finish_cancelled()
+                return
             response = yield from self._call_model()
+            self.reply = response.message.text
             self._append(response.message)
             calls = response.message.tool_calls
             if response.stop_reason == "cancelled" or self.cancel.cancelled:
-                yield from self._finish_cancelled(calls)
+                yield from self._skip_calls(calls, _CANCELLED, "cancelled")
+                yield from self._finish_cancelled()
                 return
-            if response.stop_reason in ("max_tokens", "refusal", "error") or not calls:
+            if not calls or response.stop_reason in ("max_tokens", "refusal", "error"):
+                # A response cut off (max_tokens) or ended abnormally may hold incomplete calls:
+                # they never run, but each gets its result so the history stays valid.
+                yield from self._skip_calls(calls, f"Not run: the response ended ({response.stop_reason}) "
+                                                   "before this call was complete.", "error")
                 yield from self._finish(response)
                 return
             yield from self._run_tools(step, calls)
-            if self.cancel.cancelled:
-                yield from self._finish_cancelled([])
-                return
         self.reply = (f"I stopped after {self.agent.limits.max_steps} steps without finishing. "
                       "Tell me how to continue.")
         yield self.event(ev.TurnFinished, reply=self.reply, stop_reason="end_turn")
@@ -179,11 +186,15 @@ class _Turn:
 
     # -- tools ----------------------------------------------------------------------------------------
     def _run_tools(self, step: int, calls: list[ToolCallPart]) -> Iterator[ev._Event]:
+        """Validate and approve each call, run the approved ones in ONE batch, answer every call."""
         results: dict[str, ToolResultPart] = {}
         runnable: list[tuple[str, PreparedCall]] = []
         for call in calls:
             yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
                              summary=_summary(call))
+            if self.cancel.cancelled:  # cancelled while approving an earlier call: ask nothing more
+                results[call.id] = yield from self._finish_call(call, _CANCELLED, "cancelled")
+                continue
             prepared = self.agent.registry.prepare(call.name, call.arguments, self.session.working_set.ids)
             if isinstance(prepared, ToolCallError):
                 results[call.id] = yield from self._finish_call(call, prepared.message, "error")
@@ -194,19 +205,42 @@ class _Turn:
                     call, "The user denied this call. Do not retry it; ask the user what to do instead.", "denied")
                 continue
             runnable.append((call.id, prepared))
+        failure = None
         if runnable and not self.cancel.cancelled:
             yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_REVIT)
-            outcomes = self.agent.revit.execute_batch(self._step_name(step, runnable), runnable)
-            for outcome in outcomes:
-                call = next(c for c in calls if c.id == outcome.call_id)
-                results[call.id] = yield from self._finish_call(
-                    call, outcome.content, "error" if outcome.is_error else "done", outcome.duration_ms)
+            try:
+                outcomes = self.agent.revit.execute_batch(self._step_name(step, runnable), runnable)
+            except Exception as error:  # noqa: BLE001 - answer every call first, then fail the turn
+                failure, outcomes = error, []
+            by_id = {outcome.call_id: outcome for outcome in outcomes}
+            for call_id, _ in runnable:
+                call = next(c for c in calls if c.id == call_id)
+                outcome = by_id.get(call_id)
+                if outcome is None:
+                    reason = f"{type(failure).__name__}: {failure}" if failure else "no result came back"
+                    results[call_id] = yield from self._finish_call(
+                        call, f"Unknown whether this call ran in Revit ({reason}). Check the model.", "error")
+                else:
+                    results[call_id] = yield from self._finish_call(
+                        call, outcome.content, "error" if outcome.is_error else "done", outcome.duration_ms)
         for call in calls:
-            if call.id not in results:  # cancelled before it ran
-                results[call.id] = yield from self._finish_call(call, "Cancelled by the user before it ran.",
-                                                                "cancelled")
+            if call.id not in results:  # approved, but the turn was cancelled before the batch ran
+                results[call.id] = yield from self._finish_call(call, _CANCELLED, "cancelled")
         self._append(Message(role="user", parts=[results[c.id] for c in calls]))
         yield from self._working_set_events()
+        if failure is not None:
+            raise failure
+
+    def _skip_calls(self, calls: Sequence[ToolCallPart], content: str, status: str):
+        """Answer calls that will not run, with the events the timeline expects for each."""
+        if not calls:
+            return
+        results = []
+        for call in calls:
+            yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
+                             summary=_summary(call))
+            results.append((yield from self._finish_call(call, content, status)))
+        self._append(Message(role="user", parts=results))
 
     def _approve(self, call: ToolCallPart, prepared: PreparedCall):
         if not self.agent.policy.needs_approval(prepared, self.session):
@@ -264,21 +298,18 @@ class _Turn:
     def _repair_history(self) -> None:
         with self.session.lock:
             self.session.history[:] = close_dangling_calls(list(self.session.history),
-                                                           reason="Not run: the turn ended with an error.")
+                                                           reason="Not run: the turn ended before this call ran.")
 
     # -- endings ----------------------------------------------------------------------------------------
     def _finish(self, response: ResponseComplete):
-        self.reply = response.message.text
-        if response.stop_reason == "max_tokens" and response.message.tool_calls:
-            # An incomplete tool call is never executed; answer it so the history stays valid.
-            self._repair_history()
         yield self.event(ev.TurnFinished, reply=self.reply, stop_reason=response.stop_reason)
 
-    def _finish_cancelled(self, calls: Sequence[ToolCallPart]):
-        with self.session.lock:
-            self.session.history[:] = close_dangling_calls(list(self.session.history),
-                                                           reason="Cancelled by the user before it ran.")
+    def _finish_cancelled(self):
+        # The reply is whatever text had arrived (it is kept in the history too).
         yield self.event(ev.TurnFinished, reply=self.reply, stop_reason="cancelled")
+
+
+_CANCELLED = "Cancelled by the user before it ran."
 
 
 def _summary(call: ToolCallPart) -> str:

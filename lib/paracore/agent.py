@@ -154,6 +154,9 @@ class _Turn:
                 yield from self._finish(response)
                 return
             yield from self._run_tools(step, calls)
+        if self.cancel.cancelled:
+            yield from self._finish_cancelled()
+            return
         self.reply = (f"I stopped after {self.agent.limits.max_steps} steps without finishing. "
                       "Tell me how to continue.")
         yield self.event(ev.TurnFinished, reply=self.reply, stop_reason="end_turn")

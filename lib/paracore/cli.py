@@ -54,7 +54,8 @@ def _replay(args) -> int:
 
 
 def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
-    from .replay import run_replay
+    """Exit status: 0 when every turn ran as scripted, 1 when a turn failed, 2 for a bad file or model."""
+    from .replay import failed_turns, run_replay
     from .replay_file import ReplayFileError, load_replay
     try:
         replay = load_replay(path)
@@ -63,16 +64,20 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
         return 2
     try:
         if as_json:
-            print(json.dumps(run_replay(replay, model), ensure_ascii=False, indent=2))
-            return 0
-        from .cli_view import ConversationPrinter
-        printer = ConversationPrinter(sys.stdout)
-        result = run_replay(replay, model, on_event=printer.on_event)
-        printer.final(result)
-        return 0
+            result = run_replay(replay, model)
+            print(json.dumps(result, ensure_ascii=False, indent=2))
+        else:
+            from .cli_view import ConversationPrinter
+            printer = ConversationPrinter(sys.stdout)
+            result = run_replay(replay, model, on_event=printer.on_event)
+            printer.final(result)
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
         return 2
+    failures = failed_turns(result)
+    for failure in failures:
+        print(f"paracore: the replay stopped at {failure}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def _model(args) -> int:

@@ -23,18 +23,30 @@ def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
 
 def run_replay(replay: Replay, model: str | None = None, on_event: Callable | None = None,
                grow_to: int | None = None) -> dict:
+    """Play every turn; stop after a turn that failed or left the script (its "error" says why),
+    since the turns after it would not line up with the script."""
     scripted = replay.scripted_model()
     with Sandbox(model or replay.model or "duplex", grow_to=grow_to) as sandbox:
         agent = sandbox.agent(scripted, approver=scripted_approver(scripted))
-        turns = [_run_turn(agent, sandbox, turn.user, index, scripted, on_event)
-                 for index, turn in enumerate(replay.turns)]
-        scripted.assert_complete()
+        turns = []
+        for index, turn in enumerate(replay.turns):
+            turns.append(_run_turn(agent, sandbox, turn.user, index, scripted, on_event))
+            if "error" in turns[-1]:
+                break
+        else:
+            scripted.assert_complete()
         title = sandbox.on_main_thread(lambda: sandbox.doc.Title)
         return {"model": title, "turns": turns, **_final_state(sandbox)}
 
 
+def failed_turns(result: dict) -> list[str]:
+    """One line per turn of a ``run_replay`` result that failed: "turn 2: ..."."""
+    return [f"turn {n}: {turn['error']}" for n, turn in enumerate(result["turns"], start=1) if "error" in turn]
+
+
 def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event) -> dict:
     results, reply, failure = [], "", None
+    first_request = len(scripted.requests)
     for event in agent.run_turn(user_text):
         if on_event:
             on_event(event)
@@ -45,23 +57,24 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event) ->
             reply = event.reply
         elif isinstance(event, ev.TurnFailed):
             failure = event.error
-    scripted.assert_turn_complete(index)
+    try:
+        scripted.assert_turn_complete(index)
+    except AssertionError as error:
+        failure = failure or f"the agent left the script: {error}"
     working_set = sandbox.session.working_set
     turn = {"user": user_text, "tool_results": results, "reply": reply,
-            "context": _context_sent(scripted, index),
+            "context": _context_sent(scripted, first_request),
             "working_set": {"ids": list(working_set.ids), "summary": working_set.summary()}}
     if failure:
         turn["error"] = failure
     return turn
 
 
-def _context_sent(scripted, turn_index: int) -> str:
-    """The CONTEXT block of the first request of the turn, as the model received it."""
-    user_requests = [r for r in scripted.requests if r.messages and r.messages[-1].role == "user"
-                     and not r.messages[-1].tool_results]
-    if turn_index >= len(user_requests):
+def _context_sent(scripted, first_request: int) -> str:
+    """The CONTEXT block of the turn's first request (its last text part), as the model received it."""
+    if first_request >= len(scripted.requests):
         return ""
-    texts = [p.text for p in user_requests[turn_index].messages[-1].parts if getattr(p, "kind", "") == "text"]
+    texts = [p.text for p in scripted.requests[first_request].messages[-1].parts if getattr(p, "kind", "") == "text"]
     return next((t for t in reversed(texts) if t.startswith("CONTEXT:")), "")
 
 

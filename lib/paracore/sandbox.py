@@ -34,6 +34,16 @@ def load_tools() -> None:
         importlib.import_module(f"{tools.__name__}.{module.name}")
 
 
+def _fresh_session(doc):
+    """A new session for ``doc``. The process-wide registry keys sessions by document path or
+    title, so a second sandbox on the same sample would otherwise inherit the first one's
+    history and working set (ids of another document)."""
+    from . import session as sessions
+    from .revit.runtime import document_key, session_for
+    sessions.registry().remove(document_key(doc))
+    return session_for(doc)
+
+
 class Sandbox:
     """A stand-in Revit with a model open, its main thread idling, and the agent's Revit side."""
 
@@ -43,7 +53,7 @@ class Sandbox:
         from revit_standin.host import RevitHost
 
         from .revit.bridge import Bridge
-        from .revit.runtime import RevitRuntime, session_for
+        from .revit.runtime import RevitRuntime
         self.host = RevitHost.start()
         try:
             self.doc = self.host.call(lambda: self.host.open(model))
@@ -51,7 +61,8 @@ class Sandbox:
                 from revit_standin.grow import grow
                 self.host.call(lambda: grow(self.doc, grow_to))
             self.bridge = self.host.call(Bridge)
-            self.session = self.host.call(lambda: session_for(self.doc))
+            self.session = self.host.call(lambda: _fresh_session(self.doc))
+            self.host.call(self._follow_document_changes)
         except BaseException:
             self.close()
             raise
@@ -62,10 +73,18 @@ class Sandbox:
         return Agent(model=model, registry=default_registry(), session=self.session, revit=self.runtime,
                      prompts=prompts, approver=approver, policy=policy or ApprovalPolicy())
 
+    def _follow_document_changes(self) -> None:
+        from .revit import document_events
+        document_events.subscribe(self.host.application)
+
     def on_main_thread(self, fn, *args):
         return self.host.call(fn, *args)
 
     def close(self) -> None:
+        session = getattr(self, "session", None)
+        if session is not None:
+            from . import session as sessions
+            sessions.registry().remove(session.key)
         self.host.stop()
 
     def __enter__(self):

@@ -464,3 +464,24 @@ def test_change_recorder_records_one_documents_changes_while_active(host, doc):
     assert changes.deleted == [doomed_id]
     assert changes.transaction_names == ["Wall", "Move level", "Doomed", "Delete"]
     assert host.call(lambda: doc.Application.DocumentChanged.handlers) == []
+
+
+def test_elements_deleted_outside_the_agent_leave_the_working_set():
+    """Whatever deletes elements (here a plain transaction, like the user in Revit), the ids go."""
+    from paracore.sandbox import Sandbox
+    from Autodesk.Revit import DB
+    with Sandbox("duplex") as sandbox:
+        def delete_a_wall():
+            wall = next(iter(DB.FilteredElementCollector(sandbox.doc).OfClass(DB.Wall)))
+            doors = [d.Id.Value for d in DB.FilteredElementCollector(sandbox.doc).OfCategory(
+                DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType() if d.Host == wall]
+            sandbox.session.working_set.replace([wall.Id.Value, *doors, 1])
+            transaction = DB.Transaction(sandbox.doc, "User deletes a wall")
+            transaction.Start()
+            wall_id = wall.Id.Value
+            sandbox.doc.Delete(wall.Id)
+            transaction.Commit()
+            return wall_id, doors
+        wall_id, door_ids = sandbox.on_main_thread(delete_a_wall)
+        assert sandbox.session.working_set.ids == (1,)
+        assert wall_id not in sandbox.session.working_set and not set(door_ids) & set(sandbox.session.working_set)

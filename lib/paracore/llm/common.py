@@ -1,0 +1,87 @@
+"""What every provider adapter shares: HTTP timeouts, cancel handling, error classification.
+
+Adapters use their SDK's own retries (``max_retries``), which honour ``retry-after`` and retry
+408/409/429/5xx (and Anthropic's 529); :data:`MAX_RETRIES` is our cap. What the SDK gives up on
+becomes a :class:`ModelError` through :func:`model_error`, whose message says what to do next
+and never carries a key.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Callable, Iterable, Iterator
+
+import httpx2
+
+from .base import CancelToken, ModelError
+
+MAX_RETRIES = 3
+CONNECT_TIMEOUT = 15.0
+CHUNK_TIMEOUT = 60.0   # the longest silence accepted between two streamed chunks
+
+# 429s that waiting does not cure: the account is out of credit or over its spend limit.
+_QUOTA_MARKERS = ("insufficient_quota", "quota", "billing", "credit balance", "spend limit",
+                  "spending limit", "resource_exhausted", "exceeded your current")
+
+
+def http_timeout(chunk_timeout: float = CHUNK_TIMEOUT) -> httpx2.Timeout:
+    """``read`` bounds the wait for each chunk of a stream, not the whole response."""
+    return httpx2.Timeout(connect=CONNECT_TIMEOUT, read=chunk_timeout, write=30.0, pool=CONNECT_TIMEOUT)
+
+
+def is_quota_error(status_code: int | None, body: str) -> bool:
+    text = (body or "").lower()
+    return status_code == 429 and any(marker in text for marker in _QUOTA_MARKERS)
+
+
+def model_error(provider: str, status_code: int | None, body: str, *, retry_after: float | None = None,
+                secrets: Iterable[str] = ()) -> ModelError:
+    """A ModelError for an HTTP failure, with a message that tells the user what to do."""
+    label = {"anthropic": "Anthropic", "openai": "OpenAI", "openai-compatible": "The model server",
+             "gemini": "Google Gemini"}.get(provider, provider)
+    detail = (body or "").strip().replace("\n", " ")[:300]
+    if status_code in (401, 403):
+        message = (f"{label} rejected the API key ({status_code}). Check the key in Paracore's Settings "
+                   "or the provider's environment variable.")
+        retryable = False
+    elif is_quota_error(status_code, body):
+        message = (f"{label} says the account is out of quota or over its spend limit. Add credit or raise "
+                   "the limit in the provider's console, or choose another provider in Settings.")
+        retryable = False
+    elif status_code == 404:
+        message = f"{label} does not know this model or endpoint (404). Check the model name and base URL."
+        retryable = False
+    elif status_code == 413:
+        message = f"{label} refused the request as too large (413). Start a new conversation or trim it."
+        retryable = False
+    elif status_code in (400, 422):
+        message = f"{label} refused the request ({status_code}): {detail}"
+        retryable = False
+    elif status_code is None:
+        message = f"Could not reach {label}: {detail or 'connection failed'}. Check the network or base URL."
+        retryable = True
+    else:
+        message = f"{label} failed with {status_code}: {detail or 'no details'}. Try again in a moment."
+        retryable = status_code in (408, 409, 429) or status_code >= 500
+    return ModelError(message, retryable, status_code=status_code, retry_after=retry_after,
+                      provider=provider, secrets=secrets)
+
+
+@contextlib.contextmanager
+def close_on_cancel(cancel: CancelToken, close: Callable[[], object]) -> Iterator[None]:
+    """Close the stream the moment the user cancels, even while a read is blocked."""
+    done = threading.Event()
+
+    def watch():
+        while not done.is_set():
+            if cancel.wait(0.05):
+                with contextlib.suppress(Exception):
+                    close()
+                return
+
+    watcher = threading.Thread(target=watch, name="paracore-cancel-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()

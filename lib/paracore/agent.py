@@ -191,6 +191,20 @@ class _Turn:
     def _run_tools(self, step: int, calls: list[ToolCallPart]) -> Iterator[ev._Event]:
         """Validate and approve each call, run the approved ones in ONE batch, answer every call."""
         results: dict[str, ToolResultPart] = {}
+        runnable = yield from self._prepare(calls, results)
+        failure = None
+        if runnable and not self.cancel.cancelled:
+            failure = yield from self._execute(step, calls, runnable, results)
+        for call in calls:
+            if call.id not in results:  # approved, but the turn was cancelled before the batch ran
+                results[call.id] = yield from self._finish_call(call, _CANCELLED, "cancelled")
+        self._append(Message(role="user", parts=[results[c.id] for c in calls]))
+        yield from self._working_set_events()
+        if failure is not None:
+            raise failure
+
+    def _prepare(self, calls: list[ToolCallPart], results: dict):
+        """Validation and approval; calls that will not run get their result in ``results``."""
         runnable: list[tuple[str, PreparedCall]] = []
         for call in calls:
             yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
@@ -208,31 +222,28 @@ class _Turn:
                     call, "The user denied this call. Do not retry it; ask the user what to do instead.", "denied")
                 continue
             runnable.append((call.id, prepared))
+        return runnable
+
+    def _execute(self, step: int, calls: list[ToolCallPart], runnable, results: dict):
+        """One batch on Revit's main thread; returns the exception if Revit failed (calls answered)."""
+        yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_REVIT)
         failure = None
-        if runnable and not self.cancel.cancelled:
-            yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_REVIT)
-            try:
-                outcomes = self.agent.revit.execute_batch(self._step_name(step, runnable), runnable)
-            except Exception as error:  # noqa: BLE001 - answer every call first, then fail the turn
-                failure, outcomes = error, []
-            by_id = {outcome.call_id: outcome for outcome in outcomes}
-            for call_id, _ in runnable:
-                call = next(c for c in calls if c.id == call_id)
-                outcome = by_id.get(call_id)
-                if outcome is None:
-                    reason = f"{type(failure).__name__}: {failure}" if failure else "no result came back"
-                    results[call_id] = yield from self._finish_call(
-                        call, f"Unknown whether this call ran in Revit ({reason}). Check the model.", "error")
-                else:
-                    results[call_id] = yield from self._finish_call(
-                        call, outcome.content, "error" if outcome.is_error else "done", outcome.duration_ms)
-        for call in calls:
-            if call.id not in results:  # approved, but the turn was cancelled before the batch ran
-                results[call.id] = yield from self._finish_call(call, _CANCELLED, "cancelled")
-        self._append(Message(role="user", parts=[results[c.id] for c in calls]))
-        yield from self._working_set_events()
-        if failure is not None:
-            raise failure
+        try:
+            outcomes = self.agent.revit.execute_batch(self._step_name(step, runnable), runnable)
+        except Exception as error:  # noqa: BLE001 - answer every call first, then fail the turn
+            failure, outcomes = error, []
+        by_id = {outcome.call_id: outcome for outcome in outcomes}
+        by_call = {c.id: c for c in calls}
+        for call_id, _ in runnable:
+            outcome = by_id.get(call_id)
+            if outcome is None:
+                reason = f"{type(failure).__name__}: {failure}" if failure else "no result came back"
+                results[call_id] = yield from self._finish_call(
+                    by_call[call_id], f"Unknown whether this call ran in Revit ({reason}). Check the model.", "error")
+            else:
+                results[call_id] = yield from self._finish_call(
+                    by_call[call_id], outcome.content, "error" if outcome.is_error else "done", outcome.duration_ms)
+        return failure
 
     def _skip_calls(self, calls: Sequence[ToolCallPart], content: str, status: str):
         """Answer calls that will not run, with the events the timeline expects for each."""

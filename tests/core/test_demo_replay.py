@@ -270,3 +270,11 @@ def test_each_request_is_a_byte_identical_prefix_of_the_next(in_process):
     for earlier, later in zip(serialized, serialized[1:]):
         assert len(later) > len(earlier)
         assert later[:len(earlier)] == earlier
+
+
+def test_each_sandbox_starts_with_a_fresh_session(in_process):
+    # The session registry keys sessions by document; a second sandbox on the same sample must
+    # not inherit the first one's history and working set (ids of another document).
+    with Sandbox("duplex") as sandbox:
+        assert sandbox.session.history == []
+        assert sandbox.session.working_set.ids == ()

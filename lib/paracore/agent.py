@@ -40,12 +40,13 @@ class Approver(Protocol):
 
 @dataclass(frozen=True)
 class CallOutcome:
-    """What Revit made of one tool call (the executor's answer, in core terms)."""
+    """What Revit made of one tool call; ``content`` is what the model reads."""
     call_id: str
     name: str
     content: str
     is_error: bool
     duration_ms: float
+    working_set_change: Any = None   # the WorkingSetChange the call caused, if any
 
 
 class RevitSide(Protocol):

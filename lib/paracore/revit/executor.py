@@ -28,6 +28,7 @@ from typing import Any, Sequence
 
 from Autodesk.Revit import DB
 
+from ..agent import CallOutcome
 from ..protocol import WorkingSetPayloadError, apply_payload, find_working_set_payload
 from ..session import Session
 from ..tools.errors import format_exception_for_model
@@ -39,17 +40,6 @@ from .context import ToolContext, element_id, id_value
 
 __all__ = ["CallOutcome", "run_batch", "describe_categories"]
 
-
-@dataclass
-class CallOutcome:
-    """What Revit made of one tool call; ``content`` is what the model reads."""
-
-    call_id: str
-    name: str
-    content: str
-    is_error: bool
-    duration_ms: float
-    working_set_change: WorkingSetChange | None = None
 
 
 def run_batch(uidoc, session: Session, step_name: str,

@@ -22,19 +22,8 @@ def _invalid_operation(message: str):
 
 
 @api_class
-class Transaction:
-    def __init__(self, document, name: str = ""):
-        self._document = document
-        self._name = name
-        self._status = TransactionStatus.Uninitialized
-        self._options = FailureHandlingOptions()
-        self._journal_start = 0
-
-    def GetName(self) -> str:  # noqa: N802
-        return self._name
-
-    def SetName(self, name: str) -> None:  # noqa: N802
-        self._name = name
+class _Status:
+    """GetStatus/HasStarted/HasEnded, the same on the three transaction kinds."""
 
     def GetStatus(self):  # noqa: N802
         return self._status
@@ -44,6 +33,25 @@ class Transaction:
 
     def HasEnded(self) -> bool:  # noqa: N802
         return self._status in (TransactionStatus.Committed, TransactionStatus.RolledBack)
+
+
+@api_class
+class _Named(_Status):
+    def GetName(self) -> str:  # noqa: N802
+        return self._name
+
+    def SetName(self, name: str) -> None:  # noqa: N802
+        self._name = name
+
+
+@api_class
+class Transaction(_Named):
+    def __init__(self, document, name: str = ""):
+        self._document = document
+        self._name = name
+        self._status = TransactionStatus.Uninitialized
+        self._options = FailureHandlingOptions()
+        self._journal_start = 0
 
     def GetFailureHandlingOptions(self) -> FailureHandlingOptions:  # noqa: N802
         return self._options
@@ -134,20 +142,11 @@ class Transaction:
 
 
 @api_class
-class SubTransaction:
+class SubTransaction(_Status):
     def __init__(self, document):
         self._document = document
         self._status = TransactionStatus.Uninitialized
         self._mark = 0
-
-    def GetStatus(self):  # noqa: N802
-        return self._status
-
-    def HasStarted(self) -> bool:  # noqa: N802
-        return self._status != TransactionStatus.Uninitialized
-
-    def HasEnded(self) -> bool:  # noqa: N802
-        return self._status in (TransactionStatus.Committed, TransactionStatus.RolledBack)
 
     def Start(self):  # noqa: N802
         if self._document._open_transaction is None:
@@ -189,26 +188,11 @@ class SubTransaction:
 
 
 @api_class
-class TransactionGroup:
+class TransactionGroup(_Named):
     def __init__(self, document, name: str = ""):
         self._document = document
         self._name = name
         self._status = TransactionStatus.Uninitialized
-
-    def GetName(self) -> str:  # noqa: N802
-        return self._name
-
-    def SetName(self, name: str) -> None:  # noqa: N802
-        self._name = name
-
-    def GetStatus(self):  # noqa: N802
-        return self._status
-
-    def HasStarted(self) -> bool:  # noqa: N802
-        return self._status != TransactionStatus.Uninitialized
-
-    def HasEnded(self) -> bool:  # noqa: N802
-        return self._status in (TransactionStatus.Committed, TransactionStatus.RolledBack)
 
     def Start(self, name: str | None = None):  # noqa: N802
         if name is not None:

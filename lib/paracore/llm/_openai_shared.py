@@ -1,0 +1,197 @@
+"""What the two adapters built on the ``openai`` SDK share (private to them).
+
+``openai_responses`` (OpenAI's Responses API) and ``openai_chat`` (Chat Completions on any
+OpenAI-compatible server) speak different wire formats through the same SDK, so they share:
+
+* the client: the SDK's own retries (``retry-after`` honoured, 408/409/429/5xx retried),
+  except a 429 that says the account is out of quota — waiting does not add credit;
+* the translation of SDK exceptions into ``ModelError`` (through ``common.model_error``);
+* ``read_stream``: reading the SDK's stream under a ``CancelToken``;
+* the small conversions between neutral parts and JSON text, usage, and the ``ResponseComplete``
+  of a cancelled response.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Callable, Iterable, Iterator
+
+import httpx2
+import openai
+
+from .base import CancelToken, ModelError, ResponseComplete
+from .common import close_on_cancel, http_timeout, is_quota_error, model_error
+from ..messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
+
+_LABELS = {"openai": "OpenAI", "openai-compatible": "The model server"}
+
+
+# --------------------------------------------------------------------------------------------
+# The client
+# --------------------------------------------------------------------------------------------
+
+class _Client(openai.OpenAI):
+    """The SDK's client, minus the retries of a 429 that reports an exhausted quota."""
+
+    def _should_retry(self, response: httpx2.Response) -> bool:
+        if response.status_code == 429 and is_quota_error(429, _read_text(response)):
+            return False
+        return super()._should_retry(response)
+
+
+def _read_text(response: httpx2.Response) -> str:
+    try:
+        response.read()  # a streamed error response has no body yet; the SDK reads it anyway
+        return response.text
+    except Exception:  # noqa: BLE001 - an unreadable body only means "not a quota error"
+        return ""
+
+
+def make_client(provider: str, *, api_key: str | None, base_url: str | None,
+                http_client: httpx2.Client | None, max_retries: int, chunk_timeout: float) -> openai.OpenAI:
+    """An SDK client whose read timeout bounds the silence between two streamed chunks."""
+    try:
+        return _Client(api_key=api_key, base_url=base_url, http_client=http_client,
+                       max_retries=max_retries, timeout=http_timeout(chunk_timeout))
+    except openai.OpenAIError as error:  # e.g. no key given and none in OPENAI_API_KEY
+        raise ModelError(f"{_LABELS.get(provider, provider)} cannot be used: {error} "
+                         "Set the API key in Paracore's Settings.", provider=provider,
+                         secrets=[api_key or ""]) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------------------------
+
+def sdk_error(error: Exception, provider: str, secrets: Iterable[str]) -> ModelError:
+    """The ``ModelError`` for an exception raised by the SDK (or while it read the stream)."""
+    label = _LABELS.get(provider, provider)
+    if isinstance(error, openai.APIStatusError):
+        return model_error(provider, error.status_code, _body_text(error),
+                           retry_after=_retry_after(error.response.headers), secrets=secrets)
+    if isinstance(error, openai.APITimeoutError):
+        return model_error(provider, None, "no answer in time (timed out)", secrets=secrets)
+    if isinstance(error, (openai.APIConnectionError, httpx2.TransportError)):
+        cause = error.__cause__ or error
+        return model_error(provider, None, f"{type(cause).__name__}: {cause}", secrets=secrets)
+    if isinstance(error, openai.APIError):  # an error event inside a stream that had begun
+        return ModelError(f"{label} reported an error while answering: {error.message}. Try again.",
+                          True, provider=provider, secrets=secrets)
+    if isinstance(error, ValueError):  # a chunk that is not JSON: the stream was garbled
+        return ModelError(f"{label} sent a malformed response stream ({error}). Try again.",
+                          True, provider=provider, secrets=secrets)
+    return ModelError(f"{label} could not be called: {type(error).__name__}: {error}",
+                      False, provider=provider, secrets=secrets)
+
+
+def stream_error(provider: str, message: str, code: str | None, secrets: Iterable[str]) -> ModelError:
+    """The ``ModelError`` for an error event the server sends inside a stream (retryable)."""
+    detail = f"{message} ({code})" if code else message
+    return ModelError(f"{_LABELS.get(provider, provider)} reported an error while answering: {detail}. "
+                      "Try again.", True, provider=provider, secrets=secrets)
+
+
+def cut_off_error(provider: str) -> ModelError:
+    """The stream ended before the server said the response was finished."""
+    return ModelError(f"{_LABELS.get(provider, provider)}'s response stream ended before the response "
+                      "was complete (the connection was cut). Try again.", True, provider=provider)
+
+
+def _body_text(error: openai.APIStatusError) -> str:
+    body = error.body  # the SDK keeps the "error" object of a JSON body, else the raw text
+    if isinstance(body, dict):
+        extras = [str(body[key]) for key in ("code", "type") if body.get(key)]
+        message = str(body.get("message") or json.dumps(body, ensure_ascii=False))
+        return f"{message} [{', '.join(extras)}]" if extras else message
+    return str(body) if body else error.message
+
+
+def _retry_after(headers: httpx2.Headers) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``retry-after`` (HTTP dates are left to the SDK)."""
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            seconds = float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(seconds) and seconds >= 0:
+            return seconds
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a stream
+# --------------------------------------------------------------------------------------------
+
+def read_stream(open_stream: Callable[[], Any], cancel: CancelToken, provider: str,
+                secrets: Iterable[str]) -> Iterator[Any]:
+    """The SDK stream's chunks, until it ends or the user cancels (then it just stops early).
+
+    A cancel closes the HTTP response at once, even under a blocked read. SDK failures become
+    ``ModelError``; the response is always closed.
+    """
+    secrets = list(secrets)
+    if cancel.cancelled:
+        return
+    try:
+        stream = open_stream()
+    except Exception as error:  # noqa: BLE001 - every SDK failure becomes a ModelError
+        raise sdk_error(error, provider, secrets) from None
+    try:
+        with close_on_cancel(cancel, stream.close):
+            yield from _chunks(iter(stream), cancel, provider, secrets)
+    finally:
+        stream.close()
+
+
+def _chunks(iterator: Iterator[Any], cancel: CancelToken, provider: str, secrets: list[str]) -> Iterator[Any]:
+    while not cancel.cancelled:
+        try:
+            chunk = next(iterator)
+        except StopIteration:
+            return
+        except Exception as error:  # noqa: BLE001
+            if cancel.cancelled:  # closing the response under a blocked read makes the read fail
+                return
+            raise sdk_error(error, provider, secrets) from None
+        yield chunk
+
+
+# --------------------------------------------------------------------------------------------
+# Parts, usage, completions
+# --------------------------------------------------------------------------------------------
+
+def parse_arguments(text: str | None) -> tuple[dict[str, Any], str | None]:
+    """``(arguments, raw_arguments)``: the parsed object, or ``{}`` and the text as written."""
+    if not text or not text.strip():
+        return {}, None  # a call without arguments; some servers send "" for it
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}, text
+    return (value, None) if isinstance(value, dict) else ({}, text)
+
+
+def arguments_json(call: ToolCallPart) -> str:
+    """A call's arguments as sent back: always a JSON object (servers parse it; a call that
+    was not valid JSON went back to the model as an error result already)."""
+    return json.dumps(call.arguments, ensure_ascii=False)
+
+
+def result_text(result: ToolResultPart) -> str:
+    """OpenAI's tool outputs have no error flag, so a failed call says so in its text."""
+    return f"Error: {result.content}" if result.is_error else result.content
+
+
+def usage(prompt_tokens: int | None, output_tokens: int | None, cached_tokens: int | None,
+          cache_write_tokens: int | None = None) -> Usage:
+    """OpenAI counts cached tokens inside the prompt; ``Usage.input_tokens`` excludes them."""
+    cached, written = cached_tokens or 0, cache_write_tokens or 0
+    return Usage(input_tokens=max(0, (prompt_tokens or 0) - cached - written), output_tokens=output_tokens or 0,
+                 cache_read_tokens=cached, cache_write_tokens=written)
+
+
+def cancelled_response(text: str, provider: str, model: str) -> ResponseComplete:
+    """What a cancelled stream completes with: only the text received so far."""
+    parts = [TextPart(text=text)] if text else []
+    return ResponseComplete(message=Message(role="assistant", parts=parts), usage=Usage(),
+                            stop_reason="cancelled", provider=provider, model=model)

@@ -60,6 +60,7 @@ from .base import (
 from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error
 
 PROVIDER = "anthropic"
+DEFAULT_MAX_OUTPUT_TOKENS = 8192  # Anthropic requires max_tokens on every request
 _EPHEMERAL = {"type": "ephemeral"}
 _CACHEABLE_BLOCKS = {"text", "tool_use", "tool_result"}  # thinking blocks cannot carry cache_control
 _CALL_ID = re.compile(r"[^a-zA-Z0-9_-]")  # Anthropic's tool_use ids match ^[a-zA-Z0-9_-]+$
@@ -97,13 +98,13 @@ class AnthropicModel:
         http_client: httpx2.Client | None = None,
         max_retries: int = MAX_RETRIES,
         chunk_timeout: float = CHUNK_TIMEOUT,
-        max_output_tokens: int = 8192,
+        max_output_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS,
         thinking_budget: int | None = None,
     ) -> None:
         if thinking_budget is not None and thinking_budget < 1024:
             raise ValueError(f"thinking_budget must be at least 1024 tokens (Anthropic's minimum), not {thinking_budget}")
         self.name = model
-        self.max_output_tokens = max_output_tokens
+        self.max_output_tokens = max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS  # None: our default
         self.thinking_budget = thinking_budget
         self.chunk_timeout = chunk_timeout
         self._client = _Client(api_key=api_key, base_url=base_url, http_client=http_client,
@@ -117,6 +118,7 @@ class AnthropicModel:
         self._check_credentials()
         state = _StreamState()
         try:
+            cancel.raise_if_cancelled()
             stream = self._open(self._map_request(request), cancel)
         except Cancelled:
             yield state.cancelled(self.name)
@@ -126,7 +128,7 @@ class AnthropicModel:
                 yield from self._read(stream, state, cancel)
             except Exception as error:  # noqa: BLE001 - mapped to ModelError, or swallowed after a cancel
                 if not cancel.cancelled:
-                    raise self._stream_error(error) from error
+                    self._raise_stream_error(error)
         yield self._finish(state, cancel)
 
     # ---- the call ------------------------------------------------------------------------
@@ -180,14 +182,15 @@ class AnthropicModel:
         quota = status in (400, 402) and is_quota_error(429, body)
         mapped = model_error(PROVIDER, 429 if quota else status, body,
                              retry_after=_retry_after(error.response.headers), secrets=self._secrets())
-        mapped.status_code = status
+        mapped.status_code = status  # the real one, also when the quota wording was borrowed from 429
         return mapped
 
-    def _stream_error(self, error: Exception) -> Exception:
-        if isinstance(error, ModelError):
-            return error
+    def _raise_stream_error(self, error: Exception) -> None:
+        """Re-raise a failure while reading the stream as a ModelError; anything else (a bug) as is.
+
+        ``from None``: the SDK's exception text may echo the request, so it is not chained."""
         if isinstance(error, anthropic.APIStatusError):
-            return self._status_error(error)
+            raise self._status_error(error) from None
         if isinstance(error, httpx2.TimeoutException):
             reason = f"no data for {self.chunk_timeout:g} s"
         elif isinstance(error, (httpx2.TransportError, anthropic.APIConnectionError)):
@@ -195,9 +198,9 @@ class AnthropicModel:
         elif isinstance(error, json.JSONDecodeError):
             reason = f"malformed event: {error}"
         else:
-            return error
-        return ModelError(f"Anthropic's stream stopped mid-response ({reason}). Try again.",
-                          retryable=True, provider=PROVIDER, secrets=self._secrets())
+            raise error
+        raise ModelError(f"Anthropic's stream stopped mid-response ({reason}). Try again.",
+                         retryable=True, provider=PROVIDER, secrets=self._secrets()) from None
 
     # ---- request building (neutral → Anthropic) -------------------------------------------
 
@@ -475,7 +478,7 @@ class _Client(anthropic.Anthropic):
         self.paracore_cancel = threading.local()  # the calling thread's CancelToken, during create()
 
     def _should_retry(self, response: httpx2.Response) -> bool:
-        if response.status_code == 429 and is_quota_error(429, response.read().decode("utf-8", "replace")):
+        if response.status_code == 429 and is_quota_error(429, _body_text(response)):
             return False
         return super()._should_retry(response)
 
@@ -489,3 +492,11 @@ class _Client(anthropic.Anthropic):
                                                 response.headers if response is not None else None)
         if cancel.wait(seconds):
             raise Cancelled("cancelled during the retry back-off")
+
+
+def _body_text(response: httpx2.Response) -> str:
+    """An error response's body ("" if it cannot be read: then the SDK's policy decides)."""
+    try:
+        return response.read().decode("utf-8", "replace")
+    except (httpx2.HTTPError, httpx2.StreamError):
+        return ""

@@ -23,10 +23,12 @@ log = logging.getLogger(__name__)
 
 # The model used when the settings name none. An OpenAI-compatible server has no default:
 # which models it serves depends on what the user pulled into Ollama or loaded in LM Studio.
+# Chosen 2026-11 among each provider's generally available (not preview) models: capable tool
+# callers at a mid price (claude-sonnet-4-5 is legacy; gemini-2.5-flash is shut down 2026-12-01).
 DEFAULT_MODELS: dict[str, str | None] = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai": "gpt-5",
-    "gemini": "gemini-2.5-flash",
+    "anthropic": "claude-sonnet-4-6",
+    "openai": "gpt-5.4",
+    "gemini": "gemini-3.5-flash",
     "openai-compatible": None,
 }
 
@@ -101,8 +103,9 @@ def create_model(settings: Settings, *, http_client: Any = None, api_key: str | 
     options: dict[str, Any] = {"api_key": key, "base_url": url, "http_client": http_client}
     accepted = _keyword_names(adapter)
     for option in _TUNING:
-        if accepted is None or option in accepted:
-            options[option] = getattr(settings.limits, option)
+        value = getattr(settings.limits, option)
+        if value is not None and (accepted is None or option in accepted):  # None: the adapter's default
+            options[option] = value
     options.update(adapter_options)
     log.info("model: %s %s%s", provider, name, f" at {url}" if url else "")
     return adapter(name, **options)

@@ -102,7 +102,7 @@ def test_storing_into_a_broken_store_says_what_to_do_and_never_shows_the_key(bro
     message = str(caught.value)
     assert "Could not save the anthropic API key" in message and "Set ANTHROPIC_API_KEY" in message
     assert ANTHROPIC_KEY not in message and "stored-0123456789" not in message
-    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    assert caught.value.__cause__ is None and caught.value.__context__ is None
     with pytest.raises(CredentialStoreError, match="Could not remove"):
         delete_key("anthropic")
 

@@ -217,3 +217,14 @@ def test_format_tokens(count, text):
                                        (0.099, "$0.099"), (1.5, "$1.50"), (12.345, "$12.35"), (3e-7, "$0.000000")])
 def test_format_cost(usd, text):
     assert format_cost(usd) == text
+
+
+def test_a_missing_or_damaged_price_list_means_unknown_costs(tmp_path, caplog):
+    from paracore.llm.pricing import load_prices
+
+    damaged = tmp_path / "prices.json"
+    damaged.write_text('{"providers": {"openai": {"models": {"gpt-x": {"input": "cheap"}}}}}', encoding="utf-8")
+    assert load_prices(str(damaged)) == {}
+    assert load_prices(str(tmp_path / "missing.json")) == {}
+    assert find_price("openai", "gpt-x", path=str(damaged)) is None
+    assert "costs are not estimated" in caplog.text

@@ -134,12 +134,14 @@ def store_key(provider: str, key: str) -> None:
         import keyring
 
         keyring.set_password(SERVICE, provider, cleaned)
+        return
     except Exception as error:  # noqa: BLE001
-        env = " or ".join(ENV_KEYS[provider])
-        raise CredentialStoreError(
-            f"Could not save the {provider} API key in the {credential_store_name()} "
-            f"({redact_secrets(_describe(error), [cleaned])}). Set {env} in the environment instead."
-        ) from None  # the cause could carry the key in its arguments
+        problem = redact_secrets(_describe(error), [cleaned])
+    # Raised outside the except block so the backend's exception, which may carry the key in
+    # its message or arguments, is not even attached as the context.
+    env = " or ".join(ENV_KEYS[provider])
+    raise CredentialStoreError(f"Could not save the {provider} API key in the {credential_store_name()} "
+                               f"({problem}). Set {env} in the environment instead.")
 
 
 def delete_key(provider: str) -> bool:
@@ -159,9 +161,9 @@ def delete_key(provider: str) -> bool:
         except PasswordDeleteError:
             return False
     except Exception as error:  # noqa: BLE001
-        raise CredentialStoreError(
-            f"Could not remove the {provider} API key from the {credential_store_name()} ({_describe(error)})."
-        ) from None
+        problem = _describe(error)
+    raise CredentialStoreError(f"Could not remove the {provider} API key from the {credential_store_name()} "
+                               f"({problem}).")
 
 
 def _describe(error: BaseException) -> str:

@@ -61,18 +61,27 @@ class Price:
 
 @lru_cache(maxsize=4)
 def load_prices(path: str | None = None) -> dict[str, dict[str, Price]]:
-    """provider -> model prefix -> Price, read once from the price list."""
-    document = json.loads(Path(path or PRICES_PATH).read_text(encoding="utf-8"))
-    table: dict[str, dict[str, Price]] = {}
-    for provider, section in document["providers"].items():
-        table[provider] = {
-            name.lower(): Price(model=name, input=float(p["input"]), output=float(p["output"]),
-                                cache_write=float(p.get("cache_write", p["input"])),
-                                cache_read=float(p.get("cache_read", p["input"])),
-                                estimate=bool(p.get("estimate", False)))
-            for name, p in section.get("models", {}).items()
-        }
-    return table
+    """provider -> model prefix -> Price, read once from the price list.
+
+    A missing or damaged list is logged and read as empty (every cost unknown): a price list
+    must never fail a turn.
+    """
+    source = Path(path or PRICES_PATH)
+    try:
+        document = json.loads(source.read_text(encoding="utf-8"))
+        table: dict[str, dict[str, Price]] = {}
+        for provider, section in document["providers"].items():
+            table[provider] = {
+                name.lower(): Price(model=name, input=float(p["input"]), output=float(p["output"]),
+                                    cache_write=float(p.get("cache_write", p["input"])),
+                                    cache_read=float(p.get("cache_read", p["input"])),
+                                    estimate=bool(p.get("estimate", False)))
+                for name, p in section.get("models", {}).items()
+            }
+        return table
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        log.warning("Could not read the price list %s (%s); costs are not estimated.", source, error)
+        return {}
 
 
 # What may follow a price list's name in a real model id and still be the same model: a date

@@ -17,6 +17,8 @@ from typing import Any, Iterator, Literal, Protocol, Sequence
 
 from . import events as ev
 from .llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, ToolDefinition
+from .llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_history
+from .llm.pricing import estimate_cost
 from .llm.base import TextDelta as ModelTextDelta
 from .llm.base import ThinkingDelta as ModelThinkingDelta
 from .messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage, add_user_text, close_dangling_calls
@@ -77,6 +79,7 @@ class ApprovalPolicy:
 class AgentLimits:
     max_steps: int = 12
     max_output_tokens: int | None = 4096
+    context_window_tokens: int | None = None   # None: the provider's usual window
 
 
 @dataclass
@@ -165,10 +168,7 @@ class _Turn:
     # -- model ----------------------------------------------------------------------------------------
     def _call_model(self):
         yield self.event(ev.StatusChanged, text=ev.STATUS_THINKING)
-        request = ModelRequest(system=self.agent.prompts.system_prompt(),
-                               tools=[ToolDefinition(**d) for d in self.agent.registry.definitions()],
-                               messages=list(self.session.history),
-                               max_output_tokens=self.agent.limits.max_output_tokens)
+        request = self._request()
         started, first_token = time.perf_counter(), None
         response = None
         for item in self.agent.model.stream(request, self.cancel):
@@ -183,10 +183,25 @@ class _Turn:
         if response is None:
             raise ModelError("The model's stream ended without a final response.", retryable=True)
         self.usage = self.usage + response.usage
+        cost = estimate_cost(response.provider, response.model, response.usage,
+                             base_url=getattr(self.agent.model, "base_url", None))
         yield self.event(ev.UsageReported, usage=response.usage, provider=response.provider, model=response.model,
                          latency_ms=_ms_since(started),
-                         ttft_ms=(first_token - started) * 1000 if first_token else None)
+                         ttft_ms=(first_token - started) * 1000 if first_token else None, cost_usd=cost)
         return response
+
+    def _request(self) -> ModelRequest:
+        """The request for this step. Near the context window the oldest whole turns are left
+        out of the request only: the session keeps the whole history."""
+        system = self.agent.prompts.system_prompt()
+        tools = [ToolDefinition(**d) for d in self.agent.registry.definitions()]
+        limits = self.agent.limits
+        window = limits.context_window_tokens or DEFAULT_CONTEXT_WINDOWS.get(self.agent.model.provider)
+        messages = list(self.session.history)
+        if window:
+            budget = history_budget(window, system=system, tools=tools, max_output_tokens=limits.max_output_tokens)
+            messages = trim_history(messages, budget)
+        return ModelRequest(system=system, tools=tools, messages=messages, max_output_tokens=limits.max_output_tokens)
 
     # -- tools ----------------------------------------------------------------------------------------
     def _run_tools(self, step: int, calls: list[ToolCallPart]) -> Iterator[ev._Event]:

@@ -40,7 +40,11 @@ def _parser() -> argparse.ArgumentParser:
     tools_doc = sub.add_parser("tools-doc", help="print the tools reference (docs/TOOLS.md) in markdown")
     tools_doc.set_defaults(handler=_tools_doc)
     sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
-    sandbox.add_argument("--model", default="duplex")
+    sandbox.add_argument("--provider", choices=["anthropic", "openai", "openai-compatible", "gemini"],
+                         help="the LLM provider (default: the one in Settings)")
+    sandbox.add_argument("--model", help="the provider's model name (default: Settings, then the provider's default)")
+    sandbox.add_argument("--base-url", help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama")
+    sandbox.add_argument("--building", default="duplex", help="stand-in model: a sample name or an .ifc path")
     sandbox.set_defaults(handler=_sandbox)
     return parser
 
@@ -109,9 +113,30 @@ def _tools_doc(args) -> int:
 
 
 def _sandbox(args) -> int:
-    print("No LLM provider is configured, so the interactive sandbox cannot chat yet.\n"
-          "Providers (Anthropic, OpenAI, OpenAI-compatible local servers, Gemini) are configured with\n"
-          "environment variables such as ANTHROPIC_API_KEY or OPENAI_API_KEY once they are available;\n"
-          "meanwhile `paracore demo` and `paracore replay FILE` run the agent with a scripted model.",
-          file=sys.stderr)
-    return 2
+    from .llm.pricing import UsageLog
+    from .llm.providers import ProviderNotConfigured, create_model
+    from .llm.resilience import RestartingModel
+    from .sandbox import Sandbox
+    from .settings import load_settings
+    from .terminal_chat import run_chat
+    settings = load_settings()
+    changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
+    settings = settings.with_changes(**changes) if changes else settings
+    try:
+        model = create_model(settings)
+    except ProviderNotConfigured as error:
+        print(f"paracore: {error}\nIn the sandbox you can also pass --provider, --model and --base-url, e.g.\n"
+              "  ANTHROPIC_API_KEY=... paracore sandbox --provider anthropic\n"
+              "  paracore sandbox --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3",
+              file=sys.stderr)
+        return 2
+    restarting = RestartingModel(model, on_restart=lambda reason: print(f"  (connection lost: {reason}; retrying)"))
+    try:
+        sandbox = Sandbox(args.building)
+    except FileNotFoundError as error:
+        print(f"paracore: {error}", file=sys.stderr)
+        return 2
+    with sandbox:
+        from .agent import ApprovalPolicy
+        return run_chat(sandbox, restarting, base_url=getattr(model, "base_url", None) or settings.base_url,
+                        policy=ApprovalPolicy(mode=settings.approval_policy), usage_log=UsageLog())

@@ -67,6 +67,7 @@ class Sandbox:
             self.close()
             raise
         self.runtime = RevitRuntime(self.host.uiapp, self.bridge, self.session)
+        self.doc_title = self.host.call(lambda: self.doc.Title)
 
     def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None) -> Agent:
         prompts = PromptBuilder(self.runtime.prompt_facts())

@@ -275,7 +275,7 @@ class _Turn:
     def _approve(self, call: ToolCallPart, prepared: PreparedCall):
         if not self.agent.policy.needs_approval(prepared, self.session):
             return "approve"
-        description = self.agent.prompts.describe_call(prepared, injected=prepared.injected)
+        description = self._describe(prepared)
         yield self.event(ev.ApprovalRequested, call_id=call.id, name=call.name, arguments=call.arguments,
                          description=description)
         yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_APPROVAL)
@@ -284,6 +284,12 @@ class _Turn:
             self.session.always_allowed_tools.add(call.name)
         yield self.event(ev.ApprovalResolved, call_id=call.id, decision=decision)
         return "deny" if decision == "deny" else "approve"
+
+    def _describe(self, prepared: PreparedCall) -> str:
+        """The tool's own words (read from the model on Revit's side), else a generic line."""
+        describe = getattr(self.agent.revit, "describe_call", None)
+        words = describe(prepared) if describe is not None and prepared.spec.describe is not None else None
+        return words or self.agent.prompts.describe_call(prepared, injected=prepared.injected)
 
     def _finish_call(self, call: ToolCallPart, content: str, status: str, duration_ms: float = 0.0):
         is_error = status != "done"

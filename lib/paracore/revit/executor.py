@@ -21,6 +21,7 @@ How a batch runs:
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
@@ -38,7 +39,9 @@ from ..working_set import Describe, WorkingSet, WorkingSetChange
 from .changes import ChangeRecorder
 from .context import ToolContext, element_id, id_value
 
-__all__ = ["CallOutcome", "run_batch", "describe_categories"]
+log = logging.getLogger("paracore.executor")
+
+__all__ = ["CallOutcome", "run_batch", "describe_call", "describe_categories"]
 
 
 
@@ -62,6 +65,19 @@ def run_batch(uidoc, session: Session, step_name: str,
             group.Assimilate()
         else:
             group.RollBack()
+
+
+def describe_call(uidoc, session: Session, call: PreparedCall) -> str | None:
+    """The tool's own words for what the call will change (for the approval prompt), or None.
+    Main thread; reads only. A failing describe must not block the approval: None instead."""
+    describe = call.spec.describe
+    if describe is None:
+        return None
+    try:
+        return describe(ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session), call.args)
+    except Exception:  # noqa: BLE001 - the generic description is used instead
+        log.exception("describe failed for %s", call.name)
+        return None
 
 
 def describe_categories(doc) -> Describe:

@@ -35,6 +35,10 @@ class RevitRuntime:
             lambda: executor.run_batch(self.uiapp.ActiveUIDocument, self.session, step_name, calls),
             timeout=self.timeout)
 
+    def describe_call(self, call) -> str | None:
+        return self.bridge.call(lambda: executor.describe_call(self.uiapp.ActiveUIDocument, self.session, call),
+                                timeout=self.timeout)
+
     def read(self, fn, *args):
         """Run a read-only function on the main thread and return its result."""
         return self.bridge.call(lambda: fn(*args), timeout=self.timeout)

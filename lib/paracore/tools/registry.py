@@ -58,6 +58,9 @@ class ToolSpec:
     takes_element_ids: bool  # the args model has an `element_ids` field
     needs_element_ids: bool  # ...and the tool cannot run without ids
     parameters: dict[str, Any]
+    # describe(ctx, args) -> str: what the call will change, in words, for the approval prompt
+    # ("Set 'Comments' on 12 walls"). Runs on Revit's main thread, reads only.
+    describe: Callable[[Any, BaseModel], str] | None = None
 
     def definition(self) -> dict[str, Any]:
         """The provider-neutral definition: {"name", "description", "parameters"}."""
@@ -100,6 +103,7 @@ def make_spec(
     working_set_policy: WorkingSetPolicy = "add",
     name: str | None = None,
     needs_element_ids: bool = False,
+    describe: Callable[[Any, BaseModel], str] | None = None,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration."""
     name = name or function.__name__
@@ -125,7 +129,7 @@ def make_spec(
     return ToolSpec(name=name, description=description, args_model=args_model, function=function,
                     writes=bool(writes), needs_approval=bool(needs_approval),
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
-                    needs_element_ids=needs_ids, parameters=parameters)
+                    needs_element_ids=needs_ids, parameters=parameters, describe=describe)
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -258,6 +262,7 @@ def tool(
     working_set_policy: WorkingSetPolicy = "add",
     name: str | None = None,
     needs_element_ids: bool = False,
+    describe: Callable[[Any, BaseModel], str] | None = None,
     registry: Registry | None = None,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
@@ -269,4 +274,4 @@ def tool(
     target = registry if registry is not None else _DEFAULT
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
-                       needs_element_ids=needs_element_ids)
+                       needs_element_ids=needs_element_ids, describe=describe)

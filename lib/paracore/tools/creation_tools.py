@@ -10,22 +10,20 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-import difflib
 import math
-import re
 
 from pydantic import BaseModel, Field
 
 from ..units import Angle, Length, format_length
 from .registry import tool
 from .results import ToolError, ToolOutput
-from .working_set_tools import category_of, category_summary, elements_by_id, id_sample
+from .lookup import (category_of, category_summary, door_label, elements_by_id,
+                     find_door_type, find_level, find_wall_type, id_sample, levels_by_elevation)
 
 SHORT_CURVE_TOLERANCE = 0.00256026455729167   # feet: Revit refuses shorter curves (about 0.8 mm)
 DEFAULT_HEIGHT_METRIC = 3.0 / 0.3048          # 3 m, when there is no level above
 DEFAULT_HEIGHT_IMPERIAL = 10.0                # 10 ft
 MAX_DOORS = 50
-LISTED_CHOICES = 12                           # names listed in an error message
 EVEN_TOLERANCE = 1e-3                         # feet: spacings closer than this are "even"
 
 
@@ -153,7 +151,6 @@ def place_doors_on_wall(ctx, args: PlaceDoorsArgs):
     n sits at (i + 0.5)/n of the wall's length, so the gaps between doors are equal and each end
     keeps half a gap. Refuses when the doors do not fit. The new doors replace the working set.
     """
-    from Autodesk.Revit import DB
     from Autodesk.Revit.DB.Structure import StructuralType
 
     wall, from_working_set = _host_wall(ctx, args.wall_id)
@@ -193,92 +190,6 @@ def place_doors_on_wall(ctx, args: PlaceDoorsArgs):
         return _describe_doors(ctx, wall_id, door_ids, label, notes)
 
     return ToolOutput(content=verify(), verify=verify)
-
-
-# --- finding levels and types ---------------------------------------------------------------------
-
-
-def levels_by_elevation(ctx) -> list:
-    from Autodesk.Revit import DB
-    return sorted(DB.FilteredElementCollector(ctx.doc).OfClass(DB.Level), key=lambda lv: lv.Elevation)
-
-
-def find_level(ctx, name: str):
-    """The level called ``name`` (exact, then ignoring case), or a ToolError listing the levels."""
-    levels = levels_by_elevation(ctx)
-    found = _by_name(levels, name, lambda lv: lv.Name)
-    if found is not None:
-        return found
-    if not levels:
-        raise ToolError("The project has no levels. Create a level in Revit first, then ask again.")
-    raise ToolError(f"No level named '{name}'. Levels: {', '.join(lv.Name for lv in levels)}.")
-
-
-def find_wall_type(ctx, name: str | None):
-    """The wall type called ``name``; None means the default (the first basic wall type)."""
-    from Autodesk.Revit import DB
-    wall_types = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.WallType))
-    if not wall_types:
-        raise ToolError("The project has no wall types. Load or create one in Revit, then ask again.")
-    if name is None:
-        basic = [t for t in wall_types if t.Kind == DB.WallKind.Basic]
-        return (basic or wall_types)[0]
-    found = _by_name(wall_types, name, lambda t: t.Name)
-    if found is not None:
-        return found
-    raise ToolError(_no_such_type("wall type", name, [t.Name for t in wall_types]))
-
-
-def door_label(symbol) -> str:
-    """ "Family: Type", how Revit names a door type in its type selector."""
-    return f"{symbol.FamilyName}: {symbol.Name}"
-
-
-def find_door_type(ctx, name: str | None):
-    """The door type called ``name`` ("Family: Type", a type name, or a family name)."""
-    from Autodesk.Revit import DB
-    symbols = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.FamilySymbol)
-                   .OfCategory(DB.BuiltInCategory.OST_Doors))
-    if not symbols:
-        raise ToolError("The project has no door types. Load a door family in Revit "
-                        "(Insert > Load Family), then ask again.")
-    if name is None:
-        return symbols[0]
-    key = _normal(name)
-    labels = [door_label(s) for s in symbols]
-    for matches in ([s for s in symbols if _normal(door_label(s)) == key],
-                    [s for s in symbols if _normal(s.Name) == key]):
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise ToolError(f"Several door types are named '{name}': "
-                            f"{', '.join(door_label(s) for s in matches)}. Give door_type as 'Family: Type'.")
-    family = [s for s in symbols if _normal(s.FamilyName) == key]
-    if family:
-        return family[0]  # a family name alone: its first type (the result names it)
-    raise ToolError(_no_such_type("door type", name, labels) + " Give door_type as 'Family: Type'.")
-
-
-def _by_name(items, name: str, name_of):
-    for same in (lambda a, b: a == b, lambda a, b: _normal(a) == _normal(b)):
-        for item in items:
-            if same(name_of(item), name):
-                return item
-    return None
-
-
-def _normal(text: str) -> str:
-    """Case, repeated spaces and spaces around ':' do not matter in names."""
-    return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
-
-
-def _no_such_type(kind: str, name: str, names: list[str]) -> str:
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(names[:LISTED_CHOICES])
-    if len(names) > LISTED_CHOICES:
-        shown += f", … and {len(names) - LISTED_CHOICES} more"
-    return f"No {kind} named '{name}'.{hint} {kind.capitalize()}s: {shown}."
 
 
 # --- walls -------------------------------------------------------------------------------------------

@@ -9,63 +9,16 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..working_set import count_label, singular
+from ..working_set import singular
 from .registry import tool
+from .lookup import category_of, category_summary, elements_by_id, id_sample
 from .results import ToolError, ToolOutput, working_set_output
 
 SHOWN_IDS = 20          # ids listed one per line by get_working_set
-SAMPLE_IDS = 10         # ids quoted inline in other results
-SHOWN_CATEGORIES = 8    # categories named in a summary
-
-
-# --- helpers shared with the other tool modules -------------------------------------------------
-
-
-def category_of(element) -> str:
-    """Revit's (plural) category name of an element: "Walls"; "Other" for uncategorised ones."""
-    category = element.Category
-    return category.Name if category is not None else "Other"
-
-
-def category_summary(elements) -> str:
-    """ "5 Doors, 1 Wall" for a list of elements, the largest count first."""
-    counts = Counter(category_of(e) for e in elements)
-    if not counts:
-        return "nothing"
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    labels = [count_label(n, category) for category, n in ordered[:SHOWN_CATEGORIES]]
-    hidden = len(ordered) - SHOWN_CATEGORIES
-    if hidden > 0:
-        labels.append(f"{hidden} other categor{'y' if hidden == 1 else 'ies'}")
-    return ", ".join(labels)
-
-
-def id_sample(ids, limit: int = SAMPLE_IDS, where: str = "in the working set") -> str:
-    """ "101, 102, 103" or "101, 102, … and 17 more — in the working set"."""
-    ids = list(ids)
-    shown = ", ".join(str(i) for i in ids[:limit])
-    if len(ids) > limit:
-        shown += f", … and {len(ids) - limit} more"
-        if where:
-            shown += f" — {where}"
-    return shown
-
-
-def elements_by_id(ctx, ids) -> tuple[list, list[int]]:
-    """The elements of ``ids`` that exist, and the ids that no longer do (read, never raises)."""
-    found, missing = [], []
-    for value in ids:
-        element = ctx.doc.GetElement(ctx.element_id(value))
-        if element is None:
-            missing.append(value)
-        else:
-            found.append(element)
-    return found, missing
 
 
 def _element_line(ctx, element) -> str:

@@ -8,7 +8,7 @@ from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal
 
 from . import _params
 from ._element import CATEGORY_NAMES, Element, ElementType
-from ._enums import BuiltInCategory, DisplayUnit, FailureSeverity
+from ._enums import BuiltInCategory, DisplayUnit
 from ._failures import DUPLICATE_MARK, FailureMessage
 from ._ids import ElementId
 from ._units import Units

@@ -136,7 +136,10 @@ def _sandbox(args) -> int:
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
         return 2
+    # The base URL prices a model served on this machine at $0, in the usage line and in the
+    # usage log alike (the agent cannot see it through the RestartingModel wrapper).
+    base_url = getattr(model, "base_url", None) or settings.base_url
     with sandbox:
         from .agent import ApprovalPolicy
-        return run_chat(sandbox, restarting, base_url=getattr(model, "base_url", None) or settings.base_url,
-                        policy=ApprovalPolicy(mode=settings.approval_policy), usage_log=UsageLog())
+        return run_chat(sandbox, restarting, base_url=base_url,
+                        policy=ApprovalPolicy(mode=settings.approval_policy), usage_log=UsageLog(base_url=base_url))

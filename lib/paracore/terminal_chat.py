@@ -1,8 +1,11 @@
 """The sandbox chat: a terminal conversation with the agent against the Revit stand-in.
 
 The agent's turn runs on a worker thread (as in Revit, where the chat pane's thread must stay
-free) and its events are printed here as they arrive. Ctrl-C cancels the turn in progress; the
-history stays valid. Writing tools ask for approval at the prompt: y(es), n(o) or a(lways).
+free) and its events are printed here, on the main thread, as they arrive. Writing tools ask
+for approval at the prompt: y(es), n(o) or a(lways). The question is asked on the main thread
+too, in its place among the events (after the tool card and the approval line), so it never
+interleaves with output, and Ctrl-C reaches it: Ctrl-C cancels the turn in progress, a pending
+approval included (the call is denied); the history stays valid.
 After each turn a usage line shows tokens, cache reads and the estimated cost.
 """
 from __future__ import annotations
@@ -19,22 +22,44 @@ from .llm.pricing import TurnUsage, UsageLog
 
 _DONE = object()
 _ANSWERS = {"y": "approve", "yes": "approve", "n": "deny", "no": "deny", "a": "always", "always": "always"}
+_QUESTION = "  │  Allow? [y]es / [n]o / [a]lways for this tool: "
 
 
 class TerminalApprover:
-    def __init__(self, ask: Callable[[str], str], write: Callable[[str], None]):
+    """Asks at the prompt. The description is not repeated: the chat printed it already."""
+
+    def __init__(self, ask: Callable[[str], str]):
         self.ask = ask
-        self.write = write
 
     def __call__(self, request: ApprovalRequest) -> str:
-        self.write(f"  │  {request.description}\n")
         while True:
             try:
-                answer = self.ask("  │  Allow? [y]es / [n]o / [a]lways for this tool: ").strip().lower()
+                answer = self.ask(_QUESTION).strip().lower()
             except EOFError:
                 return "deny"
             if answer in _ANSWERS:
                 return _ANSWERS[answer]
+
+
+class _Approval:
+    """An approval the worker waits for; the main thread asks and puts the answer."""
+
+    def __init__(self, request: ApprovalRequest):
+        self.request = request
+        self.answer: queue.Queue = queue.Queue(maxsize=1)
+
+
+class _MainThreadApprover:
+    """The agent's approver: hands the question to the main thread through the event queue and
+    waits for the answer there, so it is asked after every event before it was printed."""
+
+    def __init__(self):
+        self.events: queue.Queue | None = None
+
+    def __call__(self, request: ApprovalRequest) -> str:
+        pending = _Approval(request)
+        self.events.put(pending)
+        return pending.answer.get()
 
 
 def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, base_url: str | None = None,
@@ -43,7 +68,8 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
     out = out or sys.stdout
     printer = ConversationPrinter(out)
     usage = TurnUsage(base_url=base_url)
-    agent = sandbox.agent(model, approver=TerminalApprover(ask, out.write), policy=policy)
+    approver = _MainThreadApprover()
+    agent = sandbox.agent(model, approver=approver, policy=policy)
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "
               "Type /quit to leave, Ctrl-C to stop a turn.\n")
     while True:
@@ -56,13 +82,15 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
         if not text:
             continue
         usage.start_turn()
-        _run_turn(agent, text, printer, usage, usage_log)
+        _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask))
         out.write(f"  {usage.line('turn')} · session: {usage.line('session')}\n")
 
 
-def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, usage_log) -> None:
+def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, usage_log,
+              approver: _MainThreadApprover, ask: TerminalApprover) -> None:
     cancel = CancelToken()
     events: queue.Queue = queue.Queue()
+    approver.events = events
 
     def work():
         try:
@@ -80,9 +108,23 @@ def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, 
             continue
         if event is _DONE:
             return
+        if isinstance(event, _Approval):
+            event.answer.put(_ask(ask, event.request, cancel))
+            continue
         if not isinstance(event, ev.TurnStarted):  # the user just typed it
             printer.on_event(event)
         if isinstance(event, ev.UsageReported):
             usage.add_event(event)
             if usage_log is not None:
                 usage_log.record_event(event)
+
+
+def _ask(ask: TerminalApprover, request: ApprovalRequest, cancel: CancelToken) -> str:
+    """The user's decision; "deny" once the turn is cancelled, or when Ctrl-C is pressed here."""
+    if cancel.cancelled:
+        return "deny"
+    try:
+        return ask(request)
+    except KeyboardInterrupt:
+        cancel.cancel()
+        return "deny"

@@ -53,6 +53,11 @@ class RestartingModel:
     def provider(self) -> str:
         return self.model.provider
 
+    @property
+    def base_url(self) -> str | None:
+        """The wrapped model's base URL (the cost of a local server is 0)."""
+        return getattr(self.model, "base_url", None)
+
     def stream(self, request: ModelRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         attempt = 0
         while True:

@@ -9,7 +9,7 @@ import difflib
 import re
 from collections import Counter
 
-from ..working_set import count_label
+from ..working_set import count_label, singular
 from .results import ToolError
 
 LISTED_CHOICES = 12     # names listed in an error message
@@ -37,12 +37,16 @@ def find_level(ctx, name: str):
 
 
 def find_wall_type(ctx, name: str | None):
-    """The wall type called ``name``; None means the default (the first basic wall type)."""
+    """The wall type called ``name``; None means the project's default wall type (the one Revit
+    offers for new walls), else the first basic wall type."""
     from Autodesk.Revit import DB
     wall_types = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.WallType))
     if not wall_types:
         raise ToolError("The project has no wall types. Load or create one in Revit, then ask again.")
     if name is None:
+        default = ctx.doc.GetElement(ctx.doc.GetDefaultElementTypeId(DB.ElementTypeGroup.WallType))
+        if isinstance(default, DB.WallType):
+            return default
         basic = [t for t in wall_types if t.Kind == DB.WallKind.Basic]
         return (basic or wall_types)[0]
     found = _by_name(wall_types, name, lambda t: t.Name)
@@ -146,3 +150,199 @@ def elements_by_id(ctx, ids) -> tuple[list, list[int]]:
         else:
             found.append(element)
     return found, missing
+
+
+# --- categories (query tools) ----------------------------------------------------------------------
+
+CATEGORY_CHOICES = 25   # categories listed (with counts) when a category name is not found
+
+
+def builtin_categories() -> list:
+    """Every BuiltInCategory member named OST_*, once per value (Revit has aliases)."""
+    from Autodesk.Revit import DB
+    found = {}
+    for name in dir(DB.BuiltInCategory):
+        if name.startswith("OST_"):
+            member = getattr(DB.BuiltInCategory, name, None)
+            if member is not None:
+                found.setdefault(int(member), member)
+    return list(found.values())
+
+
+def category_name(ctx, bic) -> str | None:
+    """Revit's name of a built-in category in this document ("Walls"), None when it has none."""
+    from Autodesk.Revit import DB
+    try:
+        category = DB.Category.GetCategory(ctx.doc, bic)
+    except Exception:  # noqa: BLE001 - Revit refuses some internal categories
+        return None
+    return category.Name if category is not None else None
+
+
+def category_counts(ctx) -> list[tuple]:
+    """[(BuiltInCategory, name, count of elements that are not types)] for the categories present
+    in the model, the largest count first. One collector per category: the category index does
+    the work."""
+    from Autodesk.Revit import DB
+    rows = []
+    for bic in builtin_categories():
+        count = (DB.FilteredElementCollector(ctx.doc).OfCategory(bic)
+                 .WhereElementIsNotElementType().GetElementCount())
+        if count:
+            name = category_name(ctx, bic)
+            if name:
+                rows.append((bic, name, count))
+    rows.sort(key=lambda row: (-row[2], row[1]))
+    return rows
+
+
+def _category_key(name: str) -> str:
+    """ "doors", "Door", " DOORS " all give "door"."""
+    return singular(" ".join(str(name).split()).title()).casefold()
+
+
+def resolve_category(ctx, name: str):
+    """The BuiltInCategory the model means by ``name``: "Walls", "walls", "Door", "OST_Doors".
+
+    Categories present in the model win over absent ones of the same name (Revit has two
+    "Railings"). A ToolError lists the categories present in the model, with their counts.
+    """
+    text = " ".join(str(name).split())
+    if not text:
+        raise ToolError(_no_such_category(ctx, name))
+    key = text.casefold()
+    members = builtin_categories()
+    if key.startswith("ost_"):
+        for bic in members:
+            if bic.ToString().casefold() == key:
+                return bic
+        raise ToolError(_no_such_category(ctx, name))
+    present = category_counts(ctx)
+    wanted = _category_key(text)
+    for bic, label, _count in present:  # the largest count first
+        if _category_key(label) == wanted:
+            return bic
+    for bic in members:
+        label = category_name(ctx, bic)
+        if label and _category_key(label) == wanted:
+            return bic
+    compact = key.replace(" ", "")
+    for bic in members:  # the enum name without its prefix: "GenericModel"
+        if bic.ToString()[4:].casefold() == compact:
+            return bic
+    raise ToolError(_no_such_category(ctx, name, present))
+
+
+def _no_such_category(ctx, name: str, present=None) -> str:
+    present = category_counts(ctx) if present is None else present
+    names = [label for _bic, label, _count in present]
+    close = difflib.get_close_matches(str(name).strip().title(), names, n=3, cutoff=0.6)
+    if not close:
+        absent = {category_name(ctx, bic) for bic in builtin_categories()} - set(names) - {None}
+        close = difflib.get_close_matches(str(name).strip().title(), sorted(absent), n=2, cutoff=0.75)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    shown = ", ".join(f"{label} ({count:,})" for _bic, label, count in present[:CATEGORY_CHOICES])
+    if len(present) > CATEGORY_CHOICES:
+        shown += f", … and {len(present) - CATEGORY_CHOICES} more"
+    listing = f" Categories in the model: {shown}." if present else " The model has no elements."
+    return f"No category named '{name}'.{hint}{listing}"
+
+
+# --- levels and types by name, with bounded errors (query tools) -------------------------------------
+
+
+def find_level_near(ctx, name: str):
+    """Like find_level, but the error suggests close names and stays short on a model with
+    hundreds of levels."""
+    levels = levels_by_elevation(ctx)
+    found = _by_name(levels, name, lambda lv: lv.Name)
+    if found is not None:
+        return found
+    if not levels:
+        raise ToolError("The project has no levels. Create a level in Revit first, then ask again.")
+    names = [lv.Name for lv in levels]
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    shown = ", ".join(names[:LISTED_CHOICES])
+    if len(names) > LISTED_CHOICES:
+        shown += f", … and {len(names) - LISTED_CHOICES} more (list_levels shows them)"
+    message = f"No level named '{name}'.{hint} Levels: {shown}."
+    raise ToolError(message)
+
+
+def type_label(element_type) -> str:
+    """ "Family: Type" as Revit's type selector names it; the type name when there is no family."""
+    family = getattr(element_type, "FamilyName", "") or ""
+    return f"{family}: {element_type.Name}" if family else element_type.Name
+
+
+def names_match(a: str, b: str) -> bool:
+    """Names compare ignoring case, repeated spaces and spaces around ':'."""
+    return _normal(a) == _normal(b)
+
+
+# --- views and schedules (view and schedule tools) ---------------------------------------------------
+
+_VIEW_TYPE_NAMES = (("FloorPlan", "Floor Plan"), ("CeilingPlan", "Ceiling Plan"), ("ThreeD", "3D View"),
+                    ("Schedule", "Schedule"), ("Elevation", "Elevation"))
+
+
+def view_type_name(view) -> str:
+    """ "Floor Plan", "3D View", "Schedule": the kind of a view as the Project Browser names it."""
+    from Autodesk.Revit import DB
+    for member, label in _VIEW_TYPE_NAMES:
+        if view.ViewType == getattr(DB.ViewType, member):
+            return label
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", str(view.ViewType.ToString()))
+
+
+def view_label(view) -> str:
+    """ "Floor Plan: Level 1": a view's kind and name (names are unique per kind only)."""
+    return f"{view_type_name(view)}: {view.Name}"
+
+
+def all_views(ctx) -> list:
+    """The project's views that a user can open (templates left out), by kind then name."""
+    from Autodesk.Revit import DB
+    views = [v for v in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View) if not v.IsTemplate]
+    return sorted(views, key=lambda v: (view_type_name(v), v.Name.casefold()))
+
+
+def find_view(ctx, name: str, views=None, kind: str = "view"):
+    """The view called ``name`` ("Level 1", "Floor Plan: Level 1", or its id), or a ToolError
+    listing the views. A name shared by views of different kinds is an error that lists them."""
+    views = all_views(ctx) if views is None else views
+    text = " ".join(str(name).split())
+    for matches in ([v for v in views if v.Name == text],
+                    [v for v in views if _normal(v.Name) == _normal(text)],
+                    [v for v in views if _normal(view_label(v)) == _normal(text)]):
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise ToolError(f"Several {kind}s are named '{name}': "
+                            f"{', '.join(repr(view_label(v)) for v in matches)}. Give the {kind} as "
+                            f"'{view_label(matches[0])}' (kind: name), or by its id.")
+    if text.isdigit():
+        for view in views:
+            if ctx.id_value(view.Id) == int(text):
+                return view
+    if not views:
+        raise ToolError(f"The project has no {kind}s.")
+    labels = [v.Name for v in views] if kind == "schedule" else [view_label(v) for v in views]
+    close = difflib.get_close_matches(text, [v.Name for v in views], n=3, cutoff=0.5)
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    listed = ", ".join(labels[:LISTED_CHOICES])
+    if len(labels) > LISTED_CHOICES:
+        listed += f", … and {len(labels) - LISTED_CHOICES} more"
+    raise ToolError(f"No {kind} named '{name}'.{hint} {kind.capitalize()}s: {listed}.")
+
+
+def find_schedule(ctx, name: str):
+    """The schedule called ``name`` (or with this id), or a ToolError listing the schedules."""
+    from Autodesk.Revit import DB
+    schedules = sorted(DB.FilteredElementCollector(ctx.doc).OfClass(DB.ViewSchedule), key=lambda s: s.Name.casefold())
+    schedules = [s for s in schedules if not s.IsTemplate]
+    if not schedules:
+        raise ToolError(f"No schedule named '{name}': the project has no schedules yet. "
+                        "Create one with create_schedule.")
+    return find_view(ctx, name, schedules, kind="schedule")

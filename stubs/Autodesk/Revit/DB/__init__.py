@@ -13,18 +13,21 @@ from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, Fam
                         FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
                         Instance, Level, RoofBase, SpatialElement, Wall, WallType)
 from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
-                     FailureSeverity, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, StorageType,
-                     TemporaryViewMode, TransactionStatus, ViewFamily, ViewType, WallKind, WallLocationLine)
+                     FailureSeverity, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, SectionType,
+                     StorageType, TemporaryViewMode, TransactionStatus, ViewFamily, ViewType, WallKind,
+                     WallLocationLine)
 from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingOptions, FailureMessage,
                         FailureMessageAccessor, FailuresAccessor, IFailuresPreprocessor)
 from ._geometry import XYZ, Arc, BoundingBoxXYZ, Curve, CurveLoop, Line, Transform
 from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._transactions import SubTransaction, Transaction, TransactionGroup
+from ._enums import ElementTypeGroup
+from ._transform_utils import ElementTransformUtils
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
-                     ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableView, View, View3D,
-                     ViewFamilyType, ViewPlan, ViewSchedule)
+                     ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
+                     View, View3D, ViewFamilyType, ViewPlan, ViewSchedule)
 
 __all__ = [
     # documents and elements
@@ -39,6 +42,8 @@ __all__ = [
     "WallLocationLine", "TemporaryViewMode", "ScheduleFieldType", "ScheduleFilterType", "ScheduleSortOrder",
     # geometry
     "XYZ", "Curve", "Line", "Arc", "CurveLoop", "Transform", "BoundingBoxXYZ",
+    # moving, copying and rotating elements; default types
+    "ElementTransformUtils", "ElementTypeGroup",
     # units
     "ForgeTypeId", "UnitTypeId", "SpecTypeId", "UnitUtils", "Units", "FormatOptions",
     # collectors and filters
@@ -52,5 +57,6 @@ __all__ = [
     # views and schedules
     "View", "ViewPlan", "View3D", "TableView", "ViewSchedule", "ViewFamilyType", "ScheduleDefinition",
     "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",
+    "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
 ]

@@ -8,12 +8,17 @@ from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal
 
 from . import _params
 from ._element import CATEGORY_NAMES, Element, ElementType
-from ._enums import BuiltInCategory, DisplayUnit
+from ._enums import BuiltInCategory, DisplayUnit, ElementTypeGroup
 from ._failures import DUPLICATE_MARK, FailureMessage
 from ._ids import ElementId
 from ._units import Units
 
 _DOOR_AND_WINDOW = (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
+# ElementTypeGroup -> the category of its types, for GetDefaultElementTypeId.
+_DEFAULT_TYPE_CATEGORIES = {
+    ElementTypeGroup.WallType: BuiltInCategory.OST_Walls, ElementTypeGroup.FloorType: BuiltInCategory.OST_Floors,
+    ElementTypeGroup.RoofType: BuiltInCategory.OST_Roofs, ElementTypeGroup.CeilingType: BuiltInCategory.OST_Ceilings,
+}
 _document_counter = itertools.count(1)
 
 
@@ -127,6 +132,21 @@ class Document:
 
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
+
+    def GetDefaultElementTypeId(self, defaultTypeId) -> ElementId:  # noqa: N802, N803
+        """The type Revit offers for new elements of a group (ElementTypeGroup.WallType...);
+        InvalidElementId when the project has none. The stand-in's default is the group's first
+        type (for walls, the first basic wall type)."""
+        from ._elements import WallType
+        from ._enums import WallKind
+        category = _DEFAULT_TYPE_CATEGORIES.get(ElementTypeGroup(defaultTypeId))
+        if category is None:
+            return ElementId.InvalidElementId
+        types = [e for e in self._elements_of_category(category.value) if isinstance(e, ElementType)]
+        if category == BuiltInCategory.OST_Walls:
+            basic = [t for t in types if isinstance(t, WallType) and t.Kind == WallKind.Basic]
+            types = basic or types
+        return types[0].Id if types else ElementId.InvalidElementId
 
     # -- failures -------------------------------------------------------------------------------
     def PostFailure(self, failure: FailureMessage):  # noqa: N802

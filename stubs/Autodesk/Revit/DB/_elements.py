@@ -393,6 +393,14 @@ class FamilyInstance(Instance):
     def _base_definitions(self):
         return _params.OPENING if self._is_opening else _params.FAMILY_INSTANCE
 
+    def _after_param_change(self, definition):
+        # A door or window sits at its level plus its sill: changing the sill moves it up or down.
+        if definition.name == "Sill Height" and self._is_opening:
+            point, level = self._state.get("location"), self._document._elements.get(self._state.get("level_id"))
+            if isinstance(point, XYZ) and level is not None:
+                sill = self._state["params"].get("Sill Height") or 0.0
+                self._update_state(location=XYZ(point.X, point.Y, level.Elevation + sill))
+
     def _computed_head_height(self):
         symbol = self._document._elements.get(self._state.get("type_id"))
         height = symbol._state["params"].get("Height") if symbol else None

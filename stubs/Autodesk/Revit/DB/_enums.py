@@ -186,6 +186,15 @@ class WallLocationLine(_RevitEnum):
     CoreInterior = 5
 
 
+class ElementTypeGroup(_RevitEnum):
+    """The groups Document.GetDefaultElementTypeId answers for (a subset of the real enum)."""
+    WallType = 2
+    RoofType = 3
+    FloorType = 4
+    CeilingType = 6
+    LevelType = 9
+
+
 class WallKind(_RevitEnum):
     Unknown = -1
     Basic = 0
@@ -226,3 +235,12 @@ class ScheduleFieldType(_RevitEnum):
     Instance = 0
     ElementType = 1
     Count = 2
+
+
+class SectionType(_RevitEnum):
+    """A section of a table view. (The real enum also has ``None = -1``, a Python keyword.)
+    A ViewSchedule has a Header (its title) and a Body (column headings, then the rows)."""
+    Header = 0
+    Body = 1
+    Summary = 2
+    Footer = 3

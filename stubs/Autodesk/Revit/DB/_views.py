@@ -1,12 +1,19 @@
-"""Views: plans, 3D views and schedules, with temporary isolation and graphic overrides."""
+"""Views: plans, 3D views and schedules, with temporary isolation and graphic overrides.
+
+A schedule's table (TableView.GetCellText, ViewSchedule.GetTableData) is computed from the model
+as Revit regenerates it: one itemized row per element of the scheduled category that passes the
+filters, in sort order, with values as displayed (project units, "Family: Type", level names).
+The stand-in's body section is the column headings row followed by the element rows; real Revit
+may add a blank row before the data and grouping header/footer rows (not modelled).
+"""
 from __future__ import annotations
 
 from revit_standin.guard import api_class
 
 from . import _params
 from ._element import Element, ElementType
-from ._enums import (BuiltInCategory, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder,
-                     TemporaryViewMode, ViewFamily, ViewType)
+from ._enums import (BuiltInCategory, BuiltInParameter, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder,
+                     SectionType, StorageType, TemporaryViewMode, ViewFamily, ViewType)
 from ._ids import ElementId
 
 
@@ -106,8 +113,11 @@ class View(Element):
     def Name(self, name: str):  # noqa: N802
         if not name:
             raise _argument("A view name cannot be empty.", "name")
-        for view in self._document._elements_of_category(BuiltInCategory.OST_Views.value):
-            if view is not self and view.Name == name and view.ViewType == self.ViewType:
+        document = self._document
+        views = document._elements_of_category(BuiltInCategory.OST_Views.value) + \
+            document._elements_of_category(BuiltInCategory.OST_Schedules.value)
+        for view in views:
+            if view is not self and isinstance(view, View) and view.Name == name and view.ViewType == self.ViewType:
                 raise _argument("The name entered is already in use. Enter a unique name.", "name")
         self._update_state(name=name, params={**self._state["params"], "View Name": name})
 
@@ -208,7 +218,83 @@ class View3D(View):
 
 @api_class
 class TableView(View):
-    pass
+    def IsValidSectionType(self, sectionType) -> bool:  # noqa: N802, N803
+        return self._section_rows(sectionType) is not None
+
+    def GetCellText(self, sectionType, row: int, column: int) -> str:  # noqa: N802, N803
+        """The text of one cell as displayed, including the formatted value of parameters."""
+        rows = self._section_rows(sectionType)
+        if rows is None:
+            raise _argument("The sectionType is not a valid type for this view.", "sectionType")
+        return _cell_of(rows, row, column)
+
+    def _section_rows(self, section_type):
+        """The rows (lists of cell texts) of a section; None when the view has no such section."""
+        return None
+
+
+def _cell_of(rows, row: int, column: int) -> str:
+    from Autodesk.Revit.Exceptions import ArgumentOutOfRangeException
+    if not 0 <= row < len(rows):
+        raise ArgumentOutOfRangeException(f"The given row number {row} is invalid.", "row")
+    if not 0 <= column < len(rows[row]):
+        raise ArgumentOutOfRangeException(f"The given column number {column} is invalid.", "column")
+    return rows[row][column]
+
+
+@api_class
+class TableSectionData:
+    """One section of a table as Revit last regenerated it (a snapshot of its cell texts)."""
+
+    def __init__(self, rows, columns: int):
+        self._rows = rows
+        self._columns = columns
+
+    @property
+    def NumberOfRows(self) -> int:  # noqa: N802
+        return len(self._rows)
+
+    @property
+    def NumberOfColumns(self) -> int:  # noqa: N802
+        return self._columns
+
+    @property
+    def FirstRowNumber(self) -> int:  # noqa: N802
+        return 0
+
+    @property
+    def LastRowNumber(self) -> int:  # noqa: N802
+        return len(self._rows) - 1
+
+    @property
+    def FirstColumnNumber(self) -> int:  # noqa: N802
+        return 0
+
+    @property
+    def LastColumnNumber(self) -> int:  # noqa: N802
+        return self._columns - 1
+
+    def GetCellText(self, nRow: int, nCol: int) -> str:  # noqa: N802, N803
+        return _cell_of(self._rows, nRow, nCol)
+
+
+@api_class
+class TableData:
+    """The sections of a table view: for a ViewSchedule, a Header and a Body."""
+
+    def __init__(self, view):
+        self._view = view
+
+    @property
+    def NumberOfSections(self) -> int:  # noqa: N802
+        return sum(1 for t in SectionType if self._view._section_rows(t) is not None)
+
+    def GetSectionData(self, section):  # noqa: N802
+        """GetSectionData(SectionType) or GetSectionData(int); None for a section the view lacks."""
+        rows = self._view._section_rows(section if isinstance(section, SectionType) else SectionType(int(section)))
+        if rows is None:
+            return None
+        return TableSectionData(rows, max((len(r) for r in rows), default=0))
 
 
 @api_class(thread_free=True)
@@ -287,6 +373,32 @@ class ScheduleFilter:
 
     def GetDoubleValue(self) -> float:  # noqa: N802
         return float(self._value) if isinstance(self._value, (int, float)) else 0.0
+
+    def GetIntegerValue(self) -> int:  # noqa: N802
+        return int(self._value) if isinstance(self._value, int) else 0
+
+    def GetElementIdValue(self) -> ElementId:  # noqa: N802
+        return self._value if isinstance(self._value, ElementId) else ElementId.InvalidElementId
+
+    @property
+    def IsStringValue(self) -> bool:  # noqa: N802
+        return isinstance(self._value, str)
+
+    @property
+    def IsDoubleValue(self) -> bool:  # noqa: N802
+        return isinstance(self._value, float)
+
+    @property
+    def IsIntegerValue(self) -> bool:  # noqa: N802
+        return isinstance(self._value, int)
+
+    @property
+    def IsElementIdValue(self) -> bool:  # noqa: N802
+        return isinstance(self._value, ElementId)
+
+    @property
+    def IsNullValue(self) -> bool:  # noqa: N802
+        return self._value is None
 
 
 @api_class
@@ -401,6 +513,7 @@ class ScheduleDefinition:
 
     def AddFilter(self, filter) -> None:  # noqa: N802, A002
         self._require_field(filter.FieldId)
+        self._schedule._check_filter(filter)
         self._schedule._change_schedule(filters=self._definition()["filters"] + (filter,))
 
     def ClearFilters(self) -> None:  # noqa: N802
@@ -463,6 +576,149 @@ class ViewSchedule(TableView):
     def _model_ids(self):
         category = self._state["schedule"]["category"]
         return [e._id for e in self._document._elements_of_category(category) if not isinstance(e, ElementType)]
+
+    # -- the table, as Revit regenerates it ----------------------------------------------------------
+    def GetTableData(self) -> TableData:  # noqa: N802
+        return TableData(self)
+
+    def _section_rows(self, section_type):
+        header, body = self._table()
+        if section_type == SectionType.Header:
+            return header
+        if section_type == SectionType.Body:
+            return body
+        return None  # a schedule has no Summary or Footer section
+
+    def _table(self):
+        """(header rows, body rows), recomputed when the schedule or the scheduled elements change."""
+        document = self._document
+        category = self._state["schedule"]["category"]
+        key = (self._state, document._units, len(document._elements),
+               tuple(e._state for e in document._elements_of_category(category)),
+               tuple(e._state for e in document._elements_of_category(BuiltInCategory.OST_Levels.value)))
+        cached = getattr(self, "_table_cache", None)
+        if cached is not None and cached[0] == key:  # states compare by identity first, then by value
+            return cached[1]
+        table = self._compute_table()
+        self._table_cache = (key, table)
+        return table
+
+    def _compute_table(self):
+        schedule = self._state["schedule"]
+        fields = [f for f in schedule["fields"] if not f.get("hidden")]
+        elements = [e for e in self._document._elements_of_category(schedule["category"])
+                    if not isinstance(e, ElementType)]
+        by_id = {f["id"]: f for f in schedule["fields"]}
+        values = {}  # (element id, field id) -> (raw, text, storage)
+
+        def value(element, field_id):
+            found = values.get((element._id, field_id))
+            if found is None:
+                found = values[(element._id, field_id)] = _field_value(self._document, element, by_id[field_id])
+            return found
+
+        for flt in schedule["filters"]:
+            elements = [e for e in elements if _passes(value(e, flt.FieldId._value), flt)]
+        for sort in reversed(schedule["sort"]):  # stable sorts, the last key first
+            elements.sort(key=lambda e, f=sort.FieldId._value: _sort_key(value(e, f)),
+                          reverse=sort.SortOrder == ScheduleSortOrder.Descending)
+        header = [[self.Name] + [""] * max(len(fields) - 1, 0)]
+        if not fields:
+            return header, []
+        body = [[f["heading"] for f in fields]]
+        body += [[value(e, f["id"])[1] for f in fields] for e in elements]
+        return header, body
+
+    def _field_storage(self, field_id: int):
+        """The storage type of a field's parameter (None for Count or when no element has it)."""
+        data = next(f for f in self._state["schedule"]["fields"] if f["id"] == field_id)
+        if data["field_type"] == ScheduleFieldType.Count:
+            return StorageType.Integer
+        for element in self._document._elements_of_category(self._state["schedule"]["category"]):
+            definition = _definition_with_id(self._document, element, data["parameter_id"])
+            if definition is not None:
+                return definition.storage
+        return None
+
+    def _check_filter(self, flt) -> None:
+        """Revit refuses a filter whose value does not suit the field (text for text fields...)."""
+        storage = self._field_storage(flt.FieldId._value)
+        value = flt._value
+        substring = flt.FilterType in (ScheduleFilterType.Contains, ScheduleFilterType.NotContains,
+                                       ScheduleFilterType.BeginsWith)
+        expected = {StorageType.String: (str,), StorageType.Double: (float, int),
+                    StorageType.Integer: (int,), StorageType.ElementId: (ElementId,)}.get(storage)
+        if substring and storage != StorageType.String:
+            raise _argument("The filter type is not valid for this field: only text fields can be "
+                            "filtered by substring.", "filter")
+        if expected is not None and value is not None and not isinstance(value, expected):
+            raise _argument("The filter's value type does not match the field's type.", "filter")
+
+
+# -- schedule cells ----------------------------------------------------------------------------------------
+
+def _parameter_id_of(document, definition) -> int:
+    return definition.bip.value if definition.bip is not None else document._custom_ids.get(definition.name)
+
+
+def _definition_with_id(document, element, parameter_id: int):
+    for definition in element._definitions():
+        if _parameter_id_of(document, definition) == parameter_id:
+            return definition
+    return None
+
+
+def _field_value(document, element, field: dict):
+    """(raw value, text as the schedule displays it, storage type) of one field for one element."""
+    if field["field_type"] == ScheduleFieldType.Count:
+        return 1, "1", StorageType.Integer
+    target = element
+    if field["field_type"] == ScheduleFieldType.ElementType:
+        target = document._elements.get(element._state.get("type_id"))
+    definition = _definition_with_id(document, target, field["parameter_id"]) if target is not None else None
+    if definition is None:
+        return None, "", None
+    parameter = _params.Parameter(target, definition)
+    raw = parameter._raw()
+    if definition.storage == StorageType.ElementId and (raw is None or raw == -1):
+        return None, "", definition.storage
+    if definition.bip == BuiltInParameter.ELEM_FAMILY_AND_TYPE_PARAM:
+        element_type = document._elements.get(raw)
+        family = element_type._state["params"].get("Family Name", "") if element_type is not None else ""
+        name = element_type.Name if element_type is not None else ""
+        return raw, f"{family}: {name}" if family else name, definition.storage
+    text = parameter.AsValueString()
+    return raw, text if text is not None else "", definition.storage
+
+
+def _sort_key(value):
+    raw, text, storage = value
+    if storage in (StorageType.Double, StorageType.Integer) and raw is not None:
+        return (1, float(raw), "")
+    return (1 if text else 0, 0.0, text.casefold())
+
+
+def _passes(value, flt) -> bool:
+    raw, text, storage = value
+    kind, wanted = flt.FilterType, flt._value
+    if isinstance(wanted, ElementId):
+        same = raw == wanted._value
+        return same if kind == ScheduleFilterType.Equal else not same if kind == ScheduleFilterType.NotEqual else False
+    if isinstance(wanted, (int, float)) and not isinstance(wanted, bool):
+        if raw is None or storage not in (StorageType.Double, StorageType.Integer):
+            return kind == ScheduleFilterType.NotEqual
+        a, b = float(raw), float(wanted)
+        close = abs(a - b) <= 1e-9 * max(1.0, abs(b))
+        return {ScheduleFilterType.Equal: close, ScheduleFilterType.NotEqual: not close,
+                ScheduleFilterType.GreaterThan: a > b and not close, ScheduleFilterType.GreaterThanOrEqual: a > b or close,
+                ScheduleFilterType.LessThan: a < b and not close,
+                ScheduleFilterType.LessThanOrEqual: a < b or close}.get(kind, False)
+    a, b = text.casefold(), str(wanted if wanted is not None else "").casefold()
+    return {ScheduleFilterType.Equal: a == b, ScheduleFilterType.NotEqual: a != b,
+            ScheduleFilterType.GreaterThan: a > b, ScheduleFilterType.GreaterThanOrEqual: a >= b,
+            ScheduleFilterType.LessThan: a < b, ScheduleFilterType.LessThanOrEqual: a <= b,
+            ScheduleFilterType.Contains: b in a, ScheduleFilterType.NotContains: b not in a,
+            ScheduleFilterType.BeginsWith: a.startswith(b)}.get(kind, False)
 
 
 def _parameter_name(parameter_id: int, field_type, document) -> str:

@@ -81,6 +81,11 @@ class UIDocument:
         if not isinstance(view, View) or view.Document is not self._document:
             from Autodesk.Revit.Exceptions import ArgumentException
             raise ArgumentException("The view must be a view of this document.", "view")
+        if self._document.IsModifiable:
+            # Revit: the active view can only be changed when no transaction is open.
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException("The active view cannot be changed while the document is "
+                                            "modifiable (a transaction is open).")
         self._document._active_view_id = view._id
 
     def RefreshActiveView(self) -> None:  # noqa: N802

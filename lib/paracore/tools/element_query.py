@@ -1,0 +1,595 @@
+"""Finding elements by category, level, type and parameter conditions (search_elements,
+filter_working_set).
+
+A query is resolved against the document once, before any element is read: the category, the
+level and the type are looked up by name, and every condition's parameter name is checked, so a
+mistake comes back as a ToolError listing the valid choices. Then `ElementQuery.candidates()`
+lets Revit's collector do the cheap filtering (category index, level, view, not a type) and
+`ElementQuery.matches(element)` applies what is left (type, conditions) in Python.
+
+How a condition compares (by the parameter's storage type):
+- String: =, != and contains, ignoring case; an empty parameter equals "".
+- Double: numbers in the project's display units, or a length with its own unit ("3 m", "10'");
+  = and != are to the displayed precision (half the project's rounding).
+- Integer yes/no: = and != with yes/no/true/false; other integers compare as numbers, or by the
+  text Revit shows ("Location Line = Wall Centerline").
+- ElementId: by the referenced element's name ("Base Constraint = Level 1"), or by id if an
+  integer is given; = != contains.
+A condition on a parameter the element does not have (on the element or its type) never matches.
+
+Revit is imported inside functions only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal, Union
+
+from pydantic import BaseModel, Field
+
+from ..units import UnitParseError, format_length, parse_angle
+from ..working_set import singular
+from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, find_level_near, names_match,
+                     resolve_category, type_label)
+from .results import ToolError
+
+Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
+_ORDER_OPS = ("<", "<=", ">", ">=")
+_TEXT_OPS = ("=", "!=", "contains")
+NAME_SAMPLE = 40          # elements whose parameter names are read to check a condition's name
+SHOWN_PARAMETERS = 25     # parameter names listed when a name is not found
+
+
+class Condition(BaseModel):
+    parameter: str = Field(
+        description="Parameter name as Revit shows it in Properties, e.g. 'Comments', 'Mark', "
+                    "'Base Constraint', 'Unconnected Height', 'Fire Rating' (type parameters count too).")
+    op: Op = Field(
+        description="Comparison: '=', '!=', '<', '<=', '>', '>=' or 'contains'. Text and element "
+                    "references (levels, types) take =, != and contains; numbers and lengths take all "
+                    "but contains; yes/no parameters take = and !=.")
+    value: Union[str, float, int, bool] = Field(
+        description="Value to compare with: text (case is ignored), a number in the project's units, "
+                    "a length with a unit ('3 m', '2400 mm', \"10'\"), yes/no, or the name of the "
+                    "referenced element ('Level 1').")
+
+
+# --- resolving a query ---------------------------------------------------------------------------------
+
+
+@dataclass
+class ElementQuery:
+    """A query resolved against the document; build it with `build_query`."""
+
+    ctx: Any
+    category: Any = None                 # BuiltInCategory or None
+    category_label: str | None = None    # "Walls"
+    level: Any = None                    # the Level element or None
+    type_ids: set[int] | None = None     # ids of the matching types, or None for any type
+    type_name: str | None = None
+    conditions: list["_CompiledCondition"] = field(default_factory=list)
+    view: Any = None                     # the active view when in_active_view
+
+    # -- collector side ------------------------------------------------------------------------------
+    def collector(self, category):
+        """The collector doing the cheap filtering: view, category index, level, not types."""
+        from Autodesk.Revit import DB
+        doc = self.ctx.doc
+        collector = (DB.FilteredElementCollector(doc, self.view.Id) if self.view is not None
+                     else DB.FilteredElementCollector(doc))
+        collector = collector.OfCategory(category).WhereElementIsNotElementType()
+        if self.level is not None:
+            collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
+        return collector
+
+    def labelled(self):
+        """(category name, element) for every element passing the collectors' filters.
+
+        The query's category, or else every model category (walls, doors, rooms...; not views,
+        levels or internal elements), one collector per category so that Revit's category index
+        does the work. In a view, one collector for the view (it already holds few elements).
+        """
+        from Autodesk.Revit import DB
+        if self.category is not None:
+            label = self.category_label
+            for element in self.collector(self.category):
+                yield label, element
+            return
+        categories = model_categories(self.ctx)
+        if self.view is None:
+            for bic, label in categories:
+                for element in self.collector(bic):
+                    yield label, element
+            return
+        labels = {int(bic): label for bic, label in categories}
+        collector = DB.FilteredElementCollector(self.ctx.doc, self.view.Id).WhereElementIsNotElementType()
+        if self.level is not None:
+            collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
+        for element in collector:
+            category = element.Category
+            label = labels.get(self.ctx.id_value(category.Id)) if category is not None else None
+            if label is not None:
+                yield label, element
+
+    def candidates(self):
+        """Every element passing the collectors' filters."""
+        for _label, element in self.labelled():
+            yield element
+
+    # -- Python side ---------------------------------------------------------------------------------
+    def matches(self, element) -> bool:
+        """Type and conditions (the collector has done the rest)."""
+        if self.type_ids is not None and self.ctx.id_value(element.GetTypeId()) not in self.type_ids:
+            return False
+        return all(condition.matches(element) for condition in self.conditions)
+
+    def matches_all(self, element) -> bool:
+        """Every criterion, for an element that did not come from `candidates()` (the working set)."""
+        if self.category is not None:
+            category = element.Category
+            if category is None or self.ctx.id_value(category.Id) != int(self.category):
+                return False
+        if self.level is not None and not _same_id(self.ctx, element.LevelId, self.level.Id):
+            return False
+        return self.matches(element)
+
+    # -- words ---------------------------------------------------------------------------------------
+    def criteria(self) -> str:
+        """ "on Level 1, of type 'Generic - 200mm', where Comments contains 'fire'"."""
+        parts = []
+        if self.level is not None:
+            parts.append(f"on {self.level.Name}")
+        if self.type_name is not None:
+            parts.append(f"of type '{self.type_name}'")
+        if self.conditions:
+            parts.append("where " + " and ".join(c.text for c in self.conditions))
+        if self.view is not None:
+            parts.append(f"visible in the active view '{self.view.Name}'")
+        return ", ".join(parts)
+
+    def condition_values(self, element) -> str:
+        """ "Unconnected Height 2.90 m" for the first two conditions' parameters (sample rows)."""
+        shown = []
+        for condition in self.conditions[:2]:
+            value = condition.displayed(element)
+            if value is not None:
+                shown.append(f"{condition.name} {value}")
+        return ", ".join(shown)
+
+
+def build_query(ctx, *, category: str | None = None, level: str | None = None,
+                type_name: str | None = None, conditions=(), in_active_view: bool = False,
+                elements: list | None = None, where: str | None = None) -> ElementQuery:
+    """Resolve every name in the query; ToolError (with the valid choices) for the first that fails.
+
+    ``elements``: the elements the query will be applied to when they are not the model's (the
+    working set); their parameter names check the conditions (by default the query's own
+    candidates do). ``where`` names them in an error ("Walls", "the working set").
+    """
+    query = ElementQuery(ctx)
+    if category is not None:
+        query.category = resolve_category(ctx, category)
+        query.category_label = category_name(ctx, query.category) or category
+    if level is not None:
+        query.level = find_level_near(ctx, level)
+    if in_active_view:
+        view = ctx.doc.ActiveView
+        if view is None:
+            raise ToolError("Revit has no active view. Open a view, or leave in_active_view false.")
+        query.view = view
+    if type_name is not None:
+        query.type_ids, query.type_name = _matching_types(ctx, query, type_name)
+    if conditions:
+        if elements is None:
+            sample = _first(query.candidates(), NAME_SAMPLE)
+            everything = query.candidates
+        else:
+            sample = elements[:NAME_SAMPLE]
+            everything = lambda: iter(elements)  # noqa: E731
+        where = where or query.category_label or "the elements searched"
+        query.conditions = [_compile(ctx, c, sample, everything, where) for c in conditions]
+    return query
+
+
+def _first(iterable, n: int) -> list:
+    out = []
+    for item in iterable:
+        out.append(item)
+        if len(out) >= n:
+            break
+    return out
+
+
+def _same_id(ctx, a, b) -> bool:
+    return ctx.id_value(a) == ctx.id_value(b)
+
+
+def model_categories(ctx) -> list[tuple]:
+    """[(BuiltInCategory, name)] of the model categories (walls, doors, rooms...), without levels
+    and grids (datums) and without internal or annotation categories."""
+    from Autodesk.Revit import DB
+    datums = {int(DB.BuiltInCategory.OST_Levels), int(DB.BuiltInCategory.OST_Grids)}
+    found = []
+    for bic in builtin_categories():
+        if int(bic) in datums:
+            continue
+        try:
+            category = DB.Category.GetCategory(ctx.doc, bic)
+        except Exception:  # noqa: BLE001 - Revit refuses some internal categories
+            continue
+        if category is not None and category.CategoryType == DB.CategoryType.Model:
+            found.append((bic, category.Name))
+    return found
+
+
+def _matching_types(ctx, query: ElementQuery, name: str) -> tuple[set[int], str]:
+    """Ids of the types called ``name`` ("Family: Type" or the type name) in the query's category."""
+    from Autodesk.Revit import DB
+    collector = DB.FilteredElementCollector(ctx.doc)
+    if query.category is not None:
+        collector = collector.OfCategory(query.category)
+    types = list(collector.WhereElementIsElementType())
+    ids = {ctx.id_value(t.Id) for t in types if names_match(type_label(t), name) or names_match(t.Name, name)}
+    if ids:
+        return ids, name
+    kind = f"{singular(query.category_label)} type" if query.category_label else "type"
+    labels = sorted({type_label(t) for t in types})
+    if not labels:
+        raise ToolError(f"There are no {kind}s in the model, so none is named '{name}'.")
+    raise ToolError(_no_such_type(kind, name, labels))
+
+
+# --- conditions ------------------------------------------------------------------------------------------
+
+
+def _compile(ctx, condition: Condition, sample: list, everything: Callable, where: str) -> "_CompiledCondition":
+    name = _parameter_name(ctx, condition.parameter, sample, everything, where)
+    compiled = _CompiledCondition(ctx, name, condition.op, condition.value)
+    for element in sample:  # check the value against the parameter's type now, before searching
+        parameter = _find_parameter(ctx, element, name)
+        if parameter is not None:
+            compiled.comparator(parameter)
+            break
+    return compiled
+
+
+def _find_parameter(ctx, element, name: str):
+    """The element's parameter called ``name``, else its type's."""
+    parameter = element.LookupParameter(name)
+    if parameter is not None:
+        return parameter
+    type_id = element.GetTypeId()
+    if ctx.id_value(type_id) < 0:
+        return None
+    element_type = ctx.doc.GetElement(type_id)
+    return element_type.LookupParameter(name) if element_type is not None else None
+
+
+def parameter_names(ctx, elements, with_types: bool = True) -> list[str]:
+    """Parameter names of ``elements`` (and of their types), in Revit's order, each once."""
+    names: dict[str, None] = {}
+    seen_types: set[int] = set()
+    for element in elements:
+        for parameter in element.Parameters:
+            names.setdefault(parameter.Definition.Name, None)
+        if with_types:
+            type_id = ctx.id_value(element.GetTypeId())
+            if type_id >= 0 and type_id not in seen_types:
+                seen_types.add(type_id)
+                element_type = ctx.doc.GetElement(element.GetTypeId())
+                if element_type is not None:
+                    for parameter in element_type.Parameters:
+                        names.setdefault(parameter.Definition.Name, None)
+    return list(names)
+
+
+def _parameter_name(ctx, name: str, sample: list, everything: Callable, where: str) -> str:
+    """The parameter name as Revit spells it; a ToolError with close names when there is none."""
+    known = parameter_names(ctx, sample)
+    if name in known:
+        return name
+    for candidate in known:
+        if names_match(candidate, name):
+            return candidate
+    if sample and any(_find_parameter(ctx, e, name) is not None for e in everything()):
+        return name  # a rarer parameter, on elements after the sample
+    raise ToolError(no_such_parameter(name, known, where))
+
+
+def no_such_parameter(name: str, known: list[str], where: str) -> str:
+    if not known:
+        return f"No parameter '{name}' on {where}: no elements to read parameters from."
+    close = (difflib.get_close_matches(name, known, n=3, cutoff=0.8)
+             or difflib.get_close_matches(name, known, n=3, cutoff=0.6))
+    if not close:
+        lowered = {k.casefold(): k for k in known}
+        close = [lowered[c] for c in difflib.get_close_matches(name.casefold(), list(lowered), n=3, cutoff=0.6)]
+    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    shown = ", ".join(known[:SHOWN_PARAMETERS])
+    if len(known) > SHOWN_PARAMETERS:
+        shown += f", … and {len(known) - SHOWN_PARAMETERS} more"
+    return f"No parameter '{name}' on {where}.{hint} Parameters: {shown}."
+
+
+_YES = {"yes", "true", "1", "y", "on"}
+_NO = {"no", "false", "0", "n", "off"}
+
+
+class _CompiledCondition:
+    """One condition, with one comparator per parameter definition met (built on first use)."""
+
+    def __init__(self, ctx, name: str, op: str, value):
+        self.ctx = ctx
+        self.name = name
+        self.op = op
+        self.value = value
+        self._comparators: dict[int, Callable] = {}
+        self._by_type: dict[int, bool] = {}   # type id -> result, for type parameters
+        self._names: dict[int, str] = {}      # referenced element id -> name, for ElementId params
+
+    @property
+    def text(self) -> str:
+        """ "Comments contains 'fire'", as the condition reads in a result."""
+        value = self.value
+        if isinstance(value, str):
+            shown = f"'{value}'"
+        elif isinstance(value, bool):
+            shown = "yes" if value else "no"
+        elif isinstance(value, float):
+            shown = f"{value:g}"
+        else:
+            shown = str(value)
+        return f"{self.name} {self.op} {shown}"
+
+    def matches(self, element) -> bool:
+        parameter = element.LookupParameter(self.name)
+        if parameter is not None:
+            return self.comparator(parameter)(parameter)
+        type_id = self.ctx.id_value(element.GetTypeId())
+        if type_id < 0:
+            return False
+        found = self._by_type.get(type_id)
+        if found is None:
+            element_type = self.ctx.doc.GetElement(element.GetTypeId())
+            parameter = element_type.LookupParameter(self.name) if element_type is not None else None
+            found = self.comparator(parameter)(parameter) if parameter is not None else False
+            self._by_type[type_id] = found
+        return found
+
+    def displayed(self, element) -> str | None:
+        parameter = _find_parameter(self.ctx, element, self.name)
+        return display_value(parameter) if parameter is not None else None
+
+    # -- one comparator per parameter definition ----------------------------------------------------
+    def comparator(self, parameter) -> Callable:
+        key = self.ctx.id_value(parameter.Id)
+        found = self._comparators.get(key)
+        if found is None:
+            found = self._comparators[key] = self._build(parameter)
+        return found
+
+    def _build(self, parameter) -> Callable:
+        from Autodesk.Revit import DB
+        storage = parameter.StorageType
+        if storage == DB.StorageType.String:
+            return self._text_comparator(lambda p: p.AsString() or "")
+        if storage == DB.StorageType.ElementId:
+            return self._element_id_comparator()
+        spec = _spec_of(parameter)
+        if storage == DB.StorageType.Integer:
+            if spec is not None and spec.TypeId.split(":")[-1].startswith("spec.bool"):
+                return self._yes_no_comparator()
+            number = _number(self.value)
+            if number is None:  # "Location Line = Wall Centerline": compare the text Revit shows
+                return self._text_comparator(lambda p: p.AsValueString() or "")
+            return self._number_comparator(lambda p: p.AsInteger(), number, 0.5)
+        if storage == DB.StorageType.Double:
+            self._require(("=", "!=") + _ORDER_OPS, "a number")
+            target, tolerance = self._double_target(spec)
+            return self._number_comparator(lambda p: p.AsDouble() if p.HasValue else None, target, tolerance)
+        raise ToolError(f"Parameter '{self.name}' cannot be compared (storage type {storage}).")
+
+    def _text_comparator(self, read) -> Callable:
+        self._require(_TEXT_OPS, "text")
+        wanted = _fold(_as_text(self.value))
+        if self.op == "contains":
+            return lambda p: wanted in _fold(read(p))
+        if self.op == "=":
+            return lambda p: _fold(read(p)) == wanted
+        return lambda p: _fold(read(p)) != wanted
+
+    def _element_id_comparator(self) -> Callable:
+        self._require(_TEXT_OPS, "an element reference (compared by the referenced element's name)")
+        id_value = self.ctx.id_value
+        number = self.value if isinstance(self.value, int) and not isinstance(self.value, bool) else None
+        if number is not None and self.op != "contains":
+            equal = self.op == "="
+            return lambda p: (id_value(p.AsElementId()) == number) == equal
+        names = self._names
+
+        def name_of(p) -> str:
+            referenced = id_value(p.AsElementId())
+            found = names.get(referenced)
+            if found is None:
+                found = names[referenced] = "" if referenced == -1 else _fold(p.AsValueString() or "")
+            return found
+
+        wanted = _fold(_as_text(self.value))
+        if wanted in ("none", "<none>"):
+            wanted = ""
+        if self.op == "contains":
+            return lambda p: wanted in name_of(p)
+        if self.op == "=":
+            return lambda p: name_of(p) == wanted
+        return lambda p: name_of(p) != wanted
+
+    def _yes_no_comparator(self) -> Callable:
+        self._require(("=", "!="), "a yes/no parameter")
+        value = self.value
+        text = str(value).strip().casefold()
+        if text in _YES:
+            wanted = True
+        elif text in _NO:
+            wanted = False
+        else:
+            raise ToolError(f"'{self.name}' is a yes/no parameter: give value 'yes' or 'no' "
+                            f"(or true/false), not {value!r}.")
+        equal = self.op == "="
+        return lambda p: (bool(p.AsInteger()) == wanted) == equal
+
+    def _number_comparator(self, read, target: float, tolerance: float) -> Callable:
+        self._require(("=", "!=") + _ORDER_OPS, "a number")
+        op = self.op
+
+        def compare(p) -> bool:
+            value = read(p)
+            if value is None:
+                return False
+            if op == "=":
+                return abs(value - target) <= tolerance
+            if op == "!=":
+                return abs(value - target) > tolerance
+            if op == "<":
+                return value < target - tolerance
+            if op == "<=":
+                return value <= target + tolerance
+            if op == ">":
+                return value > target + tolerance
+            return value >= target - tolerance
+
+        return compare
+
+    def _double_target(self, spec) -> tuple[float, float]:
+        """The value in internal units, and the tolerance of = (half the displayed rounding)."""
+        from Autodesk.Revit import DB
+        units = self.ctx.doc.GetUnits()
+        options = _format_options(units, spec)
+        is_length = spec is not None and spec == DB.SpecTypeId.Length
+        is_angle = spec is not None and spec == DB.SpecTypeId.Angle
+        if is_length:
+            try:
+                target = self.ctx.length(self.value)
+            except UnitParseError as exc:
+                raise ToolError(f"Condition on '{self.name}': {exc}") from None
+        elif is_angle and isinstance(self.value, str) and _number(self.value) is None:
+            try:
+                target = parse_angle(self.value)
+            except UnitParseError as exc:
+                raise ToolError(f"Condition on '{self.name}': {exc}") from None
+        else:
+            number = _number(self.value)
+            if number is None:
+                unit = _unit_name(options)
+                raise ToolError(f"'{self.name}' is a number: give value as a number in the project's "
+                                f"units{f' ({unit})' if unit else ''}, not {self.value!r}.")
+            target = (DB.UnitUtils.ConvertToInternalUnits(number, options.GetUnitTypeId())
+                      if options is not None else number)
+        tolerance = 1e-9
+        if options is not None and options.Accuracy > 0:
+            try:
+                tolerance = max(tolerance, DB.UnitUtils.ConvertToInternalUnits(options.Accuracy, options.GetUnitTypeId()) / 2)
+            except Exception:  # noqa: BLE001 - a unit Revit cannot convert: exact comparison
+                pass
+        return target, tolerance
+
+    def _require(self, ops: tuple, kind: str) -> None:
+        if self.op not in ops:
+            raise ToolError(f"op '{self.op}' does not apply to '{self.name}', which is {kind}: "
+                            f"use {', '.join(ops[:-1])} or {ops[-1]}.")
+
+
+def _spec_of(parameter):
+    try:
+        return parameter.Definition.GetDataType()
+    except Exception:  # noqa: BLE001 - Revit before 2022, or a definition without a spec
+        return None
+
+
+def _format_options(units, spec):
+    if spec is None:
+        return None
+    try:
+        return units.GetFormatOptions(spec)
+    except Exception:  # noqa: BLE001 - not a measurable spec: compare the raw number
+        return None
+
+
+def _unit_name(options) -> str:
+    if options is None:
+        return ""
+    return options.GetUnitTypeId().TypeId.split(":")[-1].split("-")[0]
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value) if math.isfinite(value) else None
+    try:
+        number = float(str(value).strip())
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _as_text(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _fold(text: str) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+# --- displaying values --------------------------------------------------------------------------------
+
+
+def display_value(parameter) -> str:
+    """The value as Revit shows it in Properties; "(empty)" when there is none."""
+    from Autodesk.Revit import DB
+    if parameter.StorageType == DB.StorageType.String:
+        text = parameter.AsString()
+    else:
+        text = parameter.AsValueString() if parameter.HasValue else None
+    if text is None or text == "":
+        return "(empty)"
+    return shorten(text)
+
+
+def shorten(text: str, limit: int = 48) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def counts_text(counter: Counter, limit: int = 5, label: Callable[[str, int], str] | None = None) -> str:
+    """ "Level 1 (40), Roof (17), and 3 more" from a Counter, the largest first."""
+    label = label or (lambda name, n: f"{name} ({n})")
+    ordered = sorted(counter.items(), key=lambda item: (-item[1], str(item[0])))
+    shown = ", ".join(label(name, n) for name, n in ordered[:limit])
+    if len(ordered) > limit:
+        shown += f", and {len(ordered) - limit} more"
+    return shown
+
+
+def level_name(ctx, element) -> str | None:
+    level_id = element.LevelId
+    if level_id is None or ctx.id_value(level_id) < 0:
+        return None
+    level = ctx.doc.GetElement(level_id)
+    return level.Name if level is not None else None
+
+
+def listed(names: list[str], limit: int = LISTED_CHOICES) -> str:
+    shown = ", ".join(names[:limit])
+    if len(names) > limit:
+        shown += f", … and {len(names) - limit} more"
+    return shown
+
+
+__all__ = ["Condition", "ElementQuery", "build_query", "parameter_names", "no_such_parameter",
+           "display_value", "shorten", "counts_text", "level_name", "listed", "format_length"]

@@ -1,0 +1,706 @@
+"""Query tools: what is in the model, finding elements, reading them, and narrowing the working set.
+
+get_model_overview, search_elements, get_element_info, get_parameters, list_levels, list_types,
+list_views, get_selection, get_warnings and filter_working_set. None of them writes the model
+(no transaction). search_elements (with to_working_set) and filter_working_set change the working
+set through an explicit ``ToolOutput.working_set``, which the executor applies.
+
+Every result is bounded whatever the size of the model: counts, a short sample, and "N more —
+in the working set" rather than thousands of ids. Names the model gives (categories, levels,
+types, parameters) are resolved first; a mistake is a ToolError that lists the valid choices.
+
+Revit is imported inside the tool bodies only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..units import format_length
+from ..working_set import singular
+from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, level_name,
+                            listed, no_such_parameter, parameter_names, shorten)
+from .lookup import (category_counts, category_name, category_of, category_summary,
+                     elements_by_id, id_sample, levels_by_elevation, resolve_category, type_label)
+from .registry import tool
+from .results import ToolError, ToolOutput, working_set_output
+
+SAMPLE_ROWS = 10        # default rows in a search sample
+MAX_ROWS = 20           # the most rows any result lists
+ROW_BUDGET = 1300       # characters of rows in one result; rows past it are counted, not shown
+TOP_CATEGORIES = 8      # categories counted by name in the overview
+OVERVIEW_LEVELS = 8     # levels named in the overview
+DETAILED = 5            # get_element_info describes up to this many elements in full
+MAX_NAMES = 12          # parameter names get_parameters takes at once
+TOP_VALUES = 3          # distinct values shown per parameter across many elements
+WARNING_KINDS = 8       # kinds of warning listed
+
+
+# --- argument models ---------------------------------------------------------------------------
+
+
+class NoArgs(BaseModel):
+    pass  # no docstring: it would become a description in the schema
+
+
+_CATEGORY_HELP = ("Revit category as Revit names it, e.g. 'Walls', 'Doors', 'Rooms', 'Structural Columns' "
+                  "(singular, any case, or 'OST_Walls' also work).")
+_LEVEL_HELP = "Level name, e.g. 'Level 1': elements on that level (a wall's base level, a door's level)."
+_TYPE_HELP = ("Type name, e.g. 'Generic - 200mm', or 'Family: Type', e.g. "
+              "'M_Single-Flush: 0864 x 2032mm'.")
+_CONDITIONS_HELP = ("Parameter conditions, all of which must hold, e.g. "
+                    "[{\"parameter\": \"Unconnected Height\", \"op\": \">\", \"value\": \"3 m\"}, "
+                    "{\"parameter\": \"Base Constraint\", \"op\": \"=\", \"value\": \"Level 1\"}]. "
+                    "Numbers are in the project's units unless they carry one.")
+
+
+class SearchElementsArgs(BaseModel):
+    category: str | None = Field(None, description=_CATEGORY_HELP + " Leave null to search every model category.")
+    level: str | None = Field(None, description=_LEVEL_HELP)
+    type_name: str | None = Field(None, description=_TYPE_HELP)
+    conditions: list[Condition] | None = Field(None, description=_CONDITIONS_HELP)
+    in_active_view: bool = Field(False, description="Only elements visible in the active view.")
+    limit: int = Field(SAMPLE_ROWS, ge=1, le=MAX_ROWS,
+                       description="How many matching elements to list (the count is always complete).")
+    to_working_set: Literal["add", "replace"] | None = Field(
+        None, description="Put ALL matches in the working set: 'replace' it with them or 'add' them to it. "
+                          "Leave null to only look.")
+
+
+class FilterWorkingSetArgs(BaseModel):
+    category: str | None = Field(None, description="Keep only elements of this category. " + _CATEGORY_HELP)
+    level: str | None = Field(None, description="Keep only elements on this level, e.g. 'Level 2'.")
+    type_name: str | None = Field(None, description="Keep only elements of this type. " + _TYPE_HELP)
+    conditions: list[Condition] | None = Field(None, description="Keep only elements meeting all these. "
+                                               + _CONDITIONS_HELP)
+
+
+class ElementInfoArgs(BaseModel):
+    element_ids: list[int] | None = Field(
+        None, description="Ids of the elements to describe. Leave null for the working set.")
+
+
+class GetParametersArgs(BaseModel):
+    element_ids: list[int] | None = Field(
+        None, description="Ids of the elements to read. Leave null for the working set.")
+    names: list[str] | None = Field(
+        None, max_length=MAX_NAMES,
+        description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
+                    "are found too. Leave null to list every parameter of the first element.")
+
+
+class NameFilterArgs(BaseModel):
+    name_contains: str | None = Field(
+        None, description="Only names containing this text (case is ignored). Leave null for all.")
+
+
+class ListTypesArgs(BaseModel):
+    category: str = Field(description=_CATEGORY_HELP)
+    name_contains: str | None = Field(
+        None, description="Only types whose 'Family: Type' name contains this text (case is ignored).")
+
+
+# --- shared pieces -------------------------------------------------------------------------------
+
+
+def _n(count: int) -> str:
+    return f"{count:,}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{_n(count)} {word}{'' if count == 1 else 's'}"
+
+
+def _category_words(count: int, label: str | None) -> str:
+    """ "1 Wall", "42 Walls", "3 elements"."""
+    if not label:
+        return _plural(count, "element")
+    return f"{_n(count)} {singular(label) if count == 1 else label}"
+
+
+def _element_name(ctx, element) -> str:
+    """The type as 'Family: Type' when the element has one, else the element's own name."""
+    type_id = element.GetTypeId()
+    if ctx.id_value(type_id) >= 0:
+        element_type = ctx.doc.GetElement(type_id)
+        if element_type is not None:
+            return type_label(element_type)
+    return element.Name
+
+
+def _row(ctx, element, extra: str = "") -> str:
+    """ "- 312 Wall 'Basic Wall: Generic - 200mm' · Level 1 · Unconnected Height 2.90 m"."""
+    parts = [f"- {ctx.id_value(element.Id)} {singular(category_of(element))} '{shorten(_element_name(ctx, element))}'"]
+    level = level_name(ctx, element)
+    if level:
+        parts.append(level)
+    if extra:
+        parts.append(extra)
+    return " · ".join(parts)
+
+
+def _fit(lines: list[str], budget: int = ROW_BUDGET) -> list[str]:
+    """The first lines that fit in ``budget`` characters (at least one)."""
+    kept, used = [], 0
+    for line in lines:
+        if kept and used + len(line) + 1 > budget:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return kept
+
+
+def _id_values(ctx, ids) -> list[int]:
+    return list(dict.fromkeys(int(i) for i in ids))
+
+
+def _existing(ctx, ids: list[int]) -> tuple[list, list[int]]:
+    """(elements, missing ids); a ToolError when none of the ids exists."""
+    elements, missing = elements_by_id(ctx, ids)
+    if not elements:
+        raise ToolError(f"None of these element ids exists in '{ctx.doc.Title}': {id_sample(missing, where='')}. "
+                        "Use search_elements or get_working_set to find current ids.")
+    return elements, missing
+
+
+def _missing_note(missing: list[int]) -> str:
+    if not missing:
+        return ""
+    return f"\n{_plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}."
+
+
+def _working_set_sentence(ctx, ids: list[int], operation: str, match_summary: str) -> str:
+    """What the working set will hold once the executor applies the update."""
+    if operation == "replace":
+        return f"The working set is now these {_plural(len(ids), 'element')} ({match_summary})."
+    current = set(ctx.session.working_set.ids)
+    new = sum(1 for i in ids if i not in current)
+    if not new:
+        return "The working set already held all of them; it did not change."
+    text = f"Added {_plural(new, 'element')} to the working set"
+    if new < len(ids):
+        text += f" ({_n(len(ids) - new)} were already in it)"
+    return text + f"; it now holds {_plural(len(current) + new, 'element')}."
+
+
+# --- the model ----------------------------------------------------------------------------------
+
+
+@tool(working_set_policy="none")
+def get_model_overview(ctx, args: NoArgs):
+    """Summarise the open Revit model: Revit version, display units, levels with elevations, element
+    counts by category, the active view, the working set and the selection.
+
+    Call it first when you need to know what the project contains.
+    """
+    from Autodesk.Revit import DB
+    doc = ctx.doc
+    unit = ctx.length_unit
+    lines = [f"Model '{doc.Title}' · Revit {doc.Application.VersionNumber} · display units: {_units_text(ctx)}."]
+
+    levels = levels_by_elevation(ctx)
+    shown = ", ".join(f"{lv.Name} {format_length(lv.Elevation, unit, 2)}" for lv in levels[:OVERVIEW_LEVELS])
+    if len(levels) > OVERVIEW_LEVELS:
+        top = levels[-1]
+        shown += (f", … and {_n(len(levels) - OVERVIEW_LEVELS)} more up to {top.Name} "
+                  f"{format_length(top.Elevation, unit, 2)} (list_levels shows them)")
+    lines.append(f"Levels ({_n(len(levels))}, lowest first): {shown or 'none'}.")
+
+    hidden = {int(DB.BuiltInCategory.OST_Views), int(DB.BuiltInCategory.OST_Schedules)}
+    counts = [(name, n) for bic, name, n in category_counts(ctx) if int(bic) not in hidden]
+    total = sum(n for _name, n in counts)
+    listed_counts = ", ".join(f"{_n(n)} {name}" for name, n in counts[:TOP_CATEGORIES])
+    if len(counts) > TOP_CATEGORIES:
+        more = len(counts) - TOP_CATEGORIES
+        listed_counts += f", and {more} more categor{'y' if more == 1 else 'ies'}"
+    lines.append(f"Elements: {_n(total)} in {len(counts)} categories — {listed_counts or 'none'}.")
+
+    view = doc.ActiveView
+    if view is not None:
+        lines.append(f"Active view: '{view.Name}' ({_view_kind(view)}, id {ctx.id_value(view.Id)}).")
+    else:
+        lines.append("Active view: none.")
+    working_set = ctx.session.working_set
+    lines.append(f"Working set: {_plural(len(working_set), 'element')} ({working_set.summary()})."
+                 if len(working_set) else "Working set: empty.")
+    selected = len(list(ctx.uidoc.Selection.GetElementIds()))
+    lines.append(f"Revit selection: {_plural(selected, 'element')}." if selected else "Revit selection: nothing.")
+    return "\n".join(lines)
+
+
+_UNIT_SYMBOLS = {"meters": "m", "centimeters": "cm", "millimeters": "mm", "feet": "ft",
+                 "feetFractionalInches": "feet and inches", "inches": "in", "squareMeters": "m²",
+                 "squareFeet": "ft²", "squareMillimeters": "mm²", "cubicMeters": "m³", "cubicFeet": "ft³",
+                 "cubicMillimeters": "mm³", "degrees": "°", "radians": "rad"}
+
+
+def _units_text(ctx) -> str:
+    from Autodesk.Revit import DB
+    units = ctx.doc.GetUnits()
+    parts = []
+    for label, spec in (("lengths", DB.SpecTypeId.Length), ("areas", DB.SpecTypeId.Area),
+                        ("volumes", DB.SpecTypeId.Volume)):
+        try:
+            stem = units.GetFormatOptions(spec).GetUnitTypeId().TypeId.split(":")[-1].split("-")[0]
+        except Exception:  # noqa: BLE001 - a spec the project does not format
+            continue
+        parts.append(f"{label} in {_UNIT_SYMBOLS.get(stem, stem)}")
+    return ", ".join(parts)
+
+
+def _view_kind(view) -> str:
+    """ "floor plan", "3D view", "schedule"."""
+    name = view.ViewType.ToString()
+    words = {"ThreeD": "3D view", "FloorPlan": "floor plan", "CeilingPlan": "ceiling plan",
+             "Schedule": "schedule", "DrawingSheet": "sheet", "EngineeringPlan": "structural plan"}
+    if name in words:
+        return words[name]
+    spaced = "".join(f" {c.lower()}" if c.isupper() else c for c in name).strip()
+    return spaced or "view"
+
+
+# --- searching ------------------------------------------------------------------------------------
+
+
+@tool(working_set_policy="none")
+def search_elements(ctx, args: SearchElementsArgs):
+    """Find elements by category, level, type and parameter conditions; returns how many match and a
+    short sample (id, type, level, and the values of the first conditions' parameters).
+
+    Use it to answer "how many walls are on Level 1?" or to find the elements to act on. With
+    to_working_set ('replace' or 'add') ALL matches go into the working set, so the next tools
+    act on them; the result still lists only a sample. Elements without a conditioned parameter
+    never match. Text compares ignoring case; = on numbers is to the displayed precision.
+    """
+    query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
+                        conditions=args.conditions or (), in_active_view=args.in_active_view)
+    keep_ids = args.to_working_set is not None
+    count, ids, sample = 0, [], []
+    by_category: Counter = Counter()
+    id_value = ctx.id_value
+    for category, element in query.labelled():
+        if not query.matches(element):
+            continue
+        count += 1
+        by_category[category] += 1
+        if keep_ids:
+            ids.append(id_value(element.Id))
+        if len(sample) < args.limit:
+            sample.append(element)
+
+    label = query.category_label
+    criteria = query.criteria()
+    if not count:
+        return _no_match(ctx, query, label, criteria, args.to_working_set)
+
+    verb = "matches" if count == 1 else "match"
+    header = f"{_category_words(count, label)} {verb}"
+    header += f" ({criteria})" if criteria else ""
+    if query.category is None:
+        header += ": " + counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
+    lines = [header + "."]
+    rows = _fit([_row(ctx, e, query.condition_values(e)) for e in sample])
+    lines += rows
+    rest = count - len(rows)
+    if rest:
+        if keep_ids:
+            lines.append(f"- … and {_n(rest)} more — in the working set.")
+        else:
+            lines.append(f"- … and {_n(rest)} more. To act on all {_n(count)}, call search_elements again "
+                         "with the same arguments and to_working_set 'replace' (or 'add').")
+    if not keep_ids:
+        return "\n".join(lines)
+    summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
+    sentence = _working_set_sentence(ctx, ids, args.to_working_set, summary)
+    lines.append(sentence)
+    content = "\n".join(lines)
+    return ToolOutput(content=content, working_set=working_set_output(ids, args.to_working_set, sentence))
+
+
+def _no_match(ctx, query, label, criteria, to_working_set) -> str:
+    from Autodesk.Revit import DB
+    what = label or "elements"
+    text = f"No {what} match" + (f" ({criteria})" if criteria else "") + "."
+    if query.category is not None and criteria:
+        total = (DB.FilteredElementCollector(ctx.doc).OfCategory(query.category)
+                 .WhereElementIsNotElementType().GetElementCount())
+        text += f" The model has {_category_words(total, label)} in all." if total else f" The model has no {label}."
+    elif query.category is not None:
+        text = f"The model has no {label}."
+    if to_working_set:
+        text += " The working set was not changed."
+    return text
+
+
+@tool(working_set_policy="none")
+def filter_working_set(ctx, args: FilterWorkingSetArgs):
+    """Keep only the working-set elements that match a category, a level, a type and/or parameter
+    conditions; the others leave the working set (they stay in the model).
+
+    Use it for "from my working set, keep only the elements on Level 2" or "only the doors".
+    If nothing would be kept, the working set is left as it was.
+    """
+    if args.category is None and args.level is None and args.type_name is None and not args.conditions:
+        raise ToolError("Say what to keep: give category, level, type_name or conditions "
+                        "(e.g. level 'Level 2').")
+    ids = list(ctx.session.working_set.ids)
+    if not ids:
+        raise ToolError("The working set is empty, so there is nothing to filter. Find elements with "
+                        "search_elements (to_working_set 'replace') first.")
+    elements, missing = elements_by_id(ctx, ids)
+    query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
+                        conditions=args.conditions or (), elements=elements,
+                        where="the elements in the working set")
+    if args.category is not None:
+        criteria = f"{query.category_label}" + (f", {query.criteria()}" if query.criteria() else "")
+    else:
+        criteria = query.criteria()
+    kept, removed = [], []
+    for element in elements:
+        (kept if query.matches_all(element) else removed).append(element)
+    kept_ids = [ctx.id_value(e.Id) for e in kept]
+
+    if not kept:
+        text = (f"None of the {_plural(len(elements), 'element')} in the working set matches ({criteria}); "
+                f"the working set was left as it was ({category_summary(elements)}).")
+        if query.level is not None:
+            levels = Counter(level_name(ctx, e) or "no level" for e in elements)
+            text += f" Their levels: {counts_text(levels)}."
+        return text + _missing_note(missing)
+
+    text = (f"Kept {_n(len(kept))} of the {_plural(len(elements), 'element')} in the working set "
+            f"({criteria}): {category_summary(kept)}.")
+    if removed:
+        text += f" Removed {_n(len(removed))}: {category_summary(removed)}."
+    else:
+        text += " Nothing was removed: they all match."
+    if missing:
+        text += f" Also dropped {_plural(len(missing), 'id')} that no longer exist."
+    text += f" Working set ids: {id_sample(kept_ids)}."
+    return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text))
+
+
+# --- reading elements -------------------------------------------------------------------------------
+
+
+@tool(working_set_policy="none", needs_element_ids=True)
+def get_element_info(ctx, args: ElementInfoArgs):
+    """Describe elements: category, family and type, level, location (points, length), host and
+    hosted elements, mark. Leave element_ids out to describe the working set.
+
+    A few elements are described in full; for many, a count by category and one line each for
+    the first ones.
+    """
+    ids = _id_values(ctx, args.element_ids)
+    if not ids:
+        raise ToolError("Give at least one element id.")
+    elements, missing = _existing(ctx, ids)
+    if len(elements) <= DETAILED:
+        blocks = [_details(ctx, e) for e in elements]
+        return "\n".join(blocks) + _missing_note(missing)
+    lines = [f"{_plural(len(elements), 'element')}: {category_summary(elements)}."]
+    rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
+    lines += rows
+    if len(elements) > len(rows):
+        lines.append(f"- … and {_n(len(elements) - len(rows))} more. Pass up to {DETAILED} ids to see them in full.")
+    return "\n".join(lines) + _missing_note(missing)
+
+
+def _details(ctx, element) -> str:
+    from Autodesk.Revit import DB
+    unit = ctx.length_unit
+    head = f"{singular(category_of(element))} {ctx.id_value(element.Id)} '{shorten(_element_name(ctx, element), 60)}'"
+    type_id = ctx.id_value(element.GetTypeId())
+    if type_id >= 0:
+        head += f" (type id {type_id})"
+    facts = []
+    level = level_name(ctx, element)
+    if level:
+        facts.append(f"level {level}")
+    location = element.Location
+    if isinstance(location, DB.LocationCurve):
+        curve = location.Curve
+        if isinstance(curve, DB.Arc):
+            facts.append(f"arc centre {_xy(curve.Center, unit)}, radius {format_length(curve.Radius, unit)}")
+        else:
+            facts.append(f"line {_xy(curve.GetEndPoint(0), unit)} → {_xy(curve.GetEndPoint(1), unit)}")
+        facts.append(f"length {format_length(curve.Length, unit)}")
+    elif isinstance(location, DB.LocationPoint):
+        point = location.Point
+        facts.append(f"at {_xy(point, unit)}, z {format_length(point.Z, unit)}")
+    host = getattr(element, "Host", None) if isinstance(element, DB.FamilyInstance) else None
+    if host is not None:
+        facts.append(f"hosted by {singular(category_of(host)).lower()} {ctx.id_value(host.Id)}")
+    if isinstance(element, DB.HostObject):
+        inserts = [ctx.id_value(i) for i in element.FindInserts(True, False, False, False)]
+        if inserts:
+            facts.append(f"hosts {_plural(len(inserts), 'door/window')} ({id_sample(inserts, 5, where='')})")
+    for name in ("Mark", "Area", "Number"):
+        parameter = element.LookupParameter(name)
+        if parameter is not None and parameter.HasValue and display_value(parameter) != "(empty)":
+            facts.append(f"{name} {display_value(parameter)}")
+    return head + ("\n  " + " · ".join(facts) if facts else "")
+
+
+def _xy(point, unit: str) -> str:
+    return f"({format_length(point.X, unit, 2)}, {format_length(point.Y, unit, 2)})"
+
+
+@tool(working_set_policy="none", needs_element_ids=True)
+def get_parameters(ctx, args: GetParametersArgs):
+    """Read parameters of elements: each value as Revit displays it, with its storage type (String,
+    Double, Integer, ElementId) and whether it is read-only. Leave element_ids out for the working set.
+
+    Without names: every parameter of the first element. With names: those parameters for each
+    element (type parameters too), and for many elements the most common values.
+    """
+    ids = _id_values(ctx, args.element_ids)
+    if not ids:
+        raise ToolError("Give at least one element id.")
+    elements, missing = _existing(ctx, ids)
+    if args.names:
+        text = _named_parameters(ctx, elements, list(dict.fromkeys(args.names)))
+    else:
+        text = _all_parameters(ctx, elements)
+    return text + _missing_note(missing)
+
+
+def _kind(parameter) -> str:
+    """ "Double length, read-only", "Integer yes/no", "String", "ElementId"."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    kind = storage.ToString()
+    if storage in (DB.StorageType.Double, DB.StorageType.Integer):
+        try:
+            stem = parameter.Definition.GetDataType().TypeId.split(":")[-1].split("-")[0]
+        except Exception:  # noqa: BLE001 - Revit before 2022
+            stem = ""
+        stem = stem.replace("spec.", "")
+        if stem == "bool":
+            kind += " yes/no"
+        elif storage == DB.StorageType.Double and stem:
+            kind += f" {stem}"
+    if parameter.IsReadOnly:
+        kind += ", read-only"
+    return kind
+
+
+def _all_parameters(ctx, elements) -> str:
+    element = elements[0]
+    try:
+        parameters = list(element.GetOrderedParameters())  # the order of the Properties palette
+    except Exception:  # noqa: BLE001 - an element without an ordered list
+        parameters = list(element.Parameters)
+    head = (f"{singular(category_of(element))} {ctx.id_value(element.Id)} '{shorten(_element_name(ctx, element))}' "
+            f"has {_plural(len(parameters), 'parameter')} (value as displayed [storage type]):")
+    valued, empty = [], []
+    for parameter in parameters:
+        value = display_value(parameter)
+        if value == "(empty)":
+            empty.append(parameter.Definition.Name)
+        else:
+            valued.append(f"- {parameter.Definition.Name} = {value} [{_kind(parameter)}]")
+    lines = _fit(valued, ROW_BUDGET)
+    body = [head, *lines]
+    if len(lines) < len(valued):
+        rest = [line[2:].split(" = ")[0] for line in valued[len(lines):]]
+        body.append(f"- … and {len(rest)} more: {listed(rest, 15)} (pass names to read them).")
+    if empty:
+        body.append(f"Empty: {listed(empty, 15)}.")
+    type_id = ctx.id_value(element.GetTypeId())
+    if type_id >= 0:
+        body.append(f"Type parameters are on its type: get_parameters with element_ids [{type_id}].")
+    if len(elements) > 1:
+        body.append(f"{_n(len(elements) - 1)} more elements not shown ({category_summary(elements[1:])}): "
+                    "pass names to read parameters across all of them.")
+    return "\n".join(body)
+
+
+def _named_parameters(ctx, elements, names: list[str]) -> str:
+    from .element_query import _find_parameter
+    sample = elements[:NAME_SAMPLE]
+    categories = {category_of(e) for e in sample}
+    where = categories.pop() if len(categories) == 1 else "these elements"
+    known = parameter_names(ctx, sample)
+    resolved = []
+    for name in names:
+        if name in known:
+            resolved.append(name)
+            continue
+        close = next((k for k in known if k.casefold() == name.casefold()), None)
+        if close is not None:
+            resolved.append(close)
+        elif any(_find_parameter(ctx, e, name) is not None for e in elements):
+            resolved.append(name)
+        else:
+            raise ToolError(no_such_parameter(name, known, where))
+
+    kinds = {}
+    for name in resolved:
+        for element in elements:
+            parameter = _find_parameter(ctx, element, name)
+            if parameter is not None:
+                on_type = element.LookupParameter(name) is None
+                kinds[name] = _kind(parameter) + (", type parameter" if on_type else "")
+                break
+    header = "; ".join(f"{name} [{kinds[name]}]" for name in resolved)
+    lines = [f"{_plural(len(elements), 'element')} ({category_summary(elements)}) · {header}:"]
+    rows = []
+    for element in elements[:MAX_ROWS]:
+        values = []
+        for name in resolved:
+            parameter = _find_parameter(ctx, element, name)
+            values.append(f"{name} = {display_value(parameter) if parameter is not None else '(no such parameter)'}")
+        rows.append(f"- {ctx.id_value(element.Id)} {singular(category_of(element))}: " + "; ".join(values))
+    shown = _fit(rows, ROW_BUDGET - 300 if len(elements) > len(rows) else ROW_BUDGET)
+    lines += shown
+    if len(elements) > len(shown):
+        lines.append(f"- … and {_n(len(elements) - len(shown))} more.")
+        summaries = []
+        for name in resolved:
+            values = Counter()
+            for element in elements:
+                parameter = _find_parameter(ctx, element, name)
+                values[display_value(parameter) if parameter is not None else "(no such parameter)"] += 1
+            summaries.append(f"{name}: " + counts_text(values, TOP_VALUES, lambda v, n: f"{v} ×{_n(n)}"))
+        lines.append(shorten(f"Across all {_n(len(elements))}: " + " | ".join(summaries), 500))
+    return "\n".join(lines)
+
+
+# --- listing -------------------------------------------------------------------------------------
+
+
+def _contains(name: str, text: str | None) -> bool:
+    return text is None or " ".join(text.split()).casefold() in name.casefold()
+
+
+@tool(working_set_policy="none")
+def list_levels(ctx, args: NameFilterArgs):
+    """List the project's levels, lowest first, with elevation (in the project's units) and id."""
+    unit = ctx.length_unit
+    levels = [lv for lv in levels_by_elevation(ctx) if _contains(lv.Name, args.name_contains)]
+    if not levels:
+        if args.name_contains:
+            return f"No level name contains '{args.name_contains}'. Call list_levels without name_contains."
+        return "The project has no levels."
+    rows = [f"- {lv.Name} · elevation {format_length(lv.Elevation, unit)} · id {ctx.id_value(lv.Id)}"
+            for lv in levels[:MAX_ROWS * 2]]
+    shown = _fit(rows)
+    lines = [f"{_plural(len(levels), 'level')}, lowest first:", *shown]
+    if len(levels) > len(shown):
+        top = levels[-1]
+        lines.append(f"- … and {_n(len(levels) - len(shown))} more, up to {top.Name} at "
+                     f"{format_length(top.Elevation, unit)}. Pass name_contains to find one.")
+    return "\n".join(lines)
+
+
+@tool(working_set_policy="none")
+def list_types(ctx, args: ListTypesArgs):
+    """List the types loaded for a category ('Family: Type', id, and how many instances use each).
+
+    Use it to find the exact type name for type_name arguments or for creating elements.
+    """
+    from Autodesk.Revit import DB
+    bic = resolve_category(ctx, args.category)
+    label = category_name(ctx, bic) or args.category
+    types = [t for t in DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsElementType()
+             if _contains(type_label(t), args.name_contains)]
+    if not types:
+        found = f" whose name contains '{args.name_contains}'" if args.name_contains else ""
+        return f"There are no {singular(label)} types{found} in the model."
+    used = Counter(ctx.id_value(e.GetTypeId()) for e in
+                   DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsNotElementType())
+    types.sort(key=lambda t: type_label(t).casefold())
+    rows = [f"- {shorten(type_label(t), 70)} · id {ctx.id_value(t.Id)} · "
+            f"{_plural(used.get(ctx.id_value(t.Id), 0), 'instance')}" for t in types[:MAX_ROWS * 2]]
+    shown = _fit(rows)
+    lines = [f"{_plural(len(types), f'{singular(label)} type')}:", *shown]
+    if len(types) > len(shown):
+        lines.append(f"- … and {_n(len(types) - len(shown))} more. Pass name_contains to narrow the list.")
+    return "\n".join(lines)
+
+
+@tool(working_set_policy="none")
+def list_views(ctx, args: NameFilterArgs):
+    """List the project's views and schedules (name, kind, level, id); the active view is marked."""
+    from Autodesk.Revit import DB
+    active = ctx.doc.ActiveView
+    active_id = ctx.id_value(active.Id) if active is not None else None
+    views = [v for v in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View)
+             if not v.IsTemplate and _contains(v.Name, args.name_contains)
+             and v.ViewType.ToString() not in ("ProjectBrowser", "SystemBrowser", "Internal", "Undefined")]
+    if not views:
+        found = f" whose name contains '{args.name_contains}'" if args.name_contains else ""
+        return f"The project has no views{found}."
+    views.sort(key=lambda v: (v.ViewType.ToString(), v.Name.casefold()))
+    rows = []
+    for view in views[:MAX_ROWS * 2]:
+        row = f"- '{shorten(view.Name, 60)}' · {_view_kind(view)}"
+        level = getattr(view, "GenLevel", None)
+        if level is not None:
+            row += f" · level {level.Name}"
+        row += f" · id {ctx.id_value(view.Id)}"
+        if ctx.id_value(view.Id) == active_id:
+            row += " · ACTIVE"
+        rows.append(row)
+    shown = _fit(rows)
+    kinds = Counter(_view_kind(v) for v in views)
+    lines = [f"{_plural(len(views), 'view')}: {counts_text(kinds, 6)}.", *shown]
+    if len(views) > len(shown):
+        lines.append(f"- … and {_n(len(views) - len(shown))} more. Pass name_contains to narrow the list.")
+    return "\n".join(lines)
+
+
+# --- the Revit selection and warnings ------------------------------------------------------------------
+
+
+@tool(working_set_policy="none")
+def get_selection(ctx, args: NoArgs):
+    """Show what the user has selected in Revit: count by category and the first elements.
+
+    The working set does not change; call add_selection_to_working_set to work on the selection.
+    """
+    ids = _id_values(ctx, (ctx.id_value(i) for i in ctx.uidoc.Selection.GetElementIds()))
+    if not ids:
+        return "Nothing is selected in Revit."
+    elements, missing = elements_by_id(ctx, ids)
+    lines = [f"{_plural(len(ids), 'element')} selected in Revit: {category_summary(elements)}."]
+    rows = _fit([_row(ctx, e) for e in elements[:SAMPLE_ROWS]])
+    lines += rows
+    if len(elements) > len(rows):
+        lines.append(f"- … and {_n(len(elements) - len(rows))} more.")
+    lines.append("To work on them, call add_selection_to_working_set.")
+    return "\n".join(lines) + _missing_note(missing)
+
+
+@tool(working_set_policy="none")
+def get_warnings(ctx, args: NoArgs):
+    """List the model's Revit warnings (Manage > Warnings), grouped by message, with how many there are
+    and a few of the element ids each concerns."""
+    warnings = list(ctx.doc.GetWarnings())
+    if not warnings:
+        return "The model has no warnings."
+    groups: dict[str, dict[int, None]] = {}
+    counts: Counter = Counter()
+    for warning in warnings:
+        text = " ".join(warning.GetDescriptionText().split())
+        counts[text] += 1
+        failing = groups.setdefault(text, {})
+        for element_id in warning.GetFailingElements():
+            failing[ctx.id_value(element_id)] = None
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    lines = [f"{_plural(len(warnings), 'warning')} of {_plural(len(ordered), 'kind')}:"]
+    rows = []
+    for text, n in ordered[:WARNING_KINDS]:
+        ids = list(groups[text])
+        row = f"- {_n(n)} × {shorten(text, 140)}"
+        if ids:
+            row += f" Elements ({_n(len(ids))}): {id_sample(ids, 6, where='')}"
+        rows.append(row)
+    shown = _fit(rows)
+    lines += shown
+    if len(ordered) > len(shown):
+        lines.append(f"- … and {len(ordered) - len(shown)} more kinds.")
+    return "\n".join(lines)

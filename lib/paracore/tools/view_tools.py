@@ -1,0 +1,443 @@
+"""View tools: isolate elements temporarily, reset the isolation, colour elements, open a view,
+and create a 3D view (optionally boxed around elements). Selecting elements is select_elements
+in working_set_tools.
+
+Transactions (the executor opens one per tool with writes=True):
+- color_elements and create_3d_view change the model (element overrides, a new view): writes=True.
+- isolate_in_view and reset_view_isolation change the view's temporary hide/isolate state. Revit
+  does not keep that state in the model (it is not saved, the user resets it from the view
+  control bar), and its documentation does not say whether the API calls need a transaction;
+  public add-ins (the C# peer of seed 003 among them) always call them inside one. They are
+  declared writes=True so that they work either way; the cost is an undo entry (and the approval
+  prompt for writes). The stand-in needs no transaction for them.
+- activate_view is writes=False: Revit refuses to change the active view while a transaction
+  is open (UIDocument.ActiveView, InvalidOperationException), so it must run outside one.
+
+Every tool re-reads what it changed before answering. Revit is imported inside the tool bodies
+only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from ..units import format_length
+from .lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
+from .registry import tool
+from .results import ToolError, ToolOutput
+
+SECTION_BOX_PADDING_M = 1.0     # metres around the elements, every side
+DEFAULT_HEIGHT_M = 3.0          # metres above an element whose height is unknown (a storey)
+
+COLOURS = {
+    "red": (255, 0, 0), "green": (0, 160, 0), "blue": (0, 0, 255), "yellow": (255, 255, 0),
+    "orange": (255, 128, 0), "purple": (128, 0, 128), "magenta": (255, 0, 255), "pink": (255, 105, 180),
+    "cyan": (0, 255, 255), "brown": (139, 69, 19), "black": (0, 0, 0), "white": (255, 255, 255),
+    "grey": (128, 128, 128), "gray": (128, 128, 128),
+}
+CLEAR_WORDS = ("none", "clear", "reset", "remove")
+
+
+# --- argument models ---------------------------------------------------------------------------
+
+
+class ElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(
+        None, description="Ids of the elements. Leave null to use the working set.")
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+class ColorElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(
+        None, description="Ids of the elements to colour. Leave null to use the working set.")
+    color: str | list[int] = Field(
+        description="The colour: a name (red, green, blue, yellow, orange, purple, magenta, pink, cyan, "
+                    "brown, black, white, grey), [r, g, b] with 0-255 components, or '#RRGGBB'. "
+                    "'none' removes the colour override.")
+
+
+class ActivateViewArgs(BaseModel):
+    view: str = Field(description="Name of the view to open, e.g. 'Level 1' or 'Door Schedule'; "
+                                  "'Floor Plan: Level 1' when views of different kinds share a name; "
+                                  "or the view's id.")
+
+
+class Create3DViewArgs(BaseModel):
+    name: str | None = Field(None, description="Name of the new 3D view. Leave null for Revit's default name.")
+    element_ids: list[int] | None = Field(
+        None, description="Elements to box: the view gets a section box around them (with 1 m of space "
+                          "around). Leave null for a view of the whole model (no section box). The "
+                          "working set is NOT used automatically here: pass its ids to box it.")
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _active_view(ctx):
+    view = ctx.uidoc.ActiveView if ctx.uidoc is not None else None
+    if view is None:
+        raise ToolError("There is no active view. Open a view in Revit (or call activate_view), then ask again.")
+    return view
+
+
+def _graphic_view(ctx, action: str):
+    """The active view, when it shows model graphics (not a schedule)."""
+    from Autodesk.Revit import DB
+    view = _active_view(ctx)
+    if isinstance(view, DB.TableView):
+        raise ToolError(f"The active view '{view.Name}' is a {view_type_name(view).lower()}: elements cannot be "
+                        f"{action} in it. Open a plan or 3D view first (activate_view), then ask again.")
+    return view
+
+
+def _unique(ids) -> list[int]:
+    return list(dict.fromkeys(int(i) for i in ids))
+
+
+def _graphic_elements(ctx, ids):
+    """(elements a view can show, ids left out: types, views and other non-graphic elements)."""
+    from Autodesk.Revit import DB
+    elements = ctx.elements(ids)  # a ToolError lists ids that do not exist
+    shown, skipped = [], []
+    for value, element in zip(ids, elements):
+        if isinstance(element, (DB.ElementType, DB.View)) or element.Category is None:
+            skipped.append(value)
+        else:
+            shown.append(element)
+    return shown, skipped
+
+
+def _id_list(ctx, ids):
+    from Autodesk.Revit import DB
+    from System.Collections.Generic import List
+    return List[DB.ElementId]([ctx.element_id(i) for i in ids])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _skipped_note(skipped) -> str:
+    if not skipped:
+        return ""
+    return (f" Left out {_plural(len(skipped), 'id')} that are not elements shown in views "
+            f"(types, views...): {id_sample(skipped, where='')}.")
+
+
+def _ids_in_view(ctx, view) -> set[int]:
+    """Ids of the elements the view shows now (its level, its crop, hide/isolate applied)."""
+    from Autodesk.Revit import DB
+    collector = DB.FilteredElementCollector(ctx.doc, view.Id).WhereElementIsNotElementType()
+    return {ctx.id_value(eid) for eid in collector.ToElementIds()}
+
+
+# --- isolation ---------------------------------------------------------------------------------
+
+
+def _describe_isolate(ctx, args: ElementsArgs) -> str:
+    view = ctx.uidoc.ActiveView
+    return (f"Temporarily isolate {_plural(len(args.element_ids or []), 'element')} in view "
+            f"'{view.Name if view is not None else '?'}' (everything else is hidden until the isolation is reset).")
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_isolate)
+def isolate_in_view(ctx, args: ElementsArgs):
+    """Temporarily isolate elements in the active view: only they stay visible.
+
+    Like Revit's Temporary Hide/Isolate > Isolate Element: nothing in the model changes and the
+    isolation is not saved; undo it with reset_view_isolation (or the view's "Reset Temporary
+    Hide/Isolate"). Leave element_ids out to isolate the working set. The working set does not change.
+    """
+    ids = _unique(args.element_ids)
+    if not ids:
+        raise ToolError("element_ids is empty: give the elements to isolate, or call reset_view_isolation "
+                        "to show everything again.")
+    view = _graphic_view(ctx, "isolated")
+    elements, skipped = _graphic_elements(ctx, ids)
+    if not elements:
+        raise ToolError(f"None of the ids can be isolated: {id_sample(skipped, where='')} are types or views, "
+                        "not elements shown in views.")
+    isolated = [ctx.id_value(e.Id) for e in elements]
+    view.IsolateElementsTemporary(_id_list(ctx, isolated))
+    view_id = view.Id
+
+    def verify():
+        current = ctx.doc.GetElement(view_id)
+        if current is None or not current.IsTemporaryHideIsolateActive():
+            raise ToolError(f"Revit did not isolate the elements: view '{view.Name}' has no temporary "
+                            "isolation.")
+        visible = _ids_in_view(ctx, current)
+        shown = [i for i in isolated if i in visible]
+        text = (f"Isolated {_plural(len(isolated), 'element')} ({category_summary(elements)}) in view "
+                f"'{current.Name}': everything else is temporarily hidden.")
+        hidden = [i for i in isolated if i not in visible]
+        if hidden:
+            text += (f" {len(hidden)} of them are not shown in this view ({id_sample(hidden, where='')}): "
+                     "they are outside it (another level, or cropped); a 3D view shows them "
+                     "(create_3d_view, activate_view).")
+        if not shown:
+            text += " The view now shows nothing."
+        return text + _skipped_note(skipped) + " Call reset_view_isolation to show everything again."
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _describe_reset(ctx, args: NoArgs) -> str:
+    view = ctx.uidoc.ActiveView
+    return f"Reset the temporary hide/isolate of view '{view.Name if view is not None else '?'}'."
+
+
+@tool(writes=True, working_set_policy="none", describe=_describe_reset)
+def reset_view_isolation(ctx, args: NoArgs):
+    """Show everything again in the active view: ends the temporary hide/isolate (isolate_in_view)."""
+    from Autodesk.Revit import DB
+    view = _graphic_view(ctx, "isolated or shown again")
+    if not view.IsTemporaryHideIsolateActive():
+        return f"Nothing to reset: view '{view.Name}' has no temporary hide/isolate."
+    view.DisableTemporaryViewMode(DB.TemporaryViewMode.TemporaryHideIsolate)
+    view_id = view.Id
+
+    def verify():
+        current = ctx.doc.GetElement(view_id)
+        if current.IsTemporaryHideIsolateActive():
+            raise ToolError(f"View '{current.Name}' still has a temporary hide/isolate after the reset.")
+        return f"Reset the temporary hide/isolate: view '{current.Name}' shows all its elements again."
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+# --- colour --------------------------------------------------------------------------------------
+
+
+def parse_color(value) -> tuple[int, int, int] | None:
+    """(r, g, b) from a name, [r, g, b] or '#RRGGBB'; None for 'none' (remove the override)."""
+    if isinstance(value, (list, tuple)):
+        if len(value) != 3 or not all(isinstance(c, int) and 0 <= c <= 255 for c in value):
+            raise ToolError(f"color as a list must be three integers from 0 to 255, [r, g, b]; got {list(value)}.")
+        return tuple(value)
+    text = str(value).strip().casefold().replace(" ", "")
+    if text in CLEAR_WORDS:
+        return None
+    if text in COLOURS:
+        return COLOURS[text]
+    match = re.fullmatch(r"#?([0-9a-f]{6})", text)
+    if match:
+        digits = match.group(1)
+        return tuple(int(digits[i:i + 2], 16) for i in (0, 2, 4))
+    match = re.fullmatch(r"(?:rgb)?\(?(\d{1,3}),(\d{1,3}),(\d{1,3})\)?", text)
+    if match and all(0 <= int(c) <= 255 for c in match.groups()):
+        return tuple(int(c) for c in match.groups())
+    raise ToolError(f"Unknown color {value!r}. Give a name ({', '.join(n for n in COLOURS if n != 'gray')}), "
+                    "[r, g, b] with 0-255 components, '#RRGGBB', or 'none' to remove the colour.")
+
+
+def _colour_text(rgb) -> str:
+    name = next((n for n, c in COLOURS.items() if c == tuple(rgb)), None)
+    hex_code = "#{:02X}{:02X}{:02X}".format(*rgb)
+    return f"{name} ({hex_code})" if name else hex_code
+
+
+def _describe_color(ctx, args: ColorElementsArgs) -> str:
+    view = ctx.uidoc.ActiveView
+    rgb = parse_color(args.color)
+    what = "Remove the colour override of" if rgb is None else f"Colour {_colour_text(rgb)}:"
+    return (f"{what} {_plural(len(args.element_ids or []), 'element')} in view "
+            f"'{view.Name if view is not None else '?'}'.")
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_color)
+def color_elements(ctx, args: ColorElementsArgs):
+    """Colour elements in the active view (a graphic override of their lines and surfaces).
+
+    Only this view changes; the elements themselves do not. color 'none' removes the override.
+    Leave element_ids out to colour the working set. The working set does not change.
+    """
+    from Autodesk.Revit import DB
+    rgb = parse_color(args.color)
+    ids = _unique(args.element_ids)
+    if not ids:
+        raise ToolError("element_ids is empty: give the elements to colour.")
+    view = _graphic_view(ctx, "coloured")
+    elements, skipped = _graphic_elements(ctx, ids)
+    if not elements:
+        raise ToolError(f"None of the ids can be coloured: {id_sample(skipped, where='')} are types or views.")
+    settings = DB.OverrideGraphicSettings()
+    if rgb is not None:
+        color = DB.Color(*rgb)
+        # In Revit a surface colour shows only with a fill pattern: the real tool should also call
+        # SetSurfaceForegroundPatternId(<Solid fill>). The stand-in has no FillPatternElement yet,
+        # so only the colours are set (projection lines always show).
+        settings.SetProjectionLineColor(color)
+        settings.SetSurfaceForegroundPatternColor(color)
+    coloured = [ctx.id_value(e.Id) for e in elements]
+    for element in elements:
+        view.SetElementOverrides(element.Id, settings)
+    view_id = view.Id
+
+    def verify():
+        current = ctx.doc.GetElement(view_id)
+        done = []
+        for value in coloured:
+            overrides = current.GetElementOverrides(ctx.element_id(value))
+            line = overrides.ProjectionLineColor
+            if rgb is None:
+                if not line.IsValid or (line.Red, line.Green, line.Blue) == (0, 0, 0):
+                    done.append(value)
+            elif line.IsValid and (line.Red, line.Green, line.Blue) == rgb:
+                done.append(value)
+        found, _ = elements_by_id(ctx, done)
+        if rgb is None:
+            text = (f"Removed the colour override of {_plural(len(done), 'element')} ({category_summary(found)}) "
+                    f"in view '{current.Name}'.")
+        else:
+            text = (f"Coloured {_plural(len(done), 'element')} ({category_summary(found)}) "
+                    f"{_colour_text(rgb)} in view '{current.Name}'.")
+        missed = [i for i in coloured if i not in done]
+        if missed:
+            text += f" {len(missed)} did not take the colour: {id_sample(missed, where='')}."
+        return text + _skipped_note(skipped)
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+# --- views ---------------------------------------------------------------------------------------
+
+
+@tool(working_set_policy="none")
+def activate_view(ctx, args: ActivateViewArgs):
+    """Open a view (plan, 3D view, schedule...) in Revit by its name: it becomes the active view.
+
+    An unknown name is an error that lists the project's views.
+    """
+    view = find_view(ctx, args.view)
+    current = ctx.uidoc.ActiveView
+    if current is not None and current.Id == view.Id:
+        return f"'{view_label(view)}' is already the active view."
+    try:
+        ctx.uidoc.ActiveView = view
+    except Exception as exc:  # noqa: BLE001 - Revit says why it cannot switch now
+        from .errors import format_exception_for_model
+        raise ToolError(f"Revit could not open '{view_label(view)}' now: {format_exception_for_model(exc)}. "
+                        "Try again in the next step, or open it in Revit.") from None
+    active = ctx.uidoc.ActiveView
+    if active is None or active.Id != view.Id:
+        raise ToolError(f"Revit did not open '{view_label(view)}': the active view is still "
+                        f"'{view_label(active) if active is not None else 'none'}'.")
+    return f"Opened '{view_label(active)}': it is now the active view."
+
+
+def _describe_3d(ctx, args: Create3DViewArgs) -> str:
+    text = f"Create a 3D view{f' named {args.name!r}' if args.name else ''}"
+    if args.element_ids:
+        text += f" with a section box around {_plural(len(args.element_ids), 'element')}"
+    return text + "."
+
+
+@tool(writes=True, working_set_policy="none", describe=_describe_3d)
+def create_3d_view(ctx, args: Create3DViewArgs):
+    """Create a new isometric 3D view, optionally with a section box around some elements.
+
+    With element_ids, the box encloses their locations (points and location lines) with 1 m of
+    space on every side, up to their height (3 m above elements whose height is unknown). The
+    view is not opened: call activate_view with its name to show it.
+    """
+    from Autodesk.Revit import DB
+    family_type = next((t for t in DB.FilteredElementCollector(ctx.doc).OfClass(DB.ViewFamilyType)
+                        if t.ViewFamily == DB.ViewFamily.ThreeDimensional), None)
+    if family_type is None:
+        raise ToolError("The project has no 3D view type, so no 3D view can be created.")
+    name = " ".join(args.name.split()) if args.name else None
+    if args.name is not None and not name:
+        raise ToolError("name is empty: give a name for the view, or leave it null.")
+    if name:
+        taken = [v for v in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View3D) if v.Name == name]
+        if taken:
+            raise ToolError(f"A 3D view named '{name}' already exists (id {ctx.id_value(taken[0].Id)}). "
+                            "Choose another name, or open it with activate_view.")
+    box, boxed, skipped = (None, [], [])
+    if args.element_ids is not None:
+        box, boxed, skipped = _section_box(ctx, _unique(args.element_ids))
+
+    view = DB.View3D.CreateIsometric(ctx.doc, family_type.Id)
+    if name:
+        view.Name = name
+    if box is not None:
+        view.SetSectionBox(box)
+    view_id = ctx.id_value(view.Id)
+
+    def verify():
+        created = ctx.doc.GetElement(ctx.element_id(view_id))
+        if created is None:
+            raise ToolError("The 3D view is not in the model: it was not created.")
+        text = f"Created the 3D view '{created.Name}' (id {view_id})"
+        if created.IsSectionBoxActive:
+            section = created.GetSectionBox()
+            low, high = section.Min, section.Max
+            unit = ctx.length_unit
+            size = ", ".join(format_length(v, unit) for v in (high.X - low.X, high.Y - low.Y, high.Z - low.Z))
+            text += (f" with a section box around {_plural(len(boxed), 'element')} "
+                     f"({size} wide, deep and high)")
+        elif box is not None:
+            text += ", but Revit did not keep the section box"
+        text += ". Call activate_view to open it."
+        if skipped:
+            text += (f" Left out of the box {_plural(len(skipped), 'element')} without a location: "
+                     f"{id_sample(skipped, where='')}.")
+        return text
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _section_box(ctx, ids):
+    """(BoundingBoxXYZ around the elements' locations, ids boxed, ids without a location)."""
+    from Autodesk.Revit import DB
+    if not ids:
+        raise ToolError("element_ids is empty: give the elements to box, or leave element_ids null "
+                        "for a view of the whole model.")
+    elements = ctx.elements(ids)
+    points, boxed, skipped = [], [], []
+    for value, element in zip(ids, elements):
+        found = _location_points(element)
+        if not found:
+            skipped.append(value)
+            continue
+        boxed.append(value)
+        height = _height_of(element)
+        points += found + [DB.XYZ(p.X, p.Y, p.Z + height) for p in found]
+    if not points:
+        raise ToolError(f"None of the elements has a location (a point or a line), so no section box "
+                        f"can be placed around them: {id_sample(skipped, where='')}. Leave element_ids "
+                        "null for a view of the whole model.")
+    pad = SECTION_BOX_PADDING_M / 0.3048
+    box = DB.BoundingBoxXYZ()
+    box.Min = DB.XYZ(min(p.X for p in points) - pad, min(p.Y for p in points) - pad, min(p.Z for p in points) - pad)
+    box.Max = DB.XYZ(max(p.X for p in points) + pad, max(p.Y for p in points) + pad, max(p.Z for p in points) + pad)
+    return box, boxed, skipped
+
+
+def _location_points(element) -> list:
+    """Points of an element's location: its point, or points along its location line."""
+    from Autodesk.Revit import DB
+    location = element.Location
+    if isinstance(location, DB.LocationPoint):
+        return [location.Point]
+    if isinstance(location, DB.LocationCurve):
+        curve = location.Curve
+        if isinstance(curve, DB.Line):
+            return [curve.GetEndPoint(0), curve.GetEndPoint(1)]
+        return [curve.Evaluate(i / 16.0, True) for i in range(17)]  # arcs bulge past their ends
+    return []
+
+
+def _height_of(element) -> float:
+    """How far an element rises above its location, in feet (a storey when unknown)."""
+    from Autodesk.Revit import DB
+    for bip in (DB.BuiltInParameter.WALL_USER_HEIGHT_PARAM, DB.BuiltInParameter.INSTANCE_HEAD_HEIGHT_PARAM):
+        parameter = element.get_Parameter(bip)
+        if parameter is not None and parameter.StorageType == DB.StorageType.Double and parameter.AsDouble() > 0:
+            return parameter.AsDouble()
+    return DEFAULT_HEIGHT_M / 0.3048

@@ -29,7 +29,7 @@ from typing import Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field
 
-from ..units import UnitParseError, format_length, parse_angle
+from ..units import UnitParseError, parse_angle
 from ..working_set import singular
 from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, find_level_near, names_match,
                      resolve_category, type_label)
@@ -248,14 +248,14 @@ def _compile(ctx, condition: Condition, sample: list, everything: Callable, wher
     name = _parameter_name(ctx, condition.parameter, sample, everything, where)
     compiled = _CompiledCondition(ctx, name, condition.op, condition.value)
     for element in sample:  # check the value against the parameter's type now, before searching
-        parameter = _find_parameter(ctx, element, name)
+        parameter = find_parameter(ctx, element, name)
         if parameter is not None:
             compiled.comparator(parameter)
             break
     return compiled
 
 
-def _find_parameter(ctx, element, name: str):
+def find_parameter(ctx, element, name: str):
     """The element's parameter called ``name``, else its type's."""
     parameter = element.LookupParameter(name)
     if parameter is not None:
@@ -293,7 +293,7 @@ def _parameter_name(ctx, name: str, sample: list, everything: Callable, where: s
     for candidate in known:
         if names_match(candidate, name):
             return candidate
-    if sample and any(_find_parameter(ctx, e, name) is not None for e in everything()):
+    if sample and any(find_parameter(ctx, e, name) is not None for e in everything()):
         return name  # a rarer parameter, on elements after the sample
     raise ToolError(no_such_parameter(name, known, where))
 
@@ -359,7 +359,7 @@ class _CompiledCondition:
         return found
 
     def displayed(self, element) -> str | None:
-        parameter = _find_parameter(self.ctx, element, self.name)
+        parameter = find_parameter(self.ctx, element, self.name)
         return display_value(parameter) if parameter is not None else None
 
     # -- one comparator per parameter definition ----------------------------------------------------
@@ -572,7 +572,7 @@ def counts_text(counter: Counter, limit: int = 5, label: Callable[[str, int], st
     ordered = sorted(counter.items(), key=lambda item: (-item[1], str(item[0])))
     shown = ", ".join(label(name, n) for name, n in ordered[:limit])
     if len(ordered) > limit:
-        shown += f", and {len(ordered) - limit} more"
+        shown += f", and {len(ordered) - limit:,} more"
     return shown
 
 
@@ -591,5 +591,5 @@ def listed(names: list[str], limit: int = LISTED_CHOICES) -> str:
     return shown
 
 
-__all__ = ["Condition", "ElementQuery", "build_query", "parameter_names", "no_such_parameter",
-           "display_value", "shorten", "counts_text", "level_name", "listed", "format_length"]
+__all__ = ["Condition", "ElementQuery", "build_query", "find_parameter", "parameter_names",
+           "no_such_parameter", "display_value", "shorten", "counts_text", "level_name", "listed"]

@@ -183,11 +183,9 @@ def category_counts(ctx) -> list[tuple]:
     """[(BuiltInCategory, name, count of elements that are not types)] for the categories present
     in the model, the largest count first. One collector per category: the category index does
     the work."""
-    from Autodesk.Revit import DB
     rows = []
     for bic in builtin_categories():
-        count = (DB.FilteredElementCollector(ctx.doc).OfCategory(bic)
-                 .WhereElementIsNotElementType().GetElementCount())
+        count = _instance_count(ctx, bic)
         if count:
             name = category_name(ctx, bic)
             if name:
@@ -204,8 +202,8 @@ def _category_key(name: str) -> str:
 def resolve_category(ctx, name: str):
     """The BuiltInCategory the model means by ``name``: "Walls", "walls", "Door", "OST_Doors".
 
-    Categories present in the model win over absent ones of the same name (Revit has two
-    "Railings"). A ToolError lists the categories present in the model, with their counts.
+    When two categories have the name (Revit has two "Railings"), the one with more elements
+    wins. A ToolError lists the categories present in the model, with their counts.
     """
     text = " ".join(str(name).split())
     if not text:
@@ -217,29 +215,33 @@ def resolve_category(ctx, name: str):
             if bic.ToString().casefold() == key:
                 return bic
         raise ToolError(_no_such_category(ctx, name))
-    present = category_counts(ctx)
     wanted = _category_key(text)
-    for bic, label, _count in present:  # the largest count first
-        if _category_key(label) == wanted:
-            return bic
-    for bic in members:
-        label = category_name(ctx, bic)
-        if label and _category_key(label) == wanted:
-            return bic
+    named = [bic for bic in members if _category_key(category_name(ctx, bic) or "") == wanted]
+    if len(named) > 1:  # the one the model uses most
+        named.sort(key=lambda bic: -_instance_count(ctx, bic))
+    if named:
+        return named[0]
     compact = key.replace(" ", "")
     for bic in members:  # the enum name without its prefix: "GenericModel"
         if bic.ToString()[4:].casefold() == compact:
             return bic
-    raise ToolError(_no_such_category(ctx, name, present))
+    raise ToolError(_no_such_category(ctx, name))
 
 
-def _no_such_category(ctx, name: str, present=None) -> str:
-    present = category_counts(ctx) if present is None else present
+def _instance_count(ctx, bic) -> int:
+    from Autodesk.Revit import DB
+    return DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsNotElementType().GetElementCount()
+
+
+def _no_such_category(ctx, name: str) -> str:
+    present = category_counts(ctx)
     names = [label for _bic, label, _count in present]
-    close = difflib.get_close_matches(str(name).strip().title(), names, n=3, cutoff=0.6)
+    asked = str(name).strip().title()
+    close = (difflib.get_close_matches(asked, names, n=3, cutoff=0.85)
+             or difflib.get_close_matches(asked, names, n=3, cutoff=0.6))
     if not close:
         absent = {category_name(ctx, bic) for bic in builtin_categories()} - set(names) - {None}
-        close = difflib.get_close_matches(str(name).strip().title(), sorted(absent), n=2, cutoff=0.75)
+        close = difflib.get_close_matches(asked, sorted(absent), n=2, cutoff=0.75)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     shown = ", ".join(f"{label} ({count:,})" for _bic, label, count in present[:CATEGORY_CHOICES])
     if len(present) > CATEGORY_CHOICES:
@@ -287,6 +289,10 @@ _VIEW_TYPE_NAMES = (("FloorPlan", "Floor Plan"), ("CeilingPlan", "Ceiling Plan")
                     ("Schedule", "Schedule"), ("Elevation", "Elevation"))
 
 
+# Revit's own views (the browsers' panes and internal views): a collector returns them, nobody opens them.
+_INTERNAL_VIEW_TYPES = ("ProjectBrowser", "SystemBrowser", "Internal", "Undefined")
+
+
 def view_type_name(view) -> str:
     """ "Floor Plan", "3D View", "Schedule": the kind of a view as the Project Browser names it."""
     from Autodesk.Revit import DB
@@ -304,7 +310,8 @@ def view_label(view) -> str:
 def all_views(ctx) -> list:
     """The project's views that a user can open (templates left out), by kind then name."""
     from Autodesk.Revit import DB
-    views = [v for v in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View) if not v.IsTemplate]
+    views = [v for v in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View)
+             if not v.IsTemplate and str(v.ViewType.ToString()) not in _INTERNAL_VIEW_TYPES]
     return sorted(views, key=lambda v: (view_type_name(v), v.Name.casefold()))
 
 

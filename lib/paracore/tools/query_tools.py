@@ -20,10 +20,10 @@ from pydantic import BaseModel, Field
 
 from ..units import format_length
 from ..working_set import singular
-from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, level_name,
-                            listed, no_such_parameter, parameter_names, shorten)
-from .lookup import (category_counts, category_name, category_of, category_summary,
-                     elements_by_id, id_sample, levels_by_elevation, resolve_category, type_label)
+from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, find_parameter,
+                            level_name, listed, no_such_parameter, parameter_names, shorten)
+from .lookup import (category_counts, category_name, category_of, elements_by_id, id_sample,
+                     levels_by_elevation, resolve_category, type_label)
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
@@ -35,6 +35,7 @@ OVERVIEW_LEVELS = 8     # levels named in the overview
 DETAILED = 5            # get_element_info describes up to this many elements in full
 MAX_NAMES = 12          # parameter names get_parameters takes at once
 TOP_VALUES = 3          # distinct values shown per parameter across many elements
+SUMMARY_BUDGET = 450    # characters of value summaries across many elements
 WARNING_KINDS = 8       # kinds of warning listed
 
 
@@ -120,6 +121,12 @@ def _category_words(count: int, label: str | None) -> str:
     return f"{_n(count)} {singular(label) if count == 1 else label}"
 
 
+def _summary(elements) -> str:
+    """ "24,168 Walls, 5 Doors" for a list of elements, the largest count first."""
+    counts = Counter(category_of(e) for e in elements)
+    return counts_text(counts, TOP_CATEGORIES, lambda name, n: _category_words(n, name)) or "nothing"
+
+
 def _element_name(ctx, element) -> str:
     """The type as 'Family: Type' when the element has one, else the element's own name."""
     type_id = element.GetTypeId()
@@ -168,7 +175,8 @@ def _existing(ctx, ids: list[int]) -> tuple[list, list[int]]:
 def _missing_note(missing: list[int]) -> str:
     if not missing:
         return ""
-    return f"\n{_plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}."
+    verb = "exists" if len(missing) == 1 else "exist"
+    return f"\n{_plural(len(missing), 'id')} no longer {verb} in the model: {id_sample(missing, where='')}."
 
 
 def _working_set_sentence(ctx, ids: list[int], operation: str, match_summary: str) -> str:
@@ -181,7 +189,8 @@ def _working_set_sentence(ctx, ids: list[int], operation: str, match_summary: st
         return "The working set already held all of them; it did not change."
     text = f"Added {_plural(new, 'element')} to the working set"
     if new < len(ids):
-        text += f" ({_n(len(ids) - new)} were already in it)"
+        already = len(ids) - new
+        text += f" ({_n(already)} {'was' if already == 1 else 'were'} already in it)"
     return text + f"; it now holds {_plural(len(current) + new, 'element')}."
 
 
@@ -364,20 +373,21 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
 
     if not kept:
         text = (f"None of the {_plural(len(elements), 'element')} in the working set matches ({criteria}); "
-                f"the working set was left as it was ({category_summary(elements)}).")
+                f"the working set was left as it was ({_summary(elements)}).")
         if query.level is not None:
             levels = Counter(level_name(ctx, e) or "no level" for e in elements)
             text += f" Their levels: {counts_text(levels)}."
         return text + _missing_note(missing)
 
     text = (f"Kept {_n(len(kept))} of the {_plural(len(elements), 'element')} in the working set "
-            f"({criteria}): {category_summary(kept)}.")
+            f"({criteria}): {_summary(kept)}.")
     if removed:
-        text += f" Removed {_n(len(removed))}: {category_summary(removed)}."
+        text += f" Removed {_n(len(removed))}: {_summary(removed)}."
     else:
         text += " Nothing was removed: they all match."
     if missing:
-        text += f" Also dropped {_plural(len(missing), 'id')} that no longer exist."
+        text += (f" Also dropped {_plural(len(missing), 'id')} that no longer "
+                 f"{'exists' if len(missing) == 1 else 'exist'}.")
     text += f" Working set ids: {id_sample(kept_ids)}."
     return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text))
 
@@ -400,7 +410,7 @@ def get_element_info(ctx, args: ElementInfoArgs):
     if len(elements) <= DETAILED:
         blocks = [_details(ctx, e) for e in elements]
         return "\n".join(blocks) + _missing_note(missing)
-    lines = [f"{_plural(len(elements), 'element')}: {category_summary(elements)}."]
+    lines = [f"{_plural(len(elements), 'element')}: {_summary(elements)}."]
     rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
     lines += rows
     if len(elements) > len(rows):
@@ -467,6 +477,36 @@ def get_parameters(ctx, args: GetParametersArgs):
     return text + _missing_note(missing)
 
 
+def _value_counts(ctx, elements, name: str) -> Counter:
+    """How many elements show each value of parameter ``name`` (displayed once per distinct raw
+    value: formatting is the slow part)."""
+    from Autodesk.Revit import DB
+    shown: dict = {}
+    raw: Counter = Counter()
+    for element in elements:
+        parameter = find_parameter(ctx, element, name)
+        if parameter is None:
+            raw[None] += 1
+            continue
+        storage = parameter.StorageType
+        if storage == DB.StorageType.Double:
+            value = parameter.AsDouble() if parameter.HasValue else None
+        elif storage == DB.StorageType.Integer:
+            value = parameter.AsInteger() if parameter.HasValue else None
+        elif storage == DB.StorageType.ElementId:
+            value = ctx.id_value(parameter.AsElementId())
+        else:
+            value = parameter.AsString()
+        key = (ctx.id_value(parameter.Id), value)
+        if key not in shown:
+            shown[key] = display_value(parameter)
+        raw[key] += 1
+    values: Counter = Counter()
+    for key, count in raw.items():
+        values["(no such parameter)" if key is None else shown[key]] += count
+    return values
+
+
 def _kind(parameter) -> str:
     """ "Double length, read-only", "Integer yes/no", "String", "ElementId"."""
     from Autodesk.Revit import DB
@@ -513,13 +553,12 @@ def _all_parameters(ctx, elements) -> str:
     if type_id >= 0:
         body.append(f"Type parameters are on its type: get_parameters with element_ids [{type_id}].")
     if len(elements) > 1:
-        body.append(f"{_n(len(elements) - 1)} more elements not shown ({category_summary(elements[1:])}): "
+        body.append(f"{_n(len(elements) - 1)} more elements not shown ({_summary(elements[1:])}): "
                     "pass names to read parameters across all of them.")
     return "\n".join(body)
 
 
 def _named_parameters(ctx, elements, names: list[str]) -> str:
-    from .element_query import _find_parameter
     sample = elements[:NAME_SAMPLE]
     categories = {category_of(e) for e in sample}
     where = categories.pop() if len(categories) == 1 else "these elements"
@@ -532,7 +571,7 @@ def _named_parameters(ctx, elements, names: list[str]) -> str:
         close = next((k for k in known if k.casefold() == name.casefold()), None)
         if close is not None:
             resolved.append(close)
-        elif any(_find_parameter(ctx, e, name) is not None for e in elements):
+        elif any(find_parameter(ctx, e, name) is not None for e in elements):
             resolved.append(name)
         else:
             raise ToolError(no_such_parameter(name, known, where))
@@ -540,32 +579,35 @@ def _named_parameters(ctx, elements, names: list[str]) -> str:
     kinds = {}
     for name in resolved:
         for element in elements:
-            parameter = _find_parameter(ctx, element, name)
+            parameter = find_parameter(ctx, element, name)
             if parameter is not None:
                 on_type = element.LookupParameter(name) is None
                 kinds[name] = _kind(parameter) + (", type parameter" if on_type else "")
                 break
     header = "; ".join(f"{name} [{kinds[name]}]" for name in resolved)
-    lines = [f"{_plural(len(elements), 'element')} ({category_summary(elements)}) · {header}:"]
+    lines = [f"{_plural(len(elements), 'element')} ({_summary(elements)}) · {header}:"]
     rows = []
     for element in elements[:MAX_ROWS]:
         values = []
         for name in resolved:
-            parameter = _find_parameter(ctx, element, name)
+            parameter = find_parameter(ctx, element, name)
             values.append(f"{name} = {display_value(parameter) if parameter is not None else '(no such parameter)'}")
         rows.append(f"- {ctx.id_value(element.Id)} {singular(category_of(element))}: " + "; ".join(values))
     shown = _fit(rows, ROW_BUDGET - 300 if len(elements) > len(rows) else ROW_BUDGET)
     lines += shown
     if len(elements) > len(shown):
         lines.append(f"- … and {_n(len(elements) - len(shown))} more.")
-        summaries = []
+        summaries, used = [], 0
         for name in resolved:
-            values = Counter()
-            for element in elements:
-                parameter = _find_parameter(ctx, element, name)
-                values[display_value(parameter) if parameter is not None else "(no such parameter)"] += 1
-            summaries.append(f"{name}: " + counts_text(values, TOP_VALUES, lambda v, n: f"{v} ×{_n(n)}"))
-        lines.append(shorten(f"Across all {_n(len(elements))}: " + " | ".join(summaries), 500))
+            summary = f"{name}: " + counts_text(_value_counts(ctx, elements, name), TOP_VALUES,
+                                                lambda v, n: f"{v} ×{_n(n)}")
+            if summaries and used + len(summary) > SUMMARY_BUDGET:
+                break
+            summaries.append(summary)
+            used += len(summary) + 3
+        if len(summaries) < len(resolved):
+            summaries.append(f"(ask for {', '.join(resolved[len(summaries):])} alone to see their values)")
+        lines.append(f"Across all {_n(len(elements))}: " + " | ".join(summaries))
     return "\n".join(lines)
 
 
@@ -666,7 +708,7 @@ def get_selection(ctx, args: NoArgs):
     if not ids:
         return "Nothing is selected in Revit."
     elements, missing = elements_by_id(ctx, ids)
-    lines = [f"{_plural(len(ids), 'element')} selected in Revit: {category_summary(elements)}."]
+    lines = [f"{_plural(len(ids), 'element')} selected in Revit: {_summary(elements)}."]
     rows = _fit([_row(ctx, e) for e in elements[:SAMPLE_ROWS]])
     lines += rows
     if len(elements) > len(rows):

@@ -243,8 +243,13 @@ def _colour_text(rgb) -> str:
 
 def _describe_color(ctx, args: ColorElementsArgs) -> str:
     view = ctx.uidoc.ActiveView
-    rgb = parse_color(args.color)
-    what = "Remove the colour override of" if rgb is None else f"Colour {_colour_text(rgb)}:"
+    try:
+        rgb = parse_color(args.color)
+    except ToolError:  # the call itself will say what is wrong with the colour
+        rgb = tuple(args.color) if isinstance(args.color, list) else args.color
+        what = f"Colour {rgb!r}:"
+    else:
+        what = "Remove the colour override of" if rgb is None else f"Colour {_colour_text(rgb)}:"
     return (f"{what} {_plural(len(args.element_ids or []), 'element')} in view "
             f"'{view.Name if view is not None else '?'}'.")
 

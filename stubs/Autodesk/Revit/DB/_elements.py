@@ -59,6 +59,8 @@ class Level(DatumPlane):
     def _set_param(self, definition, value):
         if definition.name == "Elevation":  # Parameter.Set is the same edit as the property
             self._set_elevation(value)
+        elif definition.name == "Name":     # ...and names stay unique either way
+            self._rename(value)
         else:
             super()._set_param(definition, value)
 

@@ -1,0 +1,1042 @@
+"""Modification tools: set a parameter, change the type, move, copy, rotate and delete elements.
+
+Every tool takes ``element_ids`` (the working set when left out), checks the whole call against
+the document before changing anything, and raises a ToolError that lists the valid choices when
+the call cannot work. The executor runs each call in its own transaction: an error rolls back
+everything the call changed. Results are bounded (counts and a short sample) and verified: after
+the commit, ``ToolOutput.verify`` re-reads the model and says what is really there.
+
+Decisions:
+- ``set_parameter(preview=True)`` is a dry run: the values are set inside a SubTransaction,
+  read back as Revit displays them, and the SubTransaction is rolled back, so the preview shows
+  exactly what Revit would store and the executor's transaction commits nothing. It is still a
+  writing call (the executor opens a transaction, the approval prompt says "Preview only");
+  Revit may keep an empty undo entry for it. A separate read-only tool would have duplicated
+  set_parameter's arguments and could not show Revit's own conversion of the new value.
+- Type parameters are refused unless ``include_type_parameters`` is true, with the number of
+  instances the change would reach; read-only parameters are always refused.
+- Working sets: copies join the working set (policy "add"); the other tools leave it as it is
+  (deleted ids leave it anyway).
+- Pinned elements are not moved or rotated (the user pinned them so they stay put); the
+  error names them.
+- Doors and windows go with their host wall when it moves, rotates or is copied, as in Revit.
+
+Revit is imported inside the tool bodies only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from ..units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
+from ..working_set import singular
+from .lookup import LISTED_CHOICES, category_of, category_summary, id_sample
+from .registry import tool
+from .results import ToolError, ToolOutput
+
+SAMPLE = 5              # elements described one by one in a result
+MATCH_TOLERANCE = 1e-6  # feet: a re-read position within this is where it was sent
+_EMPTY = "(empty)"
+
+
+# --- argument models ---------------------------------------------------------------------------
+
+_IDS = ("Revit element ids (integers). Leave null to use the working set.")
+_OFFSET = ("How far to move, as [dx, dy] or [dx, dy, dz] in plan (+x east, +y north, +z up): numbers "
+           "in the project's units or strings with a unit, e.g. [2, 0] or ['3 m', '0 m', '1 m'].")
+
+
+class SetParameterArgs(BaseModel):
+    element_ids: list[int] | None = Field(None, description=_IDS)
+    name: str = Field(description="The parameter's name as Revit shows it in Properties, e.g. 'Comments', "
+                                  "'Mark', 'Base Offset', 'Base Constraint', 'Sill Height', 'Fire Rating'.")
+    value: str | float | bool = Field(
+        description="The new value. Text as is; lengths as a number in the project's units or with a "
+                    "unit ('2.5 m', \"8'\"), angles in degrees or with a unit; yes/no as true/false or "
+                    "'yes'/'no'; a level (Base Constraint, Top Constraint, Level) by its name, e.g. "
+                    "'Level 2'; another element by its name or id.")
+    include_type_parameters: bool = Field(
+        False, description="Allow changing a type parameter (one shared by every element of a type, e.g. "
+                           "'Fire Rating' of a wall type). It changes every instance of the type in the "
+                           "model, not only the elements given. Only set it when the user wants that.")
+    preview: bool = Field(
+        False, description="True: show old → new for a sample of the elements and change nothing.")
+
+
+class ChangeTypeArgs(BaseModel):
+    element_ids: list[int] | None = Field(None, description=_IDS)
+    type_name: str = Field(
+        description="The new type, as Revit names it: a wall or floor type name ('Exterior - Brick on "
+                    "Block') or a family type as 'Family: Type' ('M_Single-Flush: 0864 x 2032mm'). It "
+                    "must be a type of the elements' own category.")
+
+
+class MoveElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(None, description=_IDS)
+    offset: list[Length] = Field(min_length=2, max_length=3, description=_OFFSET)
+
+
+class CopyElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(None, description=_IDS)
+    offset: list[Length] = Field(
+        min_length=2, max_length=3,
+        description="Where the copies go relative to the originals, as [dx, dy] or [dx, dy, dz]: numbers "
+                    "in the project's units or strings with a unit, e.g. ['0 m', '10 m'].")
+
+
+class RotateElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(None, description=_IDS)
+    angle: Angle = Field(description="Rotation in plan, counter-clockwise seen from above: degrees, or a "
+                                     "string with a unit ('90°', '-45 deg', '1.57 rad'). Negative turns clockwise.")
+    center: tuple[Length, Length] | None = Field(
+        None, description="Point in plan to rotate about, as [x, y]. Leave null for the centre of the "
+                          "elements' extent (their location points and line ends).")
+
+
+class DeleteElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(None, description=_IDS)
+
+
+# --- shared helpers ---------------------------------------------------------------------------------
+
+
+def _unique(ids) -> list[int]:
+    return list(dict.fromkeys(int(i) for i in ids))
+
+
+def _targets(ctx, ids) -> list:
+    if not ids:
+        raise ToolError("element_ids is empty: give at least one element id, or leave it out to use "
+                        "the working set.")
+    return ctx.elements(_unique(ids))
+
+
+def _noun(elements) -> str:
+    """ "3 walls, 1 door" (the category summary, lower case, for sentences); types are named as
+    types: "1 wall type ('Generic - 200mm')"."""
+    from Autodesk.Revit import DB
+    types = [e for e in elements if isinstance(e, DB.ElementType)]
+    others = [e for e in elements if not isinstance(e, DB.ElementType)]
+    parts = [category_summary(others).lower()] if others else []
+    by_category: dict[str, list] = {}
+    for element_type in types:
+        by_category.setdefault(singular(category_of(element_type)).lower(), []).append(element_type)
+    for kind, members in by_category.items():
+        names = _choices([f"'{_type_label(t)}'" for t in members], 3)
+        parts.append(f"{len(members)} {kind} type{'s' if len(members) != 1 else ''} ({names})")
+    return ", ".join(parts)
+
+
+def _ids_text(ids) -> str:
+    ids = list(ids)
+    return f"id{'s' if len(ids) != 1 else ''} {id_sample(ids, where='')}"
+
+
+def _it(elements) -> str:
+    return "it" if len(elements) == 1 else "them"
+
+
+def _fmt(ctx, feet: float) -> str:
+    return format_length(feet, ctx.length_unit)
+
+
+def _point(ctx, xyz, z: bool = False) -> str:
+    values = [xyz.X, xyz.Y, xyz.Z] if z else [xyz.X, xyz.Y]
+    return "(" + ", ".join(_fmt(ctx, v) for v in values) + ")"
+
+
+def _id_list(ctx, values):
+    from Autodesk.Revit import DB
+    from System.Collections.Generic import List
+    return List[DB.ElementId]([ctx.element_id(v) for v in values])
+
+
+def _label(ctx, element) -> str:
+    """ "wall 312", or "wall type 'Generic - 200mm'": the singular category and id, for samples."""
+    from Autodesk.Revit import DB
+    kind = singular(category_of(element)).lower()
+    if isinstance(element, DB.ElementType):
+        return f"{kind} type '{_type_label(element)}'"
+    return f"{kind} {ctx.id_value(element.Id)}"
+
+
+def _type_label(element_type) -> str:
+    """How Revit's type selector names a type: "Family: Type" for family types, else the name."""
+    from Autodesk.Revit import DB
+    if isinstance(element_type, DB.FamilySymbol):
+        return f"{element_type.FamilyName}: {element_type.Name}"
+    return element_type.Name
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
+
+
+def _choices(names, limit: int = LISTED_CHOICES) -> str:
+    names = list(names)
+    shown = ", ".join(names[:limit])
+    if len(names) > limit:
+        shown += f", … and {len(names) - limit} more"
+    return shown
+
+
+def _close(name: str, names) -> str:
+    close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.5)
+    if not close:
+        close = [n for n in names if _normal(name) in _normal(n) or _normal(n) in _normal(name)][:3]
+    return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def _hosted_inserts(ctx, elements) -> list:
+    """The doors and windows hosted by the host objects among ``elements`` (not in ``elements``)."""
+    from Autodesk.Revit import DB
+    given = {ctx.id_value(e.Id) for e in elements}
+    found = {}
+    for element in elements:
+        if isinstance(element, DB.HostObject):
+            for insert_id in element.FindInserts(True, False, False, False):
+                value = ctx.id_value(insert_id)
+                if value not in given and value not in found:
+                    found[value] = ctx.doc.GetElement(insert_id)
+    return [e for e in found.values() if e is not None]
+
+
+def _with_hosted(ctx, elements) -> str:
+    hosted = _hosted_inserts(ctx, elements)
+    return f" (and the {_noun(hosted)} hosted in {_it(elements)})" if hosted else ""
+
+
+# --- positions: what move, copy and rotate change and verify ------------------------------------------
+
+
+def _position(element):
+    """The element's place in plan: an XYZ, a (start, end) pair, or None (floors, no location)."""
+    from Autodesk.Revit import DB
+    location = element.Location
+    if isinstance(location, DB.LocationPoint):
+        return location.Point
+    if isinstance(location, DB.LocationCurve):
+        curve = location.Curve
+        return (curve.GetEndPoint(0), curve.GetEndPoint(1))
+    return None
+
+
+def _points(position) -> list:
+    if position is None:
+        return []
+    return list(position) if isinstance(position, tuple) else [position]
+
+
+def _position_text(ctx, position) -> str:
+    if isinstance(position, tuple):
+        return f"from {_point(ctx, position[0])} to {_point(ctx, position[1])}"
+    return f"at {_point(ctx, position)}"
+
+
+def _same_plan(a, b) -> bool:
+    return abs(a.X - b.X) <= MATCH_TOLERANCE and abs(a.Y - b.Y) <= MATCH_TOLERANCE
+
+
+def _movable(ctx, elements, verb: str) -> None:
+    """Refuse elements that cannot be moved (no location) or should not be (pinned)."""
+    from Autodesk.Revit import DB
+    fixed = [e for e in elements if _position(e) is None and not isinstance(e, DB.Floor)]
+    if fixed:
+        ids = [ctx.id_value(e.Id) for e in fixed]
+        hint = (" To raise or lower a level, set its 'Elevation' with set_parameter."
+                if any(isinstance(e, DB.Level) for e in fixed) else "")
+        they = "it has" if len(fixed) == 1 else "they have"
+        raise ToolError(f"{len(fixed)} of the elements cannot be {verb}: {they} no location in the model "
+                        f"({_noun(fixed)}; {_ids_text(ids)}). Leave {'it' if len(fixed) == 1 else 'them'} "
+                        f"out of element_ids.{hint}")
+    pinned = [e for e in elements if e.Pinned]
+    if pinned:
+        ids = [ctx.id_value(e.Id) for e in pinned]
+        raise ToolError(f"{len(pinned)} of the elements {'is' if len(pinned) == 1 else 'are'} pinned "
+                        f"({_noun(pinned)}; {_ids_text(ids)}), so nothing was {verb}. Ask the user to unpin "
+                        f"{'it' if len(pinned) == 1 else 'them'} in Revit, or leave "
+                        f"{'it' if len(pinned) == 1 else 'them'} out of element_ids.")
+
+
+def _offset(ctx, values):
+    from Autodesk.Revit import DB
+    dx, dy, *rest = (ctx.length(v) for v in values)
+    offset = DB.XYZ(dx, dy, rest[0] if rest else 0.0)
+    if offset.IsZeroLength():
+        raise ToolError("offset is zero: give how far to move, e.g. ['2 m', 0].")
+    return offset
+
+
+def _vector_text(ctx, vector) -> str:
+    return _point(ctx, vector, z=abs(vector.Z) > 1e-12)
+
+
+@dataclass
+class _Snapshot:
+    """Positions before the change of the elements given and of the inserts their hosts carry,
+    to check the change after the commit."""
+
+    ids: list[int]
+    before: dict[int, object]
+    hosted_ids: list[int] = field(default_factory=list)
+
+
+def _snapshot(ctx, elements) -> _Snapshot:
+    hosted = _hosted_inserts(ctx, elements)
+    everything = list(elements) + hosted
+    return _Snapshot(ids=[ctx.id_value(e.Id) for e in elements],
+                     before={ctx.id_value(e.Id): _position(e) for e in everything},
+                     hosted_ids=[ctx.id_value(e.Id) for e in hosted])
+
+
+def _check_positions(ctx, snapshot: _Snapshot, expected_of, ids=None) -> tuple[list, list, list]:
+    """Re-read the elements: (placed as expected, placed elsewhere, not checkable) as elements."""
+    placed, elsewhere, unchecked = [], [], []
+    for value in snapshot.ids if ids is None else ids:
+        element = ctx.doc.GetElement(ctx.element_id(value))
+        if element is None:
+            raise ToolError(f"Element {value} is no longer in the model after the change.")
+        before, now = snapshot.before[value], _position(element)
+        if before is None or now is None:
+            unchecked.append(element)
+            continue
+        expected = [expected_of(p) for p in _points(before)]
+        (placed if all(_same_plan(a, b) for a, b in zip(expected, _points(now))) else elsewhere).append(element)
+    return placed, elsewhere, unchecked
+
+
+def _sample_positions(ctx, elements) -> str:
+    lines = [f"{_label(ctx, e)} {_position_text(ctx, _position(e))}" for e in elements[:SAMPLE]
+             if _position(e) is not None]
+    if not lines:
+        return ""
+    more = f"; … and {len(elements) - SAMPLE} more" if len(elements) > SAMPLE else ""
+    return " Now: " + "; ".join(lines) + more + "."
+
+
+def _placement_report(ctx, snapshot, expected_of, where: str) -> tuple[str, list]:
+    """(the sentence saying where the elements are now, the elements re-read)."""
+    placed, elsewhere, unchecked = _check_positions(ctx, snapshot, expected_of)
+    total = len(snapshot.ids)
+    text = (f" {len(placed)} of {total} {'is' if total == 1 else 'are'} now at "
+            f"{'its' if total == 1 else 'their'} {where} position{'' if total == 1 else 's'}.")
+    if snapshot.hosted_ids:
+        went, _, _ = _check_positions(ctx, snapshot, expected_of, snapshot.hosted_ids)
+        n = len(snapshot.hosted_ids)
+        text += (f" The {n} door{'s' if n != 1 else ''}/window{'s' if n != 1 else ''} hosted in "
+                 f"{'it' if total == 1 else 'them'}: {len(went)} of {n} went with "
+                 f"{'it' if total == 1 else 'them'}.")
+    if elsewhere:
+        ids = [ctx.id_value(e.Id) for e in elsewhere]
+        text += (f" {len(elsewhere)} ended up elsewhere ({id_sample(ids, where='')}): doors and windows "
+                 "stay in their host wall and slide along it.")
+    if unchecked:
+        text += f" {len(unchecked)} ({category_summary(unchecked)}) have no location point or line to check."
+    return text, placed + elsewhere
+
+
+# --- set_parameter -------------------------------------------------------------------------------------
+
+_YES = {"yes", "y", "true", "on", "1", "checked"}
+_NO = {"no", "n", "false", "off", "0", "unchecked"}
+_NONE = {"none", "<none>", "unconnected", "(none)", ""}
+_AREA_UNITS = {"m²": "SquareMeters", "m2": "SquareMeters", "sq m": "SquareMeters", "sqm": "SquareMeters",
+               "ft²": "SquareFeet", "ft2": "SquareFeet", "sf": "SquareFeet", "sq ft": "SquareFeet",
+               "mm²": "SquareMillimeters", "mm2": "SquareMillimeters"}
+_VOLUME_UNITS = {"m³": "CubicMeters", "m3": "CubicMeters", "ft³": "CubicFeet", "ft3": "CubicFeet",
+                 "cf": "CubicFeet", "cu ft": "CubicFeet", "mm³": "CubicMillimeters", "mm3": "CubicMillimeters"}
+_MEASURE = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*(.*?)\s*", re.IGNORECASE)
+
+
+@dataclass
+class _Target:
+    """One parameter to set: on an element given, or on the type of elements given."""
+
+    owner: object              # the element that carries the parameter (an instance or a type)
+    parameter: object
+    new: object = None         # the value to store (float, int, str, or an element id int)
+    shown: str = ""            # the new value as written back to the model ("2.50 m")
+
+
+@dataclass
+class _ParameterPlan:
+    name: str
+    elements: list
+    targets: list[_Target]
+    on_types: bool = False     # the parameter is a type parameter
+    instances: int = 0         # instances of those types in the model
+    skipped: list = field(default_factory=list)
+
+
+def _find_parameter(element, name: str):
+    """LookupParameter, then the same name ignoring case and spacing."""
+    parameter = element.LookupParameter(name)
+    if parameter is not None:
+        return parameter
+    key = _normal(name)
+    for candidate in element.Parameters:
+        if _normal(candidate.Definition.Name) == key:
+            return candidate
+    return None
+
+
+def _type_of(ctx, element):
+    from Autodesk.Revit import DB
+    if isinstance(element, DB.ElementType):
+        return None
+    type_id = element.GetTypeId()
+    return ctx.doc.GetElement(type_id) if ctx.id_value(type_id) != -1 else None
+
+
+def _instances_of(ctx, element_type) -> int:
+    from Autodesk.Revit import DB
+    collector = DB.FilteredElementCollector(ctx.doc).WhereElementIsNotElementType()
+    if element_type.Category is not None:
+        collector = collector.OfCategoryId(element_type.Category.Id)
+    return sum(1 for e in collector if e.GetTypeId() == element_type.Id)
+
+
+def _plan_parameter(ctx, args: SetParameterArgs) -> _ParameterPlan:
+    """Find the parameter on each element (or its type) and check the call; reads only."""
+    from Autodesk.Revit import DB
+    elements = _targets(ctx, args.element_ids)
+    instance_hits, type_hits, skipped = [], {}, []
+    for element in elements:
+        parameter = _find_parameter(element, args.name)
+        if parameter is not None:
+            instance_hits.append(_Target(element, parameter))
+            continue
+        element_type = _type_of(ctx, element)
+        type_parameter = _find_parameter(element_type, args.name) if element_type is not None else None
+        if type_parameter is not None:
+            type_hits.setdefault(ctx.id_value(element_type.Id), _Target(element_type, type_parameter))
+        else:
+            skipped.append(element)
+    if not instance_hits and not type_hits:
+        raise ToolError(_unknown_parameter(ctx, args.name, elements))
+
+    # A type parameter, or the parameter of a type given by id: every instance of the type changes.
+    types = [t.owner for t in type_hits.values()] + [t.owner for t in instance_hits
+                                                      if isinstance(t.owner, DB.ElementType)]
+    instances = sum(_instances_of(ctx, t) for t in types)
+    if type_hits and not args.include_type_parameters:
+        names = [_type_label(t.owner) for t in type_hits.values()]
+        which = (f"of the type '{names[0]}'" if len(names) == 1
+                 else f"of {len(names)} types ({_choices(names, 5)})")
+        raise ToolError(
+            f"'{args.name}' is a type parameter {which}: changing it changes every instance of "
+            f"{'that type' if len(names) == 1 else 'these types'} in the model — {instances} "
+            f"element{'s' if instances != 1 else ''}, not only the {len(elements)} given. Call "
+            "set_parameter again with include_type_parameters=true if the user wants that; to change "
+            "only some elements, give them another type with change_type.")
+    targets = instance_hits + list(type_hits.values())
+    read_only = [t for t in targets if t.parameter.IsReadOnly]
+    if read_only:
+        owners = [t.owner for t in read_only]
+        raise ToolError(
+            f"'{read_only[0].parameter.Definition.Name}' is read-only on {_noun(owners)}: Revit computes it "
+            "(from the geometry, the type or other parameters) and it cannot be set. Change what it is "
+            "computed from instead (e.g. move or re-create the element, or change its type).")
+    for target in targets:
+        target.new = _convert(ctx, target.parameter, args.value, args.name)
+    return _ParameterPlan(name=targets[0].parameter.Definition.Name, elements=elements, targets=targets,
+                          on_types=bool(types), instances=instances, skipped=skipped)
+
+
+def _unknown_parameter(ctx, name: str, elements) -> str:
+    instance_names, type_names = [], []
+    for element in elements[:20]:
+        for parameter in element.Parameters:
+            instance_names.append(parameter.Definition.Name)
+        element_type = _type_of(ctx, element)
+        if element_type is not None:
+            type_names += [p.Definition.Name for p in element_type.Parameters]
+    instance_names = list(dict.fromkeys(instance_names))
+    type_names = [n for n in dict.fromkeys(type_names) if n not in instance_names]
+    text = f"No parameter named '{name}' on {_noun(elements)}.{_close(name, instance_names + type_names)}"
+    text += f" Their parameters: {_choices(instance_names, 20)}."
+    if type_names:
+        text += f" Type parameters (need include_type_parameters=true): {_choices(type_names, 10)}."
+    return text
+
+
+def _spec(parameter):
+    return parameter.Definition.GetDataType()
+
+
+def _is_yes_no(parameter) -> bool:
+    return _spec(parameter).TypeId.startswith("autodesk.spec:spec.bool")
+
+
+def _convert(ctx, parameter, value, name: str):
+    """The value the model gave, as the parameter stores it (internal units, ids as ints)."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.String:
+        if isinstance(value, bool):
+            return "Yes" if value else "No"
+        return _plain_number(value) if isinstance(value, float) else str(value)
+    if storage == DB.StorageType.Integer:
+        return _integer(parameter, value, name)
+    if storage == DB.StorageType.Double:
+        return _double(ctx, parameter, value, name)
+    if storage == DB.StorageType.ElementId:
+        return _element_reference(ctx, parameter, value, name)
+    raise ToolError(f"'{name}' holds no value that can be set (storage type {storage}).")
+
+
+def _given(value) -> str:
+    """The value as the model gave it, for sentences: 'text', 3, 2.5, true."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _plain_number(value) if isinstance(value, float) else f"'{value}'"
+
+
+def _plain_number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(value)
+
+
+def _integer(parameter, value, name: str) -> int:
+    if _is_yes_no(parameter):
+        text = str(value).strip().casefold() if not isinstance(value, bool) else ("yes" if value else "no")
+        if isinstance(value, float) and value in (0.0, 1.0):
+            return int(value)
+        if text in _YES:
+            return 1
+        if text in _NO:
+            return 0
+        raise ToolError(f"'{name}' is a yes/no parameter: give true or false (or 'yes'/'no'), not {value!r}.")
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            number = None
+    if isinstance(number, bool) or not isinstance(number, float) or not number.is_integer():
+        shown = parameter.AsValueString()
+        now = f" (it now shows '{shown}', stored as {parameter.AsInteger()})" if shown else ""
+        raise ToolError(f"'{name}' takes a whole number{now}; {value!r} is not one.")
+    return int(number)
+
+
+def _double(ctx, parameter, value, name: str) -> float:
+    from Autodesk.Revit import DB
+    spec = _spec(parameter)
+    if isinstance(value, bool):
+        raise ToolError(f"'{name}' takes a number, not {value!r}.")
+    try:
+        if spec == DB.SpecTypeId.Length:
+            return ctx.length(value)
+        if spec == DB.SpecTypeId.Angle:
+            return parse_angle(value)
+    except UnitParseError as exc:
+        raise ToolError(f"'{name}': {exc}") from None
+    units = _AREA_UNITS if spec == DB.SpecTypeId.Area else _VOLUME_UNITS if spec == DB.SpecTypeId.Volume else {}
+    number, unit = value, None
+    if isinstance(value, str):
+        match = _MEASURE.fullmatch(value.replace(",", "."))
+        if match is None:
+            raise ToolError(f"'{name}' takes a number{_unit_hint(units)}; could not read {value!r}.")
+        number, unit = float(match[1]), match[2].casefold() or None
+        if unit is not None and unit not in units:
+            raise ToolError(f"'{name}': unknown unit '{match[2]}'{_unit_hint(units)}.")
+    if not math.isfinite(number):
+        raise ToolError(f"'{name}' takes a finite number, not {value!r}.")
+    if unit is not None:
+        return DB.UnitUtils.ConvertToInternalUnits(number, getattr(DB.UnitTypeId, units[unit]))
+    if DB.UnitUtils.IsMeasurableSpec(spec):
+        return DB.UnitUtils.ConvertToInternalUnits(number, parameter.GetUnitTypeId())
+    return float(number)
+
+
+def _unit_hint(units: dict) -> str:
+    return f" (in the project's units, or with a unit: {', '.join(list(units)[:4])})" if units else ""
+
+
+def _refers_to_levels(ctx, parameter) -> bool:
+    """A level parameter: it holds a level now, or it is one of Revit's level parameters (Top
+    Constraint may hold none)."""
+    from Autodesk.Revit import DB
+    if isinstance(ctx.doc.GetElement(parameter.AsElementId()), DB.Level):
+        return True
+    bip = DB.BuiltInParameter
+    levels = (bip.WALL_BASE_CONSTRAINT, bip.WALL_HEIGHT_TYPE, bip.FAMILY_LEVEL_PARAM, bip.LEVEL_PARAM,
+              bip.ROOF_BASE_LEVEL_PARAM, bip.ROOM_LEVEL_ID)
+    definition = parameter.Definition
+    return isinstance(definition, DB.InternalDefinition) and definition.BuiltInParameter in levels
+
+
+def _element_reference(ctx, parameter, value, name: str) -> int:
+    from Autodesk.Revit import DB
+    from .lookup import find_level
+    if isinstance(value, bool):
+        raise ToolError(f"'{name}' refers to another element: give its name or id, not {value!r}.")
+    if isinstance(value, float):
+        if not value.is_integer() or ctx.doc.GetElement(ctx.element_id(int(value))) is None:
+            raise ToolError(f"'{name}' refers to another element, and there is no element with id {value:g}.")
+        return int(value)
+    text = value.strip()
+    if text.casefold() in _NONE:
+        return -1
+    if text.lstrip("-").isdigit() and ctx.doc.GetElement(ctx.element_id(int(text))) is not None:
+        return int(text)
+    if _refers_to_levels(ctx, parameter):
+        return ctx.id_value(find_level(ctx, text).Id)
+    current = ctx.doc.GetElement(parameter.AsElementId())
+    if current is None or current.Category is None:
+        raise ToolError(f"'{name}' refers to another element: give that element's id (it has no value now, "
+                        "so the kind of element it takes is unknown).")
+    candidates = [e for e in DB.FilteredElementCollector(ctx.doc).OfCategoryId(current.Category.Id)
+                  if isinstance(e, DB.ElementType) == isinstance(current, DB.ElementType)]
+    for same in (lambda a: a.Name == text, lambda a: _normal(a.Name) == _normal(text)):
+        found = [e for e in candidates if same(e)]
+        if len(found) == 1:
+            return ctx.id_value(found[0].Id)
+        if found:
+            raise ToolError(f"Several {current.Category.Name} are named '{text}' "
+                            f"(ids {id_sample([ctx.id_value(e.Id) for e in found], where='')}): give the id.")
+    names = list(dict.fromkeys(e.Name for e in candidates))
+    raise ToolError(f"'{name}' refers to {current.Category.Name}, and none is named '{text}'."
+                    f"{_close(text, names)} {current.Category.Name}: {_choices(names)}.")
+
+
+def _shown(ctx, parameter) -> str:
+    """The parameter's value as Revit displays it."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.String:
+        text = parameter.AsString()
+        return f"'{text}'" if text else _EMPTY
+    if storage == DB.StorageType.ElementId:
+        element = ctx.doc.GetElement(parameter.AsElementId())
+        return f"'{element.Name}'" if element is not None else "(none)"
+    text = parameter.AsValueString()
+    return text if text else _EMPTY
+
+
+def _holds(ctx, parameter, new) -> bool:
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.Double:
+        return abs(parameter.AsDouble() - new) <= 1e-9 * max(1.0, abs(new))
+    if storage == DB.StorageType.Integer:
+        return parameter.AsInteger() == new
+    if storage == DB.StorageType.String:
+        return (parameter.AsString() or "") == (new or "")
+    return ctx.id_value(parameter.AsElementId()) == new
+
+
+def _set(ctx, target: _Target, name: str) -> None:
+    from Autodesk.Revit import DB
+    new = ctx.element_id(target.new) if target.parameter.StorageType == DB.StorageType.ElementId else target.new
+    if not target.parameter.Set(new):
+        raise ToolError(f"Revit refused the value for '{name}' on {_label(ctx, target.owner)}.")
+
+
+def _subject(ctx, plan: _ParameterPlan) -> str:
+    """ "12 walls" or "the type 'Exterior - Brick on Block' (23 instances)"."""
+    if not plan.on_types:
+        return _noun([t.owner for t in plan.targets])
+    types = list(dict.fromkeys(_type_label(t.owner) for t in plan.targets))
+    what = f"the type '{types[0]}'" if len(types) == 1 else f"{len(types)} types ({_choices(types, 5)})"
+    return f"{what} — this changes {plan.instances} instance{'s' if plan.instances != 1 else ''}"
+
+
+def _describe_set_parameter(ctx, args: SetParameterArgs) -> str:
+    try:
+        plan = _plan_parameter(ctx, args)
+    except ToolError:
+        count = len(args.element_ids or [])
+        return f"Set '{args.name}' to {_given(args.value)} on {count} element{'s' if count != 1 else ''}"
+    text = f"Set '{plan.name}' to {_given(args.value)} on {_subject(ctx, plan)}"
+    return ("Preview only, nothing changes: " + text[0].lower() + text[1:]) if args.preview else text
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter)
+def set_parameter(ctx, args: SetParameterArgs):
+    """Set one parameter to one value on elements (the working set when element_ids is left out).
+
+    The value is converted for the parameter: lengths in the project's units or with a unit,
+    yes/no from true/false, levels and other elements by name, text as is. Instance parameters
+    are found first; a type parameter is refused unless include_type_parameters is true, because
+    it changes every instance of the type (the error says how many). Read-only parameters are
+    refused. Elements without the parameter are skipped and counted. preview=true shows old → new
+    for a sample and changes nothing. The result re-reads every parameter and says how many hold
+    the new value.
+    """
+    plan = _plan_parameter(ctx, args)
+    old = [_shown(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
+    if args.preview:
+        return _preview(ctx, plan, old)
+    for target in plan.targets:
+        _set(ctx, target, plan.name)
+    ids = [(ctx.id_value(t.owner.Id), t.new) for t in plan.targets]
+    subject = _subject(ctx, plan)
+    skipped = _skipped_note(ctx, plan)
+
+    def verify():
+        holding, differing, shown = [], [], None
+        for value, new in ids:
+            owner = ctx.doc.GetElement(ctx.element_id(value))
+            parameter = _find_parameter(owner, plan.name) if owner is not None else None
+            if parameter is not None and _holds(ctx, parameter, new):
+                holding.append(value)
+                shown = shown or _shown(ctx, parameter)
+            else:
+                differing.append(value)
+        text = f"Set '{plan.name}' on {subject}: {len(holding)} of {len(ids)} now read {shown or _given(args.value)}"
+        text += "." if not differing else (f"; {len(differing)} do not ({id_sample(differing, where='')}).")
+        changes = [f"{_label(ctx, t.owner)}: {o} → {shown}" for t, o in zip(plan.targets, old)
+                   if ctx.id_value(t.owner.Id) in holding]
+        if changes:
+            text += " " + "; ".join(changes) + (f"; … and {len(ids) - len(changes)} more" if len(ids) > len(changes) else "") + "."
+        return text + skipped
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
+    """Set the values in a SubTransaction, read them back as Revit shows them, roll it back."""
+    from Autodesk.Revit import DB
+    sub = DB.SubTransaction(ctx.doc)
+    sub.Start()
+    try:
+        for target in plan.targets:
+            _set(ctx, target, plan.name)
+        new = [_shown(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
+    finally:
+        sub.RollBack()
+    unchanged = sum(1 for t, o in zip(plan.targets, old) if _shown(ctx, t.parameter) == o)
+    lines = [f"{_label(ctx, t.owner)}: {o} → {n}" for t, o, n in zip(plan.targets, old, new)]
+    more = f"; … and {len(plan.targets) - len(lines)} more" if len(plan.targets) > len(lines) else ""
+    text = (f"Preview, nothing was changed: setting '{plan.name}' on {_subject(ctx, plan)} would give "
+            + "; ".join(lines) + more + ".")
+    if unchanged != len(lines):
+        text += " (Reading back after the preview found some values changed: check the model.)"
+    return text + _skipped_note(ctx, plan) + " Call set_parameter without preview to apply it."
+
+
+def _skipped_note(ctx, plan: _ParameterPlan) -> str:
+    if not plan.skipped:
+        return ""
+    ids = [ctx.id_value(e.Id) for e in plan.skipped]
+    return (f" {len(ids)} element{'s' if len(ids) != 1 else ''} ({category_summary(plan.skipped)}) "
+            f"{'have' if len(ids) != 1 else 'has'} no parameter '{plan.name}' and "
+            f"{'were' if len(ids) != 1 else 'was'} left alone: {id_sample(ids, where='')}.")
+
+
+# --- change_type -------------------------------------------------------------------------------------------
+
+
+def _types_for(ctx, element) -> list:
+    """The types ``element`` may take (its category's types that Revit accepts for it)."""
+    from Autodesk.Revit import DB
+    candidates = DB.FilteredElementCollector(ctx.doc).OfCategoryId(element.Category.Id).WhereElementIsElementType()
+    return [t for t in candidates if element.IsValidType(t.Id)]
+
+
+def _match_type(types, name: str):
+    key = _normal(name)
+    for matches in ([t for t in types if _type_label(t) == name], [t for t in types if _normal(_type_label(t)) == key],
+                    [t for t in types if _normal(t.Name) == key]):
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise ToolError(f"Several types are named '{name}': {_choices(_type_label(t) for t in matches)}. "
+                            "Give type_name as 'Family: Type'.")
+    return None
+
+
+def _plan_change_type(ctx, args: ChangeTypeArgs):
+    from Autodesk.Revit import DB
+    elements = _targets(ctx, args.element_ids)
+    untyped = [e for e in elements if isinstance(e, DB.ElementType) or e.Category is None
+               or ctx.id_value(e.GetTypeId()) == -1]
+    if untyped:
+        ids = [ctx.id_value(e.Id) for e in untyped]
+        raise ToolError(f"{len(untyped)} of the elements have no type to change ({category_summary(untyped)}; "
+                        f"ids {id_sample(ids, where='')}). Leave them out of element_ids.")
+    by_category: dict[str, list] = {}
+    for element in elements:
+        by_category.setdefault(category_of(element), []).append(element)
+    new_types = {}
+    for category, members in by_category.items():
+        types = _types_for(ctx, members[0])
+        found = _match_type(types, args.type_name)
+        if found is None:
+            labels = [_type_label(t) for t in types]
+            others = "" if len(by_category) == 1 else f" (for the {_noun(members)} among the elements)"
+            raise ToolError(f"No {singular(category).lower()} type named '{args.type_name}'{others}."
+                            f"{_close(args.type_name, labels)} {singular(category)} types: {_choices(labels)}.")
+        new_types[category] = found
+    return elements, new_types
+
+
+def _describe_change_type(ctx, args: ChangeTypeArgs) -> str:
+    elements, _ = _plan_change_type(ctx, args)
+    return f"Change {_noun(elements)} to the type '{args.type_name}'"
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_change_type)
+def change_type(ctx, args: ChangeTypeArgs):
+    """Give elements another type of their own category (e.g. walls to another wall type, doors to
+    another door size). Lists the valid types when type_name is not one. The result re-reads each
+    element's type.
+    """
+    elements, new_types = _plan_change_type(ctx, args)
+    old = Counter(_type_label(ctx.doc.GetElement(e.GetTypeId())) for e in elements)
+    changes = []
+    already = 0
+    for element in elements:
+        new_type = new_types[category_of(element)]
+        if element.GetTypeId() == new_type.Id:
+            already += 1
+        else:
+            element.ChangeTypeId(new_type.Id)
+        changes.append((ctx.id_value(element.Id), ctx.id_value(new_type.Id), _type_label(new_type)))
+
+    def verify():
+        now = [ctx.doc.GetElement(ctx.element_id(value)) for value, _, _ in changes]
+        right = [e for e, (_, type_id, _) in zip(now, changes)
+                 if e is not None and ctx.id_value(e.GetTypeId()) == type_id]
+        labels = list(dict.fromkeys(label for _, _, label in changes))
+        was = ", ".join(f"{n} '{label}'" for label, n in old.most_common(3))
+        if len(old) > 3:
+            was += f" and {len(old) - 3} other types"
+        text = (f"Changed the type of {_noun(elements)} to '{' / '.join(labels)}': {len(right)} of "
+                f"{len(changes)} now have it (before: {was}).")
+        if already:
+            text += f" {already} already had it."
+        wrong = [value for (value, type_id, _), e in zip(changes, now)
+                 if e is None or ctx.id_value(e.GetTypeId()) != type_id]
+        if wrong:
+            text += f" These do not: {id_sample(wrong, where='')}."
+        return text
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+# --- move, copy, rotate ------------------------------------------------------------------------------------
+
+
+def _describe_move(ctx, args: MoveElementsArgs) -> str:
+    elements = _targets(ctx, args.element_ids)
+    return f"Move {_noun(elements)}{_with_hosted(ctx, elements)} by {_vector_text(ctx, _offset(ctx, args.offset))}"
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_move)
+def move_elements(ctx, args: MoveElementsArgs):
+    """Move elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
+
+    Doors and windows move with their host wall; a door or window moved on its own stays in its
+    wall and slides along it. Moving up or down changes the elements' offsets from their level
+    (a wall's Base Offset, a window's Sill Height). Pinned elements are refused. The result
+    re-reads where the elements are.
+    """
+    from Autodesk.Revit import DB
+
+    elements = _targets(ctx, args.element_ids)
+    _movable(ctx, elements, "moved")
+    offset = _offset(ctx, args.offset)
+    snapshot = _snapshot(ctx, elements)
+    DB.ElementTransformUtils.MoveElements(ctx.doc, _id_list(ctx, snapshot.ids), offset)
+    moved = f"Moved {_noun(elements)} by {_vector_text(ctx, offset)}."
+
+    def verify():
+        report, now = _placement_report(ctx, snapshot, lambda p: p.Add(offset), "new")
+        return moved + report + _sample_positions(ctx, now)
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _describe_copy(ctx, args: CopyElementsArgs) -> str:
+    elements = _targets(ctx, args.element_ids)
+    return f"Copy {_noun(elements)}{_with_hosted(ctx, elements)} by {_vector_text(ctx, _offset(ctx, args.offset))}"
+
+
+@tool(writes=True, working_set_policy="add", needs_element_ids=True, describe=_describe_copy)
+def copy_elements(ctx, args: CopyElementsArgs):
+    """Copy elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
+
+    Copying a wall copies the doors and windows it hosts, as in Revit. The copies join the
+    working set. The result lists the new ids and re-reads where the copies are.
+    """
+    from Autodesk.Revit import DB
+
+    elements = _targets(ctx, args.element_ids)
+    _movable(ctx, elements, "copied")
+    offset = _offset(ctx, args.offset)
+    hosted = _hosted_inserts(ctx, elements)
+    new_ids = [ctx.id_value(i) for i in DB.ElementTransformUtils.CopyElements(
+        ctx.doc, _id_list(ctx, [ctx.id_value(e.Id) for e in elements]), offset)]
+    copied = f"Copied {_noun(elements)}" + (f" with the {_noun(hosted)} hosted in {_it(elements)}" if hosted else "")
+
+    def verify():
+        copies, missing = [], []
+        for value in new_ids:
+            element = ctx.doc.GetElement(ctx.element_id(value))
+            (copies.append(element) if element is not None else missing.append(value))
+        if not copies:
+            raise ToolError("Revit reported copies, but none of them is in the model.")
+        text = (f"{copied} by {_vector_text(ctx, offset)}: {len(copies)} new element"
+                f"{'s' if len(copies) != 1 else ''} ({category_summary(copies)}), ids {id_sample(new_ids)}.")
+        if missing:
+            text += f" {len(missing)} reported copies are not in the model: {id_sample(missing, where='')}."
+        in_set = set(ctx.session.working_set.ids)
+        if all(ctx.id_value(e.Id) in in_set for e in copies):
+            text += " They joined the working set."
+        return text + _sample_positions(ctx, copies)
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _center(ctx, elements, given):
+    """The rotation centre: the one given, or the middle of the elements' location points."""
+    from Autodesk.Revit import DB
+    if given is not None:
+        return DB.XYZ(ctx.length(given[0]), ctx.length(given[1]), 0.0)
+    points = [p for e in elements for p in _points(_position(e))]
+    if not points:
+        raise ToolError("These elements have no location points to find their centre from: give center "
+                        "as [x, y].")
+    xs, ys = [p.X for p in points], [p.Y for p in points]
+    return DB.XYZ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, 0.0)
+
+
+def _rotated(center, angle: float):
+    cos, sin = math.cos(angle), math.sin(angle)
+
+    def expected(point):
+        from Autodesk.Revit import DB
+        dx, dy = point.X - center.X, point.Y - center.Y
+        return DB.XYZ(center.X + cos * dx - sin * dy, center.Y + sin * dx + cos * dy, point.Z)
+    return expected
+
+
+def _describe_rotate(ctx, args: RotateElementsArgs) -> str:
+    elements = _targets(ctx, args.element_ids)
+    center = _center(ctx, elements, args.center)
+    return (f"Rotate {_noun(elements)}{_with_hosted(ctx, elements)} by {format_angle(ctx.angle(args.angle))} "
+            f"about {_point(ctx, center)}")
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_rotate)
+def rotate_elements(ctx, args: RotateElementsArgs):
+    """Rotate elements in plan about a vertical axis (the working set when element_ids is left out).
+
+    Positive angles turn counter-clockwise seen from above. The axis goes through center, or
+    through the middle of the elements' extent when center is left out. Doors and windows turn
+    with their host wall. Pinned elements are refused. The result re-reads where the elements are.
+    """
+    from Autodesk.Revit import DB
+
+    elements = _targets(ctx, args.element_ids)
+    _movable(ctx, elements, "rotated")
+    angle = ctx.angle(args.angle)
+    if abs(angle) < 1e-12:
+        raise ToolError("angle is zero: give the rotation, e.g. '90°' (counter-clockwise) or '-90°'.")
+    center = _center(ctx, elements, args.center)
+    snapshot = _snapshot(ctx, elements)
+    axis = DB.Line.CreateBound(center, DB.XYZ(center.X, center.Y, 1.0))
+    DB.ElementTransformUtils.RotateElements(ctx.doc, _id_list(ctx, snapshot.ids), axis, angle)
+    rotated = (f"Rotated {_noun(elements)} by {format_angle(angle)} "
+               f"({'counter-clockwise' if angle > 0 else 'clockwise'}) about {_point(ctx, center)}.")
+
+    def verify():
+        report, now = _placement_report(ctx, snapshot, _rotated(center, angle), "rotated")
+        return rotated + report + _sample_positions(ctx, now)
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+# --- delete_elements -----------------------------------------------------------------------------------------
+
+
+def _dependents(ctx, elements) -> list[tuple[str, list]]:
+    """What Revit deletes along with ``elements``, as [(why, elements)] in the order found; reads only.
+
+    Hosted doors and windows go with their host, instances with their type, and everything on a
+    level with the level — and, in turn, what those host. ``why`` reads after the elements:
+    "hosted in it", "of this type", "on these levels", "hosted in those".
+    """
+    from Autodesk.Revit import DB
+    seen = {ctx.id_value(e.Id) for e in elements}
+    groups: dict[str, list] = {}
+    it = _it(elements)
+    reasons = {("hosted", True): f"hosted in {it}", ("hosted", False): "hosted in those",
+               ("type", True): "of this type" if len(elements) == 1 else "of these types",
+               ("level", True): "on this level" if len(elements) == 1 else "on these levels"}
+
+    def add(why, found):
+        for element in found:
+            value = ctx.id_value(element.Id)
+            if element is not None and value not in seen:
+                seen.add(value)
+                groups.setdefault(why, []).append(element)
+                queue.append((element, False))
+
+    queue = [(e, True) for e in elements]
+    while queue:
+        element, given = queue.pop(0)
+        if isinstance(element, DB.HostObject):
+            add(reasons[("hosted", given)],
+                [ctx.doc.GetElement(i) for i in element.FindInserts(True, False, False, False)])
+        if isinstance(element, DB.ElementType) and given:
+            collector = DB.FilteredElementCollector(ctx.doc).WhereElementIsNotElementType()
+            if element.Category is not None:
+                collector = collector.OfCategoryId(element.Category.Id)
+            add(reasons[("type", True)], [e for e in collector if e.GetTypeId() == element.Id])
+        if isinstance(element, DB.Level) and given:
+            add(reasons[("level", True)],
+                list(DB.FilteredElementCollector(ctx.doc).WherePasses(DB.ElementLevelFilter(element.Id))))
+    return list(groups.items())
+
+
+def _describe_delete(ctx, args: DeleteElementsArgs) -> str:
+    elements = _targets(ctx, args.element_ids)
+    text = f"Delete {_noun(elements)} ({_ids_text(ctx.id_value(e.Id) for e in elements)})"
+    groups = _dependents(ctx, elements)
+    if groups:
+        text += "; Revit will also delete " + "; ".join(f"{_noun(found)} {why}" for why, found in groups)
+    return text
+
+
+@tool(writes=True, needs_approval=True, working_set_policy="none", needs_element_ids=True,
+      describe=_describe_delete)
+def delete_elements(ctx, args: DeleteElementsArgs):
+    """Delete elements from the model (the working set when element_ids is left out). Always asks
+    the user first.
+
+    Revit also deletes what depends on them: the doors and windows hosted in a wall, every
+    instance of a deleted type, everything on a deleted level. The result reports the ids Revit
+    deleted, the dependent ones included, and re-reads that they are gone.
+    """
+    elements = _targets(ctx, args.element_ids)
+    requested = [ctx.id_value(e.Id) for e in elements]
+    what = _noun(elements)
+    # Read before deleting: afterwards the elements cannot say what they were.
+    kinds = {ctx.id_value(e.Id): category_of(e) for _, found in _dependents(ctx, elements) for e in found}
+    deleted = [ctx.id_value(i) for i in ctx.doc.Delete(_id_list(ctx, requested))]
+    cascaded = [i for i in deleted if i not in set(requested)]
+
+    def verify():
+        still = [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]
+        text = f"Deleted {what} ({_ids_text(requested)})."
+        if cascaded:
+            counts = Counter(kinds.get(i, "Other") for i in cascaded)
+            summary = ", ".join(f"{n} {category if n != 1 else singular(category)}".lower()
+                                for category, n in counts.most_common())
+            text += (f" Revit also deleted {len(cascaded)} element{'s' if len(cascaded) != 1 else ''} that "
+                     f"depended on {_it(elements)}: {summary} ({_ids_text(cascaded)}).")
+        gone = len(deleted) - len(still)
+        text += f" {gone} of {len(deleted)} {'is' if len(deleted) == 1 else 'are'} gone from the model."
+        if still:
+            text += f" These still exist: {id_sample(still, where='')}."
+        return text
+
+    return ToolOutput(content=verify(), verify=verify)

@@ -1,0 +1,277 @@
+"""Schedule tools on the stand-in duplex model, through the executor. Every check re-reads the
+schedule from the model: its definition (fields, sort, filters) and the rows Revit computes
+(TableView.GetCellText), compared with the doors in the model."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from Autodesk.Revit import DB
+from Autodesk.Revit.Exceptions import ArgumentException, ArgumentOutOfRangeException
+from duplex_revit import DuplexRevit
+from paracore.tools.registry import default_registry
+from revit_standin import faults
+
+DOORS = DB.BuiltInCategory.OST_Doors
+SCENARIO = [("create_schedule", {"category": "Doors", "name": "Door Schedule",
+                                 "fields": ["Level", "Family and Type", "Mark"]}),
+            ("sort_schedule", {"schedule": "Door Schedule", "field": "Level"})]
+
+
+@pytest.fixture
+def revit():
+    revit = DuplexRevit()
+    yield revit
+    revit.close()
+
+
+@pytest.fixture
+def door_schedule(revit):
+    """ "Create a door schedule sorted by level with family and type and mark" (one agent step)."""
+    outcomes = revit.step(*SCENARIO)
+    assert [o.is_error for o in outcomes] == [False, False], [o.content for o in outcomes]
+    return outcomes
+
+
+def schedule(revit, name: str = "Door Schedule"):
+    return revit.call(lambda: next(s for s in DB.FilteredElementCollector(revit.doc).OfClass(DB.ViewSchedule)
+                                   if s.Name == name))
+
+
+def definition(revit, name: str = "Door Schedule") -> dict:
+    """The schedule's definition, re-read from the model."""
+    found = schedule(revit, name)
+
+    def read():
+        d = found.Definition
+        fields = [d.GetField(i) for i in range(d.GetFieldCount())]
+        sorts = [d.GetSortGroupField(i) for i in range(d.GetSortGroupFieldCount())]
+        filters = [d.GetFilter(i) for i in range(d.GetFilterCount())]
+        return {"fields": [f.GetName() for f in fields],
+                "sort": [(d.GetField(s.FieldId).GetName(), s.SortOrder.ToString()) for s in sorts],
+                "filters": [(d.GetField(f.FieldId).GetName(), f.FilterType.ToString()) for f in filters]}
+    return revit.call(read)
+
+
+def table(revit, name: str = "Door Schedule") -> tuple[list[str], list[list[str]]]:
+    """(headings, rows) of the schedule's body, read cell by cell with TableView.GetCellText."""
+    found = schedule(revit, name)
+
+    def read():
+        body = found.GetTableData().GetSectionData(DB.SectionType.Body)
+        cells = [[found.GetCellText(DB.SectionType.Body, r, c) for c in range(body.NumberOfColumns)]
+                 for r in range(body.NumberOfRows)]
+        return cells[0], cells[1:]
+    return revit.call(read)
+
+
+def model_doors(revit) -> list[tuple[str, str, str, float]]:
+    """(level, "Family: Type", mark, head height) of every door, read from the elements."""
+    def read():
+        rows = []
+        for door in DB.FilteredElementCollector(revit.doc).OfCategory(DOORS).WhereElementIsNotElementType():
+            symbol = door.Symbol
+            rows.append((revit.doc.GetElement(door.LevelId).Name, f"{symbol.FamilyName}: {symbol.Name}",
+                         door.LookupParameter("Mark").AsString(),
+                         door.get_Parameter(DB.BuiltInParameter.INSTANCE_HEAD_HEIGHT_PARAM).AsDouble()))
+        return rows
+    return revit.call(read)
+
+
+# --- declarations ---------------------------------------------------------------------------------
+
+
+def test_schedule_tools_write_and_leave_the_working_set_alone():
+    for name in ("create_schedule", "add_schedule_field", "sort_schedule", "filter_schedule"):
+        spec = default_registry().get(name)
+        assert (spec.writes, spec.working_set_policy, spec.needs_approval) == (True, "none", False), name
+        assert spec.describe is not None
+
+
+# --- the scenario ---------------------------------------------------------------------------------
+
+
+def test_a_door_schedule_sorted_by_level_with_family_and_type_and_mark(revit, door_schedule):
+    assert definition(revit) == {"fields": ["Level", "Family and Type", "Mark"],
+                                 "sort": [("Level", "Ascending")], "filters": []}
+    headings, rows = table(revit)
+    assert headings == ["Level", "Family and Type", "Mark"]
+    expected = [(level, family_type, mark) for level, family_type, mark, _ in model_doors(revit)]
+    assert Counter(map(tuple, rows)) == Counter(expected)      # one row per door, values as displayed
+    assert [r[0] for r in rows] == sorted(r[0] for r in rows)  # sorted by level
+    create, sort = door_schedule
+    schedule_id = revit.call(lambda: schedule(revit).Id.Value)
+    assert create.content.startswith(f"Created the schedule. Schedule 'Door Schedule' (id {schedule_id}, Doors).\n"
+                                     "Fields (columns, in order): Level, Family and Type, Mark.\n"
+                                     f"It shows {len(expected)} rows; the first 10:\n"
+                                     "Level | Family and Type | Mark\n")
+    lines = sort.content.splitlines()
+    assert lines[2] == "Sorted by Level (ascending)."
+    assert lines[5:15] == [" | ".join(r) for r in rows[:10]]
+    assert lines[-1] == "Open it with activate_view."
+    assert revit.session.working_set.ids == ()
+    assert revit.undo_names() == ["Agent step"]  # the whole step is one undo entry
+
+
+def test_field_names_ignore_case_and_spacing(revit):
+    revit.text("create_schedule", {"category": "door", "fields": ["  family   and type", "MARK"]})
+    assert definition(revit, "Doors Schedule")["fields"] == ["Family and Type", "Mark"]
+
+
+def test_an_unknown_field_lists_close_names_and_creates_nothing(revit):
+    message = revit.error("create_schedule", {"category": "Doors", "fields": ["Level", "Famly and Type"]})
+    assert message.startswith("Schedule 'Doors Schedule' has no field named 'Famly and Type'. "
+                              "Did you mean 'Family and Type'")
+    assert "Fields: Comments, Mark, Type, Family, Family and Type, " in message  # instance fields first
+    assert revit.of_class(DB.ViewSchedule) == [] and revit.undo_names() == []
+
+
+def test_an_unknown_category_or_a_name_in_use_is_refused(revit):
+    message = revit.error("create_schedule", {"category": "Dors"})
+    assert message.startswith("No category named 'Dors'. Did you mean 'Doors'?")
+    revit.text("create_schedule", {"category": "Doors", "name": "Door Schedule"})
+    message = revit.error("create_schedule", {"category": "Windows", "name": "Door Schedule"})
+    assert message.startswith("A schedule named 'Door Schedule' already exists")
+    assert len(revit.of_class(DB.ViewSchedule)) == 1
+
+
+def test_create_schedule_with_no_fields(revit):
+    text = revit.text("create_schedule", {"category": "Windows"})
+    assert "Fields: none yet (add them with add_schedule_field)." in text
+    assert definition(revit, "Windows Schedule")["fields"] == []
+
+
+# --- add_schedule_field -----------------------------------------------------------------------------
+
+
+def test_add_schedule_field_appends_a_column(revit, door_schedule):
+    schedule_id = revit.call(lambda: schedule(revit).Id.Value)
+    text = revit.text("add_schedule_field", {"schedule": str(schedule_id), "field": "head height"})
+    assert text.startswith("Added the field 'Head Height'.")
+    assert definition(revit)["fields"] == ["Level", "Family and Type", "Mark", "Head Height"]
+    headings, rows = table(revit)
+    assert headings[-1] == "Head Height" and all(r[-1].endswith(" m") for r in rows)
+
+
+def test_add_schedule_field_refuses_a_field_already_there_and_unknown_schedules(revit, door_schedule):
+    assert revit.error("add_schedule_field", {"schedule": "Door Schedule", "field": "mark"}) == \
+        "'Mark' is already a column of schedule 'Door Schedule'; nothing was added."
+    message = revit.error("add_schedule_field", {"schedule": "Window Schedule", "field": "Mark"})
+    assert message == "No schedule named 'Window Schedule'. Did you mean 'Door Schedule'? Schedules: Door Schedule."
+
+
+def test_no_schedule_yet(revit):
+    message = revit.error("sort_schedule", {"schedule": "Door Schedule", "field": "Mark"})
+    assert message == ("No schedule named 'Door Schedule': the project has no schedules yet. "
+                       "Create one with create_schedule.")
+
+
+def test_a_field_that_revit_rolls_back_changes_nothing(revit, door_schedule):
+    before = definition(revit)
+    faults.fail_next_commit(revit.doc)
+    assert revit.error("add_schedule_field", {"schedule": "Door Schedule", "field": "Comments"}).startswith(
+        "Revit rolled the change back")
+    assert definition(revit) == before
+
+
+# --- sort_schedule ------------------------------------------------------------------------------------
+
+
+def test_sort_by_a_second_key_descending(revit, door_schedule):
+    text = revit.text("sort_schedule", {"schedule": "Door Schedule", "field": "Mark", "descending": True})
+    assert "Sorted by Level (ascending), then Mark (descending)." in text
+    _, rows = table(revit)
+    assert rows == sorted(sorted(rows, key=lambda r: r[2], reverse=True), key=lambda r: r[0])
+
+
+def test_sorting_again_by_the_same_field_changes_its_order_in_place(revit, door_schedule):
+    revit.text("sort_schedule", {"schedule": "Door Schedule", "field": "Mark"})
+    revit.text("sort_schedule", {"schedule": "Door Schedule", "field": "Level", "descending": True})
+    assert definition(revit)["sort"] == [("Level", "Descending"), ("Mark", "Ascending")]
+    _, rows = table(revit)
+    assert rows[0][0] == "Level 2" and rows[-1][0] == "Level 1"
+
+
+def test_sorting_by_a_field_that_is_not_a_column_says_how_to_add_it(revit, door_schedule):
+    message = revit.error("sort_schedule", {"schedule": "Door Schedule", "field": "comments"})
+    assert message == ("'Comments' is not a column of schedule 'Door Schedule' (its fields: 'Level', "
+                       "'Family and Type', 'Mark'). Revit can only sort by a field that is in the schedule: "
+                       "call add_schedule_field with field 'Comments' first, then sort by again.")
+    assert revit.error("sort_schedule", {"schedule": "Door Schedule", "field": "Colour"}).startswith(
+        "Schedule 'Door Schedule' has no field named 'Colour'.")
+    assert definition(revit)["sort"] == [("Level", "Ascending")]
+
+
+# --- filter_schedule ----------------------------------------------------------------------------------
+
+
+def test_filter_by_level_name(revit, door_schedule):
+    text = revit.text("filter_schedule", {"schedule": "Door Schedule", "field": "Level", "op": "=",
+                                          "value": "level 2"})
+    assert "Filters: Level = 'Level 2'." in text
+    _, rows = table(revit)
+    on_level_2 = [d for d in model_doors(revit) if d[0] == "Level 2"]
+    assert len(rows) == len(on_level_2) > 0 and {r[0] for r in rows} == {"Level 2"}
+    assert f"It shows {len(on_level_2)} rows" in text
+
+
+def test_filters_add_up_text_and_lengths(revit, door_schedule):
+    revit.text("add_schedule_field", {"schedule": "Door Schedule", "field": "Head Height"})
+    revit.text("filter_schedule", {"schedule": "Door Schedule", "field": "Mark", "op": "contains", "value": "a"})
+    text = revit.text("filter_schedule", {"schedule": "Door Schedule", "field": "Head Height", "op": ">",
+                                          "value": "2.1 m"})
+    assert "Filters: Mark contains 'a'; Head Height > 2.1 m." in text
+    expected = [d for d in model_doors(revit) if "a" in d[2].casefold() and d[3] > 2.1 / 0.3048]
+    _, rows = table(revit)
+    assert sorted(r[2] for r in rows) == sorted(d[2] for d in expected) and expected
+    assert definition(revit)["filters"] == [("Mark", "Contains"), ("Head Height", "GreaterThan")]
+
+
+def test_a_filter_nothing_passes_says_so(revit, door_schedule):
+    text = revit.text("filter_schedule", {"schedule": "Door Schedule", "field": "Mark", "op": "=", "value": "Z999"})
+    assert "It shows no rows: no element passes the filters." in text
+    assert table(revit)[1] == []
+
+
+def test_bad_filters_are_refused_with_what_to_do(revit, door_schedule):
+    assert revit.error("filter_schedule", {"schedule": "Door Schedule", "field": "Level", "op": "contains",
+                                           "value": "1"}).startswith("'contains' works on text fields only")
+    message = revit.error("filter_schedule", {"schedule": "Door Schedule", "field": "Level", "op": "=",
+                                              "value": "Level 7"})
+    assert message.startswith("No level called 'Level 7' is used in schedule 'Door Schedule'. Values: 'Level 1'")
+    assert "is not a column of schedule 'Door Schedule'" in revit.error(
+        "filter_schedule", {"schedule": "Door Schedule", "field": "Comments", "op": "=", "value": "x"})
+    assert "op" in revit.call_error("filter_schedule", {"schedule": "Door Schedule", "field": "Mark", "op": "like",
+                                                       "value": "A"})
+    assert definition(revit)["filters"] == []
+
+
+# --- the stand-in's table (TableView.GetCellText, GetTableData) ------------------------------------------
+
+
+def test_the_table_has_a_title_header_and_a_body(revit, door_schedule):
+    found = schedule(revit)
+
+    def read():
+        data = found.GetTableData()
+        header = data.GetSectionData(DB.SectionType.Header)
+        return (data.NumberOfSections, header.NumberOfRows, found.GetCellText(DB.SectionType.Header, 0, 0),
+                data.GetSectionData(DB.SectionType.Summary), found.IsValidSectionType(DB.SectionType.Footer))
+    assert revit.call(read) == (2, 1, "Door Schedule", None, False)
+    with pytest.raises(ArgumentException):
+        revit.call(lambda: found.GetCellText(DB.SectionType.Footer, 0, 0))
+    with pytest.raises(ArgumentOutOfRangeException):
+        revit.call(lambda: found.GetCellText(DB.SectionType.Body, 0, 3))
+
+
+def test_the_table_follows_the_model(revit, door_schedule):
+    doors = revit.ids(DOORS)
+
+    def set_mark():
+        transaction = DB.Transaction(revit.doc, "Mark")
+        transaction.Start()
+        revit.doc.GetElement(DB.ElementId(doors[0])).LookupParameter("Mark").Set("ZZ-1")
+        transaction.Commit()
+    revit.call(set_mark)
+    assert "ZZ-1" in [r[2] for r in table(revit)[1]]

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from Autodesk.Revit import DB  # noqa: E402
 from revit_standin import faults  # noqa: E402
 from tool_harness import (M, bridge, describe, doc, element, host, ids_of, level,  # noqa: E402,F401
-                          model_count, read, run, run1, session, undo_names)
+                          read, run, run1, session)
 
 SMALL_WINDOW = "M_Fixed: 819mm x 759mm"
 

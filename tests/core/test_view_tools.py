@@ -112,7 +112,7 @@ def test_reset_view_isolation_shows_everything_again(revit):
 def test_color_elements_overrides_the_colour_in_the_active_view(revit, color, rgb):
     doors = doors_on(revit, "Level 1")[:3]
     text = revit.text("color_elements", {"element_ids": doors, "color": color})
-    assert text.startswith(f"Coloured 3 elements (3 Doors) ") and text.endswith("in view 'Level 1'.")
+    assert text.startswith("Coloured 3 elements (3 Doors) ") and text.endswith("in view 'Level 1'.")
     view = revit.view("Level 1")
     assert all(line_colour(revit, view, d) == rgb for d in doors)
     surface = revit.call(lambda: view.GetElementOverrides(DB.ElementId(doors[0])).SurfaceForegroundPatternColor)
@@ -233,6 +233,17 @@ def test_create_3d_view_with_a_section_box_around_elements(revit):
         assert box.Min.Y <= p.Y - M + 1e-9 and p.Y + M - 1e-9 <= box.Max.Y
         assert box.Min.Z <= p.Z - M + 1e-9 and p.Z + 2 * M <= box.Max.Z  # door height (2 m) and more above
     assert abs(box.Min.X - (min(p.X for p in points) - M)) < 1e-9
+
+
+def test_create_3d_view_boxes_the_working_set_unless_told_otherwise(revit):
+    doors = doors_on(revit, "Level 1")
+    revit.session.working_set.replace(doors)
+    assert f"with a section box around {len(doors)} elements" in revit.text("create_3d_view", {"name": "Boxed"})
+    assert "section box" not in revit.text("create_3d_view", {"name": "Whole", "element_ids": []})
+    boxed = {revit.call(lambda v=v: v.Name): revit.call(lambda v=v: v.IsSectionBoxActive)
+             for v in revit.of_class(DB.View3D)}
+    assert boxed == {"{3D}": False, "Boxed": True, "Whole": False}
+    assert revit.session.working_set.ids == tuple(doors)
 
 
 def test_create_3d_view_leaves_out_elements_without_a_location(revit):

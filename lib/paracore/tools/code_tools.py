@@ -239,8 +239,7 @@ def _failure_message(exc: BaseException, source_lines: list[str]) -> str:
 def _is_nested_transaction(exc: BaseException) -> bool:
     """Revit's refusal to start a transaction (or a group) while the tool's is open."""
     message = str(getattr(exc, "Message", None) or exc).casefold()
-    return type(exc).__name__ == "InvalidOperationException" and "transaction" in message \
-        and ("start" in message or "group" in message)
+    return type(exc).__name__ == "InvalidOperationException" and "transaction" in message and "start" in message
 
 
 def _code_line(exc: BaseException) -> int | None:

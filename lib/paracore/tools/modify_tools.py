@@ -10,15 +10,15 @@ Decisions:
 - ``set_parameter(preview=True)`` is a dry run: the values are set inside a SubTransaction,
   read back as Revit displays them, and the SubTransaction is rolled back, so the preview shows
   exactly what Revit would store and the executor's transaction commits nothing. It is still a
-  writing call (the executor opens a transaction, the approval prompt says "Preview only");
-  Revit may keep an empty undo entry for it. A separate read-only tool would have duplicated
+  writing call (the executor opens a transaction, the approval prompt says "Preview only"), and
+  the step may leave an undo entry that changes nothing (the stand-in keeps one). A separate read-only tool would have duplicated
   set_parameter's arguments and could not show Revit's own conversion of the new value.
 - Type parameters are refused unless ``include_type_parameters`` is true, with the number of
   instances the change would reach; read-only parameters are always refused.
 - Working sets: copies join the working set (policy "add"); the other tools leave it as it is
   (deleted ids leave it anyway).
 - Pinned elements are not moved or rotated (the user pinned them so they stay put); the
-  error names them.
+  error names them. Copying them is fine.
 - Doors and windows go with their host wall when it moves, rotates or is copied, as in Revit.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
@@ -242,7 +242,7 @@ def _same_plan(a, b) -> bool:
     return abs(a.X - b.X) <= MATCH_TOLERANCE and abs(a.Y - b.Y) <= MATCH_TOLERANCE
 
 
-def _movable(ctx, elements, verb: str) -> None:
+def _movable(ctx, elements, verb: str, pinned_ok: bool = False) -> None:
     """Refuse elements that cannot be moved (no location) or should not be (pinned)."""
     from Autodesk.Revit import DB
     fixed = [e for e in elements if _position(e) is None and not isinstance(e, DB.Floor)]
@@ -254,7 +254,7 @@ def _movable(ctx, elements, verb: str) -> None:
         raise ToolError(f"{len(fixed)} of the elements cannot be {verb}: {they} no location in the model "
                         f"({_noun(fixed)}; {_ids_text(ids)}). Leave {'it' if len(fixed) == 1 else 'them'} "
                         f"out of element_ids.{hint}")
-    pinned = [e for e in elements if e.Pinned]
+    pinned = [] if pinned_ok else [e for e in elements if e.Pinned]
     if pinned:
         ids = [ctx.id_value(e.Id) for e in pinned]
         raise ToolError(f"{len(pinned)} of the elements {'is' if len(pinned) == 1 else 'are'} pinned "
@@ -869,7 +869,7 @@ def copy_elements(ctx, args: CopyElementsArgs):
     from Autodesk.Revit import DB
 
     elements = _targets(ctx, args.element_ids)
-    _movable(ctx, elements, "copied")
+    _movable(ctx, elements, "copied", pinned_ok=True)
     offset = _offset(ctx, args.offset)
     hosted = _hosted_inserts(ctx, elements)
     new_ids = [ctx.id_value(i) for i in DB.ElementTransformUtils.CopyElements(

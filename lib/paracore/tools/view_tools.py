@@ -70,8 +70,8 @@ class Create3DViewArgs(BaseModel):
     name: str | None = Field(None, description="Name of the new 3D view. Leave null for Revit's default name.")
     element_ids: list[int] | None = Field(
         None, description="Elements to box: the view gets a section box around them (with 1 m of space "
-                          "around). Leave null for a view of the whole model (no section box). The "
-                          "working set is NOT used automatically here: pass its ids to box it.")
+                          "around). Leave null to box the working set (no box when it is empty); give [] "
+                          "for a view of the whole model without a section box.")
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -346,9 +346,10 @@ def _describe_3d(ctx, args: Create3DViewArgs) -> str:
 def create_3d_view(ctx, args: Create3DViewArgs):
     """Create a new isometric 3D view, optionally with a section box around some elements.
 
-    With element_ids, the box encloses their locations (points and location lines) with 1 m of
-    space on every side, up to their height (3 m above elements whose height is unknown). The
-    view is not opened: call activate_view with its name to show it.
+    element_ids left out means the working set (a view of the whole model when it is empty); []
+    means the whole model. The box encloses the elements' locations (points and location lines)
+    with 1 m of space on every side, up to their height (3 m above elements whose height is
+    unknown). The view is not opened: call activate_view with its name to show it.
     """
     from Autodesk.Revit import DB
     family_type = next((t for t in DB.FilteredElementCollector(ctx.doc).OfClass(DB.ViewFamilyType)
@@ -364,7 +365,7 @@ def create_3d_view(ctx, args: Create3DViewArgs):
             raise ToolError(f"A 3D view named '{name}' already exists (id {ctx.id_value(taken[0].Id)}). "
                             "Choose another name, or open it with activate_view.")
     box, boxed, skipped = (None, [], [])
-    if args.element_ids is not None:
+    if args.element_ids:
         box, boxed, skipped = _section_box(ctx, _unique(args.element_ids))
 
     view = DB.View3D.CreateIsometric(ctx.doc, family_type.Id)
@@ -400,9 +401,6 @@ def create_3d_view(ctx, args: Create3DViewArgs):
 def _section_box(ctx, ids):
     """(BoundingBoxXYZ around the elements' locations, ids boxed, ids without a location)."""
     from Autodesk.Revit import DB
-    if not ids:
-        raise ToolError("element_ids is empty: give the elements to box, or leave element_ids null "
-                        "for a view of the whole model.")
     elements = ctx.elements(ids)
     points, boxed, skipped = [], [], []
     for value, element in zip(ids, elements):
@@ -415,8 +413,8 @@ def _section_box(ctx, ids):
         points += found + [DB.XYZ(p.X, p.Y, p.Z + height) for p in found]
     if not points:
         raise ToolError(f"None of the elements has a location (a point or a line), so no section box "
-                        f"can be placed around them: {id_sample(skipped, where='')}. Leave element_ids "
-                        "null for a view of the whole model.")
+                        f"can be placed around them: {id_sample(skipped, where='')}. Give element_ids [] "
+                        "for a view of the whole model.")
     pad = SECTION_BOX_PADDING_M / 0.3048
     box = DB.BoundingBoxXYZ()
     box.Min = DB.XYZ(min(p.X for p in points) - pad, min(p.Y for p in points) - pad, min(p.Z for p in points) - pad)

@@ -710,7 +710,8 @@ def _passes(value, flt) -> bool:
         a, b = float(raw), float(wanted)
         close = abs(a - b) <= 1e-9 * max(1.0, abs(b))
         return {ScheduleFilterType.Equal: close, ScheduleFilterType.NotEqual: not close,
-                ScheduleFilterType.GreaterThan: a > b and not close, ScheduleFilterType.GreaterThanOrEqual: a > b or close,
+                ScheduleFilterType.GreaterThan: a > b and not close,
+                ScheduleFilterType.GreaterThanOrEqual: a > b or close,
                 ScheduleFilterType.LessThan: a < b and not close,
                 ScheduleFilterType.LessThanOrEqual: a < b or close}.get(kind, False)
     a, b = text.casefold(), str(wanted if wanted is not None else "").casefold()

@@ -288,7 +288,7 @@ class Parameter:
         if storage == StorageType.Double:
             return format_value(value, self._def.spec, self._element._document.GetUnits())
         if storage == StorageType.ElementId:
-            return self._element._document._element_display_name(value)
+            return self._reference_display(value)
         if storage == StorageType.Integer:
             if self._def.is_yes_no:
                 return "Yes" if value else "No"
@@ -296,6 +296,18 @@ class Parameter:
                 return self._def.choices[value]
             return str(value)
         return value
+
+    def _reference_display(self, value: int) -> str:
+        """As Revit shows references: "Family: Type" for Family and Type, the family name for Family."""
+        document = self._element._document
+        if self._def.bip in (BIP.ELEM_FAMILY_AND_TYPE_PARAM, BIP.ELEM_FAMILY_PARAM):
+            element_type = document._elements.get(self._element._state.get("type_id"))
+            if element_type is not None:
+                family = element_type._state["params"].get("Family Name") or ""
+                if self._def.bip == BIP.ELEM_FAMILY_PARAM:
+                    return family
+                return f"{family}: {element_type.Name}" if family else element_type.Name
+        return document._element_display_name(value)
 
     # -- writing -----------------------------------------------------------------------------
     def Set(self, value) -> bool:  # noqa: N802

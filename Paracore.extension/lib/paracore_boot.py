@@ -1,13 +1,51 @@
-"""Bootstrap imported first by every Paracore script: puts the repository's lib/ on sys.path.
+"""Bootstrap imported first by every Paracore script: makes the repository's lib/ (and vendor/)
+importable, now and later.
 
 pyRevit only discovers *.extension and *.lib folders, so the package in <clone>/lib is not on the
-path by itself. pyRevit keeps one interpreter for the whole Revit process: this runs once.
+path by itself. Putting it on ``sys.path`` once is not enough: pyRevit's CPython engine
+(pyRevitLabs.PyRevit.Runtime/CPythonEngine.cs, ``SetupSearchPaths``) REPLACES ``sys.path`` before
+every script it runs with the list it stored when the engine started, plus that script's bundle
+paths. ``sys.modules`` survives (one interpreter per Revit process), so ``import paracore`` keeps
+working, but a module imported for the first time later — an SDK imported when the first model
+is created, on the agent's worker thread, after another button ran — would not be found.
+
+So, besides adding the folders to ``sys.path`` whenever this module is imported, a finder that
+knows them is appended to ``sys.meta_path`` (which pyRevit leaves alone): it answers only for
+top-level names that the normal path search did not find. It is installed once per process.
 """
+import importlib.machinery
 import os
 import sys
 
 _EXTENSION = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _CLONE = os.path.dirname(_EXTENSION)
-for _folder in (os.path.join(_CLONE, "lib"), os.path.join(_CLONE, "vendor")):
-    if os.path.isdir(_folder) and _folder not in sys.path:
-        sys.path.insert(0, _folder)
+FOLDERS = tuple(f for f in (os.path.join(_CLONE, "lib"), os.path.join(_CLONE, "vendor")) if os.path.isdir(f))
+
+
+class ParacorePathFinder:
+    """Finds top-level modules in Paracore's folders when ``sys.path`` no longer lists them."""
+
+    paracore_finder = True  # how ensure_paths() recognises an instance installed earlier
+
+    def __init__(self, folders):
+        self.folders = list(folders)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if path is not None:  # a submodule: its package's __path__ already knows where to look
+            return None
+        return importlib.machinery.PathFinder.find_spec(fullname, self.folders)
+
+    def invalidate_caches(self):
+        importlib.machinery.PathFinder.invalidate_caches()
+
+
+def ensure_paths():
+    """Put Paracore's folders on sys.path and make sure the fallback finder is installed."""
+    for folder in reversed(FOLDERS):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    if not any(getattr(finder, "paracore_finder", False) for finder in sys.meta_path):
+        sys.meta_path.append(ParacorePathFinder(FOLDERS))
+
+
+ensure_paths()

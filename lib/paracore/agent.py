@@ -6,14 +6,28 @@ one message. The loop yields typed events (paracore.events) for the UI, the CLI 
 
 The history invariant holds whatever happens — tool error, denial, cancel, provider failure:
 every tool call in the history has exactly one result.
+
+Transient state (seed 001 §4): the session's scratchpad is cleared when an action is complete.
+For most requests the action is the turn, so the scratchpad is cleared at the end of the turn.
+An action that spans turns (the script flow of seed 002: find → inspect → change a value in
+the next turn → run) marks itself open with ``scratchpad[OPEN_ACTION]``; the agent then keeps the
+scratchpad across turns, and the tool that completes the action calls ``session.end_action()``.
+
+Approvals: the approver gets an ``ApprovalRequest`` and answers "approve", "deny" or "always",
+or ``("approve", edits)`` / ``("always", edits)`` when the request carried an editable ``form``
+(see paracore.tools.forms): the edits are applied to the call before it runs.
+
+``Agent.on_request``, when set, is called with every ``ModelRequest`` just before it is sent (on
+the thread that iterates ``run_turn``): the trace records the system prompt and tools from it.
 """
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal, Protocol, Sequence
+from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from . import events as ev
 from .llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, ToolDefinition
@@ -23,9 +37,15 @@ from .llm.base import TextDelta as ModelTextDelta
 from .llm.base import ThinkingDelta as ModelThinkingDelta
 from .messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage, add_user_text, close_dangling_calls
 from .session import Session
+from .tools.forms import FormError, approval_form_of
 from .tools.registry import PreparedCall, Registry, ToolCallError
 
+log = logging.getLogger("paracore.agent")
+
 Decision = Literal["approve", "deny", "always"]
+
+OPEN_ACTION = "open_action"
+"""Scratchpad key: while it is set, the current action spans turns and the scratchpad is kept."""
 
 
 @dataclass(frozen=True)
@@ -34,10 +54,12 @@ class ApprovalRequest:
     name: str
     arguments: dict
     description: str
+    form: dict | None = None
+    """Values the user may edit before approving (``ApprovalForm.to_dict()``), or None."""
 
 
 class Approver(Protocol):
-    def __call__(self, request: ApprovalRequest) -> Decision: ...
+    def __call__(self, request: ApprovalRequest) -> Decision | tuple[Decision, dict]: ...
 
 
 @dataclass(frozen=True)
@@ -93,6 +115,7 @@ class Agent:
     policy: ApprovalPolicy = field(default_factory=ApprovalPolicy)
     limits: AgentLimits = field(default_factory=AgentLimits)
     turn_index: int = 0
+    on_request: Callable[[ModelRequest], None] | None = None   # e.g. TraceRecorder.on_request
 
     def run_turn(self, user_text: str, cancel: CancelToken | None = None) -> Iterator[ev._Event]:
         """Run one user turn, yielding events; the session's history is updated as it goes."""
@@ -135,6 +158,14 @@ class _Turn:
         finally:
             unsubscribe()
             self._repair_history()  # a no-op unless the consumer closed the turn mid-way
+            self._end_action_unless_open()
+
+    def _end_action_unless_open(self) -> None:
+        """Seed 001 §4: clear the transient state once the action is complete. An action left
+        open by a tool (the script flow) continues in the next turn."""
+        with self.session.lock:
+            still_open = bool(self.session.scratchpad.get(OPEN_ACTION))
+        if not still_open:
             self.session.end_action()
 
     def _steps(self) -> Iterator[ev._Event]:
@@ -169,6 +200,7 @@ class _Turn:
     def _call_model(self):
         yield self.event(ev.StatusChanged, text=ev.STATUS_THINKING)
         request = self._request()
+        self._notify_request(request)
         started, first_token = time.perf_counter(), None
         response = None
         for item in self.agent.model.stream(request, self.cancel):
@@ -187,8 +219,17 @@ class _Turn:
                              base_url=getattr(self.agent.model, "base_url", None))
         yield self.event(ev.UsageReported, usage=response.usage, provider=response.provider, model=response.model,
                          latency_ms=_ms_since(started),
-                         ttft_ms=(first_token - started) * 1000 if first_token else None, cost_usd=cost)
+                         ttft_ms=(first_token - started) * 1000 if first_token else None, cost_usd=cost,
+                         stop_reason=response.stop_reason)
         return response
+
+    def _notify_request(self, request: ModelRequest) -> None:
+        if self.agent.on_request is None:
+            return
+        try:
+            self.agent.on_request(request)
+        except Exception:  # noqa: BLE001 - an observer (the trace) must never break the turn
+            log.exception("on_request failed")
 
     def _request(self) -> ModelRequest:
         """The request for this step. Near the context window the oldest whole turns are left
@@ -232,10 +273,13 @@ class _Turn:
             if isinstance(prepared, ToolCallError):
                 results[call.id] = yield from self._finish_call(call, prepared.message, "error")
                 continue
-            decision = yield from self._approve(call, prepared)
+            decision, prepared = yield from self._approve(call, prepared)
             if decision == "deny":
                 results[call.id] = yield from self._finish_call(
                     call, "The user denied this call. Do not retry it; ask the user what to do instead.", "denied")
+                continue
+            if isinstance(prepared, ToolCallError):  # the values edited in the approval form
+                results[call.id] = yield from self._finish_call(call, prepared.message, "error")
                 continue
             runnable.append((call.id, prepared))
         return runnable
@@ -273,17 +317,46 @@ class _Turn:
         self._append(Message(role="user", parts=results))
 
     def _approve(self, call: ToolCallPart, prepared: PreparedCall):
+        """(decision, the call to run): the call as prepared, the call with the user's edits from
+        the approval form, or a ToolCallError when those edits are not valid."""
         if not self.agent.policy.needs_approval(prepared, self.session):
-            return "approve"
+            return "approve", prepared
         description = self._describe(prepared)
+        form = self._form(prepared)
+        form_dict = form.to_dict() if form is not None else None
         yield self.event(ev.ApprovalRequested, call_id=call.id, name=call.name, arguments=call.arguments,
-                         description=description)
+                         description=description, form=form_dict)
         yield self.event(ev.StatusChanged, text=ev.STATUS_WAITING_FOR_APPROVAL)
-        decision = self.agent.approver(ApprovalRequest(call.id, call.name, call.arguments, description))
+        answer = self.agent.approver(ApprovalRequest(call.id, call.name, call.arguments, description, form_dict))
+        decision, edits = answer if isinstance(answer, tuple) else (answer, None)
         if decision == "always":
             self.session.always_allowed_tools.add(call.name)
-        yield self.event(ev.ApprovalResolved, call_id=call.id, decision=decision)
-        return "deny" if decision == "deny" else "approve"
+        yield self.event(ev.ApprovalResolved, call_id=call.id, decision=decision, edits=edits or None)
+        if decision == "deny":
+            return "deny", prepared
+        if edits:
+            prepared = self._apply_edits(call, prepared, form, edits)
+        return "approve", prepared
+
+    def _form(self, prepared: PreparedCall):
+        """The tool's editable approval form, or None (a failing form builder only loses the form)."""
+        builder = approval_form_of(prepared.spec.function)
+        if builder is None:
+            return None
+        try:
+            return builder(self.session, prepared.args)
+        except Exception:  # noqa: BLE001
+            log.exception("approval form failed for %s", prepared.name)
+            return None
+
+    def _apply_edits(self, call: ToolCallPart, prepared: PreparedCall, form, edits: dict):
+        if form is None or form.apply is None:
+            return ToolCallError(f"The approval came with edited values, but {call.name} has no editable form; "
+                                 "nothing was run. Ask the user to approve the call as it is.")
+        try:
+            return PreparedCall(spec=prepared.spec, args=form.apply(edits), injected=prepared.injected)
+        except FormError as error:
+            return ToolCallError(f"{error} Nothing was run; ask the user for valid values.")
 
     def _describe(self, prepared: PreparedCall) -> str:
         """The tool's own words (read from the model on Revit's side), else a generic line."""

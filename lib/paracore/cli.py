@@ -1,4 +1,5 @@
-"""The `paracore` command line: demo, replay, sandbox chat and model summary on the stand-in."""
+"""The `paracore` command line: demo, replay, sandbox chat and model summary on the stand-in;
+session traces (`paracore trace`)."""
 from __future__ import annotations
 
 import argparse
@@ -46,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--base-url", help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama")
     sandbox.add_argument("--building", default="duplex", help="stand-in model: a sample name or an .ifc path")
     sandbox.set_defaults(handler=_sandbox)
+    trace = sub.add_parser("trace", help="list recorded sessions, or print one session's timeline")
+    trace.add_argument("session", nargs="?", help="a session id (or a unique prefix), 'latest', or a .jsonl path")
+    trace.add_argument("--export", metavar="FILE", help="write the session's timeline to FILE as one JSON document")
+    trace.add_argument("--dir", help="the traces folder (default: the user's data folder/traces)")
+    trace.add_argument("--brief", action="store_true", help="one line per entry, without results")
+    trace.set_defaults(handler=_trace)
     return parser
 
 
@@ -75,6 +82,8 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
             printer = ConversationPrinter(sys.stdout)
             result = run_replay(replay, model, on_event=printer.on_event)
             printer.final(result)
+            if result.get("trace"):
+                print(f"Trace: {result['trace']} (paracore trace latest)")
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
         return 2
@@ -82,6 +91,39 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
     for failure in failures:
         print(f"paracore: the replay stopped at {failure}", file=sys.stderr)
     return 1 if failures else 0
+
+
+def _trace(args) -> int:
+    from .trace.recorder import find_trace, list_traces, traces_dir
+    from .trace.timeline import Timeline
+    if not args.session:
+        if args.export:
+            print("paracore: --export needs a session (an id, a prefix or 'latest')", file=sys.stderr)
+            return 2
+        traces = list_traces(args.dir)
+        folder = args.dir or traces_dir()
+        if not traces:
+            print(f"No traces in {folder} yet: run `paracore demo`, or chat in Revit.")
+            return 0
+        print(f"Sessions in {folder} (newest first):")
+        for info in traces:
+            from datetime import datetime
+            when = datetime.fromtimestamp(info.modified).strftime("%Y-%m-%d %H:%M")
+            first = info.first_message if len(info.first_message) <= 60 else info.first_message[:59] + "…"
+            print(f"  {info.session}  {when}  {info.turns:>3} turns  {info.size:>9,} bytes  {first}")
+        return 0
+    try:
+        path = find_trace(args.session, args.dir)
+    except FileNotFoundError as error:
+        print(f"paracore: {error}", file=sys.stderr)
+        return 2
+    timeline = Timeline.from_file(path)
+    if args.export:
+        written = timeline.export(args.export)
+        print(f"Exported {path.stem} to {written} ({written.stat().st_size:,} bytes).")
+        return 0
+    sys.stdout.write(timeline.to_text(expand=not args.brief))
+    return 0
 
 
 def _model(args) -> int:

@@ -82,6 +82,11 @@ class ApprovalRequested(_Event):
     arguments: dict[str, Any]
     description: str
     """What will change, in words: "Delete 12 walls on Level 2"."""
+    form: dict[str, Any] | None = None
+    """Values the user may edit before approving, for an editable form (run_script: the script's
+    parameters): {"title", "schema" (JSON schema), "values", "fields": [{"name", "label", "kind",
+    "description", "required", "default", "value", "choices"}]}; see paracore.tools.forms.
+    The approver answers ("approve", {name: value, ...}) with the values the user changed."""
 
 
 class ApprovalResolved(_Event):
@@ -90,6 +95,8 @@ class ApprovalResolved(_Event):
     kind: Literal["approval_resolved"] = "approval_resolved"
     call_id: str
     decision: Literal["approve", "deny", "always"]
+    edits: dict[str, Any] | None = None
+    """The values the user changed in the approval form, if any."""
 
 
 class ToolCallFinished(_Event):
@@ -137,6 +144,8 @@ class UsageReported(_Event):
     ttft_ms: float | None = None
     """Time to the first streamed event; None when nothing streamed."""
     cost_usd: float | None = None
+    stop_reason: StopReason | None = None
+    """Why the model stopped ("tool_use", "end_turn", ...); None from older traces."""
 
 
 class StatusChanged(_Event):

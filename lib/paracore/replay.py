@@ -3,6 +3,9 @@
 The result is one JSON-ready dict: per turn the tool results, the reply, the CONTEXT block the
 model received and the working set; at the end the working set, the Revit selection and the
 model's element count (see ../shared/DESIGN.md, "The replay file").
+
+Every replay also records a trace of the session (paracore.trace), like a chat in Revit does;
+the result's ``trace`` is its path (``paracore trace latest`` shows it).
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from . import events as ev
 from .agent import ApprovalRequest
 from .replay_file import Replay
 from .sandbox import Sandbox
+from .trace.recorder import TraceRecorder
 
 
 def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
@@ -22,21 +26,35 @@ def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
 
 
 def run_replay(replay: Replay, model: str | None = None, on_event: Callable | None = None,
-               grow_to: int | None = None) -> dict:
+               grow_to: int | None = None, trace: TraceRecorder | bool = True) -> dict:
     """Play every turn; stop after a turn that failed or left the script (its "error" says why),
-    since the turns after it would not line up with the script."""
+    since the turns after it would not line up with the script.
+
+    ``trace``: True records the session in the user's traces folder, False records nothing, or
+    a TraceRecorder to record with."""
     scripted = replay.scripted_model()
     with Sandbox(model or replay.model or "duplex", grow_to=grow_to) as sandbox:
         agent = sandbox.agent(scripted, approver=scripted_approver(scripted))
+        recorder = trace if isinstance(trace, TraceRecorder) else \
+            TraceRecorder(meta={"source": "replay", "document": sandbox.doc_title}) if trace else None
+        if recorder is not None:
+            recorder.attach(agent)
         turns = []
-        for index, turn in enumerate(replay.turns):
-            turns.append(_run_turn(agent, sandbox, turn.user, index, scripted, on_event))
-            if "error" in turns[-1]:
-                break
-        else:
-            scripted.assert_complete()
+        try:
+            for index, turn in enumerate(replay.turns):
+                turns.append(_run_turn(agent, sandbox, turn.user, index, scripted, on_event, recorder))
+                if "error" in turns[-1]:
+                    break
+            else:
+                scripted.assert_complete()
+        finally:
+            if recorder is not None:
+                recorder.close()
         title = sandbox.on_main_thread(lambda: sandbox.doc.Title)
-        return {"model": title, "turns": turns, **_final_state(sandbox)}
+        result = {"model": title, "turns": turns, **_final_state(sandbox)}
+        if recorder is not None and recorder.path.is_file():
+            result["trace"] = str(recorder.path)
+        return result
 
 
 def failed_turns(result: dict) -> list[str]:
@@ -44,10 +62,11 @@ def failed_turns(result: dict) -> list[str]:
     return [f"turn {n}: {turn['error']}" for n, turn in enumerate(result["turns"], start=1) if "error" in turn]
 
 
-def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event) -> dict:
+def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, recorder=None) -> dict:
     results, reply, failure = [], "", None
     first_request = len(scripted.requests)
-    for event in agent.run_turn(user_text):
+    events = agent.run_turn(user_text)
+    for event in recorder.record_turn(events) if recorder is not None else events:
         if on_event:
             on_event(event)
         if isinstance(event, ev.ToolCallFinished):

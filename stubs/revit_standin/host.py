@@ -78,10 +78,17 @@ class RevitHost:
                 guard.reset_main_thread()
 
     # -- documents -------------------------------------------------------------------------------
+    # Like Revit: opening fires DocumentOpened, then ViewActivated for the document's view;
+    # activating a document fires ViewActivated; closing fires DocumentClosing, then
+    # DocumentClosed with the same DocumentId (the document itself is gone by then).
     def open(self, model: str = "duplex"):
         """Open a sample model by name ('duplex') or an IFC path; it becomes the active document."""
+        from Autodesk.Revit.DB.Events import DocumentOpenedEventArgs
         from .loader import open_model
         document = open_model(model, self.application)
+        if document not in self.application._documents:
+            self.application._documents.append(document)
+        self.application.DocumentOpened.fire(self.application, DocumentOpenedEventArgs(document))
         self.activate(document)
         return document
 
@@ -92,9 +99,36 @@ class RevitHost:
         return document
 
     def activate(self, document) -> None:
+        from Autodesk.Revit.UI.Events import ViewActivatedEventArgs
         if document not in self.application._documents:
             self.application._documents.append(document)
+        previous = self.uiapp._active_document
+        # Machinery may run on any thread: read the views without the API's main-thread guard.
+        previous_view = _active_view(previous) if previous is not None and not previous._closed else None
         self.uiapp._active_document = document
+        self.uiapp.ViewActivated.fire(self.uiapp, ViewActivatedEventArgs(document, _active_view(document),
+                                                                          previous_view))
+
+    def close(self, document, cancel: bool = False) -> None:
+        """Close ``document`` (``cancel``: a handler or the user cancels; the document stays open).
+        Another open document, if any, becomes the active one."""
+        from Autodesk.Revit.DB.Events import (DocumentClosedEventArgs, DocumentClosingEventArgs,
+                                              RevitAPIEventStatus)
+        self._closing_ids = getattr(self, "_closing_ids", 0) + 1
+        document_id = self._closing_ids
+        self.application.DocumentClosing.fire(self.application, DocumentClosingEventArgs(document, document_id))
+        if cancel:
+            self.application.DocumentClosed.fire(
+                self.application, DocumentClosedEventArgs(document_id, RevitAPIEventStatus.Cancelled))
+            return
+        document._closed = True
+        if document in self.application._documents:
+            self.application._documents.remove(document)
+        if self.uiapp._active_document is document:
+            self.uiapp._active_document = None
+            if self.application._documents:
+                self.activate(self.application._documents[-1])
+        self.application.DocumentClosed.fire(self.application, DocumentClosedEventArgs(document_id))
 
     # -- the main thread ---------------------------------------------------------------------------
     def run_idle(self, until: threading.Event | None = None, timeout: float | None = None) -> None:
@@ -173,6 +207,10 @@ class RevitHost:
             self.closed_transactions.extend(closed)
             log.warning("%s left transactions open; Revit rolled them back: %s",
                         _handler_name(handler), closed)
+
+
+def _active_view(document):
+    return document._elements.get(document._active_view_id)
 
 
 def _handler_name(handler) -> str:

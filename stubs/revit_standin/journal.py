@@ -153,3 +153,4 @@ def _revert(document, operations) -> None:
             document._index(op.element)
         else:
             op.element._state = op.prior_state
+            document._version += 1

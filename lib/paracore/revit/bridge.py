@@ -115,7 +115,7 @@ class Bridge:
         TimeoutError when Revit did not run it within ``timeout`` seconds (a request that has not
         started yet is then cancelled, so it will not change the model later).
         """
-        if threading.get_ident() == self._main_thread_id:
+        if self.on_main_thread():
             raise RuntimeError(
                 "Bridge.call was called on Revit's main thread: it would wait for itself forever. "
                 "On the main thread, call the function directly (in API context) or use "
@@ -130,6 +130,14 @@ class Bridge:
             raise TimeoutError(
                 f"Revit did not run the request within {timeout:g} s; it may be busy (a modal "
                 "dialog, a long regeneration). Close any open Revit dialog and try again.") from None
+
+    def on_main_thread(self) -> bool:
+        """Whether the caller runs on the thread that created the bridge: Revit's main thread.
+
+        There a caller must not wait for a request (``call`` raises): Revit runs it only once
+        the caller has returned and Revit is idle again.
+        """
+        return threading.get_ident() == self._main_thread_id
 
     def close(self) -> None:
         """Dispose the ExternalEvent and fail the requests still queued (Revit is closing).

@@ -168,7 +168,7 @@ class _Batch:
             else:
                 content, is_error = self._report(ctx, call, ran)
         duration_ms = (time.perf_counter() - start) * 1000.0
-        return CallOutcome(call_id, call.name, content, is_error, duration_ms, changes.merged())
+        return CallOutcome(call_id, call.name, _bounded(content), is_error, duration_ms, changes.merged())
 
     # -- running the tool body -------------------------------------------------------------------
 
@@ -195,7 +195,7 @@ class _Batch:
                 _roll_back_if_open(transaction)
                 return _Ran(error=_describe_error(exc))
         if status != DB.TransactionStatus.Committed:
-            reasons = "; ".join(_unique(errors)) or "Revit gave no reason"
+            reasons = _failures_text(errors) or "Revit gave no reason"
             return _Ran(error=f"Revit rolled the change back: {reasons}")
         self.committed = True
         return _Ran(output=output, added=recorder.added, deleted=recorder.deleted)
@@ -291,6 +291,18 @@ def _describe_error(exc: BaseException) -> str:
     return str(exc) if isinstance(exc, ToolError) else format_exception_for_model(exc)
 
 
+# Whatever a tool or a user script returns, the model never gets more than this: a result is a
+# few hundred tokens, and the tools bound their own output well below it. This is the backstop.
+MAX_RESULT_CHARS = 4300
+
+
+def _bounded(content: str) -> str:
+    if len(content) <= MAX_RESULT_CHARS:
+        return content
+    hidden = len(content) - MAX_RESULT_CHARS
+    return content[:MAX_RESULT_CHARS] + f"… (cut: {hidden} more characters; ask for less)"
+
+
 def _render(content: Any) -> str:
     """The content as the model reads it: text as is, data as compact JSON."""
     if isinstance(content, str):
@@ -303,8 +315,22 @@ def _render(content: Any) -> str:
 
 
 def _warnings_note(warnings: list[str]) -> str:
-    unique = _unique(warnings)
-    return f"\nRevit warnings: {'; '.join(unique)}" if unique else ""
+    text = _failures_text(warnings)
+    return f"\nRevit warnings: {text}" if text else ""
+
+
+SHOWN_FAILURES = 5      # distinct Revit warnings (or errors) quoted in a result
+FAILURE_TEXT = 200      # characters of one quoted warning
+
+
+def _failures_text(texts: list[str]) -> str:
+    """ "A; B; … and 12 more": the distinct texts, a few of them, each cut to a sentence's length
+    (code can make Revit post hundreds; the result stays short)."""
+    unique = _unique(texts)
+    shown = [t if len(t) <= FAILURE_TEXT else t[:FAILURE_TEXT - 1] + "…" for t in unique[:SHOWN_FAILURES]]
+    if len(unique) > SHOWN_FAILURES:
+        shown.append(f"… and {len(unique) - SHOWN_FAILURES} more")
+    return "; ".join(shown)
 
 
 def _unique(texts: list[str]) -> list[str]:

@@ -46,6 +46,7 @@ from .results import ToolError, ToolOutput, working_set_output
 
 TIME_BUDGET_SECONDS = 10.0      # the code is stopped after this long (configurable: set this attribute)
 OUTPUT_LIMIT = 4000             # characters of printed output kept
+MESSAGE_LIMIT = 300             # characters of a set_working_set_output message quoted in the result
 DESCRIBE_LINES = 40             # lines of code shown in the approval prompt
 CODE_FILENAME = "<run_python>"
 _TRANSACTION_CLASSES = ("Transaction", "SubTransaction", "TransactionGroup")
@@ -133,8 +134,11 @@ def run_python(ctx, args: RunPythonArgs):
         text = output.text()
         lines.append(f"Output:\n{text}" if text.strip() else "It printed nothing.")
         if payload is not None:
+            message = payload.display_message
+            if len(message) > MESSAGE_LIMIT:
+                message = message[:MESSAGE_LIMIT - 1] + "…"
             lines.append(f"Working set ({payload.operation}, {len(payload.element_ids)} ids)"
-                         + (f": {payload.display_message}" if payload.display_message else "."))
+                         + (f": {message}" if message else "."))
         return "\n".join(lines)
 
     return ToolOutput(content=verify(), verify=verify, working_set=payload)

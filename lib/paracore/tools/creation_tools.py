@@ -28,7 +28,8 @@ from ..units import Angle, Length, format_length
 from .registry import tool
 from .results import ToolError, ToolOutput
 from .lookup import (LISTED_CHOICES, category_of, category_summary, door_label, elements_by_id,
-                     find_door_type, find_level, find_wall_type, id_sample, levels_by_elevation)
+                     find_door_type, find_level, find_wall_type, id_sample, levels_by_elevation,
+                     listed_levels)
 
 SHORT_CURVE_TOLERANCE = 0.00256026455729167   # feet: Revit refuses shorter curves (about 0.8 mm)
 DEFAULT_HEIGHT_METRIC = 3.0 / 0.3048          # 3 m, when there is no level above
@@ -555,8 +556,8 @@ def _plan_floor(ctx, args: CreateFloorArgs) -> _FloorPlan:
     floor_type = _find_floor_type(ctx, args.floor_type)
     if args.boundary is not None:
         if args.level is None:
-            levels = ", ".join(lv.Name for lv in levels_by_elevation(ctx))
-            raise ToolError(f"Which level is the floor on? Give level with boundary. Levels: {levels}.")
+            raise ToolError("Which level is the floor on? Give level with boundary. "
+                            f"Levels: {listed_levels(levels_by_elevation(ctx))}.")
         level = find_level(ctx, args.level)
         corners = _corners(ctx, args.boundary)
         z = level.Elevation
@@ -569,8 +570,9 @@ def _plan_floor(ctx, args: CreateFloorArgs) -> _FloorPlan:
     else:
         level_ids = list(dict.fromkeys(ctx.id_value(w.LevelId) for w in walls))
         if len(level_ids) > 1:
-            names = ", ".join(ctx.doc.GetElement(ctx.element_id(i)).Name for i in level_ids)
-            raise ToolError(f"The walls stand on different levels ({names}): give level.")
+            levels = [ctx.doc.GetElement(ctx.element_id(i)) for i in level_ids]
+            raise ToolError(f"The walls stand on {len(levels):,} different levels ({listed_levels(levels)}): "
+                            "give level.")
         level = ctx.doc.GetElement(ctx.element_id(level_ids[0]))
     curves = _wall_loop(ctx, walls, level.Elevation)
     ids = [ctx.id_value(w.Id) for w in walls]
@@ -741,7 +743,7 @@ def _check_level_name(ctx, name: str | None) -> None:
     taken = [lv for lv in levels if _normal(lv.Name) == _normal(name)]
     if taken:
         raise ToolError(f"A level named '{taken[0].Name}' already exists (at {_fmt(ctx, taken[0].Elevation)}). "
-                        f"Choose another name. Levels: {', '.join(lv.Name for lv in levels)}.")
+                        f"Choose another name. Levels: {listed_levels(levels)}.")
 
 
 def _describe_create_level(ctx, args: CreateLevelArgs) -> str:
@@ -772,12 +774,22 @@ def create_level(ctx, args: CreateLevelArgs):
             raise ToolError(f"The level is not in the model (id {level_id} does not exist): it was not created.")
         levels = [lv.Name for lv in levels_by_elevation(ctx)]
         text = (f"Created level '{created.Name}' (id {level_id}) at elevation {_fmt(ctx, created.Elevation)}. "
-                f"Levels now, bottom to top: {', '.join(levels)}. No floor plan view was created for it.")
+                f"{_levels_around(levels, created.Name)} No floor plan view was created for it.")
         if same:
             text += f" Note: {', '.join(same)} {'is' if len(same) == 1 else 'are'} at the same elevation."
         return text
 
     return ToolOutput(content=verify(), verify=verify)
+
+
+def _levels_around(names: list[str], new: str) -> str:
+    """All the levels, bottom to top; in a tower, how many and the ones next to the new level."""
+    if len(names) <= LISTED_CHOICES:
+        return f"Levels now, bottom to top: {', '.join(names)}."
+    at = names.index(new) if new in names else len(names) - 1
+    low, high = max(0, at - 3), min(len(names), at + 4)
+    around = ("…, " if low else "") + ", ".join(names[low:high]) + (", …" if high < len(names) else "")
+    return f"Levels now: {len(names):,}; around it, bottom to top: {around}."
 
 
 # --- shared ----------------------------------------------------------------------------------------------------

@@ -33,7 +33,16 @@ def find_level(ctx, name: str):
         return found
     if not levels:
         raise ToolError("The project has no levels. Create a level in Revit first, then ask again.")
-    raise ToolError(f"No level named '{name}'. Levels: {', '.join(lv.Name for lv in levels)}.")
+    raise ToolError(f"No level named '{name}'. Levels: {listed_levels(levels)}.")
+
+
+def listed_levels(levels) -> str:
+    """ "T/FDN, Level 1, …": the first LISTED_CHOICES names, then how many more (a tower has hundreds)."""
+    names = [lv.Name for lv in levels]
+    shown = ", ".join(names[:LISTED_CHOICES])
+    if len(names) > LISTED_CHOICES:
+        shown += f", … and {len(names) - LISTED_CHOICES} more (list_levels shows them)"
+    return shown
 
 
 def find_wall_type(ctx, name: str | None):
@@ -265,10 +274,7 @@ def find_level_near(ctx, name: str):
     names = [lv.Name for lv in levels]
     close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(names[:LISTED_CHOICES])
-    if len(names) > LISTED_CHOICES:
-        shown += f", … and {len(names) - LISTED_CHOICES} more (list_levels shows them)"
-    message = f"No level named '{name}'.{hint} Levels: {shown}."
+    message = f"No level named '{name}'.{hint} Levels: {listed_levels(levels)}."
     raise ToolError(message)
 
 

@@ -40,6 +40,7 @@ from .registry import tool
 from .results import ToolError, ToolOutput
 
 SAMPLE = 5              # elements described one by one in a result
+SHOWN_TEXT = 80         # characters of a text value quoted in a result (long values are cut with "…")
 MATCH_TOLERANCE = 1e-6  # feet: a re-read position within this is where it was sent
 _EMPTY = "(empty)"
 
@@ -494,7 +495,12 @@ def _given(value) -> str:
     """The value as the model gave it, for sentences: 'text', 3, 2.5, true."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return _plain_number(value) if isinstance(value, float) else f"'{value}'"
+    return _plain_number(value) if isinstance(value, float) else f"'{_clip(str(value))}'"
+
+
+def _clip(text: str) -> str:
+    """A value for a sentence: long texts (a page of Comments) are cut, so results stay short."""
+    return text if len(text) <= SHOWN_TEXT else text[:SHOWN_TEXT - 1] + "…"
 
 
 def _plain_number(value: float) -> str:
@@ -606,17 +612,30 @@ def _element_reference(ctx, parameter, value, name: str) -> int:
 
 
 def _shown(ctx, parameter) -> str:
-    """The parameter's value as Revit displays it."""
+    """The parameter's value as Revit displays it (a long text cut to SHOWN_TEXT characters)."""
     from Autodesk.Revit import DB
     storage = parameter.StorageType
     if storage == DB.StorageType.String:
         text = parameter.AsString()
-        return f"'{text}'" if text else _EMPTY
+        return f"'{_clip(text)}'" if text else _EMPTY
     if storage == DB.StorageType.ElementId:
         element = ctx.doc.GetElement(parameter.AsElementId())
-        return f"'{element.Name}'" if element is not None else "(none)"
+        return f"'{_clip(element.Name)}'" if element is not None else "(none)"
     text = parameter.AsValueString()
-    return text if text else _EMPTY
+    return _clip(text) if text else _EMPTY
+
+
+def _raw(ctx, parameter):
+    """The parameter's stored value, to compare before and after."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.String:
+        return parameter.AsString() or ""
+    if storage == DB.StorageType.ElementId:
+        return ctx.id_value(parameter.AsElementId())
+    if storage == DB.StorageType.Integer:
+        return parameter.AsInteger()
+    return parameter.AsDouble()
 
 
 def _holds(ctx, parameter, new) -> bool:
@@ -703,6 +722,7 @@ def set_parameter(ctx, args: SetParameterArgs):
 def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
     """Set the values in a SubTransaction, read them back as Revit shows them, roll it back."""
     from Autodesk.Revit import DB
+    before = [_raw(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
     sub = DB.SubTransaction(ctx.doc)
     sub.Start()
     try:
@@ -711,7 +731,7 @@ def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
         new = [_shown(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
     finally:
         sub.RollBack()
-    unchanged = sum(1 for t, o in zip(plan.targets, old) if _shown(ctx, t.parameter) == o)
+    unchanged = sum(1 for t, b in zip(plan.targets, before) if _raw(ctx, t.parameter) == b)
     lines = [f"{_label(ctx, t.owner)}: {o} → {n}" for t, o, n in zip(plan.targets, old, new)]
     more = f"; … and {len(plan.targets) - len(lines)} more" if len(plan.targets) > len(lines) else ""
     text = (f"Preview, nothing was changed: setting '{plan.name}' on {_subject(ctx, plan)} would give "
@@ -1022,7 +1042,8 @@ def delete_elements(ctx, args: DeleteElementsArgs):
     # Read before deleting: afterwards the elements cannot say what they were.
     kinds = {ctx.id_value(e.Id): category_of(e) for _, found in _dependents(ctx, elements) for e in found}
     deleted = [ctx.id_value(i) for i in ctx.doc.Delete(_id_list(ctx, requested))]
-    cascaded = [i for i in deleted if i not in set(requested)]
+    given = set(requested)
+    cascaded = [i for i in deleted if i not in given]
 
     def verify():
         still = [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]

@@ -227,11 +227,12 @@ class Registry:
 
     def _unknown_tool_message(self, name: str) -> str:
         names = self.names()
+        shown = str(name) if len(str(name)) <= 64 else str(name)[:63] + "…"  # tool names have 64 at most
         if not names:
-            return f"There is no tool named {name!r}: no tools are available."
+            return f"There is no tool named {shown!r}: no tools are available."
         close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
         suggestion = f" Did you mean {' or '.join(close)}?" if close else ""
-        return f"There is no tool named {name!r}.{suggestion} Valid tools: {', '.join(names)}."
+        return f"There is no tool named {shown!r}.{suggestion} Valid tools: {', '.join(names)}."
 
 
 def _empty_working_set_message(name: str) -> str:

@@ -28,6 +28,10 @@ from .registry import tool
 from .results import ToolError, ToolOutput
 
 SHOWN_ROWS = 10          # rows quoted in a result
+SHOWN_FIELDS = 20        # fields (and sort keys, filters) named in a result
+CELL_TEXT = 40           # characters of one cell (or field name) quoted in a result
+ROW_TEXT = 300           # characters of one quoted row
+ROWS_BUDGET = 1000       # characters of quoted rows in one result; rows past it are counted, not shown
 COUNTED_ROWS = 10_000    # rows read to count them (beyond: "more than")
 FIELD_CHOICES = 30       # field names listed when a name is unknown
 SAMPLE_ELEMENTS = 200    # elements looked at to find a field's parameter
@@ -184,26 +188,26 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
     definition = schedule.Definition
     category = DB.Category.GetCategory(ctx.doc, definition.CategoryId)
     fields = _fields(schedule)
-    lines = [f"{intro} Schedule '{schedule.Name}' (id {schedule_id}, "
+    lines = [f"{intro} Schedule '{_clip(schedule.Name, ROW_TEXT)}' (id {schedule_id}, "
              f"{category.Name if category is not None else 'no category'})."]
     if fields:
-        lines.append("Fields (columns, in order): " + ", ".join(f.GetName() for f in fields) + ".")
+        lines.append("Fields (columns, in order): " + _listed([_clip(f.GetName()) for f in fields]) + ".")
     else:
         lines.append("Fields: none yet (add them with add_schedule_field).")
     sorts = [definition.GetSortGroupField(i) for i in range(definition.GetSortGroupFieldCount())]
     if sorts:
-        parts = [f"{definition.GetField(s.FieldId).GetName()} "
+        parts = [f"{_clip(definition.GetField(s.FieldId).GetName())} "
                  f"({'descending' if s.SortOrder == DB.ScheduleSortOrder.Descending else 'ascending'})"
                  for s in sorts]
-        lines.append("Sorted by " + ", then ".join(parts) + ".")
+        lines.append("Sorted by " + _listed(parts, ", then ") + ".")
     filters = [definition.GetFilter(i) for i in range(definition.GetFilterCount())]
     if filters:
         parts = []
         for flt in filters:
             field = definition.GetField(flt.FieldId)
             word = _OPERATOR_WORDS.get(flt.FilterType.ToString(), flt.FilterType.ToString())
-            parts.append(f"{field.GetName()} {word} {_filter_value_text(ctx, schedule, field, flt)}")
-        lines.append("Filters: " + "; ".join(parts) + ".")
+            parts.append(f"{_clip(field.GetName())} {word} {_clip(_filter_value_text(ctx, schedule, field, flt))}")
+        lines.append("Filters: " + _listed(parts, "; ") + ".")
     if fields:
         headings, rows, truncated = schedule_rows(schedule)
         count = f"more than {len(rows)}" if truncated else str(len(rows))
@@ -211,12 +215,38 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
             lines.append("It shows no rows" + (": no element passes the filters." if filters else
                                                f": the model has no {category.Name.lower()}." if category else "."))
         else:
+            shown, used = [], 0
+            for row in rows[:SHOWN_ROWS]:
+                text = _row_text(row)
+                if shown and used + len(text) + 1 > ROWS_BUDGET:
+                    break
+                shown.append(text)
+                used += len(text) + 1
             lines.append(f"It shows {count} row{'s' if len(rows) != 1 else ''}"
-                         + (f"; the first {SHOWN_ROWS}:" if len(rows) > SHOWN_ROWS else ":"))
-            lines.append(" | ".join(headings))
-            lines += [" | ".join(row) for row in rows[:SHOWN_ROWS]]
+                         + (f"; the first {len(shown)}:" if len(rows) > len(shown) else ":"))
+            lines.append(_row_text(headings))
+            lines += shown
     lines.append("Open it with activate_view.")
     return "\n".join(lines)
+
+
+def _clip(text: str, limit: int = CELL_TEXT) -> str:
+    """A cell or a name for a result: long texts (a page of Comments) are cut with "…"."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _row_text(cells: list[str]) -> str:
+    """ "M_Single-Flush: 0864 x 2032mm | Level 1 | D101": cells cut, the row too if it is very wide."""
+    return _clip(" | ".join(_clip(c) for c in cells), ROW_TEXT)
+
+
+def _listed(parts: list[str], separator: str = ", ") -> str:
+    """The first SHOWN_FIELDS parts, then how many more."""
+    shown = separator.join(parts[:SHOWN_FIELDS])
+    if len(parts) > SHOWN_FIELDS:
+        shown += f"{separator}… and {len(parts) - SHOWN_FIELDS} more"
+    return shown
 
 
 # --- field parameters (for filter values) ---------------------------------------------------------

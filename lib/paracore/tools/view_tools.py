@@ -301,7 +301,8 @@ def color_elements(ctx, args: ColorElementsArgs):
         else:
             text = (f"Coloured {_plural(len(done), 'element')} ({category_summary(found)}) "
                     f"{_colour_text(rgb)} in view '{current.Name}'.")
-        missed = [i for i in coloured if i not in done]
+        taken = set(done)
+        missed = [i for i in coloured if i not in taken]
         if missed:
             text += f" {len(missed)} did not take the colour: {id_sample(missed, where='')}."
         return text + _skipped_note(skipped)

@@ -192,7 +192,8 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     elif args.mode == "replace":
         message = f"Replaced the working set with {what}."
     else:
-        ids = [i for i in ids if i in current]
+        members = set(current)
+        ids = [i for i in ids if i in members]
         if not ids:
             raise ToolError(f"None of {what} is in the working set, so nothing was removed. "
                             "Call get_working_set to see what it holds.")

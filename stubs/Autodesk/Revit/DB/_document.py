@@ -46,6 +46,8 @@ class Document:
         self._custom_ids: dict[str, int] = {}
         self._definition_cache: dict = {}
         self._creation = None
+        self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
+        self._inserts_cache = None    # (version, {host id: [insert ids]})
 
     # -- identity and state -----------------------------------------------------------------------
     @property
@@ -75,6 +77,10 @@ class Document:
     @property
     def IsFamilyDocument(self) -> bool:  # noqa: N802
         return False
+
+    @property
+    def IsLinked(self) -> bool:  # noqa: N802
+        return False  # the stand-in opens projects, never links
 
     @property
     def IsValidObject(self) -> bool:  # noqa: N802
@@ -183,17 +189,20 @@ class Document:
 
     def _record_modification(self, element: Element) -> None:
         self._require_transaction()
+        self._version += 1
         if element._deleted:
             from Autodesk.Revit.Exceptions import InvalidObjectException
             raise InvalidObjectException("The element has been deleted and cannot be modified.")
         self._journal.record(MODIFIED, element, element._state)
 
     def _index(self, element: Element) -> None:
+        self._version += 1
         self._elements[element._id] = element
         self._by_category.setdefault(element._state.get("category"), {})[element._id] = None
         element._deleted = False
 
     def _unindex(self, element: Element) -> None:
+        self._version += 1
         self._elements.pop(element._id, None)
         self._by_category.get(element._state.get("category"), {}).pop(element._id, None)
         element._deleted = True
@@ -203,8 +212,20 @@ class Document:
         return [elements[i] for i in self._by_category.get(category, ())]
 
     def _hosted_by(self, host_id: int):
-        return [e._id for cat in _DOOR_AND_WINDOW for e in self._elements_of_category(cat)
-                if e._state.get("host_id") == host_id]
+        return list(self._inserts_by_host().get(host_id, ()))
+
+    def _inserts_by_host(self) -> dict[int, list[int]]:
+        """Host id -> the doors and windows it hosts, indexed once per version of the model:
+        scanning every insert for each host made moving or deleting thousands of walls quadratic."""
+        if self._inserts_cache is None or self._inserts_cache[0] != self._version:
+            index: dict[int, list[int]] = {}
+            for category in _DOOR_AND_WINDOW:
+                for element in self._elements_of_category(category):
+                    host_id = element._state.get("host_id")
+                    if host_id is not None:
+                        index.setdefault(host_id, []).append(element._id)
+            self._inserts_cache = (self._version, index)
+        return self._inserts_cache[1]
 
     def _deletion_closure(self, ids):
         """The requested ids followed by everything Revit deletes along with them."""

@@ -147,12 +147,31 @@ class View(Element):
     def SetElementOverrides(self, elementId: ElementId, overrideGraphicSettings) -> None:  # noqa: N802, N803
         if self._document.GetElement(elementId) is None:
             raise _argument(f"Element {elementId} does not exist.", "elementId")
-        overrides = dict(self._state.get("overrides", {}))
+        overrides = self._own_overrides()
         if overrideGraphicSettings._is_empty():
             overrides.pop(elementId._value, None)
         else:
             overrides[elementId._value] = OverrideGraphicSettings(overrideGraphicSettings)
+
+    def _own_overrides(self) -> dict:
+        """The view's overrides as a dict the open transaction may change in place.
+
+        The first change in a transaction (or in a sub-transaction started since) copies them, as
+        a journalled modification, so rollback and undo restore the old dict; later changes extend
+        that copy. (Copying the dict for every element made colouring thousands of them quadratic.)
+        """
+        ops = self._document._journal._operations
+        owned = getattr(self, "_owned_overrides", None)
+        if owned is not None:
+            operations, index, overrides = owned
+            if (operations is ops and index < len(ops) and ops[index].element is self
+                    and self._state.get("overrides") is overrides
+                    and all(sub._mark <= index for sub in self._document._open_subtransactions)):
+                return overrides
+        overrides = dict(self._state.get("overrides", {}))
         self._update_state(overrides=overrides)
+        self._owned_overrides = (ops, len(ops) - 1, overrides)
+        return overrides
 
     def GetElementOverrides(self, elementId: ElementId):  # noqa: N802, N803
         found = self._state.get("overrides", {}).get(elementId._value)
@@ -592,10 +611,10 @@ class ViewSchedule(TableView):
     def _table(self):
         """(header rows, body rows), recomputed when the schedule or the scheduled elements change."""
         document = self._document
-        category = self._state["schedule"]["category"]
-        key = (self._state, document._units, len(document._elements),
-               tuple(e._state for e in document._elements_of_category(category)),
-               tuple(e._state for e in document._elements_of_category(BuiltInCategory.OST_Levels.value)))
+        # The document's version changes with every element added, deleted or modified (undo and
+        # rollback included): comparing the states of every scheduled element instead made each
+        # GetCellText call scan the category, and reading a big schedule quadratic.
+        key = (self._state, document._units, document._version)
         cached = getattr(self, "_table_cache", None)
         if cached is not None and cached[0] == key:  # states compare by identity first, then by value
             return cached[1]

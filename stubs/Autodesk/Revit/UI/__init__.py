@@ -13,7 +13,8 @@ from Autodesk.Revit.DB._enums import _RevitEnum
 from . import Selection as _selection_namespace
 
 __all__ = ["UIApplication", "UIDocument", "ExternalEvent", "ExternalEventRequest",
-           "IExternalEventHandler", "TaskDialog"]
+           "IExternalEventHandler", "TaskDialog", "IDockablePaneProvider", "DockablePaneProviderData",
+           "DockablePaneState", "DockPosition", "DockablePaneId", "DockablePane"]
 
 
 class ExternalEventRequest(_RevitEnum):
@@ -103,6 +104,7 @@ class UIApplication:
     def __init__(self, application):
         self._application = application
         self._active_document = None
+        self._panes = {}  # DockablePaneId's guid text -> (title, provider, DockablePaneProviderData)
 
     @property
     def Application(self):  # noqa: N802
@@ -111,6 +113,149 @@ class UIApplication:
     @property
     def ActiveUIDocument(self):  # noqa: N802
         return UIDocument(self._active_document) if self._active_document is not None else None
+
+    @property
+    def MainWindowHandle(self):  # noqa: N802
+        return 0  # there is no window: an IntPtr.Zero owner leaves a WPF window unowned
+
+    def RegisterDockablePane(self, id, title, provider) -> None:  # noqa: N802, A002
+        """Revit raises ArgumentException for an id registered before; it asks the provider for
+        its content (SetupDockablePane). The stand-in does both at once."""
+        key = str(id.Guid)
+        if key in self._panes:
+            from Autodesk.Revit.Exceptions import ArgumentException
+            raise ArgumentException(f"A dockable pane with identifier {key} has already been registered.", "id")
+        data = DockablePaneProviderData()
+        provider.SetupDockablePane(data)
+        self._panes[key] = (title, provider, data)
+
+    def GetDockablePane(self, id):  # noqa: N802, A002
+        if str(id.Guid) not in self._panes:
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException(f"No dockable pane with identifier {id.Guid} is registered.")
+        return DockablePane(id)
+
+
+# -- dockable panes ------------------------------------------------------------------------------
+
+class IDockablePaneProvider:
+    """Interface: SetupDockablePane(data: DockablePaneProviderData)."""
+
+    def SetupDockablePane(self, data) -> None:  # noqa: N802
+        raise NotImplementedError
+
+
+class DockPosition(_RevitEnum):
+    Top = 59419
+    Left = 59420
+    Right = 59421
+    Bottom = 59422
+    Floating = 59423
+    Tabbed = 59424
+
+
+class DockablePaneState:
+    def __init__(self):
+        self._dock_position = DockPosition.Tabbed
+
+    @property
+    def DockPosition(self):  # noqa: N802
+        return self._dock_position
+
+    @DockPosition.setter
+    def DockPosition(self, value):  # noqa: N802
+        self._dock_position = value
+
+
+class DockablePaneProviderData:
+    """What a provider fills in SetupDockablePane: the WPF content and how the pane starts."""
+
+    def __init__(self):
+        self._element = None
+        self._visible = True
+        self._state = DockablePaneState()
+
+    @property
+    def FrameworkElement(self):  # noqa: N802
+        return self._element
+
+    @FrameworkElement.setter
+    def FrameworkElement(self, value):  # noqa: N802
+        self._element = value
+
+    @property
+    def VisibleByDefault(self) -> bool:  # noqa: N802
+        return self._visible
+
+    @VisibleByDefault.setter
+    def VisibleByDefault(self, value: bool):  # noqa: N802
+        self._visible = bool(value)
+
+    @property
+    def InitialState(self):  # noqa: N802
+        return self._state
+
+    @InitialState.setter
+    def InitialState(self, value):  # noqa: N802
+        self._state = value
+
+
+class DockablePaneId:
+    """A GuidEnum: identifies a dockable pane by a Guid."""
+
+    def __init__(self, guid):
+        self._guid = guid
+
+    @property
+    def Guid(self):  # noqa: N802
+        return self._guid
+
+    def __eq__(self, other):
+        return isinstance(other, DockablePaneId) and str(other._guid) == str(self._guid)
+
+    def __hash__(self):
+        return hash(str(self._guid))
+
+
+def _panes():
+    from revit_standin import host as _host
+    return _host.current().uiapp._panes
+
+
+@_api_class
+class DockablePane:
+    """A registered pane of the running session; shown or hidden."""
+
+    def __init__(self, id):  # noqa: A002
+        self._id = id
+
+    @property
+    def Id(self):  # noqa: N802
+        return self._id
+
+    def GetTitle(self) -> str:  # noqa: N802
+        return _panes()[str(self._id.Guid)][0]
+
+    def _data(self):
+        return _panes()[str(self._id.Guid)][2]
+
+    def Show(self) -> None:  # noqa: N802
+        self._data()._shown = True
+
+    def Hide(self) -> None:  # noqa: N802
+        self._data()._shown = False
+
+    def IsShown(self) -> bool:  # noqa: N802
+        data = self._data()
+        return getattr(data, "_shown", data.VisibleByDefault)
+
+    @staticmethod
+    def PaneIsRegistered(id) -> bool:  # noqa: N802, A002
+        return str(id.Guid) in _panes()
+
+    @staticmethod
+    def PaneExists(id) -> bool:  # noqa: N802, A002
+        return str(id.Guid) in _panes()
 
 
 class TaskDialog:

@@ -5,7 +5,10 @@ from revit_standin.guard import api_class as _api_class
 
 from Autodesk.Revit.DB._enums import _RevitEnum
 
-__all__ = ["UndoOperation", "RevitAPIEventArgs", "RevitAPISingleEventArgs", "DocumentChangedEventArgs"]
+__all__ = ["UndoOperation", "RevitAPIEventArgs", "RevitAPISingleEventArgs", "DocumentChangedEventArgs",
+           "RevitAPIEventStatus", "RevitAPIPreEventArgs", "RevitAPIPostEventArgs", "RevitAPIPreDocEventArgs",
+           "RevitAPIPostDocEventArgs", "DocumentOpenedEventArgs", "DocumentClosingEventArgs",
+           "DocumentClosedEventArgs"]
 
 
 class UndoOperation(_RevitEnum):
@@ -68,3 +71,75 @@ class DocumentChangedEventArgs(RevitAPISingleEventArgs):
             ids = [i for i in ids if i in self._document._elements
                    and element_filter._passes(self._document._elements[i])]
         return List[ElementId]([ElementId(i) for i in ids])
+
+
+# -- documents opened and closed (fired by revit_standin.host) -----------------------------------
+
+class RevitAPIEventStatus(_RevitEnum):
+    Failed = -1
+    Succeeded = 0
+    Cancelled = 1
+
+
+@_api_class
+class RevitAPIPreEventArgs(RevitAPIEventArgs):
+    pass
+
+
+@_api_class
+class RevitAPIPostEventArgs(RevitAPIEventArgs):
+    def __init__(self, status=RevitAPIEventStatus.Succeeded):
+        self._status = status
+
+    @property
+    def Status(self):  # noqa: N802
+        return self._status
+
+
+@_api_class
+class RevitAPIPreDocEventArgs(RevitAPIPreEventArgs):
+    def __init__(self, document):
+        self._document = document
+
+    @property
+    def Document(self):  # noqa: N802
+        return self._document
+
+
+@_api_class
+class RevitAPIPostDocEventArgs(RevitAPIPostEventArgs):
+    def __init__(self, document, status=RevitAPIEventStatus.Succeeded):
+        super().__init__(status)
+        self._document = document
+
+    @property
+    def Document(self):  # noqa: N802
+        return self._document
+
+
+@_api_class
+class DocumentOpenedEventArgs(RevitAPIPostDocEventArgs):
+    pass
+
+
+@_api_class
+class DocumentClosingEventArgs(RevitAPIPreDocEventArgs):
+    def __init__(self, document, document_id: int):
+        super().__init__(document)
+        self._document_id = document_id
+
+    @property
+    def DocumentId(self) -> int:  # noqa: N802
+        """Only pairs this event with the DocumentClosed that follows (the document is gone then)."""
+        return self._document_id
+
+
+@_api_class
+class DocumentClosedEventArgs(RevitAPIPostEventArgs):
+    def __init__(self, document_id: int, status=RevitAPIEventStatus.Succeeded):
+        super().__init__(status)
+        self._document_id = document_id
+
+    @property
+    def DocumentId(self) -> int:  # noqa: N802
+        return self._document_id

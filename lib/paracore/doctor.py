@@ -1,0 +1,640 @@
+"""The Doctor: checks Paracore's installation inside Revit and says what to do about each problem.
+
+``run_doctor(uiapp, output)`` runs every check on Revit's main thread (the Doctor button calls it
+with pyRevit's ``__revit__``), writes one line per check to ``output`` as it goes, and returns
+the checks; ``report_text(checks)`` renders them again. ``output`` has ``write(text)`` (a file,
+``sys.stdout`` — which pyRevit shows in its output window) and gets each line with its newline;
+a list gets the bare lines appended.
+
+What it checks: pyRevit and its engine, the Python version (3.12 in Revit), Revit's version, the
+vendored packages and every runtime dependency (imported, with versions), that a worker thread
+advances (the GIL pump), Paracore's startup (its steps and its log), the chat pane, the provider
+settings (provider, model, where the key comes from — never the key), whether the provider's
+server answers, and the ExternalEvent round trip through the bridge.
+
+The round trip cannot be measured while the Doctor itself runs on Revit's main thread: Revit
+runs a raised ExternalEvent only once the command has returned and Revit is idle. There the
+check is written as "waiting" and its result is written to ``output`` (and into the returned
+``Check``) when Revit runs the request. Called from another thread, it waits for the result.
+
+No API key ever reaches the output: keys are never read into a message, and every line is also
+passed through ``redact_secrets`` with the configured key.
+
+Importable without Revit and without pyRevit: both are only read through what the caller passes
+(``uiapp``) or imported lazily.
+"""
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import importlib
+import importlib.metadata
+import json
+import logging
+import platform
+import struct
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+log = logging.getLogger("paracore.doctor")
+
+__all__ = ["Check", "run_doctor", "report_text", "RUNTIME_PACKAGES"]
+
+Status = Literal["ok", "warn", "fail"]
+
+CLONE = Path(__file__).resolve().parents[2]          # <clone>/lib/paracore/doctor.py
+VENDOR_DIR = CLONE / "vendor"
+LOCK_FILE = CLONE / "requirements" / "revit.txt"
+VENDOR_STAMP = ".paracore-vendor.json"               # written by scripts/vendor.py
+
+# (distribution, import name): pyproject's runtime dependencies (a test keeps them in step).
+RUNTIME_PACKAGES: tuple[tuple[str, str], ...] = (
+    ("pydantic", "pydantic"),
+    ("jinja2", "jinja2"),
+    ("platformdirs", "platformdirs"),
+    ("anthropic", "anthropic"),
+    ("openai", "openai"),
+    ("google-genai", "google.genai"),
+    ("httpx2", "httpx2"),
+    ("keyring", "keyring"),
+    ("truststore", "truststore"),
+)
+
+EXPECTED_PYTHON = (3, 12)                            # pyRevit 5/6's CPython engine: 3.12.3
+MIN_PYREVIT_MAJOR = 5
+SUPPORTED_REVIT = (2023, 2024, 2025, 2026)
+
+# Where the reachability check goes when the settings and the environment name no base URL.
+PROVIDER_URLS = {
+    "anthropic": "https://api.anthropic.com",
+    "openai": "https://api.openai.com/v1",
+    "gemini": "https://generativelanguage.googleapis.com",
+}
+REACH_TIMEOUT = 3.0
+
+# The worker-thread check: idle Revit holds the GIL; the pane's pump sleeps a slice every tick.
+HOLD_SECONDS = 0.25
+PUMP_SECONDS = 0.5
+PUMP_TICK = 0.020
+PUMP_SLICE = 0.005
+ROUND_TRIP_TIMEOUT = 5.0
+
+VENDOR_FIX = ("Run `python scripts/vendor.py` in the Paracore folder (any machine with Python 3.11+: it "
+              "downloads the Windows wheels for Python 3.12 into vendor/), then reload pyRevit.")
+
+
+@dataclass
+class Check:
+    """One line of the report. ``fix`` says what to do when the status is not "ok"."""
+
+    name: str
+    status: Status
+    detail: str
+    fix: str = ""
+
+
+_LABELS = {"ok": "[ OK ]", "warn": "[WARN]", "fail": "[FAIL]"}
+
+
+def format_check(check: Check) -> list[str]:
+    lines = [f"{_LABELS.get(check.status, '[ ?? ]')} {check.name}: {check.detail}"]
+    if check.fix and check.status != "ok":
+        lines.append(f"       What to do: {check.fix}")
+    return lines
+
+
+def report_text(checks: list[Check]) -> str:
+    """The whole report as text: a summary line, then each check (and what to do about it)."""
+    lines = [_summary(checks)]
+    for check in checks:
+        lines += format_check(check)
+    return "\n".join(lines)
+
+
+def _summary(checks: list[Check]) -> str:
+    counts = {status: sum(1 for c in checks if c.status == status) for status in ("ok", "warn", "fail")}
+    return (f"Paracore Doctor: {len(checks)} checks — {counts['ok']} ok, {counts['warn']} "
+            f"warning{'' if counts['warn'] == 1 else 's'}, {counts['fail']} failed")
+
+
+# -- running the checks --------------------------------------------------------------------------
+
+def run_doctor(uiapp, output=None, *, host_state=None, reach_timeout: float = REACH_TIMEOUT) -> list[Check]:
+    """Run every check, writing each to ``output`` as it completes; return the checks.
+
+    ``host_state``: what startup recorded (``paracore.revit.host_state.state()`` by default);
+    tests pass their own. Never raises: a check that breaks is reported as failed.
+    """
+    state = host_state if host_state is not None else _host_state()
+    secrets: list[str] = []
+    out = _Output(output, secrets)
+    checks: list[Check] = []
+
+    def add(check: Check) -> None:
+        checks.append(check)
+        for line in format_check(check):
+            out.write(line)
+
+    out.write("Paracore Doctor")
+    pyrevit = _import_pyrevit()
+    in_revit = pyrevit is not None
+    add(_guarded("pyRevit", lambda: check_pyrevit(pyrevit)))
+    add(_guarded("Python", lambda: check_python(in_revit)))
+    add(_guarded("Revit", lambda: check_revit(uiapp)))
+    add(_guarded("Vendored packages", lambda: check_vendor(in_revit)))
+    for distribution, module in RUNTIME_PACKAGES:
+        add(_guarded(f"Package {distribution}", lambda d=distribution, m=module: check_package(d, m)))
+    add(_guarded("Worker thread (GIL pump)", check_worker_thread))
+    add(_guarded("Startup", lambda: check_startup(state)))
+    add(_guarded("Chat pane", lambda: check_pane(state)))
+    settings_checks = _guarded_many("Provider", lambda: check_provider(secrets, reach_timeout))
+    for check in settings_checks:
+        add(check)
+    round_trip = _guarded("ExternalEvent round trip", lambda: check_round_trip(state, out))
+    add(round_trip)
+    out.write(_summary(checks))
+    return checks
+
+
+class _Output:
+    """Writes lines to a file-like object or a list; never raises; redacts keys."""
+
+    def __init__(self, target, secrets: list[str]):
+        self.target = target
+        self.secrets = secrets
+
+    def write(self, line: str) -> None:
+        if self.target is None:
+            return
+        try:
+            from .llm.base import redact_secrets
+            line = redact_secrets(line, self.secrets)
+        except Exception:  # noqa: BLE001 - pydantic missing: the lines hold no key anyway
+            pass
+        try:
+            if isinstance(self.target, list):
+                self.target.append(line)
+            else:
+                self.target.write(line + "\n")
+        except Exception:  # noqa: BLE001 - a closed output window must not break the Doctor
+            log.warning("Could not write a Doctor line to %r", self.target, exc_info=True)
+
+
+def _guarded(name: str, probe) -> Check:
+    try:
+        return probe()
+    except Exception as error:  # noqa: BLE001 - the Doctor reports, never breaks
+        log.exception("Doctor check %s failed", name)
+        return Check(name, "fail", f"the check itself failed: {type(error).__name__}: {error}",
+                     "Send this report and the startup log to whoever supports Paracore.")
+
+
+def _guarded_many(name: str, probe) -> list[Check]:
+    try:
+        return probe()
+    except Exception as error:  # noqa: BLE001
+        log.exception("Doctor check %s failed", name)
+        return [Check(name, "fail", f"the check itself failed: {type(error).__name__}: {error}",
+                      "Send this report and the startup log to whoever supports Paracore.")]
+
+
+def _host_state():
+    try:
+        from .revit import host_state
+        return host_state.state()
+    except Exception:  # noqa: BLE001 - not in Revit, or the module is broken: reported as missing
+        return None
+
+
+def _import_pyrevit():
+    try:
+        import pyrevit  # noqa: F401 - only inside Revit
+        return pyrevit
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+# -- pyRevit, Python, Revit ---------------------------------------------------------------------
+
+def check_pyrevit(pyrevit) -> Check:
+    if pyrevit is None:
+        return Check("pyRevit", "warn", "not available — not running inside pyRevit (the sandbox or the tests)",
+                     "Run the Doctor from the Paracore tab in Revit.")
+    version = "unknown"
+    try:
+        from pyrevit import versionmgr
+        version = versionmgr.get_pyrevit_version().get_formatted()
+    except Exception:  # noqa: BLE001 - an old or unusual pyRevit: the engine line still helps
+        pass
+    engine = f"{platform.python_implementation()} {platform.python_version()}"
+    exec_params = getattr(pyrevit, "EXEC_PARAMS", None)
+    engine_id = _attribute(exec_params, "engine_id") or _attribute(exec_params, "engine_ver")
+    if engine_id:
+        engine += f" (engine {engine_id})"
+    detail = f"pyRevit {version}, {engine}"
+    try:
+        major = int(str(version).split(".")[0])
+    except ValueError:
+        major = None
+    if major is not None and major < MIN_PYREVIT_MAJOR:
+        return Check("pyRevit", "fail", detail,
+                     f"Install pyRevit {MIN_PYREVIT_MAJOR}.0 or newer: Paracore needs its CPython 3.12 engine.")
+    return Check("pyRevit", "ok", detail)
+
+
+def _attribute(obj, name: str):
+    try:
+        value = getattr(obj, name, None)
+        return str(value) if value not in (None, "") else None
+    except Exception:  # noqa: BLE001 - pyRevit's properties read .NET state that may be missing
+        return None
+
+
+def check_python(in_revit: bool) -> Check:
+    version = platform.python_version()
+    detail = f"{platform.python_implementation()} {version}, {struct.calcsize('P') * 8}-bit, {sys.platform}"
+    if sys.version_info[:2] == EXPECTED_PYTHON:
+        return Check("Python", "ok", detail)
+    if in_revit:
+        return Check("Python", "fail", f"{detail}; Paracore's packages are built for Python 3.12",
+                     "Run Paracore with pyRevit's CPython 3.12 engine (pyRevit 5 or newer; the scripts start "
+                     "with `#! python3`).")
+    return Check("Python", "ok", f"{detail} (outside Revit; inside, pyRevit runs 3.12)")
+
+
+def check_revit(uiapp) -> Check:
+    if uiapp is None:
+        return Check("Revit", "warn", "no UIApplication was given", "Run the Doctor from the Paracore tab in Revit.")
+    app = uiapp.Application
+    name, number = app.VersionName, app.VersionNumber
+    build = getattr(app, "VersionBuild", "?")
+    sub = getattr(app, "SubVersionNumber", None) or number
+    detail = f"{name} ({sub}, build {build})"
+    try:
+        year = int(number)
+    except (TypeError, ValueError):
+        year = None
+    if year not in SUPPORTED_REVIT:
+        return Check("Revit", "warn", f"{detail}; Paracore is tested with Revit "
+                     f"{SUPPORTED_REVIT[0]}–{SUPPORTED_REVIT[-1]}",
+                     "Things may work; report what does not.")
+    return Check("Revit", "ok", detail)
+
+
+# -- packages ------------------------------------------------------------------------------------
+
+def lock_digest(lock: Path = LOCK_FILE) -> str | None:
+    try:
+        return hashlib.sha256(lock.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def check_vendor(in_revit: bool, vendor: Path = VENDOR_DIR, lock: Path = LOCK_FILE) -> Check:
+    if not vendor.is_dir():
+        if in_revit:
+            return Check("Vendored packages", "warn", f"no vendor folder at {vendor}", VENDOR_FIX)
+        return Check("Vendored packages", "ok", "no vendor folder: the packages come from this Python environment")
+    try:
+        stamp = json.loads((vendor / VENDOR_STAMP).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Check("Vendored packages", "warn", f"{vendor} was not filled by scripts/vendor.py (no {VENDOR_STAMP})",
+                     VENDOR_FIX)
+    count = len(stamp.get("packages") or {})
+    expected = lock_digest(lock)
+    detail = (f"{count} packages for {stamp.get('platform', '?')} / Python {stamp.get('python_version', '?')}, "
+              f"vendored {stamp.get('created', '?')}")
+    if expected is not None and stamp.get("requirements_sha256") != expected:
+        return Check("Vendored packages", "warn", f"{detail}; requirements/revit.txt changed since", VENDOR_FIX)
+    return Check("Vendored packages", "ok", detail)
+
+
+def check_package(distribution: str, module_name: str) -> Check:
+    name = f"Package {distribution}"
+    started = time.perf_counter()
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # noqa: BLE001 - ImportError, or a broken native extension
+        return Check(name, "fail", f"`import {module_name}` failed: {type(error).__name__}: {error}", VENDOR_FIX)
+    elapsed = time.perf_counter() - started
+    try:
+        version = importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        version = str(getattr(module, "__version__", "?"))
+    return Check(name, "ok", f"{version} from {_import_root(module, module_name)} (import {_ms(elapsed)})")
+
+
+def _import_root(module, module_name: str) -> str:
+    """The sys.path folder a module came from: "vendor/" for Paracore's own, else the folder."""
+    try:
+        origin = Path(module.__file__).resolve()
+        depth = len(module_name.split("."))
+        root = origin.parents[depth if origin.name == "__init__.py" else depth - 1]
+    except (AttributeError, TypeError, IndexError):
+        return "?"
+    return "vendor/" if root == VENDOR_DIR.resolve() else str(root)
+
+
+# -- the worker thread ---------------------------------------------------------------------------
+
+def _hold_gil(seconds: float) -> bool:
+    """Block this thread in native code WITHOUT releasing the GIL, as idle Revit does.
+
+    ``ctypes.PyDLL`` calls keep the GIL (``CDLL`` calls release it). False when it cannot here.
+    """
+    try:
+        if sys.platform == "win32":
+            ctypes.PyDLL("kernel32").Sleep(int(seconds * 1000))
+        else:
+            ctypes.PyDLL(None).usleep(int(seconds * 1_000_000))
+        return True
+    except Exception:  # noqa: BLE001 - no ctypes, or no such function: that phase is skipped
+        return False
+
+
+def measure_worker(hold_seconds: float = HOLD_SECONDS, pump_seconds: float = PUMP_SECONDS,
+                   tick: float = PUMP_TICK, pump_slice: float = PUMP_SLICE) -> dict[str, Any]:
+    """How a worker thread fares while this (the main) thread (1) holds the GIL like idle Revit
+    without a pump, then (2) pumps: holds it for most of each tick and sleeps a slice.
+
+    For each phase: the worker's steps, the phase's seconds, and the longest time the worker
+    waited between two steps. ``held`` is False when (1) could not be simulated here (then (2)
+    only sleeps in slices).
+    """
+    steps = [0]
+    waits: list[tuple[float, float]] = []  # (when a wait ended, how long it was), waits over 1 ms
+    stop = threading.Event()
+
+    def spin() -> None:
+        last = time.perf_counter()
+        while not stop.is_set():
+            now = time.perf_counter()
+            if now - last > 0.001:
+                waits.append((now, now - last))
+            last = now
+            steps[0] += 1
+
+    def longest_wait(start: float, end: float) -> float:
+        inside = [gap for ended, gap in list(waits) if start < ended <= end]
+        return max(inside, default=0.0)
+
+    worker = threading.Thread(target=spin, name="Paracore Doctor probe", daemon=True)
+    worker.start()
+    try:
+        time.sleep(0.02)  # let it start
+        before, held_start = steps[0], time.perf_counter()
+        held = _hold_gil(hold_seconds)
+        held_end = time.perf_counter()
+        held_steps = steps[0] - before
+        time.sleep(PUMP_SLICE)                 # the worker notes the end of its wait, in this phase
+
+        before, pump_start = steps[0], time.perf_counter()
+        deadline = pump_start + pump_seconds
+        while time.perf_counter() < deadline:
+            if held:
+                _hold_gil(tick - pump_slice)   # Revit idle between two ticks of the pane's timer
+            time.sleep(pump_slice)             # the tick: the GIL is released for a slice
+        pump_end = time.perf_counter()
+        pumped_steps = steps[0] - before
+        time.sleep(0.01)                       # let the worker record its last wait
+    finally:
+        stop.set()
+        worker.join(1.0)
+    return {"held": held, "held_steps": held_steps, "held_seconds": held_end - held_start,
+            "held_longest_wait": longest_wait(held_start, pump_start),
+            "pumped_steps": pumped_steps, "pumped_seconds": pump_end - pump_start,
+            "pumped_longest_wait": longest_wait(pump_start, pump_end + 0.01),
+            "tick": tick, "slice": pump_slice}
+
+
+def _rate(steps: int, seconds: float) -> str:
+    per_second = steps / seconds if seconds > 0 else 0.0
+    if per_second >= 1_000_000:
+        return f"{per_second / 1_000_000:.1f} M steps/s"
+    if per_second >= 1_000:
+        return f"{per_second / 1_000:.0f} k steps/s"
+    return f"{per_second:.0f} steps/s"
+
+
+def check_worker_thread(measure=None) -> Check:
+    name = "Worker thread (GIL pump)"
+    m = (measure or measure_worker)()
+    pumped = (f"With the GIL pump (a {m['slice'] * 1000:.0f} ms sleep every {m['tick'] * 1000:.0f} ms, as the chat "
+              f"pane does while a turn runs) a worker thread advanced {_rate(m['pumped_steps'], m['pumped_seconds'])}"
+              f" and never waited more than {_ms(m['pumped_longest_wait'])}")
+    if m["pumped_steps"] <= 0:
+        return Check(name, "fail", "With the GIL pump a worker thread never ran",
+                     "The agent cannot work in this Python engine. Send this report to whoever supports Paracore.")
+    if not m["held"]:
+        return Check(name, "ok", pumped + " (idle Revit without the pump could not be simulated here).")
+    wait = m["held_longest_wait"]
+    without = (f"while the main thread held the GIL for {_ms(m['held_seconds'])}, as idle Revit does, "
+               f"it waited {_ms(wait)}")
+    if wait >= 0.8 * m["held_seconds"]:
+        without += ": without the pump it stalls"
+    else:
+        without += ": this engine lets it run even without the pump"
+    return Check(name, "ok", f"{pumped}; {without}.")
+
+
+# -- startup and the pane ------------------------------------------------------------------------
+
+NO_STARTUP = ("Paracore's startup has not run in this Revit session",
+              "Reload pyRevit (pyRevit tab > Reload) or restart Revit; if this persists, check that the "
+              "Paracore extension is listed in pyRevit's Extensions.")
+
+
+def check_startup(state) -> Check:
+    steps = dict(getattr(state, "steps", None) or {}) if state is not None else {}
+    if not steps:
+        return Check("Startup", "warn", NO_STARTUP[0], NO_STARTUP[1])
+    log_path = getattr(state, "log_path", None)
+    failed = [s for s in steps.values() if getattr(s, "outcome", "") == "failed"]
+    where = f" Log: {log_path}." if log_path else ""
+    if failed:
+        listed = "; ".join(f"{s.name}: {s.error or 'failed'} ({s.detail})" for s in failed)
+        return Check("Startup", "fail", f"{len(failed)} of {len(steps)} steps failed — {listed}.{where}",
+                     f"Read the startup log{f' ({log_path})' if log_path else ''}, then restart Revit.")
+    errors = log_errors(log_path)
+    ran = f"all {len(steps)} steps ran ({', '.join(steps)})"
+    if errors:
+        return Check("Startup", "warn", f"{ran}; the log has {len(errors)} error line(s) since, the last: "
+                     f"{errors[-1]}.{where}", "Read the log; restart Revit if the chat misbehaves.")
+    return Check("Startup", "ok", f"{ran}.{where}")
+
+
+def log_errors(log_path, tail_bytes: int = 256 * 1024) -> list[str]:
+    """ERROR lines of the startup log written since the latest startup."""
+    if not log_path:
+        return []
+    try:
+        with open(log_path, "rb") as handle:
+            handle.seek(0, 2)
+            size = handle.tell()
+            handle.seek(max(0, size - tail_bytes))
+            text = handle.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if "Paracore startup #" in line]
+    recent = lines[starts[-1]:] if starts else lines
+    return [line.strip()[:200] for line in recent if " ERROR " in line]
+
+
+def check_pane(state) -> Check:
+    if state is None or not getattr(state, "steps", None):
+        return Check("Chat pane", "warn", "unknown: " + NO_STARTUP[0], NO_STARTUP[1])
+    if getattr(state, "pane_registered", False):
+        return Check("Chat pane", "ok", "the dockable pane is registered")
+    record = (getattr(state, "steps", None) or {}).get("pane")
+    why = ""
+    if record is not None:
+        why = f": {record.error or record.detail}"
+    return Check("Chat pane", "warn", f"the dockable pane is not registered{why}; the Chat button opens a window instead",
+                 "Restart Revit: Revit registers dockable panes only while it starts.")
+
+
+# -- the provider --------------------------------------------------------------------------------
+
+def check_provider(secrets: list[str], reach_timeout: float = REACH_TIMEOUT) -> list[Check]:
+    """The provider's configuration, then whether its server answers. Adds the key to ``secrets``
+    (for redaction) without ever putting it in a message."""
+    from .llm import credentials, providers
+    from .settings import read_settings
+
+    loaded = read_settings()
+    settings = loaded.settings
+    provider = settings.provider
+    if provider is None:
+        return [Check("Provider", "fail", f"no provider is selected (settings: {loaded.path})",
+                      "Open Paracore's Settings and choose a provider: Anthropic, OpenAI, Google Gemini, or an "
+                      "OpenAI-compatible server (Ollama, LM Studio).")]
+    key = credentials.get_key(provider)
+    if key:
+        secrets.append(key)
+    label = providers.PROVIDER_LABELS.get(provider, provider)
+    model = providers.model_name(settings)
+    parts = [label, f"model {model}{' (the default)' if not settings.model else ''}" if model else "no model"]
+    source = credentials.key_source(provider)
+    if source == "environment":
+        names = [n for n in credentials.env_key_names(provider) if _env_set(n)]
+        parts.append(f"API key from the environment ({names[0] if names else '?'})")
+    elif source:
+        parts.append(f"API key from the {credentials.credential_store_name()}")
+    else:
+        parts.append("no API key")
+    url = credentials.resolve_base_url(provider, settings.base_url)
+    url_source = credentials.base_url_source(provider, settings.base_url)
+    if url:
+        parts.append(f"base URL {url} (from {url_source})")
+    detail = ", ".join(parts) + f"; settings: {loaded.path}"
+    try:
+        providers.check_configuration(settings)
+    except providers.ProviderNotConfigured as problem:
+        configured = Check("Provider", "fail", detail, problem.message)
+    else:
+        if loaded.warnings:
+            configured = Check("Provider", "warn", detail + ". " + " ".join(loaded.warnings),
+                               "Open Paracore's Settings and save them again.")
+        else:
+            configured = Check("Provider", "ok", detail)
+    target = url or PROVIDER_URLS.get(provider)
+    if not target:
+        return [configured, Check("Provider reachable", "warn", "no base URL to try",
+                                  "Enter the server's base URL in Paracore's Settings.")]
+    return [configured, check_reachable(target, reach_timeout)]
+
+
+def _env_set(name: str) -> bool:
+    import os
+    return bool(os.environ.get(name, "").strip())
+
+
+def check_reachable(url: str, timeout: float = REACH_TIMEOUT) -> Check:
+    """Whether ``url`` answers at all (any HTTP status counts: it is the network that is tested,
+    not the key). No credentials are sent."""
+    try:
+        from .llm.providers import configure_tls
+        configure_tls()  # the Windows certificate store, as the SDKs will use
+    except Exception:  # noqa: BLE001 - truststore missing: certifi still works off-proxy
+        pass
+    request = urllib.request.Request(url, method="GET", headers={"User-Agent": "Paracore-Doctor"})
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) only (settings)
+            status = response.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    except Exception as error:  # noqa: BLE001 - URLError, timeout, TLS failure
+        reason = getattr(error, "reason", error)
+        return Check("Provider reachable", "fail",
+                     f"{url} did not answer within {timeout:g} s: {type(reason).__name__}: {reason}",
+                     "Check the network connection. Behind a proxy, set HTTPS_PROXY (and HTTP_PROXY) for Revit; "
+                     "for a local server (Ollama, LM Studio), start it. Then run the Doctor again.")
+    return Check("Provider reachable", "ok", f"{url} answered (HTTP {status}) in {_ms(time.perf_counter() - started)}")
+
+
+# -- the bridge ----------------------------------------------------------------------------------
+
+def check_round_trip(state, out: _Output, timeout: float = ROUND_TRIP_TIMEOUT) -> Check:
+    name = "ExternalEvent round trip"
+    if state is None or not getattr(state, "steps", None):
+        return Check(name, "warn", "no bridge: " + NO_STARTUP[0], NO_STARTUP[1])
+    bridge = getattr(state, "bridge", None)
+    if bridge is None or getattr(bridge, "_closed", False):
+        return Check(name, "fail", "startup did not create the ExternalEvent bridge (see Startup above)",
+                     "Restart Revit; if it persists, read the startup log.")
+
+    def probe():  # runs on Revit's main thread, in API context
+        uiapp = bridge.uiapp
+        version = uiapp.Application.VersionNumber if uiapp is not None else None
+        return time.perf_counter(), version
+
+    if not bridge.on_main_thread():
+        started = time.perf_counter()
+        try:
+            ran_at, _ = bridge.call(probe, timeout=timeout)
+        except Exception as error:  # noqa: BLE001 - RevitBusyError, TimeoutError
+            return Check(name, "fail", f"{type(error).__name__}: {error}",
+                         "Close any open Revit dialog and run the Doctor again; restart Revit if it persists.")
+        return _round_trip_result(name, ran_at - started, time.perf_counter() - started)
+
+    check = Check(name, "warn", "waiting: Revit runs the request once this command has finished; "
+                  "the result is written below (and to the startup log)", "If no result appears, close any "
+                  "open Revit dialog and run the Doctor again.")
+    started = time.perf_counter()
+    future = bridge.submit(probe)
+
+    def done(finished) -> None:  # on Revit's main thread, inside the bridge's Execute
+        try:
+            ran_at, _ = finished.result()
+            result = _round_trip_result(name, ran_at - started, time.perf_counter() - started,
+                                        after_command=True)
+        except Exception as error:  # noqa: BLE001
+            result = Check(name, "fail", f"{type(error).__name__}: {error}",
+                           "Close any open Revit dialog and run the Doctor again; restart Revit if it persists.")
+        check.status, check.detail, check.fix = result.status, result.detail, result.fix
+        log.info("Doctor: %s", " ".join(format_check(check)))  # the output window may be gone by now
+        for line in format_check(check):
+            out.write(line)
+
+    future.add_done_callback(done)
+    return check
+
+
+def _round_trip_result(name: str, to_run: float, total: float, after_command: bool = False) -> Check:
+    since = " (once the Doctor had finished and Revit was idle)" if after_command else ""
+    detail = f"Revit ran the request {_ms(to_run)} after it was raised{since}; the result was back in {_ms(total)}"
+    if total > 2.0:
+        return Check(name, "warn", detail + " — slow", "Revit was busy; the chat will feel sluggish if this persists.")
+    return Check(name, "ok", detail)

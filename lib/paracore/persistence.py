@@ -25,13 +25,11 @@ document-opened handler, or through the bridge), and pass an ``exists`` that is 
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -40,6 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
+from paracore.atomic_file import atomic_write, replace_file
 from paracore.llm.pricing import data_dir
 from paracore.messages import dump_history, load_history, validate_history
 from paracore.working_set import validate_ids
@@ -154,7 +153,7 @@ class SessionStore:
         try:
             with _file_lock(path):
                 text = self.dumps(session)  # read inside the lock: the last writer has the latest state
-                _atomic_write(path, text)
+                atomic_write(path, text)
         except OSError as error:
             log.warning("Could not save the conversation of %r to %s: %s", session.title, path, error)
             return SaveResult(path, saved=False,
@@ -271,7 +270,7 @@ class SessionStore:
                 counter += 1
                 target = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
             try:
-                _replace(path, target)
+                replace_file(path, target)
             except FileNotFoundError:
                 return RestoreResult("none", path=path)
             except OSError as error:
@@ -370,52 +369,3 @@ def _restored_message(messages: int, kept: int, dropped: list[int], check_failed
         return (f"Restored the conversation; {count} element{'s' if count != 1 else ''} of the working set "
                 f"no longer exist{'s' if count == 1 else ''} and {'was' if count == 1 else 'were'} dropped.")
     return None
-
-
-# -- atomic files ----------------------------------------------------------------------------------------
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a mix."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        _replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _fsync_folder(path.parent)
-
-
-def _replace(source, target, attempts: int = 5, delay: float = 0.05) -> None:
-    """``os.replace``, retried briefly: on Windows a virus scanner or an indexer holding the
-    target open makes it fail with PermissionError for a moment."""
-    for attempt in range(attempts):
-        try:
-            os.replace(source, target)
-            return
-        except PermissionError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(delay * (attempt + 1))
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX; Windows cannot open a folder, and needs not)."""
-    if os.name != "posix":
-        return
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

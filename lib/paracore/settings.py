@@ -21,13 +21,12 @@ import json
 import logging
 import os
 import re
-import tempfile
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from paracore.atomic_file import atomic_write
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 log = logging.getLogger(__name__)
@@ -336,37 +335,8 @@ def save_settings(settings: Settings, path: Path | None = None) -> Path:
     text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(path, text)
+        atomic_write(path, text)
     except OSError as error:
         raise SettingsError(f"Could not save the settings to {path} ({error.strerror or error}). "
                             "Check that the folder is writable, or set PARACORE_CONFIG_DIR.") from error
     return path
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _replace_with_retry(temp_name, path)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except OSError:
-            pass
-        raise
-
-
-def _replace_with_retry(source: str, target: Path, attempts: int = 5) -> None:
-    # On Windows os.replace fails while another process (an antivirus scan, a second Revit
-    # reading the file) holds the target open; that lasts milliseconds.
-    for attempt in range(attempts):
-        try:
-            os.replace(source, target)
-            return
-        except PermissionError:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.05 * (attempt + 1))

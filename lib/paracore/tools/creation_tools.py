@@ -18,7 +18,6 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass
 
@@ -27,7 +26,7 @@ from pydantic import BaseModel, Field
 from ..units import Angle, Length, format_length
 from .registry import tool
 from .results import ToolError, ToolOutput
-from .lookup import (LISTED_CHOICES, category_of, category_summary, door_label, elements_by_id,
+from .lookup import (LISTED_CHOICES, _no_such_type, _normal, category_of, category_summary, door_label, elements_by_id,
                      find_door_type, find_level, find_wall_type, id_sample, levels_by_elevation,
                      listed_levels)
 
@@ -447,7 +446,7 @@ def _find_window_type(ctx, name: str | None):
     if family:
         return family[0]
     labels = [door_label(s) for s in symbols]
-    raise ToolError(_no_such("window type", name, labels) + " Give window_type as 'Family: Type'.")
+    raise ToolError(_no_such_type("window type", name, labels) + " Give window_type as 'Family: Type'.")
 
 
 def _opening_width(symbol) -> float:
@@ -535,7 +534,7 @@ def _find_floor_type(ctx, name: str | None):
         found = [t for t in floor_types if same(t)]
         if found:
             return found[0]
-    raise ToolError(_no_such("floor type", name, [t.Name for t in floor_types]))
+    raise ToolError(_no_such_type("floor type", name, [t.Name for t in floor_types]))
 
 
 @dataclass
@@ -793,21 +792,6 @@ def _levels_around(names: list[str], new: str) -> str:
 
 
 # --- shared ----------------------------------------------------------------------------------------------------
-
-
-def _normal(text: str) -> str:
-    """Case and repeated spaces do not matter in names; neither do spaces around ':'."""
-    import re
-    return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
-
-
-def _no_such(kind: str, name: str, names: list[str]) -> str:
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(names[:LISTED_CHOICES])
-    if len(names) > LISTED_CHOICES:
-        shown += f", … and {len(names) - LISTED_CHOICES} more"
-    return f"No {kind} named '{name}'.{hint} {kind.capitalize()}s: {shown}."
 
 
 def _working_set_note(ctx, ids, subject: str) -> str:

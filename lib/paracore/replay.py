@@ -99,13 +99,8 @@ def _context_sent(scripted, first_request: int) -> str:
 
 def _final_state(sandbox) -> dict:
     def read():
-        from Autodesk.Revit.DB import FilteredElementCollector
-
-        from .revit.context import id_value
-        uidoc = sandbox.host.uiapp.ActiveUIDocument
-        selection = [id_value(i) for i in uidoc.Selection.GetElementIds()]
-        count = FilteredElementCollector(sandbox.doc).WhereElementIsNotElementType().GetElementCount()
-        return selection, count
+        from .revit.overview import selection_and_element_count
+        return selection_and_element_count(sandbox.host.uiapp.ActiveUIDocument)
     selection, count = sandbox.on_main_thread(read)
     working_set = sandbox.session.working_set
     return {"working_set": {"ids": list(working_set.ids), "summary": working_set.summary()},

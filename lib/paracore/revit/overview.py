@@ -52,3 +52,10 @@ def model_summary_text(doc, walls_shown: int = 3) -> str:
 def _type_parameter(doc, element, name):
     element_type = doc.GetElement(element.GetTypeId())
     return element_type.LookupParameter(name) if element_type is not None else None
+
+
+def selection_and_element_count(uidoc) -> tuple[list[int], int]:
+    """The ids selected in Revit and the number of (non-type) elements in the document."""
+    selection = [id_value(i) for i in uidoc.Selection.GetElementIds()]
+    count = DB.FilteredElementCollector(uidoc.Document).WhereElementIsNotElementType().GetElementCount()
+    return selection, count

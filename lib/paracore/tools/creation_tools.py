@@ -27,7 +27,7 @@ from ..units import Angle, Length, format_length
 from .registry import tool
 from .results import ToolError, ToolOutput
 from .lookup import (LISTED_CHOICES, _no_such_type, _normal, category_of, category_summary, door_label, elements_by_id,
-                     find_door_type, find_level, find_wall_type, id_sample, levels_by_elevation,
+                     find_door_type, find_family_type, find_level, find_wall_type, id_sample, levels_by_elevation,
                      listed_levels)
 
 SHORT_CURVE_TOLERANCE = 0.00256026455729167   # feet: Revit refuses shorter curves (about 0.8 mm)
@@ -308,8 +308,10 @@ def place_windows_on_wall(ctx, args: PlaceWindowsArgs):
     (default: the family's). Refuses when the windows do not fit along the wall or above the sill.
     The new windows replace the working set.
     """
+    from Autodesk.Revit import DB
+
     wall, from_working_set = _host_wall(ctx, args.wall_id, WINDOWS)
-    symbol = _find_window_type(ctx, args.window_type)
+    symbol = find_family_type(ctx, DB.BuiltInCategory.OST_Windows, "window", args.window_type)
     sill = None
     if args.sill_height is not None:
         sill = ctx.length(args.sill_height)
@@ -422,31 +424,6 @@ def _which_wall_message(ctx, members) -> str:
         message += (f" The elements in the working set are hosted by wall(s) {id_sample(hosts, where='')}: "
                     "if the user means one of them, pass it as wall_id.")
     return message
-
-
-def _find_window_type(ctx, name: str | None):
-    """The window type called ``name`` ("Family: Type", a type name, or a family name)."""
-    from Autodesk.Revit import DB
-    symbols = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.FamilySymbol)
-                   .OfCategory(DB.BuiltInCategory.OST_Windows))
-    if not symbols:
-        raise ToolError("The project has no window types. Load a window family in Revit "
-                        "(Insert > Load Family), then ask again.")
-    if name is None:
-        return symbols[0]
-    key = _normal(name)
-    for matches in ([s for s in symbols if _normal(door_label(s)) == key],
-                    [s for s in symbols if _normal(s.Name) == key]):
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise ToolError(f"Several window types are named '{name}': "
-                            f"{', '.join(door_label(s) for s in matches)}. Give window_type as 'Family: Type'.")
-    family = [s for s in symbols if _normal(s.FamilyName) == key]
-    if family:
-        return family[0]
-    labels = [door_label(s) for s in symbols]
-    raise ToolError(_no_such_type("window type", name, labels) + " Give window_type as 'Family: Type'.")
 
 
 def _opening_width(symbol) -> float:

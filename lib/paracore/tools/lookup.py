@@ -72,26 +72,32 @@ def door_label(symbol) -> str:
 def find_door_type(ctx, name: str | None):
     """The door type called ``name`` ("Family: Type", a type name, or a family name)."""
     from Autodesk.Revit import DB
-    symbols = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.FamilySymbol)
-                   .OfCategory(DB.BuiltInCategory.OST_Doors))
+    return find_family_type(ctx, DB.BuiltInCategory.OST_Doors, "door", name)
+
+
+def find_family_type(ctx, category, kind: str, name: str | None):
+    """The family type of ``category`` called ``name`` ("Family: Type", a type name, or a
+    family name; None: the first one). ``kind`` names it in messages ("door", "window")."""
+    from Autodesk.Revit import DB
+    symbols = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.FamilySymbol).OfCategory(category))
     if not symbols:
-        raise ToolError("The project has no door types. Load a door family in Revit "
+        raise ToolError(f"The project has no {kind} types. Load a {kind} family in Revit "
                         "(Insert > Load Family), then ask again.")
     if name is None:
         return symbols[0]
     key = _normal(name)
-    labels = [door_label(s) for s in symbols]
     for matches in ([s for s in symbols if _normal(door_label(s)) == key],
                     [s for s in symbols if _normal(s.Name) == key]):
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise ToolError(f"Several door types are named '{name}': "
-                            f"{', '.join(door_label(s) for s in matches)}. Give door_type as 'Family: Type'.")
+            raise ToolError(f"Several {kind} types are named '{name}': "
+                            f"{', '.join(door_label(s) for s in matches)}. Give {kind}_type as 'Family: Type'.")
     family = [s for s in symbols if _normal(s.FamilyName) == key]
     if family:
         return family[0]  # a family name alone: its first type (the result names it)
-    raise ToolError(_no_such_type("door type", name, labels) + " Give door_type as 'Family: Type'.")
+    labels = [door_label(s) for s in symbols]
+    raise ToolError(_no_such_type(f"{kind} type", name, labels) + f" Give {kind}_type as 'Family: Type'.")
 
 
 def _by_name(items, name: str, name_of):

@@ -138,6 +138,9 @@ class _Turn:
         self.reply = ""
         self._changes: list = []
         self._changes_lock = threading.Lock()
+        # The step's calls and the results known so far, until they are in the history: if the
+        # consumer stops iterating mid-step (the window closed), _repair_history keeps them.
+        self._in_flight: tuple[list[ToolCallPart], dict[str, ToolResultPart]] | None = None
 
     def event(self, cls, **fields):
         return cls(turn=self.index, **fields)
@@ -248,38 +251,62 @@ class _Turn:
     def _run_tools(self, step: int, calls: list[ToolCallPart]) -> Iterator[ev._Event]:
         """Validate and approve each call, run the approved ones in ONE batch, answer every call."""
         results: dict[str, ToolResultPart] = {}
-        runnable = yield from self._prepare(calls, results)
+        self._in_flight = (calls, results)
+        started: set[str] = set()
+        try:
+            runnable = yield from self._prepare(calls, results, started)
+        except Exception:
+            # Approval failed midway (Revit too busy to describe the call, a broken approver) and
+            # nothing ran. Close every call on the timeline and in the history before the turn
+            # fails: a ToolCallStarted without its ToolCallFinished spins in the timeline forever.
+            yield from self._close_unanswered(calls, results, started)
+            raise
         failure = None
         if runnable and not self.cancel.cancelled:
             failure = yield from self._execute(step, calls, runnable, results)
         for call in calls:
             if call.id not in results:  # approved, but the turn was cancelled before the batch ran
-                results[call.id] = yield from self._finish_call(call, _CANCELLED, "cancelled")
-        self._append(Message(role="user", parts=[results[c.id] for c in calls]))
+                yield from self._answer(results, call, _CANCELLED, "cancelled")
+        self._append_results(calls, results)
         yield from self._working_set_events()
         if failure is not None:
             raise failure
 
-    def _prepare(self, calls: list[ToolCallPart], results: dict):
+    def _close_unanswered(self, calls: list[ToolCallPart], results: dict, started: set[str]):
+        for call in calls:
+            if call.id in results:
+                continue
+            if call.id not in started:
+                yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
+                                 summary=_summary(call))
+            yield from self._answer(results, call, _ENDED, "error")
+        self._append_results(calls, results)
+
+    def _append_results(self, calls: list[ToolCallPart], results: dict) -> None:
+        self._append(Message(role="user", parts=[results[c.id] for c in calls]))
+        self._in_flight = None
+
+    def _prepare(self, calls: list[ToolCallPart], results: dict, started: set[str]):
         """Validation and approval; calls that will not run get their result in ``results``."""
         runnable: list[tuple[str, PreparedCall]] = []
         for call in calls:
+            started.add(call.id)
             yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
                              summary=_summary(call))
             if self.cancel.cancelled:  # cancelled while approving an earlier call: ask nothing more
-                results[call.id] = yield from self._finish_call(call, _CANCELLED, "cancelled")
+                yield from self._answer(results, call, _CANCELLED, "cancelled")
                 continue
             prepared = self.agent.registry.prepare(call.name, call.arguments, self.session.working_set.ids)
             if isinstance(prepared, ToolCallError):
-                results[call.id] = yield from self._finish_call(call, prepared.message, "error")
+                yield from self._answer(results, call, prepared.message, "error")
                 continue
             decision, prepared = yield from self._approve(call, prepared)
             if decision == "deny":
-                results[call.id] = yield from self._finish_call(
-                    call, "The user denied this call. Do not retry it; ask the user what to do instead.", "denied")
+                yield from self._answer(results, call, "The user denied this call. Do not retry it; ask the user "
+                                                       "what to do instead.", "denied")
                 continue
             if isinstance(prepared, ToolCallError):  # the values edited in the approval form
-                results[call.id] = yield from self._finish_call(call, prepared.message, "error")
+                yield from self._answer(results, call, prepared.message, "error")
                 continue
             runnable.append((call.id, prepared))
         return runnable
@@ -294,27 +321,35 @@ class _Turn:
             failure, outcomes = error, []
         by_id = {outcome.call_id: outcome for outcome in outcomes}
         by_call = {c.id: c for c in calls}
+        answers = []
         for call_id, _ in runnable:
             outcome = by_id.get(call_id)
             if outcome is None:
                 reason = f"{type(failure).__name__}: {failure}" if failure else "no result came back"
-                results[call_id] = yield from self._finish_call(
-                    by_call[call_id], f"Unknown whether this call ran in Revit ({reason}). Check the model.", "error")
+                content = f"Unknown whether this call ran in Revit ({reason}). Check the model."
+                answers.append((by_call[call_id], content, "error", 0.0))
             else:
-                results[call_id] = yield from self._finish_call(
-                    by_call[call_id], outcome.content, "error" if outcome.is_error else "done", outcome.duration_ms)
+                answers.append((by_call[call_id], outcome.content, "error" if outcome.is_error else "done",
+                                outcome.duration_ms))
+        # Every result is recorded before the first is announced: a consumer that stops listening
+        # between two ToolCallFinished events must not leave a call that ran to be called "Not run".
+        for call, content, status, _ in answers:
+            results[call.id] = _result_part(call, content, status)
+        for call, content, status, duration_ms in answers:
+            yield self._finished_event(call, content, status, duration_ms)
         return failure
 
     def _skip_calls(self, calls: Sequence[ToolCallPart], content: str, status: str):
         """Answer calls that will not run, with the events the timeline expects for each."""
         if not calls:
             return
-        results = []
+        results: dict[str, ToolResultPart] = {}
+        self._in_flight = (list(calls), results)
         for call in calls:
             yield self.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
                              summary=_summary(call))
-            results.append((yield from self._finish_call(call, content, status)))
-        self._append(Message(role="user", parts=results))
+            yield from self._answer(results, call, content, status)
+        self._append_results(list(calls), results)
 
     def _approve(self, call: ToolCallPart, prepared: PreparedCall):
         """(decision, the call to run): the call as prepared, the call with the user's edits from
@@ -364,11 +399,15 @@ class _Turn:
         words = describe(prepared) if describe is not None and prepared.spec.describe is not None else None
         return words or self.agent.prompts.describe_call(prepared, injected=prepared.injected)
 
-    def _finish_call(self, call: ToolCallPart, content: str, status: str, duration_ms: float = 0.0):
-        is_error = status != "done"
-        yield self.event(ev.ToolCallFinished, call_id=call.id, name=call.name, is_error=is_error,
-                         content=content, duration_ms=duration_ms, status=status)
-        return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=is_error)
+    def _answer(self, results: dict, call: ToolCallPart, content: str, status: str, duration_ms: float = 0.0):
+        """Record the call's result, then announce it. In that order: a consumer may stop iterating
+        at the event, and the history must then say what the timeline showed."""
+        results[call.id] = _result_part(call, content, status)
+        yield self._finished_event(call, content, status, duration_ms)
+
+    def _finished_event(self, call: ToolCallPart, content: str, status: str, duration_ms: float):
+        return self.event(ev.ToolCallFinished, call_id=call.id, name=call.name, is_error=status != "done",
+                          content=content, duration_ms=duration_ms, status=status)
 
     def _step_name(self, step: int, runnable) -> str:
         names = ", ".join(dict.fromkeys(p.spec.name for _, p in runnable))
@@ -406,8 +445,20 @@ class _Turn:
 
     def _repair_history(self) -> None:
         with self.session.lock:
-            self.session.history[:] = close_dangling_calls(list(self.session.history),
-                                                           reason="Not run: the turn ended before this call ran.")
+            history = self._with_in_flight_results(list(self.session.history))
+            self.session.history[:] = close_dangling_calls(history, reason=_ENDED)
+
+    def _with_in_flight_results(self, history: list[Message]) -> list[Message]:
+        """The history with the results of a step the consumer left mid-way: the ones known
+        (a call that ran keeps what Revit said), in the order of the calls, the others "Not run"."""
+        in_flight, self._in_flight = self._in_flight, None
+        if in_flight is None or not history or history[-1].role != "assistant":
+            return history
+        calls, results = in_flight
+        if [c.id for c in history[-1].tool_calls] != [c.id for c in calls]:
+            return history
+        parts = [results.get(c.id) or _result_part(c, _ENDED, "error") for c in calls]
+        return [*history, Message(role="user", parts=parts)]
 
     # -- endings ----------------------------------------------------------------------------------------
     def _finish(self, response: ResponseComplete):
@@ -419,6 +470,11 @@ class _Turn:
 
 
 _CANCELLED = "Cancelled by the user before it ran."
+_ENDED = "Not run: the turn ended before this call ran."
+
+
+def _result_part(call: ToolCallPart, content: str, status: str) -> ToolResultPart:
+    return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=status != "done")
 
 
 def _summary(call: ToolCallPart) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
 from typing import Annotated, Union
 
 from pydantic import PlainValidator, WithJsonSchema
@@ -241,7 +242,7 @@ def _finite(value: float) -> float:
         raise _Unreadable from None
     if not math.isfinite(value):
         raise _Unreadable
-    return value
+    return value + 0.0  # -0.0 becomes 0.0: "-0" is zero, and no message should show "-0 m"
 
 
 def _format_number(value: float, digits: int) -> str:
@@ -254,7 +255,9 @@ def _format_number(value: float, digits: int) -> str:
 
 
 def _shown(value: object, limit: int = 60) -> str:
-    text = value if isinstance(value, str) else repr(value)
+    # reprlib, not repr: the model may send a list nested 10,000 deep, which repr() cannot write
+    # out (RecursionError); reprlib stops a few levels down and keeps long lists short.
+    text = value[: limit + 1] if isinstance(value, str) else reprlib.repr(value)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f"'{text}'"
@@ -268,9 +271,12 @@ def _check_length(value: object) -> float | int | str:
     so the model hears about it before anything is sent to Revit."""
     try:
         if isinstance(value, str):
-            _read_length(value)
+            magnitude, unit = _read_length(value)
         else:
-            _number(value)
+            magnitude, unit = _number(value), None
+        # "1e999 m" reads as infinity: refuse it here, as parse_length will, in whichever
+        # display unit (metres, the smallest divisor, overflow first).
+        _finite(magnitude / _FEET_DIVISOR[unit or "m"])
     except _Unreadable:
         raise UnitParseError(_length_message(value, None)) from None
     return value
@@ -280,9 +286,10 @@ def _check_angle(value: object) -> float | int | str:
     """Keep the raw value; reject unreadable text early (see _check_length)."""
     try:
         if isinstance(value, str):
-            _read_angle(value)
+            magnitude, unit = _read_angle(value)
         else:
-            _number(value)
+            magnitude, unit = _number(value), None
+        _finite(magnitude if unit == "rad" else math.radians(magnitude))
     except _Unreadable:
         raise UnitParseError(_angle_message(value, None)) from None
     return value

@@ -443,6 +443,60 @@ def test_revit_failure_answers_the_calls_and_fails_the_turn():
     assert_valid(agent)
 
 
+def test_an_approval_that_fails_closes_every_call_on_the_timeline():
+    # Found by tests/robustness/test_fault_injection.py: Revit too busy to describe a call for the
+    # approval prompt (a bridge timeout) failed the turn with a ToolCallStarted never finished.
+    def approver(request):
+        raise TimeoutError("Revit did not run the request within 120 s")
+
+    model = ScriptedModel([calls(("c1", "echo", {"text": "x"}), ("c2", "make_things", {"count": 1}),
+                                 ("c3", "echo", {"text": "y"})),
+                           text("Next turn.")])
+    agent = make_agent(model, approver)
+    events = run(agent, "Make things.")
+    assert agent.revit.batches == []
+    _assert_every_call_answered_once(agent, events, ["c1", "c2", "c3"])
+    assert kinds(events)[-1] == "turn_failed" and "TimeoutError" in events[-1].error
+    assert all(r.content.startswith("Not run") for r in agent.session.history[-1].tool_results)
+    assert_valid(agent)
+    assert run(agent, "Again.")[-1].reply == "Next turn."
+
+
+def test_a_consumer_that_stops_listening_mid_step_keeps_the_results_of_calls_that_ran():
+    # Found by tests/robustness/test_fault_injection.py: the chat window closed between two
+    # ToolCallFinished events after the batch ran, and the repaired history said "Not run".
+    model = ScriptedModel([calls(("c1", "make_things", {"count": 1}), ("c2", "echo", {"text": "x"})),
+                           text("Next turn.")])
+    agent = make_agent(model)
+    turn = agent.run_turn("Make things.")
+    for event in turn:
+        if isinstance(event, ev.ToolCallFinished):
+            turn.close()
+            break
+    assert agent.revit.made == [1]
+    results = results_of(agent.session.history[-1])
+    assert (results["c1"].content, results["c2"].content) == ("made 1 things", "echo: x")
+    assert_valid(agent)
+    assert run(agent, "Go on.")[-1].reply == "Next turn."
+
+
+def test_a_consumer_that_stops_at_a_refused_call_leaves_the_history_saying_what_it_saw():
+    # The history must hold what the timeline showed last, not "Not run" for a call it showed refused.
+    model = ScriptedModel([calls(("c1", "make_things", {"count": 99}), ("c2", "echo", {"text": "x"})),
+                           text("Next turn.")])
+    agent = make_agent(model)
+    turn = agent.run_turn("Make things.")
+    for event in turn:
+        if isinstance(event, ev.ToolCallFinished):
+            shown = event
+            turn.close()
+            break
+    results = results_of(agent.session.history[-1])
+    assert (results["c1"].content, results["c1"].is_error) == (shown.content, True)
+    assert results["c2"].content.startswith("Not run") and agent.revit.batches == []
+    assert_valid(agent)
+
+
 class CutOff:
     """A model whose response is cut off by max_tokens in the middle of a tool call."""
 

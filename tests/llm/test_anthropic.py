@@ -308,6 +308,25 @@ def test_other_providers_thinking_empty_text_and_foreign_call_ids_are_mapped_saf
     assert results["content"] == [{"type": "tool_result", "tool_use_id": "call_abc_1", "cache_control": EPHEMERAL}]
 
 
+def test_a_message_left_empty_between_two_user_messages_merges_them():
+    """A reply cut off while another provider's model was still reasoning is thinking alone:
+    nothing of it goes to Anthropic, and the user messages around it go as one (roles alternate).
+    Found by tests/robustness/test_stream_faults.py (Chat Completions truncated mid-reasoning)."""
+    history = [
+        Message.user_text("Create two walls."),
+        Message(role="assistant", parts=[ThinkingPart(text="Two walls: ", provider="openai-compatible")]),
+        Message.user_text("And now?"),
+    ]
+    server = Server(sse_response(message_start() + text_block(0, "ok") + message_end("end_turn")))
+
+    run(make_model(server), ask(messages=history))
+
+    [message] = server.bodies[0]["messages"]
+    assert message["role"] == "user"
+    assert [b["text"] for b in message["content"]] == ["Create two walls.", "And now?"]
+    assert message["content"][-1]["cache_control"] == EPHEMERAL
+
+
 # --------------------------------------------------------------------------------------------
 # The request body
 # --------------------------------------------------------------------------------------------
@@ -570,6 +589,28 @@ def test_a_chunk_timeout_mid_stream_is_a_retryable_error():
         run(make_model(server, chunk_timeout=7), ask())
 
     assert caught.value.retryable and "no data for 7 s" in caught.value.message
+
+
+def test_a_connection_reset_after_message_stop_keeps_the_complete_response():
+    """message_stop is the last event: a reset after it (a proxy dropping the body's last chunk)
+    must not throw the response away. Found by tests/robustness/test_stream_faults.py."""
+    body = (message_start() + text_block(0, "Done.") + message_end("end_turn")).encode()
+    server = Server(httpx2.Response(200, headers={"content-type": "text/event-stream"}, stream=_Reset(body)))
+
+    _, done = run(make_model(server), ask())
+
+    assert (done.message.text, done.stop_reason) == ("Done.", "end_turn")
+
+
+class _Reset(httpx2.SyncByteStream):
+    """Sends ``body``, then the next read fails as a reset connection does."""
+
+    def __init__(self, body: bytes):
+        self.body = body
+
+    def __iter__(self):
+        yield self.body
+        raise httpx2.ReadError("[Errno 104] Connection reset by peer")
 
 
 def test_a_connection_failure_is_retried_then_reported_as_retryable():

@@ -194,6 +194,18 @@ def test_request_body_is_exact():
     }
 
 
+def test_a_message_left_empty_between_two_user_messages_merges_them():
+    """Another provider's thinking alone maps to no part: the user messages around it go as one
+    content, so user and model still alternate (the same case as in test_anthropic.py)."""
+    history = [Message.user_text("Create two walls."),
+               Message(role="assistant", parts=[ThinkingPart(text="Two walls: ", provider="openai-compatible")]),
+               Message.user_text("And now?")]
+    server = FakeGemini(text_reply())
+    run(make_model(server), ask(history=history))
+
+    assert server.body()["contents"] == [{"role": "user", "parts": [{"text": "Create two walls."}, {"text": "And now?"}]}]
+
+
 def test_request_without_thinking_budget_or_tools_sends_only_the_token_limit():
     server = FakeGemini(text_reply())
     run(make_model(server, max_output_tokens=2048), ask(max_output_tokens=4096))

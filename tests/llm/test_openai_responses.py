@@ -323,6 +323,18 @@ def test_a_connection_lost_mid_stream_raises_a_retryable_model_error():
     assert caught.value.retryable and caught.value.status_code is None
 
 
+def test_a_connection_reset_after_the_terminal_event_keeps_the_complete_response():
+    """response.completed ends the response: a reset after it (a proxy dropping the body's last
+    chunk) must not throw it away. Found by tests/robustness/test_stream_faults.py."""
+    def reset_after_the_end():
+        yield from sse(created(), message(0, "Done."), finished())
+        raise httpx2.ReadError("connection reset by peer")
+
+    server = FakeServer(lambda _: httpx2.Response(200, headers=SSE_HEADERS, content=reset_after_the_end()))
+    _, done = run(model_for(server))
+    assert (done.message.text, done.stop_reason) == ("Done.", "end_turn")
+
+
 # ---- HTTP failures and the SDK's retries -------------------------------------------------------------
 
 def test_429_with_retry_after_is_retried_by_the_sdk_then_succeeds():

@@ -152,6 +152,11 @@ class AnthropicModel:
             delta = state.apply(event)
             if delta is not None:
                 yield delta
+            if state.finished:
+                # message_stop is the last event: stop reading. Reading on to the end of the body
+                # would let a connection reset after it (a proxy dropping the last chunk) throw
+                # away a complete response, and a restart would pay for it twice.
+                return
 
     def _finish(self, state: _StreamState, cancel: CancelToken) -> ResponseComplete:
         if cancel.cancelled:
@@ -235,9 +240,19 @@ def _map_messages(messages: list[Message]) -> list[dict[str, Any]]:
     """Neutral messages → Anthropic messages, with the rolling cache breakpoints.
 
     A message left with no blocks (only empty text, or another provider's thinking) is
-    dropped: Anthropic refuses empty content and merges consecutive same-role messages.
+    dropped: Anthropic refuses empty content. The two messages around it, now of the same role,
+    are sent as one (a reply cut off while a Chat Completions or Gemini model was still
+    reasoning is such a message): roles must alternate, and a merged user message keeps its
+    tool results first because a message with tool calls is never dropped.
     """
-    mapped = [m for m in map(_map_message, messages) if m["content"]]
+    mapped: list[dict[str, Any]] = []
+    for message in map(_map_message, messages):
+        if not message["content"]:
+            continue
+        if mapped and mapped[-1]["role"] == message["role"]:
+            mapped[-1]["content"].extend(message["content"])
+        else:
+            mapped.append(message)
     _mark_rolling_breakpoints(mapped)
     return mapped
 

@@ -60,9 +60,41 @@ def trim_note(turns: int) -> str:
 
 def estimate_tokens(messages: Iterable[Message]) -> int:
     """About 4 characters per token of the messages' JSON (what the adapters send, roughly)."""
-    payload = [m.model_dump(mode="json", exclude_none=True) for m in messages]
-    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return math.ceil(len(text) / CHARS_PER_TOKEN)
+    sizes = [_json_chars(m) for m in messages]
+    chars = sum(sizes) + max(len(sizes) - 1, 0) + 2  # the list's brackets and commas
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+def _json_chars(message: Message) -> int:
+    try:
+        return len(json.dumps(message.model_dump(mode="json", exclude_none=True),
+                              ensure_ascii=False, separators=(",", ":")))
+    except (ValueError, RecursionError):
+        # A tool call whose arguments are nested a few hundred levels deep (the model wrote them)
+        # is past pydantic's and json's depth limits. Measured without recursing instead: an
+        # estimate that raised would fail every later request of the session.
+        return _approximate_json_chars(message)
+
+
+def _approximate_json_chars(value: object) -> int:
+    """About as many characters as ``value``'s compact JSON, walked with an explicit stack."""
+    total, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        if hasattr(item, "model_fields"):      # a pydantic model: its fields, shallowly
+            item = {name: getattr(item, name) for name in type(item).model_fields}
+        if isinstance(item, dict):
+            total += 1 + 2 * len(item)         # braces, colons and commas
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            total += 1 + len(item)             # brackets and commas
+            pending.extend(item)
+        elif isinstance(item, str):
+            total += len(item) + 2
+        else:
+            total += len(str(item))
+    return total
 
 
 estimate = estimate_tokens

@@ -414,7 +414,14 @@ def _map_messages(messages: list[Message]) -> list[types.Content]:
             role, parts, calls = "model", _map_assistant_parts(message), message.tool_calls
         else:
             role, parts = "user", _map_user_parts(message, calls, gemini_ids)
-        if parts:  # Gemini refuses a content without parts
+        if not parts:  # Gemini refuses a content without parts
+            continue
+        if contents and contents[-1].role == role:
+            # The message between was dropped (e.g. another provider's thinking alone): send its
+            # neighbours as one content, so that user and model still alternate. A model content
+            # with calls is never dropped, so a merged user content keeps its responses first.
+            contents[-1].parts.extend(parts)
+        else:
             contents.append(types.Content(role=role, parts=parts))
     return contents
 

@@ -69,6 +69,10 @@ class OpenAIResponsesModel:
         with contextlib.closing(events):  # closes the HTTP response however this generator ends
             for event in events:
                 yield from self._map_event(event, state)
+                if state.terminal is not None:
+                    # The terminal event ends the response: stop reading, so that a connection
+                    # reset after it cannot throw away a complete response (and a restart pay twice).
+                    break
         if state.terminal is None:
             if cancel.cancelled:
                 yield shared.cancelled_response(state.text_so_far(), PROVIDER, self.name)

@@ -3,21 +3,29 @@
 The registry uses these steps in `Registry.prepare`:
 1. `parse_arguments` — a dict, a JSON string, "" or None become a dict (or a message).
 2. `normalise_arguments` — drop the nulls strict mode forces the model to send for optional
-   fields (so pydantic applies the default), and find keys that are not fields.
+   fields (so pydantic applies the default), find keys that are not fields, and find numbers
+   Revit cannot take that pydantic's lax mode would let through (true for 1, 2**64 for an id).
 3. pydantic validation; a failure is turned into one text by `describe_validation_error`.
+
+Whatever the model sends — a list nested 10,000 deep, 100,000 ids, a 1 MB key — these steps
+never raise (only `ArgumentsError`), never recurse as deep as the data goes, and the message
+stays short: values and keys are quoted cut to a few dozen characters.
 """
 from __future__ import annotations
 
 import json
+import math
 import types
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, NamedTuple, Sequence, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
-__all__ = ["ArgumentsError", "parse_arguments", "normalise_arguments", "describe_validation_error"]
+__all__ = ["ArgumentsError", "Normalised", "parse_arguments", "normalise_arguments", "describe_validation_error"]
 
 _MAX_LISTED_ERRORS = 10
+_MAX_PATH_SHOWN = 80       # characters of a field path (a key the model made up may be 1 MB long)
+_MAX_ERRORS_READ = 200     # pydantic errors turned into lines; 100,000 bad items need no more
 
 
 class ArgumentsError(ValueError):
@@ -34,6 +42,12 @@ def parse_arguments(tool_name: str, model: type[BaseModel], raw: Any) -> dict[st
     if isinstance(raw, (str, bytes, bytearray)):
         try:
             raw = json.loads(raw)
+        except RecursionError:
+            # Python's json parser recurses once per level: JSON nested ~1,000 deep ends here.
+            raise ArgumentsError(
+                f"The arguments for {tool_name} are nested too deeply to read. "
+                f"Send one flat JSON object with the fields: {_field_list(model)}."
+            ) from None
         except ValueError as exc:
             reason = getattr(exc, "msg", str(exc))
             where = f", line {exc.lineno} column {exc.colno}" if hasattr(exc, "lineno") else ""
@@ -56,13 +70,28 @@ def _field_list(model: type[BaseModel]) -> str:
 # --- 2. normalising ----------------------------------------------------------------------
 
 
-def normalise_arguments(model: type[BaseModel], data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Return (data without nulls that stand for a default, paths of keys that are not fields)."""
-    unknown: list[str] = []
-    return _normalise_model(model, data, "", unknown), unknown
+class Normalised(NamedTuple):
+    data: dict[str, Any]
+    """The arguments without the nulls that stand for a default."""
+    unknown: list[tuple[str, type[BaseModel]]]
+    """(path, model that holds it) of every key that is not a field."""
+    problems: list[tuple[str, str]]
+    """(path, what is wrong) for numbers pydantic's lax mode would take but Revit cannot:
+    true/false for a number (lax mode reads true as 1: one door, element id 1), and integers
+    beyond 64 bits (a Revit id is an Int64; a bigger one fails in the Revit layer)."""
 
 
-def _normalise_model(model: type[BaseModel], data: dict, path: str, unknown: list[str]) -> dict:
+_INT64 = range(-(2**63), 2**63)
+
+
+def normalise_arguments(model: type[BaseModel], data: dict[str, Any]) -> Normalised:
+    """Drop nulls that stand for a default; find unknown keys and numbers Revit cannot take."""
+    result = Normalised({}, [], [])
+    result.data.update(_normalise_model(model, data, "", result))
+    return result
+
+
+def _normalise_model(model: type[BaseModel], data: dict, path: str, found: Normalised) -> dict:
     fields = _fields_by_key(model)
     allows_extra = model.model_config.get("extra") == "allow"
     result = {}
@@ -70,23 +99,54 @@ def _normalise_model(model: type[BaseModel], data: dict, path: str, unknown: lis
         field = fields.get(key)
         if field is None:
             if not allows_extra:
-                unknown.append(_join_path(path, key))
+                found.unknown.append((_join_path(path, key), model))
             result[key] = value
         elif value is None and not field.is_required() and not _admits_none(field.annotation):
             continue  # null here means "use the default" (see tools/schema.py)
+        elif isinstance(value, list) and len(value) > _max_length(field):
+            result[key] = value  # pydantic refuses it for its length: no need to walk 100,000 items
         else:
-            result[key] = _normalise_value(field.annotation, value, _join_path(path, key), unknown)
+            result[key] = _normalise_value(field.annotation, value, _join_path(path, key), found)
     return result
 
 
-def _normalise_value(annotation: Any, value: Any, path: str, unknown: list[str]) -> Any:
+def _normalise_value(annotation: Any, value: Any, path: str, found: Normalised) -> Any:
+    # The recursion follows the declared type, never the data: a list nested 10,000 deep where
+    # the type says list[int] stops at the first level (pydantic reports it), and a list of
+    # plain values (100,000 element ids) is checked in one pass, not walked item by item.
     model = _model_in(annotation)
     if model is not None and isinstance(value, dict):
-        return _normalise_model(model, value, path, unknown)
-    if isinstance(value, list):
-        return [_normalise_value(_item_type(annotation, i), item, f"{path}[{i}]", unknown)
-                for i, item in enumerate(value)]
+        return _normalise_model(model, value, path, found)
+    if not isinstance(value, list) or not _is_sequence(annotation):
+        _check_number(annotation, value, path, found)
+        return value
+    if _is_fixed_tuple(annotation):  # the positions it declares; extra items are pydantic's to report
+        count = max(len(get_args(m)) for m in _members(annotation) if get_origin(m) is tuple)
+        return [_normalise_value(_item_type(annotation, i), item, f"{path}[{i}]", found)
+                for i, item in enumerate(value[:count])] + value[count:]
+    item_type = _item_type(annotation, 0)
+    if _contains_model(annotation):
+        return [_normalise_value(item_type, item, f"{path}[{i}]", found)
+                if isinstance(item, (dict, list, int, float)) else item for i, item in enumerate(value)]
+    if _wants_number_not_bool(item_type):
+        for i, item in enumerate(value):
+            if isinstance(item, (int, float)) and _check_number(item_type, item, f"{path}[{i}]", found):
+                break  # enough lines to say what is wrong
     return value
+
+
+def _check_number(annotation: Any, value: Any, path: str, found: Normalised) -> bool:
+    """Record ``value`` if the position takes a number and it is a boolean or too big an int;
+    return True once enough problems are recorded."""
+    if isinstance(value, bool):
+        if _wants_number_not_bool(annotation):
+            found.problems.append((path, f"expected {_number_word(annotation)}; got a boolean "
+                                         "(true/false is not a number here)."))
+    elif isinstance(value, (int, float)) and _takes_int(annotation) and math.isfinite(value) \
+            and value == int(value) and int(value) not in _INT64:
+        found.problems.append((path, f"{_shown(value)} is out of range: Revit takes 64-bit integers here "
+                                     "(ids and counts are far smaller)."))
+    return len(found.problems) > _MAX_LISTED_ERRORS
 
 
 # --- 3. explaining validation errors -----------------------------------------------------
@@ -96,11 +156,22 @@ def describe_validation_error(
     tool_name: str,
     model: type[BaseModel],
     error: ValidationError | None,
-    unknown: list[str] = (),
+    unknown: Sequence[str | tuple[str, type[BaseModel]]] = (),
+    problems: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """One message for the model: each bad field, what was expected, what was given, what to do."""
-    lines = _error_lines(model, error) if error is not None else []
-    lines += [f"- {path}: unknown field. Valid fields: {_fields_at(model, path)}." for path in unknown]
+    """One message for the model: each bad field, what was expected, what was given, what to do.
+
+    ``unknown``: paths of keys that are not fields, each with the model that holds it;
+    ``problems``: (path, sentence) found before validation (see normalise_arguments); they
+    replace pydantic's line for the same path."""
+    ours = {path: sentence for path, sentence in problems}
+    lines = [f"- {_path_shown(path)}: {sentence}" for path, sentence in ours.items()]
+    if error is not None:
+        lines += [line for path, line in _error_lines(model, error) if path not in ours]
+    for entry in unknown:
+        path, holder = entry if isinstance(entry, tuple) else (entry, None)
+        valid = ", ".join(_keys(holder)) if holder is not None else _fields_at(model, path)
+        lines.append(f"- {_path_shown(path)}: unknown field. Valid fields: {valid or '(none)'}.")
     if len(lines) > _MAX_LISTED_ERRORS:
         lines = lines[:_MAX_LISTED_ERRORS] + [f"- … and {len(lines) - _MAX_LISTED_ERRORS} more."]
     return "\n".join([
@@ -110,19 +181,25 @@ def describe_validation_error(
     ])
 
 
-def _error_lines(model: type[BaseModel], error: ValidationError) -> list[str]:
+def _error_lines(model: type[BaseModel], error: ValidationError) -> list[tuple[str, str]]:
+    """(path, line) per place pydantic found wrong."""
     # A union reports one error per member at the same place; merge them into one line.
     grouped: dict[str, list[dict]] = {}
     fields: dict[str, FieldInfo | None] = {}
-    for item in error.errors(include_url=False):
+    items = error.errors(include_url=False)
+    for item in items[:_MAX_ERRORS_READ]:
         path, field = _resolve_loc(model, item["loc"])
         grouped.setdefault(path, []).append(item)
         fields[path] = field
-    return [_error_line(path, items, fields[path]) for path, items in grouped.items()]
+    lines = [(path, _error_line(path, found, fields[path])) for path, found in grouped.items()]
+    if len(items) > _MAX_ERRORS_READ:  # 100,000 wrong items: the first ones say what is wrong
+        lines.append(("", f"- … ({len(items) - _MAX_ERRORS_READ} more problems in these values)."))
+    return lines
 
 
 def _error_line(path: str, items: list[dict], field: FieldInfo | None) -> str:
     first = items[0]
+    path = _path_shown(path)
     if first["type"] == "missing" and first["loc"] and isinstance(first["loc"][-1], int):
         return f"- {path}: missing; the list has too few items."  # a tuple of fixed length
     if first["type"] == "missing":
@@ -130,6 +207,10 @@ def _error_line(path: str, items: list[dict], field: FieldInfo | None) -> str:
         return f"- {path}: missing; this field is required.{hint}"
     if first["type"] in ("value_error", "assertion_error"):
         return f"- {path}: {first['msg'].split(', ', 1)[-1]}"  # the validator's own sentence
+    if first["type"] == "too_long" and "max_length" in first.get("ctx", {}):
+        return f"- {path}: expected at most {first['ctx']['max_length']} items; got {first['ctx'].get('actual_length')}."
+    if first["type"] == "too_short" and "min_length" in first.get("ctx", {}):
+        return f"- {path}: expected at least {first['ctx']['min_length']} items; got {first['ctx'].get('actual_length')}."
     expected = " or ".join(dict.fromkeys(_expected(item["msg"]) for item in items))
     return f"- {path}: expected {expected}; got {_shown(first['input'])} ({_kind(first['input'])})."
 
@@ -158,17 +239,23 @@ def _resolve_loc(model: type[BaseModel], loc: tuple) -> tuple[str, FieldInfo | N
 
 
 def _fields_at(model: type[BaseModel], path: str) -> str:
-    """The valid field names of the model that holds `path` (for the "unknown field" line)."""
+    """The valid field names of the model that holds `path` (for the "unknown field" line).
+
+    Only for callers that give bare paths; normalise_arguments records the holding model, since
+    a key the model made up ("a.b", "[x]") can make a path that does not parse back."""
     parent = path.rpartition(".")[0]
     annotation: Any = model
-    if parent:
-        for part in parent.replace("[", ".[").split("."):
-            if part.startswith("["):
-                annotation = _item_type(annotation, int(part[1:-1]))
-            else:
-                current = _model_in(annotation)
-                field = _fields_by_key(current).get(part) if current is not None else None
-                annotation = field.annotation if field is not None else None
+    try:
+        if parent:
+            for part in parent.replace("[", ".[").split("."):
+                if part.startswith("["):
+                    annotation = _item_type(annotation, int(part[1:-1]))
+                else:
+                    current = _model_in(annotation)
+                    field = _fields_by_key(current).get(part) if current is not None else None
+                    annotation = field.annotation if field is not None else None
+    except ValueError:
+        return "(unknown)"
     holder = _model_in(annotation)
     return ", ".join(_keys(holder)) if holder is not None else "(unknown)"
 
@@ -223,6 +310,50 @@ def _member_named(annotation: Any, tag: str) -> Any:
     return annotation
 
 
+def _is_sequence(annotation: Any) -> bool:
+    return any(get_origin(m) in (list, tuple, set, frozenset) for m in _members(annotation))
+
+
+def _is_fixed_tuple(annotation: Any) -> bool:
+    return any(get_origin(m) is tuple and get_args(m) and get_args(m)[-1] is not Ellipsis
+               for m in _members(annotation))
+
+
+def _contains_model(annotation: Any) -> bool:
+    """Whether a model appears anywhere in the type (argument models are never recursive)."""
+    pending = [annotation]
+    while pending:
+        for member in _members(pending.pop()):
+            if isinstance(member, type) and issubclass(member, BaseModel):
+                return True
+            pending.extend(get_args(member))
+    return False
+
+
+def _wants_number_not_bool(annotation: Any) -> bool:
+    """A plain int/float position that does not take bool (Any, or a union with bool, does)."""
+    members = _members(annotation) if annotation is not None else []
+    if any(m is bool or m is Any for m in members):
+        return False
+    return any(m in (int, float) for m in members)
+
+
+def _takes_int(annotation: Any) -> bool:
+    """An integer-only position (an id, a count); lengths take floats and are not meant."""
+    members = _members(annotation) if annotation is not None else []
+    return int in members and not any(m is Any or m in (float, str) for m in members)
+
+
+def _number_word(annotation: Any) -> str:
+    members = _members(annotation) if annotation is not None else []
+    return "an integer" if int in members and float not in members else "a number"
+
+
+def _max_length(field: FieldInfo) -> float:
+    lengths = [m.max_length for m in field.metadata if getattr(m, "max_length", None) is not None]
+    return min(lengths, default=float("inf"))
+
+
 def _admits_none(annotation: Any) -> bool:
     return any(m is None or m is type(None) or m is Any for m in _members(annotation))
 
@@ -231,11 +362,17 @@ def _join_path(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
 
+def _path_shown(path: str) -> str:
+    return path if len(path) <= _MAX_PATH_SHOWN else path[: _MAX_PATH_SHOWN - 1] + "…"
+
+
 def _shown(value: Any, limit: int = 60) -> str:
+    if isinstance(value, str):
+        value = value[:limit]  # 1 MB of text: cut it before quoting it
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
-    except ValueError:  # circular structures cannot come from JSON, but stay safe
-        text = repr(value)
+    except (ValueError, TypeError, RecursionError):  # circular, or nested too deeply to write out
+        return "a value nested too deeply to show"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

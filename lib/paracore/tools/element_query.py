@@ -21,7 +21,6 @@ Revit is imported inside functions only, so this module imports without Revit.
 """
 from __future__ import annotations
 
-import difflib
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -31,8 +30,8 @@ from pydantic import BaseModel, Field
 
 from ..units import UnitParseError, parse_angle
 from ..working_set import singular
-from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, find_level_near, names_match,
-                     resolve_category, type_label)
+from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, close_matches, display_text,
+                     find_level_near, names_match, resolve_category, type_label)
 from .results import ToolError
 
 Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
@@ -140,13 +139,13 @@ class ElementQuery:
         """ "on Level 1, of type 'Generic - 200mm', where Comments contains 'fire'"."""
         parts = []
         if self.level is not None:
-            parts.append(f"on {self.level.Name}")
+            parts.append(f"on {display_text(self.level.Name)}")
         if self.type_name is not None:
-            parts.append(f"of type '{self.type_name}'")
+            parts.append(f"of type '{display_text(self.type_name)}'")
         if self.conditions:
             parts.append("where " + " and ".join(c.text for c in self.conditions))
         if self.view is not None:
-            parts.append(f"visible in the active view '{self.view.Name}'")
+            parts.append(f"visible in the active view '{display_text(self.view.Name)}'")
         return ", ".join(parts)
 
     def condition_values(self, element) -> str:
@@ -301,11 +300,11 @@ def _parameter_name(ctx, name: str, sample: list, everything: Callable, where: s
 def no_such_parameter(name: str, known: list[str], where: str) -> str:
     if not known:
         return f"No parameter '{name}' on {where}: no elements to read parameters from."
-    close = (difflib.get_close_matches(name, known, n=3, cutoff=0.8)
-             or difflib.get_close_matches(name, known, n=3, cutoff=0.6))
+    close = (close_matches(name, known, n=3, cutoff=0.8)
+             or close_matches(name, known, n=3, cutoff=0.6))
     if not close:
         lowered = {k.casefold(): k for k in known}
-        close = [lowered[c] for c in difflib.get_close_matches(name.casefold(), list(lowered), n=3, cutoff=0.6)]
+        close = [lowered[c] for c in close_matches(name.casefold(), list(lowered), n=3, cutoff=0.6)]
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     shown = ", ".join(known[:SHOWN_PARAMETERS])
     if len(known) > SHOWN_PARAMETERS:
@@ -334,14 +333,14 @@ class _CompiledCondition:
         """ "Comments contains 'fire'", as the condition reads in a result."""
         value = self.value
         if isinstance(value, str):
-            shown = f"'{value}'"
+            shown = f"'{display_text(value)}'"
         elif isinstance(value, bool):
             shown = "yes" if value else "no"
         elif isinstance(value, float):
             shown = f"{value:g}"
         else:
             shown = str(value)
-        return f"{self.name} {self.op} {shown}"
+        return f"{display_text(self.name)} {self.op} {shown}"
 
     def matches(self, element) -> bool:
         parameter = element.LookupParameter(self.name)
@@ -562,8 +561,8 @@ def display_value(parameter) -> str:
 
 
 def shorten(text: str, limit: int = 48) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """A name or value for a result: one line, unsafe characters escaped, cut (lookup.display_text)."""
+    return display_text(text, limit)
 
 
 def counts_text(counter: Counter, limit: int = 5, label: Callable[[str, int], str] | None = None) -> str:
@@ -581,7 +580,7 @@ def level_name(ctx, element) -> str | None:
     if level_id is None or ctx.id_value(level_id) < 0:
         return None
     level = ctx.doc.GetElement(level_id)
-    return level.Name if level is not None else None
+    return display_text(level.Name) if level is not None else None
 
 
 def listed(names: list[str], limit: int = LISTED_CHOICES) -> str:

@@ -6,6 +6,7 @@ model can correct its call. Summaries are bounded: counts and a few ids, never t
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 
@@ -13,8 +14,34 @@ from ..working_set import count_label, singular
 from .results import ToolError
 
 LISTED_CHOICES = 12     # names listed in an error message
+SHOWN_NAME = 80         # characters of a name (level, view, type) quoted in a result
 SAMPLE_IDS = 10         # ids quoted inline in results
 SHOWN_CATEGORIES = 8    # categories named in a summary
+
+
+# --- text from the model, shown as data -----------------------------------------------------------
+# Names and parameter values are whatever the users (or a file's author) typed: a Comments value
+# may say "Ignore previous instructions", a level name may hold a newline and a fake "CONTEXT:"
+# line, a right-to-left override or a zero-width space. Results show them as data: on one line,
+# cut, and with invisible or control characters written out as \uXXXX escapes.
+
+# C0/C1 controls (not \t and \n: results use them), line and paragraph separators, and the
+# invisible format characters that hide or reorder text (bidi overrides and isolates, zero-width
+# space, word joiner, BOM). Zero-width (non-)joiners stay: scripts such as Persian need them.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029"
+                     "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def escape_unsafe(text: str) -> str:
+    """``text`` with control and invisible format characters written as \\uXXXX (\\n and \\t kept)."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def display_text(text, limit: int = SHOWN_NAME) -> str:
+    """A name or value for a result: one line (whitespace runs, newlines included, become one
+    space), unsafe characters escaped, cut to ``limit`` characters with "…"."""
+    text = escape_unsafe(" ".join(str(text).split()))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # --- finding levels and types ---------------------------------------------------------------------
@@ -33,16 +60,16 @@ def find_level(ctx, name: str):
         return found
     if not levels:
         raise ToolError("The project has no levels. Create a level in Revit first, then ask again.")
-    raise ToolError(f"No level named '{name}'. Levels: {listed_levels(levels)}.")
+    raise ToolError(f"No level named '{display_text(name)}'. Levels: {listed_levels(levels)}.")
 
 
 def listed_levels(levels) -> str:
     """ "T/FDN, Level 1, …": the first LISTED_CHOICES names, then how many more (a tower has hundreds)."""
-    names = [lv.Name for lv in levels]
-    shown = ", ".join(names[:LISTED_CHOICES])
+    names = [display_text(lv.Name) for lv in levels]
+    text = ", ".join(names[:LISTED_CHOICES])
     if len(names) > LISTED_CHOICES:
-        shown += f", … and {len(names) - LISTED_CHOICES} more (list_levels shows them)"
-    return shown
+        text += f", … and {len(names) - LISTED_CHOICES} more (list_levels shows them)"
+    return text
 
 
 def find_wall_type(ctx, name: str | None):
@@ -108,18 +135,35 @@ def _by_name(items, name: str, name_of):
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def _normal(text: str) -> str:
-    """Case, repeated spaces and spaces around ':' do not matter in names."""
+    """Case, repeated spaces and spaces around ':' do not matter in names.
+
+    Cached: a lookup compares the asked name with every candidate, and a name the model wrote
+    may be 1 MB long (normalising it for each of 100 types froze Revit for seconds)."""
     return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
 
 
+def close_matches(word: str, possibilities, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """``difflib.get_close_matches``, minus the cost of a huge word.
+
+    difflib indexes every character of the word before comparing (a second for 1 MB of text),
+    yet ratio() <= 2 * len(b) / (len(word) + len(b)): a word longer than
+    ``longest * (2 / cutoff - 1)`` matches nothing, so it is not looked at."""
+    possibilities = [str(p) for p in possibilities]
+    longest = max(map(len, possibilities), default=0)
+    if 0 < cutoff and len(word) > longest * (2 / cutoff - 1):
+        return []
+    return difflib.get_close_matches(word, possibilities, n, cutoff)
+
+
 def _no_such_type(kind: str, name: str, names: list[str]) -> str:
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(names[:LISTED_CHOICES])
+    close = close_matches(name, names, n=3, cutoff=0.5)
+    hint = f" Did you mean {' or '.join(repr(display_text(c)) for c in close)}?" if close else ""
+    listed = ", ".join(display_text(n) for n in names[:LISTED_CHOICES])
     if len(names) > LISTED_CHOICES:
-        shown += f", … and {len(names) - LISTED_CHOICES} more"
-    return f"No {kind} named '{name}'.{hint} {kind.capitalize()}s: {shown}."
+        listed += f", … and {len(names) - LISTED_CHOICES} more"
+    return f"No {kind} named '{display_text(name)}'.{hint} {kind.capitalize()}s: {listed}."
 
 
 # --- summaries -------------------------------------------------------------------------------------
@@ -252,17 +296,17 @@ def _no_such_category(ctx, name: str) -> str:
     present = category_counts(ctx)
     names = [label for _bic, label, _count in present]
     asked = str(name).strip().title()
-    close = (difflib.get_close_matches(asked, names, n=3, cutoff=0.85)
-             or difflib.get_close_matches(asked, names, n=3, cutoff=0.6))
+    close = (close_matches(asked, names, n=3, cutoff=0.85)
+             or close_matches(asked, names, n=3, cutoff=0.6))
     if not close:
         absent = {category_name(ctx, bic) for bic in builtin_categories()} - set(names) - {None}
-        close = difflib.get_close_matches(asked, sorted(absent), n=2, cutoff=0.75)
+        close = close_matches(asked, sorted(absent), n=2, cutoff=0.75)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     shown = ", ".join(f"{label} ({count:,})" for _bic, label, count in present[:CATEGORY_CHOICES])
     if len(present) > CATEGORY_CHOICES:
         shown += f", … and {len(present) - CATEGORY_CHOICES} more"
     listing = f" Categories in the model: {shown}." if present else " The model has no elements."
-    return f"No category named '{name}'.{hint}{listing}"
+    return f"No category named '{display_text(name)}'.{hint}{listing}"
 
 
 # --- levels and types by name, with bounded errors (query tools) -------------------------------------
@@ -278,9 +322,9 @@ def find_level_near(ctx, name: str):
     if not levels:
         raise ToolError("The project has no levels. Create a level in Revit first, then ask again.")
     names = [lv.Name for lv in levels]
-    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    close = close_matches(name, names, n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    message = f"No level named '{name}'.{hint} Levels: {listed_levels(levels)}."
+    message = f"No level named '{display_text(name)}'.{hint} Levels: {listed_levels(levels)}."
     raise ToolError(message)
 
 
@@ -338,8 +382,8 @@ def find_view(ctx, name: str, views=None, kind: str = "view"):
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise ToolError(f"Several {kind}s are named '{name}': "
-                            f"{', '.join(repr(view_label(v)) for v in matches)}. Give the {kind} as "
+            raise ToolError(f"Several {kind}s are named '{display_text(name)}': "
+                            f"{', '.join(repr(display_text(view_label(v))) for v in matches)}. Give the {kind} as "
                             f"'{view_label(matches[0])}' (kind: name), or by its id.")
     if text.isdigit():
         for view in views:
@@ -348,12 +392,12 @@ def find_view(ctx, name: str, views=None, kind: str = "view"):
     if not views:
         raise ToolError(f"The project has no {kind}s.")
     labels = [v.Name for v in views] if kind == "schedule" else [view_label(v) for v in views]
-    close = difflib.get_close_matches(text, [v.Name for v in views], n=3, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    listed = ", ".join(labels[:LISTED_CHOICES])
+    close = close_matches(text, [v.Name for v in views], n=3, cutoff=0.5)
+    hint = f" Did you mean {' or '.join(repr(display_text(c)) for c in close)}?" if close else ""
+    listed = ", ".join(display_text(label) for label in labels[:LISTED_CHOICES])
     if len(labels) > LISTED_CHOICES:
         listed += f", … and {len(labels) - LISTED_CHOICES} more"
-    raise ToolError(f"No {kind} named '{name}'.{hint} {kind.capitalize()}s: {listed}.")
+    raise ToolError(f"No {kind} named '{display_text(name)}'.{hint} {kind.capitalize()}s: {listed}.")
 
 
 def find_schedule(ctx, name: str):
@@ -362,6 +406,6 @@ def find_schedule(ctx, name: str):
     schedules = sorted(DB.FilteredElementCollector(ctx.doc).OfClass(DB.ViewSchedule), key=lambda s: s.Name.casefold())
     schedules = [s for s in schedules if not s.IsTemplate]
     if not schedules:
-        raise ToolError(f"No schedule named '{name}': the project has no schedules yet. "
+        raise ToolError(f"No schedule named '{display_text(name)}': the project has no schedules yet. "
                         "Create one with create_schedule.")
     return find_view(ctx, name, schedules, kind="schedule")

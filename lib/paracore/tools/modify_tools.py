@@ -25,7 +25,7 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-import difflib
+import functools
 import math
 import re
 from collections import Counter
@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 
 from ..units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
 from ..working_set import singular
-from .lookup import LISTED_CHOICES, category_of, category_summary, id_sample
+from .lookup import LISTED_CHOICES, category_of, category_summary, close_matches, display_text, id_sample
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -174,20 +174,21 @@ def _type_label(element_type) -> str:
     return element_type.Name
 
 
+@functools.lru_cache(maxsize=1024)  # the asked name is compared with every candidate; it may be 1 MB
 def _normal(text: str) -> str:
     return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
 
 
 def _choices(names, limit: int = LISTED_CHOICES) -> str:
     names = list(names)
-    shown = ", ".join(names[:limit])
+    shown = ", ".join(display_text(name) for name in names[:limit])
     if len(names) > limit:
         shown += f", … and {len(names) - limit} more"
     return shown
 
 
 def _close(name: str, names) -> str:
-    close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.5)
+    close = close_matches(name, list(names), n=3, cutoff=0.5)
     if not close:
         close = [n for n in names if _normal(name) in _normal(n) or _normal(n) in _normal(name)][:3]
     return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
@@ -499,8 +500,9 @@ def _given(value) -> str:
 
 
 def _clip(text: str) -> str:
-    """A value for a sentence: long texts (a page of Comments) are cut, so results stay short."""
-    return text if len(text) <= SHOWN_TEXT else text[:SHOWN_TEXT - 1] + "…"
+    """A value for a sentence: one line, unsafe characters escaped, long texts (a page of
+    Comments) cut, so results stay short and a value cannot pass for a line of the result."""
+    return display_text(text, SHOWN_TEXT)
 
 
 def _plain_number(value: float) -> str:

@@ -22,7 +22,7 @@ from ..units import format_length
 from ..working_set import singular
 from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, find_parameter,
                             level_name, listed, no_such_parameter, parameter_names, shorten)
-from .lookup import (category_counts, category_name, category_of, elements_by_id, id_sample,
+from .lookup import (category_counts, category_name, category_of, display_text, elements_by_id, id_sample,
                      levels_by_elevation, resolve_category, type_label)
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
@@ -34,6 +34,9 @@ TOP_CATEGORIES = 8      # categories counted by name in the overview
 OVERVIEW_LEVELS = 8     # levels named in the overview
 DETAILED = 5            # get_element_info describes up to this many elements in full
 MAX_NAMES = 12          # parameter names get_parameters takes at once
+# Conditions one search takes. Each is checked on every element, so a model sending 100,000 of
+# them froze Revit for minutes; no real question needs more than a handful.
+MAX_CONDITIONS = 20
 TOP_VALUES = 3          # distinct values shown per parameter across many elements
 SUMMARY_BUDGET = 450    # characters of value summaries across many elements
 WARNING_KINDS = 8       # kinds of warning listed
@@ -61,7 +64,7 @@ class SearchElementsArgs(BaseModel):
     category: str | None = Field(None, description=_CATEGORY_HELP + " Leave null to search every model category.")
     level: str | None = Field(None, description=_LEVEL_HELP)
     type_name: str | None = Field(None, description=_TYPE_HELP)
-    conditions: list[Condition] | None = Field(None, description=_CONDITIONS_HELP)
+    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS, description=_CONDITIONS_HELP)
     in_active_view: bool = Field(False, description="Only elements visible in the active view.")
     limit: int = Field(SAMPLE_ROWS, ge=1, le=MAX_ROWS,
                        description="How many matching elements to list (the count is always complete).")
@@ -74,8 +77,8 @@ class FilterWorkingSetArgs(BaseModel):
     category: str | None = Field(None, description="Keep only elements of this category. " + _CATEGORY_HELP)
     level: str | None = Field(None, description="Keep only elements on this level, e.g. 'Level 2'.")
     type_name: str | None = Field(None, description="Keep only elements of this type. " + _TYPE_HELP)
-    conditions: list[Condition] | None = Field(None, description="Keep only elements meeting all these. "
-                                               + _CONDITIONS_HELP)
+    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
+                                               description="Keep only elements meeting all these. " + _CONDITIONS_HELP)
 
 
 class ElementInfoArgs(BaseModel):
@@ -207,13 +210,13 @@ def get_model_overview(ctx, args: NoArgs):
     from Autodesk.Revit import DB
     doc = ctx.doc
     unit = ctx.length_unit
-    lines = [f"Model '{doc.Title}' · Revit {doc.Application.VersionNumber} · display units: {_units_text(ctx)}."]
+    lines = [f"Model '{display_text(doc.Title)}' · Revit {doc.Application.VersionNumber} · display units: {_units_text(ctx)}."]
 
     levels = levels_by_elevation(ctx)
-    shown = ", ".join(f"{lv.Name} {format_length(lv.Elevation, unit, 2)}" for lv in levels[:OVERVIEW_LEVELS])
+    shown = ", ".join(f"{display_text(lv.Name)} {format_length(lv.Elevation, unit, 2)}" for lv in levels[:OVERVIEW_LEVELS])
     if len(levels) > OVERVIEW_LEVELS:
         top = levels[-1]
-        shown += (f", … and {_n(len(levels) - OVERVIEW_LEVELS)} more up to {top.Name} "
+        shown += (f", … and {_n(len(levels) - OVERVIEW_LEVELS)} more up to {display_text(top.Name)} "
                   f"{format_length(top.Elevation, unit, 2)} (list_levels shows them)")
     lines.append(f"Levels ({_n(len(levels))}, lowest first): {shown or 'none'}.")
 
@@ -228,7 +231,7 @@ def get_model_overview(ctx, args: NoArgs):
 
     view = doc.ActiveView
     if view is not None:
-        lines.append(f"Active view: '{view.Name}' ({_view_kind(view)}, id {ctx.id_value(view.Id)}).")
+        lines.append(f"Active view: '{display_text(view.Name)}' ({_view_kind(view)}, id {ctx.id_value(view.Id)}).")
     else:
         lines.append("Active view: none.")
     working_set = ctx.session.working_set
@@ -625,15 +628,15 @@ def list_levels(ctx, args: NameFilterArgs):
     levels = [lv for lv in levels_by_elevation(ctx) if _contains(lv.Name, args.name_contains)]
     if not levels:
         if args.name_contains:
-            return f"No level name contains '{args.name_contains}'. Call list_levels without name_contains."
+            return f"No level name contains '{display_text(args.name_contains)}'. Call list_levels without name_contains."
         return "The project has no levels."
-    rows = [f"- {lv.Name} · elevation {format_length(lv.Elevation, unit)} · id {ctx.id_value(lv.Id)}"
+    rows = [f"- {display_text(lv.Name)} · elevation {format_length(lv.Elevation, unit)} · id {ctx.id_value(lv.Id)}"
             for lv in levels[:MAX_ROWS * 2]]
     shown = _fit(rows)
     lines = [f"{_plural(len(levels), 'level')}, lowest first:", *shown]
     if len(levels) > len(shown):
         top = levels[-1]
-        lines.append(f"- … and {_n(len(levels) - len(shown))} more, up to {top.Name} at "
+        lines.append(f"- … and {_n(len(levels) - len(shown))} more, up to {display_text(top.Name)} at "
                      f"{format_length(top.Elevation, unit)}. Pass name_contains to find one.")
     return "\n".join(lines)
 
@@ -650,7 +653,7 @@ def list_types(ctx, args: ListTypesArgs):
     types = [t for t in DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsElementType()
              if _contains(type_label(t), args.name_contains)]
     if not types:
-        found = f" whose name contains '{args.name_contains}'" if args.name_contains else ""
+        found = f" whose name contains '{display_text(args.name_contains)}'" if args.name_contains else ""
         return f"There are no {singular(label)} types{found} in the model."
     used = Counter(ctx.id_value(e.GetTypeId()) for e in
                    DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsNotElementType())
@@ -674,7 +677,7 @@ def list_views(ctx, args: NameFilterArgs):
              if not v.IsTemplate and _contains(v.Name, args.name_contains)
              and v.ViewType.ToString() not in ("ProjectBrowser", "SystemBrowser", "Internal", "Undefined")]
     if not views:
-        found = f" whose name contains '{args.name_contains}'" if args.name_contains else ""
+        found = f" whose name contains '{display_text(args.name_contains)}'" if args.name_contains else ""
         return f"The project has no views{found}."
     views.sort(key=lambda v: (v.ViewType.ToString(), v.Name.casefold()))
     rows = []
@@ -682,7 +685,7 @@ def list_views(ctx, args: NameFilterArgs):
         row = f"- '{shorten(view.Name, 60)}' · {_view_kind(view)}"
         level = getattr(view, "GenLevel", None)
         if level is not None:
-            row += f" · level {level.Name}"
+            row += f" · level {display_text(level.Name)}"
         row += f" · id {ctx.id_value(view.Id)}"
         if ctx.id_value(view.Id) == active_id:
             row += " · ACTIVE"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import inspect
 import json
 import re
@@ -31,6 +32,8 @@ from pydantic import BaseModel, ValidationError
 
 from .arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
 from .errors import format_exception_for_model
+from .lookup import escape_unsafe
+from .results import ToolError, ToolOutput
 from .schema import check_strict_schema, strict_schema
 
 __all__ = [
@@ -81,8 +84,15 @@ class PreparedCall:
         return self.spec.name
 
     def run(self, ctx: Any) -> Any:
-        """Call the tool function (exceptions propagate to the executor)."""
-        return self.spec.function(ctx, self.args)
+        """Call the tool function (exceptions propagate to the executor).
+
+        Text it returns or raises (a ToolError) has control and invisible format characters
+        written out as \\uXXXX: names and values from the model (or printed by a script) reach
+        the model as data, never as a bidi override, a zero-width space or a bell."""
+        try:
+            return _escaped(self.spec.function(ctx, self.args))
+        except ToolError as error:
+            raise ToolError(escape_unsafe(str(error))) from error.__cause__
 
 
 @dataclass(frozen=True)
@@ -210,19 +220,25 @@ class Registry:
             data = parse_arguments(name, spec.args_model, raw_arguments)
         except ArgumentsError as exc:
             return ToolCallError(str(exc))
-        data, unknown = normalise_arguments(spec.args_model, data)
-        injected = False
+        data, unknown, problems = normalise_arguments(spec.args_model, data)
+        injected = no_ids = False
         if spec.takes_element_ids and data.get(ELEMENT_IDS) is None:
             if working_set_ids:
                 data[ELEMENT_IDS], injected = [int(i) for i in working_set_ids], True
-            elif spec.needs_element_ids:
-                return ToolCallError(_empty_working_set_message(name))
+            else:
+                no_ids = spec.needs_element_ids
         try:
-            args = spec.args_model.model_validate(data)
+            args, error = spec.args_model.model_validate(data), None
         except ValidationError as exc:
-            return ToolCallError(describe_validation_error(name, spec.args_model, exc, unknown))
-        if unknown:
-            return ToolCallError(describe_validation_error(name, spec.args_model, None, unknown))
+            args, error = None, exc
+        if no_ids:
+            # The other arguments are checked too, so the model fixes everything in one go
+            # instead of learning about a wrong type only after it found the elements.
+            others = _problem_lines(describe_validation_error(name, spec.args_model, error, unknown, problems),
+                                    skip=ELEMENT_IDS) if (error or unknown or problems) else []
+            return ToolCallError(_empty_working_set_message(name, others))
+        if error is not None or unknown or problems:
+            return ToolCallError(describe_validation_error(name, spec.args_model, error, unknown, problems))
         return PreparedCall(spec=spec, args=args, injected=injected)
 
     def _unknown_tool_message(self, name: str) -> str:
@@ -230,17 +246,41 @@ class Registry:
         shown = str(name) if len(str(name)) <= 64 else str(name)[:63] + "…"  # tool names have 64 at most
         if not names:
             return f"There is no tool named {shown!r}: no tools are available."
-        close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.5)
+        close = difflib.get_close_matches(str(name)[:100], names, n=3, cutoff=0.5)
         suggestion = f" Did you mean {' or '.join(close)}?" if close else ""
         return f"There is no tool named {shown!r}.{suggestion} Valid tools: {', '.join(names)}."
 
 
-def _empty_working_set_message(name: str) -> str:
-    return (
+def _escaped(output: Any) -> Any:
+    if isinstance(output, str):
+        return escape_unsafe(output)
+    if isinstance(output, ToolOutput):
+        if isinstance(output.content, str):
+            output.content = escape_unsafe(output.content)
+        if output.verify is not None:
+            output.verify = functools.partial(_verified, output.verify)
+    return output
+
+
+def _verified(verify: Callable[[], Any]) -> Any:
+    return _escaped(verify())
+
+
+def _empty_working_set_message(name: str, other_problems: Sequence[str] = ()) -> str:
+    text = (
         f"{name} needs elements, but no element_ids were given and the working set is empty. "
         "Ask the user to select the elements in Revit and call add_selection_to_working_set, "
         f"or find them with search_elements; then call {name} again."
     )
+    if other_problems:
+        text += "\nFix these arguments too:\n" + "\n".join(other_problems)
+    return text
+
+
+def _problem_lines(message: str, skip: str) -> list[str]:
+    """The "- field: ..." lines of a describe_validation_error message, except those on ``skip``."""
+    return [line for line in message.splitlines()
+            if line.startswith("- ") and not line.startswith((f"- {skip}:", f"- {skip}["))]
 
 
 def _origin(function: Callable) -> str:

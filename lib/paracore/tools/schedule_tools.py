@@ -17,13 +17,12 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-import difflib
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ..units import UnitParseError, format_length
-from .lookup import LISTED_CHOICES, find_schedule, names_match, resolve_category, type_label
+from .lookup import LISTED_CHOICES, close_matches, display_text, find_schedule, names_match, resolve_category, type_label
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -110,7 +109,7 @@ def resolve_schedulable_field(ctx, schedule, name: str):
             return _pick(matches)
     instance_first = sorted(available, key=lambda item: item[1].FieldType != _instance_type())
     names = list(dict.fromkeys(n for n, _ in instance_first))
-    close = difflib.get_close_matches(text, names, n=3, cutoff=0.6) or \
+    close = close_matches(text, names, n=3, cutoff=0.6) or \
         [n for n in names if text.casefold() in n.casefold()][:3]
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     shown = ", ".join(names[:FIELD_CHOICES])
@@ -231,9 +230,9 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
 
 
 def _clip(text: str, limit: int = CELL_TEXT) -> str:
-    """A cell or a name for a result: long texts (a page of Comments) are cut with "…"."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """A cell or a name for a result: one line, unsafe characters escaped, long texts (a page of
+    Comments) cut with "…"."""
+    return display_text(text, limit)
 
 
 def _row_text(cells: list[str]) -> str:

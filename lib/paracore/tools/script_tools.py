@@ -43,6 +43,9 @@ OUTPUT_LIMIT = 4000              # characters of printed output kept
 SHOWN_PROBLEMS = 3               # broken scripts mentioned by find_scripts
 
 ParameterValue = Union[str, int, float, bool, list[Union[str, int, float]]]
+# Parameter changes one call takes: a script has a few dozen parameters at most, and each change
+# is validated and looked up in turn (100,000 of them kept the agent busy for seconds).
+MAX_CHANGES = 50
 
 
 # --- argument models -----------------------------------------------------------------------------
@@ -67,14 +70,16 @@ class ParameterChange(BaseModel):
 class SetScriptParametersArgs(BaseModel):
     script: str = Field(description="The script's name (the selected script, normally).")
     changes: list[ParameterChange] = Field(
+        max_length=MAX_CHANGES,
         description="The values the user asked to change, e.g. [{'name': 'radius', 'value': '15 m'}].")
-    reset: list[str] | None = Field(None, description="Parameters to set back to their default value.")
+    reset: list[str] | None = Field(None, max_length=MAX_CHANGES,
+                                    description="Parameters to set back to their default value.")
 
 
 class RunScriptArgs(BaseModel):
     script: str = Field(description="The script's name (the selected script, normally).")
     changes: list[ParameterChange] | None = Field(
-        None, description="Last-minute changes on top of the values set with set_script_parameters; "
+        None, max_length=MAX_CHANGES, description="Last-minute changes on top of the values set with set_script_parameters; "
                           "usually leave null.")
 
 

@@ -59,6 +59,9 @@ SUFFIX = ".jsonl"
 KEEP_SESSIONS = 200          # older trace files are deleted when a new session starts
 
 
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
 def traces_dir() -> Path:
     """``<user data dir>/traces`` (PARACORE_DATA_DIR overrides the data dir)."""
     from ..llm.pricing import data_dir
@@ -74,15 +77,24 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def redact(value: Any, secrets: Iterable[str] = ()) -> Any:
+MAX_DEPTH = 64
+"""Levels of nesting recorded; deeper values (tool arguments the model nested 10,000 deep) are
+replaced by TOO_DEEP, so recording them neither recurses out of the stack nor writes a line
+nobody can read."""
+TOO_DEEP = "[nested too deeply to record]"
+
+
+def redact(value: Any, secrets: Iterable[str] = (), _depth: int = 0) -> Any:
     """``value`` with every string (dict keys too) passed through ``redact_secrets``."""
     secrets = tuple(secrets)
     if isinstance(value, str):
         return redact_secrets(value, secrets)
+    if isinstance(value, (dict, list, tuple)) and _depth >= MAX_DEPTH:
+        return TOO_DEEP
     if isinstance(value, dict):
-        return {redact(str(k), secrets): redact(v, secrets) for k, v in value.items()}
+        return {redact(str(k), secrets): redact(v, secrets, _depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [redact(v, secrets) for v in value]
+        return [redact(v, secrets, _depth + 1) for v in value]
     return value
 
 
@@ -239,7 +251,10 @@ class TraceRecorder:
         full = {"type": record["type"], "seq": self._seq, "ts": now_iso(),
                 **{k: v for k, v in record.items() if k != "type"}}
         self._seq += 1
-        return json.dumps(redact(full, self._secrets), ensure_ascii=False, separators=(",", ":"), default=str)
+        line = json.dumps(redact(full, self._secrets), ensure_ascii=False, separators=(",", ":"), default=str)
+        # json leaves these three unescaped, but str.splitlines() breaks lines at them: a level
+        # named with a U+2028 would cut its record in two for a reader (Timeline.from_text).
+        return line.translate(_LINE_BREAKS)
 
     def _open(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)

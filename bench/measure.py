@@ -1,0 +1,49 @@
+"""What every benchmark section shares: repeated timing, median-and-spread text, progress lines.
+
+Every figure in the report is the median over repeated runs with its min, max and n, so a reader
+sees how noisy it is; timings use ``time.perf_counter`` (monotonic, sub-microsecond).
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Callable
+
+_STARTED = time.perf_counter()
+
+
+def timed(fn: Callable[[], object], repeat: int, before: Callable[[], object] | None = None) -> list[float]:
+    """Seconds per call of ``fn``, ``repeat`` times; ``before`` (not timed) resets state first."""
+    times = []
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def number(value: float) -> str:
+    """Three significant digits, without an exponent: 0.0127, 2.78, 136, 1,770."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def spread(values: list[float], scale: float = 1.0, unit: str = "s") -> str:
+    """ "0.446 ms (min 0.432, max 0.722, n=5)": median first, then the spread."""
+    median = statistics.median(values) * scale
+    low, high = min(values) * scale, max(values) * scale
+    return f"{number(median)} {unit} (min {number(low)}, max {number(high)}, n={len(values)})"
+
+
+def ratio(large: list[float], small: list[float]) -> str:
+    """The median of ``large`` over the median of ``small``, as "×12.3"."""
+    return f"×{number(statistics.median(large) / statistics.median(small))}"
+
+
+def progress(message: str) -> None:
+    """One line on stderr with the time since the benchmark started (the report goes to stdout)."""
+    print(f"[bench {time.perf_counter() - _STARTED:6.1f} s] {message}", file=sys.stderr, flush=True)

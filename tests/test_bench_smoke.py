@@ -1,0 +1,81 @@
+"""The benchmark's measuring code runs, at its smallest size, and its report has every section.
+
+No timing is asserted (the benchmark is the place for numbers, bench/RESULTS.md). What is
+checked: the 30-turn session replays without a failed turn and without a tool error other than
+the one the user denied on purpose, the captured request bodies are the adapters' own mapping,
+and the token-economy and scaling sections render.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))  # the bench modules import each other by name
+
+import machine  # noqa: E402
+import request_bodies  # noqa: E402
+import scaling  # noqa: E402
+import token_economy  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return [token_economy.run_session(name, path) for name, path in token_economy.default_sessions()]
+
+
+def test_the_thirty_turn_session_runs_without_a_failed_turn(runs):
+    thirty = runs[1]
+    assert len(thirty.turns) == 30
+    assert thirty.failed == []
+    errors = [(n, r["name"], r["content"]) for n, turn in enumerate(thirty.result["turns"], start=1)
+              for r in turn["tool_results"] if r["is_error"]]
+    # Turn 14 scripts the user denying a delete; every other call succeeds.
+    assert [(n, name) for n, name, _ in errors] == [(14, "delete_elements")]
+    assert "denied" in errors[0][2]
+
+
+def test_captured_bodies_are_the_adapters_mapping():
+    from paracore.replay import run_replay
+    from paracore.replay_file import load_replay
+    replay = token_economy.RecordedReplay(load_replay(token_economy.SEED_000))
+    run_replay(replay, trace=False)
+    requests = replay.scripted.requests[:2]
+    for provider in request_bodies.PROVIDERS:
+        raw = request_bodies.capture_bodies(provider, requests)
+        adapter = request_bodies.adapter(provider, None)
+        for body, request in zip(raw, requests):
+            assert json.loads(body) == {**adapter._map_request(request), "stream": True}
+        # The system prompt and the tools do not change between requests: in cache order, the
+        # second body repeats almost all of the first.
+        first, second = map(request_bodies.cache_order, raw)
+        assert request_bodies.common_prefix(first, second) / len(second) > 0.9
+
+
+def test_the_token_section_has_its_parts(runs):
+    text = "\n".join(token_economy.token_section(runs))
+    for heading in ("## Token economy", "### Fixed part of every request", "### Seed-000 demo",
+                    "### 30-turn scripted session"):
+        assert heading in text
+    for row in ("input tokens per request", "raw-body prefix share, requests 2+",
+                "cache-order prefix share, requests 2+", "Largest tool result"):
+        assert text.count(row) == 2, row
+    assert text.count("\n| 30 |") == 1  # the per-turn table of the 30-turn session
+
+
+def test_the_scaling_section_has_a_row_per_measurement():
+    text = "\n".join(scaling.scaling_section([1_000], repeat=1))
+    assert "## Query tools at growing model sizes" in text
+    for label, *_ in scaling.CALLS:
+        assert f"| {label} |" in text
+    assert f"| {scaling.SUMMARY} |" in text
+
+
+def test_the_header_names_machine_python_date_and_commit():
+    text = "\n".join(machine.header_lines(quick=True))
+    for word in ("Machine:", "Python", "Date:", "Commit:"):
+        assert word in text

@@ -8,7 +8,7 @@ repeated runs for every timing):
 - the query tools at 1k, 10k and 100k elements: the scaling curve (scaling.py);
 - the token economy of the seed-000 demo and of a 30-turn session (token_economy.py).
 
-    python3 tasks.py bench            print the report (about 1 minute)
+    python3 tasks.py bench            print the report (under a minute)
     python3 tasks.py bench --write    also save it to bench/RESULTS.md
     python3 tasks.py bench --quick    fewer repeats, no 100k model (a few seconds)
 

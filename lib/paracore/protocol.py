@@ -137,11 +137,35 @@ def _embedded_json(text: str) -> Iterator[object]:
     while position != -1:
         try:
             value, end = decoder.raw_decode(text, position)
-        except (ValueError, RecursionError):  # not JSON here, or nested too deeply to read
+        except RecursionError:  # nested too deeply to read from here
+            position = _near_innermost(text, position)
+        except ValueError:  # not JSON here
             position = text.find("{", position + 1)
         else:
             yield value
             position = text.find("{", end)
+
+
+_OPENER = re.compile(r"[{\[]")
+_CLOSER = re.compile(r"[}\]]")
+_READABLE_DEPTH = 500  # levels Python's json parser reads well within the recursion limit
+
+
+def _near_innermost(text: str, position: int) -> int:
+    """Where to look next after JSON at ``position`` was nested too deeply to read.
+
+    Trying every '{' on the way down costs ~1,000 levels of parsing each (20,000 of them took a
+    minute). Only objects near the innermost level can be read, so skip to the last
+    _READABLE_DEPTH openers before the first closer. A payload nested deeper than that inside
+    other JSON is not found; the text then holds "no valid JSON object" with it.
+    """
+    closer = _CLOSER.search(text, position + 1)
+    stop = closer.start() if closer else len(text)
+    openers = [m.start() for m in _OPENER.finditer(text, position + 1, stop)]
+    for start in openers[-_READABLE_DEPTH:]:
+        if text[start] == "{":
+            return start
+    return text.find("{", stop)
 
 
 def _as_text(value: str | bytes) -> str:

@@ -37,11 +37,12 @@ RESULT_BOUND = MAX_RESULT_CHARS + len("… (cut: 99999999999 more characters; as
 _TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"]+", line \d+')
 # "KeyError: 'x'", "TypeError: ..." and nothing else: a Python exception, not an explanation.
 _BARE_EXCEPTION = re.compile(r"^\s*[A-Za-z_.]*(Error|Exception)\b(: .{0,80})?\s*$", re.DOTALL)
-# Words a refusal uses to tell the model what to do next.
+# Words a refusal uses to tell the model what to do next, or the valid choices it lists
+# ("No level named 'L9'. Levels: T/FDN, Level 1, …").
 _ADVICE = re.compile(
     r"\b(use|send|give|write|fix|call|ask|check|choose|pick|try|name|leave|pass|set|find|select|"
     r"return|run|convert|wrap|did you mean|valid|must|should|expected|only|at least|at most|"
-    r"list|create|open|add|remove|keep|one of|instead)\b",
+    r"list|create|open|add|remove|keep|one of|instead)\b|\b[A-Z][a-z]+s( in the model)?: \S",
     re.IGNORECASE)
 
 

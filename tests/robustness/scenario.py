@@ -17,8 +17,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-READS = ("search", "get_parameters", "overview", "element_info", "working_set_add", "working_set_remove",
-         "get_working_set")
 WRITES = ("create_wall", "place_doors", "set_parameter", "move", "delete")
 # Weights: writes dominate, so that most steps reach a transaction (where the faults bite).
 _ACTION_WEIGHTS = {

@@ -5,31 +5,36 @@ Per seed: a fresh Sandbox (the duplex on the stand-in), the real agent and the r
 catalogue (in a private registry whose functions can be made to fail), then ``TURNS`` turns
 drawn by ``scenario`` with faults drawn by ``faults.draw_faults``:
 
-1. provider errors at every point of a stream (retryable, fatal, or the stream just ends), with
-   a ``RestartingModel`` in front sometimes;
+1. provider errors at every point of a stream (retryable, fatal, the stream just ends, or the
+   response ends in band with max_tokens/error), with a ``RestartingModel`` in front sometimes;
+   once per seed, a sweep breaks one turn's stream after every k of every model call;
 2. tool exceptions, before or after the tool did its work, mid-batch;
-3. commit failures (``revit_standin.faults.fail_next_commit``) before a writing step;
-4. cancels at event k (and, once per seed, a sweep of every k over one turn), and a consumer
-   that stops iterating the turn;
+3. commit failures (``revit_standin.faults.fail_next_commit``): the first commit of a step, or
+   one tool's commit mid-batch;
+4. cancels at event k, and a consumer that stops iterating the turn at event k (the chat window
+   closed); once per seed, a sweep does one of them at every k of one turn;
 5. bridge timeouts: Revit busy (the batch never runs), a slow tool (the batch runs late, after
-   the agent gave up), Revit refusing the ExternalEvent;
-6. elements deleted by the user between model steps;
+   the agent gave up), Revit refusing the ExternalEvent; also when the user sends the message;
+6. elements deleted by the user between model steps, or while an approval prompt is up;
 
 plus denials, "always" approvals and a user who undoes a step at once. After each turn:
 
 * the turn ended (TurnFinished or TurnFailed) and a TurnFailed comes from an injected fault;
+  every ToolCallStarted has its one ToolCallFinished;
 * ``validate_history`` is empty and every call id has exactly one result;
 * ``pairing.next_request_problems`` is empty (Anthropic, OpenAI Responses, Chat Completions);
 * the model only ever received valid requests, and none after the final reply;
 * per call and per step the document is fully changed or unchanged (``model_state``);
-* no call that ran in Revit is reported as "not run" or "cancelled";
+* no call that ran in Revit is reported as not run, cancelled or denied, and the history says
+  what the timeline showed for every call;
 * Revit closed no transaction the executor left open, and no handler raised;
 * the working set holds only ids of live elements;
 * the session saves and reloads (history, working set and approvals equal).
 
-A failure names the seed, the turn, its faults and the invariant; rerun one seed with
-``-k "seed_7"``. The counts of faults that really fired are printed (``-s``) and written as JSON
-to ``$PARACORE_ROBUSTNESS_REPORT`` or the pytest temporary folder.
+A failure names the seed, the turn, its faults and the invariant; rerun one seed by its id:
+``pytest "tests/robustness/test_fault_injection.py::test_invariants_hold_under_injected_faults[seed_7]"``
+(every seed starts from a fresh duplex, so it replays the same turns). The counts of faults that really fired are printed (``-s``) and written as JSON
+to ``$PARACORE_ROBUSTNESS_REPORT`` or the pytest temporary folder. No timing is asserted.
 """
 from __future__ import annotations
 

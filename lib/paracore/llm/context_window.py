@@ -33,6 +33,8 @@ import math
 import re
 from typing import Callable, Iterable, Sequence
 
+from pydantic import BaseModel
+
 from paracore.messages import Message, TextPart, ToolResultPart
 
 CHARS_PER_TOKEN = 4
@@ -81,7 +83,7 @@ def _approximate_json_chars(value: object) -> int:
     total, pending = 0, [value]
     while pending:
         item = pending.pop()
-        if hasattr(item, "model_fields"):      # a pydantic model: its fields, shallowly
+        if isinstance(item, BaseModel):        # a message or a part: its fields, shallowly
             item = {name: getattr(item, name) for name in type(item).model_fields}
         if isinstance(item, dict):
             total += 1 + 2 * len(item)         # braces, colons and commas

@@ -22,7 +22,9 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import Literal
+import threading
+import traceback
+from typing import Iterable, Literal
 
 from paracore.llm.base import redact_secrets
 from paracore.settings import PROVIDERS
@@ -100,9 +102,14 @@ def _from_env(provider: str) -> str | None:
 
 
 def get_key(provider: str) -> str | None:
-    """The provider's API key, from the credential store, else the environment; None if neither."""
+    """The provider's API key, from the credential store, else the environment; None if neither.
+
+    A key handed out is also redacted from every log record from then on (``redact_logs``)."""
     _check(provider)
-    return _from_store(provider) or _from_env(provider)
+    key = _from_store(provider) or _from_env(provider)
+    if key:
+        redact_logs([key])
+    return key
 
 
 def key_source(provider: str) -> KeySource | None:
@@ -196,3 +203,51 @@ def base_url_source(provider: str, configured: str | None) -> str | None:
         if os.environ.get(name, "").strip():
             return name
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# Logs
+# --------------------------------------------------------------------------------------------
+# The SDKs log at DEBUG what they send and receive: the anthropic SDK logs every response's
+# headers, so a proxy or a local server that echoes the Authorization header puts the key in the
+# log; an exception logged with its traceback may quote an error body that repeats it. Records
+# come from loggers Paracore does not own and go to handlers it does not own (pyRevit's, the
+# CLI's), and a logger's filter does not apply to its children's records: so the redaction is
+# done where every record is made, by wrapping the log record factory (chained, installed once).
+
+_LOG_SECRETS: tuple[str, ...] = ()
+_LOG_LOCK = threading.Lock()
+
+
+def redact_logs(secrets: Iterable[str] = ()) -> None:
+    """Redact ``secrets`` (and anything shaped like an API key) from every log record made from
+    now on, by any logger, in this process."""
+    global _LOG_SECRETS
+    with _LOG_LOCK:
+        _LOG_SECRETS = tuple(dict.fromkeys([*_LOG_SECRETS, *(s for s in secrets if s and len(s) >= 4)]))
+        previous = logging.getLogRecordFactory()
+        if getattr(previous, "_paracore_redacts", False):
+            return
+
+        def make_record(*args, **kwargs):
+            record = previous(*args, **kwargs)
+            try:
+                _redact_record(record)
+            except Exception:  # noqa: BLE001 - logging must never fail because of the redaction
+                pass
+            return record
+
+        make_record._paracore_redacts = True
+        logging.setLogRecordFactory(make_record)
+
+
+def _redact_record(record: logging.LogRecord) -> None:
+    message = record.getMessage()
+    clean = redact_secrets(message, _LOG_SECRETS)
+    if clean != message:
+        record.msg, record.args = clean, None
+    if record.exc_info and record.exc_info[1] is not None:
+        text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
+        clean = redact_secrets(text, _LOG_SECRETS)
+        if clean != text:  # formatters print exc_text as it is; the exception itself is dropped
+            record.exc_text, record.exc_info = clean, None

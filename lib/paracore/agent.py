@@ -73,6 +73,12 @@ class CallOutcome:
     working_set_change: Any = None   # the WorkingSetChange the call caused, if any
 
 
+class RequestNotRun(Exception):
+    """Raised by ``RevitSide.execute_batch`` when Revit certainly did not run the batch (the
+    request was refused, or withdrawn before it started): its calls are then answered "Not run"
+    rather than "Unknown whether this call ran"."""
+
+
 class RevitSide(Protocol):
     """What the agent needs from Revit; implemented by paracore.revit.runtime (Revit or stand-in)."""
 
@@ -177,8 +183,7 @@ class _Turn:
                 yield from self._finish_cancelled()
                 return
             response = yield from self._call_model()
-            self.reply = response.message.text
-            self._append(response.message)
+            self.reply = self._append_reply(response.message)
             calls = response.message.tool_calls
             if response.stop_reason == "cancelled" or self.cancel.cancelled:
                 yield from self._skip_calls(calls, _CANCELLED, "cancelled")
@@ -325,9 +330,7 @@ class _Turn:
         for call_id, _ in runnable:
             outcome = by_id.get(call_id)
             if outcome is None:
-                reason = f"{type(failure).__name__}: {failure}" if failure else "no result came back"
-                content = f"Unknown whether this call ran in Revit ({reason}). Check the model."
-                answers.append((by_call[call_id], content, "error", 0.0))
+                answers.append((by_call[call_id], _missing_outcome(failure), "error", 0.0))
             else:
                 answers.append((by_call[call_id], outcome.content, "error" if outcome.is_error else "done",
                                 outcome.duration_ms))
@@ -435,11 +438,19 @@ class _Turn:
             history[-1] = Message(role="user", parts=[*last.parts, TextPart(text=context)])
             self.session.history[:] = history
 
-    def _append(self, message: Message) -> None:
-        if message.role == "assistant" and not message.parts:
+    def _append_reply(self, message: Message) -> str:
+        """Keep the model's message and return its text. A message that says nothing (no text,
+        no call: empty, or thinking only, e.g. cut off by max_tokens while reasoning) gets
+        "(no answer)", so the user and the history see the same thing; unless the user cancelled
+        before the model said anything: then there is nothing to keep."""
+        if not message.text.strip() and not message.tool_calls:
             if self.cancel.cancelled:
-                return  # nothing was said before the cancel: nothing to keep
-            message = Message(role="assistant", parts=[TextPart(text="(no answer)")])
+                return ""
+            message = Message(role="assistant", parts=[*message.parts, TextPart(text=NO_ANSWER)])
+        self._append(message)
+        return message.text
+
+    def _append(self, message: Message) -> None:
         with self.session.lock:
             self.session.history.append(message)
 
@@ -470,7 +481,16 @@ class _Turn:
 
 
 _CANCELLED = "Cancelled by the user before it ran."
+NO_ANSWER = "(no answer)"
 _ENDED = "Not run: the turn ended before this call ran."
+
+
+def _missing_outcome(failure: Exception | None) -> str:
+    """What the model reads for a call whose batch gave no outcome for it."""
+    if isinstance(failure, RequestNotRun):
+        return f"Not run: {failure}"
+    reason = f"{type(failure).__name__}: {failure}" if failure else "no result came back"
+    return f"Unknown whether this call ran in Revit ({reason}). Check the model."
 
 
 def _result_part(call: ToolCallPart, content: str, status: str) -> ToolResultPart:

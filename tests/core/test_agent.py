@@ -12,10 +12,10 @@ import pytest
 from pydantic import BaseModel, Field
 
 from paracore import events as ev
-from paracore.agent import Agent, AgentLimits, CallOutcome
+from paracore.agent import Agent, AgentLimits, CallOutcome, RequestNotRun
 from paracore.llm.base import CancelToken, ModelError, ResponseComplete, TextDelta
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import Message, TextPart, ToolCallPart, Usage, validate_history
+from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, Usage, validate_history
 from paracore.prompts import PromptBuilder
 from paracore.session import Session
 from paracore.tools.registry import Registry
@@ -440,6 +440,40 @@ def test_revit_failure_answers_the_calls_and_fails_the_turn():
     assert [(e.call_id, e.status) for e in finished] == [("c1", "error")]
     assert "Revit did not answer" in finished[0].content
     assert isinstance(events[-1], ev.TurnFailed) and "TimeoutError" in events[-1].error
+    assert_valid(agent)
+
+
+def test_a_batch_revit_certainly_did_not_run_is_answered_not_run():
+    # A refused or withdrawn request (RequestNotRun) did not change the model: the model reads
+    # "Not run", not "Unknown whether this call ran".
+    model = ScriptedModel([calls(("c1", "make_things", {"count": 1})), text("Retried.")])
+    agent = make_agent(model, fail_with=RequestNotRun("Revit refused to run the request; try again."))
+    events = run(agent)
+    finished = of(events, ev.ToolCallFinished)
+    assert finished[0].content == "Not run: Revit refused to run the request; try again."
+    assert isinstance(events[-1], ev.TurnFailed)
+    assert_valid(agent)
+
+
+class SaysOnly(ScriptedModel):
+    """A model whose reply holds only the given parts (e.g. thinking cut off by max_tokens)."""
+
+    def __init__(self, parts, stop_reason="max_tokens"):
+        super().__init__([text("unused")])
+        self.parts, self.stop_reason = parts, stop_reason
+
+    def stream(self, request, cancel=None):
+        yield ResponseComplete(message=Message(role="assistant", parts=self.parts), usage=Usage(),
+                               stop_reason=self.stop_reason, provider="scripted", model="x",
+                               raw_stop_reason=self.stop_reason)
+
+
+def test_a_reply_of_thinking_only_reads_no_answer_in_the_reply_and_the_history():
+    thinking = ThinkingPart(text="Let me think about the walls", provider="openai-compatible")
+    agent = make_agent(SaysOnly([thinking]))
+    events = run(agent)
+    assert events[-1].reply == "(no answer)" and events[-1].stop_reason == "max_tokens"
+    assert agent.session.history[-1].parts == [thinking, TextPart(text="(no answer)")]
     assert_valid(agent)
 
 

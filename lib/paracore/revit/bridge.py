@@ -25,14 +25,20 @@ from typing import Any, Callable
 
 from Autodesk.Revit import UI
 
-__all__ = ["Bridge", "RevitBusyError", "DEFAULT_TIMEOUT"]
+from ..agent import RequestNotRun
+
+__all__ = ["Bridge", "RevitBusyError", "RevitTimeoutError", "DEFAULT_TIMEOUT"]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds `Bridge.call` waits for Revit by default."""
 
 
-class RevitBusyError(RuntimeError):
+class RevitBusyError(RequestNotRun, RuntimeError):
     """Revit refused to queue the request (ExternalEvent.Raise returned Denied or TimedOut)."""
+
+
+class RevitTimeoutError(RequestNotRun, TimeoutError):
+    """Revit did not start the request in time; it was withdrawn and will not run later."""
 
 
 class _BridgeHandler(UI.IExternalEventHandler):
@@ -126,8 +132,10 @@ class Bridge:
         except TimeoutError:
             if future.done():  # fn itself raised a TimeoutError: that is its result, not ours
                 raise
-            future.cancel()
-            raise TimeoutError(
+            # A request Revit has not started is withdrawn: it certainly did not run. One already
+            # running finishes on its own, so whether it changed the model is unknown.
+            error = RevitTimeoutError if future.cancel() else TimeoutError
+            raise error(
                 f"Revit did not run the request within {timeout:g} s; it may be busy (a modal "
                 "dialog, a long regeneration). Close any open Revit dialog and try again.") from None
 

@@ -75,8 +75,10 @@ def describe_call(uidoc, session: Session, call: PreparedCall) -> str | None:
         return None
     try:
         return describe(ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session), call.args)
-    except Exception:  # noqa: BLE001 - the generic description is used instead
-        log.exception("describe failed for %s", call.name)
+    except Exception as error:  # noqa: BLE001 - the generic description is used instead
+        # Often expected (the user deleted the elements meanwhile): a warning, the trace at debug.
+        log.warning("describe failed for %s: %s: %s", call.name, type(error).__name__, error)
+        log.debug("describe failed for %s", call.name, exc_info=True)
         return None
 
 

@@ -3,7 +3,7 @@
 
     python3 tasks.py demo      the sandbox demo, against the Revit stand-in
     python3 tasks.py test      the whole test suite
-    python3 tasks.py bench     the benchmarks (writes bench/RESULTS.md)
+    python3 tasks.py bench     the benchmarks (--write saves bench/RESULTS.md, --quick is shorter)
     python3 tasks.py paracore ARGS...   any `paracore` command (replay, sandbox, ...)
 
 Needs only Python 3.11+ on the machine. The environment lives in `.venv/` beside this file and

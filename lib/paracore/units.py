@@ -257,7 +257,10 @@ def _format_number(value: float, digits: int) -> str:
 def _shown(value: object, limit: int = 60) -> str:
     # reprlib, not repr: the model may send a list nested 10,000 deep, which repr() cannot write
     # out (RecursionError); reprlib stops a few levels down and keeps long lists short.
-    text = value[: limit + 1] if isinstance(value, str) else reprlib.repr(value)
+    try:
+        text = value[: limit + 1] if isinstance(value, str) else reprlib.repr(value)
+    except ValueError:  # an int of more than 4,300 digits has no str()
+        text = "a number too large to show"
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f"'{text}'"

@@ -87,6 +87,8 @@ def test_arguments_nested_ten_thousand_deep_are_refused_not_a_recursion_error(ar
     ({"element_ids": [2**63]}, "- element_ids[0]: 9223372036854775808 is out of range"),
     ({"element_ids": [1e300]}, "- element_ids[0]: 1e+300 is out of range"),
     ({"count": 10**30}, "- count: 1000000000000000000000000000000 is out of range"),
+    ({"count": 10**5000}, "- count: an integer of about 5001 digits is out of range"),
+    ({"length": 10**5000}, "- length: Could not read 'a number too large to show' as a length"),
 ])
 def test_booleans_and_integers_beyond_64_bits_are_refused(arguments, expected):
     prepared = _registry().prepare("probe", {"element_ids": [1], **arguments}, [1])

@@ -283,7 +283,7 @@ def test_as_value_string_uses_the_documents_display_units(host, make):
 
 
 def test_duplex_values_show_in_its_meters(duplex):
-    wall = FilteredElementCollector(duplex).OfClass(Wall).FirstElement()
+    wall = FilteredElementCollector(duplex_rw).OfClass(Wall).FirstElement()
     length = wall.LookupParameter("Length")
     shown = UnitUtils.ConvertFromInternalUnits(length.AsDouble(), UnitTypeId.Meters)
     assert length.GetUnitTypeId() == UnitTypeId.Meters
@@ -369,3 +369,17 @@ def test_deleted_elements_leave_the_selection(host, doc, make):
     selection.SetElementIds(List[ElementId]([keep.Id, remove.Id]))
     make.committed(doc, lambda: doc.Delete(remove.Id))
     assert list(selection.GetElementIds()) == [keep.Id]
+
+
+def test_an_instance_name_follows_its_type_through_change_type_id_and_undo(duplex_rw):
+    # Revit's Wall.Name is the wall type's name; a stale name made get_working_set list walls
+    # under their old type after change_type.
+    wall = FilteredElementCollector(duplex_rw).OfClass(Wall).FirstElement()
+    old_name = wall.Name
+    other = next(t for t in FilteredElementCollector(duplex_rw).OfClass(WallType) if t.Name != old_name)
+    transaction = Transaction(duplex_rw, "Change type")
+    transaction.Start()
+    wall.ChangeTypeId(other.Id)
+    assert wall.Name == other.Name
+    transaction.RollBack()
+    assert wall.Name == old_name

@@ -94,6 +94,8 @@ def _approximate_json_chars(value: object) -> int:
             pending.extend(item)
         elif isinstance(item, str):
             total += len(item) + 2
+        elif isinstance(item, int) and not isinstance(item, bool):
+            total += int(item.bit_length() * 0.30103) + 2  # str() refuses ints of 4,300+ digits
         else:
             total += len(str(item))
     return total

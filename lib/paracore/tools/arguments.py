@@ -142,11 +142,18 @@ def _check_number(annotation: Any, value: Any, path: str, found: Normalised) -> 
         if _wants_number_not_bool(annotation):
             found.problems.append((path, f"expected {_number_word(annotation)}; got a boolean "
                                          "(true/false is not a number here)."))
-    elif isinstance(value, (int, float)) and _takes_int(annotation) and math.isfinite(value) \
-            and value == int(value) and int(value) not in _INT64:
+    elif _takes_int(annotation) and _beyond_int64(value):
         found.problems.append((path, f"{_shown(value)} is out of range: Revit takes 64-bit integers here "
                                      "(ids and counts are far smaller)."))
     return len(found.problems) > _MAX_LISTED_ERRORS
+
+
+def _beyond_int64(value: Any) -> bool:
+    if isinstance(value, int):
+        return value not in _INT64
+    if isinstance(value, float):  # 1e300 is a whole number too: pydantic would make it an int
+        return math.isfinite(value) and value.is_integer() and not -(2.0**63) <= value < 2.0**63
+    return False
 
 
 # --- 3. explaining validation errors -----------------------------------------------------
@@ -369,11 +376,17 @@ def _path_shown(path: str) -> str:
 def _shown(value: Any, limit: int = 60) -> str:
     if isinstance(value, str):
         value = value[:limit]  # 1 MB of text: cut it before quoting it
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
+        return _digits(value)  # str() refuses ints of more than 4,300 digits
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
-    except (ValueError, TypeError, RecursionError):  # circular, or nested too deeply to write out
-        return "a value nested too deeply to show"
+    except (ValueError, TypeError, RecursionError):  # nested too deeply to write out, or too large
+        return "a value too large or too deeply nested to show"
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _digits(value: int) -> str:
+    return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
 
 
 def _kind(value: Any) -> str:

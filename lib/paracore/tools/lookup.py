@@ -33,8 +33,9 @@ _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028
 
 
 def escape_unsafe(text: str) -> str:
-    """``text`` with control and invisible format characters written as \\uXXXX (\\n and \\t kept)."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """``text`` with control and invisible format characters written as \\uXXXX (\\n and \\t kept,
+    \\r\\n read as \\n)."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.replace("\r\n", "\n"))
 
 
 def display_text(text, limit: int = SHOWN_NAME) -> str:

@@ -92,7 +92,10 @@ class PreparedCall:
         try:
             return _escaped(self.spec.function(ctx, self.args))
         except ToolError as error:
-            raise ToolError(escape_unsafe(str(error))) from error.__cause__
+            message = escape_unsafe(str(error))
+            if message == str(error):
+                raise
+            raise ToolError(message) from error.__cause__
 
 
 @dataclass(frozen=True)

@@ -210,7 +210,10 @@ class Element:
             from Autodesk.Revit.Exceptions import ArgumentException
             raise ArgumentException("The type is not valid for this element: it must be an element "
                                     "type of the same category.", "typeId")
-        self._update_state(type_id=typeId._value)
+        # An instance's Name is its type's name in Revit (a wall's is its wall type's): follow it.
+        old_type = self._document.GetElement(self.GetTypeId())
+        follows_type = old_type is not None and self._state.get("name") == old_type.Name
+        self._update_state(type_id=typeId._value, **({"name": new_type.Name} if follows_type else {}))
         return self.Id
 
     def IsValidType(self, typeId: ElementId) -> bool:  # noqa: N802, N803

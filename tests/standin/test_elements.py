@@ -283,7 +283,7 @@ def test_as_value_string_uses_the_documents_display_units(host, make):
 
 
 def test_duplex_values_show_in_its_meters(duplex):
-    wall = FilteredElementCollector(duplex_rw).OfClass(Wall).FirstElement()
+    wall = FilteredElementCollector(duplex).OfClass(Wall).FirstElement()
     length = wall.LookupParameter("Length")
     shown = UnitUtils.ConvertFromInternalUnits(length.AsDouble(), UnitTypeId.Meters)
     assert length.GetUnitTypeId() == UnitTypeId.Meters

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from paracore import events as ev
 from paracore.llm.base import ModelError, ResponseComplete

@@ -35,7 +35,8 @@ from .llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_hi
 from .llm.pricing import estimate_cost
 from .llm.base import TextDelta as ModelTextDelta
 from .llm.base import ThinkingDelta as ModelThinkingDelta
-from .messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage, add_user_text, close_dangling_calls
+from .messages import (MAX_ARGUMENT_DEPTH, Message, TextPart, ToolCallPart, ToolResultPart, Usage, add_user_text,
+                       close_dangling_calls, nesting_exceeds)
 from .session import Session
 from .tools.forms import FormError, approval_form_of
 from .tools.registry import PreparedCall, Registry, ToolCallError
@@ -183,8 +184,9 @@ class _Turn:
                 yield from self._finish_cancelled()
                 return
             response = yield from self._call_model()
-            self.reply = self._append_reply(response.message)
-            calls = response.message.tool_calls
+            message = self._sendable_calls(response.message)
+            self.reply = self._append_reply(message)
+            calls = message.tool_calls
             if response.stop_reason == "cancelled" or self.cancel.cancelled:
                 yield from self._skip_calls(calls, _CANCELLED, "cancelled")
                 yield from self._finish_cancelled()
@@ -300,6 +302,9 @@ class _Turn:
                              summary=_summary(call))
             if self.cancel.cancelled:  # cancelled while approving an earlier call: ask nothing more
                 yield from self._answer(results, call, _CANCELLED, "cancelled")
+                continue
+            if call.raw_arguments is not None:  # not one JSON object: never run it with defaults
+                yield from self._answer(results, call, _not_an_object(call), "error")
                 continue
             prepared = self.agent.registry.prepare(call.name, call.arguments, self.session.working_set.ids)
             if isinstance(prepared, ToolCallError):
@@ -438,6 +443,26 @@ class _Turn:
             history[-1] = Message(role="user", parts=[*last.parts, TextPart(text=context)])
             self.session.history[:] = history
 
+    def _sendable_calls(self, message: Message) -> Message:
+        """The model's message with calls the history can hold and every provider accepts.
+
+        Call ids must be unique in the whole history: results are paired with calls by id, and
+        some local servers number calls from zero in every response. A repeated id is renamed
+        (``call_0`` → ``call_0_2``), in the call and so in its result. Arguments nested deeper
+        than ``MAX_ARGUMENT_DEPTH`` cannot be serialized again (a RecursionError in every later
+        request, every save): they are refused as "not a JSON object", like unparsable ones."""
+        if not message.tool_calls:
+            return message
+        with self.session.lock:
+            taken = {p.id for m in self.session.history for p in m.parts if isinstance(p, ToolCallPart)}
+        parts = []
+        for part in message.parts:
+            if isinstance(part, ToolCallPart):
+                part = _within_depth(_with_unique_id(part, taken))
+                taken.add(part.id)
+            parts.append(part)
+        return message.model_copy(update={"parts": parts})
+
     def _append_reply(self, message: Message) -> str:
         """Keep the model's message and return its text. A message that says nothing (no text,
         no call: empty, or thinking only, e.g. cut off by max_tokens while reasoning) gets
@@ -483,6 +508,27 @@ class _Turn:
 _CANCELLED = "Cancelled by the user before it ran."
 NO_ANSWER = "(no answer)"
 _ENDED = "Not run: the turn ended before this call ran."
+
+
+def _with_unique_id(call: ToolCallPart, taken: set[str]) -> ToolCallPart:
+    new_id, number = call.id, 2
+    while new_id in taken:
+        new_id, number = f"{call.id}_{number}", number + 1
+    return call if new_id == call.id else call.model_copy(update={"id": new_id})
+
+
+def _within_depth(call: ToolCallPart) -> ToolCallPart:
+    if not nesting_exceeds(call.arguments, MAX_ARGUMENT_DEPTH):
+        return call
+    return call.model_copy(update={"arguments": {}, "raw_arguments":
+                                   f"(arguments nested more than {MAX_ARGUMENT_DEPTH} levels deep, not kept)"})
+
+
+def _not_an_object(call: ToolCallPart) -> str:
+    written = call.raw_arguments or ""
+    shown = written if len(written) <= 80 else written[:80] + "…"
+    return (f"Not run: the arguments of {call.name} were not one JSON object ({shown!r}). Call {call.name} "
+            "again with its arguments written as a single JSON object, e.g. {\"name\": value}.")
 
 
 def _missing_outcome(failure: Exception | None) -> str:

@@ -97,6 +97,30 @@ class ToolCallPart(_Part):
     """Extras keyed by provider name, e.g. ``{"gemini": {"thought_signature": "…"}}``."""
 
 
+MAX_ARGUMENT_DEPTH = 64
+"""Deepest nesting of dicts and lists kept in a tool call's arguments. No tool takes more than a
+few levels; JSON nested hundreds of levels deep breaks ``json.dumps`` and pydantic's serializer
+(a RecursionError in every later request and every save), so deeper arguments are refused."""
+
+
+def nesting_exceeds(value: Any, limit: int) -> bool:
+    """Whether dicts and lists in ``value`` nest more than ``limit`` levels deep. Iterative: the
+    value may be too deep for any recursive walk."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 class ToolResultPart(_Part):
     """The outcome of one tool call, sent back in the user message after the call."""
 

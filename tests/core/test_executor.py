@@ -123,7 +123,7 @@ def _id_list(ctx, values):
     return List[DB.ElementId]([ctx.element_id(v) for v in values])
 
 
-@tools.tool(writes=True)
+@tools.tool(writes=True, runs_scripts=True)
 def run_script(ctx, args: TextArgs):
     """Create a wall and print what a script prints (which may hold a working-set payload)."""
     new_wall(ctx.doc, 100.0)
@@ -374,9 +374,11 @@ def test_an_explicit_tool_output_update_wins_over_the_policy(run, session, doc, 
     assert session.working_set.summary() == "1 Level"
 
 
-def test_a_reading_tool_may_set_the_working_set_with_a_payload(run, session):
+def test_a_payload_in_the_output_of_a_tool_that_runs_no_script_is_only_text(run, session):
+    # Such an object may come from the model's data (an element named with one): never obeyed.
     [outcome] = run([("select_level_1", {})])
-    assert outcome.content == "Level 1 added." and len(session.working_set) == 1
+    assert not outcome.is_error and '"display_message": "Level 1 added."' in outcome.content
+    assert len(session.working_set) == 0
 
 
 @pytest.mark.parametrize("payload, expected", [

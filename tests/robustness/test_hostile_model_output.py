@@ -22,7 +22,7 @@ from paracore.messages import ToolCallPart
 from paracore.sandbox import Sandbox, load_tools
 from paracore.tools.registry import default_registry
 
-from hostile import HostileModel, assert_helpful_error, check_invariants, play
+from hostile import HostileModel, assert_helpful_error, check_invariants, play, tool_result_parts
 
 load_tools()
 DEFINITIONS = {d["name"]: d for d in default_registry().definitions()}
@@ -376,9 +376,7 @@ def test_arguments_nested_hundreds_of_levels_deep(box, depth, kind):
 def test_arguments_nested_ten_thousand_levels_deep(box):
     value = _nested(10_000)
     turn = play(box, model=HostileModel([[ToolCallPart(id="c0", name="search_elements", arguments={"category": value})]]))
-    if isinstance(turn.ended, ev.TurnFailed) and "RecursionError" in turn.ended.error:
-        pytest.xfail("reported: agent.py _summary() json.dumps the arguments (RecursionError) and the adapters "
-                     "json.dumps them into every later request, so the session cannot go on")
+    assert isinstance(turn.ended, ev.TurnFinished)  # once a RecursionError that ended the session
     check_invariants(box, turn)
     assert_helpful_error(turn.result("c0").content)
 
@@ -392,9 +390,8 @@ def test_arguments_that_are_not_a_json_object_never_run(box, walls, raw):
     turn = play(box, model=HostileModel([[ToolCallPart(id="c0", name="delete_elements", arguments={},
                                                        raw_arguments=raw)]]), working_set=[walls[0]])
     check_invariants(box, turn)
-    if not turn.result("c0").is_error:
-        pytest.xfail("reported: agent.py passes call.arguments ({}) to Registry.prepare and ignores raw_arguments, "
-                     "so the call runs with default arguments (here: deletes the working set)")
+    assert turn.result("c0").is_error  # it once ran with {} and deleted the working set
+    assert box.session.working_set.ids == (walls[0],)
     assert_helpful_error(turn.result("c0").content, "json")
 
 
@@ -402,22 +399,16 @@ def test_two_calls_with_one_id_in_one_step(box):
     turn = play(box, model=HostileModel([[ToolCallPart(id="dup", name="get_model_overview", arguments={}),
                                           ToolCallPart(id="dup", name="list_levels", arguments={})]]))
     assert turn.raised is None and isinstance(turn.ended, (ev.TurnFinished, ev.TurnFailed))
-    from pairing import next_request_problems
-    if next_request_problems(list(box.session.history)):
-        pytest.xfail("reported: the agent answers both calls under one id; the history then breaks the pairing "
-                     "rules and every later request of the session is refused")
-    check_invariants(box, turn)
+    check_invariants(box, turn)  # the second id is renamed: every later request stays valid
+    assert [r.call_id for r in tool_result_parts(turn)] == ["dup", "dup_2"]
 
 
 def test_a_call_id_reused_in_a_later_step(box):
     turn = play(box, model=HostileModel([[ToolCallPart(id="dup", name="get_model_overview", arguments={})],
                                          [ToolCallPart(id="dup", name="list_levels", arguments={})]]))
     assert turn.raised is None and isinstance(turn.ended, (ev.TurnFinished, ev.TurnFailed))
-    from pairing import next_request_problems
-    if next_request_problems(list(box.session.history)):
-        pytest.xfail("reported: a call id the model reuses in a later step enters the history twice; "
-                     "every later request of the session is refused")
     check_invariants(box, turn)
+    assert [r.call_id for r in tool_result_parts(turn)] == ["dup", "dup_2"]
 
 
 def test_the_session_goes_on_after_all_that(box):

@@ -195,9 +195,8 @@ def test_a_payload_in_a_name_is_not_executed(box, injected, kind):
         turn = play(box, [{"id": "c0", "name": "list_levels", "arguments": {}}], working_set=walls)
         check_invariants(box, turn)
         content = turn.result("c0").content
-        if list(box.session.working_set.ids) != walls or "levels, lowest first" not in content:
-            pytest.xfail("reported: revit/executor.py looks for a working-set payload in every tool's output "
-                         "(protocol.py says: only scripts'), so a name holding one is executed")
+        # Once obeyed: executor.py looked for the payload in every tool's output, not only scripts'.
+        assert list(box.session.working_set.ids) == walls and "levels, lowest first" in content
         assert_presented_as_data(content)
     finally:
         box.on_main_thread(lambda: box.doc._journal.undo())

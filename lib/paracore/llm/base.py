@@ -17,13 +17,14 @@ Failure contract
 """
 from __future__ import annotations
 
+import json
 import re
 import threading
 from typing import Annotated, Any, Iterable, Iterator, Literal, Protocol, Union, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from paracore.messages import Message, Usage
+from paracore.messages import MAX_ARGUMENT_DEPTH, Message, Usage, nesting_exceeds
 
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "refusal", "cancelled", "error"]
 
@@ -189,6 +190,53 @@ class ModelError(Exception):
 def is_retryable_status(status_code: int) -> bool:
     """Whether an HTTP status is worth retrying: timeouts, conflicts, rate limits, overload, 5xx."""
     return status_code in (408, 409, 429) or status_code >= 500
+
+
+# --------------------------------------------------------------------------------------------
+# Tool-call arguments
+# --------------------------------------------------------------------------------------------
+
+MAX_RAW_ARGUMENTS = 2000
+"""Characters of unusable argument text kept in ``ToolCallPart.raw_arguments``: enough to show
+the model what it wrote, without a huge text sitting in the history (and every save)."""
+
+
+def parse_tool_arguments(text: str | None) -> tuple[dict[str, Any], str | None]:
+    """``(arguments, raw_arguments)`` of a call's argument text, as every adapter maps it.
+
+    One JSON object, nested at most ``MAX_ARGUMENT_DEPTH`` levels: ``(object, None)``. Anything
+    else — not JSON, not an object, or nested so deep that parsing it (``RecursionError``) or
+    serializing it again later would fail — is not a JSON object: ``({}, the text, bounded)``,
+    and the agent refuses the call. No text at all is a call without arguments: ``({}, None)``.
+    """
+    if not text or not text.strip():
+        return {}, None  # some servers send "" for a call without arguments
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}, bounded_raw_arguments(text)
+    if not isinstance(value, dict) or nesting_exceeds(value, MAX_ARGUMENT_DEPTH):
+        return {}, bounded_raw_arguments(text)
+    return value, None
+
+
+def checked_tool_arguments(value: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """``parse_tool_arguments`` for arguments the SDK already parsed (Gemini's ``args``, the
+    ``input`` of an Anthropic ``tool_use`` start): too deep is not a JSON object either."""
+    if not nesting_exceeds(value, MAX_ARGUMENT_DEPTH):
+        return value, None
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        text = f"(arguments nested more than {MAX_ARGUMENT_DEPTH} levels deep)"
+    return {}, bounded_raw_arguments(text)
+
+
+def bounded_raw_arguments(text: str) -> str:
+    """``text``, cut to ``MAX_RAW_ARGUMENTS`` characters (saying how much was left out)."""
+    if len(text) <= MAX_RAW_ARGUMENTS:
+        return text
+    return f"{text[:MAX_RAW_ARGUMENTS]}… [{len(text) - MAX_RAW_ARGUMENTS} more characters not kept]"
 
 
 # --------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def _describe(ctx, args: RunPythonArgs) -> str:
     return text
 
 
-@tool(writes=True, needs_approval=True, working_set_policy="add", describe=_describe)
+@tool(writes=True, needs_approval=True, working_set_policy="add", describe=_describe, runs_scripts=True)
 def run_python(ctx, args: RunPythonArgs):
     """Run Python code in Revit for what no other tool does (always asks the user first).
 

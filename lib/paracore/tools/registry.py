@@ -64,6 +64,10 @@ class ToolSpec:
     # describe(ctx, args) -> str: what the call will change, in words, for the approval prompt
     # ("Set 'Comments' on 12 walls"). Runs on Revit's main thread, reads only.
     describe: Callable[[Any, BaseModel], str] | None = None
+    # The tool runs user code (run_python, run_script): only its output may carry the working-set
+    # protocol's payload. In any other tool's output such an object is data (an element's name
+    # could hold one) and must never change the working set.
+    runs_scripts: bool = False
 
     def definition(self) -> dict[str, Any]:
         """The provider-neutral definition: {"name", "description", "parameters"}."""
@@ -117,6 +121,7 @@ def make_spec(
     name: str | None = None,
     needs_element_ids: bool = False,
     describe: Callable[[Any, BaseModel], str] | None = None,
+    runs_scripts: bool = False,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration."""
     name = name or function.__name__
@@ -142,7 +147,8 @@ def make_spec(
     return ToolSpec(name=name, description=description, args_model=args_model, function=function,
                     writes=bool(writes), needs_approval=bool(needs_approval),
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
-                    needs_element_ids=needs_ids, parameters=parameters, describe=describe)
+                    needs_element_ids=needs_ids, parameters=parameters, describe=describe,
+                    runs_scripts=bool(runs_scripts))
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -307,6 +313,7 @@ def tool(
     name: str | None = None,
     needs_element_ids: bool = False,
     describe: Callable[[Any, BaseModel], str] | None = None,
+    runs_scripts: bool = False,
     registry: Registry | None = None,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
@@ -318,4 +325,4 @@ def tool(
     target = registry if registry is not None else _DEFAULT
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
-                       needs_element_ids=needs_element_ids, describe=describe)
+                       needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts)

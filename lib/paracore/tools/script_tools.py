@@ -347,7 +347,7 @@ def _approval_form(session, args: RunScriptArgs) -> ApprovalForm | None:
     return ApprovalForm(title=script.name, schema=script.schema(), values=shown, fields=fields, apply=apply)
 
 
-@tool(writes=True, needs_approval=True, working_set_policy="add", describe=_describe_run)
+@tool(writes=True, needs_approval=True, working_set_policy="add", describe=_describe_run, runs_scripts=True)
 def run_script(ctx, args: RunScriptArgs):
     """Run a script from the library with its parameter values (always asks the user first).
 

@@ -136,3 +136,24 @@ def test_base_url_comes_from_settings_else_the_environment(isolated, monkeypatch
     assert resolve_base_url("openai-compatible", None) == "http://localhost:11434/v1"
     monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", "https://gemini-proxy.example")
     assert resolve_base_url("gemini", "") == "https://gemini-proxy.example"
+
+
+def test_keys_handed_out_after_a_package_reload_are_still_redacted_from_logs(caplog):
+    # pyRevit reloads the package (a fresh credentials module) while the process-wide log
+    # record factory stays installed: the reloaded module must still reach it.
+    import importlib.util
+    import logging
+
+    from paracore.llm import credentials as first
+    spec = importlib.util.spec_from_file_location("paracore_credentials_reloaded", first.__file__)
+    reloaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reloaded)
+    original = logging.getLogRecordFactory()
+    try:
+        first.redact_logs(["zq-first-0123456789"])
+        reloaded.redact_logs(["zq-after-reload-0123456789"])
+        with caplog.at_level(logging.INFO):
+            logging.getLogger("some.other.library").info("header zq-after-reload-0123456789 zq-first-0123456789")
+        assert "zq-after-reload" not in caplog.text and "zq-first" not in caplog.text
+    finally:
+        logging.setLogRecordFactory(original)

@@ -5,7 +5,9 @@ OpenAI-compatible server) speak different wire formats through the same SDK, so 
 
 * the client: the SDK's own retries (``retry-after`` honoured, 408/409/429/5xx retried),
   except a 429 that says the account is out of quota — waiting does not add credit;
-* the translation of SDK exceptions into ``ModelError`` (through ``common.model_error``);
+* the translation of SDK exceptions into ``ModelError`` (through ``common.model_error``),
+  raised outside the ``except`` block so the SDK's exception — whose text may echo the key —
+  is not even attached as the ``ModelError``'s ``__context__`` (``credentials.store_key``'s rule);
 * ``read_stream``: reading the SDK's stream under a ``CancelToken``;
 * the small conversions between neutral parts and JSON text, usage, and the ``ResponseComplete``
   of a cancelled response.
@@ -19,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 import httpx2
 import openai
 
-from .base import CancelToken, ModelError, ResponseComplete
+from .base import CancelToken, ModelError, ResponseComplete, parse_tool_arguments
 from .common import close_on_cancel, http_timeout, is_quota_error, model_error
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
 
@@ -54,9 +56,10 @@ def make_client(provider: str, *, api_key: str | None, base_url: str | None,
         return _Client(api_key=api_key, base_url=base_url, http_client=http_client,
                        max_retries=max_retries, timeout=http_timeout(chunk_timeout))
     except openai.OpenAIError as error:  # e.g. no key given and none in OPENAI_API_KEY
-        raise ModelError(f"{_LABELS.get(provider, provider)} cannot be used: {error} "
-                         "Set the API key in Paracore's Settings.", provider=provider,
-                         secrets=[api_key or ""]) from None
+        failure = ModelError(f"{_LABELS.get(provider, provider)} cannot be used: {error} "
+                             "Set the API key in Paracore's Settings.", provider=provider,
+                             secrets=[api_key or ""])
+    raise failure  # outside the except block: the SDK's error is not its context
 
 
 # --------------------------------------------------------------------------------------------
@@ -77,7 +80,7 @@ def sdk_error(error: Exception, provider: str, secrets: Iterable[str]) -> ModelE
     if isinstance(error, openai.APIError):  # an error event inside a stream that had begun
         return ModelError(f"{label} reported an error while answering: {error.message}. Try again.",
                           True, provider=provider, secrets=secrets)
-    if isinstance(error, ValueError):  # a chunk that is not JSON: the stream was garbled
+    if isinstance(error, (ValueError, RecursionError)):  # a chunk that is not JSON (or too deep to parse)
         return ModelError(f"{label} sent a malformed response stream ({error}). Try again.",
                           True, provider=provider, secrets=secrets)
     return ModelError(f"{label} could not be called: {type(error).__name__}: {error}",
@@ -135,7 +138,11 @@ def read_stream(open_stream: Callable[[], Any], cancel: CancelToken, provider: s
     try:
         stream = open_stream()
     except Exception as error:  # noqa: BLE001 - every SDK failure becomes a ModelError
-        raise sdk_error(error, provider, secrets) from None
+        failure = sdk_error(error, provider, secrets)
+    else:
+        failure = None
+    if failure is not None:
+        raise failure  # outside the except block: the SDK's error is not its context
     try:
         with close_on_cancel(cancel, stream.close):
             yield from _chunks(iter(stream), cancel, provider, secrets)
@@ -145,6 +152,7 @@ def read_stream(open_stream: Callable[[], Any], cancel: CancelToken, provider: s
 
 def _chunks(iterator: Iterator[Any], cancel: CancelToken, provider: str, secrets: list[str]) -> Iterator[Any]:
     while not cancel.cancelled:
+        failure = None
         try:
             chunk = next(iterator)
         except StopIteration:
@@ -152,7 +160,9 @@ def _chunks(iterator: Iterator[Any], cancel: CancelToken, provider: str, secrets
         except Exception as error:  # noqa: BLE001
             if cancel.cancelled:  # closing the response under a blocked read makes the read fail
                 return
-            raise sdk_error(error, provider, secrets) from None
+            failure = sdk_error(error, provider, secrets)
+        if failure is not None:
+            raise failure  # outside the except block: the SDK's error is not its context
         yield chunk
 
 
@@ -161,19 +171,15 @@ def _chunks(iterator: Iterator[Any], cancel: CancelToken, provider: str, secrets
 # --------------------------------------------------------------------------------------------
 
 def parse_arguments(text: str | None) -> tuple[dict[str, Any], str | None]:
-    """``(arguments, raw_arguments)``: the parsed object, or ``{}`` and the text as written."""
-    if not text or not text.strip():
-        return {}, None  # a call without arguments; some servers send "" for it
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}, text
-    return (value, None) if isinstance(value, dict) else ({}, text)
+    """``(arguments, raw_arguments)``: the parsed object, or ``{}`` and the text as written
+    (bounded) when it is not one JSON object of sane depth (``base.parse_tool_arguments``)."""
+    return parse_tool_arguments(text)
 
 
 def arguments_json(call: ToolCallPart) -> str:
     """A call's arguments as sent back: always a JSON object (servers parse it; a call that
-    was not valid JSON went back to the model as an error result already)."""
+    was not valid JSON went back to the model as an error result already). ``raw_arguments``
+    is never sent: such a call's ``arguments`` are ``{}``, so this is ``"{}"``."""
     return json.dumps(call.arguments, ensure_ascii=False)
 
 

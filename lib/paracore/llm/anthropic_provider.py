@@ -56,6 +56,8 @@ from .base import (
     ThinkingDelta,
     ToolCallDelta,
     ToolDefinition,
+    checked_tool_arguments,
+    parse_tool_arguments,
 )
 from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error
 
@@ -124,11 +126,14 @@ class AnthropicModel:
             yield state.cancelled(self.name)
             return
         with stream, close_on_cancel(cancel, stream.close):
+            failure = None
             try:
                 yield from self._read(stream, state, cancel)
             except Exception as error:  # noqa: BLE001 - mapped to ModelError, or swallowed after a cancel
                 if not cancel.cancelled:
-                    self._raise_stream_error(error)
+                    failure = self._stream_error(error)
+            if failure is not None:
+                raise failure  # outside the except block: the SDK's error is not its context
         yield self._finish(state, cancel)
 
     # ---- the call ------------------------------------------------------------------------
@@ -139,11 +144,12 @@ class AnthropicModel:
         try:
             return self._client.messages.create(**body, stream=True)
         except anthropic.APIStatusError as error:
-            raise self._status_error(error) from None
+            failure = self._status_error(error)
         except anthropic.APIConnectionError as error:
-            raise model_error(PROVIDER, None, str(error), secrets=self._secrets()) from None
+            failure = model_error(PROVIDER, None, str(error), secrets=self._secrets())
         finally:
             self._client.paracore_cancel.value = None
+        raise failure  # outside the except block: the SDK's error (it may echo the key) is not its context
 
     def _read(self, stream: anthropic.Stream, state: _StreamState, cancel: CancelToken) -> Iterator[StreamEvent]:
         for event in stream:
@@ -190,22 +196,25 @@ class AnthropicModel:
         mapped.status_code = status  # the real one, also when the quota wording was borrowed from 429
         return mapped
 
-    def _raise_stream_error(self, error: Exception) -> None:
-        """Re-raise a failure while reading the stream as a ModelError; anything else (a bug) as is.
+    def _stream_error(self, error: Exception) -> ModelError:
+        """The ModelError for a failure while reading the stream; anything else (a bug) re-raises.
 
-        ``from None``: the SDK's exception text may echo the request, so it is not chained."""
+        The caller raises it outside its ``except`` block: the SDK's exception text may echo the
+        request, so it must not even be the context."""
         if isinstance(error, anthropic.APIStatusError):
-            raise self._status_error(error) from None
+            return self._status_error(error)
         if isinstance(error, httpx2.TimeoutException):
             reason = f"no data for {self.chunk_timeout:g} s"
         elif isinstance(error, (httpx2.TransportError, anthropic.APIConnectionError)):
             reason = f"{type(error).__name__}: {error}"
         elif isinstance(error, json.JSONDecodeError):
             reason = f"malformed event: {error}"
+        elif isinstance(error, RecursionError):
+            reason = "an event nested too deeply to read"
         else:
             raise error
-        raise ModelError(f"Anthropic's stream stopped mid-response ({reason}). Try again.",
-                         retryable=True, provider=PROVIDER, secrets=self._secrets()) from None
+        return ModelError(f"Anthropic's stream stopped mid-response ({reason}). Try again.",
+                          retryable=True, provider=PROVIDER, secrets=self._secrets())
 
     # ---- request building (neutral → Anthropic) -------------------------------------------
 
@@ -439,14 +448,11 @@ def _map_tool_call(block: _Block, *, cut_off: bool, is_last: bool) -> ToolCallPa
 
 
 def _map_arguments(fragments: str, initial: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """(arguments, raw text when it is not a JSON object). No fragments: the start's input."""
+    """(arguments, raw text when it is not one JSON object of sane depth; ``parse_tool_arguments``).
+    No fragments: the start's input."""
     if not fragments.strip():
-        return initial, None
-    try:
-        value = json.loads(fragments)
-    except ValueError:
-        return {}, fragments
-    return (value, None) if isinstance(value, dict) else ({}, fragments)
+        return checked_tool_arguments(initial)
+    return parse_tool_arguments(fragments)
 
 
 def _map_usage(tokens: dict[str, int]) -> Usage:

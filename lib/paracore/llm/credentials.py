@@ -215,39 +215,46 @@ def base_url_source(provider: str, configured: str | None) -> str | None:
 # CLI's), and a logger's filter does not apply to its children's records: so the redaction is
 # done where every record is made, by wrapping the log record factory (chained, installed once).
 
-_LOG_SECRETS: tuple[str, ...] = ()
 _LOG_LOCK = threading.Lock()
 
 
 def redact_logs(secrets: Iterable[str] = ()) -> None:
     """Redact ``secrets`` (and anything shaped like an API key) from every log record made from
-    now on, by any logger, in this process."""
-    global _LOG_SECRETS
+    now on, by any logger, in this process.
+
+    The secrets live on the installed record factory, not in this module: pyRevit reloads the
+    package (a fresh module) while the process-wide factory stays, and keys handed out after a
+    reload must still reach it."""
     with _LOG_LOCK:
-        _LOG_SECRETS = tuple(dict.fromkeys([*_LOG_SECRETS, *(s for s in secrets if s and len(s) >= 4)]))
-        previous = logging.getLogRecordFactory()
-        if getattr(previous, "_paracore_redacts", False):
-            return
-
-        def make_record(*args, **kwargs):
-            record = previous(*args, **kwargs)
-            try:
-                _redact_record(record)
-            except Exception:  # noqa: BLE001 - logging must never fail because of the redaction
-                pass
-            return record
-
-        make_record._paracore_redacts = True
-        logging.setLogRecordFactory(make_record)
+        factory = logging.getLogRecordFactory()
+        if not getattr(factory, "_paracore_redacts", False):
+            factory = _redacting_factory(factory)
+            logging.setLogRecordFactory(factory)
+        known = factory._paracore_secrets
+        factory._paracore_secrets = tuple(dict.fromkeys([*known, *(s for s in secrets if s and len(s) >= 4)]))
 
 
-def _redact_record(record: logging.LogRecord) -> None:
+def _redacting_factory(previous):
+    def make_record(*args, **kwargs):
+        record = previous(*args, **kwargs)
+        try:
+            _redact_record(record, make_record._paracore_secrets)
+        except Exception:  # noqa: BLE001 - logging must never fail because of the redaction
+            pass
+        return record
+
+    make_record._paracore_redacts = True
+    make_record._paracore_secrets = ()
+    return make_record
+
+
+def _redact_record(record: logging.LogRecord, secrets: tuple[str, ...]) -> None:
     message = record.getMessage()
-    clean = redact_secrets(message, _LOG_SECRETS)
+    clean = redact_secrets(message, secrets)
     if clean != message:
         record.msg, record.args = clean, None
     if record.exc_info and record.exc_info[1] is not None:
         text = "".join(traceback.format_exception(*record.exc_info)).rstrip("\n")
-        clean = redact_secrets(text, _LOG_SECRETS)
+        clean = redact_secrets(text, secrets)
         if clean != text:  # formatters print exc_text as it is; the exception itself is dropped
             record.exc_text, record.exc_info = clean, None

@@ -23,6 +23,7 @@ from paracore.llm.base import (
     ToolCallDelta,
     ToolDefinition,
 )
+from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
 
 MODEL = "claude-sonnet-4-6"
@@ -219,6 +220,57 @@ def test_tool_input_that_does_not_parse_keeps_its_raw_text_for_the_agent_to_repo
         ToolCallPart(id="toolu_2", name="delete_elements", arguments={}, raw_arguments="[1, 2]"),
         ToolCallPart(id="toolu_3", name="delete_elements", arguments={}),
     ]
+
+
+def nested(depth: int) -> str:
+    return '{"a": ' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize("depth", [300, 10_000])
+def test_tool_input_nested_absurdly_deep_arrives_as_not_a_json_object_with_bounded_raw_text(depth):
+    """10,000 levels: json.loads raises RecursionError; 300 levels parse, but break every later
+    json.dumps (history, saves). Both are "not a JSON object": arguments {} and the text, cut
+    to MAX_RAW_ARGUMENTS, which is never sent back: the next request carries input {}."""
+    text = nested(depth)
+    fragments = [text[i:i + 4000] for i in range(0, len(text), 4000)]
+    server = Server(sse_response(message_start() + tool_block(0, "toolu_1", "create_wall", *fragments)
+                                 + message_end("tool_use"), chunk=4096),
+                    sse_response(message_start() + text_block(0, "Sorry.") + message_end("end_turn")))
+    model = make_model(server)
+
+    _, done = run(model, ask())
+
+    (call,) = done.message.tool_calls
+    assert call.arguments == {} and call.raw_arguments.startswith(text[:MAX_RAW_ARGUMENTS])
+    assert len(call.raw_arguments) < MAX_RAW_ARGUMENTS + 100
+    json.loads(done.message.model_dump_json())  # the history can be saved
+    history = [Message.user_text("Go."), done.message,
+               Message(role="user", parts=[ToolResultPart(call_id="toolu_1", name="create_wall",
+                                                          content="Not run.", is_error=True)])]
+    run(model, ask(messages=history))
+    assert server.bodies[1]["messages"][1]["content"][0] == {"type": "tool_use", "id": "toolu_1",
+                                                              "name": "create_wall", "input": {}}
+
+
+def test_a_tool_use_start_whose_input_is_nested_too_deep_is_not_a_json_object_either():
+    deep: dict = {}
+    for _ in range(300):
+        deep = {"a": deep}
+    server = Server(sse_response(message_start() + block_start(0, {"type": "tool_use", "id": "toolu_1",
+                                                                   "name": "create_wall", "input": deep})
+                                 + block_stop(0) + message_end("tool_use"), chunk=4096))
+    _, done = run(make_model(server), ask())
+    (call,) = done.message.tool_calls
+    assert call.arguments == {} and call.raw_arguments.startswith('{"a": {"a": ')
+
+
+def test_tool_input_of_64_levels_is_kept():
+    text = '{"a": ' + "[" * 63 + "1" + "]" * 63 + "}"
+    server = Server(sse_response(message_start() + tool_block(0, "toolu_1", "create_wall", text)
+                                 + message_end("tool_use")))
+    _, done = run(make_model(server), ask())
+    (call,) = done.message.tool_calls
+    assert call.raw_arguments is None and call.arguments == json.loads(text)
 
 
 def test_usage_maps_the_cache_fields():

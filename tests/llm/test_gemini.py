@@ -26,6 +26,7 @@ from paracore.llm.base import (
     ToolCallDelta,
     ToolDefinition,
 )
+from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.gemini import GeminiModel
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage, validate_history
 from paracore.prompts import PromptBuilder
@@ -270,6 +271,49 @@ def test_function_call_keeps_its_thought_signature_and_sends_it_back_on_the_same
     assert contents[1] == {"role": "model", "parts": [{"functionCall": call, "thoughtSignature": SIG_1}]}
     assert contents[2] == {"role": "user", "parts": [
         {"functionResponse": {"name": "create_wall", "response": {"result": "Wall 101 created."}}}]}
+
+
+def deep_call_reply(depth: int) -> list[bytes]:
+    """A function call whose args nest ``depth`` levels (written as text: json.dumps cannot)."""
+    args = '{"a": ' * depth + "1" + "}" * depth
+    body = ('{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "create_wall", '
+            f'"args": {args}}}}}]}}, "finishReason": "STOP", "index": 0}}], "modelVersion": "{MODEL}"}}')
+    return [f"data: {body}\r\n\r\n".encode()]
+
+
+@pytest.mark.parametrize("depth", [65, 300])
+def test_args_nested_too_deep_arrive_as_not_a_json_object_and_go_back_as_an_empty_object(depth):
+    """Args the SDK can parse but nested hundreds of levels deep break every later json.dumps
+    (history, saves): the call arrives as arguments {} with the text, bounded, in raw_arguments,
+    and goes back with args {} (raw_arguments is never sent)."""
+    server = FakeGemini(deep_call_reply(depth), text_reply("Sorry."))
+    model = make_model(server)
+
+    deltas, done = run(model, ask(tools=TOOLS))
+
+    [part] = done.message.tool_calls
+    assert part.arguments == {} and part.raw_arguments.startswith('{"a": {"a": ')
+    assert len(part.raw_arguments) < MAX_RAW_ARGUMENTS + 100
+    assert deltas == [ToolCallDelta(id=part.id, name="create_wall", arguments_fragment="{}")]
+    json.loads(done.message.model_dump_json())  # the history can be saved
+    history = [Message.user_text("Make a wall"), done.message,
+               Message.user_results([ToolResultPart(call_id=part.id, name="create_wall", content="Not run.",
+                                                    is_error=True)])]
+    run(model, ask(history=history, tools=TOOLS))
+    assert server.body()["contents"][1]["parts"] == [{"functionCall": {"name": "create_wall", "args": {}}}]
+
+
+def test_args_too_deep_for_the_sdk_to_parse_are_a_retryable_malformed_stream_not_a_recursion_error():
+    """10,000 levels: the SDK's json.loads of the chunk raises RecursionError before the adapter
+    sees the call, so there is no call to keep: the stream is malformed (retryable), and retried."""
+    server = FakeGemini(deep_call_reply(10_000), deep_call_reply(10_000), text_reply("Second try."))
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server, max_retries=0), ask(tools=TOOLS))
+    assert caught.value.retryable and "nested too deeply" in caught.value.message
+    assert caught.value.__context__ is None and caught.value.__cause__ is None
+
+    _, done = run(make_model(server, max_retries=1), ask(tools=TOOLS))
+    assert done.message.text == "Second try." and len(server.requests) == 3
 
 
 def test_parallel_calls_keep_gemini_ids_and_answers_go_back_in_call_order():

@@ -3,6 +3,7 @@ Chat Completions chunks (``data: {chat.completion.chunk}`` … ``data: [DONE]``)
 httpx2.MockTransport: no network."""
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -13,6 +14,7 @@ import pytest
 from openai_fakes import BlockingStream, FakeServer, SSE_HEADERS, chat_sse, collect, error_response
 from paracore.llm.base import (CancelToken, ModelError, ModelRequest, TextDelta, ThinkingDelta, ToolCallDelta,
                                ToolDefinition)
+from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
@@ -215,6 +217,34 @@ def test_unparseable_arguments_are_kept_raw_with_empty_arguments():
     _, done = run(model_for(server))
     (call,) = done.message.tool_calls
     assert call.arguments == {} and call.raw_arguments == "{level: L1}"
+
+
+def nested(depth):
+    return '{"a": ' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize("depth", [300, 10_000])
+def test_arguments_nested_absurdly_deep_are_not_a_json_object_and_go_back_as_an_empty_object(depth):
+    """10,000 levels: json.loads raises RecursionError; 300 levels parse, but break every later
+    json.dumps (history, saves). Both arrive as arguments {} with the text, bounded, in
+    raw_arguments; the next request sends the call's arguments as "{}" (never the raw text)."""
+    written = nested(depth)
+    first, *rest = [written[i:i + 4000] for i in range(0, len(written), 4000)]
+    server = FakeServer(sse(tool(0, id="c1", name="create_wall", arguments=first),
+                            *[tool(0, arguments=piece) for piece in rest], chunk(finish="tool_calls")),
+                        sse(text("Sorry."), chunk(finish="stop")))
+    model = model_for(server)
+    _, done = run(model)
+
+    (call,) = done.message.tool_calls
+    assert call.arguments == {} and call.raw_arguments.startswith(written[:MAX_RAW_ARGUMENTS])
+    assert len(call.raw_arguments) < MAX_RAW_ARGUMENTS + 100
+    json.loads(done.message.model_dump_json())  # the history can be saved
+    results = Message(role="user", parts=[ToolResultPart(call_id="c1", name="create_wall", content="Not run.",
+                                                         is_error=True)])
+    run(model, request(Message.user_text("Go."), done.message, results))
+    (sent,) = server.bodies[1]["messages"][2]["tool_calls"]
+    assert sent["function"]["arguments"] == "{}"
 
 
 def test_reasoning_text_streams_as_thinking_and_is_kept_but_never_sent_back():

@@ -2,6 +2,7 @@
 API's documented server-sent events (through httpx2.MockTransport: no network)."""
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -11,6 +12,7 @@ import pytest
 from openai_fakes import BlockingStream, FakeServer, SSE_HEADERS, collect, error_response, responses_sse
 from paracore.llm.base import (CancelToken, ModelError, ModelRequest, ResponseComplete, TextDelta, ThinkingDelta,
                                ToolCallDelta, ToolDefinition)
+from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.openai_responses import OpenAIResponsesModel
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
@@ -203,6 +205,33 @@ def test_arguments_that_are_not_a_json_object_are_kept_raw():
 
     (part,) = done.message.tool_calls
     assert part.arguments == {} and part.raw_arguments == '{"level": L1'
+
+
+def nested(depth):
+    return '{"a": ' * depth + "1" + "}" * depth
+
+
+@pytest.mark.parametrize("depth", [300, 10_000])
+def test_arguments_nested_absurdly_deep_are_not_a_json_object_and_go_back_as_an_empty_object(depth):
+    """10,000 levels: json.loads raises RecursionError; 300 levels parse, but break every later
+    json.dumps (history, saves). Both arrive as arguments {} with the text, bounded, in
+    raw_arguments; the next request sends the call's arguments as "{}" (never the raw text)."""
+    text = nested(depth)
+    fragments = [text[i:i + 4000] for i in range(0, len(text), 4000)]
+    server = FakeServer(sse(created(), call(0, "fc_1", "call_a", "create_wall", *fragments), finished()),
+                        sse(created(), message(0, "Sorry."), finished()))
+    model = model_for(server)
+    _, done = run(model)
+
+    (part,) = done.message.tool_calls
+    assert part.arguments == {} and part.raw_arguments.startswith(text[:MAX_RAW_ARGUMENTS])
+    assert len(part.raw_arguments) < MAX_RAW_ARGUMENTS + 100
+    json.loads(done.message.model_dump_json())  # the history can be saved
+    results = Message(role="user", parts=[ToolResultPart(call_id="call_a", name="create_wall", content="Not run.",
+                                                         is_error=True)])
+    run(model, request(Message.user_text("Go."), done.message, results))
+    (sent,) = [item for item in server.bodies[1]["input"] if item["type"] == "function_call"]
+    assert sent["arguments"] == "{}"
 
 
 def test_reasoning_items_are_kept_and_sent_back_in_order_before_their_calls():

@@ -92,6 +92,7 @@ from .base import (
     ThinkingDelta,
     ToolCallDelta,
     ToolDefinition,
+    checked_tool_arguments,
 )
 from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, model_error
 
@@ -167,8 +168,8 @@ class GeminiModel:
                 if cancel.cancelled:
                     break  # closing the stream on cancel made the read fail
                 failure = self._map_error(error)
-                if not self._should_retry(failure, reply, attempt):
-                    raise failure from None
+            if not self._should_retry(failure, reply, attempt):
+                raise failure  # outside the except block: the SDK's error (it may echo the key) is not its context
             attempt += 1
             cancel.wait(_retry_delay(attempt, failure))  # wakes at once on cancel
         yield reply.complete(self.name, cancelled=cancel.cancelled)
@@ -211,11 +212,14 @@ class GeminiModel:
     def _sdk_client(self) -> genai.Client:
         if self._client is None:
             options = types.HttpOptions(base_url=self.base_url, httpx_client=self._http)
+            failure = None
             try:
                 self._client = genai.Client(vertexai=False, api_key=self._api_key, http_options=options)
             except ValueError as error:
-                raise ModelError(f"{LABEL} needs an API key: enter it in Paracore's Settings or set GEMINI_API_KEY "
-                                 f"({error}).", provider=PROVIDER, secrets=self._secrets) from None
+                failure = ModelError(f"{LABEL} needs an API key: enter it in Paracore's Settings or set "
+                                     f"GEMINI_API_KEY ({error}).", provider=PROVIDER, secrets=self._secrets)
+            if failure is not None:
+                raise failure  # outside the except block: the SDK's error is not its context
             resolved = getattr(self._client._api_client, "api_key", None)  # the key the SDK found
             if resolved and resolved not in self._secrets:
                 self._secrets.append(resolved)
@@ -262,6 +266,9 @@ class GeminiModel:
                               "Try again.", retryable=True, provider=PROVIDER, secrets=secrets)
         if isinstance(error, (genai_errors.UnknownApiResponseError, json.JSONDecodeError, pydantic.ValidationError)):
             return ModelError(f"{LABEL} sent a malformed stream ({type(error).__name__}). Try again.",
+                              retryable=True, provider=PROVIDER, secrets=secrets)
+        if isinstance(error, RecursionError):  # a chunk (a call's args) nested too deeply for the SDK to parse
+            return ModelError(f"{LABEL} sent a response nested too deeply to read. Try again.",
                               retryable=True, provider=PROVIDER, secrets=secrets)
         raise error
 
@@ -337,7 +344,8 @@ class _Reply:
         call_id = gemini_id if gemini_id and gemini_id not in self._taken else _new_call_id()
         self._taken.add(call_id)
         extras = {key: value for key, value in (("id", gemini_id), ("thought_signature", signature)) if value}
-        return ToolCallPart(id=call_id, name=call.name or "", arguments=dict(call.args or {}),
+        arguments, raw = checked_tool_arguments(dict(call.args or {}))  # too deep: not a JSON object
+        return ToolCallPart(id=call_id, name=call.name or "", arguments=arguments, raw_arguments=raw,
                             provider_data={PROVIDER: extras} if extras else None)
 
     # ---- the end -----------------------------------------------------------------------

@@ -123,6 +123,16 @@ class Agent:
     limits: AgentLimits = field(default_factory=AgentLimits)
     turn_index: int = 0
     on_request: Callable[[ModelRequest], None] | None = None   # e.g. TraceRecorder.on_request
+    _tools: tuple[int, list[ToolDefinition]] | None = field(default=None, init=False, repr=False)
+
+    def tool_definitions(self) -> list[ToolDefinition]:
+        """The tools sent with every request, built once per registry version: copying 40-odd
+        schemas for every model step was half of the agent's own time per tool call. The
+        adapters build their own request dicts around them and never change them."""
+        version = self.registry.version
+        if self._tools is None or self._tools[0] != version:
+            self._tools = (version, [ToolDefinition(**d) for d in self.registry.definitions()])
+        return self._tools[1]
 
     def run_turn(self, user_text: str, cancel: CancelToken | None = None) -> Iterator[ev._Event]:
         """Run one user turn, yielding events; the session's history is updated as it goes."""
@@ -245,7 +255,7 @@ class _Turn:
         """The request for this step. Near the context window the oldest whole turns are left
         out of the request only: the session keeps the whole history."""
         system = self.agent.prompts.system_prompt()
-        tools = [ToolDefinition(**d) for d in self.agent.registry.definitions()]
+        tools = self.agent.tool_definitions()
         limits = self.agent.limits
         window = limits.context_window_tokens or DEFAULT_CONTEXT_WINDOWS.get(self.agent.model.provider)
         messages = list(self.session.history)

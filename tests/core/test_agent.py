@@ -598,3 +598,24 @@ def test_system_prompt_is_stable_and_context_is_the_last_text_part_of_each_turn(
     assert "2 elements" in third.messages[-1].parts[-1].text
     # The earlier turn's messages are unchanged in the later request (what caching reuses).
     assert third.messages[:4] == agent.session.history[:4]
+
+
+def test_tool_definitions_are_built_once_and_again_after_a_registration():
+    private = Registry()
+
+    @private.tool
+    def first(ctx, args: NoArgs) -> str:
+        """The first tool."""
+        return "1"
+
+    agent = make_agent(ScriptedModel([text("unused")]))
+    agent.registry = private
+    built = agent.tool_definitions()
+    assert agent.tool_definitions() is built and [t.name for t in built] == ["first"]
+
+    @private.tool
+    def second(ctx, args: NoArgs) -> str:
+        """The second tool."""
+        return "2"
+
+    assert [t.name for t in agent.tool_definitions()] == ["first", "second"]

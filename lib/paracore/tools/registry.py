@@ -179,6 +179,8 @@ class Registry:
 
     def __init__(self) -> None:
         self._specs: dict[str, ToolSpec] = {}
+        self.version = 0
+        """Counts registrations: a copy of the definitions is current while it is unchanged."""
 
     def register(self, spec: ToolSpec) -> ToolSpec:
         """Add a spec; registering the same function again (module reload) replaces it."""
@@ -187,6 +189,7 @@ class Registry:
             raise ValueError(f"a tool named {spec.name!r} is already registered "
                              f"by {_origin(existing.function)}")
         self._specs[spec.name] = spec
+        self.version += 1
         return spec
 
     def tool(self, function: Callable | None = None, **options: Any) -> Callable:

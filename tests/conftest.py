@@ -9,6 +9,12 @@ STUBS = ROOT / "stubs"
 if str(STUBS) not in sys.path:
     sys.path.insert(0, str(STUBS))
 
+# The provider tests' helpers (_config_support, wire_fakes, openai_fakes) serve other suites too
+# (ui, robustness); they import each other as top-level modules.
+LLM_TEST_HELPERS = ROOT / "tests" / "llm"
+if str(LLM_TEST_HELPERS) not in sys.path:
+    sys.path.insert(0, str(LLM_TEST_HELPERS))
+
 # Settings, sessions, traces and usage logs written by tests (and by the commands they run in
 # subprocesses) go to a throwaway folder, never into the user's own Paracore folders.
 _SCRATCH = Path(tempfile.mkdtemp(prefix="paracore-tests-"))

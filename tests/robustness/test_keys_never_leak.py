@@ -14,14 +14,10 @@ from __future__ import annotations
 import io
 import json
 import logging
-import sys
 import traceback
-from pathlib import Path
 
 import httpx2
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from paracore import events as ev
 from paracore.llm.base import CancelToken, ModelError, ModelRequest
@@ -34,11 +30,9 @@ from paracore.sandbox import Sandbox
 from paracore.settings import Settings, save_settings
 from paracore.trace.recorder import TraceRecorder
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-from wire_fakes import ENCODERS, SSE_HEADERS, Step, split  # noqa: E402
+from _config_support import isolated  # noqa: F401 - fixture: config, data and keyring in tmp_path
+from wire_fakes import ENCODERS, SSE_HEADERS, Step, split
 
-PROVIDER_ENV = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_COMPATIBLE_API_KEY",
-                "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL")
 SDK_LOGGERS = ("paracore", "anthropic", "openai", "google_genai", "google", "httpx", "httpx2", "httpcore")
 CASES = [  # provider, environment variable, key, where it is configured, base URL
     ("anthropic", "ANTHROPIC_API_KEY", "sk-ant-api03-LEAKPROBE-7Qw3Er9Ty2Ui8Op1As6Df4Gh", "environment", None),
@@ -48,37 +42,6 @@ CASES = [  # provider, environment variable, key, where it is configured, base U
     ("openai-compatible", "OPENAI_COMPATIBLE_API_KEY", "lmstudio-LEAKPROBE-9Mn2Bv4Cx6Zl8Kj1", "environment",
      "http://127.0.0.1:9/v1"),
 ]
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self):
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.passwords.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.passwords.pop((service, username), None)
-
-
-@pytest.fixture
-def isolated(tmp_path, monkeypatch):
-    monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))
-    for name in PROVIDER_ENV:
-        monkeypatch.delenv(name, raising=False)
-    previous = keyring.get_keyring()
-    keyring.set_keyring(MemoryKeyring())
-    try:
-        yield tmp_path
-    finally:
-        keyring.set_keyring(previous)
 
 
 class EchoingServer:
@@ -165,8 +128,8 @@ def _chain_text(error: BaseException, *, hidden_context: bool = False) -> str:
 
 
 @pytest.mark.parametrize("provider, env, key, where, base_url", CASES, ids=[f"{c[0]}-{c[3]}" for c in CASES])
-def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, monkeypatch, caplog, provider, env,
-                                                                     key, where, base_url):
+def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, tmp_path, monkeypatch, caplog,
+                                                                     provider, env, key, where, base_url):
     # the key, configured as a user would
     if where == "environment":
         monkeypatch.setenv(env, key)
@@ -194,7 +157,7 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, m
 
     # 2. three traced turns in the sandbox: answered, 401, 500
     server.statuses = [200, 401, 500]
-    traces = isolated / "traces"
+    traces = tmp_path / "traces"
     with Sandbox("duplex") as sandbox:
         agent = sandbox.agent(model)
         recorder = TraceRecorder(directory=traces, meta={"document": sandbox.doc_title}).attach(agent)
@@ -211,7 +174,7 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, m
         assert len(failed) == 2 and any(isinstance(e, ev.TurnFinished) for e in events)
         texts += [ev.event_to_json(e) for e in events] + [repr(e) for e in events]
         # 3. the session, saved (a sandbox document is never saved: write the text a save would)
-        store = SessionStore(isolated / "sessions")
+        store = SessionStore(tmp_path / "sessions")
         texts.append(store.dumps(sandbox.session))
         texts.append("\n".join(m.model_dump_json() for m in sandbox.session.history))
 
@@ -224,7 +187,7 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, m
     assert key in secrets  # Doctor knows it, to redact with; it never shows it
 
     # everything written, logged, raised or emitted
-    files = [p for p in isolated.rglob("*") if p.is_file()]  # settings, traces, usage log
+    files = [p for p in tmp_path.rglob("*") if p.is_file()]  # settings, traces, usage log
     assert any(p.suffix == ".jsonl" and p.parent == traces for p in files)
     texts += [p.read_text(encoding="utf-8", errors="replace") for p in files]
     texts.append(caplog.text)

@@ -8,11 +8,8 @@ import time
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
-from keyring.errors import PasswordDeleteError
 
-PROVIDER_ENV = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
-                "OPENAI_COMPATIBLE_API_KEY")
+from _config_support import PROVIDER_ENV, MemoryKeyring
 
 
 class FakeDispatcher:
@@ -65,25 +62,6 @@ def sandbox():
 
     with Sandbox("duplex") as box:
         yield box
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self):
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.passwords.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service, username):
-        if (service, username) not in self.passwords:
-            raise PasswordDeleteError("not found")
-        del self.passwords[(service, username)]
 
 
 @pytest.fixture

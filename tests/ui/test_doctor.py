@@ -17,8 +17,8 @@ from pathlib import Path
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
+from _config_support import PROVIDER_ENV, MemoryKeyring
 from paracore import doctor
 from paracore.revit import host_state
 from paracore.revit.bridge import Bridge
@@ -27,28 +27,9 @@ from revit_standin.host import RevitHost
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_KEY = "sk-ant-api03-DOCTOR-never-print-me-0123456789abcdef"
-PROVIDER_ENV = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
-                "OPENAI_COMPATIBLE_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL")
 
 
 # -- fixtures -------------------------------------------------------------------------------------
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self):
-        super().__init__()
-        self.passwords = {}
-
-    def get_password(self, service, username):
-        return self.passwords.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.passwords.pop((service, username), None)
-
 
 @pytest.fixture
 def config(tmp_path, monkeypatch):

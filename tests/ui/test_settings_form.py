@@ -2,19 +2,13 @@
 key going to the credential store and never coming back, and the validated settings saved."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+import keyring
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
-
-from _config_support import BrokenKeyring, isolated  # noqa: E402,F401 - fixture
-import keyring  # noqa: E402
-
-from paracore.llm import credentials  # noqa: E402
-from paracore.settings import Settings, read_settings  # noqa: E402
-from paracore.ui.settings_view import (APPROVAL_CHOICES, PROVIDER_CHOICES, FormValues,  # noqa: E402
+from _config_support import BrokenKeyring, isolated  # noqa: F401 - fixture
+from paracore.llm import credentials
+from paracore.settings import Settings, read_settings
+from paracore.ui.settings_view import (APPROVAL_CHOICES, PROVIDER_CHOICES, FormValues,
                                        SettingsForm)
 
 SECRET = "sk-ant-test-0123456789abcdef"

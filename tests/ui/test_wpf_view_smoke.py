@@ -312,9 +312,6 @@ def test_markdown_renders_every_block_kind(ui):
 
 
 def test_the_settings_dialog_saves_and_never_shows_the_key(revit, ui, monkeypatch, tmp_path):
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "llm"))
     import keyring
     from _config_support import MemoryKeyring
     store = MemoryKeyring()

@@ -13,28 +13,11 @@ from pathlib import Path
 
 import jinja2
 
-from .tools.lookup import escape_unsafe
+from .display import one_line, quoted
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 _UNIT_NAMES = {"m": "metres", "cm": "centimetres", "mm": "millimetres", "ft": "feet", "in": "inches"}
-QUOTED_NAME = 80  # characters of a name (document, view) quoted in a prompt
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line, with control and invisible format characters written as \\uXXXX."""
-    return escape_unsafe(" ".join(str(text).split()))
-
-
-def quoted(name: str, limit: int = QUOTED_NAME) -> str:
-    """A name from the model (the document's title, a view's name) for a prompt: a JSON string
-    literal, cut to ``limit`` characters. Quotes, newlines and invisible characters inside it are
-    escaped, so the name cannot close its quotes, start a line of its own (a fake "CONTEXT:"
-    block) or hide text: whatever it says, it reads as one quoted name."""
-    text = str(name)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return escape_unsafe(json.dumps(text, ensure_ascii=False))
 
 
 def environment(folder: Path = TEMPLATES) -> jinja2.Environment:

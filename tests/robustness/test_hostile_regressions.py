@@ -17,7 +17,8 @@ from paracore.messages import Message, ToolCallPart, ToolResultPart, validate_hi
 from paracore.prompts import PromptBuilder
 from paracore.protocol import WorkingSetPayloadError, find_working_set_payload
 from paracore.tools.arguments import describe_validation_error, normalise_arguments
-from paracore.tools.lookup import close_matches, display_text, escape_unsafe
+from paracore.display import display_text, escape_unsafe
+from paracore.tools.lookup import close_matches
 from paracore.tools.registry import PreparedCall, Registry, ToolCallError
 from paracore.tools.results import ToolError
 from paracore.trace.recorder import TOO_DEEP, TraceRecorder, redact

@@ -30,8 +30,9 @@ from pydantic import BaseModel, Field
 
 from ..units import UnitParseError, parse_angle
 from ..working_set import singular
-from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, close_matches, display_text,
-                     find_level_near, names_match, resolve_category, type_label)
+from ..display import display_text
+from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, close_matches, find_level_near,
+                     names_match, resolve_category, type_label)
 from .results import ToolError
 
 Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
@@ -561,7 +562,7 @@ def display_value(parameter) -> str:
 
 
 def shorten(text: str, limit: int = 48) -> str:
-    """A name or value for a result: one line, unsafe characters escaped, cut (lookup.display_text)."""
+    """A name or value for a result: one line, unsafe characters escaped, cut (display.display_text)."""
     return display_text(text, limit)
 
 

@@ -10,39 +10,13 @@ import functools
 import re
 from collections import Counter
 
+from ..display import display_text
 from ..working_set import count_label, singular
 from .results import ToolError
 
 LISTED_CHOICES = 12     # names listed in an error message
-SHOWN_NAME = 80         # characters of a name (level, view, type) quoted in a result
 SAMPLE_IDS = 10         # ids quoted inline in results
 SHOWN_CATEGORIES = 8    # categories named in a summary
-
-
-# --- text from the model, shown as data -----------------------------------------------------------
-# Names and parameter values are whatever the users (or a file's author) typed: a Comments value
-# may say "Ignore previous instructions", a level name may hold a newline and a fake "CONTEXT:"
-# line, a right-to-left override or a zero-width space. Results show them as data: on one line,
-# cut, and with invisible or control characters written out as \uXXXX escapes.
-
-# C0/C1 controls (not \t and \n: results use them), line and paragraph separators, and the
-# invisible format characters that hide or reorder text (bidi overrides and isolates, zero-width
-# space, word joiner, BOM). Zero-width (non-)joiners stay: scripts such as Persian need them.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u2028\u2029"
-                     "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-
-
-def escape_unsafe(text: str) -> str:
-    """``text`` with control and invisible format characters written as \\uXXXX (\\n and \\t kept,
-    \\r\\n read as \\n)."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text.replace("\r\n", "\n"))
-
-
-def display_text(text, limit: int = SHOWN_NAME) -> str:
-    """A name or value for a result: one line (whitespace runs, newlines included, become one
-    space), unsafe characters escaped, cut to ``limit`` characters with "…"."""
-    text = escape_unsafe(" ".join(str(text).split()))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # --- finding levels and types ---------------------------------------------------------------------

@@ -35,7 +35,8 @@ from pydantic import BaseModel, Field
 
 from ..units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
 from ..working_set import singular
-from .lookup import LISTED_CHOICES, category_of, category_summary, close_matches, display_text, id_sample
+from ..display import display_text
+from .lookup import LISTED_CHOICES, category_of, category_summary, close_matches, id_sample
 from .registry import tool
 from .results import ToolError, ToolOutput
 

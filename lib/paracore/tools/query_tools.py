@@ -22,7 +22,8 @@ from ..units import format_length
 from ..working_set import singular
 from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, find_parameter,
                             level_name, listed, no_such_parameter, parameter_names, shorten)
-from .lookup import (category_counts, category_name, category_of, display_text, elements_by_id, id_sample,
+from ..display import display_text
+from .lookup import (category_counts, category_name, category_of, elements_by_id, id_sample,
                      levels_by_elevation, resolve_category, type_label)
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ValidationError
 
 from .arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
 from .errors import format_exception_for_model
-from .lookup import escape_unsafe
+from ..display import escape_unsafe
 from .results import ToolError, ToolOutput
 from .schema import check_strict_schema, strict_schema
 

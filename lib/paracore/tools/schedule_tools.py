@@ -22,7 +22,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..units import UnitParseError, format_length
-from .lookup import LISTED_CHOICES, close_matches, display_text, find_schedule, names_match, resolve_category, type_label
+from ..display import display_text
+from .lookup import LISTED_CHOICES, close_matches, find_schedule, names_match, resolve_category, type_label
 from .registry import tool
 from .results import ToolError, ToolOutput
 

@@ -135,12 +135,11 @@ def read_stream(open_stream: Callable[[], Any], cancel: CancelToken, provider: s
     secrets = list(secrets)
     if cancel.cancelled:
         return
+    failure = None
     try:
         stream = open_stream()
     except Exception as error:  # noqa: BLE001 - every SDK failure becomes a ModelError
         failure = sdk_error(error, provider, secrets)
-    else:
-        failure = None
     if failure is not None:
         raise failure  # outside the except block: the SDK's error is not its context
     try:

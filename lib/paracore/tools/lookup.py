@@ -110,13 +110,24 @@ def _by_name(items, name: str, name_of):
     return None
 
 
-@functools.lru_cache(maxsize=1024)
 def _normal(text: str) -> str:
-    """Case, repeated spaces and spaces around ':' do not matter in names.
+    """Case, repeated spaces and spaces around ':' do not matter in names."""
+    text = str(text)
+    return _normal_long(text) if len(text) > _LONG_NAME else _normalise(text)
 
-    Cached: a lookup compares the asked name with every candidate, and a name the model wrote
-    may be 1 MB long (normalising it for each of 100 types froze Revit for seconds)."""
-    return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
+
+_LONG_NAME = 1000  # characters; no real name is this long, but the model may write 1 MB
+
+
+@functools.lru_cache(maxsize=4)
+def _normal_long(text: str) -> str:
+    # A lookup compares the asked name with every candidate: a 1 MB name normalised for each of
+    # 100 types froze Revit for seconds. Cached, but only a few: the cache holds them alive.
+    return _normalise(text)
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"\s*:\s*", ": ", " ".join(text.split())).casefold()
 
 
 def close_matches(word: str, possibilities, n: int = 3, cutoff: float = 0.6) -> list[str]:

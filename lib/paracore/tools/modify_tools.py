@@ -25,7 +25,6 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections import Counter
@@ -36,7 +35,7 @@ from pydantic import BaseModel, Field
 from ..units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
 from ..working_set import singular
 from ..display import display_text
-from .lookup import LISTED_CHOICES, category_of, category_summary, close_matches, id_sample
+from .lookup import LISTED_CHOICES, _normal, category_of, category_summary, close_matches, id_sample
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -173,11 +172,6 @@ def _type_label(element_type) -> str:
     if isinstance(element_type, DB.FamilySymbol):
         return f"{element_type.FamilyName}: {element_type.Name}"
     return element_type.Name
-
-
-@functools.lru_cache(maxsize=1024)  # the asked name is compared with every candidate; it may be 1 MB
-def _normal(text: str) -> str:
-    return re.sub(r"\s*:\s*", ": ", " ".join(str(text).split())).casefold()
 
 
 def _choices(names, limit: int = LISTED_CHOICES) -> str:

@@ -18,11 +18,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ..display import display_text
 from ..units import format_length
 from ..working_set import singular
 from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, find_parameter,
                             level_name, listed, no_such_parameter, parameter_names, shorten)
-from ..display import display_text
 from .lookup import (category_counts, category_name, category_of, elements_by_id, id_sample,
                      levels_by_elevation, resolve_category, type_label)
 from .registry import tool

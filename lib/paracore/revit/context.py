@@ -63,6 +63,11 @@ class ToolContext:
     def id_value(self, eid: DB.ElementId) -> int:
         return id_value(eid)
 
+    def element_id_list(self, values):
+        """A ``List<ElementId>`` of ``values`` for API methods taking ``ICollection<ElementId>``."""
+        from .dotnet import element_id_list  # dotnet imports this module
+        return element_id_list(values)
+
     def element(self, value: int):
         """The element with this id, or a ToolError saying it is gone."""
         found = self.doc.GetElement(element_id(value))

@@ -7,12 +7,14 @@
     python3 tasks.py paracore ARGS...   any `paracore` command (replay, sandbox, ...)
 
 Needs only Python 3.11+ on the machine. The environment lives in `.venv/` beside this file and
-is reinstalled when `pyproject.toml` changes.
+is reinstalled when `pyproject.toml` changes. `test` and `bench` also need Mono for the real-CLR
+lane (tests/clr/): on Debian or Ubuntu, run as root, it is installed with apt-get when missing.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -49,12 +51,39 @@ def ensure_environment() -> Path:
     return python
 
 
+def ensure_clr_runtime() -> None:
+    """Install Mono (Debian's mono-devel) for the real-CLR lane when it is missing and we can.
+
+    When we cannot (not root, no apt-get), say so; the lane's tests then fail with what to do.
+    """
+    sys.path.insert(0, str(ROOT / "tests" / "clr"))
+    import lane
+    missing = lane.missing_system_parts()
+    if not missing:
+        return
+    can_install = shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0
+    if not can_install:
+        print(f"The real-CLR test lane needs Mono ({'; '.join(missing)}). {lane.INSTALL_HINT}",
+              file=sys.stderr, flush=True)
+        return
+    print("Installing Mono for the real-CLR test lane (apt-get install mono-devel) ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    quiet = {"stdout": subprocess.DEVNULL, "env": env}
+    subprocess.run(["apt-get", "update", "-qq"], **quiet)
+    done = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "mono-devel"], **quiet)
+    if done.returncode != 0 or lane.missing_system_parts():
+        print(f"Mono could not be installed: {'; '.join(lane.missing_system_parts())}.", file=sys.stderr,
+              flush=True)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
         return 0
     task, rest = argv[0], argv[1:]
     python = str(ensure_environment())
+    if task in {"test", "bench"}:
+        ensure_clr_runtime()
     commands = {
         "demo": [python, "-m", "paracore", "demo", *rest],
         "test": [python, "-m", "pytest", *rest],

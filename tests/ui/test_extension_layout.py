@@ -200,20 +200,39 @@ def _implements_net_interface(node: ast.ClassDef) -> bool:
         for s in node.body)
 
 
-def test_net_interface_classes_are_defined_once_at_module_level_in_lib():
+def _defined_once_name(function: ast.FunctionDef) -> str | None:
+    """The .NET name a module-level ``@dotnet.defined_once("...")`` function declares."""
+    for decorator in function.decorator_list:
+        if (isinstance(decorator, ast.Call) and getattr(decorator.func, "attr", None) == "defined_once"
+                and decorator.args and isinstance(decorator.args[0], ast.Constant)):
+            return decorator.args[0].value
+    return None
+
+
+def _namespace_of(node: ast.ClassDef) -> str | None:
+    for statement in node.body:
+        if isinstance(statement, ast.Assign) and any(getattr(t, "id", None) == "__namespace__"
+                                                     for t in statement.targets):
+            return statement.value.value
+    return None
+
+
+def test_net_interface_classes_are_made_once_per_process_in_lib():
     found = []
     for path in _python_files():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        top_level = {id(node) for node in tree.body}
+        makers = {id(f): f for f in tree.body if isinstance(f, ast.FunctionDef)}
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef) and _implements_net_interface(node):
                 where = f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
                 found.append(where)
                 assert PACKAGE in path.parents, f"{where}: define it in lib/paracore, never in an extension script"
-                assert id(node) in top_level, f"{where}: define it at module level (once per process)"
-                names = [t.id for s in node.body if isinstance(s, ast.Assign) for t in s.targets
-                         if isinstance(t, ast.Name)]
-                assert "__namespace__" in names, f"{where}: pythonnet needs __namespace__"
+                maker = next((f for f in makers.values() if node in f.body), None)
+                assert maker is not None, f"{where}: define it in a module-level @dotnet.defined_once function"
+                namespace = _namespace_of(node)
+                assert namespace, f"{where}: pythonnet needs __namespace__"
+                assert _defined_once_name(maker) == f"{namespace}.{node.name}", (
+                    f"{where}: @dotnet.defined_once must name the .NET type, {namespace}.{node.name}")
     assert any("ChatPaneProvider" in f for f in found) and any("_BridgeHandler" in f for f in found), found
 
 

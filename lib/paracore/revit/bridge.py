@@ -26,6 +26,7 @@ from typing import Any, Callable
 from Autodesk.Revit import UI
 
 from ..agent import RequestNotRun
+from . import dotnet
 
 __all__ = ["Bridge", "RevitBusyError", "RevitTimeoutError", "DEFAULT_TIMEOUT"]
 
@@ -41,27 +42,28 @@ class RevitTimeoutError(RequestNotRun, TimeoutError):
     """Revit did not start the request in time; it was withdrawn and will not run later."""
 
 
-class _BridgeHandler(UI.IExternalEventHandler):
-    """The one IExternalEventHandler of the process.
+@dotnet.defined_once("Paracore.Bridge._BridgeHandler")
+def _BridgeHandler():  # noqa: N802 - binds the class
+    class _BridgeHandler(UI.IExternalEventHandler):
+        """The one IExternalEventHandler of the process (see `dotnet.defined_once`).
 
-    Defined once, at module level: pythonnet turns a Python class implementing a .NET interface
-    into a .NET type named after `__namespace__`, and a second definition in the same process
-    fails with "Duplicate type name". No constructor arguments either (pythonnet's derived
-    types pass them to the .NET base constructor): the Bridge sets `handler.bridge` after
-    creating it.
-    """
+        No constructor arguments (pythonnet's derived types pass them to the .NET base
+        constructor): the Bridge sets `handler.bridge` after creating it.
+        """
 
-    __namespace__ = "Paracore.Bridge"
+        __namespace__ = "Paracore.Bridge"
 
-    bridge = None  # the Bridge whose queue this handler drains
+        bridge = None  # the Bridge whose queue this handler drains
 
-    def Execute(self, uiapp):  # noqa: N802 - the .NET interface's name
-        bridge = self.bridge
-        if bridge is not None:
-            bridge._drain(uiapp)
+        def Execute(self, uiapp):  # noqa: N802 - the .NET interface's name
+            bridge = self.bridge
+            if bridge is not None:
+                bridge._drain(uiapp)
 
-    def GetName(self):  # noqa: N802
-        return "Paracore bridge"
+        def GetName(self):  # noqa: N802
+            return "Paracore bridge"
+
+    return _BridgeHandler
 
 
 class Bridge:

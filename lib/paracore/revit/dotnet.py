@@ -1,16 +1,24 @@
-""".NET collections built the way pythonnet 3 accepts them: every collection Paracore hands to
-the Revit API is made here.
+"""Paracore's .NET edge: the collections it hands to the Revit API, and the Python classes that
+implement .NET interfaces. The rules, and how they were checked on a real CLR, are in docs/DOTNET.md.
 
-pythonnet 3.0.3 (pyRevit's CPython engine) converts a Python sequence only to a .NET *array*.
+Collections. pythonnet 3.0.3 (pyRevit's CPython engine) converts a Python sequence only to a .NET *array*.
 ``List[T](python_list)``, ``AddRange(python_list)`` and a Python list passed where the API takes
 ``ICollection<T>`` or ``IList<T>`` all raise "No method matches given arguments". It ships list
 decoders, but they are opt-in and process-wide, and Revit's one interpreter is shared with every
 other pyRevit extension, so Paracore never registers them. Instead: ``List[T]()`` and one
-``Add`` per item. The rules, and how they were checked on a real CLR, are in docs/DOTNET.md.
+``Add`` per item.
+
+Interface classes. pythonnet turns a Python class that implements a .NET interface into a .NET
+type named after its ``__namespace__``; defining it a second time in the process raises
+"Duplicate type name within an assembly". A module is executed again when it is reloaded or
+purged from ``sys.modules`` and imported anew, so such classes are made through
+:func:`defined_once`, which keeps them in a registry outside Paracore's packages.
 """
 from __future__ import annotations
 
-from typing import Iterable
+import sys
+import types
+from typing import Callable, Iterable
 
 from Autodesk.Revit import DB
 from System.Collections.Generic import List
@@ -30,3 +38,32 @@ def typed_list(item_type, items: Iterable):
 def element_id_list(values: Iterable[int]):
     """A ``List<ElementId>`` of the element ids ``values`` (plain ints), in order."""
     return typed_list(DB.ElementId, (element_id(value) for value in values))
+
+
+# Not under ``paracore.``: a purge of Paracore's modules leaves it, and the .NET types, alone.
+_REGISTRY_MODULE = "paracore_dotnet_types"
+
+
+def _defined_types() -> dict:
+    holder = sys.modules.get(_REGISTRY_MODULE)
+    if holder is None:
+        holder = types.ModuleType(_REGISTRY_MODULE, "Paracore's .NET-derived classes, one per name "
+                                  "for the life of the interpreter (paracore.revit.dotnet).")
+        holder.classes = {}
+        sys.modules[_REGISTRY_MODULE] = holder
+    return holder.classes
+
+
+def defined_once(name: str) -> Callable[[Callable[[], type]], type]:
+    """Decorator: the class that the decorated function defines, defined on first use only.
+
+    ``name`` is the .NET type's full name (``__namespace__`` + class name). A later import gets
+    the class of the first one, whose methods run the first import's code: keep them thin, so
+    they delegate to attributes that the current code sets on the instance.
+    """
+    def define(make_class: Callable[[], type]) -> type:
+        classes = _defined_types()
+        if name not in classes:
+            classes[name] = make_class()
+        return classes[name]
+    return define

@@ -36,6 +36,7 @@ from ..tools.errors import format_exception_for_model
 from ..tools.registry import PreparedCall
 from ..tools.results import ToolError, ToolOutput
 from ..working_set import Describe, WorkingSet, WorkingSetChange
+from . import dotnet
 from .changes import ChangeRecorder
 from .context import ToolContext, element_id, id_value
 
@@ -105,32 +106,39 @@ def describe_categories(doc) -> Describe:
 # -- Revit failures ----------------------------------------------------------------------------
 
 
-class _FailureCollector(DB.IFailuresPreprocessor):
-    """Records failure texts at commit: warnings are kept as text and deleted, errors reported.
+@dotnet.defined_once("Paracore.Executor._FailureCollector")
+def _FailureCollector():  # noqa: N802 - binds the class
+    class _FailureCollector(DB.IFailuresPreprocessor):
+        """Records failure texts at commit: warnings are kept as text and deleted, errors reported.
 
-    Defined once at module level with ``__namespace__`` (pythonnet: a Python class implementing
-    a .NET interface becomes a .NET type; defining it twice fails with "Duplicate type name").
-    No constructor arguments: the executor sets ``warnings`` and ``errors`` after creating it.
-    """
+        A .NET type, made once per process (see `dotnet.defined_once`). No constructor
+        arguments: the executor sets ``warnings`` and ``errors`` after creating it.
+        """
 
-    __namespace__ = "Paracore.Executor"
+        __namespace__ = "Paracore.Executor"
 
-    warnings = None  # list: texts of the warnings deleted (the ToolContext's list)
-    errors = None    # list: texts of the errors that make Revit roll the transaction back
+        warnings = None  # list: texts of the warnings deleted (the ToolContext's list)
+        errors = None    # list: texts of the errors that make Revit roll the transaction back
 
-    def PreprocessFailures(self, failuresAccessor):  # noqa: N802, N803 - the .NET interface's names
-        for failure in list(failuresAccessor.GetFailureMessages()):
-            text = failure.GetDescriptionText()
-            if failure.GetSeverity() == DB.FailureSeverity.Warning:
-                self.warnings.append(text)
-                failuresAccessor.DeleteWarning(failure)
-            else:
-                self.errors.append(text)
-        # With errors left, ask for the rollback ourselves: "Continue" would make Revit show its
-        # modal error dialog to the user in the middle of an agent step.
-        if self.errors:
-            return DB.FailureProcessingResult.ProceedWithRollBack
-        return DB.FailureProcessingResult.Continue
+        def PreprocessFailures(self, failuresAccessor):  # noqa: N802, N803 - the .NET interface's names
+            return _preprocess_failures(failuresAccessor, self.warnings, self.errors)
+
+    return _FailureCollector
+
+
+def _preprocess_failures(failures_accessor, warnings: list, errors: list):
+    """Keep warnings as text and delete them; with errors left, ask for the rollback ourselves:
+    "Continue" would make Revit show its modal error dialog in the middle of an agent step."""
+    for failure in list(failures_accessor.GetFailureMessages()):
+        text = failure.GetDescriptionText()
+        if failure.GetSeverity() == DB.FailureSeverity.Warning:
+            warnings.append(text)
+            failures_accessor.DeleteWarning(failure)
+        else:
+            errors.append(text)
+    if errors:
+        return DB.FailureProcessingResult.ProceedWithRollBack
+    return DB.FailureProcessingResult.Continue
 
 
 def _failure_collector(warnings: list, errors: list) -> _FailureCollector:

@@ -3,8 +3,8 @@
 pyRevit's own ``forms.register_dockable_panel`` does not work under CPython (pyrevit/forms/
 _cpy_forms.py stubs it), so Paracore implements the interface itself. pythonnet turns a Python
 class that implements a .NET interface into a .NET type named after ``__namespace__``; defining
-it twice in one process fails with "Duplicate type name", so the class lives here, at module
-level, in a lib module that the process imports once (never in a button script).
+it twice in one process fails with "Duplicate type name", so the class lives in this lib module
+(never in a button script) and is made once per process (``dotnet.defined_once``).
 
 Revit facts this relies on (Revit API docs):
 
@@ -23,7 +23,7 @@ import logging
 
 from Autodesk.Revit import UI
 
-from . import host_state
+from . import dotnet, host_state
 
 log = logging.getLogger("paracore.revit.pane")
 
@@ -31,25 +31,33 @@ PANE_GUID = "5d0c9e53-8f3b-4c1e-9a4f-6b2f1c7a9e21"
 PANE_TITLE = "Paracore"
 
 
-class ChatPaneProvider(UI.IDockablePaneProvider):
-    """Gives Revit the chat's WPF content. No constructor arguments (pythonnet passes them to
-    the .NET base); the content is built on the first SetupDockablePane, on the main thread."""
+@dotnet.defined_once("Paracore.Pane.ChatPaneProvider")
+def ChatPaneProvider():  # noqa: N802 - binds the class
+    class ChatPaneProvider(UI.IDockablePaneProvider):
+        """Gives Revit the chat's WPF content. No constructor arguments (pythonnet passes them to
+        the .NET base); the content is built on the first SetupDockablePane, on the main thread."""
 
-    __namespace__ = "Paracore.Pane"
+        __namespace__ = "Paracore.Pane"
 
-    content = None  # the FrameworkElement Revit docks
+        content = None  # the FrameworkElement Revit docks
 
-    def SetupDockablePane(self, data):  # noqa: N802 - the .NET interface's name
-        if self.content is None:
-            self.content = _build_content()
-        data.FrameworkElement = self.content
-        try:
-            data.VisibleByDefault = False
-            state = UI.DockablePaneState()
-            state.DockPosition = UI.DockPosition.Right
-            data.InitialState = state
-        except Exception:  # noqa: BLE001 - cosmetic: Revit picks a place itself
-            log.warning("Could not set the chat pane's initial dock position", exc_info=True)
+        def SetupDockablePane(self, data):  # noqa: N802 - the .NET interface's name
+            if self.content is None:
+                self.content = _build_content()
+            _describe_pane(data, self.content)
+
+    return ChatPaneProvider
+
+
+def _describe_pane(data, content) -> None:
+    data.FrameworkElement = content
+    try:
+        data.VisibleByDefault = False
+        state = UI.DockablePaneState()
+        state.DockPosition = UI.DockPosition.Right
+        data.InitialState = state
+    except Exception:  # noqa: BLE001 - cosmetic: Revit picks a place itself
+        log.warning("Could not set the chat pane's initial dock position", exc_info=True)
 
 
 def _build_content():

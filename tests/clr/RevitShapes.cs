@@ -539,6 +539,55 @@ namespace Autodesk.Revit.UI
     }
 }
 
+// WPF's dispatcher timer, which the chat's GIL pump uses. WindowsBase does not exist on Mono, so
+// the lane defines the members Paracore touches under WPF's own names.
+namespace System.Windows.Threading
+{
+    public enum DispatcherPriority { Inactive = 0, SystemIdle = 1, ApplicationIdle = 2, ContextIdle = 3, Background = 4, Normal = 9 }
+
+    public class Dispatcher
+    {
+        internal readonly List<DispatcherTimer> Timers = new List<DispatcherTimer>();
+        private readonly int threadId = Thread.CurrentThread.ManagedThreadId;
+
+        internal Dispatcher() { }
+
+        public bool CheckAccess() { return Thread.CurrentThread.ManagedThreadId == threadId; }
+    }
+
+    public class DispatcherTimer
+    {
+        private readonly Dispatcher dispatcher;
+        internal DateTime Due;
+
+        public DispatcherTimer(DispatcherPriority priority, Dispatcher dispatcher)
+        {
+            this.dispatcher = dispatcher;
+            Interval = TimeSpan.Zero;
+        }
+
+        public TimeSpan Interval { get; set; }
+        public bool IsEnabled { get; private set; }
+        public event EventHandler Tick;
+
+        public void Start()
+        {
+            IsEnabled = true;
+            Due = DateTime.UtcNow + Interval;
+            if (!dispatcher.Timers.Contains(this)) dispatcher.Timers.Add(this);
+        }
+
+        public void Stop() { IsEnabled = false; }
+
+        internal void Fire()
+        {
+            Due = DateTime.UtcNow + Interval;
+            EventHandler handlers = Tick;
+            if (handlers != null) handlers(this, EventArgs.Empty);
+        }
+    }
+}
+
 namespace ParacoreClrLane
 {
     using Autodesk.Revit.DB;
@@ -616,6 +665,33 @@ namespace ParacoreClrLane
             FailuresAccessor accessor = new FailuresAccessor(messages);
             FailureProcessingResult result = preprocessor.PreprocessFailures(accessor);
             return result + ":" + accessor.Remaining;
+        }
+
+        public static System.Windows.Threading.Dispatcher NewDispatcher() { return new System.Windows.Threading.Dispatcher(); }
+
+        // Idle Revit under pyRevit's CPython engine: the main thread holds the GIL while it waits
+        // for messages, so other Python threads stall, except while a dispatcher timer's Python
+        // tick runs (and releases the GIL by sleeping). Returns the ticks fired.
+        public static int IdleHoldingGil(System.Windows.Threading.Dispatcher dispatcher, int milliseconds)
+        {
+            int ticks = 0;
+            DateTime end = DateTime.UtcNow.AddMilliseconds(milliseconds);
+            using (Python.Runtime.Py.GIL())
+            {
+                while (DateTime.UtcNow < end)
+                {
+                    foreach (System.Windows.Threading.DispatcherTimer timer in dispatcher.Timers.ToArray())
+                    {
+                        if (timer.IsEnabled && DateTime.UtcNow >= timer.Due)
+                        {
+                            timer.Fire();
+                            ticks++;
+                        }
+                    }
+                    Thread.Sleep(1);
+                }
+            }
+            return ticks;
         }
 
         // Calls an Action the way WPF's Dispatcher would, on the calling thread.

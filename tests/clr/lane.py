@@ -84,17 +84,29 @@ def require_lane() -> None:
                               + "; ".join(missing) + ". " + INSTALL_HINT)
 
 
+def python_runtime_dll() -> Path:
+    """pythonnet's own assembly: the lane's idle loop takes the GIL through it, as pyRevit does."""
+    import importlib.util
+    spec = importlib.util.find_spec("pythonnet")
+    if spec is None or not spec.submodule_search_locations:
+        raise LaneUnavailable(f"pythonnet is not installed. {INSTALL_HINT}")
+    return Path(list(spec.submodule_search_locations)[0]) / "runtime" / "Python.Runtime.dll"
+
+
 def build_assembly() -> Path:
     """RevitShapes.dll for the current source, compiled once into .cache/clr/."""
-    source = SOURCE.read_bytes()
+    runtime = python_runtime_dll()
+    source = SOURCE.read_bytes() + str(runtime).encode()
     target = BUILD_DIR / f"RevitShapes-{hashlib.sha256(source).hexdigest()[:16]}.dll"
     if target.exists():
         return target
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(f".{os.getpid()}.tmp")
     # CS0660/0661: ElementId defines == without the compiler's preferred pairing; Revit's does too.
-    result = subprocess.run(["mcs", "-target:library", "-nowarn:0660,0661", f"-out:{partial}", str(SOURCE)],
-                            capture_output=True, text=True)
+    # Python.Runtime targets netstandard 2.0: the facade must be referenced beside it.
+    facade = next(path for path in NETSTANDARD_FACADES if path.exists())
+    result = subprocess.run(["mcs", "-target:library", "-nowarn:0660,0661", f"-r:{facade}", f"-r:{runtime}",
+                             f"-out:{partial}", str(SOURCE)], capture_output=True, text=True)
     if result.returncode != 0:
         raise LaneUnavailable(f"mcs could not compile {SOURCE.name}:\n{result.stdout}{result.stderr}")
     os.replace(partial, target)

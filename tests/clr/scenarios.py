@@ -325,3 +325,37 @@ def boundary_costs(repeat: int = 5, accesses: int = 20_000, ids: int = 10_000) -
         "count_in_dotnet": timed(lambda: Revit.CountIds(dotnet.element_id_list(values))),
         "ids": ids, "accesses": accesses, "repeat": repeat,
     }
+
+
+# -- the GIL pump (the chat view's DispatcherTimer) --------------------------------------------
+
+
+def gil_pump(idle_ms: int = 400) -> dict:
+    """How far a worker thread gets while idle Revit holds the GIL, without and with the pump."""
+    from paracore.ui.wpf_view import GilPump
+    dispatcher = Revit.NewDispatcher()
+    pump = GilPump(dispatcher)
+    steps, stop = [0], threading.Event()
+
+    def agent_thread():
+        while not stop.is_set():
+            steps[0] += 1
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=agent_thread)
+    thread.start()
+    time.sleep(0.05)
+
+    def progress_while_idle() -> tuple[int, int]:
+        before = steps[0]
+        ticks = Revit.IdleHoldingGil(dispatcher, idle_ms)
+        return steps[0] - before, ticks
+
+    stalled, ticks_stopped = progress_while_idle()
+    pump.start()
+    pumped, ticks_running = progress_while_idle()
+    pump.stop()
+    stop.set()
+    thread.join(5)
+    return {"stalled": stalled, "pumped": pumped, "ticks_stopped": ticks_stopped, "ticks_running": ticks_running,
+            "pump_ticks": pump.ticks, "running_after_stop": pump.running}

@@ -83,3 +83,12 @@ def test_the_change_recorder_subscribes_and_unsubscribes_one_bound_handler(clr):
 
 def test_guarded_event_handlers_and_action_delegates_run_and_never_raise_into_dotnet(clr):
     assert clr.run("guarded_event_and_action")["seen"] == [1, "action"]
+
+
+def test_the_gil_pump_lets_a_worker_thread_advance_while_idle_revit_holds_the_gil(clr):
+    seen = clr.run("gil_pump")
+    assert seen["ticks_stopped"] == 0 and seen["ticks_running"] >= 5
+    assert seen["pump_ticks"] == seen["ticks_running"] and seen["running_after_stop"] is False
+    # Without the pump the worker only gets the moments around the idle loop's start and end.
+    assert seen["stalled"] <= 5, seen
+    assert seen["pumped"] >= 10 * max(1, seen["stalled"]), seen

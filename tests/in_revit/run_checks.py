@@ -215,11 +215,11 @@ def check_set_parameter(scratch):
 def check_quick_buttons(uiapp, scratch):
     """Every quick button on the model's walls (and the scratch wall), checked against Revit."""
     from Autodesk.Revit import DB
-    from System.Collections.Generic import List
 
     from paracore import quick_buttons as qb
     from paracore.revit import runtime, selection
     from paracore.revit.context import element_id, id_value
+    from paracore.revit.dotnet import element_id_list
 
     uidoc, doc = uiapp.ActiveUIDocument, scratch.doc
     session = runtime.session_for(doc)
@@ -227,7 +227,7 @@ def check_quick_buttons(uiapp, scratch):
     expect(len(ids) >= 2, "the model needs at least two walls")
 
     def select(values):
-        uidoc.Selection.SetElementIds(List[DB.ElementId]([element_id(v) for v in values]))
+        uidoc.Selection.SetElementIds(element_id_list(values))
 
     select(ids[:2])
     message = qb.add_selection(uiapp)
@@ -249,8 +249,12 @@ def check_quick_buttons(uiapp, scratch):
         session.working_set.add([scratch.wall])
         transaction = DB.Transaction(doc, "Paracore check: delete the scratch wall")
         transaction.Start()
-        doc.Delete(element_id(scratch.wall))
-        transaction.Commit()
+        try:
+            doc.Delete(element_id(scratch.wall))
+            transaction.Commit()
+        finally:  # an open transaction would make the group's rollback fail and hide this error
+            if not transaction.HasEnded():
+                transaction.RollBack()
         qb.select_working_set(uiapp)
         expect(scratch.wall not in session.working_set, "the deleted wall stayed in the working set")
     message = qb.clear_working_set(uiapp)

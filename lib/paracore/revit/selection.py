@@ -7,9 +7,9 @@ ints (``paracore.working_set`` never sees an ``ElementId``).
 from __future__ import annotations
 
 from Autodesk.Revit import DB
-from System.Collections.Generic import List
 
 from .context import element_id, id_value
+from .dotnet import element_id_list
 
 ISOLATE_TRANSACTION = "Paracore: isolate working set"
 
@@ -21,7 +21,7 @@ def selected_ids(uidoc) -> list[int]:
 
 def select(uidoc, ids) -> list[int]:
     """Make ``ids`` the Revit selection; return what Revit reports as selected afterwards."""
-    uidoc.Selection.SetElementIds(List[DB.ElementId]([element_id(i) for i in ids]))
+    uidoc.Selection.SetElementIds(element_id_list(ids))
     return selected_ids(uidoc)
 
 
@@ -67,7 +67,7 @@ def isolate(doc, view, ids) -> tuple[list[int], list[int]]:
         shown = [i for i in ids if i in visible]
         hidden = [i for i in ids if i not in visible]
         if shown:
-            view.IsolateElementsTemporary(List[DB.ElementId]([element_id(i) for i in shown]))
+            view.IsolateElementsTemporary(element_id_list(shown))
         transaction.Commit()
     except BaseException:
         if transaction.HasStarted() and not transaction.HasEnded():

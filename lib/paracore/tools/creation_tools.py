@@ -685,13 +685,14 @@ def create_floor(ctx, args: CreateFloorArgs):
     The new floor becomes the working set. Returns its id, type, level and measured area.
     """
     from Autodesk.Revit import DB
-    from System.Collections.Generic import List
+
+    from ..revit.dotnet import typed_list
 
     plan = _plan_floor(ctx, args)
     loop = DB.CurveLoop()
     for curve in plan.curves:
         loop.Append(curve)
-    floor = DB.Floor.Create(ctx.doc, List[DB.CurveLoop]([loop]), plan.floor_type.Id, plan.level.Id)
+    floor = DB.Floor.Create(ctx.doc, typed_list(DB.CurveLoop, [loop]), plan.floor_type.Id, plan.level.Id)
     floor_id = ctx.id_value(floor.Id)
     source = plan.source
 

@@ -151,12 +151,6 @@ def _point(ctx, xyz, z: bool = False) -> str:
     return "(" + ", ".join(_fmt(ctx, v) for v in values) + ")"
 
 
-def _id_list(ctx, values):
-    from Autodesk.Revit import DB
-    from System.Collections.Generic import List
-    return List[DB.ElementId]([ctx.element_id(v) for v in values])
-
-
 def _label(ctx, element) -> str:
     """ "wall 312", or "wall type 'Generic - 200mm'": the singular category and id, for samples."""
     from Autodesk.Revit import DB
@@ -861,7 +855,7 @@ def move_elements(ctx, args: MoveElementsArgs):
     _movable(ctx, elements, "moved")
     offset = _offset(ctx, args.offset)
     snapshot = _snapshot(ctx, elements)
-    DB.ElementTransformUtils.MoveElements(ctx.doc, _id_list(ctx, snapshot.ids), offset)
+    DB.ElementTransformUtils.MoveElements(ctx.doc, ctx.element_id_list(snapshot.ids), offset)
     moved = f"Moved {_noun(elements)} by {_vector_text(ctx, offset)}."
 
     def verify():
@@ -890,7 +884,7 @@ def copy_elements(ctx, args: CopyElementsArgs):
     offset = _offset(ctx, args.offset)
     hosted = _hosted_inserts(ctx, elements)
     new_ids = [ctx.id_value(i) for i in DB.ElementTransformUtils.CopyElements(
-        ctx.doc, _id_list(ctx, [ctx.id_value(e.Id) for e in elements]), offset)]
+        ctx.doc, ctx.element_id_list([ctx.id_value(e.Id) for e in elements]), offset)]
     copied = f"Copied {_noun(elements)}" + (f" with the {_noun(hosted)} hosted in {_it(elements)}" if hosted else "")
 
     def verify():
@@ -960,7 +954,7 @@ def rotate_elements(ctx, args: RotateElementsArgs):
     center = _center(ctx, elements, args.center)
     snapshot = _snapshot(ctx, elements)
     axis = DB.Line.CreateBound(center, DB.XYZ(center.X, center.Y, 1.0))
-    DB.ElementTransformUtils.RotateElements(ctx.doc, _id_list(ctx, snapshot.ids), axis, angle)
+    DB.ElementTransformUtils.RotateElements(ctx.doc, ctx.element_id_list(snapshot.ids), axis, angle)
     rotated = (f"Rotated {_noun(elements)} by {format_angle(angle)} "
                f"({'counter-clockwise' if angle > 0 else 'clockwise'}) about {_point(ctx, center)}.")
 
@@ -1038,7 +1032,7 @@ def delete_elements(ctx, args: DeleteElementsArgs):
     what = _noun(elements)
     # Read before deleting: afterwards the elements cannot say what they were.
     kinds = {ctx.id_value(e.Id): category_of(e) for _, found in _dependents(ctx, elements) for e in found}
-    deleted = [ctx.id_value(i) for i in ctx.doc.Delete(_id_list(ctx, requested))]
+    deleted = [ctx.id_value(i) for i in ctx.doc.Delete(ctx.element_id_list(requested))]
     given = set(requested)
     cascaded = [i for i in deleted if i not in given]
 

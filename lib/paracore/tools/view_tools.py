@@ -111,12 +111,6 @@ def _graphic_elements(ctx, ids):
     return shown, skipped
 
 
-def _id_list(ctx, ids):
-    from Autodesk.Revit import DB
-    from System.Collections.Generic import List
-    return List[DB.ElementId]([ctx.element_id(i) for i in ids])
-
-
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -162,7 +156,7 @@ def isolate_in_view(ctx, args: ElementsArgs):
         raise ToolError(f"None of the ids can be isolated: {id_sample(skipped, where='')} are types or views, "
                         "not elements shown in views.")
     isolated = [ctx.id_value(e.Id) for e in elements]
-    view.IsolateElementsTemporary(_id_list(ctx, isolated))
+    view.IsolateElementsTemporary(ctx.element_id_list(isolated))
     view_id = view.Id
 
     def verify():

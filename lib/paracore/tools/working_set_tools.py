@@ -212,12 +212,9 @@ def select_elements(ctx, args: SelectElementsArgs):
     Leave element_ids out to select the working set ("select them in Revit").
     The working set does not change.
     """
-    from Autodesk.Revit import DB
-    from System.Collections.Generic import List
-
     ids = _unique(args.element_ids)
     ctx.elements(ids)  # a ToolError lists ids that do not exist
-    ctx.uidoc.Selection.SetElementIds(List[DB.ElementId]([ctx.element_id(i) for i in ids]))
+    ctx.uidoc.Selection.SetElementIds(ctx.element_id_list(ids))
 
     selected = [ctx.id_value(eid) for eid in ctx.uidoc.Selection.GetElementIds()]
     if not ids:

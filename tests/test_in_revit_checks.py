@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from Autodesk.Revit import DB
-from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 from paracore import session as sessions
 from paracore.revit.runtime import session_for
@@ -55,7 +55,7 @@ def test_the_in_revit_checks_pass_on_the_stand_in_and_leave_everything_as_they_f
     def before():
         session = session_for(doc)
         session.working_set.replace([int(w.Id.Value) for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)][5:7])
-        host.uiapp.ActiveUIDocument.Selection.SetElementIds(List[DB.ElementId]([DB.ElementId(i) for i in
+        host.uiapp.ActiveUIDocument.Selection.SetElementIds(typed_list(DB.ElementId, [DB.ElementId(i) for i in
                                                                                  session.working_set.ids[:1]]))
         return (DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount(),
                 list(session.working_set.ids), [i.Value for i in host.uiapp.ActiveUIDocument.Selection.GetElementIds()],

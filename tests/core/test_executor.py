@@ -119,8 +119,8 @@ def delete_elements(ctx, args: IdsArgs):
 
 
 def _id_list(ctx, values):
-    from System.Collections.Generic import List
-    return List[DB.ElementId]([ctx.element_id(v) for v in values])
+    from paracore.revit.dotnet import typed_list
+    return typed_list(DB.ElementId, [ctx.element_id(v) for v in values])
 
 
 @tools.tool(writes=True, runs_scripts=True)
@@ -487,3 +487,26 @@ def test_elements_deleted_outside_the_agent_leave_the_working_set():
         wall_id, door_ids = sandbox.on_main_thread(delete_a_wall)
         assert sandbox.session.working_set.ids == (1,)
         assert wall_id not in sandbox.session.working_set and not set(door_ids) & set(sandbox.session.working_set)
+
+
+# -- a document Revit will not change ------------------------------------------------------------
+
+def test_a_read_only_document_gives_every_call_its_own_result(run, doc, host):
+    host.call(lambda: setattr(doc, "_read_only", True))
+    outcomes = run([("count_walls", {}), ("create_level", {"elevation": 30}), ("create_wall", {})])
+    assert [o.call_id for o in outcomes] == ["c1", "c2", "c3"]
+    assert [o.is_error for o in outcomes] == [False, True, True]
+    for outcome in outcomes[1:]:
+        assert "read-only" in outcome.content and "Nothing was changed" in outcome.content, outcome.content
+    assert undo_names(doc) == [] and count(host, doc, DB.Wall) == 0
+
+
+def test_a_transaction_revit_will_not_start_fails_only_its_own_call(run, doc, host, monkeypatch):
+    def refuse(self, name=None):
+        raise InvalidOperationException("Starting a new transaction is not permitted.")
+
+    monkeypatch.setattr(DB.Transaction, "Start", refuse)
+    outcomes = run([("count_walls", {}), ("create_level", {"elevation": 30}), ("create_wall", {})])
+    assert [o.is_error for o in outcomes] == [False, True, True]
+    assert all("not permitted" in o.content for o in outcomes[1:])
+    assert undo_names(doc) == []

@@ -25,7 +25,7 @@ from paracore.tools.registry import PreparedCall, ToolCallError, default_registr
 from revit_standin import guard
 from revit_standin.grow import grow
 from revit_standin.host import RevitHost
-from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 M = 1 / 0.3048          # feet per metre
 LIB = Path(__file__).resolve().parents[2] / "lib"
@@ -85,7 +85,7 @@ class Revit:
         return next(lv for lv in DB.FilteredElementCollector(self.doc).OfClass(DB.Level) if lv.Name == name)
 
     def select(self, ids) -> None:
-        self.uidoc.Selection.SetElementIds(List[DB.ElementId]([DB.ElementId(i) for i in ids]))
+        self.uidoc.Selection.SetElementIds(typed_list(DB.ElementId, [DB.ElementId(i) for i in ids]))
 
     def edit(self, change) -> None:
         transaction = DB.Transaction(self.doc, "test edit")

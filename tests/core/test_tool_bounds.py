@@ -58,7 +58,7 @@ def _populate(doc) -> None:
     own edits would be: many wall types and 3D views with long names, and hundreds of kinds of
     warnings, each on thousands of walls."""
     from Autodesk.Revit import DB
-    from System.Collections.Generic import List
+    from paracore.revit.dotnet import typed_list
 
     walls = [w.Id for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)]
     brick = next(t for t in DB.FilteredElementCollector(doc).OfClass(DB.WallType) if t.Name == "Exterior - Brick on Block")
@@ -76,7 +76,7 @@ def _populate(doc) -> None:
         DB.FailureDefinition.CreateFailureDefinition(
             kind, DB.FailureSeverity.Warning, f"Warning {n:03d}: highlighted walls overlap. " + LONG_TEXT[:300])
         failure = DB.FailureMessage(kind)
-        failure.SetFailingElements(List[DB.ElementId](walls[n * 50:n * 50 + 3_000]))
+        failure.SetFailingElements(typed_list(DB.ElementId, walls[n * 50:n * 50 + 3_000]))
         doc.PostFailure(failure)
     transaction.Commit()
 

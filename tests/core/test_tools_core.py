@@ -25,7 +25,7 @@ from paracore.tools.registry import PreparedCall, ToolCallError, default_registr
 from paracore.tools.results import ToolError, ToolOutput
 from revit_standin import guard
 from revit_standin.host import RevitHost
-from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 M = 1 / 0.3048          # feet per metre
 LIB = Path(__file__).resolve().parents[2] / "lib"
@@ -134,7 +134,7 @@ def selection(ctx) -> list[int]:
 
 
 def select_in_revit(ctx, ids) -> None:
-    ctx.uidoc.Selection.SetElementIds(List[DB.ElementId]([DB.ElementId(i) for i in ids]))
+    ctx.uidoc.Selection.SetElementIds(typed_list(DB.ElementId, [DB.ElementId(i) for i in ids]))
 
 
 CURVED_WALL = {"level": "Level 1", "center": [0, 0], "radius": 10, "length": 30}

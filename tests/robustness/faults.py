@@ -327,7 +327,7 @@ def delete_as_user(doc, ids) -> list[int]:
     """Delete the live ones of ``ids`` as a user would: one transaction (main thread). Returns
     every id that went, hosted doors included."""
     from Autodesk.Revit import DB
-    from System.Collections.Generic import List
+    from paracore.revit.dotnet import typed_list
 
     from paracore.revit.context import element_id, id_value
     live = [i for i in ids if doc.GetElement(element_id(i)) is not None]
@@ -335,7 +335,7 @@ def delete_as_user(doc, ids) -> list[int]:
         return []
     transaction = DB.Transaction(doc, "Delete")
     transaction.Start()
-    deleted = doc.Delete(List[DB.ElementId]([element_id(i) for i in live]))
+    deleted = doc.Delete(typed_list(DB.ElementId, [element_id(i) for i in live]))
     if transaction.Commit() != DB.TransactionStatus.Committed:
         return []
     return [id_value(i) for i in deleted]

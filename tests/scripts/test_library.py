@@ -274,10 +274,10 @@ def test_array_doors_replaces_the_working_set_with_the_doors(run1, session, read
 
 
 def test_add_to_working_set_takes_the_revit_selection(run1, session, host, doc):
-    from System.Collections.Generic import List
+    from paracore.revit.dotnet import typed_list
     wall_ids = host.call(lambda: walls(doc))[:3]
     host.call(lambda: host.uiapp.ActiveUIDocument.Selection.SetElementIds(
-        List[DB.ElementId]([DB.ElementId(i) for i in wall_ids])))
+        typed_list(DB.ElementId, [DB.ElementId(i) for i in wall_ids])))
     outcome = run_script(run1, session, "Add_To_Working_Set")
     assert not outcome.is_error, outcome.content
     assert list(session.working_set.ids) == wall_ids

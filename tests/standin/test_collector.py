@@ -11,6 +11,7 @@ from Autodesk.Revit.DB import (BuiltInCategory, Element, ElementCategoryFilter, 
 from Autodesk.Revit.DB.Architecture import Room
 from Autodesk.Revit.Exceptions import ArgumentException, InvalidOperationException
 from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 WALLS = BuiltInCategory.OST_Walls
 DOORS = BuiltInCategory.OST_Doors
@@ -102,7 +103,7 @@ def test_level_filter(duplex):
 
 def test_id_set_filter(duplex):
     some = _walls(duplex).ToElementIds()[:5]
-    chosen = FilteredElementCollector(duplex).WherePasses(ElementIdSetFilter(List[ElementId](some)))
+    chosen = FilteredElementCollector(duplex).WherePasses(ElementIdSetFilter(typed_list(ElementId, some)))
     assert sorted(i.Value for i in chosen.ToElementIds()) == sorted(i.Value for i in some)
     with pytest.raises(ArgumentException):
         ElementIdSetFilter(List[ElementId]())
@@ -113,14 +114,14 @@ def test_logical_or_and_and_filters(duplex):
         LogicalOrFilter(ElementCategoryFilter(WALLS), ElementCategoryFilter(DOORS))).WhereElementIsNotElementType()
     assert walls_or_doors.GetElementCount() == 57 + 14
     level_1 = next(lv for lv in FilteredElementCollector(duplex).OfClass(Level) if lv.Name == "Level 1")
-    from_a_list = FilteredElementCollector(duplex).WherePasses(LogicalAndFilter(List[ElementFilter]([
+    from_a_list = FilteredElementCollector(duplex).WherePasses(LogicalAndFilter(typed_list(ElementFilter, [
         ElementCategoryFilter(WALLS), ElementLevelFilter(level_1.Id)]))).ToElements()
     assert _ids(from_a_list) == _ids(_walls(duplex).WherePasses(ElementLevelFilter(level_1.Id)))
 
 
 def test_excluding(duplex):
     first = _walls(duplex).FirstElementId()
-    rest = _walls(duplex).Excluding(List[ElementId]([first])).ToElementIds()
+    rest = _walls(duplex).Excluding(typed_list(ElementId, [first])).ToElementIds()
     assert len(rest) == 56 and first not in rest
 
 
@@ -175,6 +176,6 @@ def test_a_view_scoped_collector_needs_a_view(duplex):
 def test_a_collector_over_given_ids(duplex):
     doors = FilteredElementCollector(duplex).OfCategory(DOORS).WhereElementIsNotElementType().ToElementIds()
     walls = _walls(duplex).ToElementIds()
-    mixed = List[ElementId](list(doors[:3]) + list(walls[:2]))
+    mixed = typed_list(ElementId, list(doors[:3]) + list(walls[:2]))
     assert FilteredElementCollector(duplex, mixed).OfClass(Wall).ToElementIds() == list(walls[:2])
 

@@ -6,13 +6,14 @@ import math
 
 import pytest
 
-from Autodesk.Revit.DB import (XYZ, Arc, BuiltInCategory, BuiltInParameter, CurveLoop, ElementId,
+from Autodesk.Revit.DB import (XYZ, Arc, BuiltInCategory, BuiltInParameter, Curve, CurveLoop, ElementId,
                                FilteredElementCollector, Floor, FloorType, Level, Line, SpecTypeId,
                                StorageType, Transaction, UnitTypeId, UnitUtils, Wall, WallType)
 from Autodesk.Revit.DB.Structure import StructuralType
 from Autodesk.Revit.Exceptions import ArgumentException, InvalidOperationException
 from revit_standin import versions
 from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 FOOT = 0.3048
 
@@ -212,33 +213,33 @@ def test_level_create_makes_a_uniquely_named_level(doc):
 
 def _rectangle(x0, y0, x1, y1):
     corners = [XYZ(x0, y0, 0), XYZ(x1, y0, 0), XYZ(x1, y1, 0), XYZ(x0, y1, 0)]
-    return CurveLoop.Create([Line.CreateBound(a, b) for a, b in zip(corners, corners[1:] + corners[:1])])
+    return CurveLoop.Create(typed_list(Curve, [Line.CreateBound(a, b) for a, b in zip(corners, corners[1:] + corners[:1])]))
 
 
 def test_a_floor_from_a_curve_loop_has_its_area(doc, make):
     level = make.level(doc, "Level 1")
     floor_type = FilteredElementCollector(doc).OfClass(FloorType).FirstElement()
     floor = _in_transaction(doc, lambda: Floor.Create(
-        doc, List[CurveLoop]([_rectangle(0, 0, 20, 10)]), floor_type.Id, level.Id))
+        doc, typed_list(CurveLoop, [_rectangle(0, 0, 20, 10)]), floor_type.Id, level.Id))
     assert floor.LevelId == level.Id and floor.FloorType == floor_type
     assert floor.LookupParameter("Area").AsDouble() == pytest.approx(200.0)
     assert floor.LookupParameter("Area").AsValueString() == "18.58 m²"      # 200 SF in m²
     holed = _in_transaction(doc, lambda: Floor.Create(
-        doc, [_rectangle(0, 0, 20, 10), _rectangle(2, 2, 4, 4)], floor_type.Id, level.Id))
+        doc, typed_list(CurveLoop, [_rectangle(0, 0, 20, 10), _rectangle(2, 2, 4, 4)]), floor_type.Id, level.Id))
     assert holed.LookupParameter("Area").AsDouble() == pytest.approx(196.0)
 
 
 def test_a_floor_needs_closed_loops(doc, make):
     level = make.level(doc, "Level 1")
     floor_type = FilteredElementCollector(doc).OfClass(FloorType).FirstElement()
-    open_loop = CurveLoop.Create([Line.CreateBound(XYZ(0, 0, 0), XYZ(10, 0, 0)),
-                                  Line.CreateBound(XYZ(10, 0, 0), XYZ(10, 10, 0))])
+    open_loop = CurveLoop.Create(typed_list(Curve, [Line.CreateBound(XYZ(0, 0, 0), XYZ(10, 0, 0)),
+                                                    Line.CreateBound(XYZ(10, 0, 0), XYZ(10, 10, 0))]))
     transaction = Transaction(doc, "Floor")
     transaction.Start()
     with pytest.raises(ArgumentException):
-        Floor.Create(doc, [open_loop], floor_type.Id, level.Id)
+        Floor.Create(doc, typed_list(CurveLoop, [open_loop]), floor_type.Id, level.Id)
     with pytest.raises(ArgumentException):
-        Floor.Create(doc, [_rectangle(0, 0, 1, 1)], floor_type.Id, floor_type.Id)   # not a level
+        Floor.Create(doc, typed_list(CurveLoop, [_rectangle(0, 0, 1, 1)]), floor_type.Id, floor_type.Id)  # not a level
     transaction.RollBack()
 
 
@@ -354,10 +355,10 @@ def test_selection_get_and_set(host, doc, make):
     walls = [make.wall(doc), make.wall(doc, (0, 10), (20, 10))]
     selection = host.uiapp.ActiveUIDocument.Selection
     assert list(selection.GetElementIds()) == []
-    selection.SetElementIds(List[ElementId]([w.Id for w in walls]))
+    selection.SetElementIds(typed_list(ElementId, [w.Id for w in walls]))
     assert list(host.uiapp.ActiveUIDocument.Selection.GetElementIds()) == [w.Id for w in walls]
     with pytest.raises(ArgumentException):
-        selection.SetElementIds(List[ElementId]([ElementId(999_999)]))
+        selection.SetElementIds(typed_list(ElementId, [ElementId(999_999)]))
     assert selection.GetElementIds().Count == 2          # a refused selection changes nothing
     selection.SetElementIds(List[ElementId]())
     assert selection.GetElementIds().Count == 0
@@ -366,7 +367,7 @@ def test_selection_get_and_set(host, doc, make):
 def test_deleted_elements_leave_the_selection(host, doc, make):
     keep, remove = make.wall(doc), make.wall(doc, (0, 10), (20, 10))
     selection = host.uiapp.ActiveUIDocument.Selection
-    selection.SetElementIds(List[ElementId]([keep.Id, remove.Id]))
+    selection.SetElementIds(typed_list(ElementId, [keep.Id, remove.Id]))
     make.committed(doc, lambda: doc.Delete(remove.Id))
     assert list(selection.GetElementIds()) == [keep.Id]
 

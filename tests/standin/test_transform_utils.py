@@ -13,11 +13,11 @@ from Autodesk.Revit.DB import (XYZ, BuiltInCategory, BuiltInParameter, CurveLoop
                                ElementTransformUtils, ElementTypeGroup, FilteredElementCollector, Floor,
                                FloorType, Line, Transaction, TransactionStatus, WallKind, WallType)
 from Autodesk.Revit.Exceptions import ArgumentException, ModificationOutsideTransactionException
-from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 
 def ids(*elements):
-    return List[ElementId]([e.Id for e in elements])
+    return typed_list(ElementId, [e.Id for e in elements])
 
 
 def in_transaction(doc, fn, commit: bool = True):
@@ -49,7 +49,7 @@ def new_floor(doc, make, corners=((0, 0), (10, 0), (10, 5), (0, 5))):
         loop.Append(Line.CreateBound(a, b))
     floor_type = FilteredElementCollector(doc).OfClass(FloorType).FirstElement()
     level = make.level(doc, "Level 1")
-    return make.committed(doc, lambda: Floor.Create(doc, List[CurveLoop]([loop]), floor_type.Id, level.Id))
+    return make.committed(doc, lambda: Floor.Create(doc, typed_list(CurveLoop, [loop]), floor_type.Id, level.Id))
 
 
 # -- move ------------------------------------------------------------------------------------------------
@@ -122,9 +122,9 @@ def test_transforms_follow_revits_rules(doc, make):
     transaction = Transaction(doc, "Refused")
     transaction.Start()
     with pytest.raises(ArgumentException, match="does not exist"):
-        ElementTransformUtils.MoveElements(doc, List[ElementId]([wall.Id, ElementId(987654)]), XYZ(1, 0, 0))
+        ElementTransformUtils.MoveElements(doc, typed_list(ElementId, [wall.Id, ElementId(987654)]), XYZ(1, 0, 0))
     with pytest.raises(ArgumentException, match="empty"):
-        ElementTransformUtils.MoveElements(doc, List[ElementId]([]), XYZ(1, 0, 0))
+        ElementTransformUtils.MoveElements(doc, typed_list(ElementId, []), XYZ(1, 0, 0))
     with pytest.raises(ArgumentException, match="no location"):
         ElementTransformUtils.CopyElement(doc, wall_type.Id, XYZ(1, 0, 0))
     with pytest.raises(ArgumentException, match="vertical axis"):

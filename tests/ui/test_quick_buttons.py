@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from Autodesk.Revit import DB
-from System.Collections.Generic import List
+from paracore.revit.dotnet import typed_list
 
 from paracore import quick_buttons
 from paracore import session as sessions
@@ -47,7 +47,7 @@ class Duplex:
 
     def select(self, ids) -> None:
         self.call(lambda: self.uiapp.ActiveUIDocument.Selection.SetElementIds(
-            List[DB.ElementId]([DB.ElementId(i) for i in ids])))
+            typed_list(DB.ElementId, [DB.ElementId(i) for i in ids])))
 
     def selection(self) -> list[int]:
         return self.call(lambda: [i.Value for i in self.uiapp.ActiveUIDocument.Selection.GetElementIds()])
@@ -75,7 +75,7 @@ class Duplex:
         def run():
             transaction = DB.Transaction(self.doc, "Delete (test)")
             transaction.Start()
-            self.doc.Delete(List[DB.ElementId]([DB.ElementId(i) for i in ids]))
+            self.doc.Delete(typed_list(DB.ElementId, [DB.ElementId(i) for i in ids]))
             transaction.Commit()
         self.call(run)
 

@@ -79,10 +79,10 @@ def new_wall(doc) -> int:
 
 
 def delete(doc, ids) -> None:
-    from System.Collections.Generic import List
+    from paracore.revit.dotnet import typed_list
     transaction = DB.Transaction(doc, "Delete (test)")
     transaction.Start()
-    doc.Delete(List[DB.ElementId]([DB.ElementId(i) for i in ids]))
+    doc.Delete(typed_list(DB.ElementId, [DB.ElementId(i) for i in ids]))
     transaction.Commit()
 
 

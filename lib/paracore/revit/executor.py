@@ -57,7 +57,11 @@ def run_batch(uidoc, session: Session, step_name: str,
     if not any(call.spec.writes for _, call in calls):
         return [batch.run(call_id, call) for call_id, call in calls]
     group = DB.TransactionGroup(batch.doc, step_name or "Paracore")
-    group.Start()
+    try:
+        group.Start()
+    except Exception:  # noqa: BLE001 - e.g. a read-only document: each call then reports its own error
+        log.info("The step's transaction group did not start; calls run one by one", exc_info=True)
+        return [batch.run(call_id, call) for call_id, call in calls]
     try:
         return [batch.run(call_id, call) for call_id, call in calls]
     finally:
@@ -195,9 +199,12 @@ class _Batch:
         options.SetFailuresPreprocessor(_failure_collector(ctx.warnings, errors))
         options.SetClearAfterRollback(True)  # no "transaction rolled back" dialog either
         transaction.SetFailureHandlingOptions(options)
+        if self.doc.IsReadOnly:
+            return _Ran(error=f"'{self.doc.Title}' is read-only, so Revit cannot change it. Nothing was "
+                              "changed. Open it for editing (or save a copy and open that), then ask again.")
         with ChangeRecorder(self.doc.Application, self.doc) as recorder:
-            transaction.Start()
             try:
+                transaction.Start()  # inside the try: Revit may refuse it (a modal edit mode, say)
                 output = call.run(ctx)
                 status = transaction.Commit()
             # BaseException too: a script calling sys.exit() must not leave the transaction open.

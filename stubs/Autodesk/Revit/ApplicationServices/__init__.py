@@ -66,3 +66,9 @@ class Application:
         args = DocumentChangedEventArgs(document, operation, changes.added, changes.modified,
                                         changes.deleted, names)
         self.DocumentChanged.fire(self, args)
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

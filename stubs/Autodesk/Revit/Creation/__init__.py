@@ -83,3 +83,9 @@ class Document:
 def _family_instance_class():
     from Autodesk.Revit.DB import FamilyInstance
     return FamilyInstance
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

@@ -60,3 +60,9 @@ __all__ = [
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
 ]
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

@@ -114,7 +114,7 @@ class ElementIdSetFilter(ElementQuickFilter):
 
     def GetIdsToInclude(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[ElementId]([ElementId(i) for i in sorted(self._ids)])
+        return List[ElementId]._of([ElementId(i) for i in sorted(self._ids)])
 
     def _test(self, element) -> bool:
         return element._id in self._ids
@@ -130,7 +130,7 @@ class ElementLogicalFilter(ElementFilter):
 
     def GetFilters(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[ElementFilter](self._filters)
+        return List[ElementFilter]._of(self._filters)
 
 
 @api_class
@@ -226,11 +226,11 @@ class FilteredElementCollector:
 
     def ToElements(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[Element](self._iter_elements())
+        return List[Element]._of(self._iter_elements())
 
     def ToElementIds(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[ElementId]([e.Id for e in self._iter_elements()])
+        return List[ElementId]._of([e.Id for e in self._iter_elements()])
 
     def FirstElement(self):  # noqa: N802
         return next(self._iter_elements(), None)

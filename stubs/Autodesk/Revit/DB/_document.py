@@ -5,6 +5,7 @@ import itertools
 
 from revit_standin.guard import api_class
 from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal
+from revit_standin.pythonnet_rules import no_method_matches as _no_method_matches
 
 from . import _params
 from ._element import CATEGORY_NAMES, Element, ElementType
@@ -115,13 +116,14 @@ class Document:
             return self._elements.get(id._value)
         if isinstance(id, str):
             return next((e for e in self._elements.values() if e.UniqueId == id), None)
-        from Autodesk.Revit.Exceptions import ArgumentException
-        raise ArgumentException("GetElement takes an ElementId or a unique id string.", "id")
+        raise _no_method_matches("Document.GetElement", (id,))  # pythonnet: no int -> ElementId
 
     def Delete(self, elementIds):  # noqa: N802, N803
         """Delete(ElementId) or Delete(ICollection<ElementId>): returns every id deleted,
         including the elements that went with them (hosted doors, instances of a type...)."""
-        from System.Collections.Generic import List
+        from System.Collections.Generic import HashSet, List
+        if not isinstance(elementIds, (ElementId, List, HashSet)):
+            raise _no_method_matches("Document.Delete", (elementIds,))
         self._require_transaction()
         requested = [elementIds] if isinstance(elementIds, ElementId) else list(elementIds)
         missing = [i for i in requested if i._value not in self._elements]
@@ -134,7 +136,7 @@ class Document:
             element = self._elements[element_id]
             self._journal.record(DELETED, element)
             self._unindex(element)
-        return List[ElementId]([ElementId(i) for i in deleted])
+        return List[ElementId]._of([ElementId(i) for i in deleted])
 
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
@@ -163,7 +165,7 @@ class Document:
     def GetWarnings(self):  # noqa: N802
         from System.Collections.Generic import List
         live = [w for w in self._warnings if any(i in self._elements for i in w._failing) or not w._failing]
-        return List[FailureMessage](live)
+        return List[FailureMessage]._of(live)
 
     # -- private machinery ----------------------------------------------------------------------
     def _require_transaction(self):

@@ -228,7 +228,7 @@ class Element:
 
     def GetOrderedParameters(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[_params.Parameter](list(self.Parameters))
+        return List[_params.Parameter]._of(list(self.Parameters))
 
     def LookupParameter(self, name: str):  # noqa: N802
         definition = self._definition_map().get(name)
@@ -243,7 +243,7 @@ class Element:
 
     def GetParameters(self, name: str):  # noqa: N802
         from System.Collections.Generic import List
-        return List[_params.Parameter]([_params.Parameter(self, d)
+        return List[_params.Parameter]._of([_params.Parameter(self, d)
                                         for d in self._definitions() if d.name == name])
 
     def _base_definitions(self):

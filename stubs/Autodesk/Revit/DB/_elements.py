@@ -133,7 +133,7 @@ class HostObject(Element):
     def FindInserts(self, addRectOpenings: bool, includeShadows: bool,  # noqa: N802, N803
                     includeEmbeddedWalls: bool, includeSharedEmbeddedInserts: bool):
         from System.Collections.Generic import List
-        return List[ElementId]([ElementId(i) for i in self._dependents()])
+        return List[ElementId]._of([ElementId(i) for i in self._dependents()])
 
     def _dependents(self):
         return self._document._hosted_by(self._id)
@@ -329,7 +329,7 @@ class Family(Element):
     def GetFamilySymbolIds(self):  # noqa: N802
         from System.Collections.Generic import List
         category = self._state["family_category"]
-        return List[ElementId]([s.Id for s in self._document._elements_of_category(category)
+        return List[ElementId]._of([s.Id for s in self._document._elements_of_category(category)
                                 if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
 
 

@@ -83,7 +83,7 @@ class FailureMessage:
 
     def GetFailingElements(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[ElementId]([ElementId(i) for i in self._failing])
+        return List[ElementId]._of([ElementId(i) for i in self._failing])
 
     def GetSeverity(self):  # noqa: N802
         return self._definition._severity
@@ -142,7 +142,7 @@ class FailuresAccessor:
         live = [a for a in self._accessors if not a._dismissed and not a._resolved]
         if severity is not None:
             live = [a for a in live if a.GetSeverity() == severity]
-        return List[FailureMessageAccessor](live)
+        return List[FailureMessageAccessor]._of(live)
 
     def GetSeverity(self):  # noqa: N802
         live = self.GetFailureMessages()

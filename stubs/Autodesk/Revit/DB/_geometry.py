@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from revit_standin.guard import api_class
+from revit_standin.pythonnet_rules import require_bool as _require_bool
 
 _TOLERANCE = 1e-9
 # Revit refuses curves shorter than its short-curve tolerance (about 1/256 ft).
@@ -151,7 +152,7 @@ class Curve:
     def Tessellate(self):  # noqa: N802
         from System.Collections.Generic import List
         steps = self._tessellation_steps()
-        return List[XYZ]([self._point_at(i / steps) for i in range(steps + 1)])
+        return List[XYZ]._of([self._point_at(i / steps) for i in range(steps + 1)])
 
     def Project(self, point: XYZ):  # noqa: N802
         """Closest point on the curve (returns an IntersectionResult-like object)."""
@@ -430,4 +431,4 @@ class BoundingBoxXYZ:
 
     @Enabled.setter
     def Enabled(self, value: bool):  # noqa: N802
-        self._enabled = bool(value)
+        self._enabled = _require_bool(value)

@@ -6,6 +6,7 @@ has only ``Value``. The stand-in follows the version selected in revit_standin.v
 from __future__ import annotations
 
 from revit_standin.guard import api_class
+from revit_standin.pythonnet_rules import no_method_matches as _no_method_matches
 from revit_standin.versions import available
 
 
@@ -14,7 +15,10 @@ class ElementId:
     __slots__ = ("_value",)
 
     def __init__(self, id):  # noqa: A002 - the real parameter name
-        # Accepts an int, a BuiltInCategory or a BuiltInParameter, like the real overloads.
+        # An int (the Int64 overload), a BuiltInCategory or a BuiltInParameter, like the real
+        # overloads; pythonnet finds no overload for a float or a string.
+        if isinstance(id, (float, str)):
+            raise _no_method_matches("ElementId..ctor", (id,))
         self._value = int(id)
 
     @available(until=2025)
@@ -54,9 +58,6 @@ class ElementId:
 
     def __hash__(self):
         return hash(self._value)
-
-    def __int__(self):
-        return self._value
 
     def __repr__(self):
         return f"<ElementId {self._value}>"

@@ -199,6 +199,8 @@ class TransactionGroup(_Named):
             self._name = name
         if self._status != TransactionStatus.Uninitialized:
             raise _invalid_operation("The transaction group has already been started.")
+        if self._document._read_only:
+            raise _invalid_operation("The document is read-only: it cannot be modified.")
         if self._document._open_transaction is not None:
             raise _invalid_operation("A transaction group cannot be started while a transaction is open.")
         self._document._journal.open_group(self)

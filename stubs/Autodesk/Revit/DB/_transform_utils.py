@@ -159,7 +159,7 @@ def _copy(document, ids, translation, name: str):
             state["host_id"] = new_ids[host_id]
         state = _place(element, state, plan, dz, copying, state_only=True)
         new_ids[element._id] = document._add_element(type(element), state)._id
-    return List[ElementId]([ElementId(new_ids[e._id]) for e in elements])
+    return List[ElementId]._of([ElementId(new_ids[e._id]) for e in elements])
 
 
 def _place(element, state: dict, plan: Transform, dz: float, moving: set, *, state_only: bool):

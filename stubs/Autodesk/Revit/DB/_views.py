@@ -495,7 +495,7 @@ class ScheduleDefinition:
 
     def GetSchedulableFields(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[SchedulableField](self._schedule._schedulable_fields())
+        return List[SchedulableField]._of(self._schedule._schedulable_fields())
 
     def IsSchedulableField(self, schedulableField) -> bool:  # noqa: N802, N803
         return schedulableField in self._schedule._schedulable_fields()

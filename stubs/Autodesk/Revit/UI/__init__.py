@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from revit_standin.events import RevitEvent as _RevitEvent
 from revit_standin.guard import api_class as _api_class
+from revit_standin.pythonnet_rules import require_bool as _require_bool
 
 from Autodesk.Revit.DB._enums import _RevitEnum
 
@@ -189,7 +190,7 @@ class DockablePaneProviderData:
 
     @VisibleByDefault.setter
     def VisibleByDefault(self, value: bool):  # noqa: N802
-        self._visible = bool(value)
+        self._visible = _require_bool(value)
 
     @property
     def InitialState(self):  # noqa: N802
@@ -264,3 +265,9 @@ class TaskDialog:
     @staticmethod
     def Show(title: str, mainInstruction: str):  # noqa: N802, N803
         print(f"[{title}] {mainInstruction}")
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

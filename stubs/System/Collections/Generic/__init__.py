@@ -1,29 +1,60 @@
 """Stand-in for System.Collections.Generic: ``List[T]`` as pythonnet exposes it.
 
-``List[ElementId](ids)`` builds a typed list; Revit methods that take an ``ICollection<T>``
-accept it, and the ones that return collections return one.
+Strict like pythonnet 3.0.3: ``List[T]()`` then ``Add`` builds a typed list; ``List[T](x)`` takes
+a capacity or another .NET collection, never a Python list, tuple or generator, and ``Add`` takes
+only a ``T`` (revit_standin.pythonnet_rules). Revit methods that take an ``ICollection<T>`` accept
+it, and the ones that return collections return one: the stand-in builds those with ``_of``.
 """
 from __future__ import annotations
 
+from revit_standin.pythonnet_rules import no_method_matches as _no_method_matches
+
 __all__ = ["List", "ICollection", "IList", "IEnumerable", "ISet", "HashSet"]
+
+
+def _is_dotnet_collection(value) -> bool:
+    return isinstance(value, (_GenericList, _GenericSet))
+
+
+def _accepts(item_type, item) -> bool:
+    """Whether pythonnet would pass ``item`` as a ``item_type`` (ints widen to double)."""
+    if item_type is object:
+        return True
+    if item_type is float:
+        return isinstance(item, (int, float)) and not isinstance(item, bool)
+    return isinstance(item, item_type)
 
 
 class _GenericList(list):
     """A typed List<T>: a Python list with the .NET members that Revit code uses."""
 
     item_type = object
+    _is_dotnet_collection = True  # revit_standin.pythonnet_rules: not a Python sequence
 
-    def __init__(self, items=()):
-        super().__init__(items)
+    def __init__(self, *args):
+        if len(args) > 1 or (args and not (_is_capacity(args[0]) or _is_dotnet_collection(args[0]))):
+            raise _no_method_matches("List`1..ctor", args)
+        super().__init__(args[0] if args and _is_dotnet_collection(args[0]) else ())
+
+    @classmethod
+    def _of(cls, items):
+        """The stand-in's own way to return a List<T> of ``items`` (not an API member)."""
+        made = cls()
+        list.extend(made, items)
+        return made
 
     @property
     def Count(self) -> int:  # noqa: N802
         return len(self)
 
     def Add(self, item):  # noqa: N802
+        if not _accepts(self.item_type, item):
+            raise _no_method_matches("List`1.Add", (item,))
         self.append(item)
 
     def AddRange(self, items):  # noqa: N802
+        if not _is_dotnet_collection(items):
+            raise _no_method_matches("List`1.AddRange", (items,))
         self.extend(items)
 
     def Contains(self, item) -> bool:  # noqa: N802
@@ -57,14 +88,34 @@ class _GenericFactory:
             self._cache[item_type] = type(name, (self._base,), {"item_type": item_type})
         return self._cache[item_type]
 
-    def __call__(self, items=()):
-        return self._base(items)
+    def __call__(self, *args):
+        return self._base(*args)
 
     def __instancecheck__(self, obj):
         return isinstance(obj, self._base)
 
 
+def _is_capacity(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class _GenericSet(set):
+    """A HashSet<T>: like List<T>, built from nothing, a capacity or another .NET collection."""
+
+    item_type = object
+    _is_dotnet_collection = True
+
+    def __init__(self, *args):
+        if len(args) > 1 or (args and not (_is_capacity(args[0]) or _is_dotnet_collection(args[0]))):
+            raise _no_method_matches("HashSet`1..ctor", args)
+        super().__init__(args[0] if args and _is_dotnet_collection(args[0]) else ())
+
+    @classmethod
+    def _of(cls, items):
+        made = cls()
+        set.update(made, items)
+        return made
+
     @property
     def Count(self) -> int:  # noqa: N802
         return len(self)

@@ -62,7 +62,7 @@ class DocumentChangedEventArgs(RevitAPISingleEventArgs):
 
     def GetTransactionNames(self):  # noqa: N802
         from System.Collections.Generic import List
-        return List[str](self._names)
+        return List[str]._of(self._names)
 
     def _ids(self, ids, element_filter):
         from System.Collections.Generic import List
@@ -70,7 +70,7 @@ class DocumentChangedEventArgs(RevitAPISingleEventArgs):
         if element_filter is not None:
             ids = [i for i in ids if i in self._document._elements
                    and element_filter._passes(self._document._elements[i])]
-        return List[ElementId]([ElementId(i) for i in ids])
+        return List[ElementId]._of([ElementId(i) for i in ids])
 
 
 # -- documents opened and closed (fired by revit_standin.host) -----------------------------------
@@ -143,3 +143,9 @@ class DocumentClosedEventArgs(RevitAPIPostEventArgs):
     @property
     def DocumentId(self) -> int:  # noqa: N802
         return self._document_id
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

@@ -11,3 +11,9 @@ class StructuralType(_RevitEnum):
     Column = 3
     Footing = 4
     UnknownFraming = 5
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

@@ -22,3 +22,9 @@ class ViewActivatedEventArgs(_PostDocEventArgs):
     @property
     def PreviousActiveView(self):  # noqa: N802
         return self._previous
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

@@ -15,7 +15,7 @@ class Selection:
         from System.Collections.Generic import List
         from Autodesk.Revit.DB import ElementId
         live = [i for i in getattr(self._document, "_selection", ()) if i in self._document._elements]
-        return List[ElementId]([ElementId(i) for i in live])
+        return List[ElementId]._of([ElementId(i) for i in live])
 
     def SetElementIds(self, elementIds) -> None:  # noqa: N802, N803
         ids = [i._value for i in elementIds]
@@ -25,3 +25,9 @@ class Selection:
             raise ArgumentException(f"Element {missing[0]} is not in the document; it cannot be selected.",
                                     "elementIds")
         self._document._selection = list(dict.fromkeys(ids))
+
+
+# pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.
+from revit_standin.pythonnet_rules import enforce_in_package as _enforce_in_package  # noqa: E402
+
+_enforce_in_package(__name__)

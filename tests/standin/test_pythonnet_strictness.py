@@ -1,0 +1,84 @@
+"""The stand-in refuses what pythonnet 3.0.3 refuses, with pythonnet's own messages.
+
+The messages are the ones the real-CLR lane observes (tests/clr/test_conversions.py), so code
+that passes here passes the same conversions in Revit.
+"""
+from __future__ import annotations
+
+import pytest
+from Autodesk.Revit import UI
+from Autodesk.Revit.DB import ElementId, ElementIdSetFilter, ElementTransformUtils, FilteredElementCollector, XYZ
+from System.Collections.Generic import HashSet, List
+
+from paracore.revit.dotnet import element_id_list
+
+NO_METHOD = "No method matches given arguments for"
+
+
+@pytest.mark.parametrize("items, shown", [([ElementId(1)], "<class 'list'>"), ((ElementId(1),), "<class 'tuple'>"),
+                                          ((i for i in [ElementId(1)]), "<class 'generator'>")])
+def test_a_list_is_never_built_from_a_python_sequence(items, shown):
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} List`1..ctor: \\({shown}\\)$"):
+        List[ElementId](items)
+
+
+def test_a_list_is_built_empty_with_a_capacity_or_from_a_dotnet_collection():
+    built = List[ElementId]()
+    built.Add(ElementId(5))
+    assert List[ElementId](10).Count == 0
+    assert list(List[ElementId](built)) == [ElementId(5)]
+    assert HashSet[ElementId](built).Count == 1
+    with pytest.raises(TypeError, match="HashSet`1..ctor"):
+        HashSet[ElementId]([ElementId(5)])
+
+
+def test_add_takes_only_the_item_type_and_add_range_only_a_dotnet_collection():
+    built = List[ElementId]()
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} List`1.Add: \\(<class 'int'>\\)$"):
+        built.Add(5)
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} List`1.AddRange: \\(<class 'list'>\\)$"):
+        built.AddRange([ElementId(5)])
+    built.AddRange(element_id_list([1, 2]))
+    doubles = List[float]()
+    doubles.Add(3)  # pythonnet widens an int to a double
+    assert list(built) == [ElementId(1), ElementId(2)] and list(doubles) == [3]
+
+
+def test_api_methods_taking_collections_refuse_python_lists(host, doc, make):
+    ids = [make.wall(doc).Id, make.wall(doc, (0, 10), (20, 10)).Id]
+    selection = host.uiapp.ActiveUIDocument.Selection
+    for call, member in ((lambda: selection.SetElementIds(ids), "Selection.SetElementIds"),
+                         (lambda: doc.ActiveView.IsolateElementsTemporary(ids), "View.IsolateElementsTemporary"),
+                         (lambda: ElementIdSetFilter(ids), "ElementIdSetFilter..ctor"),
+                         (lambda: FilteredElementCollector(doc).Excluding(ids), "FilteredElementCollector.Excluding"),
+                         (lambda: doc.Delete(ids), "Document.Delete")):
+        with pytest.raises(TypeError, match=f"^{NO_METHOD} {member}: \\(<class 'list'>\\)$"):
+            call()
+    with pytest.raises(TypeError, match=f"{NO_METHOD} ElementTransformUtils.MoveElements"):
+        make.committed(doc, lambda: ElementTransformUtils.MoveElements(doc, ids, XYZ(1, 0, 0)))
+    selection.SetElementIds(element_id_list([i.Value for i in ids]))
+    assert list(selection.GetElementIds()) == ids
+
+
+def test_an_int_is_not_an_element_id(doc):
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} Document.GetElement: \\(<class 'int'>\\)$"):
+        doc.GetElement(5)
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} Document.Delete: \\(<class 'int'>\\)$"):
+        doc.Delete(5)
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} ElementId..ctor: \\(<class 'float'>\\)$"):
+        ElementId(5.0)
+    assert ElementId(3_000_000_000).Value == 3_000_000_000
+
+
+def test_an_element_id_has_no_int_conversion():
+    with pytest.raises(TypeError, match="int\\(\\) argument must be"):
+        int(ElementId(5))
+
+
+@pytest.mark.parametrize("value", [1, 0, "yes", None])
+def test_a_bool_property_takes_only_a_bool(value):
+    data = UI.DockablePaneProviderData()
+    with pytest.raises(TypeError, match=f"^'{type(value).__name__}' value cannot be converted to System.Boolean$"):
+        data.VisibleByDefault = value
+    data.VisibleByDefault = False
+    assert data.VisibleByDefault is False

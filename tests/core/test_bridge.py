@@ -186,3 +186,34 @@ def test_revit_from_a_worker_fails_but_through_the_bridge_works(host, bridge):
     with pytest.raises(InvalidOperationException):
         on_worker(lambda: doc.GetElement(ElementId(1)))
     assert on_worker(lambda: bridge.call(count_levels, timeout=5)) == 2
+
+
+# -- a request queued while the event is still pending -------------------------------------------
+
+def test_a_request_queued_as_a_drain_ends_runs_without_waiting_for_its_timeout(host, bridge):
+    """The drain has found the queue empty; before Execute returns, another thread queues a request
+    and its Raise answers Pending (Revit may report the event pending until Execute returns). The
+    bridge raises again after the drain, so the request runs now, not at its timeout."""
+    late, queued = {}, threading.Event()
+    original_drain = type(bridge)._drain
+    real_raise = bridge._event.Raise
+
+    def queue_late_request():
+        from Autodesk.Revit.UI import ExternalEventRequest
+        bridge._event.Raise = lambda: ExternalEventRequest.Pending  # the event still looks pending
+        late["future"] = on_worker(lambda: bridge.submit(lambda: "late request ran"))
+        bridge._event.Raise = real_raise
+        queued.set()
+
+    def drain_then_race(self, uiapp):
+        original_drain(self, uiapp)
+        if "future" not in late:
+            queue_late_request()
+
+    bridge._drain = drain_then_race.__get__(bridge)
+    try:
+        assert bridge.submit(lambda: "first").result(5) == "first"
+        assert queued.wait(5)
+        assert late["future"].result(2) == "late request ran"
+    finally:
+        del bridge._drain

@@ -58,7 +58,7 @@ def _BridgeHandler():  # noqa: N802 - binds the class
         def Execute(self, uiapp):  # noqa: N802 - the .NET interface's name
             bridge = self.bridge
             if bridge is not None:
-                bridge._drain(uiapp)
+                bridge._execute(uiapp)
 
         def GetName(self):  # noqa: N802
             return "Paracore bridge"
@@ -194,6 +194,23 @@ class Bridge:
                 "a modal dialog or closing; try again."))
 
     # -- the main thread (inside Execute) --------------------------------------------------------
+
+    def _execute(self, uiapp) -> None:
+        """The ExternalEvent's Execute: run what is queued, then make sure nothing is left behind."""
+        self._drain(uiapp)
+        self._raise_again_if_queued()
+
+    def _raise_again_if_queued(self) -> None:
+        """Raise the event again when a request arrived after the drain's last look at the queue.
+
+        Its submitter's own Raise may have been answered Pending (the Revit API documents an event
+        as pending until it is executed, and does not say when during Execute that ends), and then
+        nothing would run it before the next request or its timeout.
+        """
+        with self._lock:
+            queued = bool(self._queue) and not self._closed
+        if queued:
+            self._event.Raise()
 
     def _drain(self, uiapp) -> None:
         """Run every queued item in order; each outcome goes to its own future, never out."""

@@ -3,10 +3,16 @@
 The same code serves Revit (bridge created in startup.py) and the stand-in (bridge created on
 the stand-in host's main thread). Everything here is called from the agent's worker thread;
 everything that touches the API is submitted to the main thread.
+
+A session belongs to one document: its working set and every id in its conversation are that
+document's. Tool calls run only while that document is the active one in Revit (tools need its
+UIDocument: selection, active view); while another is active they are refused, each with a
+result that says which document to switch back to.
 """
 from __future__ import annotations
 
 from .. import session as sessions
+from ..agent import CallOutcome
 from . import executor
 from .bridge import Bridge
 from .context import display_length_unit
@@ -15,6 +21,11 @@ from .context import display_length_unit
 def document_key(doc) -> str:
     """A stable key for a document's session: its path when saved, its title otherwise."""
     return doc.PathName or f"unsaved:{doc.Title}"
+
+
+def find_document(uiapp, key: str):
+    """The open document whose session key is ``key``, or None."""
+    return next((doc for doc in uiapp.Application.Documents if document_key(doc) == key), None)
 
 
 def session_for(doc):
@@ -31,13 +42,30 @@ class RevitRuntime:
         self.timeout = timeout
 
     def execute_batch(self, step_name: str, calls):
-        return self.bridge.call(
-            lambda: executor.run_batch(self.uiapp.ActiveUIDocument, self.session, step_name, calls),
-            timeout=self.timeout)
+        def run():
+            uidoc, refusal = self._session_uidoc()
+            if refusal is not None:
+                return [CallOutcome(call_id, call.name, refusal, True, 0.0) for call_id, call in calls]
+            return executor.run_batch(uidoc, self.session, step_name, calls)
+        return self.bridge.call(run, timeout=self.timeout)
 
     def describe_call(self, call) -> str | None:
-        return self.bridge.call(lambda: executor.describe_call(self.uiapp.ActiveUIDocument, self.session, call),
-                                timeout=self.timeout)
+        def describe():
+            uidoc, refusal = self._session_uidoc()
+            return None if refusal is not None else executor.describe_call(uidoc, self.session, call)
+        return self.bridge.call(describe, timeout=self.timeout)
+
+    def _session_uidoc(self):
+        """(the active UIDocument, None) when it shows the session's document, else (None, why not).
+        Main thread."""
+        uidoc = self.uiapp.ActiveUIDocument
+        if uidoc is not None and document_key(uidoc.Document) == self.session.key:
+            return uidoc, None
+        mine = f"'{self.session.title}'"
+        active = f"'{uidoc.Document.Title}' is the active document" if uidoc is not None else "no document is active"
+        return None, (f"Not run: this chat works on {mine}, but {active} in Revit, and these element ids belong "
+                      f"to {mine}. Nothing was changed. Switch back to {mine} (or open the chat in the other "
+                      "document, which has its own working set), then ask again.")
 
     def read(self, fn, *args):
         """Run a read-only function on the main thread and return its result."""
@@ -45,7 +73,7 @@ class RevitRuntime:
 
     def prompt_facts(self) -> dict:
         def facts():
-            doc = self.uiapp.ActiveUIDocument.Document
+            doc = find_document(self.uiapp, self.session.key) or self.uiapp.ActiveUIDocument.Document
             return {"revit_version": self.uiapp.Application.VersionNumber, "document_title": doc.Title,
                     "length_unit": display_length_unit(doc)}
         return self.read(facts)

@@ -319,9 +319,45 @@ def install(path: Path = LOCK, vendor: Path = VENDOR, out=print) -> Path:
     stamp = {"requirements_sha256": lock_digest(path), "platform": PLATFORM, "python_version": PYTHON_VERSION,
              "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "packages": pins}
     (staging / STAMP).write_text(json.dumps(stamp, indent=2) + "\n", encoding="utf-8")
+    byte_compile(staging, out)
     _swap(staging, vendor)
     out(f"Vendored {len(pins)} packages into {vendor}. In Revit: pyRevit tab > Reload, then run Paracore's Doctor.")
     return vendor
+
+
+def python_312() -> str | None:
+    """A CPython 3.12 to compile with (pyRevit's engine is 3.12: other versions' byte code is
+    ignored by it): this one, ``python3.12`` on PATH, or the Windows launcher's ``py -3.12``."""
+    if sys.version_info[:2] == (3, 12) and sys.implementation.name == "cpython":
+        return sys.executable
+    found = shutil.which("python3.12")
+    if found:
+        return found
+    if shutil.which("py"):
+        asked = subprocess.run(["py", "-3.12", "-c", "import sys; print(sys.executable)"],
+                               capture_output=True, text=True)
+        if asked.returncode == 0 and asked.stdout.strip():
+            return asked.stdout.strip()
+    return None
+
+
+def byte_compile(folder: Path, out=print) -> bool:
+    """Write the packages' byte code now. pyRevit sets ``sys.dont_write_bytecode``, so inside Revit
+    nothing is ever cached: without this every Revit session compiles every vendored module again.
+    Returns whether it was done; a missing Python 3.12 is a note, not a failure."""
+    python = python_312()
+    if python is None:
+        out("Note: the packages were not byte-compiled (no Python 3.12 found: pyRevit's engine reads only "
+            "3.12 byte code). They work, but Revit compiles them again at every start; run this script "
+            "with Python 3.12 to avoid that.")
+        return False
+    started = time.perf_counter()
+    result = subprocess.run([python, "-m", "compileall", "-q", "-j", "0", str(folder)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:  # a module that does not compile is not imported either: say so, go on
+        out(f"Note: some files did not byte-compile:\n{(result.stdout + result.stderr).strip()[-2000:]}")
+    out(f"Byte-compiled the packages for Python 3.12 ({time.perf_counter() - started:.1f} s).")
+    return True
 
 
 def _swap(staging: Path, vendor: Path) -> None:

@@ -148,3 +148,34 @@ def test_the_doctor_reads_the_stamp_the_script_writes():
     assert doctor.VENDOR_STAMP == vendor.STAMP
     assert doctor.LOCK_FILE == vendor.LOCK and doctor.VENDOR_DIR == vendor.VENDOR
     assert doctor.lock_digest() == vendor.lock_digest()
+
+
+# -- byte code: pyRevit sets sys.dont_write_bytecode, so Revit never writes it -------------------
+
+def _fake_pip_install(args):
+    staging = Path(args[args.index("--target") + 1])
+    (staging / "tinypkg").mkdir(parents=True)
+    (staging / "tinypkg" / "__init__.py").write_text("VALUE = 1\n", encoding="utf-8")
+    (staging / "tinypkg-1.0.dist-info").mkdir()
+    return subprocess.CompletedProcess(args, 0, "", "")
+
+
+def test_install_byte_compiles_the_vendored_packages_for_pyrevits_python(tmp_path, monkeypatch):
+    lock = tmp_path / "revit.txt"
+    lock.write_text("tinypkg==1.0\n", encoding="utf-8")
+    monkeypatch.setattr(vendor, "run_pip", _fake_pip_install)
+    monkeypatch.setattr(vendor, "python_312", lambda: sys.executable)  # this Python stands in for 3.12
+    target = vendor.install(lock, tmp_path / "vendor", out=lambda text: None)
+    compiled = list((target / "tinypkg" / "__pycache__").glob("__init__.*.pyc"))
+    assert [p.name.split(".")[1] for p in compiled] == [sys.implementation.cache_tag]
+
+
+def test_without_python_312_install_says_the_packages_were_not_byte_compiled(tmp_path, monkeypatch):
+    lock = tmp_path / "revit.txt"
+    lock.write_text("tinypkg==1.0\n", encoding="utf-8")
+    monkeypatch.setattr(vendor, "run_pip", _fake_pip_install)
+    monkeypatch.setattr(vendor, "python_312", lambda: None)
+    said = []
+    target = vendor.install(lock, tmp_path / "vendor", out=said.append)
+    assert not (target / "tinypkg" / "__pycache__").exists()
+    assert any("not byte-compiled" in line and "Python 3.12" in line for line in said)

@@ -563,15 +563,12 @@ def _env_set(name: str) -> bool:
 def check_reachable(url: str, timeout: float = REACH_TIMEOUT) -> Check:
     """Whether ``url`` answers at all (any HTTP status counts: it is the network that is tested,
     not the key). No credentials are sent."""
-    try:
-        from .llm.providers import configure_tls
-        configure_tls()  # the Windows certificate store, as the SDKs will use
-    except Exception:  # noqa: BLE001 - truststore missing: certifi still works off-proxy
-        pass
+    from .llm.common import system_tls_context
+    context = system_tls_context()  # the Windows certificate store, as the model's HTTP client uses
     request = urllib.request.Request(url, method="GET", headers={"User-Agent": "Paracore-Doctor"})
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - http(s) only (settings)
+        with urllib.request.urlopen(request, timeout=timeout, context=context) as response:  # noqa: S310 - http(s) only (settings)
             status = response.status
     except urllib.error.HTTPError as error:
         status = error.code

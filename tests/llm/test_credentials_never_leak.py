@@ -48,7 +48,6 @@ def fake_adapters(monkeypatch):
 
         setattr(module, class_name, type(class_name, (), {"__init__": __init__, "provider": "x"}))
         monkeypatch.setitem(sys.modules, module_name, module)
-    monkeypatch.setattr(providers, "configure_tls", lambda: False)
 
 
 def _all_files_text(*folders):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
-from paracore.llm import providers
+from paracore.llm import common, providers
 from paracore.llm.credentials import store_key
 from paracore.llm.pricing import find_price
 from paracore.llm.providers import (
@@ -16,7 +16,6 @@ from paracore.llm.providers import (
     LOCAL_SERVER_KEY,
     ProviderNotConfigured,
     check_configuration,
-    configure_tls,
     create_model,
 )
 from paracore.settings import Limits, Settings
@@ -55,7 +54,6 @@ def fake_adapters(monkeypatch):
         setattr(module, class_name, cls)
         monkeypatch.setitem(sys.modules, module_name, module)
         classes[provider] = cls
-    monkeypatch.setattr(providers, "configure_tls", lambda: False)
     return classes
 
 
@@ -202,51 +200,87 @@ def test_every_default_model_has_a_price():
             assert find_price(provider, model) is not None, (provider, model)
 
 
-def test_create_model_configures_tls_first(isolated, fake_adapters, monkeypatch):
-    calls = []
-    monkeypatch.setattr(providers, "configure_tls", lambda: calls.append("tls"))
-    create_model(Settings(provider="openai"), api_key="sk-openai-flag-0123456789")
-    assert calls == ["tls"]
+# -- TLS: the Windows certificate store, for Paracore's own clients only -------------------------
 
+class _FakeContext:
+    def __init__(self, protocol):
+        self.protocol = protocol
 
-# -- TLS ---------------------------------------------------------------------------------------
 
 @pytest.fixture
 def fake_truststore(monkeypatch):
+    """truststore as on Windows; records any process-wide injection (which must never happen)."""
     injected = []
     module = types.ModuleType("truststore")
+    module.SSLContext = _FakeContext
     module.inject_into_ssl = lambda: injected.append(True)
     monkeypatch.setitem(sys.modules, "truststore", module)
-    monkeypatch.setattr(providers, "_tls_configured", False)
+    monkeypatch.setattr(common, "_tls_context", [])
     return injected
 
 
-def test_tls_uses_the_windows_certificate_store_once(fake_truststore, monkeypatch):
-    monkeypatch.setattr(providers.sys, "platform", "win32")
-    assert configure_tls() is True
-    assert configure_tls() is True
-    assert fake_truststore == [True]  # injected once: idempotent
+def test_windows_gets_one_truststore_context_and_nothing_process_wide(fake_truststore, monkeypatch):
+    import ssl
+    ssl_context_class = ssl.SSLContext
+    monkeypatch.setattr(common.sys, "platform", "win32")
+    context = common.system_tls_context()
+    assert isinstance(context, _FakeContext) and context.protocol == ssl.PROTOCOL_TLS_CLIENT
+    assert common.system_tls_context() is context
+    assert fake_truststore == [] and ssl.SSLContext is ssl_context_class
 
 
 @pytest.mark.parametrize("platform", ["linux", "darwin"])
-def test_tls_is_left_alone_elsewhere(fake_truststore, monkeypatch, platform):
-    monkeypatch.setattr(providers.sys, "platform", platform)
-    assert configure_tls() is False
-    assert fake_truststore == []
+def test_elsewhere_the_sdks_keep_their_own_tls(fake_truststore, monkeypatch, platform):
+    monkeypatch.setattr(common.sys, "platform", platform)
+    assert common.system_tls_context() is None and common.sdk_http_client(object) is None
+
+
+@pytest.mark.parametrize("provider, sdk", [("anthropic", "anthropic"), ("openai", "openai"),
+                                           ("openai-compatible", "openai")])
+def test_the_sdk_adapters_verify_with_the_system_context(isolated, monkeypatch, provider, sdk):
+    import ssl
+    sdk_module = importlib.import_module(sdk)
+    context = ssl.create_default_context()
+    made = []
+
+    class RecordingClient(sdk_module.DefaultHttpxClient):
+        def __init__(self, **options):
+            made.append(options)
+            super().__init__(**options)
+
+    monkeypatch.setattr(sdk_module, "DefaultHttpxClient", RecordingClient)
+    monkeypatch.setattr(common, "system_tls_context", lambda: context)
+    settings = Settings(provider=provider, model="test-model",
+                        base_url="http://127.0.0.1:9/v1" if provider == "openai-compatible" else None)
+    create_model(settings, api_key="test-key-0123456789")
+    assert made == [{"verify": context}]
+
+
+def test_gemini_verifies_with_the_system_context(monkeypatch):
+    import ssl
+    from paracore.llm import gemini
+    context = ssl.create_default_context()
+    monkeypatch.setattr(gemini, "system_tls_context", lambda: context)
+    made = []
+    real_client = gemini.httpx2.Client
+    monkeypatch.setattr(gemini.httpx2, "Client", lambda **options: made.append(options) or real_client(**options))
+    gemini._own_client(None, 30.0)
+    assert made[0]["verify"] is context
 
 
 def test_a_truststore_failure_never_blocks_startup(monkeypatch, caplog):
     module = types.ModuleType("truststore")
 
-    def broken():
-        raise RuntimeError("this Windows is too old")
+    class Broken:
+        def __init__(self, protocol):
+            raise RuntimeError("this Windows is too old")
 
-    module.inject_into_ssl = broken
+    module.SSLContext = Broken
     monkeypatch.setitem(sys.modules, "truststore", module)
-    monkeypatch.setattr(providers, "_tls_configured", False)
-    monkeypatch.setattr(providers.sys, "platform", "win32")
-    with caplog.at_level(logging.WARNING, logger="paracore.llm.providers"):
-        assert configure_tls() is False
+    monkeypatch.setattr(common, "_tls_context", [])
+    monkeypatch.setattr(common.sys, "platform", "win32")
+    with caplog.at_level(logging.WARNING, logger="paracore.llm"):
+        assert common.system_tls_context() is None
     assert "Windows certificate store" in caplog.text
 
 
@@ -261,7 +295,6 @@ def test_the_real_adapter_is_built(isolated, monkeypatch, provider):
         if error.name == module_name:
             pytest.skip(f"{module_name} is not written yet")
         raise
-    monkeypatch.setattr(providers, "configure_tls", lambda: False)
     settings = Settings(provider=provider, model="test-model",
                         base_url="http://127.0.0.1:9/v1" if provider == "openai-compatible" else None)
     model = create_model(settings, api_key="test-key-0123456789")

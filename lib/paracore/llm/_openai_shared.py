@@ -22,7 +22,7 @@ import httpx2
 import openai
 
 from .base import CancelToken, ModelError, ResponseComplete, parse_tool_arguments
-from .common import close_on_cancel, http_timeout, is_quota_error, model_error
+from .common import close_on_cancel, http_timeout, is_quota_error, model_error, sdk_http_client
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
 
 _LABELS = {"openai": "OpenAI", "openai-compatible": "The model server"}
@@ -53,7 +53,8 @@ def make_client(provider: str, *, api_key: str | None, base_url: str | None,
                 http_client: httpx2.Client | None, max_retries: int, chunk_timeout: float) -> openai.OpenAI:
     """An SDK client whose read timeout bounds the silence between two streamed chunks."""
     try:
-        return _Client(api_key=api_key, base_url=base_url, http_client=http_client,
+        return _Client(api_key=api_key, base_url=base_url,
+                       http_client=http_client or sdk_http_client(openai.DefaultHttpxClient),
                        max_retries=max_retries, timeout=http_timeout(chunk_timeout))
     except openai.OpenAIError as error:  # e.g. no key given and none in OPENAI_API_KEY
         failure = ModelError(f"{_LABELS.get(provider, provider)} cannot be used: {error} "

@@ -59,7 +59,8 @@ from .base import (
     checked_tool_arguments,
     parse_tool_arguments,
 )
-from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error
+from .common import (CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error,
+                     sdk_http_client)
 
 PROVIDER = "anthropic"
 DEFAULT_MAX_OUTPUT_TOKENS = 8192  # Anthropic requires max_tokens on every request
@@ -109,7 +110,8 @@ class AnthropicModel:
         self.max_output_tokens = max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS  # None: our default
         self.thinking_budget = thinking_budget
         self.chunk_timeout = chunk_timeout
-        self._client = _Client(api_key=api_key, base_url=base_url, http_client=http_client,
+        self._client = _Client(api_key=api_key, base_url=base_url,
+                               http_client=http_client or sdk_http_client(anthropic.DefaultHttpxClient),
                                max_retries=max_retries, timeout=http_timeout(chunk_timeout))
 
     # ---- the Model interface -------------------------------------------------------------

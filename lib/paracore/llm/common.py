@@ -8,12 +8,16 @@ and never carries a key.
 from __future__ import annotations
 
 import contextlib
+import logging
+import sys
 import threading
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import httpx2
 
 from .base import CancelToken, ModelError
+
+log = logging.getLogger("paracore.llm")
 
 MAX_RETRIES = 3
 CONNECT_TIMEOUT = 15.0
@@ -27,6 +31,48 @@ _QUOTA_MARKERS = ("insufficient_quota", "quota", "billing", "credit balance", "s
 def http_timeout(chunk_timeout: float = CHUNK_TIMEOUT) -> httpx2.Timeout:
     """``read`` bounds the wait for each chunk of a stream, not the whole response."""
     return httpx2.Timeout(connect=CONNECT_TIMEOUT, read=chunk_timeout, write=30.0, pool=CONNECT_TIMEOUT)
+
+
+# -- TLS -------------------------------------------------------------------------------------------
+
+_tls_lock = threading.Lock()
+_tls_context: list = []  # holds the one decision: an SSLContext, or None
+
+
+def system_tls_context():
+    """On Windows, an SSLContext that verifies with the Windows certificate store; else None.
+
+    Corporate proxies that inspect TLS re-sign traffic with a company root certificate that IT
+    installs into Windows, not into certifi's bundle; without it every request fails with
+    CERTIFICATE_VERIFY_FAILED. Paracore hands this context to its own HTTP clients only:
+    ``truststore.inject_into_ssl()`` would change TLS for every extension in pyRevit's shared
+    interpreter. None (certifi's bundle, the SDKs' default) off Windows or when truststore fails.
+    """
+    if sys.platform != "win32":
+        return None
+    with _tls_lock:
+        if not _tls_context:
+            _tls_context.append(_windows_store_context())
+        return _tls_context[0]
+
+
+def _windows_store_context():
+    try:
+        import ssl
+
+        import truststore
+        return truststore.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    except Exception as error:  # noqa: BLE001 - never block a request; certifi still works off-proxy
+        log.warning("Could not use the Windows certificate store for TLS (%s); behind a TLS-inspecting "
+                    "proxy requests may fail.", error)
+        return None
+
+
+def sdk_http_client(default_client_class: Any):
+    """The SDK's own default HTTP client, verifying with :func:`system_tls_context`; None (the SDK
+    makes its default client itself) when there is no system context to use."""
+    context = system_tls_context()
+    return None if context is None else default_client_class(verify=context)
 
 
 def is_quota_error(status_code: int | None, body: str) -> bool:

@@ -94,7 +94,7 @@ from .base import (
     ToolDefinition,
     checked_tool_arguments,
 )
-from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, model_error
+from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, model_error, system_tls_context
 
 PROVIDER = "gemini"
 LABEL = "Google Gemini"
@@ -144,7 +144,7 @@ class GeminiModel:
         self.thinking_budget = thinking_budget
         self._api_key = api_key
         self._owns_http = http_client is None
-        self._http = http_client or httpx2.Client(transport=transport, timeout=http_timeout(chunk_timeout))
+        self._http = http_client or _own_client(transport, chunk_timeout)
         self._local = threading.local()
         _install_hooks(self._http, self._local)
         self._client: genai.Client | None = None
@@ -580,6 +580,14 @@ def _retry_after_header(error: genai_errors.APIError) -> float | None:
 # --------------------------------------------------------------------------------------------
 # HTTP client hooks
 # --------------------------------------------------------------------------------------------
+
+def _own_client(transport, chunk_timeout: float) -> httpx2.Client:
+    """The adapter's HTTP client: the Windows certificate store when there is one (not for a
+    test's transport, which has no TLS)."""
+    context = system_tls_context() if transport is None else None
+    tls = {"verify": context} if context is not None else {}
+    return httpx2.Client(transport=transport, timeout=http_timeout(chunk_timeout), **tls)
+
 
 def _install_hooks(client: httpx2.Client, local: threading.local) -> None:
     """Restore the client's timeouts on the SDK's requests; remember streamed responses."""

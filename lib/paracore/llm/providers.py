@@ -11,8 +11,6 @@ from __future__ import annotations
 import importlib
 import inspect
 import logging
-import sys
-import threading
 from typing import Any
 
 from paracore.llm import credentials
@@ -97,7 +95,6 @@ def create_model(settings: Settings, *, http_client: Any = None, api_key: str | 
     provider, name, key, url = _resolve(settings, api_key=api_key, base_url=base_url, model=model)
     if key is None:  # openai-compatible without a key: never let the SDK fall back to OPENAI_API_KEY
         key = LOCAL_SERVER_KEY
-    configure_tls()
     module_name, class_name = _ADAPTERS[provider]
     adapter = getattr(importlib.import_module(module_name), class_name)
     options: dict[str, Any] = {"api_key": key, "base_url": url, "http_client": http_client}
@@ -155,37 +152,3 @@ def _keyword_names(cls: Any) -> set[str] | None:
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
         return None
     return {p.name for p in parameters}
-
-
-# --------------------------------------------------------------------------------------------
-# TLS
-# --------------------------------------------------------------------------------------------
-
-_tls_lock = threading.Lock()
-_tls_configured = False
-
-
-def configure_tls() -> bool:
-    """On Windows, verify TLS with the Windows certificate store (``truststore``).
-
-    Corporate proxies that inspect TLS re-sign traffic with a company root certificate that IT
-    installs into Windows, not into certifi's bundle; without this every request fails with
-    CERTIFICATE_VERIFY_FAILED. A no-op elsewhere; idempotent; must run before the first HTTP
-    client is created (``create_model`` calls it). Returns True once truststore is in place.
-    """
-    global _tls_configured
-    if sys.platform != "win32":
-        return False
-    with _tls_lock:
-        if _tls_configured:
-            return True
-        try:
-            import truststore
-
-            truststore.inject_into_ssl()
-        except Exception as error:  # noqa: BLE001 - never block startup; certifi still works off-proxy
-            log.warning("Could not use the Windows certificate store for TLS (%s); "
-                        "behind a TLS-inspecting proxy requests may fail.", error)
-            return False
-        _tls_configured = True
-        return True

@@ -10,10 +10,18 @@ working, but a module imported for the first time later — an SDK imported when
 is created, on the agent's worker thread, after another button ran — would not be found.
 
 So, besides adding the folders to ``sys.path`` whenever this module is imported, a finder that
-knows them is appended to ``sys.meta_path`` (which pyRevit leaves alone): it answers only for
-top-level names that the normal path search did not find. It is installed once per process.
+knows them is put on ``sys.meta_path`` (which pyRevit leaves alone), once per process:
+
+- it comes before the path search and answers for the top-level names found in Paracore's
+  folders, so a vendored package wins over another extension's copy of the same name (a
+  different pydantic or httpx2 on pyRevit's paths would break Paracore); other names fall
+  through to the normal search;
+- it answers ``find_distributions`` too: ``importlib.metadata`` asks every meta-path finder, and
+  without it the vendored packages' metadata is invisible once ``sys.path`` is replaced, so
+  entry-point based packages lose their plugins (keyring's backends, for one).
 """
 import importlib.machinery
+import importlib.metadata
 import os
 import sys
 
@@ -35,17 +43,32 @@ class ParacorePathFinder:
             return None
         return importlib.machinery.PathFinder.find_spec(fullname, self.folders)
 
+    def find_distributions(self, context=None):
+        """The vendored distributions' metadata (importlib.metadata), wherever sys.path points."""
+        context = context or importlib.metadata.DistributionFinder.Context()
+        ours = importlib.metadata.DistributionFinder.Context(name=context.name, path=self.folders)
+        return importlib.machinery.PathFinder.find_distributions(ours)
+
     def invalidate_caches(self):
         importlib.machinery.PathFinder.invalidate_caches()
 
 
+def _path_search_index():
+    """Where the standard path search sits in sys.meta_path (after the built-in and frozen
+    importers, which must keep answering for the standard library)."""
+    for index, finder in enumerate(sys.meta_path):
+        if finder is importlib.machinery.PathFinder:
+            return index
+    return len(sys.meta_path)
+
+
 def ensure_paths():
-    """Put Paracore's folders on sys.path and make sure the fallback finder is installed."""
+    """Put Paracore's folders on sys.path and make sure its finder is installed."""
     for folder in reversed(FOLDERS):
         if folder not in sys.path:
             sys.path.insert(0, folder)
     if not any(getattr(finder, "paracore_finder", False) for finder in sys.meta_path):
-        sys.meta_path.append(ParacorePathFinder(FOLDERS))
+        sys.meta_path.insert(_path_search_index(), ParacorePathFinder(FOLDERS))
 
 
 ensure_paths()

@@ -83,11 +83,33 @@ def _clean(value: str | None) -> str | None:
     return value or None
 
 
+_backend_lock = threading.Lock()
+_windows_backend: list = []  # the Credential Manager backend, made once
+
+
+def _store():
+    """The credential store's keyring backend: Windows Credential Manager, chosen by name, on
+    Windows; keyring's own choice elsewhere.
+
+    keyring finds its backends through entry points (``importlib.metadata``). Inside Revit the
+    vendored packages' metadata is visible only through Paracore's import finder, and a missed
+    lookup falls back silently to ``keyring.backends.fail.Keyring`` (reads find nothing, saving
+    fails). Naming the backend avoids the lookup, and using the instance directly (rather than
+    ``keyring.set_keyring``) leaves the keyring module of the shared interpreter as it was.
+    """
+    import keyring  # imported here: finding a backend is slow and platform-specific
+    if sys.platform != "win32":
+        return keyring.get_keyring()
+    with _backend_lock:
+        if not _windows_backend:
+            from keyring.backends.Windows import WinVaultKeyring
+            _windows_backend.append(WinVaultKeyring())
+        return _windows_backend[0]
+
+
 def _from_store(provider: str) -> str | None:
     try:
-        import keyring  # imported here: finding a backend is slow and platform-specific
-
-        return _clean(keyring.get_password(SERVICE, provider))
+        return _clean(_store().get_password(SERVICE, provider))
     except Exception as error:  # noqa: BLE001 - any backend failure means "not found here"
         log.debug("credential store unavailable for %s: %s", provider, _describe(error))
         return None
@@ -138,9 +160,7 @@ def store_key(provider: str, key: str) -> None:
     if not cleaned:
         raise ValueError("the API key is empty; paste the whole key")
     try:
-        import keyring
-
-        keyring.set_password(SERVICE, provider, cleaned)
+        _store().set_password(SERVICE, provider, cleaned)
         return
     except Exception as error:  # noqa: BLE001
         problem = redact_secrets(_describe(error), [cleaned])
@@ -159,11 +179,10 @@ def delete_key(provider: str) -> bool:
     """
     _check(provider)
     try:
-        import keyring
         from keyring.errors import PasswordDeleteError
 
         try:
-            keyring.delete_password(SERVICE, provider)
+            _store().delete_password(SERVICE, provider)
             return True
         except PasswordDeleteError:
             return False

@@ -24,6 +24,7 @@ import logging
 import logging.handlers
 import os
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -169,7 +170,8 @@ def log_directory() -> Path:
 
 
 def configure_logging(log_dir: str | os.PathLike | None = None) -> Path:
-    """Send the "paracore" loggers to ``startup.log`` (rotating, 512 kB × 3). Idempotent.
+    """Send the "paracore" loggers, and background output, to ``startup.log`` (rotating,
+    512 kB × 3). Idempotent: a pyRevit reload runs it again.
 
     pyRevit points ``sys.stdout``/``stderr`` at the output window of whichever script ran last,
     so a log file is the only reliable record of what happens at startup and in event handlers.
@@ -178,17 +180,66 @@ def configure_logging(log_dir: str | os.PathLike | None = None) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / LOG_NAME
     logger = logging.getLogger("paracore")
+    handler = _tagged_handler(logger, path) or _new_handler(logger, path)
+    if logger.level == logging.NOTSET or logger.level > logging.INFO:
+        logger.setLevel(logging.INFO)
+    route_background_output(handler)
+    return path
+
+
+def _tagged_handler(logger: logging.Logger, path: Path):
+    """Paracore's handler already on ``logger`` for ``path`` (one for another path is dropped)."""
     for handler in list(logger.handlers):
         if getattr(handler, _HANDLER_TAG, False):
             if Path(getattr(handler, "baseFilename", "")) == path.resolve():
-                return path
+                return handler
             logger.removeHandler(handler)
             handler.close()
+    return None
+
+
+def _new_handler(logger: logging.Logger, path: Path) -> logging.Handler:
     handler = logging.handlers.RotatingFileHandler(path, maxBytes=512 * 1024, backupCount=2, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
     handler.setLevel(logging.INFO)
     setattr(handler, _HANDLER_TAG, True)
     logger.addHandler(handler)
-    if logger.level == logging.NOTSET or logger.level > logging.INFO:
-        logger.setLevel(logging.INFO)
-    return path
+    return handler
+
+
+def route_background_output(handler: logging.Handler) -> None:
+    """Whatever Python would print to ``sys.stderr`` from a background thread goes to ``handler``.
+
+    Three ways output reaches stderr with nobody asking: ``logging.lastResort`` (a record on a
+    logger without handlers), ``warnings`` (shown on stderr), and ``threading.excepthook`` (an
+    uncaught exception in a thread: the agent's worker, an SDK's). In pyRevit stderr is the last
+    script's output window, which pops up with text from nowhere. The root logger is left alone:
+    the interpreter is shared with every other extension and their handlers are theirs.
+    """
+    logging.lastResort = handler
+    logging.captureWarnings(True)
+    warning_logger = logging.getLogger("py.warnings")
+    _replace_tagged(warning_logger, handler)
+    warning_logger.propagate = False  # printed nowhere else: the root logger may print to stderr
+    if not getattr(threading.excepthook, _HANDLER_TAG, False):
+        threading.excepthook = _log_thread_exception
+
+
+def _replace_tagged(logger: logging.Logger, handler: logging.Handler) -> None:
+    for old in list(logger.handlers):
+        if getattr(old, _HANDLER_TAG, False) and old is not handler:
+            logger.removeHandler(old)
+    if handler not in logger.handlers:
+        logger.addHandler(handler)
+
+
+def _log_thread_exception(args) -> None:
+    """``threading.excepthook``: an uncaught exception in a thread, into the log file."""
+    if args.exc_type is SystemExit:
+        return
+    name = args.thread.name if args.thread is not None else "a thread"
+    logging.getLogger("paracore.threads").error(
+        "Uncaught exception in %s", name, exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
+
+
+setattr(_log_thread_exception, _HANDLER_TAG, True)

@@ -67,7 +67,15 @@ RUNTIME_PACKAGES: tuple[tuple[str, str], ...] = (
 )
 
 EXPECTED_PYTHON = (3, 12)                            # pyRevit 5/6's CPython engine: 3.12.3
-MIN_PYREVIT_MAJOR = 5
+MIN_PYREVIT = (6, 5, 0)
+"""The oldest pyRevit Paracore supports: 5.x runs CPython 3.12 but 6.0.0 and 6.4.0 could not run
+any `#! python3` command (pyRevit issues #3092 and #3284); 6.5.0 is the first release after
+those fixes, and the one Paracore is checked against."""
+RELOAD_SAFE_PYREVIT: tuple[int, int, int] | None = None
+"""The first pyRevit whose Reload leaves CPython working on Revit 2025+ (.NET 8), once one exists.
+pyRevit issue #3510 (open): after Reload, pythonnet restores its stashed state with a
+BinaryFormatter that .NET 8 refuses, and every CPython command fails until Revit restarts."""
+RELOAD_BREAKS_FROM_REVIT = 2025
 SUPPORTED_REVIT = (2023, 2024, 2025, 2026)
 
 # Where the reachability check goes when the settings and the environment name no base URL.
@@ -144,7 +152,7 @@ def run_doctor(uiapp, output=None, *, host_state=None, reach_timeout: float = RE
     out.write("Paracore Doctor")
     pyrevit = _import_pyrevit()
     in_revit = pyrevit is not None
-    add(_guarded("pyRevit", lambda: check_pyrevit(pyrevit)))
+    add(_guarded("pyRevit", lambda: check_pyrevit(pyrevit, _revit_year(uiapp))))
     add(_guarded("Python", lambda: check_python(in_revit)))
     add(_guarded("Revit", lambda: check_revit(uiapp)))
     add(_guarded("Vendored packages", lambda: check_vendor(in_revit)))
@@ -226,30 +234,63 @@ def _ms(seconds: float) -> str:
 
 # -- pyRevit, Python, Revit ---------------------------------------------------------------------
 
-def check_pyrevit(pyrevit) -> Check:
+def check_pyrevit(pyrevit, revit_year: int | None = None) -> Check:
+    """The pyRevit build and engine; fails below ``MIN_PYREVIT``; on Revit 2025+ warns that
+    Reload breaks CPython commands (until a pyRevit that fixes it: ``RELOAD_SAFE_PYREVIT``)."""
     if pyrevit is None:
         return Check("pyRevit", "warn", "not available — not running inside pyRevit (the sandbox or the tests)",
                      "Run the Doctor from the Paracore tab in Revit.")
-    version = "unknown"
+    version = _pyrevit_version(pyrevit)
+    detail = f"pyRevit {version}, {_engine(pyrevit)}"
+    parsed = pyrevit_version_tuple(version)
+    minimum = ".".join(map(str, MIN_PYREVIT))
+    if parsed is not None and parsed < MIN_PYREVIT:
+        return Check("pyRevit", "fail", f"{detail}; Paracore needs pyRevit {minimum} or newer",
+                     f"Update pyRevit to {minimum} or newer (older releases lack the CPython 3.12 engine, or "
+                     "cannot run `#! python3` commands), then restart Revit.")
+    if _reload_breaks_cpython(parsed, revit_year):
+        return Check("pyRevit", "warn", f"{detail}; on Revit {revit_year} pyRevit's Reload stops every CPython "
+                     "command until Revit restarts (pyRevit issue #3510)",
+                     "After updating Paracore or its settings files, restart Revit instead of using pyRevit's "
+                     "Reload.")
+    return Check("pyRevit", "ok", detail)
+
+
+def pyrevit_version_tuple(version: str) -> tuple[int, int, int] | None:
+    """(major, minor, patch) of a pyRevit build string such as "6.5.0.26173+1406"."""
+    parts = str(version).lstrip("vV").split("+")[0].split(".")
+    try:
+        return tuple(int(p) for p in (parts + ["0", "0"])[:3])  # type: ignore[return-value]
+    except ValueError:
+        return None
+
+
+def _reload_breaks_cpython(parsed, revit_year: int | None) -> bool:
+    if revit_year is None or revit_year < RELOAD_BREAKS_FROM_REVIT:
+        return False  # .NET Framework 4.8 still has the BinaryFormatter pythonnet's reload uses
+    return RELOAD_SAFE_PYREVIT is None or parsed is None or parsed < RELOAD_SAFE_PYREVIT
+
+
+def _pyrevit_version(pyrevit) -> str:
     try:
         from pyrevit import versionmgr
-        version = versionmgr.get_pyrevit_version().get_formatted()
+        return versionmgr.get_pyrevit_version().get_formatted()
     except Exception:  # noqa: BLE001 - an old or unusual pyRevit: the engine line still helps
-        pass
+        return "unknown"
+
+
+def _engine(pyrevit) -> str:
     engine = f"{platform.python_implementation()} {platform.python_version()}"
     exec_params = getattr(pyrevit, "EXEC_PARAMS", None)
     engine_id = _attribute(exec_params, "engine_id") or _attribute(exec_params, "engine_ver")
-    if engine_id:
-        engine += f" (engine {engine_id})"
-    detail = f"pyRevit {version}, {engine}"
+    return engine + (f" (engine {engine_id})" if engine_id else "")
+
+
+def _revit_year(uiapp) -> int | None:
     try:
-        major = int(str(version).split(".")[0])
-    except ValueError:
-        major = None
-    if major is not None and major < MIN_PYREVIT_MAJOR:
-        return Check("pyRevit", "fail", detail,
-                     f"Install pyRevit {MIN_PYREVIT_MAJOR}.0 or newer: Paracore needs its CPython 3.12 engine.")
-    return Check("pyRevit", "ok", detail)
+        return int(uiapp.Application.VersionNumber)
+    except Exception:  # noqa: BLE001 - no Revit (the tests, the sandbox)
+        return None
 
 
 def _attribute(obj, name: str):

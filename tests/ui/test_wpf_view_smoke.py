@@ -113,8 +113,11 @@ def test_a_turn_from_send_to_reply_with_an_approval_in_the_card(revit, ui, scrip
     assert card.ui.ApprovalText.Text.startswith("Create a curved wall on Level 1")  # the tool's own words
     assert card.ui.CardName.Text == "create_curved_wall" and card.ui.CardStatus.Text == "…"
     assert view.state.snapshot().status == "Waiting for your approval"
+    # The agent's thread waits on the user, not on the GIL: no sleeps on the UI thread meanwhile.
+    assert not view.pump.running, "the GIL pump pauses while the turn waits for an approval"
     card.ui.ApproveButton.Click.fire()
     assert not card.ui.ApproveButton.IsEnabled  # one answer per question
+    assert view.pump.running, "the pump resumes as soon as the user answers"
     pump_until(ui, lambda: idle(view), what="the turn to end")
 
     assert not view.pump.running, "the GIL pump runs only while a turn is in progress"

@@ -235,7 +235,8 @@ class ViewModel:
     approvals: tuple[PendingApproval, ...]
     status: str
     busy: bool
-    """A turn is in progress: show Stop instead of Send; keep the GIL pump running."""
+    """A turn is in progress: show Stop instead of Send; keep the GIL pump running (unless
+    ``waiting_for_user``)."""
     stopping: bool
     usage: UsageView
     working_set: WorkingSetPanel
@@ -256,6 +257,11 @@ class ViewModel:
     @property
     def can_send(self) -> bool:
         return not self.busy and self.confirmation is None
+
+    @property
+    def waiting_for_user(self) -> bool:
+        """The turn is paused on an approval: its thread waits for the user, so the GIL pump can rest."""
+        return bool(self.approvals)
 
     def changed_since(self, previous: ViewModel | None) -> frozenset[str]:
         """The parts to re-render since ``previous`` (all of them when there is none)."""

@@ -429,6 +429,7 @@ class ChatView:
 
     def resolve(self, call_id: str, decision: str) -> None:
         self.state.resolve_approval(call_id, decision)
+        self.pump.start()  # the agent's thread goes on now: it needs the GIL before the next render
 
     def new_conversation(self) -> None:
         if self.session is None:
@@ -522,6 +523,11 @@ class ChatView:
         self._update_pump(vm)
 
     def _update_pump(self, vm) -> None:
+        if vm.waiting_for_user:
+            # The agent's thread waits on the user's answer, not on the GIL: the pump's sleeps
+            # would only make the UI thread sluggish while the user reads the approval card.
+            self.pump.stop()
+            return
         if vm.busy or not self._worker_done:
             self.pump.start()
             return

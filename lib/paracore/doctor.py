@@ -25,7 +25,6 @@ Importable without Revit and without pyRevit: both are only read through what th
 """
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib
 import importlib.metadata
@@ -86,11 +85,6 @@ PROVIDER_URLS = {
 }
 REACH_TIMEOUT = 3.0
 
-# The worker-thread check: idle Revit holds the GIL; the pane's pump sleeps a slice every tick.
-HOLD_SECONDS = 0.25
-PUMP_SECONDS = 0.5
-PUMP_TICK = 0.020
-PUMP_SLICE = 0.005
 ROUND_TRIP_TIMEOUT = 5.0
 
 VENDOR_FIX = ("Run `python scripts/vendor.py` in the Paracore folder (any machine with Python 3.11+: it "
@@ -158,7 +152,7 @@ def run_doctor(uiapp, output=None, *, host_state=None, reach_timeout: float = RE
     add(_guarded("Vendored packages", lambda: check_vendor(in_revit)))
     for distribution, module in RUNTIME_PACKAGES:
         add(_guarded(f"Package {distribution}", lambda d=distribution, m=module: check_package(d, m)))
-    add(_guarded("Worker thread (GIL pump)", check_worker_thread))
+    add(_guarded(WORKER_CHECK, lambda: check_worker_thread(out, ui_dispatcher() if in_revit else None)))
     add(_guarded("Startup", lambda: check_startup(state)))
     add(_guarded("Chat pane", lambda: check_pane(state)))
     settings_checks = _guarded_many("Provider", lambda: check_provider(secrets, reach_timeout))
@@ -388,74 +382,43 @@ def _import_root(module, module_name: str) -> str:
 
 # -- the worker thread ---------------------------------------------------------------------------
 
-def _hold_gil(seconds: float) -> bool:
-    """Block this thread in native code WITHOUT releasing the GIL, as idle Revit does.
+WORKER_CHECK = "Worker thread (GIL pump)"
 
-    ``ctypes.PyDLL`` calls keep the GIL (``CDLL`` calls release it). False when it cannot here.
-    """
+
+def check_worker_thread(out: "_Output", dispatcher=None, probe=None) -> Check:
+    """Start measuring the worker thread with the chat's own GIL pump (``ui.gil_probe``); the
+    result is written to ``out`` (and the log) once Revit has idled through both phases."""
+    if dispatcher is None:
+        return Check(WORKER_CHECK, "warn", "measured only inside Revit: it needs Revit's UI thread idling, "
+                     "with WPF's DispatcherTimer driving the chat's GIL pump", "Run the Doctor from the Paracore "
+                     "tab in Revit.")
+    check = Check(WORKER_CHECK, "warn", "measuring: a worker thread runs while Revit idles, first without the "
+                  "GIL pump, then with it; the result is written below (and to the startup log) in about a "
+                  "second", "If no result appears, run the Doctor again.")
+
+    def report(measurement: dict[str, Any]) -> None:  # on Revit's UI thread
+        result = _guarded(WORKER_CHECK, lambda: worker_check(measurement))
+        check.status, check.detail, check.fix = result.status, result.detail, result.fix
+        log.info("Doctor: %s", " ".join(format_check(check)))  # the output window may be gone by now
+        for line in format_check(check):
+            out.write(line)
+
+    if probe is None:
+        from .ui.gil_probe import WorkerProbe
+        probe = WorkerProbe
+    probe(dispatcher, report).start()
+    return check
+
+
+def ui_dispatcher():
+    """The WPF Dispatcher of the calling thread (Revit's UI thread), or None without WPF."""
     try:
-        if sys.platform == "win32":
-            ctypes.PyDLL("kernel32").Sleep(int(seconds * 1000))
-        else:
-            ctypes.PyDLL(None).usleep(int(seconds * 1_000_000))
-        return True
-    except Exception:  # noqa: BLE001 - no ctypes, or no such function: that phase is skipped
-        return False
-
-
-def measure_worker(hold_seconds: float = HOLD_SECONDS, pump_seconds: float = PUMP_SECONDS,
-                   tick: float = PUMP_TICK, pump_slice: float = PUMP_SLICE) -> dict[str, Any]:
-    """How a worker thread fares while this (the main) thread (1) holds the GIL like idle Revit
-    without a pump, then (2) pumps: holds it for most of each tick and sleeps a slice.
-
-    For each phase: the worker's steps, the phase's seconds, and the longest time the worker
-    waited between two steps. ``held`` is False when (1) could not be simulated here (then (2)
-    only sleeps in slices).
-    """
-    steps = [0]
-    waits: list[tuple[float, float]] = []  # (when a wait ended, how long it was), waits over 1 ms
-    stop = threading.Event()
-
-    def spin() -> None:
-        last = time.perf_counter()
-        while not stop.is_set():
-            now = time.perf_counter()
-            if now - last > 0.001:
-                waits.append((now, now - last))
-            last = now
-            steps[0] += 1
-
-    def longest_wait(start: float, end: float) -> float:
-        inside = [gap for ended, gap in list(waits) if start < ended <= end]
-        return max(inside, default=0.0)
-
-    worker = threading.Thread(target=spin, name="Paracore Doctor probe", daemon=True)
-    worker.start()
-    try:
-        time.sleep(0.02)  # let it start
-        before, held_start = steps[0], time.perf_counter()
-        held = _hold_gil(hold_seconds)
-        held_end = time.perf_counter()
-        held_steps = steps[0] - before
-        time.sleep(PUMP_SLICE)                 # the worker notes the end of its wait, in this phase
-
-        before, pump_start = steps[0], time.perf_counter()
-        deadline = pump_start + pump_seconds
-        while time.perf_counter() < deadline:
-            if held:
-                _hold_gil(tick - pump_slice)   # Revit idle between two ticks of the pane's timer
-            time.sleep(pump_slice)             # the tick: the GIL is released for a slice
-        pump_end = time.perf_counter()
-        pumped_steps = steps[0] - before
-        time.sleep(0.01)                       # let the worker record its last wait
-    finally:
-        stop.set()
-        worker.join(1.0)
-    return {"held": held, "held_steps": held_steps, "held_seconds": held_end - held_start,
-            "held_longest_wait": longest_wait(held_start, pump_start),
-            "pumped_steps": pumped_steps, "pumped_seconds": pump_end - pump_start,
-            "pumped_longest_wait": longest_wait(pump_start, pump_end + 0.01),
-            "tick": tick, "slice": pump_slice}
+        from .ui.wpf_view import load_wpf
+        load_wpf()
+        from System.Windows.Threading import Dispatcher
+        return Dispatcher.CurrentDispatcher
+    except Exception:  # noqa: BLE001 - no WPF: the sandbox, the tests
+        return None
 
 
 def _rate(steps: int, seconds: float) -> str:
@@ -467,9 +430,9 @@ def _rate(steps: int, seconds: float) -> str:
     return f"{per_second:.0f} steps/s"
 
 
-def check_worker_thread(measure=None) -> Check:
-    name = "Worker thread (GIL pump)"
-    m = (measure or measure_worker)()
+def worker_check(m: dict[str, Any]) -> Check:
+    """The worker thread's two phases (``ui.gil_probe``), in words."""
+    name = WORKER_CHECK
     pumped = (f"With the GIL pump (a {m['slice'] * 1000:.0f} ms sleep every {m['tick'] * 1000:.0f} ms, as the chat "
               f"pane does while a turn runs) a worker thread advanced {_rate(m['pumped_steps'], m['pumped_seconds'])}"
               f" and never waited more than {_ms(m['pumped_longest_wait'])}")
@@ -479,7 +442,7 @@ def check_worker_thread(measure=None) -> Check:
     if not m["held"]:
         return Check(name, "ok", pumped + " (idle Revit without the pump could not be simulated here).")
     wait = m["held_longest_wait"]
-    without = (f"while the main thread held the GIL for {_ms(m['held_seconds'])}, as idle Revit does, "
+    without = (f"while Revit idled without the pump for {_ms(m['held_seconds'])} (holding the GIL), "
                f"it waited {_ms(wait)}")
     if wait >= 0.8 * m["held_seconds"]:
         without += ": without the pump it stalls"

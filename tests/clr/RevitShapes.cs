@@ -566,7 +566,15 @@ namespace System.Windows.Threading
             Interval = TimeSpan.Zero;
         }
 
-        public TimeSpan Interval { get; set; }
+        private TimeSpan interval;
+
+        // As WPF's: changing the interval of a running timer restarts its count.
+        public TimeSpan Interval
+        {
+            get { return interval; }
+            set { interval = value; if (IsEnabled) Due = DateTime.UtcNow + value; }
+        }
+
         public bool IsEnabled { get; private set; }
         public event EventHandler Tick;
 

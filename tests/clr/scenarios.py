@@ -359,3 +359,24 @@ def gil_pump(idle_ms: int = 400) -> dict:
     thread.join(5)
     return {"stalled": stalled, "pumped": pumped, "ticks_stopped": ticks_stopped, "ticks_running": ticks_running,
             "pump_ticks": pump.ticks, "running_after_stop": pump.running}
+
+
+def doctor_worker_check(hold_seconds: float = 0.25, pump_seconds: float = 0.5) -> dict:
+    """The Doctor's check as in Revit: it starts the probe and returns; idle Revit (holding the
+    GIL) then runs the probe's DispatcherTimer and the chat's GilPump, and the result arrives."""
+    from paracore import doctor
+    from paracore.ui.gil_probe import WorkerProbe
+    dispatcher = Revit.NewDispatcher()
+    lines: list[str] = []
+    made = []
+
+    def probe(dispatcher, report):
+        made.append(WorkerProbe(dispatcher, report, hold_seconds=hold_seconds, pump_seconds=pump_seconds))
+        return made[0]
+
+    check = doctor.check_worker_thread(doctor._Output(lines, []), dispatcher, probe)
+    waiting = check.status
+    # One unbroken idle: returning to Python between calls would itself let the worker run.
+    Revit.IdleHoldingGil(dispatcher, int((hold_seconds + pump_seconds) * 1000) + 400)
+    return {"waiting": waiting, "status": check.status, "detail": check.detail, "lines": lines,
+            "pump_ticks": made[0].pump.ticks}

@@ -92,3 +92,10 @@ def test_the_gil_pump_lets_a_worker_thread_advance_while_idle_revit_holds_the_gi
     # Without the pump the worker only gets the moments around the idle loop's start and end.
     assert seen["stalled"] <= 5, seen
     assert seen["pumped"] >= 10 * max(1, seen["stalled"]), seen
+
+
+def test_the_doctors_worker_check_shows_the_stall_and_the_pump_on_an_idle_loop_holding_the_gil(clr):
+    seen = clr.run("doctor_worker_check")
+    assert seen["waiting"] == "warn" and seen["status"] == "ok", seen
+    assert "without the pump it stalls" in seen["detail"] and seen["pump_ticks"] >= 10, seen
+    assert any("Worker thread (GIL pump)" in line for line in seen["lines"])

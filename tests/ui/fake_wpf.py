@@ -289,6 +289,10 @@ class TimeSpan:
     def FromMilliseconds(ms):  # noqa: N802
         return ("TimeSpan", ms)
 
+    @staticmethod
+    def FromSeconds(seconds):  # noqa: N802
+        return ("TimeSpan", seconds * 1000)
+
 
 class Uri:
     def __init__(self, text, kind=None):

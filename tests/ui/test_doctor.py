@@ -5,10 +5,8 @@ loopback HTTP server standing in for the provider (no test reaches the internet)
 The report must never contain the API key, and the server must never receive it."""
 from __future__ import annotations
 
-import functools
 import http.server
 import json
-import re
 import socket
 import threading
 import time
@@ -79,13 +77,6 @@ def provider_server():
 
 
 @pytest.fixture
-def fast_worker_check(monkeypatch):
-    """Most tests do not need the full half-second measurement."""
-    monkeypatch.setattr(doctor, "measure_worker",
-                        functools.partial(doctor.measure_worker, hold_seconds=0.05, pump_seconds=0.1))
-
-
-@pytest.fixture
 def revit(tmp_path):
     """The stand-in with a project open and startup's record as startup leaves it."""
     guard.reset_main_thread()
@@ -149,10 +140,7 @@ def test_the_doctor_on_revits_main_thread_reports_every_check_and_never_the_key(
     for distribution, _ in doctor.RUNTIME_PACKAGES:
         assert found[f"Package {distribution}"].status == "ok", found[f"Package {distribution}"]
     worker = found["Worker thread (GIL pump)"]
-    assert worker.status == "ok" and "steps/s" in worker.detail and "without the pump it stalls" in worker.detail
-    pumped_wait = int(re.search(r"never waited more than (\d+) ms", worker.detail).group(1))
-    held_wait = int(re.search(r"as idle Revit does, it waited (\d+) ms", worker.detail).group(1))
-    assert pumped_wait < held_wait / 2  # about a tick with the pump; the whole hold without it
+    assert worker.status == "warn" and "measured only inside Revit" in worker.detail
     assert found["Startup"].status == "ok" and "all 5 steps ran" in found["Startup"].detail
     assert found["Chat pane"].status == "ok"
     provider = found["Provider"]
@@ -180,7 +168,7 @@ def test_the_doctor_on_revits_main_thread_reports_every_check_and_never_the_key(
                             "authorization" not in {h.lower() for h in r["headers"]} for r in requests)
 
 
-def test_from_a_worker_thread_the_round_trip_is_measured_at_once(revit, config, fast_worker_check):
+def test_from_a_worker_thread_the_round_trip_is_measured_at_once(revit, config):
     config()  # no provider: nothing is contacted
     checks = doctor.run_doctor(revit.uiapp, None, host_state=revit.state)
 
@@ -189,7 +177,7 @@ def test_from_a_worker_thread_the_round_trip_is_measured_at_once(revit, config, 
     assert round_trip.detail.startswith("Revit ran the request") and "once the Doctor had finished" not in round_trip.detail
 
 
-def test_output_with_write_gets_lines_with_newlines(revit, config, fast_worker_check):
+def test_output_with_write_gets_lines_with_newlines(revit, config):
     config()
     written: list[str] = []
 
@@ -354,10 +342,10 @@ def test_the_vendor_stamp_is_compared_with_the_lock(tmp_path):
 
 
 def test_a_worker_that_never_runs_fails_and_one_that_runs_unpumped_is_noted():
-    never = doctor.check_worker_thread(lambda: {
+    never = doctor.worker_check({
         "held": True, "held_steps": 0, "held_seconds": 0.25, "held_longest_wait": 0.25,
         "pumped_steps": 0, "pumped_seconds": 0.5, "pumped_longest_wait": 0.5, "tick": 0.02, "slice": 0.005})
-    free = doctor.check_worker_thread(lambda: {
+    free = doctor.worker_check({
         "held": True, "held_steps": 10_000, "held_seconds": 0.25, "held_longest_wait": 0.005,
         "pumped_steps": 20_000, "pumped_seconds": 0.5, "pumped_longest_wait": 0.005, "tick": 0.02, "slice": 0.005})
     assert never.status == "fail"

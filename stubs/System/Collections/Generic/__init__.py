@@ -25,23 +25,31 @@ def _accepts(item_type, item) -> bool:
     return isinstance(item, item_type)
 
 
-class _GenericList(list):
-    """A typed List<T>: a Python list with the .NET members that Revit code uses."""
+class _Collection:
+    """What List<T> and HashSet<T> share: pythonnet's constructor rules, and the stand-in's own
+    way to return one filled (``_of``, not an API member)."""
 
     item_type = object
     _is_dotnet_collection = True  # revit_standin.pythonnet_rules: not a Python sequence
+    _dotnet_name = ""             # List`1, HashSet`1: how pythonnet names the type in errors
 
     def __init__(self, *args):
         if len(args) > 1 or (args and not (_is_capacity(args[0]) or _is_dotnet_collection(args[0]))):
-            raise _no_method_matches("List`1..ctor", args)
+            raise _no_method_matches(f"{self._dotnet_name}..ctor", args)
         super().__init__(args[0] if args and _is_dotnet_collection(args[0]) else ())
 
     @classmethod
     def _of(cls, items):
-        """The stand-in's own way to return a List<T> of ``items`` (not an API member)."""
         made = cls()
-        list.extend(made, items)
+        made._fill(items)
         return made
+
+
+class _GenericList(_Collection, list):
+    """A typed List<T>: a Python list with the .NET members that Revit code uses."""
+
+    _dotnet_name = "List`1"
+    _fill = list.extend
 
     @property
     def Count(self) -> int:  # noqa: N802
@@ -99,22 +107,11 @@ def _is_capacity(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class _GenericSet(set):
+class _GenericSet(_Collection, set):
     """A HashSet<T>: like List<T>, built from nothing, a capacity or another .NET collection."""
 
-    item_type = object
-    _is_dotnet_collection = True
-
-    def __init__(self, *args):
-        if len(args) > 1 or (args and not (_is_capacity(args[0]) or _is_dotnet_collection(args[0]))):
-            raise _no_method_matches("HashSet`1..ctor", args)
-        super().__init__(args[0] if args and _is_dotnet_collection(args[0]) else ())
-
-    @classmethod
-    def _of(cls, items):
-        made = cls()
-        set.update(made, items)
-        return made
+    _dotnet_name = "HashSet`1"
+    _fill = set.update
 
     @property
     def Count(self) -> int:  # noqa: N802

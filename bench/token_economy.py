@@ -47,7 +47,7 @@ class Body:
 class SessionRun:
     name: str
     turns: list                          # the replay's turns
-    result: dict                         # paracore.replay.run_replay's result
+    result: dict                         # paracore.app.replay.run_replay's result
     failed: list[str]
     turn_of_request: list[int]           # 0-based turn of each request
     bodies: dict[str, list[Body]] = field(default_factory=dict)
@@ -70,8 +70,8 @@ class RecordedReplay:
 
 def run_session(name: str, path: Path) -> SessionRun:
     """Play the replay on the duplex and measure every request it made, for both providers."""
-    from paracore.replay import failed_turns, run_replay
-    from paracore.replay_file import load_replay
+    from paracore.app.replay import failed_turns, run_replay
+    from paracore.app.replay_file import load_replay
     progress(f"token economy: {name}: replay")
     replay = RecordedReplay(load_replay(path))
     result = run_replay(replay, trace=False)

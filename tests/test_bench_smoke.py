@@ -40,8 +40,8 @@ def test_the_thirty_turn_session_runs_without_a_failed_turn(runs):
 
 
 def test_captured_bodies_are_the_adapters_mapping():
-    from paracore.replay import run_replay
-    from paracore.replay_file import load_replay
+    from paracore.app.replay import run_replay
+    from paracore.app.replay_file import load_replay
     replay = token_economy.RecordedReplay(load_replay(token_economy.SEED_000))
     run_replay(replay, trace=False)
     requests = replay.scripted.requests[:2]

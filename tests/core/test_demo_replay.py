@@ -21,9 +21,9 @@ import pytest
 
 from paracore import events as ev
 from paracore.messages import validate_history
-from paracore.replay import scripted_approver
-from paracore.replay_file import load_replay
-from paracore.sandbox import Sandbox
+from paracore.app.replay import scripted_approver
+from paracore.app.replay_file import load_replay
+from paracore.app.sandbox import Sandbox
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "lib" / "paracore" / "demos" / "seed000.json"

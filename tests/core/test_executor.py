@@ -470,7 +470,7 @@ def test_change_recorder_records_one_documents_changes_while_active(host, doc):
 
 def test_elements_deleted_outside_the_agent_leave_the_working_set():
     """Whatever deletes elements (here a plain transaction, like the user in Revit), the ids go."""
-    from paracore.sandbox import Sandbox
+    from paracore.app.sandbox import Sandbox
     from Autodesk.Revit import DB
     with Sandbox("duplex") as sandbox:
         def delete_a_wall():

@@ -22,9 +22,9 @@ import pytest
 
 from paracore import events as ev
 from paracore.messages import validate_history
-from paracore.replay import scripted_approver
-from paracore.replay_file import load_replay
-from paracore.sandbox import Sandbox
+from paracore.app.replay import scripted_approver
+from paracore.app.replay_file import load_replay
+from paracore.app.sandbox import Sandbox
 from paracore.tools.registry import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ import pytest
 from paracore.llm.base import CancelToken, ModelRequest, final_response
 from paracore.llm.scripted import ScriptedModel
 from paracore.messages import Message, ToolResultPart
-from paracore.replay_file import Replay, ReplayFileError, load_replay
+from paracore.app.replay_file import Replay, ReplayFileError, load_replay
 
 # Verbatim from DESIGN.md, "The replay file".
 DESIGN_EXAMPLE = """\

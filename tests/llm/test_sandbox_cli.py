@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from paracore.messages import Usage, validate_history
-from paracore.replay_file import load_replay
-from paracore.sandbox import Sandbox
+from paracore.app.replay_file import load_replay
+from paracore.app.sandbox import Sandbox
 from wire_fakes import Call, Step, anthropic_stream, chat_stream, split
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -267,7 +267,7 @@ class Keyboard:
 
 def chat(*answers) -> tuple[int, str, Keyboard, Sandbox]:
     from paracore.llm.scripted import ScriptedModel
-    from paracore.terminal_chat import run_chat
+    from paracore.app.terminal_chat import run_chat
 
     out = io.StringIO()
     keyboard = Keyboard(out, TURN.user, *answers, "/quit")

@@ -56,7 +56,7 @@ from paracore.messages import ToolResultPart, validate_history
 from paracore.persistence import SessionStore
 from paracore.prompts import PromptBuilder
 from paracore.revit.bridge import DEFAULT_TIMEOUT, RevitBusyError
-from paracore.sandbox import Sandbox
+from paracore.app.sandbox import Sandbox
 from paracore.session import Session
 
 from faults import (FAULT_KINDS, INJECTED, Blocker, FaultLog, FaultPlan, FaultyModel, StreamFault, ToolFaults,

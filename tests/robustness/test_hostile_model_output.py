@@ -19,7 +19,7 @@ import pytest
 
 from paracore import events as ev
 from paracore.messages import ToolCallPart
-from paracore.sandbox import Sandbox, load_tools
+from paracore.app.sandbox import Sandbox, load_tools
 from paracore.tools.registry import default_registry
 
 from hostile import HostileModel, assert_helpful_error, check_invariants, play, tool_result_parts

@@ -26,7 +26,7 @@ from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import create_model
 from paracore.messages import Message
 from paracore.persistence import SessionStore
-from paracore.sandbox import Sandbox
+from paracore.app.sandbox import Sandbox
 from paracore.settings import Settings, save_settings
 from paracore.trace.recorder import TraceRecorder
 

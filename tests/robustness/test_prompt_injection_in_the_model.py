@@ -24,7 +24,7 @@ import pytest
 
 from paracore import events as ev
 from paracore.prompts import PromptBuilder
-from paracore.sandbox import Sandbox
+from paracore.app.sandbox import Sandbox
 from paracore.display import _UNSAFE
 from paracore.trace.recorder import TraceRecorder
 from paracore.trace.timeline import Timeline

@@ -63,7 +63,7 @@ from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.llm.openai_responses import OpenAIResponsesModel
 from paracore.llm.resilience import RestartingModel
 from paracore.messages import Usage, validate_history
-from paracore.sandbox import Sandbox
+from paracore.app.sandbox import Sandbox
 from paracore.tools.registry import Registry, default_registry
 from wire_fakes import (PATHS, PROVIDERS, SSE_HEADERS, Call, Step, anthropic_stream, chat_stream, gemini_stream,
                         responses_stream, split)

@@ -18,9 +18,9 @@ import pytest
 from paracore import events as ev
 from paracore.agent import OPEN_ACTION
 from paracore.messages import validate_history
-from paracore.replay import scripted_approver
-from paracore.replay_file import load_replay
-from paracore.sandbox import Sandbox
+from paracore.app.replay import scripted_approver
+from paracore.app.replay_file import load_replay
+from paracore.app.sandbox import Sandbox
 from paracore.scripts import library as lib
 from paracore.tools.script_tools import SCRIPT_KEY
 
@@ -249,7 +249,7 @@ def test_invalid_values_from_the_approval_form_run_nothing():
 def test_the_seed002_demo_file_replays_cleanly():
     from pathlib import Path
 
-    from paracore.replay import failed_turns, run_replay
+    from paracore.app.replay import failed_turns, run_replay
     demo = Path(__file__).resolve().parents[2] / "lib" / "paracore" / "demos" / "seed002.json"
     result = run_replay(load_replay(demo), trace=False)
     assert failed_turns(result) == [] and "trace" not in result

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from paracore.replay import run_replay
-from paracore.replay_file import load_replay
+from paracore.app.replay import run_replay
+from paracore.app.replay_file import load_replay
 from paracore.trace.recorder import TraceRecorder, find_trace, list_traces, prune
 from paracore.trace.timeline import Timeline, load_export
 
@@ -172,7 +172,7 @@ def test_a_recorder_that_cannot_write_never_breaks_the_turn(tmp_path):
 
 def test_a_failing_request_observer_never_breaks_the_turn():
     from paracore.llm.scripted import ScriptedModel
-    from paracore.sandbox import Sandbox
+    from paracore.app.sandbox import Sandbox
 
     def explode(request):
         raise RuntimeError("observer bug")

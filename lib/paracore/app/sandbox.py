@@ -9,11 +9,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .agent import Agent, ApprovalPolicy, Approver, approve_all
-from .prompts import PromptBuilder
-from .tools.registry import default_registry
+from ..agent import Agent, ApprovalPolicy, Approver, approve_all
+from ..prompts import PromptBuilder
+from ..tools.registry import default_registry
 
-STUBS = Path(__file__).resolve().parents[2] / "stubs"
+STUBS = Path(__file__).resolve().parents[3] / "stubs"
 
 
 def install_standin() -> None:
@@ -29,7 +29,7 @@ def load_tools() -> None:
     import importlib
     import pkgutil
 
-    from . import tools
+    from .. import tools
     for module in pkgutil.iter_modules(tools.__path__):
         importlib.import_module(f"{tools.__name__}.{module.name}")
 
@@ -38,8 +38,8 @@ def _fresh_session(doc):
     """A new session for ``doc``. The process-wide registry keys sessions by document path or
     title, so a second sandbox on the same sample would otherwise inherit the first one's
     history and working set (ids of another document)."""
-    from . import session as sessions
-    from .revit.runtime import document_key, session_for
+    from .. import session as sessions
+    from ..revit.runtime import document_key, session_for
     sessions.registry().remove(document_key(doc))
     return session_for(doc)
 
@@ -52,8 +52,8 @@ class Sandbox:
         load_tools()
         from revit_standin.host import RevitHost
 
-        from .revit.bridge import Bridge
-        from .revit.runtime import RevitRuntime
+        from ..revit.bridge import Bridge
+        from ..revit.runtime import RevitRuntime
         self.host = RevitHost.start()
         try:
             self.doc = self.host.call(lambda: self.host.open(model))
@@ -75,7 +75,7 @@ class Sandbox:
                      prompts=prompts, approver=approver, policy=policy or ApprovalPolicy())
 
     def _follow_document_changes(self) -> None:
-        from .revit import document_events
+        from ..revit import document_events
         document_events.subscribe(self.host.application)
 
     def on_main_thread(self, fn, *args):
@@ -84,7 +84,7 @@ class Sandbox:
     def close(self) -> None:
         session = getattr(self, "session", None)
         if session is not None:
-            from . import session as sessions
+            from .. import session as sessions
             sessions.registry().remove(session.key)
         self.host.stop()
 

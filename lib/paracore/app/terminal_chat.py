@@ -14,11 +14,11 @@ import queue
 import threading
 from typing import Callable
 
-from . import events as ev
-from .agent import ApprovalPolicy, ApprovalRequest
+from .. import events as ev
+from ..agent import ApprovalPolicy, ApprovalRequest
 from .cli_view import ConversationPrinter
-from .llm.base import CancelToken
-from .llm.pricing import TurnUsage, UsageLog
+from ..llm.base import CancelToken
+from ..llm.pricing import TurnUsage, UsageLog
 
 _DONE = object()
 _ANSWERS = {"y": "approve", "yes": "approve", "n": "deny", "no": "deny", "a": "always", "always": "always"}

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-DEMO = Path(__file__).resolve().parent / "demos" / "seed000.json"
+DEMO = Path(__file__).resolve().parents[1] / "demos" / "seed000.json"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,8 +94,8 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
 
 
 def _trace(args) -> int:
-    from .trace.recorder import find_trace, list_traces, traces_dir
-    from .trace.timeline import Timeline
+    from ..trace.recorder import find_trace, list_traces, traces_dir
+    from ..trace.timeline import Timeline
     if not args.session:
         if args.export:
             print("paracore: --export needs a session (an id, a prefix or 'latest')", file=sys.stderr)
@@ -132,7 +132,7 @@ def _model(args) -> int:
     from revit_standin.host import RevitHost
     from revit_standin.grow import grow
 
-    from .revit.overview import model_summary_text
+    from ..revit.overview import model_summary_text
     host = RevitHost()
     try:
         doc = host.open(args.name)
@@ -147,19 +147,19 @@ def _model(args) -> int:
 
 def _tools_doc(args) -> int:
     from .sandbox import load_tools
-    from .tools.registry import default_registry
-    from .tools_reference import render
+    from ..tools.registry import default_registry
+    from ..tools_reference import render
     load_tools()
     sys.stdout.write(render(default_registry()))
     return 0
 
 
 def _sandbox(args) -> int:
-    from .llm.pricing import UsageLog
-    from .llm.providers import ProviderNotConfigured, create_model
-    from .llm.resilience import RestartingModel
+    from ..llm.pricing import UsageLog
+    from ..llm.providers import ProviderNotConfigured, create_model
+    from ..llm.resilience import RestartingModel
     from .sandbox import Sandbox
-    from .settings import load_settings
+    from ..settings import load_settings
     from .terminal_chat import run_chat
     settings = load_settings()
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
@@ -182,6 +182,6 @@ def _sandbox(args) -> int:
     # usage log alike (the agent cannot see it through the RestartingModel wrapper).
     base_url = getattr(model, "base_url", None) or settings.base_url
     with sandbox:
-        from .agent import ApprovalPolicy
+        from ..agent import ApprovalPolicy
         return run_chat(sandbox, restarting, base_url=base_url,
                         policy=ApprovalPolicy(mode=settings.approval_policy), usage_log=UsageLog(base_url=base_url))

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import events as ev
-from .agent import ApprovalRequest
+from .. import events as ev
+from ..agent import ApprovalRequest
 from .replay_file import Replay
 from .sandbox import Sandbox
-from .trace.recorder import TraceRecorder
+from ..trace.recorder import TraceRecorder
 
 
 def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
@@ -99,7 +99,7 @@ def _context_sent(scripted, first_request: int) -> str:
 
 def _final_state(sandbox) -> dict:
     def read():
-        from .revit.overview import selection_and_element_count
+        from ..revit.overview import selection_and_element_count
         return selection_and_element_count(sandbox.host.uiapp.ActiveUIDocument)
     selection, count = sandbox.on_main_thread(read)
     working_set = sandbox.session.working_set

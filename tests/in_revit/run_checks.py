@@ -151,7 +151,7 @@ class Scratch:
 
     def __init__(self, uidoc):
         from paracore.revit.executor import describe_categories
-        from paracore.app.sandbox import load_tools
+        from paracore.app.build import load_tools
         from paracore.session import Session
         load_tools()
         self.uidoc = uidoc

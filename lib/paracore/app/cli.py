@@ -146,7 +146,7 @@ def _model(args) -> int:
 
 
 def _tools_doc(args) -> int:
-    from .sandbox import load_tools
+    from .build import load_tools
     from ..tools.registry import default_registry
     from ..tools_reference import render
     load_tools()
@@ -156,23 +156,22 @@ def _tools_doc(args) -> int:
 
 def _sandbox(args) -> int:
     from ..llm.pricing import UsageLog
-    from ..llm.providers import ProviderNotConfigured, create_model
-    from ..llm.resilience import RestartingModel
-    from .sandbox import Sandbox
+    from ..llm.providers import ProviderNotConfigured
     from ..settings import load_settings
+    from .build import build_model
+    from .sandbox import Sandbox
     from .terminal_chat import run_chat
     settings = load_settings()
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
     settings = settings.with_changes(**changes) if changes else settings
     try:
-        model = create_model(settings)
+        restarting = build_model(settings, on_restart=lambda reason: print(f"  (connection lost: {reason}; retrying)"))
     except ProviderNotConfigured as error:
         print(f"paracore: {error}\nIn the sandbox you can also pass --provider, --model and --base-url, e.g.\n"
               "  ANTHROPIC_API_KEY=... paracore sandbox --provider anthropic\n"
               "  paracore sandbox --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3",
               file=sys.stderr)
         return 2
-    restarting = RestartingModel(model, on_restart=lambda reason: print(f"  (connection lost: {reason}; retrying)"))
     try:
         sandbox = Sandbox(args.building)
     except FileNotFoundError as error:
@@ -180,8 +179,8 @@ def _sandbox(args) -> int:
         return 2
     # The base URL prices a model served on this machine at $0, in the usage line and in the
     # usage log alike (the agent cannot see it through the RestartingModel wrapper).
-    base_url = getattr(model, "base_url", None) or settings.base_url
+    base_url = getattr(restarting, "base_url", None) or settings.base_url
     with sandbox:
         from ..agent import ApprovalPolicy
-        return run_chat(sandbox, restarting, base_url=base_url,
-                        policy=ApprovalPolicy(mode=settings.approval_policy), usage_log=UsageLog(base_url=base_url))
+        return run_chat(sandbox, restarting, base_url=base_url, policy=ApprovalPolicy(mode=settings.approval_policy),
+                        usage_log=UsageLog(base_url=base_url), settings=settings)

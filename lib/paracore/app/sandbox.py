@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from ..agent import Agent, ApprovalPolicy, Approver, approve_all
-from ..prompts import PromptBuilder
-from ..tools.registry import default_registry
+from ..settings import Settings
+from .build import build_agent, load_tools
 
 STUBS = Path(__file__).resolve().parents[3] / "stubs"
 
@@ -22,16 +22,6 @@ def install_standin() -> None:
                            "Paracore repository (python3 tasks.py demo).")
     if str(STUBS) not in sys.path:
         sys.path.insert(0, str(STUBS))
-
-
-def load_tools() -> None:
-    """Import every tool module so that the registry is complete."""
-    import importlib
-    import pkgutil
-
-    from .. import tools
-    for module in pkgutil.iter_modules(tools.__path__):
-        importlib.import_module(f"{tools.__name__}.{module.name}")
 
 
 def _fresh_session(doc):
@@ -69,10 +59,12 @@ class Sandbox:
         self.runtime = RevitRuntime(self.host.uiapp, self.bridge, self.session)
         self.doc_title = self.host.call(lambda: self.doc.Title)
 
-    def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None) -> Agent:
-        prompts = PromptBuilder(self.runtime.prompt_facts())
-        return Agent(model=model, registry=default_registry(), session=self.session, revit=self.runtime,
-                     prompts=prompts, approver=approver, policy=policy or ApprovalPolicy())
+    def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None,
+              settings: Settings | None = None) -> Agent:
+        """The agent on this sandbox's document (``paracore.app.build``); ``settings`` give the
+        limits and, without ``policy``, the approval policy (defaults when None)."""
+        return build_agent(settings, self.runtime, self.session, approver, model=model,
+                           policy=policy or ApprovalPolicy())
 
     def _follow_document_changes(self) -> None:
         from ..revit import document_events

@@ -63,13 +63,13 @@ class _MainThreadApprover:
 
 
 def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, base_url: str | None = None,
-             policy: ApprovalPolicy | None = None, usage_log: UsageLog | None = None) -> int:
+             policy: ApprovalPolicy | None = None, usage_log: UsageLog | None = None, settings=None) -> int:
     import sys
     out = out or sys.stdout
     printer = ConversationPrinter(out)
     usage = TurnUsage(base_url=base_url)
     approver = _MainThreadApprover()
-    agent = sandbox.agent(model, approver=approver, policy=policy)
+    agent = sandbox.agent(model, approver=approver, policy=policy, settings=settings)
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "
               "Type /quit to leave, Ctrl-C to stop a turn.\n")
     while True:

@@ -10,32 +10,13 @@ turn's ``TurnFailed`` with the message that says what to do ("Open Paracore's Se
 """
 from __future__ import annotations
 
-import importlib
 import logging
-import pkgutil
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import events as ev
 
 log = logging.getLogger("paracore.revit.chat_agent")
-
-_tools_loaded = False
-_tools_lock = threading.Lock()
-
-
-def load_tools() -> None:
-    """Import every tool module once, so that the default registry is complete."""
-    global _tools_loaded
-    with _tools_lock:
-        if _tools_loaded:
-            return
-        from .. import tools
-        for module in pkgutil.iter_modules(tools.__path__):
-            importlib.import_module(f"{tools.__name__}.{module.name}")
-        _tools_loaded = True
-
 
 def _settings():
     from ..settings import load_settings
@@ -53,7 +34,8 @@ class ChatAgent:
     def __init__(self, session, bridge, uiapp=None, *, settings_loader: Callable[[], Any] | None = None,
                  model_factory: Callable[[Any], Any] | None = None, timeout: float = 120.0) -> None:
         """``settings_loader`` and ``model_factory`` default to ``load_settings`` and
-        ``providers.create_model`` (looked up at each turn)."""
+        ``providers.create_model`` (looked up at each turn); the agent is put together by
+        ``paracore.app.build``."""
         self.session = session
         self.bridge = bridge
         self.uiapp = uiapp if uiapp is not None else bridge.uiapp
@@ -90,23 +72,13 @@ class ChatAgent:
         return self._agent
 
     def _build(self, settings):
-        from ..agent import Agent, AgentLimits, ApprovalPolicy
-        from ..prompts import PromptBuilder
-        from ..tools.registry import default_registry
+        from ..app.build import build_agent, build_model
         from .runtime import RevitRuntime
 
-        load_tools()
-        model = (self.model_factory or _model)(settings)
         runtime = RevitRuntime(self.uiapp, self.bridge, self.session, timeout=self.timeout)
-        prompts = PromptBuilder(runtime.prompt_facts())
-        limits = getattr(settings, "limits", None)
-        agent_limits = AgentLimits() if limits is None else AgentLimits(
-            max_steps=limits.max_steps, max_output_tokens=limits.max_output_tokens,
-            context_window_tokens=limits.context_window_tokens)
-        policy = ApprovalPolicy(mode=getattr(settings, "approval_policy", "ask_writes"))
-        kwargs = {"approver": self.approver} if self.approver is not None else {}
-        return Agent(model=model, registry=default_registry(), session=self.session, revit=runtime,
-                     prompts=prompts, policy=policy, limits=agent_limits, turn_index=self.turn_index, **kwargs)
+        model = build_model(settings, model_factory=self.model_factory or _model)
+        return build_agent(settings, runtime, self.session, self.approver, model=model,
+                           turn_index=self.turn_index)
 
 
 def _message(error: Exception) -> str:

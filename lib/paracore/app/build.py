@@ -1,0 +1,68 @@
+"""The one place where an agent is put together, for every host: the Revit pane, the sandbox,
+replay and the benchmarks.
+
+From the settings it takes the model (created by the provider's adapter and wrapped in
+``RestartingModel``, so a stream that breaks before its first delta is sent again), the agent's
+limits and the approval policy; from the runtime, the facts the system prompt states; and it
+makes sure every tool module is loaded. A host that brings its own model (a scripted one, in
+tests and replays) passes it and gets it used as it is.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import threading
+from typing import Any, Callable
+
+from ..agent import Agent, AgentLimits, ApprovalPolicy, Approver, approve_all
+from ..prompts import PromptBuilder
+from ..settings import Settings
+from ..tools.registry import default_registry
+
+_tools_lock = threading.Lock()
+_tools_loaded = False
+
+
+def load_tools() -> None:
+    """Import every tool module once, so that the default registry holds the whole catalogue."""
+    global _tools_loaded
+    with _tools_lock:
+        if _tools_loaded:
+            return
+        from .. import tools
+        for module in pkgutil.iter_modules(tools.__path__):
+            importlib.import_module(f"{tools.__name__}.{module.name}")
+        _tools_loaded = True
+
+
+def agent_limits(settings: Settings) -> AgentLimits:
+    limits = settings.limits
+    return AgentLimits(max_steps=limits.max_steps, max_output_tokens=limits.max_output_tokens,
+                       context_window_tokens=limits.context_window_tokens)
+
+
+def build_model(settings: Settings, *, on_restart: Callable[[str], None] | None = None,
+                model_factory: Callable[[Settings], Any] | None = None):
+    """The settings' model (``providers.create_model``, or ``model_factory``), wrapped so that a
+    stream that fails before its first delta is sent again. Raises ``ProviderNotConfigured``
+    with what to do when the settings lack something."""
+    from ..llm.providers import create_model
+    from ..llm.resilience import RestartingModel
+    return RestartingModel((model_factory or create_model)(settings), on_restart=on_restart)
+
+
+def build_agent(settings: Settings | None, runtime, session, approver: Approver | None = None, *,
+                model: Any = None, policy: ApprovalPolicy | None = None, turn_index: int = 0,
+                on_restart: Callable[[str], None] | None = None) -> Agent:
+    """An agent for ``session`` on ``runtime`` (a ``RevitRuntime``: the pane's or the sandbox's).
+
+    ``settings``: None means the defaults. ``model``: used as given; otherwise built from the
+    settings by :func:`build_model`. ``policy``: otherwise the settings' ``approval_policy``.
+    """
+    settings = settings if settings is not None else Settings()
+    load_tools()
+    return Agent(model=model if model is not None else build_model(settings, on_restart=on_restart),
+                 registry=default_registry(), session=session, revit=runtime,
+                 prompts=PromptBuilder(runtime.prompt_facts()), approver=approver or approve_all,
+                 policy=policy or ApprovalPolicy(mode=settings.approval_policy),
+                 limits=agent_limits(settings), turn_index=turn_index)

@@ -85,8 +85,11 @@ def test_every_request_is_recorded_as_a_deep_copy():
     final_response(model.stream(request(history), CancelToken()))
     assert [len(r.messages) for r in model.requests] == [1, 3]
     assert model.requests[0].system == "You are Paracore."
+    # Change what the agent holds after sending: the recorded request must not follow.
+    history[1].tool_calls[1].arguments["ids"].append(99)
     history.clear()
     assert len(model.requests[1].messages) == 3
+    assert model.requests[1].messages[1].tool_calls[1].arguments == {"ids": [1, 2]}
 
 
 def test_calls_are_fresh_copies_so_the_agent_cannot_change_the_script():

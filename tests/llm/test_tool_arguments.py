@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from paracore.llm._openai_shared import parse_arguments
 from paracore.llm.base import MAX_RAW_ARGUMENTS, checked_tool_arguments, parse_tool_arguments
 from paracore.messages import MAX_ARGUMENT_DEPTH
 
@@ -26,7 +25,6 @@ def nested(depth: int, opener: str = '{"a": ', closer: str = "}") -> str:
 ])
 def test_one_json_object_is_parsed_anything_else_is_kept_raw(text, expected):
     assert parse_tool_arguments(text) == expected
-    assert parse_arguments(text) == expected  # the OpenAI adapters' name for it
 
 
 def test_the_depth_limit_counts_dicts_and_lists():

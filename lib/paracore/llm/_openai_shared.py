@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator
 import httpx2
 import openai
 
-from .base import CancelToken, ModelError, ResponseComplete, parse_tool_arguments
+from .base import CancelToken, ModelError, ResponseComplete
 from .common import close_on_cancel, http_timeout, is_quota_error, model_error, sdk_http_client
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
 
@@ -169,12 +169,6 @@ def _chunks(iterator: Iterator[Any], cancel: CancelToken, provider: str, secrets
 # --------------------------------------------------------------------------------------------
 # Parts, usage, completions
 # --------------------------------------------------------------------------------------------
-
-def parse_arguments(text: str | None) -> tuple[dict[str, Any], str | None]:
-    """``(arguments, raw_arguments)``: the parsed object, or ``{}`` and the text as written
-    (bounded) when it is not one JSON object of sane depth (``base.parse_tool_arguments``)."""
-    return parse_tool_arguments(text)
-
 
 def arguments_json(call: ToolCallPart) -> str:
     """A call's arguments as sent back: always a JSON object (servers parse it; a call that

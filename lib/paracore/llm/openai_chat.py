@@ -37,7 +37,7 @@ import httpx2
 
 from . import _openai_shared as shared
 from .base import (CancelToken, ModelRequest, ResponseComplete, StopReason, StreamEvent, TextDelta,
-                   ThinkingDelta, ToolCallDelta, ToolDefinition)
+                   ThinkingDelta, ToolCallDelta, ToolDefinition, parse_tool_arguments)
 from .common import CHUNK_TIMEOUT, MAX_RETRIES
 from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
 
@@ -242,7 +242,7 @@ def _key_without_index(server_id: str | None, state: _State) -> int:
 def _map_calls(state: _State, *, complete_only: bool) -> list[ToolCallPart]:
     parts = []
     for call in state.calls.values():
-        arguments, raw = shared.parse_arguments(call.arguments)
+        arguments, raw = parse_tool_arguments(call.arguments)
         if not call.name or (complete_only and raw is not None):
             continue  # nameless, or cut off mid-arguments by the token limit
         parts.append(ToolCallPart(id=call.id, name=call.name, arguments=arguments, raw_arguments=raw))

@@ -33,7 +33,7 @@ import httpx2
 
 from . import _openai_shared as shared
 from .base import (CancelToken, ModelRequest, ResponseComplete, StopReason, StreamEvent, TextDelta,
-                   ThinkingDelta, ToolCallDelta, ToolDefinition)
+                   ThinkingDelta, ToolCallDelta, ToolDefinition, parse_tool_arguments)
 from .common import CHUNK_TIMEOUT, MAX_RETRIES
 from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
@@ -288,7 +288,7 @@ def _map_reasoning_item(item: Any) -> ThinkingPart:
 def _map_function_call(index: int, item: Any, state: _State) -> ToolCallPart:
     streamed = state.calls.get(item.id or f"#{index}")
     text = item.arguments or (streamed.arguments if streamed else "")
-    arguments, raw = shared.parse_arguments(text)
+    arguments, raw = parse_tool_arguments(text)
     return ToolCallPart(id=item.call_id, name=item.name, arguments=arguments, raw_arguments=raw,
                         provider_data={PROVIDER: {"item_id": item.id}} if item.id else None)
 

@@ -376,7 +376,3 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def attach_recorder(agent, **options: Any) -> TraceRecorder:
-    """``TraceRecorder(**options).attach(agent)``."""
-    return TraceRecorder(**options).attach(agent)
-

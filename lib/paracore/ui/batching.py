@@ -95,10 +95,6 @@ class EventBatcher:
         else:
             self.timer(arm_delay, self._on_timer)
 
-    def push_many(self, items: Iterable[Any]) -> None:
-        for item in items:
-            self.push(item)
-
     @property
     def pending(self) -> int:
         """Items pushed and not delivered yet."""

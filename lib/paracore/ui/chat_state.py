@@ -814,9 +814,6 @@ class ChatState:
             changed = self._commit()
         self._notify(changed)
 
-    def clear_selection(self) -> None:
-        self.select_rows((), "replace")
-
     # -----------------------------------------------------------------------------------------
     # Internals (called with the lock held)
     # -----------------------------------------------------------------------------------------

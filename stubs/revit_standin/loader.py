@@ -33,6 +33,8 @@ def resolve_model(model: str) -> Path:
     candidate = Path(model)
     if candidate.suffix.lower() == ".ifc" and candidate.exists():
         return candidate
+    if candidate.suffix.lower() == ".ifc" or len(candidate.parts) > 1:  # a path, not a sample's name
+        raise FileNotFoundError(f"File not found: {model}. Check the path (or give a sample's name instead).")
     for folder in model_search_path():
         for path in sorted(folder.glob("*.ifc")) if folder.is_dir() else ():
             if path.stem.lower() == model.lower():

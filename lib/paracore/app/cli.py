@@ -20,6 +20,31 @@ def main(argv: list[str] | None = None) -> int:
         return args.handler(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_went_away()
+    except (FileNotFoundError, ValueError) as error:
+        if not _is_model_file_error(error):
+            raise
+        print(f"paracore: {error}", file=sys.stderr)  # one line: a bad building is the user's input
+        return 2
+
+
+def _is_model_file_error(error: Exception) -> bool:
+    """A building that cannot be opened: a missing path or an IFC file that cannot be read."""
+    if isinstance(error, FileNotFoundError):
+        return True
+    reader = sys.modules.get("revit_standin.ifc_reader")
+    return reader is not None and isinstance(error, reader.IfcReadError)
+
+
+def _reader_went_away() -> int:
+    """``paracore ... | head`` closed the pipe: stop quietly, as a Unix tool does."""
+    try:
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+    except OSError:
+        pass
+    return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=_demo)
     replay = sub.add_parser("replay", help="run a replay file through the agent")
     replay.add_argument("file")
-    replay.add_argument("--model", help="stand-in model: a sample name (duplex, ...) or an .ifc path")
+    replay.add_argument("--building", "--model", dest="building",
+                        help="stand-in building: a sample name (duplex, ...) or an .ifc path (--model: the old name)")
     replay.add_argument("--json", action="store_true", help="print one JSON document")
     replay.set_defaults(handler=_replay)
     model = sub.add_parser("model", help="print a summary of a stand-in model")
@@ -61,7 +87,7 @@ def _demo(args) -> int:
 
 
 def _replay(args) -> int:
-    return _run_replay_file(args.file, args.model, args.json)
+    return _run_replay_file(args.file, args.building, args.json)
 
 
 def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:

@@ -1,0 +1,52 @@
+"""A newcomer's first hour with the command line: a bad building is one clear line and exit 2,
+and a reader that stops early (``| head``) ends the command quietly."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "lib" / "paracore" / "demos" / "seed000.json"
+DUPLEX = ROOT / "stubs" / "revit_standin" / "models" / "duplex.ifc"
+
+
+def paracore(*args, timeout=240):
+    return subprocess.run([sys.executable, "-m", "paracore", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+@pytest.fixture(scope="module")
+def broken_buildings(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ifc")
+    (folder / "empty.ifc").write_text("", encoding="utf-8")
+    (folder / "truncated.ifc").write_bytes(DUPLEX.read_bytes()[:3000])
+    (folder / "damaged.ifc").write_text("ISO-10303-21;\nHEADER;\n#1=IFCPROJECT(garbage\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("name", ["empty.ifc", "truncated.ifc", "damaged.ifc"])
+@pytest.mark.parametrize("command", [["model"], ["replay", str(DEMO), "--building"]])
+def test_a_damaged_building_is_one_line_and_exit_2(broken_buildings, name, command):
+    done = paracore(*command, str(broken_buildings / name))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("paracore: cannot read IFC file") and name in done.stderr
+
+
+def test_a_missing_path_says_file_not_found(tmp_path):
+    done = paracore("model", str(tmp_path / "nowhere.ifc"))
+    assert done.returncode == 2 and done.stderr.startswith("paracore: File not found:"), done.stderr
+    assert "No model named" not in done.stderr
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    process = subprocess.Popen([sys.executable, "-m", "paracore", "replay", str(DEMO), "--json"], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.read(10)
+    process.stdout.close()  # what `| head -c 10` does
+    _, errors = process.communicate(timeout=240)
+    assert "Traceback" not in errors.decode() and "BrokenPipe" not in errors.decode()
+    assert process.returncode == 0

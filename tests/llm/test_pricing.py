@@ -189,7 +189,7 @@ def test_turn_and_session_totals():
 def test_unpriced_calls_are_flagged_not_guessed():
     usage = TurnUsage()
     usage.add(Usage(input_tokens=100, output_tokens=10), provider="openai-compatible", model="mystery")
-    assert usage.line() == "tokens 100 in · 10 out"  # nothing known: no cost at all
+    assert usage.line() == "tokens 100 in · 10 out · unknown price"  # nothing known: said, not guessed
     usage.add(Usage(input_tokens=100, output_tokens=10), provider="openai", model="gpt-5.4", cost_usd=0.002)
     assert usage.line() == "tokens 200 in · 20 out · ~$0.0020+"  # at least this much
 

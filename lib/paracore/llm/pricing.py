@@ -263,6 +263,8 @@ class UsageTotals:
         if self.requests and self.unpriced < self.requests:
             # "+": some calls used a model without a price, so the real cost is higher
             text += f" · ~{format_cost(self.cost_usd)}" + ("+" if self.unpriced else "")
+        elif self.requests:
+            text += " · unknown price"  # not "$0": the price table does not know this model
         return text
 
 

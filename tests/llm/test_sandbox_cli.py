@@ -201,6 +201,10 @@ def test_openai_compatible_server_on_loopback(tmp_path):
     entries = check_usage_log(tmp_path, "openai-compatible", "test-model", usages)
     assert [e["cost_usd"] for e in entries] == [0, 0]
     assert not (tmp_path / "config" / "settings.json").exists()  # flags are not saved
+    # The session is traced like a chat in Revit: the file is named at the end.
+    [trace] = (tmp_path / "data" / "traces").glob("*.jsonl")
+    assert f"Trace: {trace} (paracore trace latest)" in done.stdout
+    assert '"source":"sandbox"' in trace.read_text(encoding="utf-8")
 
 
 def test_anthropic_through_its_environment_variables(tmp_path):

@@ -19,6 +19,7 @@ from ..agent import ApprovalPolicy, ApprovalRequest
 from .cli_view import ConversationPrinter
 from ..llm.base import CancelToken
 from ..llm.pricing import TurnUsage, UsageLog
+from ..trace.recorder import TraceRecorder
 
 _DONE = object()
 _ANSWERS = {"y": "approve", "yes": "approve", "n": "deny", "no": "deny", "a": "always", "always": "always"}
@@ -63,38 +64,55 @@ class _MainThreadApprover:
 
 
 def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, base_url: str | None = None,
-             policy: ApprovalPolicy | None = None, usage_log: UsageLog | None = None, settings=None) -> int:
+             policy: ApprovalPolicy | None = None, usage_log: UsageLog | None = None, settings=None,
+             trace: bool = True) -> int:
+    """The chat loop. ``trace``: record the session in the user's traces folder, as the chat in
+    Revit and ``paracore replay`` do (``paracore trace latest`` shows it)."""
     import sys
     out = out or sys.stdout
     printer = ConversationPrinter(out)
     usage = TurnUsage(base_url=base_url)
     approver = _MainThreadApprover()
     agent = sandbox.agent(model, approver=approver, policy=policy, settings=settings)
+    recorder = TraceRecorder(meta={"source": "sandbox", "document": sandbox.doc_title}).attach(agent) \
+        if trace else None
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "
               "Type /quit to leave, Ctrl-C to stop a turn.\n")
+    try:
+        _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder)
+    finally:
+        if recorder is not None:
+            recorder.close()
+            if recorder.path.is_file():
+                out.write(f"Trace: {recorder.path} (paracore trace latest)\n")
+    return 0
+
+
+def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -> None:
     while True:
         try:
             text = ask("\nYou> ").strip()
         except EOFError:
-            return 0
+            return
         if text in ("/quit", "/exit"):
-            return 0
+            return
         if not text:
             continue
         usage.start_turn()
-        _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask))
+        _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask), recorder)
         out.write(f"  {usage.line('turn')} · session: {usage.line('session')}\n")
 
 
 def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, usage_log,
-              approver: _MainThreadApprover, ask: TerminalApprover) -> None:
+              approver: _MainThreadApprover, ask: TerminalApprover, recorder=None) -> None:
     cancel = CancelToken()
     events: queue.Queue = queue.Queue()
     approver.events = events
 
     def work():
         try:
-            for event in agent.run_turn(text, cancel):
+            turn = agent.run_turn(text, cancel)
+            for event in recorder.record_turn(turn) if recorder is not None else turn:
                 events.put(event)
         finally:
             events.put(_DONE)

@@ -304,3 +304,17 @@ def test_ctrl_c_at_the_approval_prompt_cancels_the_turn():
     assert "└─ ⊘ create_curved_wall" in out  # not run
     assert box.summary != "1 Wall" and TURN.reply not in out
     assert validate_history(box.history) == []
+
+
+def test_slash_commands_are_answered_by_the_sandbox_never_sent_to_the_model(tmp_path):
+    with LoopbackProvider([chat_stream(step, "test-model") for step in STEPS]) as server:
+        base_url = f"http://127.0.0.1:{server.port}/v1"
+        done = sandbox("--provider", "openai-compatible", "--base-url", base_url, "--model", "test-model",
+                       env=child_env(tmp_path), stdin="/help\n/model\n/frobnicate\n/clear\n/quit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "/help" in out and "/clear" in out and "start over" in out
+    assert f"openai-compatible · model test-model · server: {base_url}" in out
+    assert "Unknown command /frobnicate." in out
+    assert "Started over" in out
+    assert server.requests == []  # nothing reached the model

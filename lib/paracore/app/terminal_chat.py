@@ -77,7 +77,7 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
     recorder = TraceRecorder(meta={"source": "sandbox", "document": sandbox.doc_title}).attach(agent) \
         if trace else None
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "
-              "Type /quit to leave, Ctrl-C to stop a turn.\n")
+              "Type /help for the commands, /quit to leave, Ctrl-C to stop a turn.\n")
     try:
         _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder)
     finally:
@@ -98,9 +98,36 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -
             return
         if not text:
             continue
+        if text.startswith("/"):
+            _command(text, agent, out)
+            continue
         usage.start_turn()
         _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask), recorder)
         out.write(f"  {usage.line('turn')} · session: {usage.line('session')}\n")
+
+
+COMMANDS = {
+    "/help": "this list",
+    "/model": "the provider, model and server the chat uses",
+    "/clear": "start over: forget the conversation and empty the working set",
+    "/quit": "leave the sandbox (also /exit, or Ctrl-D)",
+}
+
+
+def _command(text: str, agent, out) -> None:
+    """A sandbox command: answered here, never sent to the model."""
+    name = text.split()[0].lower()
+    if name == "/model":
+        model = agent.model
+        server = getattr(model, "base_url", None) or "the provider's own"
+        out.write(f"  {model.provider} · model {model.name} · server: {server}\n")
+    elif name == "/clear":
+        agent.session.clear_conversation()
+        out.write("  Started over: the conversation and the working set are empty.\n")
+    else:
+        if name != "/help":
+            out.write(f"  Unknown command {name}. ")
+        out.write("  Commands:\n" + "".join(f"    {key:<7} {what}\n" for key, what in COMMANDS.items()))
 
 
 def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, usage_log,

@@ -11,6 +11,7 @@ import http.server
 import io
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -247,6 +248,20 @@ def test_without_a_configured_provider_it_says_how_to_configure_one(tmp_path, ar
         assert words in done.stderr
     assert "Traceback" not in done.stderr
     assert usage_log(tmp_path) == []
+    assert str(tmp_path / "config" / "settings.json") in done.stderr  # where to configure, outside Revit
+
+
+def test_a_server_that_refuses_the_connection_is_reported_once_per_retry_in_plain_words(tmp_path):
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]  # closed again: nothing listens there
+    done = sandbox("--provider", "openai-compatible", "--base-url", f"http://127.0.0.1:{port}/v1", "--model", "m",
+                   env=child_env(tmp_path), stdin="hello\n/quit\n")
+    text = done.stdout + done.stderr
+    retries = [line for line in text.splitlines() if "trying again" in line]
+    assert len(retries) == 2, text  # RestartingModel's two restarts, each said once
+    assert "Could not reach the model server" in text and "The model server:" not in text
+    assert "broke off" not in text and "connection lost" not in text and ".." not in text.replace("...", "")
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,6 +16,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 0
+    # The terminal shows what the user needs (retries included); log records are for log files,
+    # and without a handler Python would print the warnings a second time.
+    import logging
+    logging.getLogger("paracore").addHandler(logging.NullHandler())
     try:
         return args.handler(args)
     except KeyboardInterrupt:
@@ -191,9 +195,12 @@ def _sandbox(args) -> int:
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
     settings = settings.with_changes(**changes) if changes else settings
     try:
-        restarting = build_model(settings, on_restart=lambda reason: print(f"  (connection lost: {reason}; retrying)"))
+        restarting = build_model(settings, on_restart=lambda reason: print(f"  (trying again: {reason})"))
     except ProviderNotConfigured as error:
-        print(f"paracore: {error}\nIn the sandbox you can also pass --provider, --model and --base-url, e.g.\n"
+        from ..settings import settings_path
+        print(f"paracore: {error}\nOutside Revit there is no Settings window: the settings are the file "
+              f"{settings_path()} (provider, model, base_url; keys come from the environment), or pass "
+              "--provider, --model and --base-url, e.g.\n"
               "  ANTHROPIC_API_KEY=... paracore sandbox --provider anthropic\n"
               "  paracore sandbox --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3",
               file=sys.stderr)

@@ -85,7 +85,7 @@ def model_error(provider: str, status_code: int | None, body: str, *, retry_afte
     """A ModelError for an HTTP failure, with a message that tells the user what to do."""
     label = {"anthropic": "Anthropic", "openai": "OpenAI", "openai-compatible": "The model server",
              "gemini": "Google Gemini"}.get(provider, provider)
-    detail = (body or "").strip().replace("\n", " ")[:300]
+    detail = (body or "").strip().replace("\n", " ")[:300].rstrip(".")  # the sentence adds its own
     if status_code in (401, 403):
         message = (f"{label} rejected the API key ({status_code}). Check the key in Paracore's Settings "
                    "or the provider's environment variable.")
@@ -104,7 +104,8 @@ def model_error(provider: str, status_code: int | None, body: str, *, retry_afte
         message = f"{label} refused the request ({status_code}): {detail}"
         retryable = False
     elif status_code is None:
-        message = f"Could not reach {label}: {detail or 'connection failed'}. Check the network or base URL."
+        where = label[0].lower() + label[1:] if label.startswith("The ") else label  # mid-sentence
+        message = f"Could not reach {where}: {detail or 'connection failed'}. Check the network or base URL."
         retryable = True
     else:
         message = f"{label} failed with {status_code}: {detail or 'no details'}. Try again in a moment."

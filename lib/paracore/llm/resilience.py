@@ -75,7 +75,7 @@ class RestartingModel:
                 attempt += 1
                 self.restarts += 1
                 reason = error.message
-                log.warning("%s %s: the response broke off (%s); sending the request again (%d of %d)",
+                log.warning("%s %s: the request failed before it completed (%s); sending it again (%d of %d)",
                             self.provider, self.name, reason, attempt, self.max_restarts)
                 if self.on_restart is not None:
                     self.on_restart(reason)

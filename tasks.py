@@ -93,7 +93,19 @@ def main(argv: list[str]) -> int:
     if task not in commands:
         print(f"Unknown task {task!r}. Tasks: {', '.join(commands)}.", file=sys.stderr)
         return 2
-    return subprocess.call(commands[task], cwd=ROOT)
+    return run_child(commands[task])
+
+
+def run_child(command: list[str]) -> int:
+    """Run ``command`` and return its exit code. Ctrl-C belongs to the child (the sandbox stops
+    its turn on the first one and exits on the second): this process ignores it meanwhile, so it
+    neither prints a traceback nor leaves the child running on its own."""
+    import signal
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return subprocess.call(command, cwd=ROOT)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,9 @@ one message. The loop yields typed events (paracore.events) for the UI, the CLI 
 The history invariant holds whatever happens — tool error, denial, cancel, provider failure:
 every tool call in the history has exactly one result.
 
-Transient state (seed 001 §4): the session's scratchpad is cleared when an action is complete.
+Transient state (docs/WORKING_SET.md): the session's scratchpad is cleared when an action is complete.
 For most requests the action is the turn, so the scratchpad is cleared at the end of the turn.
-An action that spans turns (the script flow of seed 002: find → inspect → change a value in
+An action that spans turns (the script flow: find → inspect → change a value in
 the next turn → run) marks itself open with ``scratchpad[OPEN_ACTION]``; the agent then keeps the
 scratchpad across turns, and the tool that completes the action calls ``session.end_action()``.
 
@@ -181,7 +181,7 @@ class _Turn:
             self._end_action_unless_open()
 
     def _end_action_unless_open(self) -> None:
-        """Seed 001 §4: clear the transient state once the action is complete. An action left
+        """Clear the transient state once the action is complete. An action left
         open by a tool (the script flow) continues in the next turn."""
         with self.session.lock:
             still_open = bool(self.session.scratchpad.get(OPEN_ACTION))

@@ -1,4 +1,4 @@
-"""The explicit working-set protocol (seed 000 §5 step 2, seed 001 §5 mechanism 2).
+"""The explicit working-set protocol (docs/WORKING_SET.md, "How it changes").
 
 A script that wants to set the working set itself ends its output with a JSON object:
 

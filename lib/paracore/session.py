@@ -4,7 +4,7 @@ pyRevit disposes a button script's scope after every click but keeps one ``sys.m
 the whole process, so the registry lives here, at module level, and every script reaches the
 same instance through ``registry()``.
 
-What a session remembers follows seed 001 §4: the history and the working set persist across
+What a session remembers (docs/WORKING_SET.md): the history and the working set persist across
 turns (until the user clears the conversation); the scratchpad holds the mechanics of a single
 action and is cleared by ``end_action()`` once that action is complete.
 """
@@ -35,7 +35,7 @@ class Session:
         self.lock = threading.RLock()
 
     def end_action(self) -> None:
-        """Forget the transient state of the action that just completed (seed 001 §4).
+        """Forget the transient state of the action that just completed.
 
         History, working set and approvals are kept: the next command starts unbiased by *how*
         the last one ran, yet remembers *what* the user is focused on and what was said.
@@ -46,7 +46,7 @@ class Session:
     def clear_conversation(self) -> None:
         """Start over: empty the history, the scratchpad and the working set.
 
-        Seed 001 §4: the persistent state is cleared only when the user clears the chat.
+        The persistent state is cleared only when the user clears the chat.
         The tools approved for the session stay approved.
         """
         with self.lock:

@@ -1,7 +1,7 @@
 """The working set: the agent's short-term memory of the elements the user is working on.
 
 An ordered list of element ids (plain Python ints, no duplicates) that persists across turns
-(seed 000 §3, seed 001 §2). The UI shows its summary ("5 Doors, 2 Windows") and the prompt
+(docs/WORKING_SET.md). The UI shows its summary ("5 Doors, 2 Windows") and the prompt
 quotes it, so the category of every id is looked up once, when the id enters the set, and
 cached: a summary never walks the Revit model.
 

@@ -331,7 +331,7 @@ def test_the_standin_and_the_checker_agree_on_the_supported_versions():
 
 
 def test_the_real_api_reads_as_documented(apis):
-    """Facts from Autodesk's docs (and DESIGN.md) that the parse of each wheel must reproduce."""
+    """Facts from Autodesk's docs (and docs/DOTNET.md) that the parse of each wheel must reproduce."""
     def kind(year, cls, member, namespace="Autodesk.Revit.DB"):
         api = apis[year]
         found = api.find_member(api.get_class(namespace, cls), member)

@@ -1,5 +1,5 @@
 """The executor against the stand-in: one undo entry per agent step, per-tool rollback, Revit
-failures, and the working-set rules of seed 001 §5 (explicit update > policy; deletions pruned).
+failures, and the working-set rules of docs/WORKING_SET.md (explicit update > policy; deletions pruned).
 
 Every batch runs the way the agent runs it: from a worker thread, through the bridge, on the
 stand-in's main thread.
@@ -326,7 +326,7 @@ def test_a_failing_verify_is_an_error_that_says_the_change_was_kept(run, doc, ho
     assert count(host, doc, DB.Level) == 3 and len(session.working_set) == 1
 
 
-# -- the working set (seed 001 §5) ---------------------------------------------------------------
+# -- the working set (docs/WORKING_SET.md) -------------------------------------------------------
 
 def test_created_model_elements_are_added_to_the_working_set(run, session):
     [first] = run([("create_wall", {})])

@@ -1,4 +1,4 @@
-"""The replay file: the DESIGN.md example parses, and every malformed form says where and what."""
+"""The replay file: the docs/replay.md example parses, and every malformed form says where and what."""
 import json
 
 import pytest
@@ -8,7 +8,7 @@ from paracore.llm.scripted import ScriptedModel
 from paracore.messages import Message, ToolResultPart
 from paracore.app.replay_file import Replay, ReplayFileError, load_replay
 
-# Verbatim from DESIGN.md, "The replay file".
+# The example of docs/replay.md.
 DESIGN_EXAMPLE = """\
 {
   "model": "duplex",

@@ -225,7 +225,7 @@ def request_sizes():
         "providers": {**previous, **sizes},
     }
     SIZES_FILE.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    print(f"\nSecond request of seed 000, per provider (written to {SIZES_FILE.relative_to(ROOT)}):")
+    print(f"\nSecond request of the demo, per provider (written to {SIZES_FILE.relative_to(ROOT)}):")
     print(f"  {'provider':<18} {'request 1':>10} {'request 2':>10} {'common prefix':>14} {'share':>7}"
           f" {'static-first share':>19}")
     for provider, row in sizes.items():

@@ -5,7 +5,7 @@
     turn 3  "Make the radius 15 m ..."  set_script_parameters -> run_script (approval) -> summary
 
 The selected script and its pending values survive from turn 2 to turn 3 (the action is open)
-and are forgotten once the run committed (seed 001 §4). The denial path changes nothing and keeps
+and are forgotten once the run committed (docs/WORKING_SET.md). The denial path changes nothing and keeps
 the history valid; the user can then change a value and run it after all. The approval form
 carries the final values, and values the user edits in it are what runs.
 """

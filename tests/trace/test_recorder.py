@@ -1,4 +1,4 @@
-"""The trace recorder on a real replay (seed 000's demo through the real agent and the stand-in), the
+"""The trace recorder on a real replay (the demo through the real agent and the stand-in), the
 export round trip, `paracore trace` on the command line, and a recorder that cannot write.
 """
 from __future__ import annotations

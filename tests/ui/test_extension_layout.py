@@ -5,7 +5,7 @@ dev/pyRevitLoader): a script runs on CPython when its first line is exactly ``#!
 (CPYTHON_HASHBANG); titles and tooltips come from ``bundle.yaml`` (title / tooltip, optionally
 per language: ``en_us:``); the icon is ``icon.png`` and, on the dark theme, ``icon.dark.png``
 (ICON_DARK_SUFFIX ".dark"); the extension's startup script is ``startup.py``; stacks are
-``.stack`` folders. And from DESIGN.md: every script imports the bootstrap first; startup must
+``.stack`` folders. And from the host's rules (docs/DOTNET.md): every script imports the bootstrap first; startup must
 never break Revit's start; a class implementing a .NET interface is defined once per process,
 at module level in a lib module.
 """

@@ -2,7 +2,7 @@
 
 The result is one JSON-ready dict: per turn the tool results, the reply, the CONTEXT block the
 model received and the working set; at the end the working set, the Revit selection and the
-model's element count (see ../shared/DESIGN.md, "The replay file").
+model's element count (docs/replay.md).
 
 Every replay also records a trace of the session (paracore.trace), like a chat in Revit does;
 the result's ``trace`` is its path (``paracore trace latest`` shows it).

@@ -1,4 +1,4 @@
-"""The replay file: a scripted conversation that drives the real agent (see DESIGN.md).
+"""The replay file: a scripted conversation that drives the real agent (format: docs/replay.md).
 
     {"model": "duplex",
      "turns": [{"user": "Create a 30-meter long curved wall.",

@@ -3,7 +3,7 @@
 Revit raises Application.DocumentChanged after every committed transaction (also inside a
 transaction group), undo and redo, with the ids of the elements added, modified and deleted.
 The executor records a tool's transaction with it to capture the elements the tool created
-(seed 001 §5, mechanism 1) and the ones it deleted.
+(the tool's working-set policy, docs/WORKING_SET.md) and the ones it deleted.
 
 Main thread only: DocumentChanged is raised on the main thread, and subscribing is an API call.
 """

@@ -14,8 +14,8 @@ How a batch runs:
   transaction back and are reported.
 - Reading tools run without a transaction.
 - After a commit: ``ToolOutput.verify`` re-reads the result from the model; the working set is
-  updated (seed 001 §5): an explicit update wins (``ToolOutput.working_set``, or, from a tool that
-  runs scripts, a protocol payload in the content, seed 000 §5 step 2), else the tool's ``working_set_policy`` applies
+  updated (docs/WORKING_SET.md): an explicit update wins (``ToolOutput.working_set``, or, from a tool that
+  runs scripts, a protocol payload in the content), else the tool's ``working_set_policy`` applies
   to the elements the tool created. Deleted elements always leave the working set.
 """
 from __future__ import annotations
@@ -254,13 +254,13 @@ class _Batch:
             return None
         payload = find_working_set_payload(output.content) if call.spec.runs_scripts else None
         if payload is not None:
-            # Seed 000 §5 step 2: the payload's display_message replaces the tool's output.
+            # The protocol: the payload's display_message replaces the tool's output.
             return apply_payload(payload, working_set, self._exists, source=call.name)
         self._apply_policy(call, added)
         return None
 
     def _apply_policy(self, call: PreparedCall, added: list[int]) -> None:
-        """Seed 001 §5 mechanism 1: the elements the tool created join (or become) the set."""
+        """The tool's policy (docs/WORKING_SET.md): the elements the tool created join (or become) the set."""
         policy = call.spec.working_set_policy
         if policy == "none":
             return

@@ -1,1 +1,1 @@
-"""The script library (seed 002): scripts the agent finds, shows and runs with the user's approval."""
+"""The script library (docs/SCRIPTS.md): scripts the agent finds, shows and runs with the user's approval."""

@@ -1,6 +1,6 @@
 """The script library: Python scripts the agent can find, show and run with the user's approval.
 
-A script is one Python file with three things (seed 002)::
+A script is one Python file with three things (docs/SCRIPTS.md)::
 
     '''Create a curved (arc) wall from its centre, radius and length along the arc.
 
@@ -25,7 +25,7 @@ A script is one Python file with three things (seed 002)::
   ``uidoc``, ``session``, ``length()``, ``element()``...). It runs on Revit's main thread inside
   the transaction the executor opens for run_script (never open a Transaction yourself): an
   exception undoes everything. Elements it creates join the working set; to say exactly what
-  the working set becomes, return seed 000's payload (``working_set_output(ids, "replace",
+  the working set becomes, return the working-set payload (docs/WORKING_SET.md) (``working_set_output(ids, "replace",
   message)`` from ``paracore.tools.results``, or the same JSON). Otherwise return a short text
   for the user (or nothing). Import Revit inside ``run``, as the tools do.
 

@@ -1,6 +1,6 @@
 """run_python: Python code that the model writes, run inside Revit.
 
-For what no atomic tool does (seed 003's "ExecuteCode"). The code runs on Revit's main thread,
+For what no atomic tool does (a C# peer's "ExecuteCode", docs/ARCHITECTURE.md). The code runs on Revit's main thread,
 in a fresh namespace holding:
 
     doc, uidoc                the active Document and UIDocument

@@ -4,7 +4,7 @@ floors (from an outline or from a closed loop of walls) and levels.
 Each tool validates its arguments against the document (level, type, geometry) before changing
 anything, so a mistake comes back as a ToolError that lists the valid choices. The executor runs
 the tool inside its own transaction; a tool never opens one. What the tool created becomes the
-working set (policy "replace", seed 000 §4), and its result is re-read from the document after
+working set (policy "replace", docs/WORKING_SET.md), and its result is re-read from the document after
 the commit (``ToolOutput.verify``): the model is told what exists, never what was intended.
 
 Working sets: what a tool creates replaces the working set, except create_level (policy

@@ -13,7 +13,7 @@ A tool is an args model + a function + metadata:
 Its JSON schema comes from the args model (made strict, see tools/schema.py), its
 description from the docstring. `Registry.prepare` turns a model's raw call into a
 validated `PreparedCall` — injecting the working set into `element_ids` when the model left
-it out (seed 001 §3) — or a `ToolCallError` whose message tells the model how to fix it.
+it out (docs/ARCHITECTURE.md) — or a `ToolCallError` whose message tells the model how to fix it.
 Running the call is the executor's business.
 """
 from __future__ import annotations

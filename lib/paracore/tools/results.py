@@ -28,6 +28,6 @@ class ToolOutput:
 
 
 def working_set_output(element_ids, operation: str = "replace", display_message: str = "") -> WorkingSetPayload:
-    """The explicit working-set update of seed 000 (what scripts print as JSON)."""
+    """The explicit working-set update (docs/WORKING_SET.md; scripts print it as JSON)."""
     return WorkingSetPayload(paracore_output_type="working_set_elements", operation=operation,
                              element_ids=[int(i) for i in element_ids], display_message=display_message)

@@ -1,4 +1,4 @@
-"""Script tools: the script library with human approval (seed 002).
+"""Script tools: the script library with human approval (docs/SCRIPTS.md).
 
 The flow, over as many turns as the conversation needs:
 
@@ -6,7 +6,7 @@ The flow, over as many turns as the conversation needs:
     inspect_script          the user picked one: it becomes the selected script; its parameters,
                             defaults and current values are shown; the agent asks what to change
     set_script_parameters   the user's changes, merged with the values so far and validated
-                            (seed 002's "sync params"); kept as pending values
+                            ("sync params"); kept as pending values
     run_script              always asks first (the approval shows the final values; in the pane
                             they are an editable form); runs ``run(ctx, params)`` inside the
                             executor's transaction; created elements join the working set
@@ -15,7 +15,7 @@ The selected script and its pending values are transient state in ``session.scra
 (``scratchpad["script"] = {"name", "path", "values"}``). inspect_script and
 set_script_parameters mark the action open (``scratchpad[agent.OPEN_ACTION]``), so the agent
 keeps the scratchpad across turns until the action completes: a run that committed clears it
-(``session.end_action()``, seed 001 §4). A denied or failed run keeps it, so the user can change
+(``session.end_action()``, docs/WORKING_SET.md). A denied or failed run keeps it, so the user can change
 a value and run again; choosing another script replaces it; clearing the conversation drops it.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
@@ -390,7 +390,7 @@ def run_script(ctx, args: RunScriptArgs):
     session = ctx.session
 
     def verify():
-        session.end_action()  # the action is complete: forget the selected script (seed 001 §4)
+        session.end_action()  # the action is complete: forget the selected script
         body = inner_verify() if inner_verify is not None else text
         lines = [header]
         if body not in (None, ""):

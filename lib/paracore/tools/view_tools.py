@@ -7,7 +7,7 @@ Transactions (the executor opens one per tool with writes=True):
 - isolate_in_view and reset_view_isolation change the view's temporary hide/isolate state. Revit
   does not keep that state in the model (it is not saved, the user resets it from the view
   control bar), and its documentation does not say whether the API calls need a transaction;
-  public add-ins (the C# peer of seed 003 among them) always call them inside one. They are
+  public add-ins (a C# peer among them) always call them inside one. They are
   declared writes=True so that they work either way; the cost is an undo entry (and the approval
   prompt for writes). The stand-in needs no transaction for them.
 - activate_view is writes=False: Revit refuses to change the active view while a transaction

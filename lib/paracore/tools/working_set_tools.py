@@ -2,7 +2,7 @@
 selection into it; select its elements in Revit.
 
 None of these tools write the model (no transaction). The ones that change the working set
-return an explicit ``ToolOutput.working_set`` (seed 000's payload), which the executor applies;
+return an explicit ``ToolOutput.working_set`` (docs/WORKING_SET.md), which the executor applies;
 auto-capture is only for tools that create elements.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.

@@ -1,4 +1,4 @@
-"""The agent timeline (seed 004): a session's trace records as entries a view can render.
+"""The agent timeline (docs/TRACE.md): a session's trace records as entries a view can render.
 
 Pure Python, no UI. Build it from a trace file (or its lines, or its records)::
 

@@ -20,11 +20,8 @@ def _count(n: int) -> str:
 
 def document_for(uiapp, key: str):
     """The open document whose session key is ``key`` (None if it is not open any more)."""
-    from .runtime import document_key
-    for doc in uiapp.Application.Documents:
-        if document_key(doc) == key:
-            return doc
-    return None
+    from .runtime import find_document
+    return find_document(uiapp, key)
 
 
 def _active_uidoc_of(uiapp, key: str):

@@ -6,8 +6,7 @@ import threading
 
 import pytest
 
-from revit_standin import faults, guard
-from revit_standin.host import RevitHost
+from revit_standin import guard
 
 from Autodesk.Revit.DB import ElementId, FilteredElementCollector, Level
 from Autodesk.Revit.Exceptions import InvalidOperationException
@@ -15,14 +14,8 @@ from paracore.revit.bridge import Bridge, RevitBusyError, RevitTimeoutError, _Br
 
 
 @pytest.fixture
-def host():
-    """A stand-in Revit whose main thread idles on its own thread; global state restored after."""
-    guard.reset_main_thread()
-    host = RevitHost.start()
-    yield host
-    host.stop()
-    faults.clear()
-    guard.reset_main_thread()
+def host(started_host):
+    return started_host
 
 
 def make_bridge(host, **options) -> Bridge:

@@ -5,9 +5,6 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from revit_standin import faults, guard
-from revit_standin.host import RevitHost
-
 from Autodesk.Revit import DB
 from paracore.revit.bridge import Bridge
 from paracore.revit.runtime import RevitRuntime, session_for
@@ -33,13 +30,8 @@ def document_title(ctx, args: NoArgs):
 
 
 @pytest.fixture
-def host():
-    guard.reset_main_thread()
-    host = RevitHost.start()
-    yield host
-    host.stop()
-    faults.clear()
-    guard.reset_main_thread()
+def host(started_host):
+    return started_host
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ __all__ = [
     "Object", "Exception", "SystemException", "ApplicationException", "ArgumentException",
     "ArgumentNullException", "ArgumentOutOfRangeException", "InvalidOperationException",
     "NotSupportedException", "TimeoutException", "Int32", "Int64", "Double", "String", "Boolean",
-    "Guid", "Action", "EventHandler",
+    "Guid", "Action", "EventHandler", "Array",
 ]
 
 import builtins as _builtins
@@ -120,3 +120,6 @@ class EventHandler(Action):
 
     def __class_getitem__(cls, item):
         return cls
+
+
+from System.Collections.Generic import _array as Array  # noqa: E402 - defined beside List<T>, which takes one

@@ -7,7 +7,9 @@ RevitAPIUI.dll. We read them as *data*: the wheel is downloaded with pip into th
 shadow the stand-in.
 
 Parsed, a version is ``namespace -> class -> RealClass(bases, members)``; a member's kind follows
-the stubs' conventions (see :func:`_member_kinds`). The parse is cached as JSON beside the wheel.
+the stubs' conventions (see :func:`_member_kinds`), and a method keeps its overloads' parameter
+types as the stubs spell them (see :data:`COLLECTION_TYPES`). The parse is cached as JSON beside
+the wheel.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ WHEELS = {
 }
 
 # Bump when the parser's output changes, so stale JSON caches are rebuilt.
-PARSER_VERSION = 4
+PARSER_VERSION = 5
 
 # Member kinds, as pythonnet exposes them to Python.
 PROPERTY = "property"
@@ -60,6 +62,14 @@ EXCEPTION_MEMBERS = {
 }
 EXCEPTIONS_NAMESPACE = "Autodesk.Revit.Exceptions"
 
+# How the stubs spell .NET collection interfaces and classes in a parameter: ``ICollection<T>`` is
+# ``ICollection``, ``IList<T>`` is ``List[T]``, ``List<T>`` is ``List``, ``ISet<T>`` is ``ISet``.
+# pythonnet 3.0.3 converts a Python sequence to none of them (only to an array, ``T[]``, which
+# the stubs would spell ``Array[T]``; Revit's API has next to none).
+COLLECTION_TYPES = re.compile(r"^(ICollection|IList|IEnumerable|IReadOnlyList|IReadOnlyCollection|ISet|List|"
+                              r"HashSet|Iterable)(\[.*\])?$")
+ARRAY_TYPE = re.compile(r"^Array(\[.*\])?$")
+
 
 class RealApiUnavailable(RuntimeError):
     """The stubs wheel could not be obtained; the conformance tests cannot run without it."""
@@ -70,6 +80,9 @@ class Member:
     kind: str
     value: int | None = None      # only for fields (enum members)
     overloads: tuple[str, ...] = ()   # every kind its overloads have (Element.ChangeTypeId: both)
+    # Methods and constructors (``__init__``): each overload's parameter types, ``self`` left out.
+    signatures: tuple[tuple[str, ...], ...] = ()
+    setter: str | None = None         # a settable property: the type its setter takes
 
     @property
     def kinds(self) -> set[str]:
@@ -222,15 +235,27 @@ def _def_kind(node: ast.FunctionDef) -> str | None:
 _PRECEDENCE = [PROPERTY, INDEXED_PROPERTY, STATIC_PROPERTY, METHOD, STATIC_METHOD]
 
 
+def _parameter_types(node: ast.FunctionDef) -> tuple[str, ...]:
+    """The annotations of a ``def``'s parameters (``self`` left out; "" where none is given)."""
+    args = node.args.args[1:] if _has_self(node) else node.args.args
+    return tuple(ast.unparse(a.annotation) if a.annotation is not None else "" for a in args)
+
+
 def _member_kinds(body: list[ast.stmt]) -> dict[str, Member]:
     """Members of one class body, overloads collapsed, events recognised."""
     kinds: dict[str, set[str]] = {}
+    signatures: dict[str, list[tuple[str, ...]]] = {}
+    setters: dict[str, str] = {}
     members: dict[str, Member] = {}
     for node in body:
         if isinstance(node, ast.FunctionDef):
-            kind = _def_kind(node)
+            name, kind = _real_name(node.name), _def_kind(node)
             if kind:
-                kinds.setdefault(_real_name(node.name), set()).add(kind)
+                kinds.setdefault(name, set()).add(kind)
+            if kind in (METHOD, STATIC_METHOD):
+                signatures.setdefault(name, []).append(_parameter_types(node))
+            elif kind is None:                               # a property's setter: its value's type
+                setters[name] = (_parameter_types(node) or ("",))[-1]
         elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             value = ast.literal_eval(node.value)
             members[_real_name(node.targets[0].id)] = Member(FIELD, value if isinstance(value, int) else None)
@@ -238,7 +263,8 @@ def _member_kinds(body: list[ast.stmt]) -> dict[str, Member]:
             members[node.name] = Member(NESTED_CLASS)
     for name, found in kinds.items():
         ordered = sorted(found, key=_PRECEDENCE.index)
-        members[name] = Member(ordered[0], None, tuple(ordered[1:]))
+        members[name] = Member(ordered[0], None, tuple(ordered[1:]), tuple(signatures.get(name, ())),
+                               setters.get(name))
     for name in list(members):
         event = name[4:]
         if name.startswith("add_") and f"remove_{event}" in members and event not in members:
@@ -288,7 +314,7 @@ def parse_wheel(wheel: Path, version: int) -> RealApi:
 def _to_json(api: RealApi, wheel_sha: str) -> dict:
     return {"parser": PARSER_VERSION, "wheel_sha256": wheel_sha, "version": api.version,
             "classes": {q: {"bases": list(c.bases),
-                            "members": {n: [m.kind, m.value, m.overloads]
+                            "members": {n: [m.kind, m.value, m.overloads, m.signatures, m.setter]
                                         for n, m in c.members.items()}}
                         for q, c in api.classes.items()}}
 
@@ -297,8 +323,8 @@ def _from_json(data: dict) -> RealApi:
     classes = {}
     for qualname, c in data["classes"].items():
         namespace, _, name = qualname.rpartition(".")
-        members = {n: Member(kind, value, tuple(overloads))
-                   for n, (kind, value, overloads) in c["members"].items()}
+        members = {n: Member(kind, value, tuple(overloads), tuple(tuple(s) for s in signatures), setter)
+                   for n, (kind, value, overloads, signatures, setter) in c["members"].items()}
         classes[qualname] = RealClass(namespace, name, tuple(c["bases"]), members)
     return RealApi(data["version"], classes)
 

@@ -82,3 +82,86 @@ def test_a_bool_property_takes_only_a_bool(value):
         data.VisibleByDefault = value
     data.VisibleByDefault = False
     assert data.VisibleByDefault is False
+
+
+def test_a_list_is_never_built_from_a_python_set_and_hash_set_add_takes_only_the_item_type():
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} List`1..ctor: \\(<class 'set'>\\)$"):
+        List[ElementId]({ElementId(1)})
+    ids = HashSet[ElementId]()
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} HashSet`1.Add: \\(<class 'int'>\\)$"):
+        ids.Add(5)
+    assert ids.Add(ElementId(5)) is True and ids.Add(ElementId(5)) is False
+
+
+def test_an_array_is_made_from_a_python_list_and_a_list_from_an_array():
+    """pythonnet converts a Python sequence to a .NET array, and List<T>(IEnumerable<T>) takes one."""
+    from System import Array
+    array = Array[ElementId]([ElementId(1), ElementId(2)])
+    assert array.Length == 2 and list(List[ElementId](array)) == [ElementId(1), ElementId(2)]
+    built = element_id_list([3])
+    assert isinstance(built.ToArray(), Array[ElementId]) and list(built.ToArray()) == [ElementId(3)]
+
+
+def test_methods_and_constructors_taking_an_element_id_refuse_an_int(doc, make):
+    """One rule for every stand-in parameter typed ElementId (a plain int never converts); the
+    message names the argument types as pythonnet does, by their public namespace."""
+    from Autodesk.Revit.DB import (BuiltInCategory, ElementLevelFilter, OverrideGraphicSettings, ScheduleFieldType,
+                                   Transaction, ViewSchedule, Wall)
+    wall = make.wall(doc)
+    level_id = make.level(doc, "Level 1").Id
+    line = wall.Location.Curve
+    schedule = make.committed(doc, lambda: ViewSchedule.CreateSchedule(doc, ElementId(BuiltInCategory.OST_Walls)))
+    for call, member, shown in (
+            (lambda: wall.ChangeTypeId(5), "Element.ChangeTypeId", "<class 'int'>"),
+            (lambda: doc.ActiveView.SetElementOverrides(5, OverrideGraphicSettings()), "View.SetElementOverrides",
+             "<class 'int'>, <class 'Autodesk.Revit.DB.OverrideGraphicSettings'>"),
+            (lambda: FilteredElementCollector(doc).OfCategoryId(5), "FilteredElementCollector.OfCategoryId",
+             "<class 'int'>"),
+            (lambda: FilteredElementCollector(doc, 5), "FilteredElementCollector..ctor",
+             "<class 'Autodesk.Revit.DB.Document'>, <class 'int'>"),
+            (lambda: ElementLevelFilter(5), "ElementLevelFilter..ctor", "<class 'int'>"),
+            (lambda: ElementTransformUtils.MoveElement(doc, 5, XYZ(1, 0, 0)), "ElementTransformUtils.MoveElement",
+             "<class 'Autodesk.Revit.DB.Document'>, <class 'int'>, <class 'Autodesk.Revit.DB.XYZ'>"),
+            (lambda: Wall.Create(doc, line, level_id.Value, False), "Wall.Create",
+             "<class 'Autodesk.Revit.DB.Document'>, <class 'Autodesk.Revit.DB.Line'>, "
+             "<class 'int'>, <class 'bool'>"),
+            (lambda: schedule.Definition.AddField(ScheduleFieldType.Instance, 5), "ScheduleDefinition.AddField",
+             "<class 'Autodesk.Revit.DB.ScheduleFieldType'>, <class 'int'>")):
+        transaction = Transaction(doc, "refused")
+        transaction.Start()
+        with pytest.raises(TypeError) as refused:
+            call()
+        transaction.RollBack()
+        assert str(refused.value) == f"{NO_METHOD} {member}: ({shown})"
+
+
+def test_the_filtered_element_collector_takes_a_dotnet_collection_not_a_python_list(doc, make):
+    ids = [make.wall(doc).Id]
+    with pytest.raises(TypeError, match=f"^{NO_METHOD} FilteredElementCollector..ctor: "):
+        FilteredElementCollector(doc, ids)
+    scoped = FilteredElementCollector(doc, element_id_list([i.Value for i in ids]))
+    assert scoped.WhereElementIsNotElementType().GetElementCount() == 1
+
+
+@pytest.mark.parametrize("value", [True, 1, ElementId(7).Value])
+def test_an_element_id_is_made_from_an_int_or_a_bool(value):
+    assert ElementId(value).Value == int(value)
+
+
+@pytest.mark.parametrize("value, shown", [("5", "<class 'str'>"), (None, "<class 'NoneType'>"),
+                                          (ElementId(5), "<class 'Autodesk.Revit.DB.ElementId'>")])
+def test_an_element_id_is_not_made_from_a_string_none_or_another_id(value, shown):
+    with pytest.raises(TypeError) as refused:
+        ElementId(value)
+    assert str(refused.value) == f"{NO_METHOD} ElementId..ctor: ({shown})"
+
+
+def test_every_settable_bool_property_takes_only_a_bool_and_a_double_takes_an_int():
+    from Autodesk.Revit.DB import BoundingBoxXYZ, FormatOptions
+    box = BoundingBoxXYZ()
+    with pytest.raises(TypeError, match="^'int' value cannot be converted to System.Boolean$"):
+        box.Enabled = 1
+    box.Enabled = True
+    options = FormatOptions()
+    options.Accuracy = 1                 # pythonnet widens an int to a double
+    assert box.Enabled is True and options.Accuracy == 1

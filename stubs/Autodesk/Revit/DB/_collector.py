@@ -30,7 +30,7 @@ class ElementFilter:
     def Inverted(self) -> bool:  # noqa: N802
         return self._inverted
 
-    def PassesFilter(self, document_or_element, id=None) -> bool:  # noqa: N802, A002
+    def PassesFilter(self, document_or_element, id: ElementId = None) -> bool:  # noqa: N802, A002
         element = document_or_element if id is None else document_or_element.GetElement(id)
         return self._passes(element)
 
@@ -147,7 +147,7 @@ class LogicalAndFilter(ElementLogicalFilter):
 
 @api_class
 class FilteredElementCollector:
-    def __init__(self, document, scope=None):
+    def __init__(self, document, scope: ElementId | ICollection[ElementId] = None):
         """FilteredElementCollector(doc), (doc, viewId) or (doc, ICollection<ElementId>)."""
         self._document = document
         self._candidates = None
@@ -170,7 +170,7 @@ class FilteredElementCollector:
         self._category = value
         return self
 
-    def OfCategoryId(self, categoryId):  # noqa: N802, N803
+    def OfCategoryId(self, categoryId: ElementId):  # noqa: N802, N803
         return self.OfCategory(categoryId)
 
     def OfClass(self, type):  # noqa: N802, A002

@@ -110,7 +110,7 @@ class Document:
         return self._elements.get(self._active_view_id)
 
     # -- elements -------------------------------------------------------------------------------
-    def GetElement(self, id):  # noqa: N802, A002
+    def GetElement(self, id: ElementId | str):  # noqa: N802, A002
         """GetElement(ElementId) or GetElement(uniqueId: str); None when there is no such element."""
         if isinstance(id, ElementId):
             return self._elements.get(id._value)
@@ -118,7 +118,7 @@ class Document:
             return next((e for e in self._elements.values() if e.UniqueId == id), None)
         raise _no_method_matches("Document.GetElement", (id,))  # pythonnet: no int -> ElementId
 
-    def Delete(self, elementIds):  # noqa: N802, N803
+    def Delete(self, elementIds: ElementId | ICollection[ElementId]):  # noqa: N802, N803
         """Delete(ElementId) or Delete(ICollection<ElementId>): returns every id deleted,
         including the elements that went with them (hosted doors, instances of a type...)."""
         from System.Collections.Generic import HashSet, List

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from revit_standin.guard import api_class
+from revit_standin.pythonnet_rules import element_ids_at as _element_ids_at
 
 from . import _params
 from ._element import Element, ElementType
@@ -144,6 +145,7 @@ class Wall(HostObject):
     _PARAMS = _params.WALL
 
     @staticmethod
+    @_element_ids_at({4: (2,), 5: (2, 3), 6: (2, 3), 8: (2, 3)})   # the real overloads' ElementIds
     def Create(document, curve, *args) -> "Wall":  # noqa: N802
         """Create(doc, curve, levelId, structural) or
         Create(doc, curve, wallTypeId, levelId, height, offset, flip, structural)."""

@@ -77,7 +77,7 @@ class FailureMessage:
         self._failing = [i._value for i in idsToHighlight]
         return self
 
-    def SetFailingElement(self, id):  # noqa: N802, A002
+    def SetFailingElement(self, id: ElementId):  # noqa: N802, A002
         self._failing = [id._value]
         return self
 

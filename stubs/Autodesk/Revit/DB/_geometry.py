@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 
 from revit_standin.guard import api_class
-from revit_standin.pythonnet_rules import require_bool as _require_bool
 
 _TOLERANCE = 1e-9
 # Revit refuses curves shorter than its short-curve tolerance (about 1/256 ft).
@@ -431,4 +430,4 @@ class BoundingBoxXYZ:
 
     @Enabled.setter
     def Enabled(self, value: bool):  # noqa: N802
-        self._enabled = _require_bool(value)
+        self._enabled = value   # a bool: pythonnet_rules checks setters annotated bool

@@ -5,6 +5,8 @@ has only ``Value``. The stand-in follows the version selected in revit_standin.v
 """
 from __future__ import annotations
 
+import enum
+
 from revit_standin.guard import api_class
 from revit_standin.pythonnet_rules import no_method_matches as _no_method_matches
 from revit_standin.versions import available
@@ -15,9 +17,9 @@ class ElementId:
     __slots__ = ("_value",)
 
     def __init__(self, id):  # noqa: A002 - the real parameter name
-        # An int (the Int64 overload), a BuiltInCategory or a BuiltInParameter, like the real
-        # overloads; pythonnet finds no overload for a float or a string.
-        if isinstance(id, (float, str)):
+        # An int (the Int64 overload; a bool is an int to pythonnet too), a BuiltInCategory or a
+        # BuiltInParameter, like the real overloads; pythonnet finds none for anything else.
+        if not isinstance(id, (int, enum.Enum)):
             raise _no_method_matches("ElementId..ctor", (id,))
         self._value = int(id)
 
@@ -40,7 +42,7 @@ class ElementId:
     def GetHashCode(self) -> int:  # noqa: N802
         return hash(self._value)
 
-    def Compare(self, id) -> int:  # noqa: N802, A002
+    def Compare(self, id: ElementId) -> int:  # noqa: N802, A002
         return (self._value > id._value) - (self._value < id._value)
 
     @staticmethod

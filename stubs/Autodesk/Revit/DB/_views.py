@@ -9,6 +9,7 @@ may add a blank row before the data and grouping header/footer rows (not modelle
 from __future__ import annotations
 
 from revit_standin.guard import api_class
+from revit_standin.pythonnet_rules import element_ids_at as _element_ids_at
 
 from . import _params
 from ._element import Element, ElementType
@@ -500,6 +501,7 @@ class ScheduleDefinition:
     def IsSchedulableField(self, schedulableField) -> bool:  # noqa: N802, N803
         return schedulableField in self._schedule._schedulable_fields()
 
+    @_element_ids_at({2: (1,)})                 # AddField(ScheduleFieldType, ElementId)
     def AddField(self, *args) -> ScheduleField:  # noqa: N802
         """AddField(SchedulableField) or AddField(ScheduleFieldType, parameterId)."""
         field = args[0] if len(args) == 1 else SchedulableField(args[0], args[1])

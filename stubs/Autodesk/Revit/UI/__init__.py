@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from revit_standin.events import RevitEvent as _RevitEvent
 from revit_standin.guard import api_class as _api_class
-from revit_standin.pythonnet_rules import require_bool as _require_bool
 
 from Autodesk.Revit.DB._enums import _RevitEnum
 
@@ -93,7 +92,7 @@ class UIDocument:
     def RefreshActiveView(self) -> None:  # noqa: N802
         pass
 
-    def ShowElements(self, elementIds) -> None:  # noqa: N802, N803
+    def ShowElements(self, elementIds: ElementId | ICollection[ElementId]) -> None:  # noqa: N802, N803
         self._document._shown = [i._value for i in elementIds]
 
 
@@ -190,7 +189,7 @@ class DockablePaneProviderData:
 
     @VisibleByDefault.setter
     def VisibleByDefault(self, value: bool):  # noqa: N802
-        self._visible = _require_bool(value)
+        self._visible = value   # a bool: pythonnet_rules checks setters annotated bool
 
     @property
     def InitialState(self):  # noqa: N802

@@ -1,9 +1,13 @@
 """Stand-in for System.Collections.Generic: ``List[T]`` as pythonnet exposes it.
 
 Strict like pythonnet 3.0.3: ``List[T]()`` then ``Add`` builds a typed list; ``List[T](x)`` takes
-a capacity or another .NET collection, never a Python list, tuple or generator, and ``Add`` takes
-only a ``T`` (revit_standin.pythonnet_rules). Revit methods that take an ``ICollection<T>`` accept
-it, and the ones that return collections return one: the stand-in builds those with ``_of``.
+a capacity or another .NET collection (a List, a HashSet, an array), never a Python list, tuple,
+set or generator, and ``Add`` takes only a ``T`` (revit_standin.pythonnet_rules). Revit methods
+that take an ``ICollection<T>`` accept it, and the ones that return collections return one: the
+stand-in builds those with ``_of``, which is not an API member.
+
+``System.Array[T]`` lives here too (``System`` re-exports it): the one .NET collection pythonnet
+makes from a Python sequence, ``Array[T](python_list)``.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ __all__ = ["List", "ICollection", "IList", "IEnumerable", "ISet", "HashSet"]
 
 
 def _is_dotnet_collection(value) -> bool:
-    return isinstance(value, (_GenericList, _GenericSet))
+    return isinstance(value, (_GenericList, _GenericSet, _Array))
 
 
 def _accepts(item_type, item) -> bool:
@@ -79,7 +83,7 @@ class _GenericList(_Collection, list):
         self.clear()
 
     def ToArray(self):  # noqa: N802
-        return list(self)
+        return _array[self.item_type](self)
 
 
 class _GenericFactory:
@@ -118,6 +122,8 @@ class _GenericSet(_Collection, set):
         return len(self)
 
     def Add(self, item) -> bool:  # noqa: N802
+        if not _accepts(self.item_type, item):
+            raise _no_method_matches("HashSet`1.Add", (item,))
         had = item in self
         self.add(item)
         return not had
@@ -126,9 +132,32 @@ class _GenericSet(_Collection, set):
         return item in self
 
 
+class _Array(list):
+    """A .NET array ``T[]``: made from a Python sequence (pythonnet's one automatic conversion),
+    a .NET collection to everything that takes an ``IEnumerable<T>``."""
+
+    item_type = object
+    _is_dotnet_collection = True
+
+    def __init__(self, items=()):
+        items = list(items)
+        refused = next((item for item in items if not _accepts(self.item_type, item)), _NOTHING)
+        if refused is not _NOTHING:
+            raise TypeError(f"Cannot convert {type(refused).__name__} to {getattr(self.item_type, '__name__', '')}[]: "
+                            "every item of the sequence must be of the array's type.")
+        super().__init__(items)
+
+    @property
+    def Length(self) -> int:  # noqa: N802
+        return len(self)
+
+
+_NOTHING = object()
+
 List = _GenericFactory(_GenericList, "List")
 IList = List
 ICollection = List
 IEnumerable = List
 HashSet = _GenericFactory(_GenericSet, "HashSet")
 ISet = HashSet
+_array = _GenericFactory(_Array, "Array")   # System.Array: System exports it, this namespace does not

@@ -45,12 +45,12 @@ def memory_total() -> str:
 
 
 def git_commit() -> str:
-    """The short commit, marked when the measured code (lib, stubs, bench, templates) differs from it."""
+    """The short commit, marked when the measured code (lib, templates included; stubs; bench) differs from it."""
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
     try:
         commit = git("rev-parse", "--short", "HEAD")
-        dirty = bool(git("status", "--porcelain", "--", "lib", "stubs", "bench", "templates"))
+        dirty = bool(git("status", "--porcelain", "--", "lib", "stubs", "bench"))
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
     return commit + (" with uncommitted changes" if dirty else "")

@@ -1,4 +1,4 @@
-"""scripts/vendor.py: the lock of Paracore's runtime dependencies for pyRevit's CPython 3.12 on
+"""tools/vendor.py: the lock of Paracore's runtime dependencies for pyRevit's CPython 3.12 on
 64-bit Windows, and the resolve check that proves every pin has a wheel for that engine.
 
 The resolve check needs the package index. It is marked ``network`` and FAILS (never skips) when
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "scripts" / "vendor.py"
+SCRIPT = ROOT / "tools" / "vendor.py"
 
 
 def load_script():

@@ -41,16 +41,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from . import resources
+
 log = logging.getLogger("paracore.doctor")
 
 __all__ = ["Check", "run_doctor", "report_text", "RUNTIME_PACKAGES"]
 
 Status = Literal["ok", "warn", "fail"]
 
-CLONE = Path(__file__).resolve().parents[2]          # <clone>/lib/paracore/doctor.py
-VENDOR_DIR = CLONE / "vendor"
-LOCK_FILE = CLONE / "requirements" / "revit.txt"
-VENDOR_STAMP = ".paracore-vendor.json"               # written by scripts/vendor.py
+# The clone pyRevit loads Paracore from; None in a non-editable install (no vendor/ there: the
+# packages come from that Python environment).
+CLONE = resources.clone()
+VENDOR_DIR = CLONE / "vendor" if CLONE else None
+LOCK_FILE = CLONE / "requirements" / "revit.txt" if CLONE else None
+VENDOR_STAMP = ".paracore-vendor.json"               # written by tools/vendor.py
 
 # (distribution, import name): pyproject's runtime dependencies (a test keeps them in step).
 RUNTIME_PACKAGES: tuple[tuple[str, str], ...] = (
@@ -87,7 +91,7 @@ REACH_TIMEOUT = 3.0
 
 ROUND_TRIP_TIMEOUT = 5.0
 
-VENDOR_FIX = ("Run `python scripts/vendor.py` in the Paracore folder (any machine with Python 3.11+: it "
+VENDOR_FIX = ("Run `python tools/vendor.py` in the Paracore folder (any machine with Python 3.11+: it "
               "downloads the Windows wheels for Python 3.12 into vendor/), then reload pyRevit.")
 
 
@@ -328,22 +332,25 @@ def check_revit(uiapp) -> Check:
 
 # -- packages ------------------------------------------------------------------------------------
 
-def lock_digest(lock: Path = LOCK_FILE) -> str | None:
+def lock_digest(lock: Path | None = LOCK_FILE) -> str | None:
+    if lock is None:
+        return None
     try:
         return hashlib.sha256(lock.read_bytes()).hexdigest()
     except OSError:
         return None
 
 
-def check_vendor(in_revit: bool, vendor: Path = VENDOR_DIR, lock: Path = LOCK_FILE) -> Check:
-    if not vendor.is_dir():
+def check_vendor(in_revit: bool, vendor: Path | None = VENDOR_DIR, lock: Path | None = LOCK_FILE) -> Check:
+    if vendor is None or not vendor.is_dir():
         if in_revit:
-            return Check("Vendored packages", "warn", f"no vendor folder at {vendor}", VENDOR_FIX)
+            where = f"at {vendor}" if vendor is not None else "(Paracore is not running from its clone)"
+            return Check("Vendored packages", "warn", f"no vendor folder {where}", VENDOR_FIX)
         return Check("Vendored packages", "ok", "no vendor folder: the packages come from this Python environment")
     try:
         stamp = json.loads((vendor / VENDOR_STAMP).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return Check("Vendored packages", "warn", f"{vendor} was not filled by scripts/vendor.py (no {VENDOR_STAMP})",
+        return Check("Vendored packages", "warn", f"{vendor} was not filled by tools/vendor.py (no {VENDOR_STAMP})",
                      VENDOR_FIX)
     count = len(stamp.get("packages") or {})
     expected = lock_digest(lock)
@@ -377,7 +384,7 @@ def _import_root(module, module_name: str) -> str:
         root = origin.parents[depth if origin.name == "__init__.py" else depth - 1]
     except (AttributeError, TypeError, IndexError):
         return "?"
-    return "vendor/" if root == VENDOR_DIR.resolve() else str(root)
+    return "vendor/" if VENDOR_DIR is not None and root == VENDOR_DIR.resolve() else str(root)
 
 
 # -- the worker thread ---------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Prompts, rendered from jinja2 templates in the repository's templates/ folder.
+"""Prompts, rendered from the jinja2 templates in the package's templates/ folder.
 
 The system prompt is a stable prefix: rendered once per session from facts that do not change
 (Revit version, units, document), so it stays byte-identical across turns and prompt caching
@@ -13,9 +13,10 @@ from pathlib import Path
 
 import jinja2
 
+from . import resources
 from .display import one_line, quoted
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = resources.templates()
 
 _UNIT_NAMES = {"m": "metres", "cm": "centimetres", "mm": "millimetres", "ft": "feet", "in": "inches"}
 

@@ -1,6 +1,7 @@
 """The script library: discovery, isolation, ranking, broken scripts reported with file:line (and
-never breaking the others), and each example script of scripts/ run on the stand-in through the
-real executor (run_script: one transaction, the change recorder, the working set).
+never breaking the others), and each bundled script (lib/paracore/scripts/bundled/) run on the
+stand-in through the real executor (run_script: one transaction, the change recorder, the working
+set).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ sys.path.insert(0, str(ROOT / "tests" / "core"))
 
 from Autodesk.Revit import DB  # noqa: E402
 from paracore.scripts import library as lib  # noqa: E402
-from paracore.scripts.library import REPOSITORY_SCRIPTS, ScriptLibrary, ScriptNotFound  # noqa: E402
+from paracore.scripts.library import BUNDLED_SCRIPTS, ScriptLibrary, ScriptNotFound  # noqa: E402
 from paracore.tools import script_tools  # noqa: E402,F401 - registers the script tools
 from tool_harness import (M, bridge, doc, element, host, read, run, run1, session,  # noqa: E402,F401
                           undo_names, walls)
@@ -72,7 +73,7 @@ def write(folder: Path, name: str, source: str) -> Path:
 @pytest.fixture(autouse=True)
 def repository_library():
     """The script tools use the repository's scripts only (not the user's Settings)."""
-    lib.set_default_library(ScriptLibrary([REPOSITORY_SCRIPTS]))
+    lib.set_default_library(ScriptLibrary([BUNDLED_SCRIPTS]))
     yield
     lib.set_default_library(None)
 
@@ -94,13 +95,13 @@ def folder(tmp_path):
 # -- discovery and problems -------------------------------------------------------------------------
 
 
-def test_repository_examples_load_without_problems():
-    library = ScriptLibrary([REPOSITORY_SCRIPTS]).refresh()
+def test_bundled_scripts_load_without_problems():
+    library = ScriptLibrary([BUNDLED_SCRIPTS]).refresh()
     assert [s.name for s in library.scripts] == EXAMPLES
     assert library.problems == []
     for script in library.scripts:
         assert script.summary and script.description.startswith(script.summary.split(" ")[0])
-        assert script.path.parent == REPOSITORY_SCRIPTS
+        assert script.path.parent == BUNDLED_SCRIPTS
 
 
 def test_broken_scripts_are_reported_with_file_and_line_and_do_not_break_the_others(folder):
@@ -152,26 +153,26 @@ def test_a_changed_file_is_reloaded_and_a_removed_one_forgotten(tmp_path):
 
 
 def test_a_missing_folder_is_a_problem_not_a_crash(tmp_path):
-    library = ScriptLibrary([tmp_path / "offline", REPOSITORY_SCRIPTS]).refresh()
+    library = ScriptLibrary([tmp_path / "offline", BUNDLED_SCRIPTS]).refresh()
     assert [s.name for s in library.scripts] == EXAMPLES
     [problem] = library.problems
     assert "folder not found" in problem.message
 
 
-def test_default_folders_are_the_repository_scripts_then_settings(tmp_path, monkeypatch):
+def test_default_folders_are_the_bundled_scripts_then_settings(tmp_path, monkeypatch):
     from paracore.settings import Settings, save_settings
     monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
     user = tmp_path / "mine"
     user.mkdir()
     write(user, "Greet", GOOD.format(value="Hello"))
     save_settings(Settings(script_folders=[str(user)]))
-    assert lib.default_folders() == [REPOSITORY_SCRIPTS, user]
+    assert lib.default_folders() == [BUNDLED_SCRIPTS, user]
     library = ScriptLibrary(lib.default_folders).refresh()
     assert [s.name for s in library.scripts] == [*EXAMPLES[:3], "Greet", EXAMPLES[3]]
 
 
 def test_get_by_loose_name_and_a_helpful_error():
-    library = ScriptLibrary([REPOSITORY_SCRIPTS])
+    library = ScriptLibrary([BUNDLED_SCRIPTS])
     assert library.get("create curved wall").name == "Create_Curved_Wall"
     assert library.get("Keep_On_Level.py").name == "Keep_On_Level"
     with pytest.raises(ScriptNotFound, match=r"Did you mean Create_Curved_Wall\?.*Scripts: Add_To_Working_Set"):
@@ -182,7 +183,7 @@ def test_get_by_loose_name_and_a_helpful_error():
 
 
 def test_parameters_have_kinds_defaults_and_descriptions():
-    library = ScriptLibrary([REPOSITORY_SCRIPTS])
+    library = ScriptLibrary([BUNDLED_SCRIPTS])
     wall = {p.name: p for p in library.get("Create_Curved_Wall").parameters}
     assert (wall["radius"].kind, wall["radius"].default) == ("length", "10 m")
     assert wall["start_angle"].kind == "angle"
@@ -196,7 +197,7 @@ def test_parameters_have_kinds_defaults_and_descriptions():
 
 
 def test_values_are_validated_with_messages_for_the_model():
-    script = ScriptLibrary([REPOSITORY_SCRIPTS]).get("Create_Curved_Wall")
+    script = ScriptLibrary([BUNDLED_SCRIPTS]).get("Create_Curved_Wall")
     params = script.validate({"radius": "15 m"})
     assert script.values_of(params)["radius"] == "15 m" and script.values_of(params)["length"] == "30 m"
     with pytest.raises(lib.ParameterError, match=r"(?s)not valid:\n- radius: Could not read 'fifteen'"):
@@ -219,12 +220,12 @@ def test_values_are_validated_with_messages_for_the_model():
     ("filter by level", "Keep_On_Level"),
 ])
 def test_ranking_puts_the_right_script_first(query, best):
-    matches = ScriptLibrary([REPOSITORY_SCRIPTS]).search(query)
+    matches = ScriptLibrary([BUNDLED_SCRIPTS]).search(query)
     assert matches and matches[0].script.name == best, [(m.script.name, m.score) for m in matches]
 
 
 def test_ranking_is_deterministic_and_bounded(folder):
-    library = ScriptLibrary([REPOSITORY_SCRIPTS, folder])
+    library = ScriptLibrary([BUNDLED_SCRIPTS, folder])
     first = [(m.script.name, m.score) for m in library.search("wall", limit=10)]
     assert first == [(m.script.name, m.score) for m in library.search("wall", limit=10)]
     assert first == sorted(first, key=lambda item: (-item[1], item[0].casefold()))
@@ -309,7 +310,7 @@ def test_keep_on_level_filters_the_working_set(run1, session, host, doc, read):
 
 
 def test_find_scripts_ranks_and_mentions_the_files_it_could_not_load(run1, folder):
-    lib.set_default_library(ScriptLibrary([REPOSITORY_SCRIPTS, folder]))
+    lib.set_default_library(ScriptLibrary([BUNDLED_SCRIPTS, folder]))
     outcome = run1("find_scripts", {"query": "a greeting please"})
     assert not outcome.is_error
     lines = outcome.content.splitlines()

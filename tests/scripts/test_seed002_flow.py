@@ -52,7 +52,7 @@ def change_and_run(suffix: str, radius: str, approval=None, text="Done. The new 
 
 @pytest.fixture(autouse=True)
 def repository_library():
-    lib.set_default_library(lib.ScriptLibrary([lib.REPOSITORY_SCRIPTS]))
+    lib.set_default_library(lib.ScriptLibrary([lib.BUNDLED_SCRIPTS]))
     yield
     lib.set_default_library(None)
 
@@ -105,7 +105,7 @@ def result(turn, name):
 
 @pytest.fixture(scope="module")
 def approved():
-    lib.set_default_library(lib.ScriptLibrary([lib.REPOSITORY_SCRIPTS]))
+    lib.set_default_library(lib.ScriptLibrary([lib.BUNDLED_SCRIPTS]))
     try:
         yield play([FIND, PICK, change_and_run("", "15 m")])
     finally:
@@ -131,7 +131,7 @@ def test_turn_2_inspect_script_shows_the_parameters_and_keeps_the_selection(appr
     assert "- height (length): (none) — Wall height" in shown
     # The action is open: the selected script survives the end of the turn.
     assert turn["scratchpad"][SCRIPT_KEY] == {"name": "Create_Curved_Wall", "values": {},
-                                             "path": str(lib.REPOSITORY_SCRIPTS / "Create_Curved_Wall.py")}
+                                             "path": str(lib.BUNDLED_SCRIPTS / "Create_Curved_Wall.py")}
     assert turn["scratchpad"][OPEN_ACTION] == "run_script Create_Curved_Wall"
 
 
@@ -185,7 +185,7 @@ def test_history_is_valid_after_every_turn_and_the_model_saw_every_result(approv
 
 @pytest.fixture(scope="module")
 def denied():
-    lib.set_default_library(lib.ScriptLibrary([lib.REPOSITORY_SCRIPTS]))
+    lib.set_default_library(lib.ScriptLibrary([lib.BUNDLED_SCRIPTS]))
     try:
         yield play([FIND, PICK, change_and_run("", "15 m", approval="deny", text="OK, I did not run it."),
                     change_and_run("_again", "12 m")])

@@ -321,7 +321,7 @@ def test_the_package_list_is_pyprojects_runtime_dependencies():
 def test_a_package_that_does_not_import_fails_with_the_vendoring_step():
     check = doctor.check_package("no-such-distribution", "paracore_no_such_module")
     assert check.status == "fail" and "ModuleNotFoundError" in check.detail
-    assert "python scripts/vendor.py" in check.fix
+    assert "python tools/vendor.py" in check.fix
 
 
 def test_the_vendor_stamp_is_compared_with_the_lock(tmp_path):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-DEMO = Path(__file__).resolve().parents[1] / "demos" / "seed000.json"
+from .. import resources
+
+DEMO = resources.demo("seed000")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,27 +1,23 @@
 """The sandbox: the real agent and tools running against the Revit stand-in.
 
-The stand-in (the repository's stubs/ folder) is put on sys.path here, at run time: it is never
-installed into site-packages, so nothing outside the sandbox, the tests and the benchmarks can
-mistake it for Revit.
+The stand-in (the clone's stubs/ folder, or its copy inside an installed package: see
+paracore.resources) is put on sys.path here, at run time: it is never importable by itself, so
+nothing outside the sandbox, the tests and the benchmarks can mistake it for Revit.
 """
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
+from .. import resources
 from ..agent import Agent, ApprovalPolicy, Approver, approve_all
 from ..settings import Settings
 from .build import build_agent, load_tools
 
-STUBS = Path(__file__).resolve().parents[3] / "stubs"
-
 
 def install_standin() -> None:
-    if not (STUBS / "revit_standin").is_dir():
-        raise RuntimeError(f"The Revit stand-in was not found at {STUBS}. The sandbox runs from a clone of the "
-                           "Paracore repository (python3 tasks.py demo).")
-    if str(STUBS) not in sys.path:
-        sys.path.insert(0, str(STUBS))
+    stubs = str(resources.standin())  # RuntimeError, saying where it looked, when there is none
+    if stubs not in sys.path:
+        sys.path.insert(0, stubs)
 
 
 def _fresh_session(doc):

@@ -29,11 +29,11 @@ A script is one Python file with three things (docs/SCRIPTS.md)::
   message)`` from ``paracore.tools.results``, or the same JSON). Otherwise return a short text
   for the user (or nothing). Import Revit inside ``run``, as the tools do.
 
-Folders: the repository's ``scripts/`` and ``Settings.script_folders``, in that order; sub-folders
-are searched too. A file is taken for a script when it defines ``Params`` or a
-``run(ctx, params, ...)`` function at its top level (read from its syntax tree, before anything
-runs); any other file is not a script (the repository's ``scripts/`` also holds developer tools
-such as make_icons.py) and is never imported. Files and folders whose name starts with ``_`` or
+Folders: the scripts that ship with Paracore (``scripts/bundled/`` in this package) and
+``Settings.script_folders``, in that order; sub-folders are searched too. A file is taken for a
+script when it defines ``Params`` or a ``run(ctx, params, ...)`` function at its top level (read
+from its syntax tree, before anything runs); any other file is not a script (a helper module, a
+developer tool) and is never imported. Files and folders whose name starts with ``_`` or
 ``.`` are skipped (helpers).
 
 Each script is loaded in isolation (its own module, named after its path, so two folders may
@@ -59,14 +59,15 @@ from typing import Any, Callable, Iterable, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
+from .. import resources
 from ..units import Angle, Length
 
 __all__ = [
     "Parameter", "Script", "ScriptProblem", "Match", "ScriptLibrary", "ScriptNotFound", "ParameterError",
-    "REPOSITORY_SCRIPTS", "default_folders", "default_library", "set_default_library",
+    "BUNDLED_SCRIPTS", "default_folders", "default_library", "set_default_library",
 ]
 
-REPOSITORY_SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
+BUNDLED_SCRIPTS = resources.bundled_scripts()
 _MODULE_PREFIX = "paracore_script_"
 
 
@@ -194,13 +195,13 @@ class ScriptNotFound(LookupError):
 
 
 def default_folders() -> list[Path]:
-    """The repository's scripts/ and then the folders in the user's Settings."""
+    """The scripts that ship with Paracore and then the folders in the user's Settings."""
     from ..settings import load_settings
     try:
         extra = load_settings().script_folders
     except Exception:  # noqa: BLE001 - settings must never take the script library down
         extra = []
-    return [REPOSITORY_SCRIPTS, *(Path(folder).expanduser() for folder in extra)]
+    return [BUNDLED_SCRIPTS, *(Path(folder).expanduser() for folder in extra)]
 
 
 # --- the library ----------------------------------------------------------------------------------
@@ -669,7 +670,7 @@ _DEFAULT_LOCK = threading.Lock()
 
 
 def default_library() -> ScriptLibrary:
-    """The library the script tools use: the repository's scripts/ plus Settings.script_folders."""
+    """The library the script tools use: the bundled scripts plus Settings.script_folders."""
     global _DEFAULT
     with _DEFAULT_LOCK:
         if _DEFAULT is None:

@@ -7,7 +7,7 @@ pyRevit takes ``icon.png`` from each button bundle and, on Revit's dark theme, `
 
 No image library is needed: each glyph is a few shapes given as signed distance functions,
 rendered with 4×4 supersampling and written as a PNG with zlib. Run it again after changing a
-glyph:  python3 scripts/make_icons.py
+glyph:  python3 tools/make_icons.py
 """
 from __future__ import annotations
 

@@ -1,0 +1,72 @@
+"""Where Paracore's own files are: found through the package (``importlib.resources``), the same
+way in a clone (pyRevit's ``lib/`` on ``sys.path``, an editable install) and in a non-editable
+install (``pip install .``). Nothing else in the package finds a file by climbing parent folders
+from ``__file__`` (tests/test_layout.py checks it).
+
+- Package data, shipped in the wheel (pyproject's ``package-data``) and in ``lib/paracore/`` in a
+  clone: ``templates/`` (the prompts), ``scripts/bundled/`` (the scripts that ship with
+  Paracore), ``demos/`` (replay files), ``data/``.
+- The Revit stand-in is not package data in a clone: it stays at the clone's top level
+  (``stubs/``), outside every folder on ``sys.path``, so that nothing can mistake it for Revit.
+  A wheel carries a copy as data under ``paracore/_standin/`` (setup.py's build step copies it
+  there); the sandbox puts that folder on ``sys.path`` at run time, and nothing else does.
+- The clone: the folder holding ``Paracore.extension/`` and ``lib/paracore/`` (this package),
+  which pyRevit loads and where ``vendor/`` and ``requirements/`` are. A non-editable install has
+  none (``clone()`` is None).
+"""
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+__all__ = ["package_path", "templates", "bundled_scripts", "demo", "clone", "standin"]
+
+PACKAGE = "paracore"
+STANDIN_IN_PACKAGE = "_standin"      # where setup.py puts the stand-in inside a wheel
+
+
+def package_path(*parts: str) -> Path:
+    """A file or folder of the package, as a real path (Paracore is always installed unzipped:
+    jinja2, the script loader and ``sys.path`` need folders)."""
+    return Path(str(files(PACKAGE).joinpath(*parts))).resolve()
+
+
+def templates() -> Path:
+    """The jinja2 prompt templates."""
+    return package_path("templates")
+
+
+def bundled_scripts() -> Path:
+    """The script library that ships with Paracore (users add folders in Settings.script_folders)."""
+    return package_path("scripts", "bundled")
+
+
+def demo(name: str = "seed000") -> Path:
+    """A replay file of ``demos/``: the working-set scenario by default."""
+    return package_path("demos", f"{name}.json")
+
+
+def clone() -> Path | None:
+    """The Paracore clone this package runs from (``<clone>/lib/paracore``), or None when it is
+    installed into site-packages."""
+    package = package_path()
+    lib = package.parent
+    if lib.name != "lib" or package.name != PACKAGE:
+        return None
+    root = lib.parent
+    return root if (root / "Paracore.extension").is_dir() else None
+
+
+def standin() -> Path:
+    """The folder that holds the Revit stand-in (``Autodesk``, ``System``, ``clr``,
+    ``revit_standin``): the wheel's copy inside the package, else the clone's ``stubs/``."""
+    packaged = package_path(STANDIN_IN_PACKAGE)
+    if (packaged / "revit_standin").is_dir():
+        return packaged
+    root = clone()
+    if root is not None and (root / "stubs" / "revit_standin").is_dir():
+        return root / "stubs"
+    raise RuntimeError(
+        f"The Revit stand-in was not found: neither {packaged} (an installed Paracore) nor a clone's stubs/ "
+        f"beside {package_path().parent}. Reinstall Paracore (pip install <clone>) or run from a clone "
+        "(python3 tasks.py demo).")

@@ -32,10 +32,10 @@ def adapter(provider: str, client) -> Any:
     if provider == "anthropic":
         from paracore.llm.anthropic_provider import AnthropicModel
         return AnthropicModel("claude-sonnet-4-6", api_key="sk-ant-bench-0000000000",
-                              base_url="https://api.anthropic.invalid", http_client=client, max_retries=0)
+                              base_url="https://api.anthropic.invalid", http_client=client)
     from paracore.llm.openai_responses import OpenAIResponsesModel
     return OpenAIResponsesModel("gpt-5.4", api_key="sk-proj-bench-000000000000",
-                                base_url="https://api.openai.invalid/v1", http_client=client, max_retries=0)
+                                base_url="https://api.openai.invalid/v1", http_client=client)
 
 
 def capture_bodies(provider: str, requests: list) -> list[bytes]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
 from . import events as ev
-from .llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, ToolDefinition
+from .llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, RetryNotice, ToolDefinition
 from .llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_history
 from .llm.pricing import estimate_cost
 from .llm.base import TextDelta as ModelTextDelta
@@ -230,6 +230,9 @@ class _Turn:
             elif isinstance(item, ModelThinkingDelta):
                 first_token = first_token or time.perf_counter()
                 yield self.event(ev.ThinkingDelta, text=item.text)
+            elif isinstance(item, RetryNotice):
+                yield self.event(ev.ModelRetrying, attempt=item.attempt, max_attempts=item.max_attempts,
+                                 reason=item.reason, delay_s=item.delay_s)
             elif isinstance(item, ResponseComplete):
                 response = item
         if response is None:

@@ -8,7 +8,7 @@ session the event belongs to.
 A turn reads, in order:
 
     TurnStarted
-    (StatusChanged | TextDelta | ThinkingDelta | UsageReported | a call | WorkingSetChanged)*
+    (StatusChanged | ModelRetrying | TextDelta | ThinkingDelta | UsageReported | a call | WorkingSetChanged)*
     TurnFinished | TurnFailed
 
 and every tool call the model asks for, run or not, reads:
@@ -22,6 +22,7 @@ text had arrived; ``TurnFailed`` is for errors (``recoverable``: the user can si
 """
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
@@ -155,6 +156,28 @@ class StatusChanged(_Event):
     text: str
 
 
+class ModelRetrying(_Event):
+    """A model request failed before the model said anything and is sent again after
+    ``delay_s`` (``paracore.llm.retry``); nothing of the failed attempt was shown."""
+
+    kind: Literal["model_retrying"] = "model_retrying"
+    attempt: int
+    """The attempt about to be made: 2 for the first retry."""
+    max_attempts: int
+    reason: str
+    delay_s: float
+
+
+_TRY_AGAIN = re.compile(r"\s*Try again[^.]*\.?\s*$")
+
+
+def retry_sentence(event: ModelRetrying) -> str:
+    """ "No answer from Anthropic in 60 s. Trying again in 2 s (attempt 2 of 4)." for the chat."""
+    reason = _TRY_AGAIN.sub("", event.reason).rstrip(". ")  # the sentence says it itself
+    wait = f" in {event.delay_s:.0f} s" if event.delay_s >= 1 else ""
+    return f"{reason}. Trying again{wait} (attempt {event.attempt} of {event.max_attempts})."
+
+
 class TurnFinished(_Event):
     """The turn is over; ``reply`` is the assistant's final text."""
 
@@ -183,6 +206,7 @@ AgentEvent = Annotated[
         WorkingSetChanged,
         UsageReported,
         StatusChanged,
+        ModelRetrying,
         TurnFinished,
         TurnFailed,
     ],

@@ -115,8 +115,12 @@ class Limits(_SettingsModel):
     context_window_tokens: int | None = Field(default=None, ge=1024)
     """The model's context window; the history is trimmed to fit it. None: a default for the provider."""
     chunk_timeout: float = Field(default=60.0, gt=0, le=3600)
-    """Seconds of silence accepted between two streamed chunks before the call fails (and is
-    retried). A bound per chunk, not per request: a long answer legitimately streams for minutes."""
+    """Seconds of silence accepted between two streamed chunks before the call fails. A bound per
+    chunk, not per request: a long answer legitimately streams for minutes."""
+    first_byte_timeout: float = Field(default=60.0, gt=0, le=3600)
+    """Seconds to wait for the model to start answering (its first streamed event) before the
+    request is sent again (``paracore.llm.retry``). A local server loading a large model for its
+    first request may need more."""
 
 
 class Settings(_SettingsModel):

@@ -6,7 +6,7 @@ import pytest
 
 from paracore.app.build import build_agent, build_model
 from paracore.app.sandbox import Sandbox
-from paracore.llm.resilience import RestartingModel
+from paracore.llm.retry import RetryingModel
 from paracore.llm.scripted import ScriptedModel
 from paracore.revit.chat_agent import ChatAgent
 from paracore.settings import Limits, Settings
@@ -33,14 +33,16 @@ def test_the_sandbox_honours_the_settings_limits(sandbox):
     assert agent.limits.max_steps == 3 and agent.limits.max_output_tokens == 900
 
 
-def test_a_model_built_from_the_settings_is_wrapped_to_restart_broken_streams():
-    made = build_model(SETTINGS, model_factory=lambda settings: ScriptedModel.from_turns([]))
-    assert isinstance(made, RestartingModel)
+def test_a_model_built_from_the_settings_is_behind_the_retry_policy_with_the_settings_first_byte_timeout():
+    settings = SETTINGS.with_changes(limits=Limits(first_byte_timeout=12.5))
+    made = build_model(settings, model_factory=lambda settings: ScriptedModel.from_turns([]))
+    assert isinstance(made, RetryingModel)
+    assert made.policy.first_byte_timeout == 12.5
 
 
 def test_the_panes_agent_is_built_the_same_way(sandbox):
     chat = ChatAgent(sandbox.session, sandbox.bridge, sandbox.host.uiapp, settings_loader=lambda: SETTINGS,
                      model_factory=lambda settings: ScriptedModel.from_turns([]))
     agent = chat._agent_for_turn()
-    assert isinstance(agent.model, RestartingModel)
+    assert isinstance(agent.model, RetryingModel)
     assert agent.limits.max_steps == 3 and agent.policy.mode == "ask_all"

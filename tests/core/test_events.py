@@ -25,6 +25,7 @@ ONE_OF_EACH = [
                      model="claude-sonnet-4-5", latency_ms=1834.2, ttft_ms=412.0, cost_usd=0.0061),
     ev.UsageReported(usage=Usage(), provider="scripted", model="scripted", latency_ms=0.1),
     ev.StatusChanged(text=ev.STATUS_WAITING_FOR_REVIT),
+    ev.ModelRetrying(attempt=2, max_attempts=4, reason="No answer from Anthropic in 60 s", delay_s=1.0, turn=0),
     ev.TurnFinished(reply="Done. The curved wall is now your working set.", stop_reason="end_turn", turn=0),
     ev.TurnFailed(error="The Anthropic API is overloaded. Try again in a minute.", recoverable=True, turn=1),
 ]

@@ -1,13 +1,14 @@
 """The Anthropic adapter against the real SDK, with Anthropic's SSE wire format replayed by an
 ``httpx2.MockTransport`` (no network): streaming, tool use, thinking round trips, prompt
-caching, usage, stop reasons, errors and retries, cancellation."""
+caching, usage, stop reasons, errors (one attempt per stream; ``RetryingModel`` sends a request
+again), cancellation."""
 from __future__ import annotations
 
 import json
 import threading
 import time
 
-import anthropic._base_client
+import anthropic
 import httpx2
 import pytest
 
@@ -18,12 +19,14 @@ from paracore.llm.base import (
     ModelError,
     ModelRequest,
     ResponseComplete,
+    RetryNotice,
     TextDelta,
     ThinkingDelta,
     ToolCallDelta,
     ToolDefinition,
 )
 from paracore.llm.base import MAX_RAW_ARGUMENTS
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
 
 MODEL = "claude-sonnet-4-6"
@@ -38,13 +41,6 @@ TOOLS = [
                                "required": ["ids"], "additionalProperties": False}),
 ]
 EPHEMERAL = {"type": "ephemeral"}
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    """The SDK's exponential back-off starts at 0.5 s; tests need milliseconds."""
-    monkeypatch.setattr(anthropic._base_client, "INITIAL_RETRY_DELAY", 0.001)
-    monkeypatch.setattr(anthropic._base_client, "MAX_RETRY_DELAY", 0.01)
 
 
 # --------------------------------------------------------------------------------------------
@@ -528,35 +524,104 @@ def test_an_error_event_mid_stream_is_a_retryable_model_error():
     assert server.calls == 1
 
 
-def test_429_with_retry_after_is_retried_by_the_sdk_then_succeeds():
+def test_a_stream_broken_after_its_first_delta_is_not_sent_again_by_retrying_model():
+    """RetryingModel sends a request again only when it failed before its first event: a stream
+    that broke after "Partial" reached the caller fails the turn, with one request made."""
+    overloaded = sse({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    server = Server(sse_response(message_start() + block_start(0, {"type": "text", "text": ""})
+                                 + block_delta(0, {"type": "text_delta", "text": "Partial"}) + overloaded),
+                    sse_response(message_start() + text_block(0, "never sent") + message_end("end_turn")))
+    seen = []
+
+    with pytest.raises(ModelError) as caught:
+        for event in RetryingModel(make_model(server), RetryPolicy(base_delay=0)).stream(ask(), CancelToken()):
+            seen.append(event)
+
+    assert [e.text for e in seen] == ["Partial"]
+    assert caught.value.retryable and server.calls == 1
+
+
+def test_the_sdk_client_does_not_retry_by_itself():
+    assert make_model(Server())._client.max_retries == 0
+
+
+def test_a_429_with_retry_after_is_one_request_and_a_retryable_error_with_the_retry_after():
+    server = Server(error_response(429, "rate_limit_error", "slow down", **{"retry-after": "0.01"}),
+                    sse_response(message_start() + text_block(0, "never sent") + message_end("end_turn")))
+
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+
+    assert server.calls == 1
+    assert server.headers[0]["x-stainless-retry-count"] == "0"
+    error = caught.value
+    assert error.retryable and error.status_code == 429 and error.retry_after == pytest.approx(0.01)
+    assert "slow down" in error.message
+
+
+def test_retry_after_ms_is_read_in_milliseconds():
+    server = Server(error_response(429, "rate_limit_error", "slow down", **{"retry-after-ms": "250"}))
+
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+
+    assert caught.value.retryable and caught.value.retry_after == pytest.approx(0.25)
+
+
+def test_429_with_retry_after_is_sent_again_by_retrying_model_then_succeeds():
     limited = error_response(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit",
                              **{"retry-after": "0.02"})
     server = Server(limited, error_response(429, "rate_limit_error", "again", **{"retry-after": "0.02"}),
                     sse_response(message_start() + text_block(0, "ok") + message_end("end_turn")))
+    model = RetryingModel(make_model(server), RetryPolicy(base_delay=0))
 
     started = time.monotonic()
-    _, done = run(make_model(server), ask())
+    events, done = run(model, ask())
 
     assert done.message.text == "ok"
     assert server.calls == 3
     assert time.monotonic() - started >= 0.04  # the retry-after was honoured
-    assert [h["x-stainless-retry-count"] for h in server.headers] == ["0", "1", "2"]
+    notices = [e for e in events if isinstance(e, RetryNotice)]
+    assert [(n.attempt, n.delay_s) for n in notices] == [(2, pytest.approx(0.02)), (3, pytest.approx(0.02))]
+    assert [h["x-stainless-retry-count"] for h in server.headers] == ["0", "0", "0"]  # each is one SDK attempt
 
 
-def test_529_overloaded_is_retried():
+def test_529_overloaded_is_one_request_and_retryable():
+    server = Server(error_response(529, "overloaded_error", "Overloaded"),
+                    sse_response(message_start() + text_block(0, "never sent") + message_end("end_turn")))
+
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+
+    assert server.calls == 1
+    assert caught.value.retryable and caught.value.status_code == 529
+
+
+def test_529_overloaded_is_sent_again_by_retrying_model():
     server = Server(error_response(529, "overloaded_error", "Overloaded"),
                     sse_response(message_start() + text_block(0, "ok") + message_end("end_turn")))
 
-    _, done = run(make_model(server), ask())
+    events, done = run(RetryingModel(make_model(server), RetryPolicy(base_delay=0)), ask())
 
     assert done.message.text == "ok" and server.calls == 2
+    assert [type(e) for e in events] == [RetryNotice, TextDelta]
 
 
-def test_retries_exhausted_give_a_retryable_error_with_the_retry_after():
+def test_a_500_is_one_request_and_retryable():
+    server = Server(error_response(500, "api_error", "Internal server error"))
+
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+
+    assert server.calls == 1
+    assert caught.value.retryable and caught.value.status_code == 500
+
+
+def test_retrying_model_gives_up_with_the_last_retryable_error_and_its_retry_after():
     server = Server(*[error_response(429, "rate_limit_error", "slow down", **{"retry-after": "0.01"}) for _ in range(2)])
 
     with pytest.raises(ModelError) as caught:
-        run(make_model(server, max_retries=1), ask())
+        run(RetryingModel(make_model(server), RetryPolicy(max_retries=1, base_delay=0)), ask())
 
     assert server.calls == 2
     error = caught.value
@@ -589,16 +654,20 @@ def test_a_credit_balance_400_is_not_retried_and_says_to_add_credit():
     assert "out of quota" in caught.value.message and "Add credit" in caught.value.message
 
 
-def test_a_quota_429_is_not_retried():
-    server = Server(error_response(429, "rate_limit_error", "This request would exceed your organization's "
-                                   "monthly spend limit. Raise it in Plans & Billing.", **{"retry-after": "0.01"}))
+def test_a_quota_429_is_one_request_and_not_retryable():
+    """Waiting does not add credit: a quota 429 is not retryable, even with a retry-after, so
+    RetryingModel does not send it again either."""
+    quota = ("This request would exceed your organization's monthly spend limit. Raise it in Plans & Billing.")
+    for model in (make_model, lambda server: RetryingModel(make_model(server), RetryPolicy(base_delay=0))):
+        server = Server(error_response(429, "rate_limit_error", quota, **{"retry-after": "0.01"}),
+                        sse_response(message_start() + text_block(0, "never sent") + message_end("end_turn")))
 
-    with pytest.raises(ModelError) as caught:
-        run(make_model(server), ask())
+        with pytest.raises(ModelError) as caught:
+            run(model(server), ask())
 
-    assert server.calls == 1
-    assert not caught.value.retryable and caught.value.status_code == 429
-    assert "out of quota" in caught.value.message
+        assert server.calls == 1
+        assert not caught.value.retryable and caught.value.status_code == 429
+        assert "out of quota" in caught.value.message
 
 
 def test_a_bad_request_is_not_retried_and_shows_the_api_message():
@@ -665,20 +734,47 @@ class _Reset(httpx2.SyncByteStream):
         raise httpx2.ReadError("[Errno 104] Connection reset by peer")
 
 
-def test_a_connection_failure_is_retried_then_reported_as_retryable():
+def test_a_connection_failure_is_one_request_and_reported_as_retryable():
+    server = Server(httpx2.ConnectError("connection refused"), httpx2.ConnectError("connection refused"))
+
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+
+    assert server.calls == 1
+    assert caught.value.retryable and "Could not reach Anthropic" in caught.value.message
+
+
+def test_a_connection_failure_is_sent_again_by_retrying_model_then_reported_as_retryable():
     server = Server(*[httpx2.ConnectError("connection refused")] * 3)
 
     with pytest.raises(ModelError) as caught:
-        run(make_model(server, max_retries=2), ask())
+        run(RetryingModel(make_model(server), RetryPolicy(max_retries=2, base_delay=0)), ask())
 
     assert server.calls == 3
     assert caught.value.retryable and "Could not reach Anthropic" in caught.value.message
 
 
-def test_no_api_key_anywhere_is_a_clear_error(monkeypatch, tmp_path):
+def _no_key_anywhere(monkeypatch, home):
     for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_PROFILE", "ANTHROPIC_IDENTITY_TOKEN",
-                 "ANTHROPIC_IDENTITY_TOKEN_FILE"):
+                 "ANTHROPIC_IDENTITY_TOKEN_FILE", "ANTHROPIC_CONFIG_DIR"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))      # the SDK's default profile directory: empty
+    monkeypatch.setenv("APPDATA", str(home))   # (Windows)
+
+
+def test_no_api_key_anywhere_is_a_clear_error(monkeypatch, tmp_path):
+    _no_key_anywhere(monkeypatch, tmp_path)
+    server = Server()
+    model = AnthropicModel(MODEL, http_client=httpx2.Client(transport=httpx2.MockTransport(server)))
+
+    with pytest.raises(ModelError) as caught:
+        run(model, ask())
+
+    assert "No Anthropic API key" in caught.value.message and server.calls == 0
+
+
+def test_no_api_key_with_an_empty_anthropic_config_dir_is_the_same_clear_error(monkeypatch, tmp_path):
+    _no_key_anywhere(monkeypatch, tmp_path)
     monkeypatch.setenv("ANTHROPIC_CONFIG_DIR", str(tmp_path))
     server = Server()
     model = AnthropicModel(MODEL, http_client=httpx2.Client(transport=httpx2.MockTransport(server)))
@@ -748,9 +844,10 @@ def test_cancel_during_the_retry_back_off_returns_at_once():
     threading.Timer(0.1, cancel.cancel).start()
 
     started = time.monotonic()
-    _, done = run(make_model(server), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server)), ask(), cancel)
 
     assert time.monotonic() - started < 2
+    assert [type(e) for e in events] == [RetryNotice] and events[0].delay_s == 30
     assert done.stop_reason == "cancelled" and done.message.parts == []
     assert server.calls == 1
 

@@ -15,12 +15,12 @@ import pytest
 from pydantic import BaseModel, Field
 
 from paracore.agent import Agent, CallOutcome
-from paracore.llm import gemini
 from paracore.llm.base import (
     CancelToken,
     ModelError,
     ModelRequest,
     ResponseComplete,
+    RetryNotice,
     TextDelta,
     ThinkingDelta,
     ToolCallDelta,
@@ -28,6 +28,7 @@ from paracore.llm.base import (
 )
 from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.gemini import GeminiModel
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage, validate_history
 from paracore.prompts import PromptBuilder
 from paracore.session import Session
@@ -55,9 +56,7 @@ TOOLS = [
 
 
 @pytest.fixture(autouse=True)
-def fast_retries(monkeypatch):
-    monkeypatch.setattr(gemini, "RETRY_BASE_DELAY", 0.001)
-    monkeypatch.setattr(gemini, "RETRY_MAX_DELAY", 0.005)
+def no_ambient_configuration(monkeypatch):
     monkeypatch.delenv("GOOGLE_GENAI_USE_VERTEXAI", raising=False)
     monkeypatch.delenv("GOOGLE_GENAI_API_VERSION", raising=False)
 
@@ -143,6 +142,11 @@ class FakeGemini:
 def make_model(server: FakeGemini, **options: Any) -> GeminiModel:
     return GeminiModel(MODEL, api_key=KEY, base_url="https://gemini.test/",
                        transport=httpx2.MockTransport(server), **options)
+
+
+def retrying(server: FakeGemini, **policy: Any) -> RetryingModel:
+    """The adapter behind the one retry policy (``paracore.llm.retry``), without its pauses."""
+    return RetryingModel(make_model(server), RetryPolicy(**{"base_delay": 0.0, **policy}))
 
 
 def ask(text: str = "Make a wall", history: list[Message] | None = None, **fields: Any) -> ModelRequest:
@@ -305,14 +309,16 @@ def test_args_nested_too_deep_arrive_as_not_a_json_object_and_go_back_as_an_empt
 
 def test_args_too_deep_for_the_sdk_to_parse_are_a_retryable_malformed_stream_not_a_recursion_error():
     """10,000 levels: the SDK's json.loads of the chunk raises RecursionError before the adapter
-    sees the call, so there is no call to keep: the stream is malformed (retryable), and retried."""
+    sees the call, so there is no call to keep: the stream is malformed (retryable), and
+    RetryingModel sends it again (nothing was streamed)."""
     server = FakeGemini(deep_call_reply(10_000), deep_call_reply(10_000), text_reply("Second try."))
     with pytest.raises(ModelError) as caught:
-        run(make_model(server, max_retries=0), ask(tools=TOOLS))
+        run(make_model(server), ask(tools=TOOLS))
     assert caught.value.retryable and "nested too deeply" in caught.value.message
     assert caught.value.__context__ is None and caught.value.__cause__ is None
+    assert len(server.requests) == 1
 
-    _, done = run(make_model(server, max_retries=1), ask(tools=TOOLS))
+    _, done = run(retrying(server, max_retries=1), ask(tools=TOOLS))
     assert done.message.text == "Second try." and len(server.requests) == 3
 
 
@@ -471,54 +477,79 @@ def rate_limit(delay: str | None = None, quota_id: str = "GenerateRequestsPerMin
                                                   "billing details.", details)
 
 
-def test_a_rate_limit_with_retry_info_is_retried_after_the_given_delay():
+def test_a_rate_limit_with_retry_info_is_one_request_and_retryable_after_the_given_delay():
+    server = FakeGemini(rate_limit("0.05s"), text_reply("never sent"))
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+
+    assert caught.value.retryable and caught.value.status_code == 429
+    assert caught.value.retry_after == pytest.approx(0.05) and len(server.requests) == 1
+
+
+def test_a_rate_limit_with_retry_info_is_sent_again_after_the_given_delay():
     server = FakeGemini(rate_limit("0.05s"), text_reply("After the wait."))
     started = time.monotonic()
-    _, done = run(make_model(server), ask())
+    events, done = run(retrying(server), ask())
 
     assert done.message.text == "After the wait." and len(server.requests) == 2
     assert time.monotonic() - started >= 0.05
+    assert [(e.attempt, e.delay_s) for e in events if isinstance(e, RetryNotice)] == [(2, pytest.approx(0.05))]
 
 
 def test_a_used_up_daily_quota_is_not_retried():
-    server = FakeGemini(rate_limit("20s", quota_id="GenerateRequestsPerDayPerProjectPerModel-FreeTier"))
-    with pytest.raises(ModelError) as caught:
-        run(make_model(server), ask())
+    for make in (make_model, retrying):
+        server = FakeGemini(rate_limit("20s", quota_id="GenerateRequestsPerDayPerProjectPerModel-FreeTier"),
+                            text_reply("never sent"))
+        with pytest.raises(ModelError) as caught:
+            run(make(server), ask())
 
-    assert not caught.value.retryable and caught.value.status_code == 429
-    assert "daily quota" in caught.value.message and len(server.requests) == 1
+        assert not caught.value.retryable and caught.value.status_code == 429
+        assert "daily quota" in caught.value.message and len(server.requests) == 1
 
 
 def test_a_429_without_retry_info_is_an_exhausted_quota():
-    server = FakeGemini(rate_limit(None))
-    with pytest.raises(ModelError) as caught:
-        run(make_model(server), ask())
+    for make in (make_model, retrying):
+        server = FakeGemini(rate_limit(None), text_reply("never sent"))
+        with pytest.raises(ModelError) as caught:
+            run(make(server), ask())
 
-    assert not caught.value.retryable and "quota" in caught.value.message and len(server.requests) == 1
+        assert not caught.value.retryable and "quota" in caught.value.message and len(server.requests) == 1
 
 
 def test_a_rate_limit_asking_for_a_long_wait_fails_at_once_saying_when():
-    server = FakeGemini(rate_limit("120s"))
+    for make in (make_model, retrying):  # the policy does not wait more than max_retry_after (60 s)
+        server = FakeGemini(rate_limit("120s"), text_reply("never sent"))
+        with pytest.raises(ModelError) as caught:
+            run(make(server), ask())
+
+        assert caught.value.retryable and caught.value.retry_after == 120 and "120 s" in caught.value.message
+        assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("status, name", [(500, "INTERNAL"), (503, "UNAVAILABLE")])
+def test_a_server_error_is_one_request_and_retryable(status, name):
+    server = FakeGemini(error_reply(status, name, "The model is overloaded."), text_reply("never sent"))
     with pytest.raises(ModelError) as caught:
         run(make_model(server), ask())
 
-    assert caught.value.retryable and caught.value.retry_after == 120 and "120 s" in caught.value.message
+    assert caught.value.retryable and caught.value.status_code == status and "overloaded" in caught.value.message
     assert len(server.requests) == 1
 
 
-def test_server_errors_are_retried_then_succeed():
+def test_server_errors_are_sent_again_then_succeed():
     server = FakeGemini(error_reply(500, "INTERNAL", "An internal error has occurred."),
                         error_reply(503, "UNAVAILABLE", "The model is overloaded. Please try again later."),
                         text_reply("Third time lucky."))
-    _, done = run(make_model(server), ask())
+    events, done = run(retrying(server), ask())
 
     assert done.message.text == "Third time lucky." and len(server.requests) == 3
+    assert [e.attempt for e in events if isinstance(e, RetryNotice)] == [2, 3]
 
 
 def test_server_errors_give_up_after_max_retries_with_a_retryable_error():
     server = FakeGemini(*[error_reply(503, "UNAVAILABLE", "The model is overloaded.") for _ in range(2)])
     with pytest.raises(ModelError) as caught:
-        run(make_model(server, max_retries=1), ask())
+        run(retrying(server, max_retries=1), ask())
 
     assert caught.value.retryable and caught.value.status_code == 503 and "overloaded" in caught.value.message
     assert len(server.requests) == 2
@@ -539,14 +570,15 @@ def test_an_invalid_api_key_is_not_retried_and_the_message_never_shows_the_key()
 
 
 def test_a_stream_cut_off_after_output_raises_a_retryable_error_without_retrying():
-    server = FakeGemini(CutStream(sse(chunk({"text": "Half"}))), text_reply())
-    events: list = []
-    with pytest.raises(ModelError) as caught:
-        for event in make_model(server).stream(ask(), CancelToken()):
-            events.append(event)
+    for make in (make_model, retrying):
+        server = FakeGemini(CutStream(sse(chunk({"text": "Half"}))), text_reply())
+        events: list = []
+        with pytest.raises(ModelError) as caught:
+            for event in make(server).stream(ask(), CancelToken()):
+                events.append(event)
 
-    assert events == [TextDelta(text="Half")]
-    assert caught.value.retryable and "broke off" in caught.value.message and len(server.requests) == 1
+        assert events == [TextDelta(text="Half")]
+        assert caught.value.retryable and "broke off" in caught.value.message and len(server.requests) == 1
 
 
 def test_a_stream_that_ends_without_a_finish_reason_is_a_retryable_error():
@@ -557,9 +589,14 @@ def test_a_stream_that_ends_without_a_finish_reason_is_a_retryable_error():
     assert caught.value.retryable and "ended before" in caught.value.message
 
 
-def test_a_stream_cut_off_before_any_output_is_retried():
+def test_a_stream_cut_off_before_any_output_is_retryable_and_sent_again():
+    server = FakeGemini(CutStream([]), text_reply("never sent"))
+    with pytest.raises(ModelError) as caught:
+        run(make_model(server), ask())
+    assert caught.value.retryable and len(server.requests) == 1
+
     server = FakeGemini(CutStream([]), text_reply("Second try."))
-    _, done = run(make_model(server), ask())
+    _, done = run(retrying(server), ask())
 
     assert done.message.text == "Second try." and len(server.requests) == 2
 
@@ -614,15 +651,16 @@ def test_cancel_during_a_retry_wait_stops_at_once():
     cancel = CancelToken()
 
     def limited_then_cancelled(request):
-        threading.Timer(0.05, cancel.cancel).start()  # while the adapter waits the 30 s
+        threading.Timer(0.05, cancel.cancel).start()  # while RetryingModel waits the 30 s
         return rate_limit("30s")
 
     server = FakeGemini(limited_then_cancelled)
     started = time.monotonic()
 
-    _, done = run(make_model(server), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server)), ask(), cancel)
 
     assert time.monotonic() - started < 2 and len(server.requests) == 1
+    assert [(type(e), e.delay_s) for e in events] == [(RetryNotice, 30)]
     assert (done.stop_reason, done.message.parts) == ("cancelled", [])
 
 

@@ -12,10 +12,12 @@ import httpx2
 import pytest
 
 from openai_fakes import BlockingStream, FakeServer, SSE_HEADERS, chat_sse, collect, error_response
-from paracore.llm.base import (CancelToken, ModelError, ModelRequest, TextDelta, ThinkingDelta, ToolCallDelta,
-                               ToolDefinition)
+from paracore.llm.base import (CancelToken, ModelError, ModelRequest, RetryNotice, TextDelta, ThinkingDelta,
+                               ToolCallDelta, ToolDefinition)
 from paracore.llm.base import MAX_RAW_ARGUMENTS
+from paracore.llm.common import LOCAL_SERVER_KEY
 from paracore.llm.openai_chat import OpenAIChatModel
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
 BASE_URL = "http://localhost:11434/v1"
@@ -27,10 +29,7 @@ TOOL = ToolDefinition(
 
 
 @pytest.fixture(autouse=True)
-def fast_retries(monkeypatch):
-    """The SDK's back-off, shrunk so retry tests take milliseconds; no ambient configuration."""
-    monkeypatch.setattr("openai._base_client.INITIAL_RETRY_DELAY", 0.001)
-    monkeypatch.setattr("openai._base_client.MAX_RETRY_DELAY", 0.002)
+def no_ambient_configuration(monkeypatch):
     for name in ("OPENAI_BASE_URL", "OPENAI_CUSTOM_HEADERS", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-real-openai-key-must-not-leak-000")
@@ -107,7 +106,7 @@ def test_the_base_url_path_is_used_exactly_and_no_real_key_is_sent_to_a_local_se
 
     sent = server.requests[0]
     assert str(sent.url) == "http://localhost:11434/v1/chat/completions"
-    assert sent.headers["authorization"] == "Bearer not-needed"
+    assert sent.headers["authorization"] == f"Bearer {LOCAL_SERVER_KEY}" == "Bearer not-needed"
 
 
 def test_the_request_body_pairs_tool_messages_with_their_calls_in_order():
@@ -286,31 +285,79 @@ def test_a_stream_cut_off_before_its_finish_reason_raises_a_retryable_model_erro
     assert caught.value.retryable and "ended before" in str(caught.value)
 
 
+def retrying(server: FakeServer, **policy) -> RetryingModel:
+    return RetryingModel(model_for(server), RetryPolicy(**{"base_delay": 0.0, **policy}))
+
+
 def test_an_unreachable_server_is_a_retryable_error_that_names_the_base_url_problem():
     def refuse(request):
         raise httpx2.ConnectError("connection refused", request=request)
 
     server = FakeServer(refuse, refuse)
     with pytest.raises(ModelError) as caught:
-        run(model_for(server, max_retries=1))
+        run(model_for(server))
+    assert server.calls == 1 and caught.value.retryable and "base URL" in str(caught.value)
+
+
+def test_an_unreachable_server_is_sent_again_by_retrying_model_then_reported():
+    def refuse(request):
+        raise httpx2.ConnectError("connection refused", request=request)
+
+    server = FakeServer(refuse, refuse)
+    with pytest.raises(ModelError) as caught:
+        run(retrying(server, max_retries=1))
     assert server.calls == 2 and caught.value.retryable and "base URL" in str(caught.value)
 
 
-# ---- HTTP failures and the SDK's retries ---------------------------------------------------------------------
+# ---- HTTP failures: one attempt per stream, RetryingModel sends again ----------------------------------------
 
-def test_429_with_retry_after_is_retried_by_the_sdk_then_succeeds():
+def test_the_sdk_client_does_not_retry_by_itself():
+    assert model_for(FakeServer())._client.max_retries == 0
+
+
+def test_429_with_retry_after_is_one_request_and_a_retryable_error_with_its_retry_after():
+    limited = error_response(429, {"message": "Too many requests", "code": "rate_limit_exceeded"},
+                             {"retry-after": "0.01"})
+    server = FakeServer(limited, sse(text("never sent"), chunk(finish="stop")))
+    with pytest.raises(ModelError) as caught:
+        run(model_for(server))
+    assert server.calls == 1
+    assert (caught.value.retryable, caught.value.status_code, caught.value.retry_after) == (True, 429, 0.01)
+
+
+def test_429_with_retry_after_is_sent_again_by_retrying_model_then_succeeds():
     limited = error_response(429, {"message": "Too many requests", "code": "rate_limit_exceeded"},
                              {"retry-after": "0.01"})
     server = FakeServer(limited, sse(text("ok"), chunk(finish="stop")))
-    _, done = run(model_for(server))
+    events, done = run(retrying(server))
     assert server.calls == 2 and done.message.text == "ok"
+    assert [(e.attempt, e.delay_s) for e in events if isinstance(e, RetryNotice)] == [(2, 0.01)]
 
 
-def test_500_is_retried():
+@pytest.mark.parametrize("status", [500, 503])
+def test_5xx_is_one_request_and_retryable(status):
+    server = FakeServer(error_response(status, {"message": "loading model"}), sse(text("never"), chunk(finish="stop")))
+    with pytest.raises(ModelError) as caught:
+        run(model_for(server))
+    assert server.calls == 1 and caught.value.retryable and caught.value.status_code == status
+
+
+def test_5xx_is_sent_again_by_retrying_model():
     server = FakeServer(error_response(500, {"message": "boom"}), error_response(503, {"message": "loading model"}),
                         sse(text("ok"), chunk(finish="stop")))
-    _, done = run(model_for(server))
+    _, done = run(retrying(server))
     assert server.calls == 3 and done.stop_reason == "end_turn"
+
+
+def test_a_stream_broken_after_its_first_delta_is_not_sent_again():
+    server = FakeServer(sse(text("Hal"), {"error": {"message": "model runner crashed", "type": "server_error"}}),
+                        sse(text("never sent"), chunk(finish="stop")))
+    seen = []
+    with pytest.raises(ModelError) as caught:
+        for event in retrying(server).stream(request(), CancelToken()):
+            seen.append(event)
+    assert [e.text for e in seen] == ["Hal"]
+    assert server.calls == 1 and caught.value.retryable
 
 
 def test_401_is_not_retried_and_its_message_never_shows_the_key():
@@ -323,12 +370,13 @@ def test_401_is_not_retried_and_its_message_never_shows_the_key():
 
 
 def test_insufficient_quota_is_not_retried_and_says_so():
-    quota = error_response(429, {"message": "You exceeded your current quota.", "type": "insufficient_quota",
-                                 "code": "insufficient_quota"})
-    server = FakeServer(quota, sse(text("never"), chunk(finish="stop")))
-    with pytest.raises(ModelError) as caught:
-        run(model_for(server))
-    assert server.calls == 1 and not caught.value.retryable and "quota" in str(caught.value)
+    for make in (model_for, retrying):
+        quota = error_response(429, {"message": "You exceeded your current quota.", "type": "insufficient_quota",
+                                     "code": "insufficient_quota"})
+        server = FakeServer(quota, sse(text("never"), chunk(finish="stop")))
+        with pytest.raises(ModelError) as caught:
+            run(make(server))
+        assert server.calls == 1 and not caught.value.retryable and "quota" in str(caught.value)
 
 
 # ---- cancel ------------------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ import httpx2
 import pytest
 
 from openai_fakes import BlockingStream, FakeServer, SSE_HEADERS, collect, error_response, responses_sse
-from paracore.llm.base import (CancelToken, ModelError, ModelRequest, ResponseComplete, TextDelta, ThinkingDelta,
-                               ToolCallDelta, ToolDefinition)
+from paracore.llm.base import (CancelToken, ModelError, ModelRequest, ResponseComplete, RetryNotice, TextDelta,
+                               ThinkingDelta, ToolCallDelta, ToolDefinition)
 from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.openai_responses import OpenAIResponsesModel
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
 KEY = "sk-proj-testkey1234567890abcdef"
@@ -25,10 +26,7 @@ TOOL = ToolDefinition(
 
 
 @pytest.fixture(autouse=True)
-def fast_retries(monkeypatch):
-    """The SDK's back-off, shrunk so retry tests take milliseconds; no ambient configuration."""
-    monkeypatch.setattr("openai._base_client.INITIAL_RETRY_DELAY", 0.001)
-    monkeypatch.setattr("openai._base_client.MAX_RETRY_DELAY", 0.002)
+def no_ambient_configuration(monkeypatch):
     for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "OPENAI_CUSTOM_HEADERS", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID"):
         monkeypatch.delenv(name, raising=False)
 
@@ -364,15 +362,36 @@ def test_a_connection_reset_after_the_terminal_event_keeps_the_complete_response
     assert (done.message.text, done.stop_reason) == ("Done.", "end_turn")
 
 
-# ---- HTTP failures and the SDK's retries -------------------------------------------------------------
+# ---- HTTP failures: one attempt per stream, RetryingModel sends again -----------------------------------
 
-def test_429_with_retry_after_is_retried_by_the_sdk_then_succeeds():
+def retrying(server: FakeServer, **policy) -> RetryingModel:
+    return RetryingModel(model_for(server), RetryPolicy(**{"base_delay": 0.0, **policy}))
+
+
+def test_the_sdk_client_does_not_retry_by_itself():
+    assert model_for(FakeServer())._client.max_retries == 0
+
+
+def test_429_with_retry_after_is_one_request_and_a_retryable_error_with_its_retry_after():
     limited = error_response(429, {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"},
                              {"retry-after": "0.01"})
+    server = FakeServer(limited, sse(created(), message(0, "never sent"), finished()))
+    with pytest.raises(ModelError) as caught:
+        run(model_for(server))
+    assert server.calls == 1
+    assert (caught.value.retryable, caught.value.status_code, caught.value.retry_after) == (True, 429, 0.01)
+
+
+def test_429_with_retry_after_is_sent_again_by_retrying_model_then_succeeds():
+    limited = error_response(429, {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"},
+                             {"retry-after-ms": "20"})
     server = FakeServer(limited, sse(created(), message(0, "ok"), finished()))
-    _, done = run(model_for(server))
+    events, done = run(retrying(server))
 
     assert server.calls == 2 and done.message.text == "ok"
+    notices = [e for e in events if isinstance(e, RetryNotice)]
+    assert [(n.attempt, n.delay_s) for n in notices] == [(2, pytest.approx(0.02))]
+    assert "Rate limit reached" in notices[0].reason
 
 
 def test_429_that_outlasts_the_retries_reports_its_retry_after():
@@ -380,16 +399,40 @@ def test_429_that_outlasts_the_retries_reports_its_retry_after():
                                        {"retry-after": "0.01"})
     server = FakeServer(limited, limited)
     with pytest.raises(ModelError) as caught:
-        run(model_for(server, max_retries=1))
+        run(retrying(server, max_retries=1))
     assert server.calls == 2
     assert (caught.value.retryable, caught.value.status_code, caught.value.retry_after) == (True, 429, 0.01)
 
 
-def test_500_is_retried():
+def test_500_is_one_request_and_retryable():
+    server = FakeServer(error_response(500, {"message": "Internal error", "type": "server_error"}),
+                        sse(created(), message(0, "never sent"), finished()))
+    with pytest.raises(ModelError) as caught:
+        run(model_for(server))
+    assert server.calls == 1
+    assert caught.value.retryable and caught.value.status_code == 500
+
+
+def test_500_is_sent_again_by_retrying_model():
     server = FakeServer(error_response(500, {"message": "Internal error", "type": "server_error"}),
                         sse(created(), message(0, "ok"), finished()))
-    _, done = run(model_for(server))
+    _, done = run(retrying(server))
     assert server.calls == 2 and done.stop_reason == "end_turn"
+
+
+def test_a_stream_broken_after_its_first_delta_is_not_sent_again():
+    def broken():
+        yield from sse(created(), message(0, "Half")[:3])
+        raise httpx2.ReadError("connection reset by peer")
+
+    server = FakeServer(lambda _: httpx2.Response(200, headers=SSE_HEADERS, content=broken()),
+                        sse(created(), message(0, "never sent"), finished()))
+    seen = []
+    with pytest.raises(ModelError) as caught:
+        for event in retrying(server).stream(request(), CancelToken()):
+            seen.append(event)
+    assert [e.text for e in seen] == ["Half"]
+    assert server.calls == 1 and caught.value.retryable
 
 
 def test_401_is_not_retried_and_its_message_never_shows_the_key():
@@ -403,13 +446,15 @@ def test_401_is_not_retried_and_its_message_never_shows_the_key():
 
 
 def test_insufficient_quota_is_not_retried_and_says_so():
-    quota = error_response(429, {"message": "You exceeded your current quota, please check your plan and billing "
-                                            "details.", "type": "insufficient_quota", "code": "insufficient_quota"})
-    server = FakeServer(quota, sse(created(), message(0, "never"), finished()))
-    with pytest.raises(ModelError) as caught:
-        run(model_for(server))
-    assert server.calls == 1
-    assert not caught.value.retryable and "quota" in str(caught.value)
+    for make in (model_for, retrying):
+        quota = error_response(429, {"message": "You exceeded your current quota, please check your plan and "
+                                                "billing details.", "type": "insufficient_quota",
+                                     "code": "insufficient_quota"})
+        server = FakeServer(quota, sse(created(), message(0, "never"), finished()))
+        with pytest.raises(ModelError) as caught:
+            run(make(server))
+        assert server.calls == 1
+        assert not caught.value.retryable and "quota" in str(caught.value)
 
 
 # ---- cancel --------------------------------------------------------------------------------------------

@@ -51,17 +51,17 @@ def make_model(provider: str, server: ScriptedProvider):
     if provider == "anthropic":
         from paracore.llm.anthropic_provider import AnthropicModel
         return AnthropicModel("claude-sonnet-4-6", api_key="sk-ant-conformance-0000000000",
-                              base_url="https://api.anthropic.test", http_client=client, max_retries=0)
+                              base_url="https://api.anthropic.test", http_client=client)
     if provider == "openai":
         from paracore.llm.openai_responses import OpenAIResponsesModel
         return OpenAIResponsesModel("gpt-5.4", api_key="sk-proj-conformance-000000000000",
-                                    http_client=client, max_retries=0)
+                                    http_client=client)
     if provider == "openai-compatible":
         from paracore.llm.openai_chat import OpenAIChatModel
-        return OpenAIChatModel("test-model", base_url="http://localhost:11434/v1", http_client=client, max_retries=0)
+        return OpenAIChatModel("test-model", base_url="http://localhost:11434/v1", http_client=client)
     from paracore.llm.gemini import GeminiModel
     return GeminiModel("gemini-3.5-flash", api_key="AIzaSyCONFORMANCE-000000000000000",
-                       base_url="https://gemini.test/", http_client=client, max_retries=0)
+                       base_url="https://gemini.test/", http_client=client)
 
 
 def scripted_steps() -> tuple[list, list[Step]]:

@@ -1,4 +1,5 @@
 import importlib
+import inspect
 import logging
 import subprocess
 import sys
@@ -9,11 +10,11 @@ import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
 from paracore.llm import common, providers
+from paracore.llm.common import LOCAL_SERVER_KEY
 from paracore.llm.credentials import store_key
 from paracore.llm.pricing import find_price
 from paracore.llm.providers import (
     DEFAULT_MODELS,
-    LOCAL_SERVER_KEY,
     ProviderNotConfigured,
     check_configuration,
     create_model,
@@ -33,8 +34,8 @@ ADAPTERS = {
 def _fake_adapter(class_name, provider, *, with_tuning=True):
     """A stand-in adapter class that records how it was built."""
     if with_tuning:
-        def __init__(self, model, *, api_key=None, base_url=None, http_client=None, max_retries=3,
-                     chunk_timeout=60.0, max_output_tokens=None, thinking_budget=None, reasoning_effort=None):
+        def __init__(self, model, *, api_key=None, base_url=None, http_client=None, chunk_timeout=60.0,
+                     max_output_tokens=None, thinking_budget=None, reasoning_effort=None):
             self.name, self.kwargs = model, dict(api_key=api_key, base_url=base_url, http_client=http_client,
                                                  chunk_timeout=chunk_timeout, max_output_tokens=max_output_tokens,
                                                  thinking_budget=thinking_budget, reasoning_effort=reasoning_effort)
@@ -186,12 +187,21 @@ def test_configuration_is_checked_before_any_adapter_is_imported(isolated, monke
 
 def test_importing_providers_imports_no_sdk():
     code = ("import sys; import paracore.llm.providers, paracore.llm.pricing, paracore.llm.context_window, "
-            "paracore.llm.resilience, paracore.llm.credentials, paracore.settings; "
+            "paracore.llm.credentials, paracore.settings; "
             "loaded = [m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'httpx', 'keyring', "
             "'truststore') if m in sys.modules]; print(loaded); sys.exit(1 if loaded else 0)")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={"PYTHONPATH": str(ROOT / "lib")},
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("provider", list(ADAPTERS))
+def test_the_real_adapters_make_one_attempt_and_take_no_retry_option(provider):
+    """Retries are paracore.llm.retry's alone: no adapter has a max_retries of its own."""
+    module_name, class_name = ADAPTERS[provider]
+    adapter = getattr(importlib.import_module(module_name), class_name)
+    assert "max_retries" not in inspect.signature(adapter).parameters
+    assert common.SDK_RETRIES == 0
 
 
 def test_every_default_model_has_a_price():

@@ -252,14 +252,16 @@ def test_without_a_configured_provider_it_says_how_to_configure_one(tmp_path, ar
 
 
 def test_a_server_that_refuses_the_connection_is_reported_once_per_retry_in_plain_words(tmp_path):
+    """Four attempts in all (the one retry policy; the SDK no longer retries underneath)."""
     with socket.socket() as unused:
         unused.bind(("127.0.0.1", 0))
         port = unused.getsockname()[1]  # closed again: nothing listens there
     done = sandbox("--provider", "openai-compatible", "--base-url", f"http://127.0.0.1:{port}/v1", "--model", "m",
                    env=child_env(tmp_path), stdin="hello\n/quit\n")
     text = done.stdout + done.stderr
-    retries = [line for line in text.splitlines() if "trying again" in line]
-    assert len(retries) == 2, text  # RestartingModel's two restarts, each said once
+    retries = [line for line in text.splitlines() if "Trying again" in line]
+    assert [line.split("(")[-1] for line in retries] == ["attempt 2 of 4).", "attempt 3 of 4).", "attempt 4 of 4)."], text
+    assert "Trying again in 1 s (attempt 2 of 4)" in retries[0]  # each retry said once, as it happens
     assert "Could not reach the model server" in text and "The model server:" not in text
     assert "broke off" not in text and "connection lost" not in text and ".." not in text.replace("...", "")
 

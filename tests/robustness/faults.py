@@ -57,7 +57,7 @@ class StreamFault:
     step: int                 # which model call of the turn (0 = the first)
     kind: Literal["retryable", "fatal", "truncated", "cut_off"]   # cut_off: ends max_tokens or error, in band
     position: float = 0.0     # where in the stream: k = round(position * number of events) ...
-    attempts: int = 1         # how many attempts in a row break (a RestartingModel retries)
+    attempts: int = 1         # how many attempts in a row break (a RetryingModel retries)
     after: int | None = None  # ... or exactly after this many events (a sweep)
 
 
@@ -148,8 +148,8 @@ class FaultyModel:
     """Plays a ``StepPlanner``'s steps, one per model call, through a ``ScriptedModel`` (which
     refuses an invalid history, as a provider would), breaking the planned stream.
 
-    The step counter moves on only when a ResponseComplete was delivered: a restarted request
-    (RestartingModel) is answered with the same step, as the provider would answer it again.
+    The step counter moves on only when a ResponseComplete was delivered: a request sent again
+    (RetryingModel) is answered with the same step, as the provider would answer it again.
     ``problems`` collects what the agent got wrong: a request whose history breaks the pairing
     rules, or a model call after the turn's final reply.
     """

@@ -6,7 +6,7 @@ catalogue (in a private registry whose functions can be made to fail), then ``TU
 drawn by ``scenario`` with faults drawn by ``faults.draw_faults``:
 
 1. provider errors at every point of a stream (retryable, fatal, the stream just ends, or the
-   response ends in band with max_tokens/error), with a ``RestartingModel`` in front sometimes;
+   response ends in band with max_tokens/error), with the retry policy (``RetryingModel``) in front sometimes;
    once per seed, a sweep breaks one turn's stream after every k of every model call;
 2. tool exceptions, before or after the tool did its work, mid-batch;
 3. commit failures (``revit_standin.faults.fail_next_commit``): the first commit of a step, or
@@ -51,7 +51,7 @@ import pytest
 from paracore import events as ev
 from paracore.agent import Agent, ApprovalPolicy, ApprovalRequest
 from paracore.llm.base import CancelToken
-from paracore.llm.resilience import RestartingModel
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import ToolResultPart, validate_history
 from paracore.persistence import SessionStore
 from paracore.prompts import PromptBuilder
@@ -103,7 +103,7 @@ class Totals:
         faults = {kind: self.counts[kind] for kind in FAULT_KINDS}
         return {"turns": self.turns, "seeds": self.seeds, "failed_seeds": self.failed_seeds,
                 "faults_injected": sum(faults.values()), "faults_survived": self.survived, "by_kind": faults,
-                "also": {k: self.counts[k] for k in ("undos", "denials", "restarts", "abandoned", "late_batches")},
+                "also": {k: self.counts[k] for k in ("undos", "denials", "retries", "abandoned", "late_batches")},
                 "seconds": round(time.perf_counter() - self.started, 1)}
 
     def line(self) -> str:
@@ -208,7 +208,7 @@ class FaultRun:
 
     def stream_sweep(self, index: int) -> None:
         """One turn's shape replayed with its stream broken after k events, for every model call
-        of the turn and every k from 0 to all its events (kinds and a RestartingModel alternate)."""
+        of the turn and every k from 0 to all its events (kinds and a RetryingModel alternate)."""
         rng = random.Random(f"{self.seed}-{index}-stream")
         shape = draw_shape(rng, max_steps=2)
         totals = [len(step.actions) + 1 for step in shape.steps] + [shape.reply_words + 1]
@@ -226,7 +226,8 @@ class FaultRun:
         self.turns += 1
         planner = StepPlanner(shape, random.Random(rng.random()), self._world, call_prefix=f"t{self.turns}")
         model = FaultyModel(planner, plan.stream, lambda i, step: self._before_step(plan, rng, i, step), self.log)
-        self.agent.model = RestartingModel(model, max_restarts=2, base_delay=0.0) if plan.restarting else model
+        self.agent.model = RetryingModel(model, RetryPolicy(max_retries=2, base_delay=0.0)) if plan.restarting \
+            else model
         self.agent.policy = ApprovalPolicy(mode=plan.policy)
         meanwhile = (lambda step: self._delete_between_steps(rng, step)) if plan.deletion_at_approval else None
         self.agent.approver = Approver(random.Random(rng.random()), plan.deny_rate, self.log, meanwhile)
@@ -307,8 +308,8 @@ class FaultRun:
             self.tool_faults.block = blocker   # the next tool run holds the main thread: the batch runs late
 
     def _count_extras(self, plan: FaultPlan) -> None:
-        if isinstance(self.agent.model, RestartingModel):
-            self.log.fired("restarts", self.agent.model.restarts)
+        if isinstance(self.agent.model, RetryingModel):
+            self.log.fired("retries", self.agent.model.retries)
         slow_tool = plan.timeout is not None and plan.timeout.mode == "slow_tool"
         if slow_tool and any(b.started.is_set() for b in self._blockers):
             self.log.fired("late_batches")   # the batch was running when the agent stopped waiting

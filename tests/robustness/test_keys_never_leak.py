@@ -4,8 +4,9 @@ Extends tests/llm/test_credentials_never_leak.py (settings, usage log, model_err
 path a key travels: a distinctive fake key per provider, from the environment or the credential
 store (an in-memory keyring backend), goes through the real adapter (``create_model``) to a fake
 server (``httpx2.MockTransport``) whose errors echo the key, the Authorization / x-api-key /
-x-goog-api-key headers and the URL back. Three turns in the sandbox, traced: one answered, then
-a 401 and a 500. The session is saved, usage is logged, Doctor checks the provider, and logging
+x-goog-api-key headers and the URL back. Three turns in the sandbox, traced, behind the retry
+policy (``RetryingModel``): one answered, then a 401 and a 500 that is sent again until the policy
+gives up. The session is saved, usage is logged, Doctor checks the provider, and logging
 is captured at DEBUG for paracore and the SDKs (anthropic, openai, google_genai, httpx, httpx2,
 httpcore). The key, or a distinctive piece of it, must be in none of it.
 """
@@ -24,6 +25,7 @@ from paracore.llm.base import CancelToken, ModelError, ModelRequest
 from paracore.llm.credentials import get_key, store_key
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import create_model
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import Message
 from paracore.persistence import SessionStore
 from paracore.app.sandbox import Sandbox
@@ -143,7 +145,7 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, t
     caplog.set_level(logging.DEBUG)
 
     server = EchoingServer(provider, key)
-    model = create_model(settings, http_client=httpx2.Client(transport=httpx2.MockTransport(server)), max_retries=0)
+    model = create_model(settings, http_client=httpx2.Client(transport=httpx2.MockTransport(server)))
     texts: list[str] = [repr(model)]
 
     # 1. the adapter alone: a 401 and a 500 that echo the key
@@ -155,11 +157,14 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, t
         assert caught.value.status_code == status
         texts.append(_chain_text(caught.value))
 
-    # 2. three traced turns in the sandbox: answered, 401, 500
+    # 2. three traced turns in the sandbox, behind the retry policy: answered, 401, then a 500
+    #    sent again (its reason reaches the log, a RetryNotice and a ModelRetrying event) until
+    #    the policy gives up
     server.statuses = [200, 401, 500]
     traces = tmp_path / "traces"
     with Sandbox("duplex") as sandbox:
-        agent = sandbox.agent(model)
+        retrying = RetryingModel(model, RetryPolicy(max_retries=2, base_delay=0.0))
+        agent = sandbox.agent(retrying)
         recorder = TraceRecorder(directory=traces, meta={"document": sandbox.doc_title}).attach(agent)
         usage = UsageLog(session="leak-check")
         events = []
@@ -172,6 +177,7 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, t
         recorder.close()
         failed = [e for e in events if isinstance(e, ev.TurnFailed)]
         assert len(failed) == 2 and any(isinstance(e, ev.TurnFinished) for e in events)
+        assert len([e for e in events if isinstance(e, ev.ModelRetrying)]) == 2 and retrying.retries == 2
         texts += [ev.event_to_json(e) for e in events] + [repr(e) for e in events]
         # 3. the session, saved (a sandbox document is never saved: write the text a save would)
         store = SessionStore(tmp_path / "sessions")
@@ -218,7 +224,7 @@ def test_a_model_error_does_not_even_carry_the_sdk_error_that_echoed_the_key(iso
         store_key(provider, key)
     server = EchoingServer(provider, key, statuses=[failure])
     model = create_model(Settings(provider=provider, base_url=base_url, model="test-model" if base_url else None),
-                         http_client=httpx2.Client(transport=httpx2.MockTransport(server)), max_retries=0)
+                         http_client=httpx2.Client(transport=httpx2.MockTransport(server)))
     events = []
     with pytest.raises(ModelError) as caught:
         for event in model.stream(ModelRequest(system="s", messages=[Message.user_text("hi")]), CancelToken()):

@@ -18,13 +18,16 @@ event:
 * HTTP errors before the stream: 429 with retry-after, 500, overloaded (529 for Anthropic,
   503 elsewhere) and a rejected key (401; Gemini answers a bad key with 400 API_KEY_INVALID).
 
-Modes: ``plain`` (SDK retries off: the turn fails), ``restart`` (behind ``RestartingModel``: the
-request is sent again and the turn completes) and, for HTTP errors, ``sdk_retry`` (the SDK's own
-retry, with its back-off shortened). Each case also checks the outcome the fault should have:
-failed (recoverable unless the key was refused), finished after a restart, finished with stop
-reason "error" (``response.failed``) or "max_tokens" (truncated). Cancellation is injected too:
-the ``CancelToken`` is set when the consumer receives agent event ``k``, for every ``k`` of a
-turn, healthy or with a first attempt that breaks and is restarted.
+Modes: ``plain`` (the adapter alone, one attempt: the turn fails) and ``retry`` (behind
+``RetryingModel``, the one retry policy: a request that failed before the adapter yielded its
+first event is sent again and the turn completes; one that failed after it is not, and the turn
+fails). Which of the two happened is checked against what the adapter actually yielded before
+the fault (``AttemptLog``), so both sides of the rule are tested at every cut point. Each case
+also checks the outcome the fault should have: failed (recoverable unless the key was refused),
+finished after a retry, finished with stop reason "error" (``response.failed``) or "max_tokens"
+(truncated). Cancellation is injected too: the ``CancelToken`` is set when the consumer receives
+agent event ``k``, for every ``k`` of a turn, healthy or with a first request refused as
+overloaded (HTTP 529 or 503) and sent again.
 
 After every turn: it ended with one TurnFinished or TurnFailed (run_turn never raised); the
 history passes ``validate_history``; every call has exactly one result; the next request is
@@ -47,21 +50,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import anthropic._base_client
 import httpx2
-import openai._base_client
 import pytest
 
 from openai_fakes import chat_sse, responses_sse
 from pairing import anthropic_problems, chat_problems, next_request_problems, responses_problems
 from paracore import events as ev
-from paracore.llm import gemini as gemini_module
 from paracore.llm.anthropic_provider import AnthropicModel
-from paracore.llm.base import CancelToken
+from paracore.llm.base import CancelToken, ModelError
 from paracore.llm.gemini import GeminiModel
 from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.llm.openai_responses import OpenAIResponsesModel
-from paracore.llm.resilience import RestartingModel
+from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.messages import Usage, validate_history
 from paracore.app.sandbox import Sandbox
 from paracore.tools.registry import Registry, default_registry
@@ -423,7 +423,7 @@ def agent_for(sandbox, provider: str, server: FaultyProvider, mode: str):
     between two streams, the agent none between two turns but their number."""
     if (provider, mode) not in _AGENTS:
         route = _Route()
-        model = _build_model(provider, httpx2.Client(transport=httpx2.MockTransport(route)), mode)
+        model, route.log = _build_model(provider, httpx2.Client(transport=httpx2.MockTransport(route)), mode)
         agent = sandbox.agent(model)
         agent.registry = Registry()
         for name in TOOLS:
@@ -431,25 +431,62 @@ def agent_for(sandbox, provider: str, server: FaultyProvider, mode: str):
         _AGENTS[provider, mode] = route, agent
     route, agent = _AGENTS[provider, mode]
     route.server = server
+    route.log.attempts.clear()
     return agent
 
 
+def attempt_log(provider: str, mode: str) -> AttemptLog:
+    """What the adapter of ``agent_for(provider, mode)`` yielded, attempt by attempt, this case."""
+    return _AGENTS[provider, mode][0].log
+
+
 def _build_model(provider: str, client: httpx2.Client, mode: str):
-    retries = 1 if mode == "sdk_retry" else 0
     key = KEYS[provider]
     if provider == "anthropic":
         model: Any = AnthropicModel("claude-sonnet-4-6", api_key=key, base_url="https://api.anthropic.test",
-                                    http_client=client, max_retries=retries, thinking_budget=1024)
+                                    http_client=client, thinking_budget=1024)
     elif provider == "openai":
-        model = OpenAIResponsesModel("gpt-5", api_key=key, base_url="https://api.openai.test/v1", http_client=client,
-                                     max_retries=retries)
+        model = OpenAIResponsesModel("gpt-5", api_key=key, base_url="https://api.openai.test/v1", http_client=client)
     elif provider == "openai-compatible":
-        model = OpenAIChatModel("local-model", base_url="http://localhost:11434/v1", api_key=key, http_client=client,
-                                max_retries=retries)
+        model = OpenAIChatModel("local-model", base_url="http://localhost:11434/v1", api_key=key, http_client=client)
     else:
-        model = GeminiModel("gemini-3.5-flash", api_key=key, base_url="https://gemini.test/", http_client=client,
-                            max_retries=retries)
-    return RestartingModel(model, max_restarts=1, base_delay=0.0) if mode == "restart" else model
+        model = GeminiModel("gemini-3.5-flash", api_key=key, base_url="https://gemini.test/", http_client=client)
+    logged = AttemptLog(model)
+    if mode == "retry":
+        return RetryingModel(logged, RetryPolicy(max_retries=1, base_delay=0.0)), logged
+    return logged, logged
+
+
+class AttemptLog:
+    """Wraps an adapter and notes, per attempt, how many events it yielded before it failed."""
+
+    def __init__(self, model) -> None:
+        self.model = model
+        self.attempts: list[dict[str, Any]] = []
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+    @property
+    def provider(self) -> str:
+        return self.model.provider
+
+    def stream(self, request, cancel):
+        attempt = {"events": 0, "failed": False}
+        self.attempts.append(attempt)
+        try:
+            for event in self.model.stream(request, cancel):
+                attempt["events"] += 1
+                yield event
+        except ModelError as error:
+            attempt["failed"], attempt["retryable"] = True, error.retryable
+            raise
+
+    def failed_before_its_first_event(self) -> bool:
+        """Whether the attempt that failed (there is one in a faulty case) had yielded nothing."""
+        failed = [a for a in self.attempts if a["failed"]]
+        return bool(failed) and failed[0]["events"] == 0 and failed[0]["retryable"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -477,12 +514,12 @@ def _cases() -> list:
     for provider in PROVIDERS:
         for step in (1, 2):
             for fault in _stream_faults(provider, step):
-                for mode in ("plain", "restart"):
-                    if mode == "restart" and (fault.kind.endswith("_mid") or fault.kind == "truncated"):
-                        continue  # restarts are exercised at every boundary; a truncation is no failure
+                for mode in ("plain", "retry"):
+                    if mode == "retry" and (fault.kind.endswith("_mid") or fault.kind == "truncated"):
+                        continue  # retries are exercised at every boundary; a truncation is no failure
                     cases.append(pytest.param(provider, mode, fault, id=f"{provider}-{mode}-{fault.name}"))
             for kind in HTTP_ERRORS:
-                for mode in ("plain", "sdk_retry", "restart"):
+                for mode in ("plain", "retry"):
                     fault = Fault(kind, step)
                     cases.append(pytest.param(provider, mode, fault, id=f"{provider}-{mode}-{fault.name}"))
     return cases
@@ -503,15 +540,6 @@ def no_ambient_configuration(monkeypatch):
                  "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "GOOGLE_GEMINI_BASE_URL",
                  "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_API_VERSION"):
         monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture(autouse=True)
-def fast_backoff(monkeypatch):
-    """The SDKs' back-off starts at 0.5 s, Gemini's at 1 s: milliseconds here (no real sleeping)."""
-    for module in (anthropic._base_client, openai._base_client):
-        monkeypatch.setattr(module, "INITIAL_RETRY_DELAY", 0.001)
-        monkeypatch.setattr(module, "MAX_RETRY_DELAY", 0.01)
-    monkeypatch.setattr(gemini_module, "RETRY_BASE_DELAY", 0.001)
 
 
 @pytest.fixture(scope="module")
@@ -558,7 +586,7 @@ def _report() -> None:
         row = providers.setdefault(provider, {"total": 0, "by_kind": Counter(), "by_mode": Counter()})
         row["total"] += count
         row["by_kind"]["cancel"] += count
-        row["by_mode"]["restart" if setting == "restarted" else "plain"] += count
+        row["by_mode"]["retry" if setting == "retried" else "plain"] += count
     total = sum(row["total"] for row in providers.values())
     seconds = time.perf_counter() - REPORT["started"]
     document = {"suite": "tests/robustness/test_stream_faults.py", "cases": REPORT["cases"], "turns": REPORT["turns"],
@@ -691,12 +719,10 @@ def check_followup(sandbox, provider: str, agent, server: FaultyProvider) -> Non
     check_wire(provider, server)
 
 
-def expected_outcome(provider: str, fault: Fault, mode: str) -> str:
+def expected_outcome(provider: str, fault: Fault, mode: str, log: AttemptLog) -> str:
     if fault.kind == "http_auth":
         return "failed for good"
-    if fault.http:
-        return "failed" if mode == "plain" else "finished"
-    if fault.at >= COMPLETE_AT[provider][fault.step]:
+    if fault.at >= COMPLETE_AT[provider][fault.step] and not fault.http:
         # The response was complete before the fault. Anthropic and OpenAI Responses stop reading
         # at their terminal event, so the fault goes unread; Chat Completions' usage chunk and
         # Gemini's end of body still are read, and a failure there may fail the response.
@@ -705,7 +731,10 @@ def expected_outcome(provider: str, fault: Fault, mode: str) -> str:
         return "error stop"  # an in-band failure completes the response, with stop_reason "error"
     if fault.kind == "truncated":
         return "max tokens"
-    return "failed" if mode == "plain" else "finished"
+    if mode == "plain":
+        return "failed"
+    # The one retry policy: sent again only when the attempt failed before its first event.
+    return "finished" if log.failed_before_its_first_event() else "failed"
 
 
 def _ending_name(event) -> str:
@@ -714,13 +743,26 @@ def _ending_name(event) -> str:
     return f"finished ({event.stop_reason})"
 
 
+def check_retries(mode: str, log: AttemptLog, events: list) -> None:
+    """A retry is announced once, and made exactly when an attempt failed before its first event."""
+    retried = [e for e in events if isinstance(e, ev.ModelRetrying)]
+    early_failures = [a for a in log.attempts if a["failed"] and a["events"] == 0 and a["retryable"]]
+    late_failures = [a for a in log.attempts if a["failed"] and a not in early_failures]
+    if mode == "plain":
+        assert not retried and len(log.attempts) <= 2, log.attempts
+        return
+    assert len(retried) == len(early_failures), (retried, log.attempts)
+    assert len(log.attempts) == sum(1 for e in events if isinstance(e, ev.UsageReported)) + len(early_failures) \
+        + len(late_failures), log.attempts  # every attempt either completed, was retried or failed the turn
+
+
 def check_outcome(outcome: str, fault: Fault, events: list) -> None:
     last = events[-1]
     ran = [e.call_id for e in events if isinstance(e, ev.ToolCallFinished) and e.status == "done"]
     if outcome == "either":
         return
     if outcome == "finished":
-        assert isinstance(last, ev.TurnFinished), f"expected the restarted turn to finish: {last!r}"
+        assert isinstance(last, ev.TurnFinished), f"expected the retried turn to finish: {last!r}"
         assert (last.reply, last.stop_reason) == (STEPS[2].text, "end_turn")
         assert sorted(ran) == sorted(c.id for c in CALLS), "both calls ran, once"
         return
@@ -753,8 +795,10 @@ def test_a_broken_stream_leaves_a_valid_conversation(clean, caplog, provider, mo
     REPORT["faults"][provider, fault.kind, mode] += server.injected
     assert server.injected == 1, "the fault was served"
     check_turn(sandbox, provider, events, before)
-    outcome = expected_outcome(provider, fault, mode)
+    log = attempt_log(provider, mode)
+    outcome = expected_outcome(provider, fault, mode, log)
     check_outcome(outcome, fault, events)
+    check_retries(mode, log, events)
     REPORT["outcomes"][provider, _ending_name(events[-1])] += 1
     if outcome == "failed" and fault.kind in ("error_event", "error_chunk"):
         # The server's message (which echoed the key) is shown, with the key scrubbed.
@@ -763,19 +807,19 @@ def test_a_broken_stream_leaves_a_valid_conversation(clean, caplog, provider, mo
     assert KEYS[provider] not in caplog.text, "the API key leaked into the log"
 
 
-@pytest.mark.parametrize("setting", ["healthy", "restarted"])
+@pytest.mark.parametrize("setting", ["healthy", "retried"])
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_cancel_at_every_agent_event_leaves_a_valid_conversation(clean, provider, setting):
     """The CancelToken is set when the consumer receives event k of the turn, for every k; in
-    the "restarted" setting the first response breaks mid-stream and RestartingModel sends the
-    request again (so the cancel also lands in the broken attempt and in the pause)."""
+    the "retried" setting the first request is refused as overloaded and RetryingModel sends it
+    again (so the cancel also lands on the retry's announcement and in the pause)."""
     sandbox = clean
-    mode = "restart" if setting == "restarted" else "plain"
+    mode = "retry" if setting == "retried" else "plain"
 
     def server() -> FaultyProvider:
         if setting == "healthy":
             return FaultyProvider(provider)
-        return FaultyProvider(provider, Fault("read_error", 1, COMPLETE_AT[provider][1] // 2))
+        return FaultyProvider(provider, Fault("http_overloaded", 1))
 
     reference = run_turn(agent_for(sandbox, provider, server(), mode), USER_TEXT)
     assert isinstance(reference[-1], ev.TurnFinished) and reference[-1].stop_reason == "end_turn", reference[-1]

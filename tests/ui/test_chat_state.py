@@ -199,6 +199,15 @@ def test_status_line_follows_the_agent():
     assert feed(state, ev.TurnFinished(turn=0, reply="", stop_reason="end_turn")).status == STATUS_IDLE
 
 
+def test_a_retry_of_the_model_request_is_said_in_the_status_line_as_it_happens():
+    state = ChatState()
+    feed(state, ev.TurnStarted(turn=0, user_text="a"))
+    vm = feed(state, ev.ModelRetrying(turn=0, attempt=2, max_attempts=4, delay_s=2.0,
+                                      reason="Anthropic failed with 529: overloaded. Try again in a moment."))
+    assert vm.status == "Anthropic failed with 529: overloaded. Trying again in 2 s (attempt 2 of 4)."
+    assert feed(state, ev.TextDelta(turn=0, text="Hello")).status == ev.STATUS_THINKING  # answering now
+
+
 def test_a_cancelled_turn_keeps_its_partial_text_and_says_it_stopped():
     state = ChatState()
     vm = feed(state, ev.TurnStarted(turn=0, user_text="a"), ev.TextDelta(turn=0, text="I will cre"),

@@ -2,7 +2,8 @@
 replay and the benchmarks.
 
 From the settings it takes the model (created by the provider's adapter and wrapped in
-``RestartingModel``, so a stream that breaks before its first delta is sent again), the agent's
+``RetryingModel``, the one retry policy: a request that fails before its first delta is sent
+again), the agent's
 limits and the approval policy; from the runtime, the facts the system prompt states; and it
 makes sure every tool module is loaded. A host that brings its own model (a scripted one, in
 tests and replays) passes it and gets it used as it is.
@@ -41,19 +42,18 @@ def agent_limits(settings: Settings) -> AgentLimits:
                        context_window_tokens=limits.context_window_tokens)
 
 
-def build_model(settings: Settings, *, on_restart: Callable[[str], None] | None = None,
-                model_factory: Callable[[Settings], Any] | None = None):
-    """The settings' model (``providers.create_model``, or ``model_factory``), wrapped so that a
-    stream that fails before its first delta is sent again. Raises ``ProviderNotConfigured``
-    with what to do when the settings lack something."""
+def build_model(settings: Settings, *, model_factory: Callable[[Settings], Any] | None = None):
+    """The settings' model (``providers.create_model``, or ``model_factory``) behind the retry
+    policy, with the settings' first-byte timeout. Raises ``ProviderNotConfigured`` with what to
+    do when the settings lack something."""
     from ..llm.providers import create_model
-    from ..llm.resilience import RestartingModel
-    return RestartingModel((model_factory or create_model)(settings), on_restart=on_restart)
+    from ..llm.retry import RetryingModel, RetryPolicy
+    policy = RetryPolicy(first_byte_timeout=settings.limits.first_byte_timeout)
+    return RetryingModel((model_factory or create_model)(settings), policy)
 
 
 def build_agent(settings: Settings | None, runtime, session, approver: Approver | None = None, *,
-                model: Any = None, policy: ApprovalPolicy | None = None, turn_index: int = 0,
-                on_restart: Callable[[str], None] | None = None) -> Agent:
+                model: Any = None, policy: ApprovalPolicy | None = None, turn_index: int = 0) -> Agent:
     """An agent for ``session`` on ``runtime`` (a ``RevitRuntime``: the pane's or the sandbox's).
 
     ``settings``: None means the defaults. ``model``: used as given; otherwise built from the
@@ -61,7 +61,7 @@ def build_agent(settings: Settings | None, runtime, session, approver: Approver 
     """
     settings = settings if settings is not None else Settings()
     load_tools()
-    return Agent(model=model if model is not None else build_model(settings, on_restart=on_restart),
+    return Agent(model=model if model is not None else build_model(settings),
                  registry=default_registry(), session=session, revit=runtime,
                  prompts=PromptBuilder(runtime.prompt_facts()), approver=approver or approve_all,
                  policy=policy or ApprovalPolicy(mode=settings.approval_policy),

@@ -196,7 +196,7 @@ def _sandbox(args) -> int:
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
     settings = settings.with_changes(**changes) if changes else settings
     try:
-        restarting = build_model(settings, on_restart=lambda reason: print(f"  (trying again: {reason})"))
+        model = build_model(settings)  # its retries are printed as the agent reports them
     except ProviderNotConfigured as error:
         from ..settings import settings_path
         print(f"paracore: {error}\nOutside Revit there is no Settings window: the settings are the file "
@@ -212,9 +212,9 @@ def _sandbox(args) -> int:
         print(f"paracore: {error}", file=sys.stderr)
         return 2
     # The base URL prices a model served on this machine at $0, in the usage line and in the
-    # usage log alike (the agent cannot see it through the RestartingModel wrapper).
-    base_url = getattr(restarting, "base_url", None) or settings.base_url
+    # usage log alike.
+    base_url = getattr(model, "base_url", None) or settings.base_url
     with sandbox:
         from ..agent import ApprovalPolicy
-        return run_chat(sandbox, restarting, base_url=base_url, policy=ApprovalPolicy(mode=settings.approval_policy),
+        return run_chat(sandbox, model, base_url=base_url, policy=ApprovalPolicy(mode=settings.approval_policy),
                         usage_log=UsageLog(base_url=base_url), settings=settings)

@@ -49,6 +49,10 @@ class ConversationPrinter:
         content = event.content if len(event.content) <= 400 else event.content[:400] + "…"
         self._write(f"  └─ {mark} {event.name} ({event.duration_ms:.0f} ms): {content}")
 
+    def _on_model_retrying(self, event: ev.ModelRetrying) -> None:
+        self._end_text()
+        self._write(f"  ↻ {ev.retry_sentence(event)}")
+
     def _on_turn_finished(self, event: ev.TurnFinished) -> None:
         self._end_text()
 

@@ -5,13 +5,18 @@ free) and its events are printed here, on the main thread, as they arrive. Writi
 for approval at the prompt: y(es), n(o) or a(lways). The question is asked on the main thread
 too, in its place among the events (after the tool card and the approval line), so it never
 interleaves with output, and Ctrl-C reaches it: Ctrl-C cancels the turn in progress, a pending
-approval included (the call is denied); the history stays valid.
+approval included (the call is denied); the history stays valid. The model's request gives up at
+once on a cancel (``paracore.llm.retry``), so the prompt is back within a second even while the
+server is silent. Ctrl-C at the prompt leaves the sandbox.
+While the model has not started answering, a live line on a terminal says how long it has been
+waiting; each retry of the request is printed as it happens.
 After each turn a usage line shows tokens, cache reads and the estimated cost.
 """
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from typing import Callable
 
 from .. import events as ev
@@ -22,6 +27,8 @@ from ..llm.pricing import TurnUsage, UsageLog
 from ..trace.recorder import TraceRecorder
 
 _DONE = object()
+TICK = 0.25            # seconds between updates of the waiting line
+WAITING_SHOWN_AFTER = 1.0  # a model that answers within this never gets a waiting line
 _ANSWERS = {"y": "approve", "yes": "approve", "n": "deny", "no": "deny", "a": "always", "always": "always"}
 _QUESTION = "  │  Allow? [y]es / [n]o / [a]lways for this tool: "
 
@@ -92,7 +99,8 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -
     while True:
         try:
             text = ask("\nYou> ").strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C at the prompt: leave
+            out.write("\n")
             return
         if text in ("/quit", "/exit"):
             return
@@ -145,23 +153,76 @@ def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, 
             events.put(_DONE)
 
     threading.Thread(target=work, name="paracore-agent", daemon=True).start()
+    waiting = WaitingLine(printer.out)
     while True:
         try:
-            event = events.get()
-        except KeyboardInterrupt:
+            if _show_next(events, waiting, printer, usage, usage_log, ask, cancel):
+                return
+        except KeyboardInterrupt:  # wherever it lands, it stops the turn; the worker ends it
+            waiting.clear()
+            if not cancel.cancelled:
+                printer.out.write("  (stopping…)\n")
+                printer.out.flush()
             cancel.cancel()
-            continue
-        if event is _DONE:
+
+
+def _show_next(events, waiting, printer, usage, usage_log, ask, cancel) -> bool:
+    """Show the worker's next event (or tick the waiting line); True once the turn is over."""
+    try:
+        event = events.get(timeout=TICK)
+    except queue.Empty:
+        waiting.tick()
+        return False
+    waiting.clear()
+    if event is _DONE:
+        return True
+    if isinstance(event, _Approval):
+        event.answer.put(_ask(ask, event.request, cancel))
+        return False
+    waiting.follow(event)
+    if not isinstance(event, ev.TurnStarted):  # the user just typed it
+        printer.on_event(event)
+    if isinstance(event, ev.UsageReported):
+        usage.add_event(event)
+        if usage_log is not None:
+            usage_log.record_event(event)
+    return False
+
+
+class WaitingLine:
+    """ "  … waiting for the model: 12 s (Ctrl-C stops)", redrawn in place on a terminal while
+    the model has not started answering; nothing when the output is not a terminal (a pipe or a
+    test's buffer gets the events only)."""
+
+    def __init__(self, out, clock: Callable[[], float] = time.monotonic):
+        self.out = out
+        self.clock = clock
+        self.since: float | None = None
+        self.shown = False
+        self.live = bool(getattr(out, "isatty", lambda: False)())
+
+    def follow(self, event) -> None:
+        """Start counting when the agent calls the model (or sends it again); stop at its first word."""
+        if isinstance(event, ev.StatusChanged) and event.text == ev.STATUS_THINKING or isinstance(event, ev.ModelRetrying):
+            self.since = self.clock()
+        elif isinstance(event, (ev.TextDelta, ev.ThinkingDelta, ev.UsageReported, ev.StatusChanged,
+                                ev.ToolCallStarted, ev.TurnFinished, ev.TurnFailed)):
+            self.since = None
+
+    def tick(self) -> None:
+        if not self.live or self.since is None:
             return
-        if isinstance(event, _Approval):
-            event.answer.put(_ask(ask, event.request, cancel))
-            continue
-        if not isinstance(event, ev.TurnStarted):  # the user just typed it
-            printer.on_event(event)
-        if isinstance(event, ev.UsageReported):
-            usage.add_event(event)
-            if usage_log is not None:
-                usage_log.record_event(event)
+        waited = self.clock() - self.since
+        if waited >= WAITING_SHOWN_AFTER:
+            self.out.write(f"\r  … waiting for the model: {waited:.0f} s (Ctrl-C stops)")
+            self.out.flush()
+            self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.out.write("\r\033[K")
+            self.out.flush()
+            self.shown = False
 
 
 def _ask(ask: TerminalApprover, request: ApprovalRequest, cancel: CancelToken) -> str:

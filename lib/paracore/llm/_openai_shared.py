@@ -3,8 +3,7 @@
 ``openai_responses`` (OpenAI's Responses API) and ``openai_chat`` (Chat Completions on any
 OpenAI-compatible server) speak different wire formats through the same SDK, so they share:
 
-* the client: the SDK's own retries (``retry-after`` honoured, 408/409/429/5xx retried),
-  except a 429 that says the account is out of quota — waiting does not add credit;
+* the client, with the SDK's retries off (``paracore.llm.retry`` decides what is sent again);
 * the translation of SDK exceptions into ``ModelError`` (through ``common.model_error``),
   raised outside the ``except`` block so the SDK's exception — whose text may echo the key —
   is not even attached as the ``ModelError``'s ``__context__`` (``credentials.store_key``'s rule);
@@ -15,49 +14,30 @@ OpenAI-compatible server) speak different wire formats through the same SDK, so 
 from __future__ import annotations
 
 import json
-import math
 from typing import Any, Callable, Iterable, Iterator
 
 import httpx2
 import openai
 
 from .base import CancelToken, ModelError, ResponseComplete
-from .common import close_on_cancel, http_timeout, is_quota_error, model_error, sdk_http_client
+from .common import SDK_RETRIES, close_on_cancel, http_timeout, model_error, provider_label, retry_after, sdk_http_client
 from ..messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
-
-_LABELS = {"openai": "OpenAI", "openai-compatible": "The model server"}
 
 
 # --------------------------------------------------------------------------------------------
 # The client
 # --------------------------------------------------------------------------------------------
 
-class _Client(openai.OpenAI):
-    """The SDK's client, minus the retries of a 429 that reports an exhausted quota."""
-
-    def _should_retry(self, response: httpx2.Response) -> bool:
-        if response.status_code == 429 and is_quota_error(429, _read_text(response)):
-            return False
-        return super()._should_retry(response)
-
-
-def _read_text(response: httpx2.Response) -> str:
-    try:
-        response.read()  # a streamed error response has no body yet; the SDK reads it anyway
-        return response.text
-    except Exception:  # noqa: BLE001 - an unreadable body only means "not a quota error"
-        return ""
-
-
 def make_client(provider: str, *, api_key: str | None, base_url: str | None,
-                http_client: httpx2.Client | None, max_retries: int, chunk_timeout: float) -> openai.OpenAI:
-    """An SDK client whose read timeout bounds the silence between two streamed chunks."""
+                http_client: httpx2.Client | None, chunk_timeout: float) -> openai.OpenAI:
+    """An SDK client that makes one attempt per request, whose read timeout bounds the silence
+    between two streamed chunks."""
     try:
-        return _Client(api_key=api_key, base_url=base_url,
-                       http_client=http_client or sdk_http_client(openai.DefaultHttpxClient),
-                       max_retries=max_retries, timeout=http_timeout(chunk_timeout))
+        return openai.OpenAI(api_key=api_key, base_url=base_url,
+                             http_client=http_client or sdk_http_client(openai.DefaultHttpxClient),
+                             max_retries=SDK_RETRIES, timeout=http_timeout(chunk_timeout))
     except openai.OpenAIError as error:  # e.g. no key given and none in OPENAI_API_KEY
-        failure = ModelError(f"{_LABELS.get(provider, provider)} cannot be used: {error} "
+        failure = ModelError(f"{provider_label(provider)} cannot be used: {error} "
                              "Set the API key in Paracore's Settings.", provider=provider,
                              secrets=[api_key or ""])
     raise failure  # outside the except block: the SDK's error is not its context
@@ -69,10 +49,10 @@ def make_client(provider: str, *, api_key: str | None, base_url: str | None,
 
 def sdk_error(error: Exception, provider: str, secrets: Iterable[str]) -> ModelError:
     """The ``ModelError`` for an exception raised by the SDK (or while it read the stream)."""
-    label = _LABELS.get(provider, provider)
+    label = provider_label(provider)
     if isinstance(error, openai.APIStatusError):
         return model_error(provider, error.status_code, _body_text(error),
-                           retry_after=_retry_after(error.response.headers), secrets=secrets)
+                           retry_after=retry_after(error.response.headers), secrets=secrets)
     if isinstance(error, openai.APITimeoutError):
         return model_error(provider, None, "no answer in time (timed out)", secrets=secrets)
     if isinstance(error, (openai.APIConnectionError, httpx2.TransportError)):
@@ -91,13 +71,13 @@ def sdk_error(error: Exception, provider: str, secrets: Iterable[str]) -> ModelE
 def stream_error(provider: str, message: str, code: str | None, secrets: Iterable[str]) -> ModelError:
     """The ``ModelError`` for an error event the server sends inside a stream (retryable)."""
     detail = f"{message} ({code})" if code else message
-    return ModelError(f"{_LABELS.get(provider, provider)} reported an error while answering: {detail}. "
+    return ModelError(f"{provider_label(provider)} reported an error while answering: {detail}. "
                       "Try again.", True, provider=provider, secrets=secrets)
 
 
 def cut_off_error(provider: str) -> ModelError:
     """The stream ended before the server said the response was finished."""
-    return ModelError(f"{_LABELS.get(provider, provider)}'s response stream ended before the response "
+    return ModelError(f"{provider_label(provider)}'s response stream ended before the response "
                       "was complete (the connection was cut). Try again.", True, provider=provider)
 
 
@@ -108,18 +88,6 @@ def _body_text(error: openai.APIStatusError) -> str:
         message = str(body.get("message") or json.dumps(body, ensure_ascii=False))
         return f"{message} [{', '.join(extras)}]" if extras else message
     return str(body) if body else error.message
-
-
-def _retry_after(headers: httpx2.Headers) -> float | None:
-    """Seconds from ``retry-after-ms`` or ``retry-after`` (HTTP dates are left to the SDK)."""
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        try:
-            seconds = float(headers.get(name)) * scale
-        except (TypeError, ValueError):
-            continue
-        if math.isfinite(seconds) and seconds >= 0:
-            return seconds
-    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -27,15 +27,14 @@ hit. Usage reports the three prices apart: ``cache_creation_input_tokens`` →
 ``cache_write_tokens``, ``cache_read_input_tokens`` → ``cache_read_tokens``, and
 ``input_tokens`` (uncached input only) → ``input_tokens``.
 
-Retries are the SDK's (429, 5xx, 529 overloaded, honouring ``retry-after``), with two tweaks
-in ``_Client``: the back-off wakes at once when the user cancels, and a 429 that says the
-account is out of credit is not retried (waiting does not cure it).
+One attempt per ``stream()``: the SDK's retries are off, ``paracore.llm.retry`` decides whether a
+failed request is sent again (529 overloaded and 5xx are retryable; a 429 that says the account
+is out of credit is not: waiting does not cure it).
 """
 from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -59,8 +58,8 @@ from .base import (
     checked_tool_arguments,
     parse_tool_arguments,
 )
-from .common import (CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error,
-                     sdk_http_client)
+from .common import (CHUNK_TIMEOUT, SDK_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error,
+                     retry_after, sdk_http_client)
 
 PROVIDER = "anthropic"
 DEFAULT_MAX_OUTPUT_TOKENS = 8192  # Anthropic requires max_tokens on every request
@@ -99,7 +98,6 @@ class AnthropicModel:
         api_key: str | None = None,
         base_url: str | None = None,
         http_client: httpx2.Client | None = None,
-        max_retries: int = MAX_RETRIES,
         chunk_timeout: float = CHUNK_TIMEOUT,
         max_output_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS,
         thinking_budget: int | None = None,
@@ -112,7 +110,7 @@ class AnthropicModel:
         self.chunk_timeout = chunk_timeout
         self._client = _Client(api_key=api_key, base_url=base_url,
                                http_client=http_client or sdk_http_client(anthropic.DefaultHttpxClient),
-                               max_retries=max_retries, timeout=http_timeout(chunk_timeout))
+                               max_retries=SDK_RETRIES, timeout=http_timeout(chunk_timeout))
 
     # ---- the Model interface -------------------------------------------------------------
 
@@ -123,7 +121,7 @@ class AnthropicModel:
         state = _StreamState()
         try:
             cancel.raise_if_cancelled()
-            stream = self._open(self._map_request(request), cancel)
+            stream = self._open(self._map_request(request))
         except Cancelled:
             yield state.cancelled(self.name)
             return
@@ -140,17 +138,14 @@ class AnthropicModel:
 
     # ---- the call ------------------------------------------------------------------------
 
-    def _open(self, body: dict[str, Any], cancel: CancelToken) -> anthropic.Stream:
-        """Send the request (the SDK retries); return the event stream once headers arrive."""
-        self._client.paracore_cancel.value = cancel
+    def _open(self, body: dict[str, Any]) -> anthropic.Stream:
+        """Send the request once; return the event stream once headers arrive."""
         try:
             return self._client.messages.create(**body, stream=True)
         except anthropic.APIStatusError as error:
             failure = self._status_error(error)
         except anthropic.APIConnectionError as error:
             failure = model_error(PROVIDER, None, str(error), secrets=self._secrets())
-        finally:
-            self._client.paracore_cancel.value = None
         raise failure  # outside the except block: the SDK's error (it may echo the key) is not its context
 
     def _read(self, stream: anthropic.Stream, state: _StreamState, cancel: CancelToken) -> Iterator[StreamEvent]:
@@ -194,7 +189,7 @@ class AnthropicModel:
         # A 400/402 that says the credit is exhausted reads best as the quota message.
         quota = status in (400, 402) and is_quota_error(429, body)
         mapped = model_error(PROVIDER, 429 if quota else status, body,
-                             retry_after=_retry_after(error.response.headers), secrets=self._secrets())
+                             retry_after=retry_after(error.response.headers), secrets=self._secrets())
         mapped.status_code = status  # the real one, also when the quota wording was borrowed from 429
         return mapped
 
@@ -478,48 +473,9 @@ def _error_text(body: object) -> str:
     return str(body or "")
 
 
-def _retry_after(headers: httpx2.Headers) -> float | None:
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        try:
-            return float(headers[name]) * scale
-        except (KeyError, ValueError):
-            continue
-    return None
-
-
-# --------------------------------------------------------------------------------------------
-# The SDK client, with two retry tweaks
-# --------------------------------------------------------------------------------------------
-
 class _Client(anthropic.Anthropic):
-    """``anthropic.Anthropic`` whose back-off wakes on cancel and which does not retry a
-    quota 429. Both hooks are the SDK's own (``Anthropic`` itself overrides ``_should_retry``);
-    tests/llm/test_anthropic.py pins them, so an SDK change that drops them fails a test."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.paracore_cancel = threading.local()  # the calling thread's CancelToken, during create()
-
-    def _should_retry(self, response: httpx2.Response) -> bool:
-        if response.status_code == 429 and is_quota_error(429, _body_text(response)):
-            return False
-        return super()._should_retry(response)
-
-    def _sleep_for_retry(self, *, retries_taken: int, max_retries: int, options: Any,
-                         response: httpx2.Response | None) -> None:
-        cancel = getattr(self.paracore_cancel, "value", None)
-        if cancel is None:
-            return super()._sleep_for_retry(retries_taken=retries_taken, max_retries=max_retries,
-                                            options=options, response=response)
-        seconds = self._calculate_retry_timeout(max_retries - retries_taken, options,
-                                                response.headers if response is not None else None)
-        if cancel.wait(seconds):
-            raise Cancelled("cancelled during the retry back-off")
-
-
-def _body_text(response: httpx2.Response) -> str:
-    """An error response's body ("" if it cannot be read: then the SDK's policy decides)."""
-    try:
-        return response.read().decode("utf-8", "replace")
-    except (httpx2.HTTPError, httpx2.StreamError):
-        return ""
+    """The SDK's client, as a subclass on purpose: the SDK looks for credentials of its own
+    (profile files, identity-token variables) only for ``anthropic.Anthropic`` itself. Paracore's
+    key comes from its settings, the credential store or ANTHROPIC_API_KEY, nowhere else: a
+    profile found on disk would be used without the user knowing, and its token would not be
+    among the secrets redacted from errors (tests/llm/test_anthropic.py pins this)."""

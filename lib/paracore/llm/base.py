@@ -81,6 +81,20 @@ class ToolCallDelta(_Frozen):
     arguments_fragment: str = ""
 
 
+class RetryNotice(_Frozen):
+    """The request failed before the model said anything and is about to be sent again
+    (``paracore.llm.retry``). Adapters never yield it; it lets the UI say so as it happens."""
+
+    kind: Literal["retry"] = "retry"
+    attempt: int
+    """The attempt about to be made: 2 for the first retry."""
+    max_attempts: int
+    reason: str
+    """What went wrong, written for the user ("No answer in 60 s.")."""
+    delay_s: float
+    """Seconds before the new attempt."""
+
+
 class ResponseComplete(_Frozen):
     """The last event of every stream: the whole assistant message and what it cost."""
 
@@ -100,7 +114,8 @@ class ResponseComplete(_Frozen):
         return self
 
 
-StreamEvent = Annotated[Union[TextDelta, ThinkingDelta, ToolCallDelta, ResponseComplete], Field(discriminator="kind")]
+StreamEvent = Annotated[Union[TextDelta, ThinkingDelta, ToolCallDelta, RetryNotice, ResponseComplete],
+                      Field(discriminator="kind")]
 stream_event_adapter: TypeAdapter[StreamEvent] = TypeAdapter(StreamEvent)
 
 

@@ -1,14 +1,16 @@
-"""What every provider adapter shares: HTTP timeouts, cancel handling, error classification.
+"""What every provider adapter shares: HTTP timeouts, cancel handling, error classification,
+provider labels, ``retry-after`` parsing and the placeholder key of local servers.
 
-Adapters use their SDK's own retries (``max_retries``), which honour ``retry-after`` and retry
-408/409/429/5xx (and Anthropic's 529); :data:`MAX_RETRIES` is our cap. What the SDK gives up on
-becomes a :class:`ModelError` through :func:`model_error`, whose message says what to do next
-and never carries a key.
+Adapters make one attempt per request: the SDKs' own retries are off (:data:`SDK_RETRIES`), and
+whether and when a request is sent again is decided in one place, ``paracore.llm.retry``. What
+an attempt fails with becomes a :class:`ModelError` through :func:`model_error`, whose message
+says what to do next and never carries a key.
 """
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import sys
 import threading
 from typing import Any, Callable, Iterable, Iterator
@@ -19,13 +21,40 @@ from .base import CancelToken, ModelError
 
 log = logging.getLogger("paracore.llm")
 
-MAX_RETRIES = 3
+SDK_RETRIES = 0        # the SDKs' own retries: off, ``paracore.llm.retry`` decides
 CONNECT_TIMEOUT = 15.0
 CHUNK_TIMEOUT = 60.0   # the longest silence accepted between two streamed chunks
+
+LOCAL_SERVER_KEY = "not-needed"
+"""Sent as the key to an OpenAI-compatible server that needs none: the SDK requires one, and it
+must never fall back to ``OPENAI_API_KEY`` (a local server must not receive the OpenAI key)."""
+
+_LABELS = {"anthropic": "Anthropic", "openai": "OpenAI", "openai-compatible": "The model server",
+           "gemini": "Google Gemini"}
 
 # 429s that waiting does not cure: the account is out of credit or over its spend limit.
 _QUOTA_MARKERS = ("insufficient_quota", "quota", "billing", "credit balance", "spend limit",
                   "spending limit", "resource_exhausted", "exceeded your current")
+
+
+def provider_label(provider: str | None, *, mid_sentence: bool = False) -> str:
+    """The provider as a sentence names it: "Anthropic", "The model server" ("the model server"
+    inside a sentence)."""
+    label = _LABELS.get(provider or "", provider or "The model server")
+    return label[0].lower() + label[1:] if mid_sentence and label.startswith("The ") else label
+
+
+def retry_after(headers) -> float | None:
+    """Seconds from a ``retry-after-ms`` or ``retry-after`` header (in seconds); None without
+    one, or for an HTTP date (then the policy's own back-off applies)."""
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            seconds = float(headers.get(name)) * scale
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(seconds) and seconds >= 0:
+            return seconds
+    return None
 
 
 def http_timeout(chunk_timeout: float = CHUNK_TIMEOUT) -> httpx2.Timeout:
@@ -83,8 +112,7 @@ def is_quota_error(status_code: int | None, body: str) -> bool:
 def model_error(provider: str, status_code: int | None, body: str, *, retry_after: float | None = None,
                 secrets: Iterable[str] = ()) -> ModelError:
     """A ModelError for an HTTP failure, with a message that tells the user what to do."""
-    label = {"anthropic": "Anthropic", "openai": "OpenAI", "openai-compatible": "The model server",
-             "gemini": "Google Gemini"}.get(provider, provider)
+    label = provider_label(provider)
     detail = (body or "").strip().replace("\n", " ")[:300].rstrip(".")  # the sentence adds its own
     if status_code in (401, 403):
         message = (f"{label} rejected the API key ({status_code}). Check the key in Paracore's Settings "
@@ -104,8 +132,7 @@ def model_error(provider: str, status_code: int | None, body: str, *, retry_afte
         message = f"{label} refused the request ({status_code}): {detail}"
         retryable = False
     elif status_code is None:
-        where = label[0].lower() + label[1:] if label.startswith("The ") else label  # mid-sentence
-        message = f"Could not reach {where}: {detail or 'connection failed'}. Check the network or base URL."
+        message = f"Could not reach {provider_label(provider, mid_sentence=True)}: {detail or 'connection failed'}. Check the network or base URL."
         retryable = True
     else:
         message = f"{label} failed with {status_code}: {detail or 'no details'}. Try again in a moment."

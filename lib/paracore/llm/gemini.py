@@ -47,13 +47,11 @@ BLOCKLIST (and the other content filters, or a blocked prompt) → refusal; anyt
 the response ended normally. Usage: ``cache_read = cachedContentTokenCount`` (subtracted
 from the prompt count), output = candidates + thoughts.
 
-Retries are ours, not the SDK's (its tenacity loop sleeps uninterruptibly and ignores
-Gemini's ``RetryInfo``): a retryable failure is retried up to ``max_retries`` times, only
-while nothing has been streamed to the caller, waiting with ``CancelToken.wait``. 429
-RESOURCE_EXHAUSTED is retried when Gemini says how long to wait (``RetryInfo``, up to
-``MAX_RETRY_AFTER``); a per-day quota, or a 429 without ``RetryInfo``, is not retried and says
-the quota is used up. A 400 about the API key says to check the key. Every message is
-redacted of the key (``secrets=[api_key]``).
+One attempt per ``stream()`` (the SDK's own tenacity loop is not switched on):
+``paracore.llm.retry`` decides what is sent again. 429 RESOURCE_EXHAUSTED is retryable when
+Gemini says how long to wait (``RetryInfo`` becomes ``retry_after``); a per-day quota, or a 429
+without ``RetryInfo``, is not retryable and says the quota is used up. A 400 about the API key
+says to check the key. Every message is redacted of the key (``secrets=[api_key]``).
 
 The SDK sends ``timeout=None`` with each request when ``HttpOptions.timeout`` is unset, which
 would switch off the HTTP client's timeouts; a request hook restores the client's own
@@ -67,7 +65,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import random
 import re
 import threading
 import uuid
@@ -94,14 +91,12 @@ from .base import (
     ToolDefinition,
     checked_tool_arguments,
 )
-from .common import CHUNK_TIMEOUT, MAX_RETRIES, close_on_cancel, http_timeout, model_error, system_tls_context
+from .common import (CHUNK_TIMEOUT, close_on_cancel, http_timeout, model_error, provider_label, retry_after,
+                     system_tls_context)
 
 PROVIDER = "gemini"
-LABEL = "Google Gemini"
+LABEL = provider_label(PROVIDER)
 
-RETRY_BASE_DELAY = 1.0   # seconds before the first retry; doubles with each retry
-RETRY_MAX_DELAY = 8.0
-MAX_RETRY_AFTER = 60.0   # a 429 that asks for a longer wait fails at once (with retry_after)
 
 _REFUSALS = frozenset({
     "SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "LANGUAGE",
@@ -129,7 +124,6 @@ class GeminiModel:
         base_url: str | None = None,
         http_client: httpx2.Client | None = None,
         transport: httpx2.BaseTransport | None = None,
-        max_retries: int = MAX_RETRIES,
         chunk_timeout: float = CHUNK_TIMEOUT,
         max_output_tokens: int = 8192,
         thinking_budget: int | None = None,
@@ -138,7 +132,6 @@ class GeminiModel:
             raise ValueError("pass either http_client or transport, not both")
         self.name = model
         self.base_url = base_url
-        self.max_retries = max_retries
         self.chunk_timeout = chunk_timeout
         self.max_output_tokens = max_output_tokens
         self.thinking_budget = thinking_budget
@@ -157,21 +150,15 @@ class GeminiModel:
         cancel = cancel or CancelToken()
         client = self._sdk_client()
         contents, config = _map_messages(request.messages), self._map_config(request)
-        taken = {call.id for message in request.messages for call in message.tool_calls}
-        reply, attempt = _Reply(taken), 0
-        while not cancel.cancelled:
-            reply = _Reply(taken)
-            try:
-                yield from self._stream_once(client, contents, config, reply, cancel)
-                break
-            except Exception as error:  # noqa: BLE001 - classified below; unknown errors re-raise
-                if cancel.cancelled:
-                    break  # closing the stream on cancel made the read fail
+        reply = _Reply({call.id for message in request.messages for call in message.tool_calls})
+        failure = None
+        try:
+            yield from self._stream_once(client, contents, config, reply, cancel)
+        except Exception as error:  # noqa: BLE001 - classified below; unknown errors re-raise
+            if not cancel.cancelled:  # closing the stream on cancel makes the read fail
                 failure = self._map_error(error)
-            if not self._should_retry(failure, reply, attempt):
-                raise failure  # outside the except block: the SDK's error (it may echo the key) is not its context
-            attempt += 1
-            cancel.wait(_retry_delay(attempt, failure))  # wakes at once on cancel
+        if failure is not None:
+            raise failure  # outside the except block: the SDK's error (it may echo the key) is not its context
         yield reply.complete(self.name, cancelled=cancel.cancelled)
 
     def close(self) -> None:
@@ -201,11 +188,6 @@ class GeminiModel:
         if not cancel.cancelled and not reply.finished:
             raise ModelError(f"{LABEL}'s stream ended before the response was complete. Try again.",
                              retryable=True, provider=PROVIDER)
-
-    def _should_retry(self, failure: ModelError, reply: _Reply, attempt: int) -> bool:
-        # Once a delta reached the caller a retry would repeat it: the caller decides.
-        return (failure.retryable and not reply.started and attempt < self.max_retries
-                and (failure.retry_after or 0.0) <= MAX_RETRY_AFTER)
 
     # ---- setup -------------------------------------------------------------------------
 
@@ -293,8 +275,6 @@ class _Reply:
         self.usage = Usage()
         self.finish: str | None = None
         self.blocked: str | None = None
-        self.started = False
-        """Whether a delta has been yielded (then a retry would repeat it)."""
         self._taken = set(taken_ids)
 
     @property
@@ -321,14 +301,12 @@ class _Reply:
         if part.function_call is not None:
             call = self._map_call(part.function_call, signature)
             self.items.append(call)
-            self.started = True
             yield ToolCallDelta(id=call.id, name=call.name,
                                 arguments_fragment=json.dumps(call.arguments, ensure_ascii=False))
         elif part.text is not None or signature:
             kind = "thinking" if part.thought else "text"
             self._add_text(kind, part.text or "", signature)
             if part.text:
-                self.started = True
                 yield ThinkingDelta(text=part.text) if kind == "thinking" else TextDelta(text=part.text)
 
     def _add_text(self, kind: str, text: str, signature: str | None) -> None:
@@ -509,13 +487,6 @@ def _map_usage(meta: types.GenerateContentResponseUsageMetadata) -> Usage:
                  cache_read_tokens=cached)
 
 
-def _retry_delay(attempt: int, failure: ModelError) -> float:
-    if failure.retry_after is not None:
-        return failure.retry_after
-    delay = min(RETRY_BASE_DELAY * 2 ** (attempt - 1), RETRY_MAX_DELAY)
-    return delay * random.uniform(0.75, 1.0)
-
-
 # --------------------------------------------------------------------------------------------
 # Errors
 # --------------------------------------------------------------------------------------------
@@ -570,11 +541,7 @@ def _parse_duration(value: Any) -> float | None:
 
 
 def _retry_after_header(error: genai_errors.APIError) -> float | None:
-    headers = getattr(error.response, "headers", None) or {}
-    try:
-        return float(headers.get("retry-after"))
-    except (TypeError, ValueError):
-        return None
+    return retry_after(getattr(error.response, "headers", None) or {})
 
 
 # --------------------------------------------------------------------------------------------

@@ -38,12 +38,10 @@ import httpx2
 from . import _openai_shared as shared
 from .base import (CancelToken, ModelRequest, ResponseComplete, StopReason, StreamEvent, TextDelta,
                    ThinkingDelta, ToolCallDelta, ToolDefinition, parse_tool_arguments)
-from .common import CHUNK_TIMEOUT, MAX_RETRIES
+from .common import CHUNK_TIMEOUT, LOCAL_SERVER_KEY
 from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
 
 PROVIDER = "openai-compatible"
-NO_KEY = "not-needed"
-"""Sent as the key when none is configured; local servers ignore it."""
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 
@@ -57,7 +55,7 @@ class OpenAIChatModel:
     provider = PROVIDER
 
     def __init__(self, model: str, *, base_url: str, api_key: str | None = None,
-                 http_client: httpx2.Client | None = None, max_retries: int = MAX_RETRIES,
+                 http_client: httpx2.Client | None = None,
                  chunk_timeout: float = CHUNK_TIMEOUT, max_output_tokens: int = 8192,
                  strict_tools: bool = False, max_tokens_field: str = "max_tokens") -> None:
         self.name = model
@@ -65,10 +63,9 @@ class OpenAIChatModel:
         self.max_output_tokens = max_output_tokens
         self.strict_tools = strict_tools
         self.max_tokens_field = max_tokens_field
-        self._client = shared.make_client(PROVIDER, api_key=api_key or NO_KEY, base_url=base_url,
-                                          http_client=http_client, max_retries=max_retries,
-                                          chunk_timeout=chunk_timeout)
-        self._secrets = [api_key] if api_key and api_key != NO_KEY else []
+        self._client = shared.make_client(PROVIDER, api_key=api_key or LOCAL_SERVER_KEY,
+                                          base_url=base_url, http_client=http_client, chunk_timeout=chunk_timeout)
+        self._secrets = [api_key] if api_key and api_key != LOCAL_SERVER_KEY else []
 
     def stream(self, request: ModelRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         """Yield deltas, then one ``ResponseComplete``; raises ``ModelError`` on failure."""

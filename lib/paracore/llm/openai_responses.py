@@ -34,7 +34,7 @@ import httpx2
 from . import _openai_shared as shared
 from .base import (CancelToken, ModelRequest, ResponseComplete, StopReason, StreamEvent, TextDelta,
                    ThinkingDelta, ToolCallDelta, ToolDefinition, parse_tool_arguments)
-from .common import CHUNK_TIMEOUT, MAX_RETRIES
+from .common import CHUNK_TIMEOUT
 from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
 PROVIDER = "openai"
@@ -51,14 +51,14 @@ class OpenAIResponsesModel:
     provider = PROVIDER
 
     def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
-                 http_client: httpx2.Client | None = None, max_retries: int = MAX_RETRIES,
+                 http_client: httpx2.Client | None = None,
                  chunk_timeout: float = CHUNK_TIMEOUT, max_output_tokens: int = 8192,
                  reasoning_effort: str | None = None) -> None:
         self.name = model
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
         self._client = shared.make_client(PROVIDER, api_key=api_key, base_url=base_url, http_client=http_client,
-                                          max_retries=max_retries, chunk_timeout=chunk_timeout)
+                                          chunk_timeout=chunk_timeout)
         self._secrets = [self._client.api_key]
 
     def stream(self, request: ModelRequest, cancel: CancelToken) -> Iterator[StreamEvent]:

@@ -37,10 +37,6 @@ PROVIDER_LABELS: dict[str, str] = {
     "openai-compatible": "openai-compatible",
 }
 
-# What an OpenAI-compatible server without a key gets: Ollama and LM Studio ignore it, and the
-# OpenAI SDK, given None, would send the user's OPENAI_API_KEY to that server instead.
-LOCAL_SERVER_KEY = "not-needed"
-
 # provider -> (module, class). Imported only inside create_model.
 _ADAPTERS: dict[str, tuple[str, str]] = {
     "anthropic": ("paracore.llm.anthropic_provider", "AnthropicModel"),
@@ -94,6 +90,7 @@ def create_model(settings: Settings, *, http_client: Any = None, api_key: str | 
     """
     provider, name, key, url = _resolve(settings, api_key=api_key, base_url=base_url, model=model)
     if key is None:  # openai-compatible without a key: never let the SDK fall back to OPENAI_API_KEY
+        from paracore.llm.common import LOCAL_SERVER_KEY
         key = LOCAL_SERVER_KEY
     module_name, class_name = _ADAPTERS[provider]
     adapter = getattr(importlib.import_module(module_name), class_name)

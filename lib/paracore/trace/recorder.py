@@ -224,6 +224,10 @@ class TraceRecorder:
         self._write({"type": "working_set", "turn": event.turn, "ids": list(event.ids), "summary": event.summary,
                      "source": event.source})
 
+    def _on_model_retrying(self, event: ev.ModelRetrying) -> None:
+        self._write({"type": "retry", "turn": event.turn, "attempt": event.attempt,
+                     "max_attempts": event.max_attempts, "reason": event.reason, "delay_s": event.delay_s})
+
     def _on_turn_finished(self, event: ev.TurnFinished) -> None:
         self._write({"type": "turn_finished", "turn": event.turn, "reply": event.reply,
                      "stop_reason": event.stop_reason})

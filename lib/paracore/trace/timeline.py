@@ -55,6 +55,7 @@ _REQUIRED: dict[str, dict[str, type | tuple]] = {
     "approval_resolved": {"call_id": str},
     "tool_result": {"call_id": str},
     "working_set": {},
+    "retry": {},
     "turn_finished": {},
     "turn_failed": {},
 }
@@ -428,6 +429,13 @@ class _Builder:
                         subtitle=f"{len(ids)} element{'s' if len(ids) != 1 else ''} · by {r.get('source', '?')}",
                         ts=r.get("ts"), sections=[Section("Element ids", ", ".join(map(str, ids)))],
                         data={"ids": ids, "summary": r.get("summary"), "source": r.get("source")}))
+
+    def _retry(self, r: dict, index: int) -> None:
+        reason = str(r.get("reason", ""))
+        self._add(Entry(id=self._uid("retry"), kind="retry", title="Request sent again",
+                        subtitle=f"attempt {r.get('attempt', '?')} of {r.get('max_attempts', '?')} · {_first_line(reason)}",
+                        status="error", ts=r.get("ts"), sections=[Section("Why", reason, collapsed=False)],
+                        data={"attempt": r.get("attempt"), "delay_s": r.get("delay_s")}))
 
     def _turn_finished(self, r: dict, index: int) -> None:
         if self.turn is None:

@@ -317,6 +317,7 @@ class ChatState:
         self._message_count = 0
         self._approvals: dict[str, PendingApproval] = {}
         self._status = STATUS_IDLE
+        self._retrying = False  # the status line says a model request is being sent again
         self._busy = False
         self._stopping = False
         self._echo: str | None = None          # the user text begin_turn showed already
@@ -419,12 +420,20 @@ class ChatState:
             self._set_status(ev.STATUS_THINKING)
 
     def _on_text_delta(self, event: ev.TextDelta) -> None:
+        self._answering()
         message = self._open_assistant(event.turn)
         self._put(replace(message, text=message.text + event.text, rev=message.rev + 1))
 
     def _on_thinking_delta(self, event: ev.ThinkingDelta) -> None:
+        self._answering()
         message = self._open_assistant(event.turn)
         self._put(replace(message, thinking=message.thinking + event.text, rev=message.rev + 1))
+
+    def _answering(self) -> None:
+        """The model has started answering: a retry sentence in the status line is over."""
+        if self._retrying and not self._stopping:
+            self._set_status(ev.STATUS_THINKING)
+        self._retrying = False
 
     def _on_tool_call_started(self, event: ev.ToolCallStarted) -> None:
         self._close_streaming()
@@ -476,6 +485,12 @@ class ChatState:
     def _on_status_changed(self, event: ev.StatusChanged) -> None:
         if not self._stopping:
             self._set_status(event.text)
+
+    def _on_model_retrying(self, event: ev.ModelRetrying) -> None:
+        """Said in the status line until the model starts answering (or the agent moves on)."""
+        if not self._stopping:
+            self._set_status(ev.retry_sentence(event))
+            self._retrying = True
 
     def _on_turn_finished(self, event: ev.TurnFinished) -> None:
         self._show_reply(event.reply, event.turn)

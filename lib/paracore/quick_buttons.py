@@ -10,8 +10,9 @@ A click runs on Revit's main thread, in API context, so these call the Revit API
 bridge). They act on the working set of the *active* document's session
 (``paracore.revit.runtime.session_for``), the one the chat pane shows for that document.
 
-Every button first drops ids whose elements no longer exist (DocumentChanged normally does it;
-this covers a session that missed the event) and says so. No button ever raises: a Revit error
+What each button does is written once in ``paracore.revit.working_set_actions`` (the side
+panel and the agent's tools use it too); this module only words the outcome. Every button first
+drops ids whose elements no longer exist and says so. No button ever raises: a Revit error
 becomes a message that says what happened.
 
 Importable without Revit: the Revit side is imported inside the functions.
@@ -59,14 +60,22 @@ def _summary(doc, ids) -> str:
 
 def _prune_deleted(doc, session) -> str:
     """Drop working-set ids whose elements are gone; a sentence saying so, or ""."""
-    from .revit import selection
-    _, missing = selection.existing(doc, session.working_set.ids)
-    if not missing:
+    from .revit import working_set_actions as actions
+    dropped = len(actions.prune_deleted(doc, session.working_set).done)
+    if not dropped:
         return ""
-    session.working_set.discard_deleted(missing)
-    if len(missing) == 1:
+    if dropped == 1:
         return "1 element that no longer exists was dropped from the working set."
-    return f"{len(missing)} elements that no longer exist were dropped from the working set."
+    return f"{dropped} elements that no longer exist were dropped from the working set."
+
+
+def view_refusal(outcome) -> str:
+    """Why ``isolate`` refused the view, for a click (the buttons and the side panel)."""
+    from .revit import working_set_actions as actions
+    if outcome.refused == actions.NO_VIEW:
+        return "There is no active view. Open a plan, section or 3D view, then click again."
+    return (f"The active view '{outcome.view_name}' does not show model elements. Open a plan, section or "
+            "3D view, then click again.")
 
 
 def _run(uiapp, what: str, action: Callable) -> str:
@@ -92,18 +101,18 @@ def _run(uiapp, what: str, action: Callable) -> str:
 def add_selection(uiapp) -> str:
     """Add the elements selected in Revit to the working set."""
     def add(uidoc, doc, session):
-        from .revit import selection
-        ids = selection.selected_ids(uidoc)
-        if not ids:
+        from .revit import working_set_actions as actions
+        outcome = actions.change_with_selection(uidoc, session.working_set, "add",
+                                                source="quick button: add selection")
+        if outcome.refused:
             return NOTHING_SELECTED
-        new = [i for i in ids if i not in session.working_set]
-        if not new:
-            what = "The selected element is" if len(ids) == 1 else f"All {len(ids)} selected elements are"
+        selected = len(outcome.requested)
+        if not outcome.done:
+            what = "The selected element is" if selected == 1 else f"All {selected} selected elements are"
             return f"{what} already in the working set. {_state(session)}"
-        session.working_set.add(ids, source="quick button: add selection")
-        message = f"Added {_count(len(new))}: {_summary(doc, new)}."
-        if len(new) < len(ids):
-            already = len(ids) - len(new)
+        message = f"Added {_count(len(outcome.done))}: {_summary(doc, outcome.done)}."
+        already = len(outcome.skipped_ids(actions.ALREADY_IN))
+        if already:
             message += f" ({already} {'was' if already == 1 else 'were'} already in it.)"
         return f"{message} {_state(session)}"
     return _run(uiapp, "add the selection to the working set", add)
@@ -112,19 +121,18 @@ def add_selection(uiapp) -> str:
 def remove_selection(uiapp) -> str:
     """Take the elements selected in Revit out of the working set (they stay in the model)."""
     def remove(uidoc, doc, session):
-        from .revit import selection
-        ids = selection.selected_ids(uidoc)
-        if not ids:
+        from .revit import working_set_actions as actions
+        outcome = actions.change_with_selection(uidoc, session.working_set, "remove",
+                                                source="quick button: remove selection")
+        if outcome.refused:
             return NOTHING_SELECTED
-        members = [i for i in ids if i in session.working_set]
-        if not members:
-            what = "The selected element is not" if len(ids) == 1 else f"None of the {len(ids)} selected elements is"
+        selected = len(outcome.requested)
+        if not outcome.done:
+            what = "The selected element is not" if selected == 1 else f"None of the {selected} selected elements is"
             return f"{what} in the working set; nothing changed. {_state(session)}"
-        summary = _summary(doc, members)
-        session.working_set.remove(members, source="quick button: remove selection")
-        message = f"Removed {_count(len(members))}: {summary}."
-        if len(members) < len(ids):
-            outside = len(ids) - len(members)
+        message = f"Removed {_count(len(outcome.done))}: {_summary(doc, outcome.done)}."
+        outside = len(outcome.skipped_ids(actions.NOT_IN))
+        if outside:
             message += f" ({outside} selected {'was' if outside == 1 else 'were'} not in it.)"
         return f"{message} {_state(session)}"
     return _run(uiapp, "remove the selection from the working set", remove)
@@ -133,11 +141,12 @@ def remove_selection(uiapp) -> str:
 def replace_with_selection(uiapp) -> str:
     """Make the elements selected in Revit the whole working set."""
     def replace(uidoc, doc, session):
-        from .revit import selection
-        ids = selection.selected_ids(uidoc)
-        if not ids:
+        from .revit import working_set_actions as actions
+        outcome = actions.change_with_selection(uidoc, session.working_set, "replace",
+                                                source="quick button: replace with selection")
+        if outcome.refused:
             return NOTHING_SELECTED
-        session.working_set.replace(ids, source="quick button: replace with selection")
+        ids = outcome.done
         return f"The working set is now the {_count(len(ids), 'selected element')}: {_summary(doc, ids)}."
     return _run(uiapp, "replace the working set with the selection", replace)
 
@@ -148,13 +157,12 @@ def replace_with_selection(uiapp) -> str:
 def select_working_set(uiapp) -> str:
     """Select the working set's elements in Revit (replacing the user's selection)."""
     def select(uidoc, doc, session):
-        from .revit import selection
-        ids = list(session.working_set.ids)
-        if not ids:
+        from .revit import working_set_actions as actions
+        if not len(session.working_set):
             return "The working set is empty: nothing to select."
-        selected = selection.select(uidoc, ids)
-        message = f"Selected {_count(len(selected))} in Revit: {_summary(doc, selected)}."
-        left_out = [i for i in ids if i not in set(selected)]
+        outcome = actions.select(uidoc, session.working_set.ids)
+        message = f"Selected {_count(len(outcome.done))} in Revit: {_summary(doc, outcome.done)}."
+        left_out = outcome.skipped_ids(actions.NOT_SELECTED)
         if left_out:
             message += f" Revit did not select {_count(len(left_out))} of the working set ({_ids(left_out)})."
         return message
@@ -162,24 +170,23 @@ def select_working_set(uiapp) -> str:
 
 
 def isolate_working_set(uiapp) -> str:
-    """Temporarily isolate the working set in the active view; ids the view does not show are skipped."""
+    """Temporarily isolate the working set in the active view (the rule: docs/WORKING_SET.md)."""
     def isolate(uidoc, doc, session):
-        from .revit import selection
-        ids = list(session.working_set.ids)
-        if not ids:
+        from .revit import working_set_actions as actions
+        outcome = actions.isolate(doc, uidoc.ActiveView, session.working_set.ids, own_transaction=True)
+        if outcome.refused == actions.EMPTY:
             return "The working set is empty: nothing to isolate."
-        view = uidoc.ActiveView
-        problem = selection.view_problem(view)
-        if problem:
-            return problem
-        shown, hidden = selection.isolate(doc, view, ids)
-        if not shown:
-            return (f"None of the {_count(len(ids))} of the working set is shown in view '{view.Name}' "
+        if outcome.refused:
+            return view_refusal(outcome)
+        view = outcome.view_name
+        if not outcome.done:
+            return (f"None of the {_count(len(outcome.requested))} of the working set is shown in view '{view}' "
                     "(they are on another level or cropped out); nothing was isolated. Open a view that "
                     "shows them (a 3D view shows everything), then click again.")
-        message = f"Isolated {_count(len(shown))} in view '{view.Name}': {_summary(doc, shown)}."
-        if hidden:
-            message += (f" Skipped {_count(len(hidden))} this view does not show ({_ids(hidden)}): "
+        message = f"Isolated {_count(len(outcome.done))} in view '{view}': {_summary(doc, outcome.done)}."
+        skipped = outcome.skipped_ids()
+        if skipped:
+            message += (f" Skipped {_count(len(skipped))} this view does not show ({_ids(skipped)}): "
                         "another level, cropped out, or not model elements.")
         return message + " Reset Temporary Hide/Isolate (view control bar) shows everything again."
     return _run(uiapp, "isolate the working set", isolate)
@@ -189,10 +196,11 @@ def clear_working_set(uiapp) -> str:
     """Empty the working set. It asks nothing: the elements stay in the model, and the
     conversation is kept (the pane's "New conversation" is what clears that, and asks first)."""
     def clear(uidoc, doc, session):
-        held = len(session.working_set)
-        if not held:
+        from .revit import working_set_actions as actions
+        summary = session.working_set.summary()  # read before the set forgets the categories
+        outcome = actions.clear(session.working_set, source="quick button: clear")
+        if outcome.refused:
             return "The working set is already empty."
-        summary = session.working_set.summary()
-        session.working_set.clear(source="quick button: clear")
-        return f"Cleared the working set (it held {_count(held)}: {summary}). The elements stay in the model."
+        return (f"Cleared the working set (it held {_count(len(outcome.done))}: {summary}). "
+                "The elements stay in the model.")
     return _run(uiapp, "clear the working set", clear)

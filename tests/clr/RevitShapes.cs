@@ -213,6 +213,12 @@ namespace Autodesk.Revit.DB
         internal int IsolatedCount { get { return isolated.Count; } }
     }
 
+    // Schedules are TableViews; Paracore refuses to isolate in one (is-a check only).
+    public class TableView : View
+    {
+        internal TableView(Document document, long id, string name) : base(document, id, name) { }
+    }
+
     public class Floor : Element
     {
         internal Floor(Document document, long id, string name) : base(document, id, name) { }

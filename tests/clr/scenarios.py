@@ -99,11 +99,14 @@ def selection_select() -> dict:
     return {"selected": chosen, "read_back": selection.selected_ids(uidoc)}
 
 
-def selection_isolate() -> dict:
-    from paracore.revit import selection
+def working_set_isolate() -> dict:
+    """What a quick button or the side panel runs: the isolate action in its own transaction."""
+    from paracore.revit import working_set_actions
     uidoc = _open(5).ActiveUIDocument
-    shown, hidden = selection.isolate(uidoc.Document, uidoc.ActiveView, [FIRST_ID, FIRST_ID + 1, 5])
-    return {"shown": shown, "hidden": hidden, "isolated": Revit.IsolatedCount(uidoc.ActiveView),
+    outcome = working_set_actions.isolate(uidoc.Document, uidoc.ActiveView, [FIRST_ID, FIRST_ID + 1, 5],
+                                          own_transaction=True)
+    return {"isolated": list(outcome.done), "skipped": {k: list(v) for k, v in outcome.skipped.items()},
+            "view_count": Revit.IsolatedCount(uidoc.ActiveView),
             "transaction_left_open": Revit.HasOpenTransaction(uidoc.Document)}
 
 

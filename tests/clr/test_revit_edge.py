@@ -20,8 +20,9 @@ def test_select_sets_the_revit_selection_and_reads_it_back(clr):
 
 
 def test_isolate_isolates_what_the_view_shows_and_closes_its_transaction(clr):
-    seen = clr.run("selection_isolate")
-    assert seen == {"shown": [FIRST, FIRST + 1], "hidden": [5], "isolated": 2, "transaction_left_open": False}
+    seen = clr.run("working_set_isolate")
+    assert seen == {"isolated": [FIRST, FIRST + 1], "skipped": {"no longer in the model": [5]}, "view_count": 2,
+                    "transaction_left_open": False}
 
 
 def test_move_copy_rotate_and_delete_take_the_tool_contexts_lists(clr):

@@ -76,8 +76,9 @@ def test_isolate_in_view_uses_the_working_set_and_says_which_elements_the_view_c
     all_doors = revit.ids(DOORS)
     revit.session.working_set.replace(all_doors)
     text = revit.text("isolate_in_view")
-    level_2 = doors_on(revit, "Level 2")
-    assert f"{len(level_2)} of them are not shown in this view" in text
+    level_1, level_2 = doors_on(revit, "Level 1"), doors_on(revit, "Level 2")
+    assert text.startswith(f"Isolated {len(level_1)} elements ({len(level_1)} Doors) in view 'Level 1'")
+    assert f"Left out {len(level_2)} elements this view does not show" in text
     assert visible_ids(revit, revit.view("Level 1")) == set(doors_on(revit, "Level 1"))
 
 

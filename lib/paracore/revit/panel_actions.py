@@ -5,7 +5,9 @@ outside the API context, so the view submits them to the bridge (``bridge.submit
 them on Revit's main thread in API context, serialised with the agent's own batches. Each
 returns a sentence for the chat and never raises.
 
-``ids`` are what the panel acts on: the selected rows, else the whole working set.
+``ids`` are what the panel acts on: the selected rows, else the whole working set. What each
+action does is written once in ``working_set_actions`` (the quick buttons and the agent's tools
+use it too); this module only words the outcome for the chat.
 """
 from __future__ import annotations
 
@@ -39,16 +41,16 @@ def _active_uidoc_of(uiapp, key: str):
 def select_ids(uiapp, key: str, ids) -> str:
     """Make ``ids`` the Revit selection (main thread)."""
     try:
-        from . import selection
+        from . import working_set_actions as actions
         ids = list(ids)
         if not ids:
             return "The working set is empty: nothing to select."
         uidoc, problem = _active_uidoc_of(uiapp, key)
         if uidoc is None:
             return problem
-        selected = selection.select(uidoc, ids)
-        missing = len(ids) - len(set(selected) & set(ids))
-        message = f"Selected {_count(len(selected))} in Revit."
+        outcome = actions.select(uidoc, ids)
+        message = f"Selected {_count(len(outcome.done))} in Revit."
+        missing = len(outcome.skipped_ids(actions.NOT_SELECTED))
         if missing:
             message += f" Revit did not select {_count(missing)} (no longer in the model, or not selectable)."
         return message
@@ -58,26 +60,27 @@ def select_ids(uiapp, key: str, ids) -> str:
 
 
 def isolate_ids(uiapp, key: str, ids) -> str:
-    """Temporarily isolate ``ids`` in the active view (main thread)."""
+    """Temporarily isolate ``ids`` in the active view (main thread; the rule: docs/WORKING_SET.md)."""
     try:
-        from . import selection
+        from . import working_set_actions as actions
+        from ..quick_buttons import view_refusal
         ids = list(ids)
         if not ids:
             return "The working set is empty: nothing to isolate."
         uidoc, problem = _active_uidoc_of(uiapp, key)
         if uidoc is None:
             return problem
-        view = uidoc.ActiveView
-        problem = selection.view_problem(view)
-        if problem:
-            return problem
-        shown, hidden = selection.isolate(uidoc.Document, view, ids)
-        if not shown:
-            return (f"None of these {_count(len(ids))} is shown in view '{view.Name}'; nothing was isolated. "
+        outcome = actions.isolate(uidoc.Document, uidoc.ActiveView, ids, own_transaction=True)
+        if outcome.refused:
+            return view_refusal(outcome)
+        view = outcome.view_name
+        if not outcome.done:
+            return (f"None of these {_count(len(ids))} is shown in view '{view}'; nothing was isolated. "
                     "Open a view that shows them (a 3D view shows everything) and try again.")
-        message = f"Isolated {_count(len(shown))} in view '{view.Name}'."
-        if hidden:
-            message += f" Skipped {_count(len(hidden))} this view does not show."
+        message = f"Isolated {_count(len(outcome.done))} in view '{view}'."
+        skipped = outcome.skipped_ids()
+        if skipped:
+            message += f" Skipped {_count(len(skipped))} this view does not show."
         return message + " Reset Temporary Hide/Isolate shows everything again."
     except Exception as error:  # noqa: BLE001
         log.exception("Isolating the working set failed")
@@ -87,11 +90,12 @@ def isolate_ids(uiapp, key: str, ids) -> str:
 def remove_ids(session, ids) -> str:
     """Take ``ids`` out of the session's working set (the model does not change)."""
     try:
-        ids = [i for i in ids if i in session.working_set]
-        if not ids:
+        from . import working_set_actions as actions
+        outcome = actions.change(session.working_set, "remove", ids, source="panel: remove")
+        if not outcome.done:
             return "Nothing to remove: those elements are not in the working set."
-        session.working_set.remove(ids, source="panel: remove")
-        return f"Removed {_count(len(ids))} from the working set; it now holds {session.working_set.summary()}."
+        return (f"Removed {_count(len(outcome.done))} from the working set; "
+                f"it now holds {session.working_set.summary()}.")
     except Exception as error:  # noqa: BLE001
         log.exception("Removing from the working set failed")
         return f"Could not remove the elements: {error}"
@@ -99,11 +103,11 @@ def remove_ids(session, ids) -> str:
 
 def clear(session) -> str:
     try:
-        held = len(session.working_set)
-        if not held:
+        from . import working_set_actions as actions
+        outcome = actions.clear(session.working_set, source="panel: clear")
+        if outcome.refused:
             return "The working set is already empty."
-        session.working_set.clear(source="panel: clear")
-        return f"Cleared the working set ({_count(held)}). The elements stay in the model."
+        return f"Cleared the working set ({_count(len(outcome.done))}). The elements stay in the model."
     except Exception as error:  # noqa: BLE001
         log.exception("Clearing the working set failed")
         return f"Could not clear the working set: {error}"

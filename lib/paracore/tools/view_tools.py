@@ -4,7 +4,9 @@ in working_set_tools.
 
 Transactions (the executor opens one per tool with writes=True):
 - color_elements and create_3d_view change the model (element overrides, a new view): writes=True.
-- isolate_in_view and reset_view_isolation change the view's temporary hide/isolate state. Revit
+- isolate_in_view and reset_view_isolation change the view's temporary hide/isolate state;
+  isolate_in_view follows the same rule as the working-set buttons and the side panel
+  (``paracore.revit.working_set_actions``, docs/WORKING_SET.md). Revit
   does not keep that state in the model (it is not saved, the user resets it from the view
   control bar), and its documentation does not say whether the API calls need a transaction;
   public add-ins (a C# peer among them) always call them inside one. They are
@@ -122,13 +124,6 @@ def _skipped_note(skipped) -> str:
             f"(types, views...): {id_sample(skipped, where='')}.")
 
 
-def _ids_in_view(ctx, view) -> set[int]:
-    """Ids of the elements the view shows now (its level, its crop, hide/isolate applied)."""
-    from Autodesk.Revit import DB
-    collector = DB.FilteredElementCollector(ctx.doc, view.Id).WhereElementIsNotElementType()
-    return {ctx.id_value(eid) for eid in collector.ToElementIds()}
-
-
 # --- isolation ---------------------------------------------------------------------------------
 
 
@@ -144,8 +139,11 @@ def isolate_in_view(ctx, args: ElementsArgs):
 
     Like Revit's Temporary Hide/Isolate > Isolate Element: nothing in the model changes and the
     isolation is not saved; undo it with reset_view_isolation (or the view's "Reset Temporary
-    Hide/Isolate"). Leave element_ids out to isolate the working set. The working set does not change.
+    Hide/Isolate"). An earlier temporary isolation of the view is replaced. Elements the view does
+    not show (another level, cropped out) are left out. Leave element_ids out to isolate the
+    working set. The working set does not change.
     """
+    from ..revit import working_set_actions as actions
     ids = _unique(args.element_ids)
     if not ids:
         raise ToolError("element_ids is empty: give the elements to isolate, or call reset_view_isolation "
@@ -155,8 +153,10 @@ def isolate_in_view(ctx, args: ElementsArgs):
     if not elements:
         raise ToolError(f"None of the ids can be isolated: {id_sample(skipped, where='')} are types or views, "
                         "not elements shown in views.")
-    isolated = [ctx.id_value(e.Id) for e in elements]
-    view.IsolateElementsTemporary(ctx.element_id_list(isolated))
+    # The rule (reset first, isolate what the view shows) is the buttons' and the panel's too.
+    outcome = actions.isolate(ctx.doc, view, [ctx.id_value(e.Id) for e in elements])
+    if not outcome.done:
+        return _nothing_isolated(ctx, outcome) + _skipped_note(skipped)
     view_id = view.Id
 
     def verify():
@@ -164,20 +164,31 @@ def isolate_in_view(ctx, args: ElementsArgs):
         if current is None or not current.IsTemporaryHideIsolateActive():
             raise ToolError(f"Revit did not isolate the elements: view '{view.Name}' has no temporary "
                             "isolation.")
-        visible = _ids_in_view(ctx, current)
-        shown = [i for i in isolated if i in visible]
-        text = (f"Isolated {_plural(len(isolated), 'element')} ({category_summary(elements)}) in view "
+        visible = actions.visible_ids(ctx.doc, current)
+        found, _ = elements_by_id(ctx, [i for i in outcome.done if i in visible])
+        text = (f"Isolated {_plural(len(found), 'element')} ({category_summary(found)}) in view "
                 f"'{current.Name}': everything else is temporarily hidden.")
-        hidden = [i for i in isolated if i not in visible]
-        if hidden:
-            text += (f" {len(hidden)} of them are not shown in this view ({id_sample(hidden, where='')}): "
-                     "they are outside it (another level, or cropped); a 3D view shows them "
-                     "(create_3d_view, activate_view).")
-        if not shown:
-            text += " The view now shows nothing."
+        if outcome.reset:
+            text += " (The view's earlier temporary hide/isolate was reset first.)"
+        left_out = outcome.skipped_ids(actions.NOT_IN_VIEW)
+        if left_out:
+            text += (f" Left out {_plural(len(left_out), 'element')} this view does not show "
+                     f"({id_sample(left_out, where='')}): they are outside it (another level, or cropped); "
+                     "a 3D view shows them (create_3d_view, activate_view).")
         return text + _skipped_note(skipped) + " Call reset_view_isolation to show everything again."
 
     return ToolOutput(content=verify(), verify=verify)
+
+
+def _nothing_isolated(ctx, outcome) -> str:
+    """Not an error: the view's earlier isolation was reset, as a button's would be; the
+    transaction commits so that all three surfaces leave the view the same."""
+    found, _ = elements_by_id(ctx, outcome.requested)
+    text = (f"Nothing was isolated: none of the {_plural(len(found), 'element')} ({category_summary(found)}) "
+            f"is shown in view '{outcome.view_name}' (another level, or cropped out).")
+    if outcome.reset:
+        text += " The view's earlier temporary hide/isolate was reset, so it shows all its elements."
+    return text + " Open a view that shows them (activate_view; create_3d_view makes one that shows everything)."
 
 
 def _describe_reset(ctx, args: NoArgs) -> str:

@@ -1,9 +1,11 @@
 """Working-set tools: show, set, add to, remove from and clear the working set; bring the Revit
 selection into it; select its elements in Revit.
 
-None of these tools write the model (no transaction). The ones that change the working set
-return an explicit ``ToolOutput.working_set`` (docs/WORKING_SET.md), which the executor applies;
-auto-capture is only for tools that create elements.
+None of these tools write the model (no transaction). What they do is written once in
+``paracore.revit.working_set_actions`` (the quick buttons and the side panel use it too); a tool
+words the outcome. The ones that change the working set return an explicit
+``ToolOutput.working_set`` (docs/WORKING_SET.md), which the executor applies; auto-capture is only
+for tools that create elements.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -34,16 +36,6 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _after(current, ids, operation: str) -> list[int]:
-    """What the working set will hold once the executor applies ``operation``."""
-    if operation == "replace":
-        return list(dict.fromkeys(ids))
-    if operation == "add":
-        return list(dict.fromkeys([*current, *ids]))
-    gone = set(ids)
-    return [i for i in current if i not in gone]
-
-
 def _state_sentence(ctx, ids) -> str:
     if not ids:
         return "The working set is now empty."
@@ -56,6 +48,13 @@ def _state_sentence(ctx, ids) -> str:
 
 def _unique(ids) -> list[int]:
     return list(dict.fromkeys(int(i) for i in ids))
+
+
+def _update(outcome, operation: str, message: str) -> ToolOutput:
+    """The tool's answer and the update the executor applies after the commit. It names the ids
+    given (remove: only the members), so the change log shows what the model asked for."""
+    ids = outcome.done if operation == "remove" else outcome.requested
+    return ToolOutput(content=message, working_set=working_set_output(ids, operation, message))
 
 
 # --- argument models ---------------------------------------------------------------------------
@@ -128,47 +127,47 @@ def set_working_set(ctx, args: ElementIdsArgs):
 @tool(working_set_policy="none")
 def add_to_working_set(ctx, args: ElementIdsArgs):
     """Add elements to the working set (ids already in it are kept once)."""
-    ids = _unique(args.element_ids)
-    elements = ctx.elements(ids)
-    current = list(ctx.session.working_set.ids)
-    members = set(current)
-    new = [e for i, e in zip(ids, elements) if i not in members]
-    already = len(ids) - len(new)
-    if not new:
+    from ..revit import working_set_actions as actions
+    ctx.elements(args.element_ids)  # a ToolError lists ids that do not exist
+    outcome = actions.change(ctx.session.working_set, "add", args.element_ids)
+    if not outcome.done:
         message = "The working set already holds all of these elements; nothing changed."
     else:
-        message = f"Added {_plural(len(new), 'element')} ({category_summary(new)}) to the working set"
+        message = f"Added {_plural(len(outcome.done), 'element')} ({category_summary(ctx.elements(outcome.done))}) " \
+                  "to the working set"
+        already = len(outcome.skipped_ids(actions.ALREADY_IN))
         if already:
             message += f"; {already} {'was' if already == 1 else 'were'} already in it"
-        message += ". " + _state_sentence(ctx, _after(current, ids, "add"))
-    return ToolOutput(content=message, working_set=working_set_output(ids, "add", message))
+        message += ". " + _state_sentence(ctx, outcome.after)
+    return _update(outcome, "add", message)
 
 
 @tool(working_set_policy="none")
 def remove_from_working_set(ctx, args: ElementIdsArgs):
     """Remove elements from the working set. The elements stay in the Revit model."""
-    ids = _unique(args.element_ids)
-    current = set(ctx.session.working_set.ids)
-    members = [i for i in ids if i in current]
-    if not members:
+    from ..revit import working_set_actions as actions
+    outcome = actions.change(ctx.session.working_set, "remove", args.element_ids)
+    if not outcome.done:
         raise ToolError(
-            f"None of the ids {id_sample(ids, where='')} is in the working set, so nothing was "
+            f"None of the ids {id_sample(outcome.requested, where='')} is in the working set, so nothing was "
             f"removed. Call get_working_set to see its ids.")
-    message = f"Removed {_plural(len(members), 'element')} from the working set"
-    if len(members) < len(ids):
-        message += f" ({len(ids) - len(members)} of the ids given were not in it)"
-    message += ". " + _state_sentence(ctx, _after(ctx.session.working_set.ids, members, "remove"))
-    return ToolOutput(content=message, working_set=working_set_output(members, "remove", message))
+    message = f"Removed {_plural(len(outcome.done), 'element')} from the working set"
+    outside = outcome.skipped_ids(actions.NOT_IN)
+    if outside:
+        message += f" ({len(outside)} of the ids given were not in it)"
+    message += ". " + _state_sentence(ctx, outcome.after)
+    return _update(outcome, "remove", message)
 
 
 @tool(working_set_policy="none")
 def clear_working_set(ctx, args: NoArgs):
     """Empty the working set. The elements stay in the Revit model."""
-    held = len(ctx.session.working_set)
-    if not held:
+    from ..revit import working_set_actions as actions
+    outcome = actions.clear(ctx.session.working_set)
+    if outcome.refused:
         content = "The working set was already empty."
     else:
-        elements, _ = elements_by_id(ctx, ctx.session.working_set.ids)
+        elements, _ = elements_by_id(ctx, outcome.done)
         content = f"Cleared the working set (it held {category_summary(elements)})."
     return ToolOutput(content=content, working_set=working_set_output([], "replace", "Cleared the working set."))
 
@@ -181,25 +180,23 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     in Revit. mode 'add' (default) adds them, 'replace' makes them the whole working set,
     'remove' takes them out of it.
     """
-    ids = _unique(ctx.id_value(eid) for eid in ctx.uidoc.Selection.GetElementIds())
-    if not ids:
+    from ..revit import working_set_actions as actions
+    outcome = actions.change_with_selection(ctx.uidoc, ctx.session.working_set, args.mode)
+    if outcome.refused:
         raise ToolError("Nothing is selected in Revit. Select elements first, then ask again.")
-    elements = ctx.elements(ids)
-    current = list(ctx.session.working_set.ids)
-    what = f"the {_plural(len(ids), 'selected element')} ({category_summary(elements)})"
+    selected = outcome.requested
+    what = f"the {_plural(len(selected), 'selected element')} ({category_summary(ctx.elements(selected))})"
     if args.mode == "add":
         message = f"Added {what} to the working set."
     elif args.mode == "replace":
         message = f"Replaced the working set with {what}."
+    elif not outcome.done:
+        raise ToolError(f"None of {what} is in the working set, so nothing was removed. "
+                        "Call get_working_set to see what it holds.")
     else:
-        members = set(current)
-        ids = [i for i in ids if i in members]
-        if not ids:
-            raise ToolError(f"None of {what} is in the working set, so nothing was removed. "
-                            "Call get_working_set to see what it holds.")
-        message = f"Removed {_plural(len(ids), 'selected element')} from the working set."
-    message += " " + _state_sentence(ctx, _after(current, ids, args.mode))
-    return ToolOutput(content=message, working_set=working_set_output(ids, args.mode, message))
+        message = f"Removed {_plural(len(outcome.done), 'selected element')} from the working set."
+    message += " " + _state_sentence(ctx, outcome.after)
+    return _update(outcome, args.mode, message)
 
 
 # --- the Revit selection -------------------------------------------------------------------------
@@ -212,16 +209,16 @@ def select_elements(ctx, args: SelectElementsArgs):
     Leave element_ids out to select the working set ("select them in Revit").
     The working set does not change.
     """
+    from ..revit import working_set_actions as actions
     ids = _unique(args.element_ids)
     ctx.elements(ids)  # a ToolError lists ids that do not exist
-    ctx.uidoc.Selection.SetElementIds(ctx.element_id_list(ids))
-
-    selected = [ctx.id_value(eid) for eid in ctx.uidoc.Selection.GetElementIds()]
+    outcome = actions.select(ctx.uidoc, ids)
+    selected = list(outcome.done)
     if not ids:
         return "Cleared the Revit selection." if not selected else \
             f"Revit still has {_plural(len(selected), 'element')} selected: {id_sample(selected, where='')}."
     elements, _ = elements_by_id(ctx, selected)
-    not_selected = sorted(set(ids) - set(selected), key=ids.index)
+    not_selected = outcome.skipped_ids(actions.NOT_SELECTED)
     source = " — the working set" if set(ids) == set(ctx.session.working_set.ids) else ""
     if not not_selected:
         return (f"Selected {_plural(len(selected), 'element')} in Revit{source}: "

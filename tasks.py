@@ -99,13 +99,21 @@ def main(argv: list[str]) -> int:
 def run_child(command: list[str]) -> int:
     """Run ``command`` and return its exit code. Ctrl-C belongs to the child (the sandbox stops
     its turn on the first one and exits on the second): this process ignores it meanwhile, so it
-    neither prints a traceback nor leaves the child running on its own."""
+    neither prints a traceback nor leaves the child running on its own. The child gets Ctrl-C's
+    default back: an ignored signal is inherited across exec, and Python leaves an inherited
+    SIG_IGN in place, so without this the sandbox could never be stopped under tasks.py."""
     import signal
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    restore = {"preexec_fn": _default_ctrl_c} if os.name == "posix" else {}
     try:
-        return subprocess.call(command, cwd=ROOT)
+        return subprocess.call(command, cwd=ROOT, **restore)
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _default_ctrl_c() -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 if __name__ == "__main__":

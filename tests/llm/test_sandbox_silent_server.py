@@ -4,6 +4,7 @@ happens, Ctrl-C stops the turn within a second and gives the prompt back, and Ct
 prompt leaves without a traceback. A child process, a loopback server, real signals."""
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import signal
@@ -88,76 +89,70 @@ class Terminal:
         pytest.fail(f"{words!r} did not appear in {timeout} s; the screen so far:\n{''.join(self.seen)}")
 
 
-def start_sandbox(tmp_path, port: int, first_byte_timeout: float) -> subprocess.Popen:
+@contextlib.contextmanager
+def chatting(tmp_path, port: int, first_byte_timeout: float):
+    """The sandbox, started on the silent server with ``first_byte_timeout``, its banner shown and
+    a message sent: (the child, its screen). Killed on the way out if it is still running."""
     config = tmp_path / "config"
     config.mkdir()
     (config / "settings.json").write_text(json.dumps({
         "provider": "openai-compatible", "base_url": f"http://127.0.0.1:{port}/v1", "model": "silent",
         "limits": {"first_byte_timeout": first_byte_timeout}}), encoding="utf-8")
-    return subprocess.Popen([sys.executable, "-u", "-m", "paracore", "sandbox"], cwd=ROOT, env=child_env(tmp_path),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            encoding="utf-8")
+    # Ctrl-C's default, as in a terminal, even when this test runs in a background job that ignores it.
+    child = subprocess.Popen([sys.executable, "-u", "-m", "paracore", "sandbox"], cwd=ROOT, env=child_env(tmp_path),
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             encoding="utf-8", preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        screen = Terminal(child)
+        screen.wait_for("Type /help", timeout=30)
+        child.stdin.write("Create a wall\n")
+        child.stdin.flush()
+        yield child, screen
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert "Traceback" not in "".join(screen.seen)
 
 
 def test_a_silent_server_is_retried_visibly_and_ctrl_c_stops_the_turn_then_leaves(tmp_path):
-    with SilentServer() as server:
-        child = start_sandbox(tmp_path, server.port, first_byte_timeout=1.0)
-        try:
-            screen = Terminal(child)
-            screen.wait_for("Type /help", timeout=30)
-            child.stdin.write("Create a wall\n")
-            child.stdin.flush()
-            sent = time.monotonic()
-            retry_at = screen.wait_for("No answer from the model server in 1 s. Trying again in 1 s "
-                                       "(attempt 2 of 4).", timeout=10)
-            assert retry_at - sent < 5  # the setting bounds the wait, not the HTTP client's 60 s
+    with SilentServer() as server, chatting(tmp_path, server.port, first_byte_timeout=1.0) as (child, screen):
+        sent = time.monotonic()
+        retry_at = screen.wait_for("No answer from the model server in 1 s. Trying again in 1 s "
+                                   "(attempt 2 of 4).", timeout=10)
+        assert retry_at - sent < 5  # the setting bounds the wait, not the HTTP client's 60 s
 
-            child.send_signal(signal.SIGINT)
-            interrupted = time.monotonic()
-            screen.wait_for("(stopping…)", timeout=5)
-            prompt_at = screen.wait_for("session:", timeout=5)  # the turn's usage line: the turn is over
-            assert prompt_at - interrupted < 1.0, prompt_at - interrupted
+        child.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
+        screen.wait_for("(stopping…)", timeout=5)
+        prompt_at = screen.wait_for("session:", timeout=5)  # the turn's usage line: the turn is over
+        assert prompt_at - interrupted < 1.0, prompt_at - interrupted
 
-            time.sleep(0.3)  # at the prompt again
-            child.send_signal(signal.SIGINT)
-            screen.wait_for("Trace:", timeout=5)  # a clean exit names the session's trace
-            assert child.wait(timeout=10) == 0
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
+        time.sleep(0.3)  # at the prompt again
+        child.send_signal(signal.SIGINT)
+        screen.wait_for("Trace:", timeout=5)  # a clean exit names the session's trace
+        assert child.wait(timeout=10) == 0
         assert server.connections == 1  # Ctrl-C came in the pause before the retry: it was never sent
-        output = "".join(screen.seen)
-        assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
-        assert output.count("Trying again") == 1, output
+    output = "".join(screen.seen)
+    assert "KeyboardInterrupt" not in output, output
+    assert output.count("Trying again") == 1, output
 
 
 def test_ctrl_c_while_the_request_waits_on_the_silent_server_gives_the_prompt_back_within_a_second(tmp_path):
-    with SilentServer() as server:
-        child = start_sandbox(tmp_path, server.port, first_byte_timeout=60.0)
-        try:
-            screen = Terminal(child)
-            screen.wait_for("Type /help", timeout=30)
-            child.stdin.write("Create a wall\n")
-            child.stdin.flush()
-            ends = time.monotonic() + 10
-            while server.connections == 0 and time.monotonic() < ends:
-                time.sleep(0.05)
-            assert server.connections == 1, "the request never reached the server"
-            time.sleep(0.5)  # the request is in flight, its answer never coming
+    with SilentServer() as server, chatting(tmp_path, server.port, first_byte_timeout=60.0) as (child, screen):
+        ends = time.monotonic() + 10
+        while server.connections == 0 and time.monotonic() < ends:
+            time.sleep(0.05)
+        assert server.connections == 1, "the request never reached the server"
+        time.sleep(0.5)  # the request is in flight, its answer never coming
 
-            child.send_signal(signal.SIGINT)
-            interrupted = time.monotonic()
-            prompt_at = screen.wait_for("session:", timeout=5)
-            assert prompt_at - interrupted < 1.0, prompt_at - interrupted
-            child.stdin.write("/quit\n")
-            child.stdin.flush()
-            assert child.wait(timeout=10) == 0
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
-        assert "Traceback" not in "".join(screen.seen)
+        child.send_signal(signal.SIGINT)
+        interrupted = time.monotonic()
+        prompt_at = screen.wait_for("session:", timeout=5)
+        assert prompt_at - interrupted < 1.0, prompt_at - interrupted
+        child.stdin.write("/quit\n")
+        child.stdin.flush()
+        assert child.wait(timeout=10) == 0
 
 
 # -- the waiting line, in process ----------------------------------------------------------------------

@@ -141,6 +141,15 @@ class Agent:
         self.turn_index += 1
         yield from turn.run()
 
+    def run_calls(self, calls: list[ToolCallPart], cancel: CancelToken | None = None, *,
+                  source: str = "mcp") -> Iterator[ev._Event]:
+        """Run tool calls that come from outside the conversation (an MCP client's), through the
+        same validation, approval policy, executor (one batch: one undo entry) and working-set
+        rules as the model's. They do not enter the chat's history. Yields what a step of a turn
+        yields: ToolCallStarted, the approval events, ToolCallFinished for every call (its result,
+        run or not), WorkingSetChanged. ``source`` names the caller in the undo entry."""
+        yield from _OutsideCalls(self, cancel or CancelToken(), source).run(calls)
+
 
 class _Turn:
     """The state of one turn; one method per phase."""
@@ -516,6 +525,30 @@ class _Turn:
     def _finish_cancelled(self):
         # The reply is whatever text had arrived (it is kept in the history too).
         yield self.event(ev.TurnFinished, reply=self.reply, stop_reason="cancelled")
+
+
+class _OutsideCalls(_Turn):
+    """One batch of calls from outside the conversation: a turn's tool phase without a history."""
+
+    def __init__(self, agent: Agent, cancel: CancelToken, source: str):
+        super().__init__(agent, user_text="", cancel=cancel, index=None)
+        self.source = source
+
+    def run(self, calls: list[ToolCallPart]) -> Iterator[ev._Event]:
+        unsubscribe = self.session.working_set.subscribe(self._on_working_set_change)
+        try:
+            yield from self._run_tools(1, calls)
+        except Exception:  # noqa: BLE001 - every call has its answer already, the failure said in it
+            log.exception("Outside calls (%s): the batch failed", self.source)
+        finally:
+            unsubscribe()
+
+    def _step_name(self, step: int, runnable) -> str:
+        names = ", ".join(dict.fromkeys(p.spec.name for _, p in runnable))
+        return f"Paracore ({self.source}): {names}"
+
+    def _append(self, message: Message) -> None:
+        """Results of outside calls are the caller's, not the chat's conversation."""
 
 
 _CANCELLED = "Cancelled by the user before it ran."

@@ -1,0 +1,116 @@
+"""What the MCP server asks of whatever runs the tools: one interface, two implementations.
+
+``paracore mcp`` serves MCP clients (Claude Desktop, Claude Code, Cursor, VS Code) and hands
+every request to a :class:`Backend`:
+
+* ``paracore.mcp.local.StandinBackend`` (``paracore mcp --model duplex|PATH.ifc``): a stand-in
+  model in this process, for trying the server and for the tests;
+* ``paracore.mcp.remote.RevitBackend`` (``paracore mcp`` alone): the running Revit(s), found
+  through their instance files and reached over loopback with a per-session token; inside
+  Revit the call goes through the same bridge, executor, approvals and undo as the chat
+  (``paracore.revit.mcp_listener``).
+
+The server never touches Revit, the agent or the session itself: it maps MCP to these calls,
+so both backends behave the same to a client. Everything here is plain data (JSON-able), since
+the Revit backend carries it over HTTP.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+WORKING_SET_URI = "paracore://working-set"
+MODEL_URI = "paracore://model"
+RESOURCE_URIS = (WORKING_SET_URI, MODEL_URI)
+
+DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
+"""Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """One tool as MCP lists it: the registry's name, description and schema, plus the hints."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    writes: bool
+    destructive: bool = False
+    idempotent: bool = False
+
+    @property
+    def read_only(self) -> bool:
+        return not self.writes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema,
+                "writes": self.writes, "destructive": self.destructive, "idempotent": self.idempotent}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ToolInfo:
+        return cls(**{key: data[key] for key in ("name", "description", "input_schema", "writes")},
+                   destructive=bool(data.get("destructive")), idempotent=bool(data.get("idempotent")))
+
+
+@dataclass(frozen=True)
+class ClientInfo:
+    """Who is calling: the MCP client's name and version from its handshake, when it gave them."""
+
+    name: str = "unknown client"
+    version: str | None = None
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """A tool's answer: the same bounded text the chat's model gets, and whether it is an error
+    (a refusal, a denial, a timed-out approval and a failed write are all errors, never hangs)."""
+
+    text: str
+    is_error: bool = False
+    structured: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "is_error": self.is_error, "structured": self.structured}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CallResult:
+        return cls(text=str(data.get("text", "")), is_error=bool(data.get("is_error")),
+                   structured=data.get("structured"))
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A running Revit with Paracore's listener, as ``revit_instances`` lists it."""
+
+    id: str
+    revit_version: str
+    documents: list[str] = field(default_factory=list)
+    active_document: str | None = None
+
+
+Progress = Callable[[str], None]
+"""Called with a short sentence while a long call runs (sent as MCP progress notifications)."""
+
+
+class Backend(Protocol):
+    """What the MCP server needs. Calls may block (they wait for Revit and for approvals): the
+    server runs them on a worker thread, never on its event loop."""
+
+    def tools(self) -> list[ToolInfo]:
+        """The tool catalogue, in the registry's order."""
+
+    def call(self, name: str, arguments: dict[str, Any], client: ClientInfo, *, instance: str | None = None,
+             progress: Progress | None = None) -> CallResult:
+        """Run one tool call; every failure is a ``CallResult`` with ``is_error``."""
+
+    def read(self, uri: str, *, instance: str | None = None) -> str:
+        """The text of a resource (:data:`RESOURCE_URIS`); ``KeyError`` for an unknown URI."""
+
+    def subscribe(self, on_change: Callable[[str], None]) -> Callable[[], None]:
+        """Call ``on_change(uri)`` whenever a resource changes; returns the unsubscribe function."""
+
+    def instances(self) -> list[Instance]:
+        """The Revits this backend can reach (one for the stand-in)."""
+
+    def close(self) -> None:
+        """Release what the backend holds (the stand-in's host, open connections)."""

@@ -1,0 +1,25 @@
+"""The tool registry as MCP lists it: same names, descriptions and JSON schemas as the chat's
+model gets, plus MCP's hints (``readOnlyHint`` for tools that leave the model unchanged,
+``destructiveHint`` for deleting and generated code, ``idempotentHint`` where calling twice
+changes nothing more than calling once)."""
+from __future__ import annotations
+
+from ..tools.registry import Registry
+from .backend import DESTRUCTIVE_TOOLS, ToolInfo
+
+IDEMPOTENT_WRITES = frozenset({"set_parameter", "change_type", "isolate_in_view", "reset_view_isolation",
+                               "color_elements", "filter_schedule", "sort_schedule"})
+"""Writing tools whose second identical call finds the model already as asked."""
+
+
+def tool_infos(registry: Registry, *, read_only: bool = False) -> list[ToolInfo]:
+    """Every tool of ``registry`` (only those that leave the model unchanged when ``read_only``)."""
+    infos = []
+    for definition, spec in zip(registry.definitions(), registry.specs()):
+        if read_only and spec.writes:
+            continue
+        infos.append(ToolInfo(name=spec.name, description=definition["description"],
+                              input_schema=definition["parameters"], writes=spec.writes,
+                              destructive=spec.name in DESTRUCTIVE_TOOLS,
+                              idempotent=not spec.writes or spec.name in IDEMPOTENT_WRITES))
+    return infos

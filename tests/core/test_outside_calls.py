@@ -56,3 +56,22 @@ def test_a_bad_call_and_a_denied_write_each_get_their_result_and_nothing_changes
     assert [e.call_id for e in events if isinstance(e, ev.ApprovalRequested)] == ["no"]
     assert undo_names(sandbox) == before
     assert sandbox.session.history == []
+
+
+def test_an_mcp_call_is_recorded_in_its_clients_trace_and_a_non_object_is_refused(sandbox, tmp_path):
+    from paracore.mcp.backend import ClientInfo
+    from paracore.mcp.calls import run_call
+    from paracore.trace.recorder import TraceRecorder
+
+    agent = sandbox.agent(ScriptedModel.from_turns([]))
+    said = []
+    with TraceRecorder(directory=tmp_path, meta={"source": "mcp", "client": "claude-code"}) as recorder:
+        made = run_call(agent, "create_wall", WALL, ClientInfo("claude-code"), recorder=recorder, progress=said.append)
+        refused = run_call(agent, "create_wall", ["not", "an", "object"], ClientInfo("claude-code"), recorder=recorder)
+    assert not made.is_error and "wall" in made.text.lower()
+    assert refused.is_error and "JSON object" in refused.text
+    assert said == ["Waiting for the user's approval in Revit: Create a straight wall on Level 1 from (0 m, 0 m) "
+                    "to (5 m, 0 m)", "Running in Revit"]
+    lines = recorder.path.read_text(encoding="utf-8")
+    assert '"source": "mcp"' in lines and '"client": "claude-code"' in lines
+    assert '"type": "tool_result"' in lines and "[MCP claude-code] create_wall" in lines

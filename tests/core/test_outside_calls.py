@@ -73,5 +73,5 @@ def test_an_mcp_call_is_recorded_in_its_clients_trace_and_a_non_object_is_refuse
     assert said == ["Waiting for the user's approval in Revit: Create a straight wall on Level 1 from (0 m, 0 m) "
                     "to (5 m, 0 m)", "Running in Revit"]
     lines = recorder.path.read_text(encoding="utf-8")
-    assert '"source": "mcp"' in lines and '"client": "claude-code"' in lines
-    assert '"type": "tool_result"' in lines and "[MCP claude-code] create_wall" in lines
+    assert '"source":"mcp"' in lines and '"client":"claude-code"' in lines
+    assert '"type":"tool_result"' in lines and "[MCP claude-code] create_wall" in lines

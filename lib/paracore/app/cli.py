@@ -12,6 +12,10 @@ DEMO = resources.demo("seed000")
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["mcp"]:  # its own options and subcommands (paracore.mcp.command)
+        from ..mcp.command import main as mcp_main
+        return mcp_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -84,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     trace.add_argument("--dir", help="the traces folder (default: the user's data folder/traces)")
     trace.add_argument("--brief", action="store_true", help="one line per entry, without results")
     trace.set_defaults(handler=_trace)
+    sub.add_parser("mcp", help="serve the tools to MCP clients (paracore mcp --help)", add_help=False)
     return parser
 
 

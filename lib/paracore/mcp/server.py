@@ -1,0 +1,292 @@
+"""The MCP server: maps MCP requests to a :class:`~paracore.mcp.backend.Backend`.
+
+Built on the SDK's low-level ``Server`` rather than ``MCPServer``: ``MCPServer`` derives every
+tool's schema from a Python function's signature and validates arguments with it, while
+Paracore's tools must be listed with the registry's own JSON schemas and validated by the
+registry (whose errors say how to fix the call). Everything else is the SDK's: both protocol
+eras (2026-07-28 per-request envelopes, and ``initialize`` for 2025-11-25 and older), the
+``subscriptions/listen`` bus, the transports and their Host/Origin checks.
+
+Approvals reach the client's user two ways, by era: on a handshake connection the call sends
+``elicitation/create`` while it waits; on 2026-07-28, where a server may not send requests, the
+call answers ``input_required`` with the same elicitation and waits, parked, for the client's
+retry (``inflight``).
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+import uuid
+from typing import Any
+
+import anyio
+import anyio.from_thread
+import mcp_types as types
+from mcp.server.lowlevel.server import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+from mcp.shared.subscriptions import ResourceUpdated
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .. import __version__
+from .backend import MODEL_URI, WORKING_SET_URI, Backend, CallResult, ClientInfo, ToolInfo
+from .inflight import CLIENT_GONE, NO_ELICITATION, TIMED_OUT, Asked, CallInFlight, Done, Progressed
+from .inflight import answer as settle
+
+log = logging.getLogger("paracore.mcp")
+
+INSTANCES_TOOL = "revit_instances"
+APPROVAL_KEY = "approval"
+READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} changes "
+                     "the model. Restart it without --read-only to allow changes.")
+INSTRUCTIONS = ("Paracore runs atomic tools in an open Revit model. The working set (paracore://working-set) holds "
+                "the elements being worked on; tools that take element ids default to it. Changes ask the user "
+                "for approval.")
+
+RESOURCES = (
+    types.Resource(uri=WORKING_SET_URI, name="working-set", title="Working set", mime_type="application/json",
+                   description="The elements the user is working on: ids, count and a summary by category."),
+    types.Resource(uri=MODEL_URI, name="model", title="Model overview", mime_type="text/plain",
+                   description="The open model: Revit version, units, levels, element counts, active view."),
+)
+APPROVAL_SCHEMA = {"type": "object", "properties": {"approve": {
+    "type": "boolean", "title": "Allow", "description": "Allow this change to the Revit model", "default": True}}}
+
+
+def mcp_tool(info: ToolInfo, *, with_instance: bool = False) -> types.Tool:
+    """The registry's tool as MCP lists it, with its hints (``destructiveHint`` defaults to true in
+    MCP, so a non-destructive write says false)."""
+    schema = info.input_schema
+    if with_instance:
+        properties = {**schema.get("properties", {}), "instance": {
+            "type": "string", "description": f"Which Revit to run in (an id from {INSTANCES_TOOL}); "
+                                             "default: the only one, or the last one used."}}
+        schema = {**schema, "properties": properties}
+    hints = types.ToolAnnotations(read_only_hint=info.read_only, destructive_hint=info.destructive,
+                                  idempotent_hint=info.idempotent, open_world_hint=False)
+    return types.Tool(name=info.name, description=info.description, input_schema=schema, annotations=hints)
+
+
+def _instances_tool() -> types.Tool:
+    return types.Tool(name=INSTANCES_TOOL, description="List the running Revits that Paracore can reach: id, Revit "
+                      "version, open documents. Pass an id as `instance` to any tool to choose one.",
+                      input_schema={"type": "object", "properties": {}},
+                      annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
+                                                        open_world_hint=False))
+
+
+def _result(result: CallResult) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
+                                is_error=result.is_error, structured_content=result.structured)
+
+
+def _client(ctx) -> ClientInfo:
+    params = ctx.session.client_params
+    info = params.client_info if params is not None else None
+    return ClientInfo(info.name, info.version) if info is not None else ClientInfo()
+
+
+class ParacoreServer:
+    """The handlers of one ``paracore mcp`` server, and the state they share."""
+
+    def __init__(self, backend: Backend, *, read_only: bool = False, approval_timeout: float = 120.0,
+                 instances_tool: bool = True, heartbeat: float = 5.0):
+        self.backend = backend
+        self.read_only = read_only
+        self.approval_timeout = approval_timeout
+        self.instances_tool = instances_tool
+        self.heartbeat = heartbeat
+        self.infos = {info.name: info for info in backend.tools()}
+        self.bus = InMemorySubscriptionBus()
+        self._parked: dict[str, tuple[CallInFlight, Asked, float]] = {}
+        self._legacy_subscribers: dict[str, list[Any]] = {uri: [] for uri in (WORKING_SET_URI, MODEL_URI)}
+        self._portal: anyio.from_thread.BlockingPortal | None = None
+
+    def build(self) -> Server:
+        return Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
+                      lifespan=self._lifespan, on_list_tools=self.list_tools, on_call_tool=self.call_tool,
+                      on_list_resources=self.list_resources, on_read_resource=self.read_resource,
+                      on_subscribe_resource=self.subscribe, on_unsubscribe_resource=self.unsubscribe,
+                      on_subscriptions_listen=ListenHandler(self.bus))
+
+    # -- tools ------------------------------------------------------------------------------------------
+    def offered(self) -> list[ToolInfo]:
+        return [info for info in self.infos.values() if info.read_only or not self.read_only]
+
+    async def list_tools(self, ctx, params) -> types.ListToolsResult:
+        tools = [mcp_tool(info, with_instance=self.instances_tool) for info in self.offered()]
+        if self.instances_tool:
+            tools.append(_instances_tool())
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(self, ctx, params: types.CallToolRequestParams):
+        if params.request_state is not None:  # a 2026-07-28 retry carrying the user's answer
+            return await self._resume(ctx, params)
+        arguments = dict(params.arguments or {})
+        instance = arguments.pop("instance", None) if self.instances_tool else None
+        if self.instances_tool and params.name == INSTANCES_TOOL:
+            return _result(await anyio.to_thread.run_sync(self._list_instances))
+        info = self.infos.get(params.name)
+        if info is not None and info.writes and self.read_only:
+            return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name), is_error=True))
+        client = _client(ctx)
+
+        def run(progress):
+            return self.backend.call(params.name, arguments, client, instance=instance, progress=progress)
+
+        call = CallInFlight(run, timeout=self.approval_timeout + 1, heartbeat=self.heartbeat)
+        call.start()
+        return await self._follow(ctx, call)
+
+    def _list_instances(self) -> CallResult:
+        instances = self.backend.instances()
+        if not instances:
+            return CallResult("No running Revit with Paracore was found. Start Revit (Paracore loads with pyRevit) "
+                              "and call revit_instances again.", is_error=True)
+        lines = [f"{i.id}: Revit {i.revit_version}; documents: {', '.join(i.documents) or 'none'}"
+                 + (f" (active: {i.active_document})" if i.active_document else "") for i in instances]
+        return CallResult("\n".join(lines), structured={"instances": [vars(i) for i in instances]})
+
+    async def _follow(self, ctx, call: CallInFlight):
+        """Relay the call's progress and approvals until it is done, or parked for a retry."""
+        asked: Asked | None = None
+        step = 0
+        try:
+            while True:
+                item = await call.next()
+                if isinstance(item, Done):
+                    return _result(item.result)
+                if isinstance(item, Progressed):
+                    step += 1
+                    await ctx.session.report_progress(step, None, item.sentence)
+                    continue
+                asked = item
+                if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                    return self._park(call, asked)
+                await self._elicit(ctx, call, asked)
+                asked = None
+        except BaseException:  # cancelled (the client left) or broken: the call runs on, or is refused
+            if asked is not None:
+                call.refuse(asked, CLIENT_GONE.format(name=asked.request.name))
+            call.abandon(CLIENT_GONE.format(name=asked.request.name if asked else "this call"))
+            raise
+
+    async def _elicit(self, ctx, call: CallInFlight, asked: Asked) -> None:
+        """Ask over the connection's back-channel (handshake-era clients)."""
+        if not self._can_elicit(ctx):
+            call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
+            return
+        answer = None
+        with anyio.move_on_after(self.approval_timeout):
+            answer = await ctx.session.elicit_form(_question(asked), APPROVAL_SCHEMA,
+                                                   related_request_id=ctx.request_id)
+        if answer is None:
+            call.refuse(asked, TIMED_OUT.format(name=asked.request.name, seconds=self.approval_timeout))
+            return
+        _decide(asked, answer)
+
+    @staticmethod
+    def _can_elicit(ctx) -> bool:
+        capabilities = ctx.session.client_capabilities
+        return capabilities is not None and capabilities.elicitation is not None and ctx.session.can_send_request
+
+    def _park(self, call: CallInFlight, asked: Asked) -> types.InputRequiredResult:
+        """2026-07-28: end this request with the question; the retry (``_resume``) brings the answer."""
+        self._forget_expired()
+        state = uuid.uuid4().hex
+        self._parked[state] = (call, asked, time.monotonic())
+        question = types.ElicitRequest(params=types.ElicitRequestFormParams(message=_question(asked),
+                                                                             requested_schema=APPROVAL_SCHEMA))
+        return types.InputRequiredResult(input_requests={APPROVAL_KEY: question}, request_state=state)
+
+    async def _resume(self, ctx, params: types.CallToolRequestParams):
+        parked = self._parked.pop(params.request_state, None)
+        if parked is None:
+            return _result(CallResult(f"Not run: the approval for {params.name} is no longer pending (it timed out "
+                                      f"or was answered). Call {params.name} again.", is_error=True))
+        call, asked, _ = parked
+        answer = (params.input_responses or {}).get(APPROVAL_KEY)
+        if answer is None:
+            call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
+        else:
+            _decide(asked, answer)
+        return await self._follow(ctx, call)
+
+    def _forget_expired(self) -> None:
+        """Parked calls whose client never came back; their thread has refused the approval."""
+        limit = time.monotonic() - self.approval_timeout - 5
+        for state in [s for s, (_, _, since) in self._parked.items() if since < limit]:
+            self._parked.pop(state, None)
+
+    # -- resources ---------------------------------------------------------------------------------------
+    async def list_resources(self, ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=list(RESOURCES))
+
+    async def read_resource(self, ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        resource = next((r for r in RESOURCES if str(r.uri) == uri), None)
+        if resource is None:
+            from mcp.shared.exceptions import MCPError
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource {uri}. Resources: "
+                           f"{', '.join(str(r.uri) for r in RESOURCES)}.")
+        text = await anyio.to_thread.run_sync(lambda: self.backend.read(uri))
+        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=resource.mime_type,
+                                                                             text=text)])
+
+    async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
+        """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``."""
+        subscribers = self._legacy_subscribers.get(str(params.uri))
+        if subscribers is not None and ctx.session not in subscribers:
+            subscribers.append(ctx.session)
+        return types.EmptyResult()
+
+    async def unsubscribe(self, ctx, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
+        subscribers = self._legacy_subscribers.get(str(params.uri), [])
+        if ctx.session in subscribers:
+            subscribers.remove(ctx.session)
+        return types.EmptyResult()
+
+    def _changed(self, uri: str) -> None:
+        """The backend's callback, on any thread (Revit's main thread, a call's worker)."""
+        portal = self._portal
+        if portal is not None:
+            with contextlib.suppress(RuntimeError):  # the server is stopping
+                portal.start_task_soon(self._announce, uri)
+
+    async def _announce(self, uri: str) -> None:
+        await self.bus.publish(ResourceUpdated(uri=uri))
+        for session in list(self._legacy_subscribers.get(uri, ())):
+            try:
+                await session.send_resource_updated(uri)
+            except Exception:  # noqa: BLE001 - that client is gone
+                self._legacy_subscribers[uri].remove(session)
+
+    @contextlib.asynccontextmanager
+    async def _lifespan(self, server):
+        async with anyio.from_thread.BlockingPortal() as portal:
+            self._portal = portal
+            unsubscribe = self.backend.subscribe(self._changed)
+            try:
+                yield {}
+            finally:
+                unsubscribe()
+                self._portal = None
+
+
+def _question(asked: Asked) -> str:
+    return f"Allow: {asked.request.description}?"
+
+
+def _decide(asked: Asked, answer: Any) -> None:
+    """Accept (with ``approve`` not false) approves; decline, cancel or anything else denies."""
+    action = getattr(answer, "action", None) or (answer.get("action") if isinstance(answer, dict) else None)
+    content = getattr(answer, "content", None) if not isinstance(answer, dict) else answer.get("content")
+    approved = action == "accept" and (content or {}).get("approve", True) is not False
+    settle(asked.future, "approve" if approved else "deny")
+
+
+def build_server(backend: Backend, *, read_only: bool = False, approval_timeout: float = 120.0,
+                 instances_tool: bool = True, heartbeat: float = 5.0) -> Server:
+    """The MCP server for ``backend``; serve it with :func:`serve_stdio` or :func:`http_app`."""
+    return ParacoreServer(backend, read_only=read_only, approval_timeout=approval_timeout,
+                          instances_tool=instances_tool, heartbeat=heartbeat).build()

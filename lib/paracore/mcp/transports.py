@@ -1,0 +1,58 @@
+"""How ``paracore mcp`` is reached: stdio (the client starts it), or Streamable HTTP on loopback.
+
+HTTP binds 127.0.0.1 only and checks Host and Origin on every request (the SDK's
+``TransportSecuritySettings``): a web page the user visits could otherwise reach the server
+through DNS rebinding and change the model. Only a loopback Origin (or none, as command-line
+clients send) is accepted; anything else gets 403.
+
+On stdio, stdout is the protocol: logs go to stderr (``command.py``), never to stdout.
+"""
+from __future__ import annotations
+
+import socket
+
+from mcp.server.lowlevel.server import NotificationOptions, Server
+from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
+
+LOOPBACK = "127.0.0.1"
+MCP_PATH = "/mcp"
+
+
+async def serve_stdio(server: Server) -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options(NotificationOptions()))
+
+
+def loopback_only() -> TransportSecuritySettings:
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{LOOPBACK}:*", "localhost:*", "[::1]:*"],
+        allowed_origins=[f"http://{LOOPBACK}:*", "http://localhost:*", "http://[::1]:*"])
+
+
+def http_app(server: Server):
+    """The Starlette app serving ``server`` at ``/mcp`` (both protocol eras on one endpoint)."""
+    return server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK,
+                                      transport_security=loopback_only())
+
+
+def bind(port: int = 0) -> socket.socket:
+    """A listening socket on 127.0.0.1 (``port`` 0: one the system picks)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((LOOPBACK, port))
+    sock.listen(64)
+    return sock
+
+
+def http_server(server: Server, sock: socket.socket):
+    """A uvicorn server for ``server`` on ``sock``; ``await it.serve(sockets=[sock])`` runs it."""
+    import uvicorn
+    config = uvicorn.Config(http_app(server), log_level="warning", lifespan="on", access_log=False)
+    return uvicorn.Server(config)
+
+
+def url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://{host}:{port}{MCP_PATH}"

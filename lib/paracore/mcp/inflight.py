@@ -72,9 +72,10 @@ class CallInFlight:
     """``run(progress)`` on a worker thread; the loop side reads :meth:`next` until :class:`Done`."""
 
     def __init__(self, run: Callable[[Callable[[str], None]], CallResult], *, timeout: float,
-                 heartbeat: float = 5.0):
+                 heartbeat: float = 5.0, grace: float = 1.0):
         self._run = run
         self.timeout = timeout
+        self._grace = grace  # the loop side's own timeout answers first, with the same words
         self._heartbeat = heartbeat
         self._token = anyio.lowlevel.current_token()  # created on the loop, by the request's handler
         self._send, self._receive = anyio.create_memory_object_stream[Any](64)
@@ -113,7 +114,7 @@ class CallInFlight:
             self._refuse_here(CLIENT_GONE.format(name=request.name))
             return "deny"
         try:
-            return asked.future.result(timeout=self.timeout)
+            return asked.future.result(timeout=self.timeout + self._grace)
         except concurrent.futures.TimeoutError:
             self._refuse_here(TIMED_OUT.format(name=request.name, seconds=self.timeout))
             asked.future.cancel()

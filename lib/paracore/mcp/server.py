@@ -134,7 +134,7 @@ class ParacoreServer:
         def run(progress):
             return self.backend.call(params.name, arguments, client, instance=instance, progress=progress)
 
-        call = CallInFlight(run, timeout=self.approval_timeout + 1, heartbeat=self.heartbeat)
+        call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat)
         call.start()
         return await self._follow(ctx, call)
 
@@ -161,9 +161,12 @@ class ParacoreServer:
                     await ctx.session.report_progress(step, None, item.sentence)
                     continue
                 asked = item
-                if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                if not self._can_elicit(ctx):
+                    call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
+                elif ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
                     return self._park(call, asked)
-                await self._elicit(ctx, call, asked)
+                else:
+                    await self._elicit(ctx, call, asked)
                 asked = None
         except BaseException:  # cancelled (the client left) or broken: the call runs on, or is refused
             if asked is not None:
@@ -173,9 +176,6 @@ class ParacoreServer:
 
     async def _elicit(self, ctx, call: CallInFlight, asked: Asked) -> None:
         """Ask over the connection's back-channel (handshake-era clients)."""
-        if not self._can_elicit(ctx):
-            call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
-            return
         answer = None
         with anyio.move_on_after(self.approval_timeout):
             answer = await ctx.session.elicit_form(_question(asked), APPROVAL_SCHEMA,
@@ -187,8 +187,12 @@ class ParacoreServer:
 
     @staticmethod
     def _can_elicit(ctx) -> bool:
+        """The client says it can ask its user, and this connection can carry the question: a
+        2026-07-28 ``input_required``, or a handshake connection's back-channel (stateless HTTP has none)."""
         capabilities = ctx.session.client_capabilities
-        return capabilities is not None and capabilities.elicitation is not None and ctx.session.can_send_request
+        if capabilities is None or capabilities.elicitation is None:
+            return False
+        return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or ctx.session.can_send_request
 
     def _park(self, call: CallInFlight, asked: Asked) -> types.InputRequiredResult:
         """2026-07-28: end this request with the question; the retry (``_resume``) brings the answer."""

@@ -1,0 +1,148 @@
+"""``paracore mcp --model duplex`` over stdio, driven by the SDK's own client in both protocol eras:
+2025-11-25 (``initialize``, approvals by ``elicitation/create`` on the back-channel) and
+2026-07-28 (stateless envelopes, approvals by ``input_required`` and a retry)."""
+from __future__ import annotations
+
+import json
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client
+
+from mcp_support import CLIENT, ERAS, WALL, elicit_with, stdio
+from paracore.app.build import load_tools
+from paracore.mcp.catalogue import tool_infos
+from paracore.tools.registry import default_registry
+
+pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
+LIMIT = 60  # seconds for one test's whole conversation, server start included
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def client(*options, era="legacy", **kwargs) -> Client:
+    kwargs.setdefault("elicitation_callback", elicit_with("accept"))
+    return Client(stdio(*options, data_dir=kwargs.pop("data_dir", None)), mode=era, client_info=CLIENT,
+                  cache=None, **kwargs)
+
+
+def text(result) -> str:
+    return result.content[0].text
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_every_registry_tool_is_listed_with_its_schema_description_and_hints(era):
+    load_tools()
+    registry = {info.name: info for info in tool_infos(default_registry())}
+    with anyio.fail_after(LIMIT):
+        async with client(era=era) as session:
+            tools = (await session.list_tools()).tools
+            assert session.protocol_version == ("2025-11-25" if era == "legacy" else "2026-07-28")
+    assert len(tools) == len(registry) == 43
+    for tool in tools:
+        info = registry[tool.name]
+        assert tool.input_schema == info.input_schema and tool.description == info.description
+        assert tool.annotations.read_only_hint is info.read_only
+        assert tool.annotations.idempotent_hint is info.idempotent
+    hints = {tool.name: tool.annotations for tool in tools}
+    assert hints["search_elements"].read_only_hint and not hints["create_wall"].read_only_hint
+    assert hints["delete_elements"].destructive_hint and hints["run_python"].destructive_hint
+    assert hints["create_wall"].destructive_hint is False
+    assert hints["set_parameter"].idempotent_hint and not hints["create_wall"].idempotent_hint
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_search_to_the_working_set_then_read_it_and_be_told_it_changed(era):
+    updates = []
+
+    async def on_message(message):
+        if isinstance(message, types.ServerNotification) and isinstance(message, types.ResourceUpdatedNotification):
+            updates.append(str(message.params.uri))
+    with anyio.fail_after(LIMIT):
+        async with client(era=era, message_handler=on_message) as session:
+            if era == "legacy":
+                await session.subscribe_resource("paracore://working-set")
+                await search_doors(session)
+                while not updates:
+                    await anyio.sleep(0.05)
+            else:
+                async with session.listen(resource_subscriptions=["paracore://working-set"]) as events:
+                    await search_doors(session)
+                    event = await events.__anext__()
+                    updates.append(event.uri)
+            working_set = json.loads((await session.read_resource("paracore://working-set")).contents[0].text)
+            resources = {str(r.uri) for r in (await session.list_resources()).resources}
+    assert updates[0] == "paracore://working-set"
+    assert working_set["count"] == 14 and working_set["summary"] == "14 Doors"
+    assert resources == {"paracore://working-set", "paracore://model"}
+
+
+async def search_doors(session):
+    result = await session.call_tool("search_elements", {"category": "Doors", "to_working_set": "replace"})
+    assert not result.is_error, text(result)
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_write_approved_in_the_client_runs_and_a_declined_one_changes_nothing(era):
+    asked = []
+    with anyio.fail_after(LIMIT):
+        async with client(era=era, elicitation_callback=elicit_with("decline", seen=asked)) as session:
+            before = (await session.read_resource("paracore://model")).contents[0].text
+            denied = await session.call_tool("create_wall", WALL)
+            after = (await session.read_resource("paracore://model")).contents[0].text
+            working_set = json.loads((await session.read_resource("paracore://working-set")).contents[0].text)
+        async with client(era=era, elicitation_callback=elicit_with("accept", seen=asked)) as session:
+            made = await session.call_tool("create_wall", WALL)
+    assert denied.is_error and "denied" in text(denied)
+    assert before == after and working_set["count"] == 0
+    assert not made.is_error and "Created a straight wall" in text(made)
+    assert asked == ["Allow: Create a straight wall on Level 1 from (0 m, 0 m) to (5 m, 0 m)?"] * 2
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_an_unanswered_approval_is_a_tool_error_after_the_timeout(era):
+    slow = elicit_with("accept", delay=4)
+    with anyio.fail_after(LIMIT):
+        async with client("--approval-timeout", "1", era=era, elicitation_callback=slow) as session:
+            result = await session.call_tool("create_wall", WALL)
+    assert result.is_error
+    assert "nobody answered the approval for create_wall within 1 s" in text(result)
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_client_that_cannot_ask_its_user_is_told_how_to_allow_writes(era):
+    with anyio.fail_after(LIMIT):
+        async with client(era=era, elicitation_callback=None) as session:
+            refused = await session.call_tool("create_wall", WALL)
+        async with client("--approve-writes", era=era, elicitation_callback=None) as session:
+            made = await session.call_tool("create_wall", WALL)
+    assert refused.is_error and "--approve-writes" in text(refused) and "elicitation" in text(refused)
+    assert not made.is_error, text(made)
+
+
+async def test_read_only_lists_only_reads_and_refuses_a_write():
+    load_tools()
+    reads = {info.name for info in tool_infos(default_registry(), read_only=True)}
+    with anyio.fail_after(LIMIT):
+        async with client("--read-only") as session:
+            listed = {tool.name for tool in (await session.list_tools()).tools}
+            refused = await session.call_tool("create_wall", WALL)
+            searched = await session.call_tool("search_elements", {"category": "Doors"})
+    assert listed == reads and "create_wall" not in listed and "search_elements" in listed
+    assert refused.is_error and "read-only" in text(refused)
+    assert not searched.is_error
+
+
+async def test_each_call_is_in_the_clients_trace_with_source_mcp(tmp_path):
+    with anyio.fail_after(LIMIT):
+        async with client("--approve-writes", data_dir=str(tmp_path)) as session:
+            await session.call_tool("create_wall", WALL)
+    traces = list((tmp_path / "traces").glob("*.jsonl"))
+    assert len(traces) == 1
+    lines = traces[0].read_text(encoding="utf-8")
+    assert '"source":"mcp"' in lines and '"client":"pytest-client"' in lines and '"document":"duplex"' in lines
+    assert "[MCP pytest-client] create_wall" in lines and '"type":"tool_result"' in lines

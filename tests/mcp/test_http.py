@@ -1,0 +1,117 @@
+"""``paracore mcp --http`` on loopback, driven by the SDK's own client (both eras), and by raw HTTP
+for what a client would never send: a foreign Origin, a malformed request. The server runs in
+this process, so the tests look at the stand-in's model and working set directly."""
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+
+import anyio
+import pytest
+from mcp import Client
+
+from mcp_support import CLIENT, ERAS, WALL, elicit_with, live_ids, undo_names
+
+pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
+LIMIT = 30
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def client(http, era="legacy", **kwargs) -> Client:
+    kwargs.setdefault("elicitation_callback", elicit_with("accept"))
+    return Client(http.url, mode=era, client_info=CLIENT, cache=None, **kwargs)
+
+
+def post(http, body: bytes, **headers) -> tuple[int, str]:
+    request = urllib.request.Request(http.url, data=body, method="POST", headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2025-11-25", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}).encode()
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_tools_search_and_the_working_set_over_http(http, era):
+    with anyio.fail_after(LIMIT):
+        async with client(http, era) as session:
+            tools = (await session.list_tools()).tools
+            found = await session.call_tool("search_elements", {"category": "Windows", "to_working_set": "replace"})
+            working_set = json.loads((await session.read_resource("paracore://working-set")).contents[0].text)
+            made = await session.call_tool("create_wall", WALL)
+    assert len(tools) == 43 and not found.is_error
+    assert working_set["summary"] == "24 Windows"
+    assert not made.is_error and len(http.sandbox.session.working_set) == 1
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_declined_write_over_http_changes_nothing(http, era):
+    before = undo_names(http.sandbox)
+    with anyio.fail_after(LIMIT):
+        async with client(http, era, elicitation_callback=elicit_with("decline")) as session:
+            denied = await session.call_tool("create_wall", WALL)
+    assert denied.is_error and "denied" in denied.content[0].text
+    assert undo_names(http.sandbox) == before
+
+
+def test_a_foreign_origin_or_host_is_refused_and_a_loopback_one_served(http):
+    status, _ = post(http, INITIALIZE, Origin="http://evil.example")
+    assert status == 403
+    status, _ = post(http, INITIALIZE, Host="evil.example")
+    assert status in (400, 403, 421)
+    status, body = post(http, INITIALIZE, Origin=f"http://localhost:{http.port}")
+    assert status == 200 and "paracore" in body
+
+
+async def test_a_malformed_request_gets_an_error_and_the_server_keeps_serving(http):
+    for body in (b"{not json", b'{"jsonrpc": "2.0", "id": 7, "method": 12}', b"[]"):
+        status, text = post(http, body)
+        assert 400 <= status < 500, (body, status, text)
+    with anyio.fail_after(LIMIT):
+        async with client(http) as session:
+            assert len((await session.list_tools()).tools) == 43
+
+
+async def test_a_client_that_leaves_during_the_approval_leaves_a_whole_step_and_live_ids(http):
+    """The client disconnects while its user is being asked: the call is refused (nothing runs),
+    and a delete that ran before leaves the working set with only live ids."""
+    box = http.sandbox
+    before = undo_names(box)
+    asked = anyio.Event()
+
+    async def never_answers(context, params):
+        asked.set()
+        await anyio.sleep(60)
+
+    with anyio.fail_after(LIMIT):
+        async with client(http) as session:  # fill the working set, then delete two of its doors
+            await session.call_tool("search_elements", {"category": "Doors", "to_working_set": "replace"})
+            doors = list(box.session.working_set.ids)
+            deleted = await session.call_tool("delete_elements", {"element_ids": doors[:2]})
+            assert not deleted.is_error, deleted.content[0].text
+        async with anyio.create_task_group() as group:
+            async def call_and_leave():
+                async with client(http, elicitation_callback=never_answers) as session:
+                    await session.call_tool("create_wall", WALL)
+            group.start_soon(call_and_leave)
+            await asked.wait()
+            group.cancel_scope.cancel()
+        deadline = time.monotonic() + 15
+        while any(t.name == "paracore-mcp-call" for t in __import__("threading").enumerate()):
+            assert time.monotonic() < deadline, "the call's thread never finished"
+            await anyio.sleep(0.1)
+    ids = list(box.session.working_set.ids)
+    assert ids == doors[2:] and live_ids(box, ids) == set(ids)
+    assert undo_names(box) == [*before, "Paracore (MCP pytest-client): delete_elements"]

@@ -7,7 +7,8 @@ repeated runs for every timing):
 - the agent's own overhead per tool call with a zero-latency scripted model (overhead.py);
 - the query tools at 1k, 10k and 100k elements: the scaling curve (scaling.py);
 - the token economy of the seed-000 demo and of a 30-turn session (token_economy.py);
-- the cost of one Python→.NET crossing on a real CLR, pythonnet 3.0.3 on Mono (clr_boundary.py).
+- the cost of one Python→.NET crossing on a real CLR, pythonnet 3.0.3 on Mono (clr_boundary.py);
+- the MCP round trip per call over stdio and HTTP, and the size of tools/list (mcp_roundtrip.py).
 
     python3 tasks.py bench            print the report (under a minute)
     python3 tasks.py bench --write    also save it to bench/RESULTS.md
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT / "lib"))
 import clr_boundary  # noqa: E402 - the stand-in must be on sys.path first
 import loading  # noqa: E402
 import machine  # noqa: E402
+import mcp_roundtrip  # noqa: E402
 import memory  # noqa: E402
 import overhead  # noqa: E402
 import scaling  # noqa: E402
@@ -53,6 +55,7 @@ def build_report(quick: bool) -> list[str]:
     report += scaling.scaling_section(sizes, 3 if quick else 7)
     report += token_economy.token_section()
     report += clr_boundary.boundary_section(repeat)
+    report += mcp_roundtrip.mcp_section(10 if quick else 30)
     return report
 
 

@@ -138,6 +138,10 @@ class Settings(_SettingsModel):
     limits: Limits = Field(default_factory=Limits)
     script_folders: list[str] = Field(default_factory=list)
     """Folders of user scripts the agent may offer (paths as typed; they may be offline drives)."""
+    mcp_listener: bool = True
+    """Inside Revit, listen on loopback (127.0.0.1 and ::1, a random port, a per-session token in
+    a file only this user can read) so that ``paracore mcp`` can forward MCP clients' tool calls
+    to this Revit, through the same approvals and undo as the chat (docs/MCP.md). Read at startup."""
 
     @field_validator("model", "base_url", mode="before")
     @classmethod

@@ -45,6 +45,7 @@ class HostState:
     subscriptions: set[str] = field(default_factory=set)   # Revit events already subscribed
     chat_view: Any = None                   # the chat view shown in the pane or the window
     chat_window: Any = None                 # the modeless fallback window, while open
+    mcp: Any = None                         # the running MCP listener (mcp_startup.RunningListener)
 
     def record(self, name: str, outcome: Outcome, detail: str = "", error: str | None = None) -> StepRecord:
         record = StepRecord(name, outcome, detail, error)
@@ -82,5 +83,7 @@ def reset_for_tests() -> HostState:
     """Forget everything (tests only: in Revit the record lives as long as the process)."""
     global _STATE
     with _LOCK:
+        if _STATE.mcp is not None:  # a listener's threads and instance file end with the record
+            _STATE.mcp.stop()
         _STATE = HostState()
     return _STATE

@@ -11,7 +11,9 @@ The steps, in order:
 3. ``document_sessions`` DocumentOpened / DocumentClosing / DocumentClosed / ViewActivated keep
                          one session per open document and the active one (``session_events``);
 4. ``open_documents``    documents already open (a pyRevit reload) get their sessions, restored;
-5. ``pane``              register the chat's dockable pane, once per Revit process.
+5. ``pane``              register the chat's dockable pane, once per Revit process;
+6. ``mcp_listener``      listen on loopback for ``paracore mcp`` and write this Revit's instance
+                         file (``mcp_startup``; the setting ``mcp_listener`` turns it off).
 
 Nothing here may break Revit's start: each step runs guarded; a failure is written to the
 startup log (``<user data dir>/logs/startup.log``) and recorded in ``host_state`` for Doctor,
@@ -91,12 +93,29 @@ def register_pane(uiapp) -> str:
     return pane.register(uiapp)
 
 
+def start_mcp_listener(uiapp) -> str:
+    state = host_state.state()
+    if state.mcp is not None:
+        return f"kept the listener started earlier in this Revit session (port {state.mcp.listener.port})"
+    from ..settings import load_settings
+    if not load_settings().mcp_listener:
+        raise Skipped("turned off in the settings (mcp_listener)")
+    if state.bridge is None:
+        raise RuntimeError("no ExternalEvent bridge: MCP calls could not reach Revit")
+    from . import mcp_startup
+    running = mcp_startup.start(uiapp, state.bridge, pump=mcp_startup.revit_pump())
+    state.mcp = running
+    mcp_startup.stop_with_revit(uiapp, running)
+    return f"listening on {' and '.join(running.listener.hosts)}, port {running.listener.port}"
+
+
 STEPS: tuple[tuple[str, Step], ...] = (
     ("bridge", create_bridge),
     ("document_changed", subscribe_document_changed),
     ("document_sessions", subscribe_document_sessions),
     ("open_documents", adopt_open_documents),
     ("pane", register_pane),
+    ("mcp_listener", start_mcp_listener),
 )
 
 # What the user can do when a step failed (Doctor shows it next to the error).
@@ -106,6 +125,7 @@ ADVICE = {
     "document_sessions": "Switching documents may not switch the chat; reopen the chat after switching.",
     "open_documents": "Open a view of your document to start its session.",
     "pane": "The dockable pane is unavailable; the Chat button opens a window instead.",
+    "mcp_listener": "MCP clients (paracore mcp) cannot reach this Revit; the chat is not affected.",
 }
 
 

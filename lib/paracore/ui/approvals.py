@@ -26,6 +26,7 @@ Races the gate absorbs:
 from __future__ import annotations
 
 import threading
+import time
 from typing import get_args
 
 from paracore.agent import ApprovalRequest, Decision
@@ -52,7 +53,18 @@ class ApprovalGate:
 
     def request(self, request: ApprovalRequest) -> Decision | tuple[Decision, dict]:
         """The agent's approver: wait for the user's decision on ``request`` (worker thread only)."""
+        return self._wait(request, None)  # type: ignore[return-value]
+
+    __call__ = request
+
+    def request_within(self, request: ApprovalRequest, timeout: float) -> Decision | tuple[Decision, dict] | None:
+        """Like ``request``, but None when no answer came within ``timeout`` seconds (the request
+        is withdrawn: a later answer is ignored). For callers that must never hang (MCP clients)."""
+        return self._wait(request, timeout)
+
+    def _wait(self, request: ApprovalRequest, timeout: float | None):
         call_id = request.call_id
+        deadline = None if timeout is None else time.monotonic() + timeout
         with self._condition:
             if self._cancelled:
                 return "deny"
@@ -60,12 +72,13 @@ class ApprovalGate:
             self._condition.notify_all()  # wakes wait_for_request
             try:
                 while call_id not in self._answers and not self._cancelled:
-                    self._condition.wait()
-                return self._answers.pop(call_id, "deny")  # type: ignore[return-value]
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        return None
+                    self._condition.wait(remaining)
+                return self._answers.pop(call_id, "deny")
             finally:
                 self._waiting.pop(call_id, None)
-
-    __call__ = request
 
     # -- the UI's side -------------------------------------------------------------------------
 

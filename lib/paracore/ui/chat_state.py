@@ -155,6 +155,8 @@ class PendingApproval:
     form: Mapping[str, Any] | None = None
     """Values the user may edit before approving (paracore.tools.forms: "title", "fields", …),
     or None. Send the changed values with ``resolve_approval(call_id, "approve", edits)``."""
+    client: str | None = None
+    """The MCP client that asked (a call from outside the chat, see ``ask_outside``), or None."""
 
 
 @dataclass(frozen=True)
@@ -260,8 +262,9 @@ class ViewModel:
 
     @property
     def waiting_for_user(self) -> bool:
-        """The turn is paused on an approval: its thread waits for the user, so the GIL pump can rest."""
-        return bool(self.approvals)
+        """The turn is paused on an approval: its thread waits for the user, so the GIL pump can rest.
+        (An MCP client's approval does not pause the chat's turn.)"""
+        return any(approval.client is None for approval in self.approvals)
 
     def changed_since(self, previous: ViewModel | None) -> frozenset[str]:
         """The parts to re-render since ``previous`` (all of them when there is none)."""
@@ -305,6 +308,8 @@ class ChatState:
         default): give the agent ``state.gate.request`` as its approver."""
         self.rows_provider = rows_provider
         self.gate = gate or ApprovalGate()
+        self.outside_gate = ApprovalGate()
+        """Approvals of calls from outside the chat (``ask_outside``): never cancelled by Stop."""
         self.on_change = on_change
         self._lock = threading.RLock()
         self._version = 0
@@ -316,6 +321,7 @@ class ChatState:
         self._positions: dict[str, int] = {}   # item id -> index in the timeline
         self._message_count = 0
         self._approvals: dict[str, PendingApproval] = {}
+        self._outside: set[str] = set()         # call ids asked by ask_outside, until they finish
         self._status = STATUS_IDLE
         self._retrying = False  # the status line says a model request is being sent again
         self._busy = False
@@ -518,10 +524,13 @@ class ChatState:
 
     def _end_turn(self) -> None:
         self._close_streaming()
-        for card in [item for item in self._timeline if item.kind == "card" and item.status == "running"]:
+        for card in [item for item in self._timeline if item.kind == "card" and item.status == "running"
+                     and item.call_id not in self._outside]:
             self._put(replace(card, status="cancelled", rev=card.rev + 1))
-        if self._approvals:
-            self._approvals.clear()
+        chat_approvals = [call_id for call_id in self._approvals if call_id not in self._outside]
+        for call_id in chat_approvals:
+            del self._approvals[call_id]
+        if chat_approvals:
             self._changed.add("approvals")
         self._echo = None
         self._stopping = False
@@ -577,7 +586,7 @@ class ChatState:
         """The Stop button (with the runner's cancel token): deny every pending approval.
         Returns the call ids that were waiting."""
         with self._lock:
-            waiting = list(self._approvals)
+            waiting = [call_id for call_id in self._approvals if call_id not in self._outside]
             if self._busy:
                 self._stopping = True
                 self._set_status(STATUS_STOPPING)
@@ -598,10 +607,11 @@ class ChatState:
             if call_id not in self._approvals:
                 return False
             self._settle_approval(call_id, decision, edits)
-            if not self._approvals and not self._stopping:
+            outside = call_id in self._outside
+            if not outside and not self._approvals and not self._stopping:
                 self._set_status(STATUS_WORKING)
             changed = self._commit()
-        self.gate.resolve(call_id, decision, edits)
+        (self.outside_gate if outside else self.gate).resolve(call_id, decision, edits)
         self._notify(changed)
         return True
 
@@ -664,9 +674,11 @@ class ChatState:
     def reset_conversation(self) -> None:
         """Empty the chat (after ``persistence.new_conversation``). The session's usage totals stay."""
         with self._lock:
+            kept = self._outside_pending()
             self._timeline.clear()
             self._positions.clear()
             self._approvals.clear()
+            self._put_back(kept)
             self._last_error = None
             self._confirmation = None
             self._usage.start_turn()
@@ -677,6 +689,7 @@ class ChatState:
     def show_history(self, history: Sequence[Message]) -> None:
         """Replace the chat with a saved conversation (after ``persistence.restore_session``)."""
         with self._lock:
+            kept = self._outside_pending()
             self._timeline.clear()
             self._positions.clear()
             self._approvals.clear()
@@ -702,6 +715,7 @@ class ChatState:
                         current = None
                         self._append(_restored_card(part, results.get(part.id)))
             self._close_streaming()
+            self._put_back(kept)  # an MCP client still waits for these: they stay on screen
             self._changed.update(("messages", "cards", "approvals"))
             changed = self._commit()
         self._notify(changed)
@@ -709,6 +723,68 @@ class ChatState:
     def add_notice(self, text: str) -> None:
         """Show a line from Paracore (a restore or save message) in the chat."""
         self.apply_event(Notice(text))
+
+    # -----------------------------------------------------------------------------------------
+    # Approvals for calls from outside the chat (MCP clients)
+    # -----------------------------------------------------------------------------------------
+
+    def ask_outside(self, request, who: str, timeout: float):
+        """Ask the user, in this pane, to approve a call an MCP client (``who``) made; block the
+        caller's thread (never the UI thread) until the user answers with the card's usual
+        buttons, or ``timeout`` seconds pass. Returns the answer (as ``ApprovalGate.request``),
+        or None when nobody answered: the card then says so. The chat's turn, its Stop button
+        and a conversation switch leave the question alone; ``outside_finished`` shows the
+        call's result on its card."""
+        call_id = request.call_id
+        with self._lock:
+            self._outside.add(call_id)
+            self._append(ToolCard(
+                call_id=call_id, name=request.name, summary=f"{request.name} (from {who})",
+                arguments=_freeze(request.arguments), arguments_json=_pretty(request.arguments),
+                approval="pending", approval_description=request.description))
+            self._approvals[call_id] = PendingApproval(
+                call_id=call_id, name=request.name, description=f"{who} asks: {request.description}",
+                arguments=_freeze(request.arguments), arguments_json=_pretty(request.arguments),
+                form=_freeze(request.form), client=who)
+            self._changed.add("approvals")
+            changed = self._commit()
+        self._notify(changed)
+        answer = self.outside_gate.request_within(request, timeout)
+        if answer is None:
+            self._expire_outside(call_id, f"Not run: nobody answered within {timeout:g} s, so {who} was told "
+                                          "the change was not approved.")
+        return answer
+
+    def outside_finished(self, event: ev.ToolCallFinished) -> None:
+        """The result of a call asked with ``ask_outside`` (any other call is ignored)."""
+        with self._lock:
+            if event.call_id not in self._outside:
+                return
+            self._outside.discard(event.call_id)
+            self._on_tool_call_finished(event)
+            changed = self._commit()
+        self._notify(changed)
+
+    def _expire_outside(self, call_id: str, text: str) -> None:
+        with self._lock:
+            self._outside.discard(call_id)
+            self._settle_approval(call_id, "deny")
+            card = self._card(call_id)
+            if card is not None:
+                self._put(replace(card, status="cancelled", result=text, result_preview=_preview(text),
+                                  is_error=True, rev=card.rev + 1))
+            changed = self._commit()
+        self._notify(changed)
+
+    def _outside_pending(self) -> list[tuple[ToolCard, PendingApproval]]:
+        """The cards and questions of outside calls still waiting for the user."""
+        return [(self._card(call_id), approval) for call_id, approval in self._approvals.items()
+                if call_id in self._outside and self._card(call_id) is not None]
+
+    def _put_back(self, kept: list[tuple[ToolCard, PendingApproval]]) -> None:
+        for card, approval in kept:
+            self._append(card)
+            self._approvals[approval.call_id] = approval
 
     # -----------------------------------------------------------------------------------------
     # The working-set panel

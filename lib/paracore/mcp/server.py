@@ -240,14 +240,13 @@ class ParacoreServer:
     async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
         """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``."""
         subscribers = self._legacy_subscribers.get(str(params.uri))
-        if subscribers is not None and ctx.session not in subscribers:
+        if subscribers is not None and not any(_same_connection(s, ctx.session) for s in subscribers):
             subscribers.append(ctx.session)
         return types.EmptyResult()
 
     async def unsubscribe(self, ctx, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
         subscribers = self._legacy_subscribers.get(str(params.uri), [])
-        if ctx.session in subscribers:
-            subscribers.remove(ctx.session)
+        subscribers[:] = [s for s in subscribers if not _same_connection(s, ctx.session)]
         return types.EmptyResult()
 
     def _changed(self, uri: str) -> None:
@@ -275,6 +274,12 @@ class ParacoreServer:
             finally:
                 unsubscribe()
                 self._portal = None
+
+
+def _same_connection(one, other) -> bool:
+    """``ctx.session`` is a new proxy per request; its connection is what a subscription belongs to
+    (the SDK keeps it private, hence the fallback to the proxy itself)."""
+    return getattr(one, "_connection", one) is getattr(other, "_connection", other)
 
 
 def _question(asked: Asked) -> str:

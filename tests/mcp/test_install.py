@@ -5,7 +5,6 @@ home is never read or written.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -265,8 +264,7 @@ def test_flags_reach_the_args(client):
 @pytest.mark.parametrize("client", ALL_CLIENTS)
 def test_a_clone_that_is_not_installed_gets_its_lib_on_pythonpath(client, monkeypatch, capsys):
     clone = resources.clone()
-    if clone is None:
-        pytest.skip("these tests run from an installed Paracore, not a clone")
+    assert clone is not None, "the tests run from a clone of the repository"
     monkeypatch.setattr(install, "finds_this_paracore", lambda python: False)
     assert main([client]) == 0
     entry = servers_of(user_file(client), client)["paracore"]
@@ -358,8 +356,6 @@ def test_the_override_keeps_the_real_environment_out(monkeypatch, home):
 
 def test_the_command_line_prints_the_claude_desktop_entry(home, tmp_path):
     env = {**os.environ, install.HOME_OVERRIDE: str(home)}
-    if importlib.util.find_spec("paracore.mcp.command") is None:
-        pytest.skip("paracore mcp (paracore.mcp.command) is not there yet; main() is tested directly above")
     done = subprocess.run([sys.executable, "-m", "paracore", "mcp", "install", "--print", "claude-desktop"],
                           capture_output=True, text=True, env=env, cwd=tmp_path / "project", timeout=120)
     assert done.returncode == 0, done.stderr

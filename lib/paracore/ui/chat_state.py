@@ -33,6 +33,11 @@ needs Revit, and the state never calls Revit: the view runs ``state.rows_job()``
 that calls the injected ``rows_provider(ids)`` — ON REVIT'S MAIN THREAD through the bridge, and
 hands the rows back with ``state.apply_rows(rows)``. ``fetch_rows(submit)`` does both given the
 bridge's ``submit``.
+
+MCP clients' approvals: a call from ``paracore mcp`` that needs approval is asked here too
+(``ask_outside``, from the listener's thread): a card "<client> asks: …" with the usual buttons,
+on a gate of its own, so the chat's Stop, the end of a chat turn and a conversation switch leave
+it alone (docs/MCP.md, "Inside Revit: the listener").
 """
 from __future__ import annotations
 

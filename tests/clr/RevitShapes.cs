@@ -137,6 +137,7 @@ namespace Autodesk.Revit.DB
         public string Title { get; private set; }
         public string PathName { get; set; }
         public bool IsReadOnly { get; private set; }
+        public bool IsLinked { get; internal set; }
         internal Transaction OpenTransaction { get; set; }
 
         public Element GetElement(ElementId id)
@@ -189,6 +190,26 @@ namespace Autodesk.Revit.DB
                     "Attempt to modify the model outside of transaction (" + what + ").");
             }
         }
+    }
+
+    // Application.Documents: every open document, links included (IEnumerable, as Revit's).
+    public class DocumentSet : System.Collections.IEnumerable
+    {
+        private readonly List<Document> documents = new List<Document>();
+
+        public DocumentSet() { }
+
+        public int Size { get { return documents.Count; } }
+        public bool IsEmpty { get { return documents.Count == 0; } }
+        public bool Contains(Document item) { return documents.Contains(item); }
+        public bool Insert(Document item)
+        {
+            if (documents.Contains(item)) return false;
+            documents.Add(item);
+            return true;
+        }
+
+        public System.Collections.IEnumerator GetEnumerator() { return documents.GetEnumerator(); }
     }
 
     public class View : Element
@@ -351,6 +372,20 @@ namespace Autodesk.Revit.DB.Events
 {
     using Autodesk.Revit.DB;
 
+    public class RevitAPIEventArgs : EventArgs
+    {
+        private bool cancelled;
+
+        public bool Cancellable { get { return true; } }
+        public bool IsCancelled() { return cancelled; }
+        internal void MarkCancelled() { cancelled = true; }
+    }
+
+    public class RevitAPIPreEventArgs : RevitAPIEventArgs
+    {
+        public void Cancel() { MarkCancelled(); }
+    }
+
     public class DocumentChangedEventArgs : EventArgs
     {
         private readonly Document document;
@@ -376,7 +411,10 @@ namespace Autodesk.Revit.ApplicationServices
 
     public class Application
     {
+        private readonly Autodesk.Revit.DB.DocumentSet documents = new Autodesk.Revit.DB.DocumentSet();
+
         public string VersionNumber { get { return "2026"; } }
+        public Autodesk.Revit.DB.DocumentSet Documents { get { return documents; } }
 
         public event EventHandler<DocumentChangedEventArgs> DocumentChanged;
 
@@ -390,6 +428,16 @@ namespace Autodesk.Revit.ApplicationServices
             EventHandler<DocumentChangedEventArgs> handlers = DocumentChanged;
             if (handlers != null) handlers(this, args);
         }
+    }
+}
+
+namespace Autodesk.Revit.UI.Events
+{
+    using Autodesk.Revit.DB.Events;
+
+    public class ApplicationClosingEventArgs : RevitAPIPreEventArgs
+    {
+        internal ApplicationClosingEventArgs() { }
     }
 }
 
@@ -542,23 +590,150 @@ namespace Autodesk.Revit.UI
 
         public Autodesk.Revit.ApplicationServices.Application Application { get; private set; }
         public UIDocument ActiveUIDocument { get; internal set; }
+
+        // Revit: `public event EventHandler<ApplicationClosingEventArgs> ApplicationClosing`.
+        public event EventHandler<Autodesk.Revit.UI.Events.ApplicationClosingEventArgs> ApplicationClosing;
+
+        internal int ApplicationClosingSubscribers
+        {
+            get { return ApplicationClosing == null ? 0 : ApplicationClosing.GetInvocationList().Length; }
+        }
+
+        internal void OnApplicationClosing()
+        {
+            EventHandler<Autodesk.Revit.UI.Events.ApplicationClosingEventArgs> handlers = ApplicationClosing;
+            if (handlers != null) handlers(this, new Autodesk.Revit.UI.Events.ApplicationClosingEventArgs());
+        }
     }
 }
 
-// WPF's dispatcher timer, which the chat's GIL pump uses. WindowsBase does not exist on Mono, so
-// the lane defines the members Paracore touches under WPF's own names.
+// WPF's Dispatcher and DispatcherTimer, which the chat view and the MCP listener's GIL pumps use.
+// Mono's WindowsBase is a partial, older WPF (and not what Revit loads), so the lane defines the
+// members Paracore touches under WPF's own names and signatures (.NET Framework 4.8 / .NET 8).
 namespace System.Windows.Threading
 {
-    public enum DispatcherPriority { Inactive = 0, SystemIdle = 1, ApplicationIdle = 2, ContextIdle = 3, Background = 4, Normal = 9 }
-
-    public class Dispatcher
+    public enum DispatcherPriority
     {
+        Invalid = -1, Inactive = 0, SystemIdle = 1, ApplicationIdle = 2, ContextIdle = 3, Background = 4,
+        Input = 5, Loaded = 6, Render = 7, DataBind = 8, Normal = 9, Send = 10
+    }
+
+    public enum DispatcherOperationStatus { Pending = 0, Aborted = 1, Completed = 2, Executing = 3 }
+
+    public sealed class DispatcherOperation
+    {
+        internal readonly Delegate Method;
+        internal readonly object[] Args;
+        internal readonly string Overload;
+
+        internal DispatcherOperation(Dispatcher dispatcher, DispatcherPriority priority, Delegate method,
+                                     object[] args, string overload)
+        {
+            Dispatcher = dispatcher;
+            Priority = priority;
+            Method = method;
+            Args = args ?? new object[0];
+            Overload = overload;
+            Status = DispatcherOperationStatus.Pending;
+        }
+
+        public Dispatcher Dispatcher { get; private set; }
+        public DispatcherPriority Priority { get; set; }
+        public DispatcherOperationStatus Status { get; internal set; }
+    }
+
+    public sealed class Dispatcher
+    {
+        [ThreadStatic] private static Dispatcher current;
+
         internal readonly List<DispatcherTimer> Timers = new List<DispatcherTimer>();
-        private readonly int threadId = Thread.CurrentThread.ManagedThreadId;
+        private readonly List<DispatcherOperation> queue = new List<DispatcherOperation>();
+        private readonly List<string> overloadsCalled = new List<string>();
 
-        internal Dispatcher() { }
+        internal Dispatcher() { Thread = Thread.CurrentThread; }
 
-        public bool CheckAccess() { return Thread.CurrentThread.ManagedThreadId == threadId; }
+        // As WPF's: the calling thread's dispatcher, created on first use.
+        public static Dispatcher CurrentDispatcher
+        {
+            get
+            {
+                if (current == null) current = new Dispatcher();
+                return current;
+            }
+        }
+
+        public Thread Thread { get; private set; }
+
+        public bool CheckAccess() { return Thread.CurrentThread == Thread; }
+
+        // WPF's five BeginInvoke overloads (any thread may call them): each queues the delegate
+        // for the dispatcher's thread and returns at once. The lane runs the queue when it idles.
+        public DispatcherOperation BeginInvoke(Delegate method, params object[] args)
+        {
+            return Queue(DispatcherPriority.Normal, method, args, "BeginInvoke(Delegate, Object[])");
+        }
+
+        public DispatcherOperation BeginInvoke(Delegate method, DispatcherPriority priority, params object[] args)
+        {
+            return Queue(priority, method, args, "BeginInvoke(Delegate, DispatcherPriority, Object[])");
+        }
+
+        public DispatcherOperation BeginInvoke(DispatcherPriority priority, Delegate method)
+        {
+            return Queue(priority, method, null, "BeginInvoke(DispatcherPriority, Delegate)");
+        }
+
+        public DispatcherOperation BeginInvoke(DispatcherPriority priority, Delegate method, object arg)
+        {
+            return Queue(priority, method, new object[] { arg }, "BeginInvoke(DispatcherPriority, Delegate, Object)");
+        }
+
+        public DispatcherOperation BeginInvoke(DispatcherPriority priority, Delegate method, object arg, params object[] args)
+        {
+            object[] all = new object[1 + (args == null ? 0 : args.Length)];
+            all[0] = arg;
+            if (args != null) args.CopyTo(all, 1);
+            return Queue(priority, method, all, "BeginInvoke(DispatcherPriority, Delegate, Object, Object[])");
+        }
+
+        private DispatcherOperation Queue(DispatcherPriority priority, Delegate method, object[] args, string overload)
+        {
+            if (method == null) throw new ArgumentNullException("method");
+            if (priority == DispatcherPriority.Inactive || priority == DispatcherPriority.Invalid)
+                throw new System.ComponentModel.InvalidEnumArgumentException("priority");
+            DispatcherOperation operation = new DispatcherOperation(this, priority, method, args, overload);
+            lock (queue)
+            {
+                queue.Add(operation);
+                overloadsCalled.Add(overload);
+            }
+            return operation;
+        }
+
+        internal int QueuedCount { get { lock (queue) return queue.Count; } }
+        internal string[] OverloadsCalled { get { lock (queue) return overloadsCalled.ToArray(); } }
+
+        // The dispatcher's thread runs what was queued, highest priority first (FIFO within one).
+        internal int RunQueued()
+        {
+            if (!CheckAccess()) throw new InvalidOperationException("The calling thread cannot access this Dispatcher.");
+            int ran = 0;
+            while (true)
+            {
+                DispatcherOperation next = null;
+                lock (queue)
+                {
+                    foreach (DispatcherOperation operation in queue)
+                        if (next == null || operation.Priority > next.Priority) next = operation;
+                    if (next == null) return ran;
+                    queue.Remove(next);
+                }
+                next.Status = DispatcherOperationStatus.Executing;
+                next.Method.DynamicInvoke(next.Args.Length == 0 ? null : next.Args);
+                next.Status = DispatcherOperationStatus.Completed;
+                ran++;
+            }
+        }
     }
 
     public class DispatcherTimer
@@ -630,8 +805,28 @@ namespace ParacoreClrLane
             View view = new View(document, 1, "Level 1");
             UIApplication app = new UIApplication(new Autodesk.Revit.ApplicationServices.Application());
             app.ActiveUIDocument = new UIDocument(document, view);
+            app.Application.Documents.Insert(document);
             return app;
         }
+
+        // A linked model: Revit lists it in Application.Documents, with IsLinked.
+        public static Document AddLinkedDocument(UIApplication app, string title)
+        {
+            Document linked = new Document(title, true);
+            linked.IsLinked = true;
+            app.Application.Documents.Insert(linked);
+            return linked;
+        }
+
+        // Revit is about to close: ApplicationClosing fires on the main thread, which holds the GIL
+        // under pyRevit's CPython engine.
+        public static void CloseApplication(UIApplication app)
+        {
+            RequireMainThread("CloseApplication");
+            using (Python.Runtime.Py.GIL()) app.OnApplicationClosing();
+        }
+
+        public static int ApplicationClosingSubscribers(UIApplication app) { return app.ApplicationClosingSubscribers; }
 
         public static long FirstElementId(Document document) { return 1000; }
 
@@ -688,12 +883,21 @@ namespace ParacoreClrLane
         // tick runs (and releases the GIL by sleeping). Returns the ticks fired.
         public static int IdleHoldingGil(System.Windows.Threading.Dispatcher dispatcher, int milliseconds)
         {
+            return IdleHoldingGil(null, dispatcher, milliseconds);
+        }
+
+        // The same idle, as Revit's message loop does it: it also runs what was queued with
+        // Dispatcher.BeginInvoke and, when `app` is given, the raised external events.
+        public static int IdleHoldingGil(UIApplication app, System.Windows.Threading.Dispatcher dispatcher, int milliseconds)
+        {
             int ticks = 0;
             DateTime end = DateTime.UtcNow.AddMilliseconds(milliseconds);
             using (Python.Runtime.Py.GIL())
             {
                 while (DateTime.UtcNow < end)
                 {
+                    dispatcher.RunQueued();
+                    if (app != null) Idle(app);
                     foreach (System.Windows.Threading.DispatcherTimer timer in dispatcher.Timers.ToArray())
                     {
                         if (timer.IsEnabled && DateTime.UtcNow >= timer.Due)
@@ -706,6 +910,17 @@ namespace ParacoreClrLane
                 }
             }
             return ticks;
+        }
+
+        // The dispatcher's thread runs what BeginInvoke queued (without holding the GIL between).
+        public static int RunDispatcher(System.Windows.Threading.Dispatcher dispatcher) { return dispatcher.RunQueued(); }
+
+        public static int QueuedOperations(System.Windows.Threading.Dispatcher dispatcher) { return dispatcher.QueuedCount; }
+
+        // Which BeginInvoke overloads pythonnet bound, in call order.
+        public static string[] BeginInvokeOverloads(System.Windows.Threading.Dispatcher dispatcher)
+        {
+            return dispatcher.OverloadsCalled;
         }
 
         // Calls an Action the way WPF's Dispatcher would, on the calling thread.

@@ -383,3 +383,175 @@ def doctor_worker_check(hold_seconds: float = 0.25, pump_seconds: float = 0.5) -
     Revit.IdleHoldingGil(dispatcher, int((hold_seconds + pump_seconds) * 1000) + 400)
     return {"waiting": waiting, "status": check.status, "detail": check.detail, "lines": lines,
             "pump_ticks": made[0].pump.ticks}
+
+
+# -- the MCP listener inside Revit (paracore.revit.mcp_startup) --------------------------------
+
+
+def _lane_dispatcher():
+    """The main thread's WPF dispatcher as ``revit_pump`` finds it, checked to be the lane's:
+    ``load_wpf`` references Mono's partial WindowsBase too, which has a Dispatcher of its own."""
+    from System.Windows.Threading import Dispatcher
+    dispatcher = Dispatcher.CurrentDispatcher
+    lane_assembly = Revit.NewDispatcher().GetType().Assembly.FullName
+    if dispatcher.GetType().Assembly.FullName != lane_assembly:
+        raise AssertionError(f"Dispatcher resolved to {dispatcher.GetType().Assembly.FullName}, not the lane's")
+    return dispatcher
+
+
+def _pump_state(pump) -> dict:
+    return {name: {"interval_ms": timer._timer.Interval.TotalMilliseconds, "slice_s": timer.slice,
+                   "running": timer.running, "ticks": timer.ticks}
+            for name, timer in (("idle", pump.idle), ("fast", pump.fast))}
+
+
+def mcp_revit_pump(idle_ms: int = 600) -> dict:
+    """``revit_pump()`` as the startup step calls it, on the main thread: the idle pump's start
+    goes through ``Dispatcher.BeginInvoke``; the timers tick at the intervals asked while idle
+    Revit runs the dispatcher; ``busy()`` (any thread) adds the fast pump; ``stop()`` stops both."""
+    from paracore.revit import mcp_startup
+    pump = mcp_startup.revit_pump()
+    dispatcher = _lane_dispatcher()
+    seen = {"made": pump is not None, "queued_at_start": Revit.QueuedOperations(dispatcher),
+            "before_dispatcher_runs": _pump_state(pump)}
+    Revit.IdleHoldingGil(dispatcher, idle_ms)
+    seen["idle_only"] = _pump_state(pump)
+
+    def handle_a_request():  # what the listener's request thread does
+        with pump.busy():
+            entered.set()
+            leave.wait(10)
+
+    entered, leave = threading.Event(), threading.Event()
+    request = threading.Thread(target=handle_a_request)
+    request.start()
+    entered.wait(5)
+    Revit.IdleHoldingGil(dispatcher, idle_ms)
+    seen["while_busy"] = _pump_state(pump)
+    leave.set()
+    request.join(5)
+    Revit.RunDispatcher(dispatcher)
+    seen["after_busy"] = _pump_state(pump)
+    pump.stop()
+    Revit.RunDispatcher(dispatcher)
+    seen["after_stop"] = _pump_state(pump)
+    seen["overloads"] = sorted(set(Revit.BeginInvokeOverloads(dispatcher)))
+    seen["posts"] = len(Revit.BeginInvokeOverloads(dispatcher))
+    seen["left_queued"] = Revit.QueuedOperations(dispatcher)
+    return seen
+
+
+_CLIENT = """
+import json, sys, time, urllib.request
+url, token, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+answers = []
+for path in paths:
+    request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token})
+    sent = time.time()
+    with opener.open(request, timeout=30) as response:
+        answers.append({"path": path, "status": response.status, "body": json.loads(response.read()),
+                        "sent": sent, "at": time.time()})
+print(json.dumps(answers))
+"""
+
+
+def _client(running, paths: list[str]):
+    """An MCP client in its own process (as ``paracore mcp`` is): it needs no GIL of ours."""
+    import subprocess
+    url = f"http://127.0.0.1:{running.listener.port}"
+    return subprocess.Popen([sys.executable, "-c", _CLIENT, url, running.listener.token, *paths],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _answers(client) -> list[dict]:
+    import json
+    out, err = client.communicate(timeout=60)
+    if client.returncode != 0:
+        raise AssertionError(f"the client failed: {err}")
+    return json.loads(out)
+
+
+def mcp_listener_while_revit_idles(idle_ms: int = 1500) -> dict:
+    """The listener started as the startup step starts it (``start`` with ``revit_pump()``), and
+    a client in another process: while Revit idles holding the GIL, do its requests get answers?
+    First on an idle loop without Paracore's pumps, then on Revit's dispatcher with them."""
+    import tempfile
+    from pathlib import Path
+    from paracore.revit import mcp_startup
+    from paracore.revit.bridge import Bridge
+    app = _open(3, title="Mcp.rvt")
+    Revit.AddLinkedDocument(app, "Linked.rvt")
+    bridge = Bridge(app)
+    pump = mcp_startup.revit_pump()
+    dispatcher = _lane_dispatcher()
+    running = mcp_startup.start(app, bridge, folder=Path(tempfile.mkdtemp()), pump=pump, record=False)
+    instance_file = running.path.read_text()
+    try:
+        # Revit idling without the pumps (their start is still queued on Revit's dispatcher).
+        client = _client(running, ["/changes?since=-1&timeout=0"])
+        started = time.time()
+        Revit.IdleHoldingGil(Revit.NewDispatcher(), idle_ms)
+        ended = time.time()
+        stalled = _answers(client)
+        unpumped = {"sent_before_idle_end_s": round(ended - stalled[0]["sent"], 3),
+                    "answered_after_idle_s": round(stalled[0]["at"] - ended, 3)}
+        Revit.RunDispatcher(dispatcher)  # the queued starts and stops: only the idle pump runs now
+        # Revit idling on its dispatcher, with the pumps: the client's requests are answered while
+        # the GIL is held; /instance reads the documents on the main thread through the bridge.
+        before = {name: state["ticks"] for name, state in _pump_state(pump).items()}
+        client = _client(running, ["/changes?since=-1&timeout=0", "/instance", "/changes?since=-1&timeout=0"])
+        started = time.time()
+        Revit.IdleHoldingGil(app, dispatcher, idle_ms)
+        ended = time.time()
+        answers = _answers(client)
+        pumped = {"answered_before_idle_end_s": [round(ended - a["at"], 3) for a in answers],
+                  "statuses": [a["status"] for a in answers], "instance": answers[1]["body"],
+                  "ticks": {name: state["ticks"] - before[name] for name, state in _pump_state(pump).items()},
+                  "fast_running_after": pump.fast.running, "idle_running_after": pump.idle.running}
+    finally:
+        running.stop()
+        Revit.RunDispatcher(dispatcher)
+        bridge.close()
+    return {"instance_file": instance_file, "without_pumps": unpumped, "with_pumps": pumped,
+            "pumps_after_stop": [pump.idle.running, pump.fast.running]}
+
+
+def mcp_stops_when_revit_closes() -> dict:
+    """``stop_with_revit`` subscribes ``on_application_closing`` to UIApplication.ApplicationClosing;
+    when Revit fires it, the listener stops and its instance file is gone."""
+    import socket
+    import tempfile
+    from pathlib import Path
+    from paracore.revit import mcp_startup
+    from paracore.revit.bridge import Bridge
+    app = _open(2, title="Closing.rvt")
+    bridge = Bridge(app)
+    running = mcp_startup.start(app, bridge, folder=Path(tempfile.mkdtemp()), record=False)
+    port, path = running.listener.port, running.path
+    mcp_startup.stop_with_revit(app, running)
+    subscribed = Revit.ApplicationClosingSubscribers(app)
+    file_before, queued_before = path.exists(), list(mcp_startup._running)
+    Revit.CloseApplication(app)
+    refused = _error(lambda: socket.create_connection(("127.0.0.1", port), timeout=2).close())
+    bridge.close()
+    return {"subscribed": subscribed, "file_before": file_before, "file_after": path.exists(),
+            "was_registered": running in queued_before, "registered_after": len(mcp_startup._running),
+            "connection_after": (refused or "accepted").split(":")[0]}
+
+
+def chat_post_begin_invoke() -> dict:
+    """The chat view's ``_post`` (``BeginInvoke(DispatcherPriority.Normal, Action(...))``), from a
+    worker thread as the agent's events arrive: queued, then run on the dispatcher's thread."""
+    import types
+    from paracore.ui.wpf_view import ChatView
+    dispatcher = Revit.NewDispatcher()
+    ran = []
+    poster = threading.Thread(target=lambda: ChatView._post(types.SimpleNamespace(dispatcher=dispatcher),
+                                                            lambda: ran.append(threading.current_thread().name)))
+    poster.start()
+    poster.join(5)
+    queued = Revit.QueuedOperations(dispatcher)
+    Revit.RunDispatcher(dispatcher)
+    return {"queued": queued, "ran_on": ran, "main": threading.main_thread().name,
+            "overloads": list(Revit.BeginInvokeOverloads(dispatcher))}

@@ -38,6 +38,8 @@ API_ROOT = "Autodesk"
 ALLOWED = {
     "GetType": "System.Object.GetType(): every .NET object has it (type names in error messages)",
     "FullName": "System.Type.FullName, on the result of GetType()",
+    "BeginInvoke": "System.Windows.Threading.Dispatcher.BeginInvoke (WPF, not Revit: the stand-in has no "
+                   "WPF; the lane's RevitShapes.cs has WPF's overloads, tests/clr/test_mcp_edge.py)",
 }
 
 

@@ -151,7 +151,7 @@ def stop_with_revit(uiapp, running: RunningListener) -> None:
         atexit.register(_stop_all)
     try:
         uiapp.ApplicationClosing += on_application_closing
-    except Exception:  # noqa: BLE001 - an API without the event (the stand-in): atexit remains
+    except Exception:  # noqa: BLE001 - an API without the event: atexit remains
         log.info("ApplicationClosing is not available; the instance file is removed at exit")
 
 

@@ -100,6 +100,7 @@ class UIDocument:
 class UIApplication:
     Idling = _RevitEvent()
     ViewActivated = _RevitEvent()
+    ApplicationClosing = _RevitEvent()  # Revit fires it as it closes; the stand-in never closes
 
     def __init__(self, application):
         self._application = application

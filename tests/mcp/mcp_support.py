@@ -1,6 +1,11 @@
 """Fixtures for driving ``paracore mcp`` with the SDK's own client: over stdio (a subprocess,
 ``python -m paracore mcp --model duplex``) and over Streamable HTTP (a loopback server on a
-thread of this process, so the tests can look at the stand-in's model and working set)."""
+thread of this process, so the tests can look at the stand-in's model and working set).
+
+``ServerProcess`` is a stdio transport that keeps hold of the server's process (the SDK's own
+hides it), so a test can hang up on it like a crashed client and watch it exit by itself.
+``Heard`` collects what the server says besides results: progress notifications, and resource
+updates (``resources/subscribe`` on the handshake era, ``subscriptions/listen`` on 2026-07-28)."""
 from __future__ import annotations
 
 import os
@@ -8,12 +13,14 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import anyio
+import anyio.abc
 import mcp_types as types
 from mcp.client.stdio import StdioServerParameters
+from mcp.shared.message import SessionMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = types.Implementation(name="pytest-client", version="1.0")
@@ -21,11 +28,25 @@ WALL = {"level": "Level 1", "start": [0, 0], "end": [5, 0]}
 ERAS = ["legacy", "auto"]  # the initialize handshake (2025-11-25), and 2026-07-28 (discover, then envelopes)
 
 
-def stdio(*options: str, data_dir: str | None = None) -> StdioServerParameters:
+def stdio(*options: str, data_dir: str | None = None, model: str | None = "duplex") -> StdioServerParameters:
+    """``python -m paracore mcp --model duplex`` (``model=None``: no ``--model``, the running Revits)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "lib"),
                PARACORE_DATA_DIR=data_dir or tempfile.mkdtemp(prefix="paracore-mcp-"))
-    return StdioServerParameters(command=sys.executable, args=["-m", "paracore", "mcp", "--model", "duplex", *options],
+    chosen = ["--model", model] if model else []
+    return StdioServerParameters(command=sys.executable, args=["-m", "paracore", "mcp", *chosen, *options],
                                  env=env, cwd=str(ROOT))
+
+
+def client(server, era: str = "legacy", **kwargs):
+    """The SDK's ``Client`` on ``server`` (parameters, a URL or a transport), approving by default."""
+    from mcp import Client
+    kwargs.setdefault("elicitation_callback", elicit_with("accept"))
+    return Client(server, mode=era, client_info=CLIENT, cache=None, **kwargs)
+
+
+def text(result) -> str:
+    """A tool result's text."""
+    return result.content[0].text
 
 
 def elicit_with(action: str, *, delay: float = 0.0, seen: list | None = None):
@@ -94,3 +115,98 @@ def live_ids(box, ids) -> set[int]:
 
 def undo_names(box) -> list[str]:
     return box.on_main_thread(lambda: [r.name for r in box.doc._journal.undo_history])
+
+
+class Heard:
+    """Progress sentences and resource updates one client heard (pass ``on_message`` and
+    ``on_progress`` to the client and its calls; ``watching`` subscribes in either era)."""
+
+    def __init__(self) -> None:
+        self.progress: list[str] = []
+        self.updated: list[str] = []
+
+    async def on_progress(self, progress, total, message) -> None:
+        self.progress.append(message)
+
+    async def on_message(self, message) -> None:
+        if isinstance(message, types.ResourceUpdatedNotification):
+            self.updated.append(str(message.params.uri))
+
+    @asynccontextmanager
+    async def watching(self, session, era: str, *uris: str):
+        if era == "legacy":
+            for uri in uris:
+                await session.subscribe_resource(uri)
+            yield self
+            return
+        async with session.listen(resource_subscriptions=list(uris)) as events, anyio.create_task_group() as group:
+            async def collect():
+                async for event in events:
+                    self.updated.append(str(event.uri))
+            group.start_soon(collect)
+            yield self
+            group.cancel_scope.cancel()
+
+    async def until_updated(self, uri: str, within: float = 15) -> None:
+        with anyio.fail_after(within):
+            while uri not in self.updated:
+                await anyio.sleep(0.02)
+
+
+class ServerProcess:
+    """``paracore mcp`` on stdio, held by the test: ``connect()`` is the client's transport,
+    ``hang_up`` closes both pipes (the client crashed or was killed), ``exit_code`` waits for the
+    process to end on its own. Its stderr goes to ``log``."""
+
+    def __init__(self, parameters: StdioServerParameters, log: Path):
+        self.parameters = parameters
+        self.log = log
+        self.process: anyio.abc.Process | None = None
+        self._reading = anyio.CancelScope()
+
+    @asynccontextmanager
+    async def connect(self):
+        with open(self.log, "wb") as errors:
+            self.process = await anyio.open_process([self.parameters.command, *self.parameters.args],
+                                                    env=self.parameters.env, cwd=self.parameters.cwd, stderr=errors)
+        to_client, received = anyio.create_memory_object_stream[SessionMessage | Exception](16)
+        to_server, from_client = anyio.create_memory_object_stream[SessionMessage](16)
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._read, to_client)
+            group.start_soon(self._write, from_client)
+            try:
+                yield received, to_server
+            finally:
+                group.cancel_scope.cancel()
+                with anyio.CancelScope(shield=True):
+                    if self.process.returncode is None:
+                        await self.hang_up()
+                        await self.exit_code(within=10)
+
+    async def _read(self, to_client) -> None:
+        buffer = b""
+        async with to_client:
+            with self._reading:
+                async for chunk in self.process.stdout:
+                    *lines, buffer = (buffer + chunk).split(b"\n")
+                    for line in lines:
+                        await to_client.send(SessionMessage(types.jsonrpc_message_adapter.validate_json(line)))
+
+    async def _write(self, from_client) -> None:
+        async for message in from_client:
+            data = message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n"
+            await self.process.stdin.send(data.encode())
+
+    async def hang_up(self) -> None:
+        self._reading.cancel()
+        with anyio.CancelScope(shield=True):
+            await self.process.stdin.aclose()
+            await self.process.stdout.aclose()
+
+    async def exit_code(self, within: float) -> int | None:
+        """The process's exit code, or None if it still ran after ``within`` seconds (then it is killed)."""
+        with anyio.move_on_after(within):
+            return await self.process.wait()
+        self.process.kill()
+        await self.process.wait()
+        return None

@@ -2,7 +2,9 @@
 
 ``ListeningRevit`` opens a Sandbox (the stand-in plays Revit: main thread, bridge, session) and
 starts the listener exactly as the startup step does (``mcp_startup.start``), with a
-``ChatState`` as the pane. ``Person`` answers the pane's MCP approvals from a thread, as the
+``ChatState`` as the pane, following the active document's session as the pane does
+(``wpf_view.follow_active_session``). ``revit_in(data_dir)`` puts the instance file where
+``paracore mcp`` run with that ``PARACORE_DATA_DIR`` looks for it. ``Person`` answers the pane's MCP approvals from a thread, as the
 user clicking the card's buttons would (``ChatState.resolve_approval``).
 """
 from __future__ import annotations
@@ -24,6 +26,8 @@ class ListeningRevit:
         self.box = Sandbox(model)
         self.state = ChatState() if pane else None
         sessions.registry().set_active(self.box.session.key)
+        if self.state is not None:
+            self.state.attach_session(sessions.registry().active)
         self.running = mcp_startup.start(self.box.host.uiapp, self.box.bridge, folder=folder,
                                          pane=lambda: self.state, approval_timeout=approval_timeout,
                                          record=False)
@@ -52,7 +56,14 @@ class ListeningRevit:
 
     def close(self) -> None:
         self.running.stop()
+        if self.state is not None:
+            self.state.detach_session()
         self.box.close()
+
+
+def revit_in(data_dir, **options) -> ListeningRevit:
+    """A listening stand-in Revit whose instance file is in ``data_dir``'s ``mcp/instances``."""
+    return ListeningRevit(data_dir / "mcp" / "instances", **options)
 
 
 class Person:

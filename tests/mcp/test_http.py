@@ -12,7 +12,8 @@ import anyio
 import pytest
 from mcp import Client
 
-from mcp_support import CLIENT, ERAS, WALL, elicit_with, live_ids, undo_names
+from mcp_support import ERAS, WALL, elicit_with, live_ids, undo_names
+from mcp_support import client as client_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
 LIMIT = 30
@@ -24,8 +25,7 @@ def anyio_backend():
 
 
 def client(http, era="legacy", **kwargs) -> Client:
-    kwargs.setdefault("elicitation_callback", elicit_with("accept"))
-    return Client(http.url, mode=era, client_info=CLIENT, cache=None, **kwargs)
+    return client_of(http.url, era, **kwargs)
 
 
 def post(http, body: bytes, **headers) -> tuple[int, str]:

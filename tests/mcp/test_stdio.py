@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import anyio
-import mcp_types as types
 import pytest
 from mcp import Client
 
-from mcp_support import CLIENT, ERAS, WALL, elicit_with, stdio
+from mcp_support import ERAS, WALL, Heard, elicit_with, stdio, text
+from mcp_support import client as client_of
 from paracore.app.build import load_tools
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.registry import default_registry
@@ -25,13 +25,7 @@ def anyio_backend():
 
 
 def client(*options, era="legacy", **kwargs) -> Client:
-    kwargs.setdefault("elicitation_callback", elicit_with("accept"))
-    return Client(stdio(*options, data_dir=kwargs.pop("data_dir", None)), mode=era, client_info=CLIENT,
-                  cache=None, **kwargs)
-
-
-def text(result) -> str:
-    return result.content[0].text
+    return client_of(stdio(*options, data_dir=kwargs.pop("data_dir", None)), era, **kwargs)
 
 
 @pytest.mark.parametrize("era", ERAS)
@@ -57,26 +51,15 @@ async def test_every_registry_tool_is_listed_with_its_schema_description_and_hin
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_search_to_the_working_set_then_read_it_and_be_told_it_changed(era):
-    updates = []
-
-    async def on_message(message):
-        if isinstance(message, types.ServerNotification) and isinstance(message, types.ResourceUpdatedNotification):
-            updates.append(str(message.params.uri))
+    heard = Heard()
     with anyio.fail_after(LIMIT):
-        async with client(era=era, message_handler=on_message) as session:
-            if era == "legacy":
-                await session.subscribe_resource("paracore://working-set")
+        async with client(era=era, message_handler=heard.on_message) as session:
+            async with heard.watching(session, era, "paracore://working-set"):
                 await search_doors(session)
-                while not updates:
-                    await anyio.sleep(0.05)
-            else:
-                async with session.listen(resource_subscriptions=["paracore://working-set"]) as events:
-                    await search_doors(session)
-                    event = await events.__anext__()
-                    updates.append(event.uri)
+                await heard.until_updated("paracore://working-set")
             working_set = json.loads((await session.read_resource("paracore://working-set")).contents[0].text)
             resources = {str(r.uri) for r in (await session.list_resources()).resources}
-    assert updates[0] == "paracore://working-set"
+    assert heard.updated[0] == "paracore://working-set"
     assert working_set["count"] == 14 and working_set["summary"] == "14 Doors"
     assert resources == {"paracore://working-set", "paracore://model"}
 

@@ -1,7 +1,7 @@
 """``paracore mcp``: serve Paracore's tools to MCP clients (Claude Desktop, Claude Code, Cursor, ...).
 
     paracore mcp [--model NAME|PATH.ifc] [--http [PORT]] [--read-only] [--approve-writes]
-                 [--approval-timeout S]
+                 [--approval-timeout S] [--heartbeat S]
     paracore mcp install ...      (writes client configurations: paracore.mcp.install)
 
 Without ``--model`` the tools run in the running Revit(s) (``remote.RevitBackend``); with it, in a
@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="stand-in only: approve every write without asking (there is no Revit pane to ask in)")
     parser.add_argument("--approval-timeout", type=float, default=120.0, metavar="S",
                         help="seconds to wait for the user's approval before the call fails (default 120)")
+    parser.add_argument("--heartbeat", type=float, default=5.0, metavar="S",
+                        help="seconds between progress notifications while a call waits (default 5)")
     return parser
 
 
@@ -84,7 +86,7 @@ def _serve(backend, args) -> int:
     from .server import build_server
     from .transports import bind, http_server, serve_stdio, url
     server = build_server(backend, read_only=args.read_only, approval_timeout=args.approval_timeout,
-                          instances_tool=not args.model)
+                          instances_tool=not args.model, heartbeat=args.heartbeat)
     if args.http is None:
         anyio.run(serve_stdio, server)
         return 0

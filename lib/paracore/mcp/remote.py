@@ -96,10 +96,13 @@ class RevitBackend:
         return [_described(instance) for instance in self._live()]
 
     def subscribe(self, on_change: Callable[[str], None]) -> Callable[[], None]:
-        """Long-polls every running Revit (and those that start later) for resource changes."""
+        """Long-polls every running Revit (and those that start later) for resource changes.
+        Where each running Revit's changes stand is read before this returns (the server
+        subscribes before it serves), so a change made by a client's first call is not missed."""
         stop = threading.Event()
-        watcher = threading.Thread(target=self._watch, args=(on_change, stop), name="paracore-mcp-watch",
-                                   daemon=True)
+        baselines = {instance.id: _baseline(instance) for instance in self._live()}
+        watcher = threading.Thread(target=self._watch, args=(on_change, stop, baselines),
+                                   name="paracore-mcp-watch", daemon=True)
         watcher.start()
         self._threads.append(watcher)
 
@@ -144,7 +147,7 @@ class RevitBackend:
 
     # -- change notifications ---------------------------------------------------------------------
 
-    def _watch(self, on_change: Callable[[str], None], stop: threading.Event) -> None:
+    def _watch(self, on_change: Callable[[str], None], stop: threading.Event, baselines: dict[str, int]) -> None:
         polling: dict[str, threading.Thread] = {}
         while not (stop.is_set() or self._stop.is_set()):
             try:
@@ -152,7 +155,8 @@ class RevitBackend:
                     thread = polling.get(instance.id)
                     if thread is None or not thread.is_alive():
                         polling[instance.id] = thread = threading.Thread(
-                            target=self._poll, args=(instance, on_change, stop), daemon=True,
+                            target=self._poll, args=(instance, on_change, stop, baselines.pop(instance.id, -1)),
+                            daemon=True,
                             name=f"paracore-mcp-poll-{instance.id}")
                         thread.start()
             except Exception:  # noqa: BLE001 - a bad folder now must not end the notifications
@@ -160,8 +164,8 @@ class RevitBackend:
             stop.wait(RESCAN_EVERY)
 
     def _poll(self, instance: discovery.InstanceFile, on_change: Callable[[str], None],
-              stop: threading.Event) -> None:
-        since = -1
+              stop: threading.Event, since: int = -1) -> None:
+        """``since``: the last change already known (-1: none; the first answer says where they stand)."""
         while not (stop.is_set() or self._stop.is_set()):
             try:
                 answer = _request(instance, "GET", f"/changes?since={since}&timeout={POLL_WAIT:g}",
@@ -172,6 +176,14 @@ class RevitBackend:
                 for uri in answer.get("uris", []):
                     _notify(on_change, uri)
             since = int(answer.get("seq", since))
+
+
+def _baseline(instance: discovery.InstanceFile) -> int:
+    """The number of ``instance``'s latest change, or -1 when it does not answer at once."""
+    try:
+        return int(_request(instance, "GET", "/changes?since=-1", timeout=CONNECT_TIMEOUT).get("seq", -1))
+    except (RemoteError, TypeError, ValueError):
+        return -1
 
 
 # -- HTTP ----------------------------------------------------------------------------------------

@@ -115,3 +115,27 @@ async def test_a_client_that_leaves_during_the_approval_leaves_a_whole_step_and_
     ids = list(box.session.working_set.ids)
     assert ids == doors[2:] and live_ids(box, ids) == set(ids)
     assert undo_names(box) == [*before, "Paracore (MCP pytest-client): delete_elements"]
+
+
+async def test_connections_to_the_http_server_send_small_writes_at_once():
+    """TCP_NODELAY on every accepted connection: asyncio sets it only when the listening socket
+    says TCP as its protocol; without it a 2026-07-28 answer (headers, then body) waited 40 ms
+    for the client's delayed ACK."""
+    import asyncio
+    import socket
+
+    from paracore.mcp.transports import bind
+    nodelay = []
+
+    async def accepted(reader, writer):
+        nodelay.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        writer.close()
+
+    server = await asyncio.start_server(accepted, sock=bind(0))
+    async with server:
+        _, writer = await asyncio.open_connection(*server.sockets[0].getsockname()[:2])
+        with anyio.fail_after(10):
+            while not nodelay:
+                await anyio.sleep(0.01)
+        writer.close()
+    assert nodelay == [1]

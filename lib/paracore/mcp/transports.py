@@ -38,8 +38,14 @@ def http_app(server: Server):
 
 
 def bind(port: int = 0) -> socket.socket:
-    """A listening socket on 127.0.0.1 (``port`` 0: one the system picks)."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    """A listening socket on 127.0.0.1 (``port`` 0: one the system picks).
+
+    Created with ``IPPROTO_TCP`` explicitly: asyncio turns Nagle's algorithm off (TCP_NODELAY) only
+    on sockets whose ``proto`` says TCP (``asyncio.base_events._set_nodelay``), and accepted
+    connections inherit ``proto`` from this socket. With the default 0, a response written as
+    headers then body (Starlette's ``Response``: every 2026-07-28 JSON answer) waited for the
+    client's delayed ACK of the headers: 40 ms more per call on Linux."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((LOOPBACK, port))
     sock.listen(64)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextvars
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -68,6 +69,9 @@ def ask_the_client(request: ApprovalRequest) -> Decision:
     return call.ask(request)
 
 
+UNREAD_PROGRESS = 4   # heartbeats left unread before more are skipped
+
+
 class CallInFlight:
     """``run(progress)`` on a worker thread; the loop side reads :meth:`next` until :class:`Done`."""
 
@@ -78,7 +82,8 @@ class CallInFlight:
         self._grace = grace  # the loop side's own timeout answers first, with the same words
         self._heartbeat = heartbeat
         self._token = anyio.lowlevel.current_token()  # created on the loop, by the request's handler
-        self._send, self._receive = anyio.create_memory_object_stream[Any](64)
+        # Unbounded, so the final Done is never refused for room; heartbeats are kept few instead.
+        self._send, self._receive = anyio.create_memory_object_stream[Any](math.inf)
         self._refusal: str | None = None  # why an approval was refused, said instead of "the user denied"
         self._abandoned = False
         self._lock = threading.Lock()
@@ -121,12 +126,18 @@ class CallInFlight:
             return "deny"
 
     def _work(self) -> None:
-        with Heartbeat(lambda sentence: self._post(Progressed(sentence)), every=self._heartbeat) as say:
+        with Heartbeat(self._progress, every=self._heartbeat) as say:
             try:
                 result = self._run(say)
             except Exception as error:  # noqa: BLE001 - the client gets an error result, never silence
                 result = CallResult(f"The call failed: {type(error).__name__}: {error}", is_error=True)
         self._post(Done(self._with_refusal(result)))
+
+    def _progress(self, sentence: str) -> None:
+        """A heartbeat, unless several wait unread already (a 2026-07-28 call parked for its
+        client's retry): a waiting client needs the latest word, not every one of them."""
+        if self._send.statistics().current_buffer_used < UNREAD_PROGRESS:
+            self._post(Progressed(sentence))
 
     def _with_refusal(self, result: CallResult) -> CallResult:
         with self._lock:

@@ -18,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_support import ERAS, WALL, Heard, ServerProcess, client, elicit_with, stdio, text
 from paracore import session as sessions
 from paracore.app.build import load_tools
+from paracore.mcp import remote
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.registry import default_registry
 from revit_listener_support import Person, revit_in
@@ -155,7 +156,7 @@ async def test_a_call_waiting_for_the_pane_sends_progress_heartbeats(revit, data
             made = await session.call_tool("create_wall", WALL, progress_callback=heard.on_progress)
     person.join()
     assert not made.is_error, text(made)
-    assert len(heard.progress) >= 4 and set(heard.progress) == {"Sending the call to Revit"}
+    assert len(heard.progress) >= 4 and set(heard.progress) == {remote.SENDING}
 
 
 async def test_a_call_waiting_for_the_clients_approval_sends_progress_heartbeats_on_the_standin():

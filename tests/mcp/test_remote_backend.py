@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from paracore.mcp import discovery
+from paracore.mcp import discovery, remote
 from paracore.mcp.backend import WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
 from paracore.mcp.remote import RevitBackend
 from paracore.revit.mcp_listener import McpListener
@@ -66,7 +66,7 @@ def test_a_search_an_approved_write_and_a_denied_write_go_through_revit(revit, f
     backend = RevitBackend(folder=folder)
     said = []
     found = backend.call("get_working_set", {}, CLIENT, progress=said.append)
-    assert not found.is_error and said == ["Sending the call to Revit"]
+    assert not found.is_error and said == [remote.SENDING]
 
     person = Person(revit.state, "approve", "deny")
     made = backend.call("create_wall", WALL, CLIENT)

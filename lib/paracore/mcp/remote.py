@@ -39,7 +39,7 @@ SHORT_TIMEOUT = 15.0          # tools, instance, resources
 CALL_MARGIN = 30.0            # on top of the approval and Revit limits
 POLL_WAIT = 25.0              # the long poll's wait inside Revit
 RESCAN_EVERY = 5.0            # seconds between looks for Revits started after subscribing
-SENDING = "Sending the call to Revit"
+SENDING = "Sent to Revit: waiting for it to run (and for the approval in the Paracore pane, if the call changes the model)"
 
 
 class RemoteError(Exception):

@@ -139,6 +139,20 @@ class _Builder:
             self.document._load_element(ViewPlan, _view(level.Name, ViewType.FloorPlan, plan_type, level._id))
         self.document._load_element(View3D, _view("{3D}", ViewType.ThreeD,
                                                   self.view_family_types["3D View"]._id, -1))
+        self.add_view_templates()
+
+    def add_view_templates(self):
+        """The view templates of Revit's architectural template, with what they control: a view
+        they are applied to takes their scale and detail level (the views start at 1:100, Coarse)."""
+        from Autodesk.Revit.DB import View3D, ViewDetailLevel, ViewPlan, ViewType
+        for cls, name, view_type, family, scale, detail in (
+                (ViewPlan, "Architectural Plan", ViewType.FloorPlan, "Floor Plan", 50, ViewDetailLevel.Medium),
+                (ViewPlan, "Site Plan", ViewType.FloorPlan, "Floor Plan", 200, ViewDetailLevel.Coarse),
+                (View3D, "3D Default", ViewType.ThreeD, "3D View", 100, ViewDetailLevel.Fine)):
+            state = _view(name, view_type, self.view_family_types[family]._id, -1)
+            state["params"]["View Scale"] = scale
+            state.update(is_template=True, detail_level=detail.value)
+            self.document._load_element(cls, state)
 
     def first_plan_for(self, level) -> int:
         from Autodesk.Revit.DB import BuiltInCategory, ViewPlan

@@ -23,6 +23,7 @@ from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._transactions import SubTransaction, Transaction, TransactionGroup
 from ._enums import ElementTypeGroup
+from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
@@ -59,6 +60,7 @@ __all__ = [
     "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
+    "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
 ]
 
 

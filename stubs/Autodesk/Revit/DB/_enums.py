@@ -244,3 +244,16 @@ class SectionType(_RevitEnum):
     Body = 1
     Summary = 2
     Footer = 3
+
+
+class ViewDetailLevel(_RevitEnum):
+    Undefined = 0
+    Coarse = 1
+    Medium = 2
+    Fine = 3
+
+
+class ViewDuplicateOption(_RevitEnum):
+    Duplicate = 0
+    AsDependent = 1
+    WithDetailing = 2

@@ -14,7 +14,8 @@ from revit_standin.pythonnet_rules import element_ids_at as _element_ids_at
 from . import _params
 from ._element import Element, ElementType
 from ._enums import (BuiltInCategory, BuiltInParameter, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder,
-                     SectionType, StorageType, TemporaryViewMode, ViewFamily, ViewType)
+                     SectionType, StorageType, TemporaryViewMode, ViewDetailLevel, ViewDuplicateOption, ViewFamily,
+                     ViewType)
 from ._ids import ElementId
 
 
@@ -104,7 +105,7 @@ class View(Element):
 
     @property
     def IsTemplate(self) -> bool:  # noqa: N802
-        return False
+        return bool(self._state.get("is_template", False))
 
     @property
     def Name(self) -> str:  # noqa: N802
@@ -129,6 +130,74 @@ class View(Element):
     @property
     def Scale(self) -> int:  # noqa: N802
         return self._state["params"].get("View Scale", 100)
+
+    @property
+    def DetailLevel(self):  # noqa: N802
+        return ViewDetailLevel(self._state.get("detail_level", ViewDetailLevel.Coarse.value))
+
+    # -- view templates ------------------------------------------------------------------------------
+    # A template is a view with IsTemplate set, for one kind of view. Assigning it makes the view
+    # take the template's controlled properties (here: Scale and DetailLevel); Revit then keeps
+    # them in step with the template, which the stand-in does not model (templates do not change).
+    @property
+    def ViewTemplateId(self) -> ElementId:  # noqa: N802
+        return ElementId(self._state.get("template_id", -1))
+
+    @ViewTemplateId.setter
+    def ViewTemplateId(self, value: ElementId):  # noqa: N802
+        if value == ElementId.InvalidElementId:
+            self._update_state(template_id=-1)
+            return
+        if not self.IsValidViewTemplate(value):
+            raise _argument("The view template is not valid for this view (a template of another kind of "
+                            "view, or not a template).", "viewTemplateId")
+        template = self._document.GetElement(value)
+        self._update_state(template_id=value._value, detail_level=template.DetailLevel.value,
+                           params={**self._state["params"], "View Scale": template.Scale})
+
+    def IsValidViewTemplate(self, templateId: ElementId) -> bool:  # noqa: N802, N803
+        template = self._document.GetElement(templateId)
+        return (not self.IsTemplate and isinstance(template, View) and template.IsTemplate
+                and template.ViewType == self.ViewType)
+
+    def IsViewValidForTemplateCreation(self) -> bool:  # noqa: N802
+        return not self.IsTemplate
+
+    def CreateViewTemplate(self) -> "View":  # noqa: N802
+        if not self.IsViewValidForTemplateCreation():
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException("A view template cannot be created from this view.")
+        state = _copied_view_state(self, _unique_view_name(self._document, self.Name, self.ViewType))
+        state.update(is_template=True, template_id=-1, level_id=-1)
+        return self._document._add_element(type(self), state)
+
+    # -- duplicating -------------------------------------------------------------------------------
+    # The stand-in has no view-specific (detailing) elements, so WithDetailing copies what
+    # Duplicate copies: the view's properties, template, graphic overrides and section box.
+    def CanViewBeDuplicated(self, duplicateOption) -> bool:  # noqa: N802, N803
+        if self.IsTemplate or self.ViewType not in (ViewType.FloorPlan, ViewType.CeilingPlan, ViewType.ThreeD,
+                                                    ViewType.Schedule, ViewType.Elevation):
+            return False
+        if duplicateOption == ViewDuplicateOption.AsDependent:   # dependent views: plans and elevations
+            return self.ViewType in (ViewType.FloorPlan, ViewType.CeilingPlan, ViewType.Elevation) \
+                and self._state.get("primary_id", -1) == -1
+        return True
+
+    def Duplicate(self, duplicateOption) -> ElementId:  # noqa: N802, N803
+        if not self.CanViewBeDuplicated(duplicateOption):
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException("The view cannot be duplicated with this option.")
+        if duplicateOption == ViewDuplicateOption.AsDependent:
+            state = _copied_view_state(self, _unique_view_name(self._document, f"{self.Name} - Dependent",
+                                                               self.ViewType, first=1))
+            state["primary_id"] = self._id
+        else:
+            state = _copied_view_state(self, _unique_view_name(self._document, f"{self.Name} Copy",
+                                                               self.ViewType, first=1))
+        return self._document._add_element(type(self), state).Id
+
+    def GetPrimaryViewId(self) -> ElementId:  # noqa: N802
+        return ElementId(self._state.get("primary_id", -1))
 
     # -- temporary hide/isolate (view state, not part of the model: no transaction needed) ------------
     def IsolateElementsTemporary(self, elementIds) -> None:  # noqa: N802, N803
@@ -758,13 +827,14 @@ def _all_builtin_definitions():
             + _params.FAMILY_INSTANCE + _params.ROOM + _params.LEVEL + _params.ROOF)
 
 
-def _unique_view_name(document, base: str, view_type) -> str:
+def _unique_view_name(document, base: str, view_type, first: int | None = None) -> str:
+    """``base``, or "base 1", "base 2"... when taken; with ``first``, always numbered ("Level 1 Copy 1")."""
     names = {v.Name for v in document._elements_of_category(BuiltInCategory.OST_Views.value)
              if isinstance(v, View) and v.ViewType == view_type}
     names |= {v.Name for v in document._elements_of_category(BuiltInCategory.OST_Schedules.value)}
-    if base not in names:
+    if first is None and base not in names:
         return base
-    n = 1
+    n = first or 1
     while f"{base} {n}" in names:
         n += 1
     return f"{base} {n}"
@@ -775,3 +845,11 @@ def _view_state(name, view_type, family_type_id, level_id) -> dict:
             "type_id": family_type_id._value if family_type_id is not None else -1,
             "level_id": level_id if level_id is not None else -1,
             "params": {"View Name": name, "View Scale": 100}}
+
+
+def _copied_view_state(view, name: str) -> dict:
+    """A new view's state from ``view``: its properties, not its temporary or dependent state."""
+    state = {key: value for key, value in view._state.items()
+             if key not in ("unique_id", "primary_id", "is_template")}
+    state.update(name=name, params={**view._state["params"], "View Name": name})
+    return state

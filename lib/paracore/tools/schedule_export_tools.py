@@ -1,0 +1,333 @@
+"""Schedules out of Revit: export one to a CSV file, compare two.
+
+export_schedule writes the schedule's table as Revit displays it (the column headings, then one
+line per row) to a CSV file. The file is written here, in Python, from the cells Revit computes
+(TableView.GetCellText on the body section, the rows every schedule tool reads), rather than with
+ViewSchedule.Export(folder, name, ViewScheduleExportOptions), because:
+- the file holds exactly the rows the other schedule tools report to the model;
+- Python's csv module quotes a cell that holds the delimiter, a quote or a line break, and the
+  file is UTF-8 with a byte-order mark, which spreadsheets open with accents intact;
+- the file is created exclusively (open mode "x"): an existing file is never replaced, even one
+  that appears between the check and the write. Export takes a folder and a file name and has no
+  option to refuse an existing file;
+- nothing new crosses into .NET.
+
+Where: the user's Documents folder by default, and a relative path is inside it (created if
+needed). An absolute path is used as given; its folder must exist. The name always ends in .csv,
+and an existing file gets a numbered sibling ("Door Schedule (2).csv"). A cell that a spreadsheet
+would run as a formula (=, +, @, or - before a letter) is written with a leading apostrophe: a
+schedule shows what users typed in Comments, and an exported file must not run it.
+
+Writes and approval: export_schedule changes nothing in the model, so it is writes=False (no
+transaction, no empty undo entry). It does not ask for approval by default: it only ever creates
+a new .csv file and never replaces one, and its result names the file; the "ask_all" policy
+asks for it as for every tool.
+
+compare_schedules reads two schedules and says which columns and rows were added, removed or
+changed: counts and a short sample. Rows are matched by a key column (the first shared column
+whose values are filled in and unique in both, such as Mark); without one, by their whole text.
+It does not change the working set: Revit's API does not say which element a schedule row shows
+(a table is text), so differing rows are named by their key, which the query tools can look up.
+
+Revit is imported inside the tool bodies only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ..display import display_text
+from .lookup import find_schedule
+from .registry import tool
+from .results import ToolError
+from .schedule_tools import COUNTED_ROWS, schedule_rows
+
+EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
+NUMBERED_COPIES = 100       # "name (2).csv" ... tried before giving up
+FILE_STEM = 100             # characters of a file name made from a schedule's name
+SAMPLE_ROWS = 5             # rows quoted per kind of difference
+SHOWN_COLUMNS = 20          # column names quoted
+CELL_TEXT = 40              # characters of one quoted cell
+ROW_TEXT = 200              # characters of one quoted row
+CHANGES_PER_ROW = 4         # changed cells quoted per changed row
+
+_UNSAFE_IN_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+_FORMULA = re.compile(r"^(?:[=+@\t\r]|-(?![\d.]))")
+
+
+# --- argument models ---------------------------------------------------------------------------
+
+
+class ExportScheduleArgs(BaseModel):
+    schedule: str = Field(description="Name or id of the schedule, e.g. 'Door Schedule'.")
+    path: str | None = Field(
+        None, description="Where to write the CSV file: a file name or relative path (inside the user's "
+                          "Documents folder) or an absolute path. Leave null for '<schedule name>.csv' in "
+                          "Documents. An existing file is never replaced: a numbered name is used instead.")
+
+
+class CompareSchedulesArgs(BaseModel):
+    a: str = Field(description="Name or id of the first schedule (the 'before').")
+    b: str = Field(description="Name or id of the second schedule (the 'after').")
+
+
+# --- where the file goes ---------------------------------------------------------------------------
+
+
+def documents_folder() -> Path:
+    """The user's Documents folder (on Windows, where the known folder points, OneDrive included)."""
+    import platformdirs
+    return Path(platformdirs.user_documents_dir())
+
+
+def _file_stem(name: str) -> str:
+    """A schedule's name as a file name: characters Windows refuses replaced, kept short."""
+    stem = _UNSAFE_IN_NAMES.sub("_", name).strip().rstrip(". ")[:FILE_STEM].strip()
+    return stem or "Schedule"
+
+
+def export_target(path: str | None, schedule_name: str) -> Path:
+    """The file to write (not yet made unique): a .csv path, its folder existing or created."""
+    documents = documents_folder()
+    if path is None or not path.strip():
+        documents.mkdir(parents=True, exist_ok=True)
+        return documents / f"{_file_stem(schedule_name)}.csv"
+    text = path.strip()
+    if "\x00" in text:
+        raise ToolError("path holds a NUL character: give a plain file name such as 'doors.csv'.")
+    given = Path(text).expanduser()
+    if not given.is_absolute():
+        given = _inside_documents(documents, given)
+    if text.endswith(("/", "\\")) or given.is_dir():
+        given = given / f"{_file_stem(schedule_name)}.csv"
+    if given.suffix.casefold() != ".csv":
+        if given.suffix:
+            raise ToolError(f"path must name a .csv file, not '{display_text(given.name, 80)}'. "
+                            "Give a name ending in .csv, or leave path null.")
+        given = given.with_name(given.name + ".csv")
+    _ensure_folder(given.parent, documents)
+    return given
+
+
+def _inside_documents(documents: Path, relative: Path) -> Path:
+    target = (documents / relative).resolve()
+    if not target.is_relative_to(documents.resolve()):
+        raise ToolError(f"The relative path '{display_text(str(relative), 200)}' leads out of the Documents "
+                        f"folder ({documents}). Give a path inside it, or an absolute path.")
+    return target
+
+
+def _ensure_folder(folder: Path, documents: Path) -> None:
+    """Create folders inside Documents; elsewhere the folder must already exist."""
+    if folder.is_dir():
+        return
+    if folder.resolve().is_relative_to(documents.resolve()):
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    raise ToolError(f"The folder '{display_text(str(folder), 200)}' does not exist. Give an existing folder, "
+                    "or a path inside the Documents folder (leave path null for Documents).")
+
+
+def _write_new(target: Path, rows: list[list[str]]) -> Path:
+    """Write ``rows`` to ``target`` or, when it exists, to the first free "name (n).csv"."""
+    for n in range(1, NUMBERED_COPIES + 1):
+        candidate = target if n == 1 else target.with_name(f"{target.stem} ({n}){target.suffix}")
+        try:
+            with open(candidate, "x", newline="", encoding="utf-8-sig") as stream:
+                csv.writer(stream).writerows(rows)
+            return candidate
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise ToolError(f"Could not write '{display_text(str(candidate), 200)}': {exc.strerror or exc}. "
+                            "Give another path.") from None
+    raise ToolError(f"'{display_text(target.name, 120)}' and {NUMBERED_COPIES - 1} numbered copies already "
+                    "exist in that folder. Give another file name.")
+
+
+def _safe_cell(text: str) -> tuple[str, bool]:
+    """(the cell as written, whether it was defused): a leading apostrophe keeps a spreadsheet from
+    running the cell as a formula; negative numbers ("-3") stay numbers."""
+    return ("'" + text, True) if _FORMULA.match(text) else (text, False)
+
+
+# --- export -----------------------------------------------------------------------------------------
+
+
+@tool(working_set_policy="none")
+def export_schedule(ctx, args: ExportScheduleArgs):
+    """Export a schedule to a CSV file (column headings, then its rows as Revit shows them).
+
+    By default the file is '<schedule name>.csv' in the user's Documents folder; a relative path
+    is inside Documents, an absolute one is used as given. An existing file is never replaced (a
+    numbered name is used). Returns the file's path and how many rows it holds.
+    """
+    schedule = find_schedule(ctx, args.schedule)
+    headings, rows, truncated = schedule_rows(schedule, EXPORT_ROWS)
+    if not headings:
+        raise ToolError(f"Schedule '{display_text(schedule.Name)}' has no columns, so there is nothing to "
+                        "export. Add fields with add_schedule_field first.")
+    target = export_target(args.path, schedule.Name)
+    written, defused = [], 0
+    for row in [headings] + rows:
+        cells = [_safe_cell(c) for c in row]
+        defused += sum(changed for _, changed in cells)
+        written.append([c for c, _ in cells])
+    path = _write_new(target, written)
+    return _export_report(schedule.Name, path, target, len(headings), truncated, defused)
+
+
+def _export_report(name: str, path: Path, asked: Path, columns: int, truncated: bool, defused: int) -> str:
+    """The result, from the file as written (read back)."""
+    with open(path, newline="", encoding="utf-8-sig") as stream:
+        lines = sum(1 for _ in csv.reader(stream))
+    rows = max(lines - 1, 0)
+    text = (f"Exported schedule '{display_text(name)}' to {display_text(str(path), 300)}: "
+            f"{columns} column{'s' if columns != 1 else ''} and {rows} row{'s' if rows != 1 else ''} "
+            "(plus the headings line).")
+    if path != asked:
+        text += f" A file named '{display_text(asked.name, 120)}' already existed there, so it was kept."
+    if truncated:
+        text += f" Only the first {EXPORT_ROWS:,} rows were written."
+    if defused:
+        text += (f" {defused} cell{'s' if defused != 1 else ''} starting like a spreadsheet formula "
+                 "(=, +, @, -) got a leading apostrophe so that a spreadsheet shows them as text.")
+    return text
+
+
+# --- compare ----------------------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    return display_text(text, CELL_TEXT) if text.strip() else "(empty)"
+
+
+def _row(cells) -> str:
+    return display_text(" | ".join(_cell(c) for c in cells), ROW_TEXT)
+
+
+def _named_columns(headings: list[str]) -> list[str]:
+    """Headings made unique ("Mark", "Mark (2)"), so two columns with one heading stay apart."""
+    seen: Counter = Counter()
+    names = []
+    for heading in headings:
+        key = " ".join(heading.split()).casefold()
+        seen[key] += 1
+        names.append(heading if seen[key] == 1 else f"{heading} ({seen[key]})")
+    return names
+
+
+def _key_column(common: list[str], table_a: list[dict], table_b: list[dict]) -> str | None:
+    """The first shared column whose values are filled in and unique in both schedules."""
+    for column in common:
+        for table in (table_a, table_b):
+            values = [r[column].strip() for r in table]
+            if not all(values) or len(set(values)) != len(values):
+                break
+        else:
+            return column
+    return None
+
+
+def _listed(names: list[str]) -> str:
+    shown = ", ".join(f"'{display_text(n, CELL_TEXT)}'" for n in names[:SHOWN_COLUMNS])
+    return shown + (f", … and {len(names) - SHOWN_COLUMNS} more" if len(names) > SHOWN_COLUMNS else "")
+
+
+def _sample(title: str, count: int, rows: list[str]) -> list[str]:
+    if not count:
+        return []
+    lines = [f"{title} ({count}):"] + [f"- {r}" for r in rows[:SAMPLE_ROWS]]
+    if count > SAMPLE_ROWS:
+        lines.append(f"- … and {count - SAMPLE_ROWS} more")
+    return lines
+
+
+def _compare_by_key(key: str, common: list[str], table_a, table_b) -> list[str]:
+    a = {r[key].strip(): r for r in table_a}
+    b = {r[key].strip(): r for r in table_b}
+    removed = [r for k, r in a.items() if k not in b]
+    added = [r for k, r in b.items() if k not in a]
+    changed = []
+    for k, row in a.items():
+        other = b.get(k)
+        if other is None:
+            continue
+        diffs = [f"{display_text(c, CELL_TEXT)}: {_cell(row[c])} → {_cell(other[c])}"
+                 for c in common if c != key and row[c] != other[c]]
+        if diffs:
+            shown = "; ".join(diffs[:CHANGES_PER_ROW]) + (f"; … {len(diffs) - CHANGES_PER_ROW} more"
+                                                           if len(diffs) > CHANGES_PER_ROW else "")
+            changed.append(display_text(f"{key} {k}: {shown}", ROW_TEXT * 2))
+    lines = [f"Rows matched by '{display_text(key, CELL_TEXT)}' (unique in both): {len(a)} in the first, "
+             f"{len(b)} in the second; {len(removed)} removed, {len(added)} added, {len(changed)} changed."]
+    lines += _sample("Removed (only in the first)", len(removed), [_row([r[c] for c in common]) for r in removed])
+    lines += _sample("Added (only in the second)", len(added), [_row([r[c] for c in common]) for r in added])
+    lines += _sample("Changed", len(changed), changed)
+    return lines
+
+
+def _compare_by_content(common: list[str], table_a, table_b) -> list[str]:
+    a = Counter(tuple(r[c] for c in common) for r in table_a)
+    b = Counter(tuple(r[c] for c in common) for r in table_b)
+    removed, added = list((a - b).elements()), list((b - a).elements())
+    lines = [f"No shared column has unique values in both, so rows are matched by their whole text in the "
+             f"shared columns: {len(table_a)} rows in the first, {len(table_b)} in the second; "
+             f"{len(removed)} only in the first, {len(added)} only in the second."]
+    lines += _sample("Only in the first", len(removed), [_row(r) for r in removed])
+    lines += _sample("Only in the second", len(added), [_row(r) for r in added])
+    return lines
+
+
+@tool(working_set_policy="none")
+def compare_schedules(ctx, args: CompareSchedulesArgs):
+    """Compare two schedules: columns added or removed, and rows added, removed or changed from a
+    to b (counts and a short sample). Rows are matched by a column with unique values in both
+    (such as Mark), else by their whole text. The working set does not change.
+    """
+    first, second = find_schedule(ctx, args.a), find_schedule(ctx, args.b)
+    if ctx.id_value(first.Id) == ctx.id_value(second.Id):
+        raise ToolError(f"a and b are the same schedule ('{display_text(first.Name)}'). Give two schedules; "
+                        "duplicate one first to compare it with a later state.")
+    headings_a, rows_a, cut_a = schedule_rows(first)
+    headings_b, rows_b, cut_b = schedule_rows(second)
+    columns_a, columns_b = _named_columns(headings_a), _named_columns(headings_b)
+    keys_b = {c.casefold() for c in columns_b}
+    common = [c for c in columns_a if c.casefold() in keys_b]
+    removed = [c for c in columns_a if c.casefold() not in keys_b]
+    added = [c for c in columns_b if c.casefold() not in {k.casefold() for k in columns_a}]
+    lines = [f"Compared schedule '{display_text(first.Name)}' (first) with '{display_text(second.Name)}' (second)."]
+    if removed or added:
+        lines.append("Columns: " + "; ".join(part for part in (
+            f"removed {_listed(removed)}" if removed else "", f"added {_listed(added)}" if added else "") if part)
+            + (f"; {len(common)} shared." if common else "; none shared."))
+    else:
+        lines.append(f"Columns: the same {len(common)} ({_listed(common)}).")
+    if not common:
+        lines.append("With no shared column, rows cannot be compared.")
+        return "\n".join(lines)
+    by_name_b = {c.casefold(): c for c in columns_b}
+    table_a = [dict(zip(columns_a, r)) for r in rows_a]
+    table_b = [{c: r.get(by_name_b[c.casefold()], "") for c in common}
+               for r in (dict(zip(columns_b, row)) for row in rows_b)]
+    key = _key_column(common, table_a, table_b)
+    lines += _compare_by_key(key, common, table_a, table_b) if key else _compare_by_content(common, table_a, table_b)
+    if table_a and _same_rows(common, table_a, table_b):
+        lines.append("Same rows in the shared columns" + (" but in another order." if _order_differs(
+            common, table_a, table_b) else "."))
+    if cut_a or cut_b:
+        lines.append(f"Only the first {COUNTED_ROWS:,} rows of each schedule were compared.")
+    return "\n".join(lines)
+
+
+def _same_rows(common, table_a, table_b) -> bool:
+    return Counter(tuple(r[c] for c in common) for r in table_a) == \
+        Counter(tuple(r[c] for c in common) for r in table_b)
+
+
+def _order_differs(common, table_a, table_b) -> bool:
+    return [tuple(r[c] for c in common) for r in table_a] != [tuple(r[c] for c in common) for r in table_b]

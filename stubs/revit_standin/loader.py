@@ -207,7 +207,19 @@ class _Builder:
             else:
                 state.update(extra)
             self.document._load_element(cls, state)
+        self.add_title_blocks()
         assert BuiltInCategory
+
+    def add_title_blocks(self):
+        """Revit's metric template's title blocks: ISO A1 and A3 sheets (sizes in feet)."""
+        from Autodesk.Revit.DB import FamilySymbol
+        category = _category("Title Blocks")
+        if self.document._elements_of_category(category):
+            return
+        for family, name, (width, height) in (("A1 metric", "A1", (841, 594)), ("A3 metric", "A3", (420, 297))):
+            self.document._load_element(FamilySymbol, {
+                "name": name, "category": category, "family_id": self._family("Title Blocks", family)._id,
+                "sheet_size": (width / 304.8, height / 304.8), "params": {"Type Name": name, "Family Name": family}})
 
     # -- instances -------------------------------------------------------------------------------------
     def add_wall(self, data):

@@ -143,6 +143,7 @@ def test_overview_levels_types_views_and_warnings(big):
     text = call(big, "get_warnings")                              # 300 kinds, on thousands of walls
     assert f"{WARNING_KINDS} kinds" in text
     call(big, "activate_view", {"view": "No such view"}, error=True)  # lists the views
+    call(big, "use_toolset", {"name": "views"})                   # names the toolset's tools
 
 
 def test_search_every_category(big):
@@ -292,6 +293,22 @@ def test_create_on_the_big_model(big):
     call(big, "create_floor", {"level": "Level 1 (top)", "boundary": corners})
     all_walls(big)
     call(big, "create_floor", {}, error=True)                              # 24,000 walls are not one loop
+
+
+# -- sheets ----------------------------------------------------------------------------------------------
+
+
+def test_sheets_on_the_big_model(big):
+    for n in range(40):                                                    # more sheets than list_sheets shows
+        call(big, "create_sheet", {"number": f"A{100 + n}", "name": f"{LONG_TEXT[:80]} {n}"})
+    call(big, "create_sheet", {"number": "A100", "name": "Again"}, error=True)   # names the sheet using it
+    call(big, "create_sheet", {"number": "X1", "name": "x", "title_block": LONG_TYPE}, error=True)
+    call(big, "place_views_on_sheet", {"sheet": "A100", "views": ["Level 1", "Level 2", "{3D}"]}, error=True)
+    views = [f"Coordination {n:03d} - facade package, clash review with structure and MEP" for n in range(30)]
+    call(big, "place_views_on_sheet", {"sheet": "A101", "views": views}, error=True)   # too big at 1:100
+    call(big, "place_views_on_sheet", {"sheet": "A100", "views": views[:1]}, error=True)
+    call(big, "place_views_on_sheet", {"sheet": "No such sheet", "views": views[:1]}, error=True)
+    call(big, "list_sheets")
 
 
 # -- code --------------------------------------------------------------------------------------------------

@@ -216,6 +216,10 @@ MEGABYTE = "Long text " * 100_000
     ("find_scripts", {"query": MEGABYTE}),
     ("inspect_script", {"script": MEGABYTE}),
     ("run_python", {"code": f"print({MEGABYTE!r})"}),
+    ("create_sheet", {"number": MEGABYTE, "name": MEGABYTE}),
+    ("create_sheet", {"number": "H1", "name": "Hostile", "title_block": MEGABYTE}),
+    ("place_views_on_sheet", {"sheet": MEGABYTE, "views": ["Level 1"]}),
+    ("place_views_on_sheet", {"sheet": "A101", "views": [MEGABYTE, 5, -1]}),
 ])
 def test_megabyte_strings_the_tool_reads(box, walls, name, arguments):
     arguments = {k: [walls[0]] if v == "WALL" else v for k, v in arguments.items()}

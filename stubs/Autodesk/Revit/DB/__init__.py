@@ -25,6 +25,8 @@ from ._transactions import SubTransaction, Transaction, TransactionGroup
 from ._enums import ElementTypeGroup
 from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
+from ._outlines import UV, BoundingBoxUV, Outline
+from ._sheets import ViewSheet, Viewport
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
                      ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
@@ -61,6 +63,8 @@ __all__ = [
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
+    # sheets
+    "ViewSheet", "Viewport", "UV", "BoundingBoxUV", "Outline",
 ]
 
 

@@ -37,6 +37,8 @@ CATEGORY_NAMES = {
     BuiltInCategory.OST_Site: "Site", BuiltInCategory.OST_Planting: "Planting",
     BuiltInCategory.OST_Entourage: "Entourage", BuiltInCategory.OST_Views: "Views",
     BuiltInCategory.OST_Schedules: "Schedules", BuiltInCategory.OST_Materials: "Materials",
+    BuiltInCategory.OST_TitleBlocks: "Title Blocks", BuiltInCategory.OST_Sheets: "Sheets",
+    BuiltInCategory.OST_Viewports: "Viewports",
 }
 
 

@@ -53,6 +53,9 @@ class BuiltInCategory(_RevitEnum):
     OST_Views = -2000279
     OST_Schedules = -2000573
     OST_Materials = -2000700
+    OST_TitleBlocks = -2000280
+    OST_Sheets = -2003100
+    OST_Viewports = -2000510
 
 
 class BuiltInParameter(_RevitEnum):
@@ -168,6 +171,7 @@ class ViewType(_RevitEnum):
     Elevation = 3
     ThreeD = 4
     Schedule = 5
+    DrawingSheet = 6
 
 
 class ViewFamily(_RevitEnum):

@@ -1,0 +1,148 @@
+"""Sheet tools on the stand-in duplex and SampleHouse4, through the executor: creating sheets,
+placing views without overlap inside the drawing area (all or nothing), listing sheets. What each
+test checks is re-read from the model, not taken from the tool's words."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from Autodesk.Revit import DB
+from duplex_revit import DuplexRevit
+from paracore.tools import sheet_tools
+from paracore.tools.registry import default_registry
+
+MODELS = {"duplex": ["Level 1", "Level 2", "{3D}"], "SampleHouse4": ["Ground Floor", "Roof", "{3D}"]}
+
+
+@pytest.fixture(params=sorted(MODELS))
+def revit(request):
+    revit = DuplexRevit(request.param)
+    revit.three_views = MODELS[request.param]
+    yield revit
+    revit.close()
+
+
+def sheets(revit) -> dict[str, DB.ViewSheet]:
+    return revit.call(lambda: {s.SheetNumber: s for s in DB.FilteredElementCollector(revit.doc).OfClass(DB.ViewSheet)})
+
+
+def boxes(revit, sheet) -> list[tuple[float, float, float, float]]:
+    def read():
+        found = []
+        for vid in sheet.GetAllViewports():
+            outline = revit.doc.GetElement(vid).GetBoxOutline()
+            low, high = outline.MinimumPoint, outline.MaximumPoint
+            found.append((low.X, low.Y, high.X, high.Y))
+        return found
+    return revit.call(read)
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_sheet_tools_are_declared():
+    expected = {"create_sheet": (True, "replace"), "place_views_on_sheet": (True, "replace"),
+                "list_sheets": (False, "none")}
+    for name, (writes, policy) in expected.items():
+        spec = default_registry().get(name)
+        assert (spec.writes, spec.working_set_policy) == (writes, policy), name
+
+
+def test_create_sheet_with_the_default_title_block_becomes_the_working_set(revit):
+    text = revit.text("create_sheet", {"number": "A101", "name": "Plans"})
+    assert text.startswith("Created sheet 'A101 - Plans'") and "A1 metric: A1 (841 x 594 mm)" in text
+    sheet = sheets(revit)["A101"]
+    assert revit.call(lambda: sheet.Name) == "Plans"
+    assert revit.session.working_set.ids == (revit.call(lambda: sheet.Id.Value),)
+
+
+def test_create_sheet_refuses_a_used_number_and_an_unknown_title_block(revit):
+    revit.text("create_sheet", {"number": "A101", "name": "Plans"})
+    message = revit.error("create_sheet", {"number": "a101", "name": "Other"})
+    assert "Sheet number 'a101' is already used by sheet 'A101 - Plans'" in message
+    message = revit.error("create_sheet", {"number": "A102", "name": "Other", "title_block": "A0"})
+    assert message.startswith("No title block named 'A0'.") and "Title blocks: A1 metric: A1, A3 metric: A3." in message
+    assert sorted(sheets(revit)) == ["A101"]
+
+
+def test_three_views_are_placed_inside_the_drawing_area_without_overlap(revit):
+    revit.text("create_sheet", {"number": "A101", "name": "Plans", "title_block": "A1 metric: A1"})
+    text = revit.text("place_views_on_sheet", {"sheet": "A101", "views": revit.three_views})
+    assert text.startswith("Placed 3 views on sheet 'A101 - Plans'") and "none overlaps" in text
+    sheet = sheets(revit)["A101"]
+    placed = boxes(revit, sheet)
+    assert len(placed) == 3
+    left, bottom, right, top = revit.call(lambda: sheet_tools.drawing_area(sheet))
+    assert all(left <= b[0] and b[2] <= right and bottom <= b[1] and b[3] <= top for b in placed)
+    assert not any(overlap(a, b) for i, a in enumerate(placed) for b in placed[i + 1:])
+    assert len(revit.session.working_set.ids) == 3
+    listing = revit.text("list_sheets")
+    assert listing.startswith("1 sheet:") and "A101 - Plans" in listing and "3 views" in listing
+
+
+def test_a_row_that_does_not_fit_places_nothing(revit):
+    revit.text("create_sheet", {"number": "S1", "name": "Small", "title_block": "A3"})
+    message = revit.error("place_views_on_sheet", {"sheet": "Small", "views": revit.three_views, "layout": "row"})
+    assert message.startswith("Nothing was placed: the views do not all fit") and "They do not fit: " in message
+    assert boxes(revit, sheets(revit)["S1"]) == []
+
+
+def test_a_view_goes_on_one_sheet_only_and_the_working_set_supplies_views(revit):
+    revit.text("create_sheet", {"number": "A101", "name": "Plans"})
+    revit.text("create_sheet", {"number": "A102", "name": "More"})
+    view = revit.three_views[0]
+    revit.text("place_views_on_sheet", {"sheet": "A101", "views": [view]})
+    message = revit.error("place_views_on_sheet", {"sheet": "A102", "views": [view]})
+    assert "is already on sheet 'A101 - Plans'" in message
+    three_d = revit.call(lambda: next(v.Id.Value for v in DB.FilteredElementCollector(revit.doc).OfClass(DB.View3D)
+                                      if v.Name == "{3D}"))
+    revit.session.working_set.replace([three_d])
+    assert revit.text("place_views_on_sheet", {"sheet": "A102"}).startswith("Placed 1 view on sheet 'A102 - More'")
+
+
+def test_hostile_sheet_arguments_are_refused_with_what_to_do(revit):
+    assert "no sheets yet" in revit.error("place_views_on_sheet", {"sheet": "A101", "views": ["x"]})
+    revit.text("create_sheet", {"number": "A101", "name": "Plans"})
+    assert revit.error("create_sheet", {"number": "   ", "name": "x"}).startswith("number and name must not be empty")
+    assert "No sheet numbered or named" in revit.error("place_views_on_sheet", {"sheet": "Z9" * 500, "views": ["x"]})
+    assert "views is empty" in revit.error("place_views_on_sheet", {"sheet": "A101", "views": []})
+    assert "more than once" in revit.error("place_views_on_sheet", {"sheet": "A101",
+                                                                     "views": [revit.three_views[0]] * 2})
+    assert "is a sheet" in revit.error("place_views_on_sheet", {"sheet": "A101", "views": ["Plans"]})
+    assert "working set holds no views" in revit.error("place_views_on_sheet", {"sheet": "A101"})
+
+
+def test_layout_is_pure_and_all_or_nothing():
+    area = (0.0, 0.0, 10.0, 10.0)
+    centres = sheet_tools.layout([(4.0, 4.0)] * 4, "grid", area)
+    assert centres is not None and len(centres) == 4
+    assert sheet_tools.layout([(4.0, 4.0)] * 4, "row", area) is None
+    assert sheet_tools.layout([(11.0, 1.0)], "grid", area) is None
+
+
+# --- the replays: a sheet with three views laid out without overlap, on each building ---------------------
+
+REPLAYS = Path(__file__).resolve().parent / "replays"
+
+
+@pytest.mark.parametrize("replay", ["sheets_duplex.json", "sheets_samplehouse4.json"])
+def test_the_sheet_replay_places_three_views_without_overlap(replay, tmp_path):
+    env = {**os.environ, "PARACORE_DATA_DIR": str(tmp_path)}  # a replay records a trace: not in the user's
+    done = subprocess.run([sys.executable, "-m", "paracore", "replay", str(REPLAYS / replay), "--json"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    played = json.loads(done.stdout)
+    results = [r for turn in played["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["create_sheet", "place_views_on_sheet", "list_sheets"]
+    assert not any(r["is_error"] for r in results), results
+    assert results[1]["content"].startswith("Placed 3 views on sheet 'A101 - Plans'")
+    assert "none overlaps" in results[1]["content"]
+    assert played["turns"][0]["working_set"]["summary"] == "1 Sheet"
+    assert played["working_set"]["summary"] == "3 Viewports"
+    assert "3 views" in results[2]["content"]

@@ -146,3 +146,14 @@ def test_the_sheet_replay_places_three_views_without_overlap(replay, tmp_path):
     assert played["turns"][0]["working_set"]["summary"] == "1 Sheet"
     assert played["working_set"]["summary"] == "3 Viewports"
     assert "3 views" in results[2]["content"]
+
+
+def test_views_added_later_rearrange_the_sheet_without_overlap(revit):
+    revit.text("create_sheet", {"number": "A101", "name": "Plans"})
+    first, *others = revit.three_views
+    revit.text("place_views_on_sheet", {"sheet": "A101", "views": [first], "layout": "row"})
+    text = revit.text("place_views_on_sheet", {"sheet": "Plans", "views": others, "layout": "row"})
+    assert text.startswith("Placed 2 views") and "The 1 viewport already on the sheet moved" in text
+    placed = boxes(revit, sheets(revit)["A101"])
+    assert len(placed) == 3 and not any(overlap(a, b) for i, a in enumerate(placed) for b in placed[i + 1:])
+    assert len({round(b[1] + b[3], 6) for b in placed}) == 1   # a row: one centre line

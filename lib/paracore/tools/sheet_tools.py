@@ -77,6 +77,10 @@ def _sheet_label(sheet) -> str:
     return f"{display_text(sheet.SheetNumber, NAME)} - {display_text(sheet.Name, NAME)}"
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _listed(names: list[str], limit: int = LISTED_CHOICES) -> str:
     text = ", ".join(names[:limit])
     return text + (f", … and {len(names) - limit} more" if len(names) > limit else "")
@@ -194,7 +198,7 @@ def grid_centres(sizes, columns: int, area) -> list[tuple[float, float]] | None:
     centres = []
     for row, row_height in zip(rows, heights):
         x = x0
-        for (_, _), column_width in zip(row, widths):
+        for column_width in widths[:len(row)]:
             centres.append((x + column_width / 2, y - row_height / 2))
             x += column_width + GAP
         y -= row_height + GAP
@@ -257,8 +261,9 @@ def create_sheet(ctx, args: CreateSheetArgs):
         if not isinstance(created, DB.ViewSheet):
             raise ToolError("The sheet is not in the model: it was not created.")
         outline = created.Outline
+        size = _size(outline.Max.U - outline.Min.U, outline.Max.V - outline.Min.V)
         return (f"Created sheet '{_sheet_label(created)}' (id {sheet_id}) with title block "
-                f"{_title_block_label(ctx, created)} ({_size(outline.Max.U - outline.Min.U, outline.Max.V - outline.Min.V)}). "
+                f"{_title_block_label(ctx, created)} ({size}). "
                 "It is now the working set. Place views on it with place_views_on_sheet.")
 
     return ToolOutput(content=verify(), verify=verify,
@@ -388,11 +393,11 @@ def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:
                         f"overlapping: {_listed(overlapping) or 'none'}.")
     placed = [v for v in viewports if ctx.id_value(v.Id) in new_ids]
     shown = _listed([f"{_viewport_name(ctx, v)} ({_size(*_box_size(v))})" for v in placed], SHOWN_VIEWS)
-    text = (f"Placed {len(placed)} view{'s' if len(placed) != 1 else ''} on sheet '{_sheet_label(sheet)}': {shown}. "
+    text = (f"Placed {_plural(len(placed), 'view')} on sheet '{_sheet_label(sheet)}': {shown}. "
             f"All {len(viewports)} viewports are inside the drawing area "
             f"({_size(area[2] - area[0], area[3] - area[1])}) and none overlaps.")
     if moved:
-        text += f" The {moved} viewport{'s' if moved != 1 else ''} already on the sheet {'were' if moved != 1 else 'was'} re-arranged with them."
+        text += f" The {_plural(moved, 'viewport')} already on the sheet moved to make room (re-arranged with them)."
     return text + " The new viewports are now the working set."
 
 
@@ -405,11 +410,12 @@ def list_sheets(ctx, args: NoArgs):
     sheets = _sheets(ctx)
     if not sheets:
         return "The project has no sheets. Create one with create_sheet."
-    lines = [f"{len(sheets)} sheet{'s' if len(sheets) != 1 else ''}"
+    lines = [_plural(len(sheets), "sheet")
              + (f"; the first {SHOWN_SHEETS} by number:" if len(sheets) > SHOWN_SHEETS else ":")]
     for sheet in sheets[:SHOWN_SHEETS]:
         placed = [ctx.doc.GetElement(i) for i in sheet.GetAllPlacedViews()]
         names = sorted(display_text(v.Name, NAME) for v in placed if v is not None)
-        views = f"{len(names)} view{'s' if len(names) != 1 else ''}" + (f" ({_listed(names, SHOWN_VIEWS)})" if names else "")
-        lines.append(f"- {_sheet_label(sheet)} (id {ctx.id_value(sheet.Id)}): {_title_block_label(ctx, sheet)}; {views}")
+        views = _plural(len(names), "view") + (f" ({_listed(names, SHOWN_VIEWS)})" if names else "")
+        label = f"{_sheet_label(sheet)} (id {ctx.id_value(sheet.Id)})"
+        lines.append(f"- {label}: {_title_block_label(ctx, sheet)}; {views}")
     return "\n".join(lines)

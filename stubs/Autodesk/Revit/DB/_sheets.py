@@ -203,7 +203,7 @@ def _isometric_extent(view) -> tuple[float, float]:
         if not points:
             return EMPTY_VIEW, EMPTY_VIEW
         low = tuple(min(p[k] for p in points) for k in range(3))
-        high = tuple(max(p[k] for p in points) for k in range(3)) 
+        high = tuple(max(p[k] for p in points) for k in range(3))
     dx, dy, dz = (high[k] - low[k] for k in range(3))
     return (dx + dy) * _ISO, (dx + dy) * 0.5 + dz
 

@@ -272,6 +272,45 @@ def test_schedule_every_wall(big):
     call(big, "sort_schedule", {"schedule": "No such schedule", "field": "Mark"}, error=True)
 
 
+def test_export_and_compare_every_wall(big, tmp_path, monkeypatch):
+    from paracore.tools import schedule_export_tools
+    monkeypatch.setattr(schedule_export_tools, "documents_folder", lambda: tmp_path / "Documents")
+    fields = ["Mark", "Family and Type", "Comments", "Length"]
+    call(big, "create_schedule", {"category": "Walls", "name": "Walls to export", "fields": fields})
+    call(big, "create_schedule", {"category": "Walls", "name": f"Walls, long comments - {LONG_TEXT[:100]}",
+                                  "fields": ["Mark", "Comments", "Base Constraint", "Area", "Top Constraint",
+                                             "Phase Created", "IfcGUID", "Unconnected Height"]})
+    call(big, "export_schedule", {"schedule": "Walls to export"})
+    call(big, "export_schedule", {"schedule": "Walls to export", "path": "../../out.csv"}, error=True)
+    call(big, "compare_schedules", {"a": "Walls to export", "b": f"Walls, long comments - {LONG_TEXT[:100]}"})
+    call(big, "filter_schedule", {"schedule": "Walls to export", "field": "Comments", "op": "contains", "value": "f"})
+    call(big, "compare_schedules", {"a": f"Walls, long comments - {LONG_TEXT[:100]}", "b": "Walls to export"})
+
+
+# -- view templates and duplicates --------------------------------------------------------------------------
+
+
+def test_view_templates_on_every_view(big):
+    from Autodesk.Revit import DB
+
+    def many_templates(doc):
+        views = [v for v in DB.FilteredElementCollector(doc).OfClass(DB.View3D) if not v.IsTemplate][:60]
+        transaction = DB.Transaction(doc, "Templates")
+        transaction.Start()
+        for n, view in enumerate(views):
+            view.CreateViewTemplate().Name = f"{LONG_TYPE} {n:03d}"
+        transaction.Commit()
+    on_main(big, many_templates)
+    call(big, "list_view_templates")
+    views = [f"Coordination {n:03d} - facade package, clash review with structure and MEP" for n in range(MANY_VIEWS)]
+    call(big, "apply_view_template", {"views": views, "template": "3D Default"})
+    call(big, "apply_view_template", {"views": views, "template": "Architectural Plan"}, error=True)
+    call(big, "apply_view_template", {"views": views, "template": "No such template"}, error=True)
+    call(big, "duplicate_view", {"view": views[0], "with_detailing": True})
+    call(big, "apply_view_template", {"template": f"{LONG_TYPE} 001"})          # the working set: the copy
+    call(big, "duplicate_view", {"view": views[1], "name": views[2]}, error=True)
+
+
 # -- creating ----------------------------------------------------------------------------------------------
 
 

@@ -49,11 +49,13 @@ from .schedule_tools import COUNTED_ROWS, schedule_rows
 EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
 NUMBERED_COPIES = 100       # "name (2).csv" ... tried before giving up
 FILE_STEM = 100             # characters of a file name made from a schedule's name
-SAMPLE_ROWS = 5             # rows quoted per kind of difference
-SHOWN_COLUMNS = 20          # column names quoted
+SAMPLE_ROWS = 5             # rows quoted per kind of difference...
+SAMPLE_BUDGET = 350         # ...within this many characters each (three kinds: about 1,000 in all)
+SHOWN_COLUMNS = 6           # column names quoted per list
 CELL_TEXT = 40              # characters of one quoted cell
-ROW_TEXT = 200              # characters of one quoted row
-CHANGES_PER_ROW = 4         # changed cells quoted per changed row
+ROW_TEXT = 160              # characters of one quoted row
+CHANGES_PER_ROW = 3         # changed cells quoted per changed row
+NAME_TEXT = 80              # characters of a schedule's name
 
 _UNSAFE_IN_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 _FORMULA = re.compile(r"^(?:[=+@\t\r]|-(?![\d.]))")
@@ -239,11 +241,18 @@ def _listed(names: list[str]) -> str:
 
 
 def _sample(title: str, count: int, rows: list[str]) -> list[str]:
+    """ "Added (3):" and the first rows that fit in SAMPLE_BUDGET characters, then how many more."""
     if not count:
         return []
-    lines = [f"{title} ({count}):"] + [f"- {r}" for r in rows[:SAMPLE_ROWS]]
-    if count > SAMPLE_ROWS:
-        lines.append(f"- … and {count - SAMPLE_ROWS} more")
+    shown, used = [], 0
+    for row in rows[:SAMPLE_ROWS]:
+        if shown and used + len(row) + 3 > SAMPLE_BUDGET:
+            break
+        shown.append(f"- {row}")
+        used += len(row) + 3
+    lines = [f"{title} ({count}):"] + shown
+    if count > len(shown):
+        lines.append(f"- … and {count - len(shown)} more")
     return lines
 
 
@@ -262,7 +271,7 @@ def _compare_by_key(key: str, common: list[str], table_a, table_b) -> list[str]:
         if diffs:
             shown = "; ".join(diffs[:CHANGES_PER_ROW]) + (f"; … {len(diffs) - CHANGES_PER_ROW} more"
                                                            if len(diffs) > CHANGES_PER_ROW else "")
-            changed.append(display_text(f"{key} {k}: {shown}", ROW_TEXT * 2))
+            changed.append(display_text(f"{key} {k}: {shown}", ROW_TEXT))
     lines = [f"Rows matched by '{display_text(key, CELL_TEXT)}' (unique in both): {len(a)} in the first, "
              f"{len(b)} in the second; {len(removed)} removed, {len(added)} added, {len(changed)} changed."]
     lines += _sample("Removed (only in the first)", len(removed), [_row([r[c] for c in common]) for r in removed])
@@ -300,7 +309,8 @@ def compare_schedules(ctx, args: CompareSchedulesArgs):
     common = [c for c in columns_a if c.casefold() in keys_b]
     removed = [c for c in columns_a if c.casefold() not in keys_b]
     added = [c for c in columns_b if c.casefold() not in {k.casefold() for k in columns_a}]
-    lines = [f"Compared schedule '{display_text(first.Name)}' (first) with '{display_text(second.Name)}' (second)."]
+    lines = [f"Compared schedule '{display_text(first.Name, NAME_TEXT)}' (first) with "
+             f"'{display_text(second.Name, NAME_TEXT)}' (second)."]
     if removed or added:
         lines.append("Columns: " + "; ".join(part for part in (
             f"removed {_listed(removed)}" if removed else "", f"added {_listed(added)}" if added else "") if part)

@@ -24,7 +24,9 @@ from .lookup import LISTED_CHOICES, close_matches, find_view, names_match, view_
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
-SHOWN_TEMPLATES = 30    # templates listed by list_view_templates
+SHOWN_TEMPLATES = 30    # templates listed by list_view_templates...
+ROWS_BUDGET = 1500      # ...within this many characters
+UNFIT_TEMPLATES = 6     # templates of the right kind named when one of another kind is refused
 SHOWN_VIEWS = 10        # views named in a result
 NAME_TEXT = 60          # characters of a view or template name quoted in a result
 
@@ -86,11 +88,22 @@ def _template_row(ctx, template, users: int) -> str:
     return row + f" · applied to {_plural(users, 'view')} · id {ctx.id_value(template.Id)}"
 
 
-def _listed_templates(templates) -> str:
-    names = [f"'{_name(t.Name)}'" for t in templates[:LISTED_CHOICES]]
-    if len(templates) > LISTED_CHOICES:
-        names.append(f"… and {len(templates) - LISTED_CHOICES} more (list_view_templates lists them)")
+def _listed_templates(templates, limit: int = LISTED_CHOICES) -> str:
+    names = [f"'{_name(t.Name)}'" for t in templates[:limit]]
+    if len(templates) > limit:
+        names.append(f"… and {len(templates) - limit} more (list_view_templates lists them)")
     return ", ".join(names)
+
+
+def _fit(rows: list[str], budget: int = ROWS_BUDGET) -> list[str]:
+    """The first rows that fit in ``budget`` characters (at least one)."""
+    kept, used = [], 0
+    for row in rows:
+        if kept and used + len(row) + 1 > budget:
+            break
+        kept.append(row)
+        used += len(row) + 1
+    return kept
 
 
 def find_template(ctx, name: str):
@@ -169,9 +182,10 @@ def list_view_templates(ctx, args: ListViewTemplatesArgs):
         return f"The project has no view templates{found}."
     users = _template_users(ctx)
     lines = [f"{_plural(len(templates), 'view template')}:"]
-    lines += [_template_row(ctx, t, users.get(ctx.id_value(t.Id), 0)) for t in templates[:SHOWN_TEMPLATES]]
-    if len(templates) > SHOWN_TEMPLATES:
-        lines.append(f"- … and {len(templates) - SHOWN_TEMPLATES} more. Pass name_contains to narrow the list.")
+    rows = _fit([_template_row(ctx, t, users.get(ctx.id_value(t.Id), 0)) for t in templates[:SHOWN_TEMPLATES]])
+    lines += rows
+    if len(templates) > len(rows):
+        lines.append(f"- … and {len(templates) - len(rows)} more. Pass name_contains to narrow the list.")
     lines.append("Apply one with apply_view_template.")
     return "\n".join(lines)
 
@@ -208,7 +222,7 @@ def _unfit_text(ctx, template, unfit) -> str:
     for kind in dict.fromkeys(view_type_name(v) for v in unfit):
         fitting = [t for t in templates if view_type_name(t) == kind]
         example = next(v for v in unfit if view_type_name(v) == kind)
-        text += (f" Templates for {_kind_plural(example)}: {_listed_templates(fitting)}." if fitting
+        text += (f" Templates for {_kind_plural(example)}: {_listed_templates(fitting, UNFIT_TEMPLATES)}." if fitting
                  else f" The project has no template for {_kind_plural(example)}.")
     return text + " Nothing was changed: call again without those views, or with a template of their kind."
 

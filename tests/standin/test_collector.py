@@ -50,7 +50,11 @@ def test_of_class_takes_derived_classes(duplex):
     assert sorted(lv.Name for lv in levels) == ["Level 1", "Level 2", "Roof", "T/FDN"]
     views = FilteredElementCollector(duplex).OfClass(View).ToElements()
     plans = FilteredElementCollector(duplex).OfClass(ViewPlan).ToElements()
-    assert len(plans) == 4 and set(_ids(plans)) < set(_ids(views))
+    assert set(_ids(plans)) < set(_ids(views))
+    # four level plans and the two floor plan templates (templates are views, as in Revit)
+    assert sorted((v.Name, v.IsTemplate) for v in plans) == [
+        ("Architectural Plan", True), ("Level 1", False), ("Level 2", False), ("Roof", False), ("Site Plan", True),
+        ("T/FDN", False)]
     assert FilteredElementCollector(duplex).OfClass(ElementType).WhereElementIsElementType().GetElementCount() \
         == FilteredElementCollector(duplex).WhereElementIsElementType().GetElementCount()
 
@@ -158,7 +162,7 @@ def test_a_collector_without_a_filter_is_refused(duplex):
 # -- scopes ------------------------------------------------------------------------------------------------------------
 
 def test_a_view_scoped_collector_sees_the_plans_level_only(duplex):
-    plans = {v.GenLevel.Name: v for v in FilteredElementCollector(duplex).OfClass(ViewPlan)}
+    plans = {v.GenLevel.Name: v for v in FilteredElementCollector(duplex).OfClass(ViewPlan) if not v.IsTemplate}
     level_1 = plans["Level 1"].GenLevel
     in_view = FilteredElementCollector(duplex, plans["Level 1"].Id).OfCategory(WALLS).ToElements()
     assert in_view and all(w.LevelId == level_1.Id for w in in_view)

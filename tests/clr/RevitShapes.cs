@@ -45,6 +45,8 @@ namespace Autodesk.Revit.DB
 
     public enum TemporaryViewMode { RevealHiddenElements = 0, TemporaryHideIsolate = 1 }
 
+    public enum ViewDuplicateOption { Duplicate = 0, AsDependent = 1, WithDetailing = 2 }
+
     public enum TransactionStatus { Uninitialized = 0, Started = 1, RolledBack = 2, Committed = 3 }
 
     public enum FailureSeverity { None = 0, Warning = 1, Error = 2, DocumentCorruption = 3 }
@@ -182,6 +184,14 @@ namespace Autodesk.Revit.DB
             return element;
         }
 
+        internal View AddView(string name, bool template)
+        {
+            View view = new View(this, nextId++, name);
+            view.IsTemplate = template;
+            elements[view.Id.Value] = view;
+            return view;
+        }
+
         internal void RequireTransaction(string what)
         {
             if (OpenTransaction == null)
@@ -216,9 +226,46 @@ namespace Autodesk.Revit.DB
     {
         private readonly List<ElementId> isolated = new List<ElementId>();
 
+        private ElementId templateId = ElementId.InvalidElementId;
+
         internal View(Document document, long id, string name) : base(document, id, name) { }
 
-        public bool IsTemplate { get { return false; } }
+        public bool IsTemplate { get; internal set; }
+
+        // View templates and duplicates (Revit 2026: View.ViewTemplateId, IsValidViewTemplate,
+        // CanViewBeDuplicated(ViewDuplicateOption), Duplicate(ViewDuplicateOption) -> ElementId).
+        public ElementId ViewTemplateId
+        {
+            get { return templateId; }
+            set
+            {
+                Document.RequireTransaction("View.ViewTemplateId");
+                if (value.Value != -1 && !IsValidViewTemplate(value))
+                    throw new Autodesk.Revit.Exceptions.ArgumentException("The view template is not valid for this view.");
+                templateId = value;
+            }
+        }
+
+        public bool IsValidViewTemplate(ElementId templateId)
+        {
+            View template = Document.GetElement(templateId) as View;
+            return template != null && template.IsTemplate && !IsTemplate;
+        }
+
+        public bool CanViewBeDuplicated(ViewDuplicateOption duplicateOption)
+        {
+            return !IsTemplate && duplicateOption != ViewDuplicateOption.AsDependent;
+        }
+
+        public ElementId Duplicate(ViewDuplicateOption duplicateOption)
+        {
+            Document.RequireTransaction("View.Duplicate");
+            if (!CanViewBeDuplicated(duplicateOption))
+                throw new Autodesk.Revit.Exceptions.InvalidOperationException("The view cannot be duplicated.");
+            View copy = Document.AddView(Name + " Copy 1", false);
+            copy.templateId = templateId;
+            return copy.Id;
+        }
         public bool CropBoxActive { get; set; }
 
         public void IsolateElementsTemporary(ICollection<ElementId> elementIds)
@@ -852,6 +899,9 @@ namespace ParacoreClrLane
         public static int DocumentChangedSubscribers(UIApplication app) { return app.Application.DocumentChangedSubscribers; }
 
         public static int IsolatedCount(View view) { return view.IsolatedCount; }
+
+        // A view and a view template in a document (as a project's template file brings them).
+        public static View AddView(Document document, string name, bool template) { return document.AddView(name, template); }
 
         public static XYZ OffsetOf(Element element) { return element.Offset; }
 

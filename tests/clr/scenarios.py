@@ -133,6 +133,34 @@ def tool_context_transforms() -> dict:
             "gone": doc.GetElement(ctx.element_id(FIRST_ID + 5)) is None}
 
 
+def view_template_and_duplicate() -> dict:
+    """What apply_view_template and duplicate_view hand to Revit: an ElementId to ViewTemplateId
+    and IsValidViewTemplate, a ViewDuplicateOption to Duplicate, an ElementId back."""
+    from paracore.revit.context import ToolContext
+    from paracore.session import Session
+    uidoc = _open(2).ActiveUIDocument
+    doc = uidoc.Document
+    ctx = ToolContext(doc, uidoc, Session("lane", "Lane.rvt"))
+    plan, template = Revit.AddView(doc, "Level 1", False), Revit.AddView(doc, "Architectural Plan", True)
+
+    def change():
+        plan.ViewTemplateId = template.Id
+        new_id = plan.Duplicate(DB.ViewDuplicateOption.WithDetailing)
+        doc.GetElement(new_id).Name = "Level 1 - Furniture"
+        return new_id
+
+    valid = plan.IsValidViewTemplate(template.Id)
+    new_id = _in_transaction(doc, change)
+    copy = ctx.element(ctx.id_value(new_id))
+    return {"valid": valid, "template_of_plan": ctx.id_value(plan.ViewTemplateId) == ctx.id_value(template.Id),
+            "copy": copy.Name, "copy_template": ctx.id_value(copy.ViewTemplateId) == ctx.id_value(template.Id),
+            "can_dependent": plan.CanViewBeDuplicated(DB.ViewDuplicateOption.AsDependent),
+            "int_template_id": _error(lambda: _in_transaction(doc, lambda: setattr(plan, "ViewTemplateId",
+                                                                                   ctx.id_value(template.Id)))),
+            "template_not_a_template": _error(lambda: _in_transaction(doc, lambda: setattr(plan, "ViewTemplateId",
+                                                                                           plan.Id)))}
+
+
 def id_conversions() -> dict:
     from paracore.revit.context import element_id, id_value
     doc = _open(2).ActiveUIDocument.Document

@@ -30,6 +30,15 @@ def test_move_copy_rotate_and_delete_take_the_tool_contexts_lists(clr):
     assert seen == {"copies": 2, "deleted": [FIRST + 5], "moved_x": 1.0, "gone": True}
 
 
+def test_view_templates_and_duplicates_take_ids_and_enums_and_give_an_id_back(clr):
+    seen = clr.run("view_template_and_duplicate")
+    assert {k: v for k, v in seen.items() if not k.endswith("template_id") and k != "template_not_a_template"} == {
+        "valid": True, "template_of_plan": True, "copy": "Level 1 - Furniture", "copy_template": True,
+        "can_dependent": False}
+    assert seen["int_template_id"].startswith("TypeError")          # an int is not an ElementId
+    assert seen["template_not_a_template"].startswith("ArgumentException")
+
+
 def test_ids_convert_both_ways_on_a_2026_shaped_api(clr):
     seen = clr.run("id_conversions")
     assert seen == {"large": 3_000_000_000, "read": 42, "element": FIRST + 1, "from_float_int": 7,

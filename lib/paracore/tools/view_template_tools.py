@@ -20,7 +20,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..display import display_text
-from .lookup import LISTED_CHOICES, close_matches, find_view, names_match, view_label, view_type_name
+from .lookup import LISTED_CHOICES, all_views, close_matches, find_view, names_match, view_label, view_type_name
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
@@ -152,9 +152,9 @@ def _resolve_views(ctx, names) -> list:
         return views
     if not names:
         raise ToolError("views is empty: give the views by name or id, or leave it null for the working set's views.")
-    found = {}
-    for name in names:
-        view = find_view(ctx, str(name))  # an unknown name lists the views
+    candidates, found = all_views(ctx), {}   # read once: the model may name thousands of views
+    for name in dict.fromkeys(str(n) for n in names):
+        view = find_view(ctx, name, candidates)  # an unknown name lists the views
         found.setdefault(ctx.id_value(view.Id), view)
     return list(found.values())
 

@@ -52,6 +52,7 @@ class SessionRun:
     turn_of_request: list[int]           # 0-based turn of each request
     bodies: dict[str, list[Body]] = field(default_factory=dict)
     parts: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)  # of the first body
+    requests: list = field(default_factory=list)  # the ModelRequests the scripted model received
 
 
 class RecordedReplay:
@@ -62,6 +63,7 @@ class RecordedReplay:
         self.replay = replay
         self.turns = replay.turns
         self.model = replay.model
+        self.toolsets = replay.toolsets
         self.scripted = replay.scripted_model()
 
     def scripted_model(self):
@@ -69,15 +71,21 @@ class RecordedReplay:
 
 
 def run_session(name: str, path: Path) -> SessionRun:
-    """Play the replay on the duplex and measure every request it made, for both providers."""
-    from paracore.app.replay import failed_turns, run_replay
+    """Play the replay file on the duplex and measure every request it made, for both providers."""
     from paracore.app.replay_file import load_replay
+    return run_replay_session(name, load_replay(path))
+
+
+def run_replay_session(name: str, loaded) -> SessionRun:
+    """Play a loaded replay on the duplex and measure every request it made, for both providers."""
+    from paracore.app.replay import failed_turns, run_replay
     progress(f"token economy: {name}: replay")
-    replay = RecordedReplay(load_replay(path))
+    replay = RecordedReplay(loaded)
     result = run_replay(replay, trace=False)
     requests = replay.scripted.requests
     turn_of_step = [index for index, turn in enumerate(replay.turns) for _ in turn.steps]
-    run = SessionRun(name, list(replay.turns), result, failed_turns(result), turn_of_step[:len(requests)])
+    run = SessionRun(name, list(replay.turns), result, failed_turns(result), turn_of_step[:len(requests)],
+                     requests=list(requests))
     for provider in PROVIDERS:
         progress(f"token economy: {name}: {len(requests)} {LABELS[provider]} bodies")
         raw = capture_bodies(provider, requests)

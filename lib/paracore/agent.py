@@ -17,6 +17,11 @@ Approvals: the approver gets an ``ApprovalRequest`` and answers "approve", "deny
 or ``("approve", edits)`` / ``("always", edits)`` when the request carried an editable ``form``
 (see paracore.tools.forms): the edits are applied to the call before it runs.
 
+Toolsets (docs/TOOLSETS.md): with ``gate_toolsets`` the model gets the core tools, the pinned
+toolsets and the ones it turned on with ``use_toolset``, always in the same order; a call to a tool
+of a toolset that is off is answered with an error that names the toolset. Without it (MCP's
+outside calls, replays written before toolsets, most tests) every registered tool is on.
+
 ``Agent.on_request``, when set, is called with every ``ModelRequest`` just before it is sent (on
 the thread that iterates ``run_turn``): the trace records the system prompt and tools from it.
 """
@@ -39,6 +44,7 @@ from .messages import (MAX_ARGUMENT_DEPTH, Message, TextPart, ToolCallPart, Tool
                        close_dangling_calls, nesting_exceeds)
 from .session import Session
 from .tools.forms import FormError, approval_form_of
+from .tools import toolsets
 from .tools.registry import PreparedCall, Registry, ToolCallError
 
 log = logging.getLogger("paracore.agent")
@@ -123,15 +129,27 @@ class Agent:
     limits: AgentLimits = field(default_factory=AgentLimits)
     turn_index: int = 0
     on_request: Callable[[ModelRequest], None] | None = None   # e.g. TraceRecorder.on_request
-    _tools: tuple[int, list[ToolDefinition]] | None = field(default=None, init=False, repr=False)
+    gate_toolsets: bool = False                   # False: every registered tool is sent and callable
+    pinned_toolsets: tuple[str, ...] = ()         # on from the first request (Settings.pinned_toolsets)
+    _tools: tuple[tuple, list[ToolDefinition]] | None = field(default=None, init=False, repr=False)
+
+    def tools_on(self) -> list[str]:
+        """The names of the tools sent, in their fixed order (tools.toolsets.tools_sent)."""
+        registered = self.registry.names()
+        if not self.gate_toolsets:
+            return registered
+        with self.session.lock:
+            turned_on = list(self.session.toolsets_on)
+        return toolsets.tools_sent(registered, toolsets.order_on(self.pinned_toolsets, turned_on))
 
     def tool_definitions(self) -> list[ToolDefinition]:
-        """The tools sent with every request, built once per registry version: copying 40-odd
-        schemas for every model step was half of the agent's own time per tool call. The
-        adapters build their own request dicts around them and never change them."""
-        version = self.registry.version
-        if self._tools is None or self._tools[0] != version:
-            self._tools = (version, [ToolDefinition(**d) for d in self.registry.definitions()])
+        """The tools sent with a request, built once per registry version and set of tools on:
+        copying 40-odd schemas for every model step was half of the agent's own time per tool
+        call. The adapters build their own request dicts around them and never change them."""
+        names = self.tools_on()
+        key = (self.registry.version, tuple(names))
+        if self._tools is None or self._tools[0] != key:
+            self._tools = (key, [ToolDefinition(**self.registry.get(name).definition()) for name in names])
         return self._tools[1]
 
     def run_turn(self, user_text: str, cancel: CancelToken | None = None) -> Iterator[ev._Event]:
@@ -328,6 +346,10 @@ class _Turn:
             if call.raw_arguments is not None:  # not one JSON object: never run it with defaults
                 yield from self._answer(results, call, _not_an_object(call), "error")
                 continue
+            off = self._toolset_off(call.name)
+            if off is not None:
+                yield from self._answer(results, call, off, "error")
+                continue
             prepared = self.agent.registry.prepare(call.name, call.arguments, self.session.working_set.ids)
             if isinstance(prepared, ToolCallError):
                 yield from self._answer(results, call, prepared.message, "error")
@@ -342,6 +364,18 @@ class _Turn:
                 continue
             runnable.append((call.id, prepared))
         return runnable
+
+    def _toolset_off(self, name: str) -> str | None:
+        """What the model reads when it calls a tool of a toolset that is off, else None. Such a
+        call is not run even if the model guessed its arguments right: the model has not seen the
+        tool's schema, and turning the toolset on here would change the tools behind its back."""
+        if not self.agent.gate_toolsets or name not in self.agent.registry:
+            return None
+        if any(tool.name == name for tool in self.agent.tool_definitions()):
+            return None
+        toolset = toolsets.toolset_of(name)
+        return (f"Not run: {name} is in the {toolset} toolset, which is off. Call {toolsets.USE_TOOLSET} "
+                f"with name \"{toolset}\" first; then call {name} again, in your next step.")
 
     def _execute(self, step: int, calls: list[ToolCallPart], runnable, results: dict):
         """One batch on Revit's main thread; returns the exception if Revit failed (calls answered)."""
@@ -549,6 +583,10 @@ class _OutsideCalls(_Turn):
 
     def _append(self, message: Message) -> None:
         """Results of outside calls are the caller's, not the chat's conversation."""
+
+    def _toolset_off(self, name: str) -> None:
+        """An outside caller (MCP) lists every tool, so every tool is on for it."""
+        return None
 
 
 _CANCELLED = "Cancelled by the user before it ran."

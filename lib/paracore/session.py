@@ -30,6 +30,9 @@ class Session:
         self.working_set = WorkingSet(describe)
         self.scratchpad: dict[str, Any] = {}  # e.g. the selected script and its pending parameters
         self.always_allowed_tools: set[str] = set()  # tools the user approved for the session
+        # Toolsets the model turned on (use_toolset), in that order: their tools are appended to
+        # the tools sent, so the order must never change within a conversation (docs/TOOLSETS.md).
+        self.toolsets_on: list[str] = []
         # Guards history and scratchpad: the agent loop writes them on a worker thread while the
         # UI reads them. The working set has its own lock.
         self.lock = threading.RLock()
@@ -43,8 +46,17 @@ class Session:
         with self.lock:
             self.scratchpad.clear()
 
+    def turn_on_toolset(self, name: str) -> bool:
+        """Turn a toolset on for the rest of the conversation; False if it already was."""
+        with self.lock:
+            if name in self.toolsets_on:
+                return False
+            self.toolsets_on.append(name)
+            return True
+
     def clear_conversation(self) -> None:
-        """Start over: empty the history, the scratchpad and the working set.
+        """Start over: empty the history, the scratchpad and the working set; the toolsets the
+        model turned on go off (a new conversation starts with a new prompt cache anyway).
 
         The persistent state is cleared only when the user clears the chat.
         The tools approved for the session stay approved.
@@ -52,6 +64,7 @@ class Session:
         with self.lock:
             self.history.clear()
             self.scratchpad.clear()
+            self.toolsets_on.clear()
         self.working_set.clear(source="conversation cleared")
 
     def __repr__(self) -> str:

@@ -138,6 +138,9 @@ class Settings(_SettingsModel):
     limits: Limits = Field(default_factory=Limits)
     script_folders: list[str] = Field(default_factory=list)
     """Folders of user scripts the agent may offer (paths as typed; they may be offline drives)."""
+    pinned_toolsets: list[str] = Field(default_factory=list)
+    """Toolsets on from the first request of every conversation (paracore.tools.toolsets.NAMES);
+    the model turns the others on when it needs them (docs/TOOLSETS.md)."""
     mcp_listener: bool = True
     """Inside Revit, listen on loopback (127.0.0.1 and ::1, a random port, a per-session token in
     a file only this user can read) so that ``paracore mcp`` can forward MCP clients' tool calls
@@ -169,6 +172,12 @@ class Settings(_SettingsModel):
     def _clean_folders(cls, folders: list[str]) -> list[str]:
         cleaned = [f.strip() for f in folders if f and f.strip()]
         return list(dict.fromkeys(cleaned))  # drop duplicates, keep order
+
+    @field_validator("pinned_toolsets")
+    @classmethod
+    def _known_toolsets(cls, names: list[str]) -> list[str]:
+        from .tools.toolsets import check_names  # pure data, no Revit
+        return check_names(name.strip() for name in names if name and name.strip())
 
     def with_changes(self, **changes: Any) -> Settings:
         """A validated copy with some fields changed (``model_copy`` would skip validation)."""

@@ -5,15 +5,20 @@ Regenerate with: python3 tasks.py paracore tools-doc > docs/TOOLS.md
 from __future__ import annotations
 
 from .tools.registry import Registry
+from .tools.toolsets import toolset_of
 
 
 def render(registry: Registry) -> str:
     lines = ["# Tools reference", "",
              "Generated from the tool registry by `paracore tools-doc`; do not edit by hand.", "",
              f"{len(registry)} tools. *Writes*: the tool changes the model (one transaction, one undo entry per "
-             "agent step). *Approval*: always asks the user first, whatever the approval policy.", ""]
+             "agent step). *Approval*: always asks the user first, whatever the approval policy. *Toolset*: the "
+             "model gets the tool once it turned that toolset on (or the user pinned it); the others are "
+             "always on (docs/TOOLSETS.md).", ""]
     for spec in registry.specs():
-        flags = ", ".join(flag for flag, on in (("writes", spec.writes), ("approval", spec.needs_approval)) if on)
+        toolset = toolset_of(spec.name)
+        flags = ", ".join(flag for flag, on in (("writes", spec.writes), ("approval", spec.needs_approval),
+                                                (f"toolset {toolset}", toolset)) if on)
         lines += [f"## `{spec.name}`" + (f" ({flags})" if flags else ""), "", spec.description, ""]
         properties = spec.parameters.get("properties", {})
         if properties:

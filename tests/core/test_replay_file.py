@@ -87,7 +87,7 @@ REPLY = {"text": "Done."}
         pytest.param('{"turns": {}}', ['"turns" must be a list (got an object)'], id="turns not a list"),
         pytest.param('{"turns": []}', ['"turns" is empty; add at least one {"user": "...", "steps": [...]} turn'], id="no turns"),
         pytest.param('{"model": 3, "turns": [], "title": "x"}',
-                     ['"model" must be a string (got the number 3)', 'unknown key "title"; expected "model" and "turns"'],
+                     ['"model" must be a string (got the number 3)', 'unknown key "title"; expected "model", "toolsets" and "turns"'],
                      id="bad top-level keys"),
         pytest.param('{"turns": ["hello"]}', ['turn 1: the turn must be a JSON object (got "hello")'], id="turn not an object"),
         pytest.param(json.dumps({"turns": [{"steps": [REPLY]}]}), ['turn 1: "user" is missing'], id="no user"),

@@ -53,11 +53,14 @@ def build_model(settings: Settings, *, model_factory: Callable[[Settings], Any] 
 
 
 def build_agent(settings: Settings | None, runtime, session, approver: Approver | None = None, *,
-                model: Any = None, policy: ApprovalPolicy | None = None, turn_index: int = 0) -> Agent:
+                model: Any = None, policy: ApprovalPolicy | None = None, turn_index: int = 0,
+                toolsets: bool = True) -> Agent:
     """An agent for ``session`` on ``runtime`` (a ``RevitRuntime``: the pane's or the sandbox's).
 
     ``settings``: None means the defaults. ``model``: used as given; otherwise built from the
     settings by :func:`build_model`. ``policy``: otherwise the settings' ``approval_policy``.
+    ``toolsets``: the model gets the core tools, the settings' pinned toolsets and those it turns
+    on (docs/TOOLSETS.md); False sends every tool (replays written before toolsets existed).
     """
     settings = settings if settings is not None else Settings()
     load_tools()
@@ -65,4 +68,5 @@ def build_agent(settings: Settings | None, runtime, session, approver: Approver 
                  registry=default_registry(), session=session, revit=runtime,
                  prompts=PromptBuilder(runtime.prompt_facts()), approver=approver or approve_all,
                  policy=policy or ApprovalPolicy(mode=settings.approval_policy),
-                 limits=agent_limits(settings), turn_index=turn_index)
+                 limits=agent_limits(settings), turn_index=turn_index,
+                 gate_toolsets=toolsets, pinned_toolsets=tuple(settings.pinned_toolsets))

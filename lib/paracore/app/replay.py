@@ -34,7 +34,7 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
     a TraceRecorder to record with."""
     scripted = replay.scripted_model()
     with Sandbox(model or replay.model or "duplex", grow_to=grow_to) as sandbox:
-        agent = sandbox.agent(scripted, approver=scripted_approver(scripted))
+        agent = sandbox.agent(scripted, approver=scripted_approver(scripted), toolsets=replay.toolsets)
         recorder = trace if isinstance(trace, TraceRecorder) else \
             TraceRecorder(meta={"source": "replay", "document": sandbox.doc_title}) if trace else None
         if recorder is not None:

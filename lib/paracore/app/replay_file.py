@@ -7,7 +7,7 @@
                           {"text": "Done. The curved wall is now your working set."}]}]}
 
 ``model`` (optional) names the Revit stand-in model to load, or a path to one; it is not a
-language model. Each turn is the user's message and the steps the scripted language model
+language model. ``toolsets`` (optional, false) starts with the core tools only (docs/TOOLSETS.md). Each turn is the user's message and the steps the scripted language model
 answers with; a turn's last step, and only its last, is the ``text`` reply. A call may carry
 ``"approval": "approve" | "deny"`` for the replay's approver.
 
@@ -46,6 +46,9 @@ class Replay(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     model: str | None = None
+    toolsets: bool = False
+    """True: the model starts with the core tools and turns toolsets on with use_toolset, as in
+    Revit (docs/TOOLSETS.md). False: every tool is on from the start."""
     turns: list[ReplayTurn]
 
     def scripted_model(self) -> ScriptedModel:
@@ -154,7 +157,7 @@ def _duplicate_id_problems(replay: Replay) -> list[str]:
 
 # The keys each object may have, to list them when an unknown key is found.
 _KEYS = {
-    "file": '"model" and "turns"',
+    "file": '"model", "toolsets" and "turns"',
     "turn": '"user" and "steps"',
     "step": '"tool_calls" or "text"',
     "tool call": '"id", "name", "arguments" and optionally "approval"',

@@ -56,11 +56,13 @@ class Sandbox:
         self.doc_title = self.host.call(lambda: self.doc.Title)
 
     def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None,
-              settings: Settings | None = None) -> Agent:
+              settings: Settings | None = None, toolsets: bool = False) -> Agent:
         """The agent on this sandbox's document (``paracore.app.build``); ``settings`` give the
-        limits and, without ``policy``, the approval policy (defaults when None)."""
+        limits and, without ``policy``, the approval policy (defaults when None). ``toolsets``:
+        as in Revit, the model starts with the core tools (docs/TOOLSETS.md); False (scripted
+        models, tests) sends every tool."""
         return build_agent(settings, self.runtime, self.session, approver, model=model,
-                           policy=policy or ApprovalPolicy())
+                           policy=policy or ApprovalPolicy(), toolsets=toolsets)
 
     def _follow_document_changes(self) -> None:
         from ..revit import document_events

@@ -80,7 +80,7 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
     printer = ConversationPrinter(out)
     usage = TurnUsage(base_url=base_url)
     approver = _MainThreadApprover()
-    agent = sandbox.agent(model, approver=approver, policy=policy, settings=settings)
+    agent = sandbox.agent(model, approver=approver, policy=policy, settings=settings, toolsets=True)
     recorder = TraceRecorder(meta={"source": "sandbox", "document": sandbox.doc_title}).attach(agent) \
         if trace else None
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "

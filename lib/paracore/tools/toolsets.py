@@ -1,0 +1,107 @@
+"""Which tools the model always has (the core) and which come in toolsets it turns on.
+
+Sending all 60-odd definitions with every request costs ~10,000 tokens each time, most of them
+for tools a conversation never calls. The core is what nearly every conversation needs (finding
+elements, reading and setting parameters, the working set and the selection, the model's
+levels, types and views) plus ``use_toolset``; the rest is grouped here by what the user wants
+to do. This module is the one place that says where a tool belongs: a registered tool that is in
+neither list fails tests/core/test_toolsets.py, so every new tool must be placed here. Names of
+tools not written yet may be listed already; only registered tools are ever sent.
+
+The order of the tools sent never changes inside a conversation except by appending: the core
+(sorted by name), then the pinned toolsets (Settings, in the order below), then the toolsets the
+model turned on, in the order it turned them on. Providers cache the prompt as a prefix (tools,
+then system prompt, then messages), so turning a toolset on keeps the cached core and pinned
+definitions; docs/TOOLSETS.md has the details and bench/RESULTS.md the cost.
+
+Pure data and small functions: imported by the settings, the agent and the tools, without Revit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+USE_TOOLSET = "use_toolset"
+
+CORE: frozenset[str] = frozenset({
+    USE_TOOLSET,
+    # the working set and the selection
+    "get_working_set", "set_working_set", "add_to_working_set", "remove_from_working_set",
+    "clear_working_set", "add_selection_to_working_set", "select_elements", "get_selection",
+    "filter_working_set",
+    # finding and reading elements; parameters are read and set in most conversations
+    "search_elements", "get_element_info", "get_parameters", "set_parameter",
+    # what the model holds
+    "get_model_overview", "list_levels", "list_types", "list_views",
+})
+
+
+@dataclass(frozen=True)
+class Toolset:
+    name: str
+    holds: str                 # what it is for, in a few words: use_toolset's description lists it
+    tools: frozenset[str]
+
+
+TOOLSETS: tuple[Toolset, ...] = (
+    Toolset("modelling", "create walls, curved walls, floors and levels; place doors and windows; "
+            "move, copy, rotate, delete elements; change their type",
+            frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
+                       "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
+                       "delete_elements", "change_type"})),
+    Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements",
+            frozenset({"activate_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
+                       "color_elements", "duplicate_view", "list_view_templates", "apply_view_template",
+                       "create_view_template"})),
+    Toolset("documentation", "sheets: list them, create them, place views on them",
+            frozenset({"create_sheet", "place_views_on_sheet", "list_sheets"})),
+    Toolset("schedules", "create schedules, add fields, sort, filter, export and compare them",
+            frozenset({"create_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
+                       "export_schedule", "compare_schedules"})),
+    Toolset("qa", "check the model: Revit's warnings",
+            frozenset({"get_warnings"})),
+    Toolset("scripts", "find, inspect and run library scripts; run generated Python code",
+            frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
+)
+
+NAMES: tuple[str, ...] = tuple(toolset.name for toolset in TOOLSETS)
+_BY_NAME = {toolset.name: toolset for toolset in TOOLSETS}
+
+
+def toolset_of(tool_name: str) -> str | None:
+    """The toolset holding ``tool_name``; None for a core tool or a tool placed nowhere."""
+    return next((toolset.name for toolset in TOOLSETS if tool_name in toolset.tools), None)
+
+
+def is_placed(tool_name: str) -> bool:
+    return tool_name in CORE or toolset_of(tool_name) is not None
+
+
+def check_names(names: Iterable[str]) -> list[str]:
+    """The names as given, without duplicates; ValueError naming the valid ones for an unknown one."""
+    names = list(dict.fromkeys(names))
+    unknown = [name for name in names if name not in _BY_NAME]
+    if unknown:
+        raise ValueError(f"unknown toolset {', '.join(map(repr, unknown))}; toolsets: {', '.join(NAMES)}")
+    return names
+
+
+def order_on(pinned: Sequence[str], turned_on: Sequence[str]) -> list[str]:
+    """The toolsets on, in the order their tools are sent: pinned ones in canonical order first
+    (they are on from the first request), then the ones turned on, in the order they were."""
+    pinned_in_order = [name for name in NAMES if name in pinned]
+    return list(dict.fromkeys([*pinned_in_order, *turned_on]))
+
+
+def tools_sent(registered: Iterable[str], toolsets_on: Sequence[str]) -> list[str]:
+    """The registered tools to send, in their fixed order: core (and any tool placed nowhere, so a
+    tool is never hidden by mistake) sorted by name, then each toolset's tools sorted by name."""
+    registered = sorted(registered)
+    first = [name for name in registered if toolset_of(name) is None]
+    later = [name for toolset in toolsets_on for name in registered if name in _BY_NAME[toolset].tools]
+    return first + later
+
+
+def describe_toolsets() -> str:
+    """One line per toolset, for use_toolset's description."""
+    return "\n".join(f"- {toolset.name}: {toolset.holds}" for toolset in TOOLSETS)

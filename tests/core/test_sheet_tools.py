@@ -157,3 +157,17 @@ def test_views_added_later_rearrange_the_sheet_without_overlap(revit):
     placed = boxes(revit, sheets(revit)["A101"])
     assert len(placed) == 3 and not any(overlap(a, b) for i, a in enumerate(placed) for b in placed[i + 1:])
     assert len({round(b[1] + b[3], 6) for b in placed}) == 1   # a row: one centre line
+
+
+def test_a_sheets_title_block_and_viewports_show_on_the_sheet_only(revit):
+    revit.text("create_sheet", {"number": "A190", "name": "Owned"})
+    revit.text("place_views_on_sheet", {"sheet": "A190", "views": [revit.three_views[0]]})
+
+    def visible_in_3d():
+        view = next(v for v in DB.FilteredElementCollector(revit.doc).OfClass(DB.View3D) if not v.IsTemplate)
+        shown = DB.FilteredElementCollector(revit.doc, view.Id).WhereElementIsNotElementType().ToElementIds()
+        owned = {e.Id.Value for e in DB.FilteredElementCollector(revit.doc).WhereElementIsNotElementType()
+                 if e.OwnerViewId.Value != -1}
+        return owned, {i.Value for i in shown}
+    owned, shown = revit.call(visible_in_3d)
+    assert owned and not owned & shown  # Revit shows view-owned elements in their owner view only

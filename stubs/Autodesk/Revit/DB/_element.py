@@ -186,6 +186,13 @@ class Element:
         return ElementId(self._state.get("level_id", -1))
 
     @property
+    def OwnerViewId(self) -> ElementId:  # noqa: N802
+        """The view a view-specific element belongs to (a sheet's title block and viewports);
+        InvalidElementId for model elements."""
+        owner = self._state.get("owner_view_id")
+        return ElementId(-1 if owner is None else owner)
+
+    @property
     def Location(self):  # noqa: N802
         location = self._state.get("location")
         if isinstance(location, XYZ):

@@ -256,9 +256,12 @@ class View(Element):
         return [i for i in ids if (i in chosen) == (mode == "isolate")]
 
     def _model_ids(self):
+        # An element owned by a view (a sheet's title block and viewports: OwnerViewId) shows in
+        # that view only, as in Revit.
         return [e._id for e in self._document._elements.values()
                 if not isinstance(e, (ElementType, View)) and e._state.get("category") is not None
-                and e._state.get("category") != BuiltInCategory.OST_Levels.value]
+                and e._state.get("category") != BuiltInCategory.OST_Levels.value
+                and e._state.get("owner_view_id") is None]
 
 
 @api_class

@@ -7,6 +7,8 @@ repeated runs for every timing):
 - the agent's own overhead per tool call with a zero-latency scripted model (overhead.py);
 - the query tools at 1k, 10k and 100k elements: the scaling curve (scaling.py);
 - the token economy of the seed-000 demo and of a 30-turn session (token_economy.py);
+- toolsets: definition tokens of the core and each toolset, and the 30-turn session switching
+  toolsets (toolset_economy.py);
 - the cost of one Python→.NET crossing on a real CLR, pythonnet 3.0.3 on Mono (clr_boundary.py);
 - the MCP round trip per call over stdio and HTTP, and the size of tools/list (mcp_roundtrip.py).
 
@@ -35,6 +37,7 @@ import memory  # noqa: E402
 import overhead  # noqa: E402
 import scaling  # noqa: E402
 import token_economy  # noqa: E402
+import toolset_economy  # noqa: E402
 from measure import progress  # noqa: E402
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -54,6 +57,7 @@ def build_report(quick: bool) -> list[str]:
     report += overhead.overhead_section([None, *sizes[1:]], repeat)
     report += scaling.scaling_section(sizes, 3 if quick else 7)
     report += token_economy.token_section()
+    report += toolset_economy.toolset_section()
     report += clr_boundary.boundary_section(repeat)
     report += mcp_roundtrip.mcp_section(10 if quick else 30)
     return report

@@ -76,19 +76,24 @@ def run_session(name: str, path: Path) -> SessionRun:
     return run_replay_session(name, load_replay(path))
 
 
-def run_replay_session(name: str, loaded) -> SessionRun:
-    """Play a loaded replay on the duplex and measure every request it made, for both providers."""
+def run_replay_session(name: str, loaded, providers=PROVIDERS, defers_tools: bool = False,
+                       rendered=lambda raw: raw) -> SessionRun:
+    """Play a loaded replay on the duplex and measure every request it made, for ``providers``.
+    ``defers_tools``: the scripted model takes deferred tools, as Anthropic's adapter does (the
+    agent then sends every tool, toolsets that are off deferred); ``rendered`` turns a captured
+    body into what the provider bills and caches (bench/toolset_economy.py)."""
     from paracore.app.replay import failed_turns, run_replay
     progress(f"token economy: {name}: replay")
     replay = RecordedReplay(loaded)
+    replay.scripted.defers_tools = defers_tools
     result = run_replay(replay, trace=False)
     requests = replay.scripted.requests
     turn_of_step = [index for index, turn in enumerate(replay.turns) for _ in turn.steps]
     run = SessionRun(name, list(replay.turns), result, failed_turns(result), turn_of_step[:len(requests)],
                      requests=list(requests))
-    for provider in PROVIDERS:
+    for provider in providers:
         progress(f"token economy: {name}: {len(requests)} {LABELS[provider]} bodies")
-        raw = capture_bodies(provider, requests)
+        raw = [rendered(body) for body in capture_bodies(provider, requests)]
         run.bodies[provider] = measure_bodies(raw)
         run.parts[provider] = part_sizes(raw[0], tokens.count)
     return run

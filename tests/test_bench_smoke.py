@@ -21,6 +21,7 @@ import machine  # noqa: E402
 import request_bodies  # noqa: E402
 import scaling  # noqa: E402
 import token_economy  # noqa: E402
+import toolset_economy  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,16 @@ def test_the_token_section_has_its_parts(runs):
                 "cache-order prefix share, requests 2+", "Largest tool result"):
         assert text.count(row) == 2, row
     assert text.count("\n| 30 |") == 1  # the per-turn table of the 30-turn session
+
+
+def test_the_thirty_turn_session_switching_toolsets_keeps_95_percent_of_the_prompt_cacheable(runs):
+    from paracore.app.replay_file import load_replay
+    variant = toolset_economy.with_toolsets(load_replay(token_economy.THIRTY_TURNS))
+    assert [name for _, name in toolset_economy.turned_on(variant)] == ["views", "schedules", "modelling", "qa"]
+    text = "\n".join(toolset_economy.toolset_section(every=runs[1]))
+    assert "## Toolsets" in text and "| core (always sent) |" in text
+    assert "failed turns: none" in text
+    assert "at or above the 95% bar" in text
 
 
 def test_the_scaling_section_has_a_row_per_measurement():

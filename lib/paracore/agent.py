@@ -142,14 +142,27 @@ class Agent:
             turned_on = list(self.session.toolsets_on)
         return toolsets.tools_sent(registered, toolsets.order_on(self.pinned_toolsets, turned_on))
 
+    def defers_tools(self) -> bool:
+        """Toolsets that are off go to the model as deferred tools (Anthropic's defer_loading)."""
+        return self.gate_toolsets and bool(getattr(self.model, "defers_tools", False))
+
     def tool_definitions(self) -> list[ToolDefinition]:
         """The tools sent with a request, built once per registry version and set of tools on:
         copying 40-odd schemas for every model step was half of the agent's own time per tool
-        call. The adapters build their own request dicts around them and never change them."""
-        names = self.tools_on()
-        key = (self.registry.version, tuple(names))
+        call. The adapters build their own request dicts around them and never change them.
+
+        A model that defers tools gets every tool, those not in the core or a pinned toolset
+        deferred, in one order for the whole conversation: use_toolset's result loads them."""
+        if self.defers_tools():
+            on = toolsets.order_on(self.pinned_toolsets, [])
+            names = toolsets.tools_sent(self.registry.names(), toolsets.order_on(on, toolsets.NAMES))
+            deferred = set(names) - set(toolsets.tools_sent(self.registry.names(), on))
+        else:
+            names, deferred = self.tools_on(), set()
+        key = (self.registry.version, tuple(names), frozenset(deferred))
         if self._tools is None or self._tools[0] != key:
-            self._tools = (key, [ToolDefinition(**self.registry.get(name).definition()) for name in names])
+            self._tools = (key, [ToolDefinition(**self.registry.get(name).definition(), deferred=name in deferred)
+                                 for name in names])
         return self._tools[1]
 
     def run_turn(self, user_text: str, cancel: CancelToken | None = None) -> Iterator[ev._Event]:
@@ -330,8 +343,17 @@ class _Turn:
         self._append_results(calls, results)
 
     def _append_results(self, calls: list[ToolCallPart], results: dict) -> None:
-        self._append(Message(role="user", parts=[results[c.id] for c in calls]))
+        self._append(Message(role="user", parts=[self._with_tool_references(c, results[c.id]) for c in calls]))
         self._in_flight = None
+
+    def _with_tool_references(self, call: ToolCallPart, result: ToolResultPart) -> ToolResultPart:
+        """use_toolset's result, for a model that defers tools, loads the toolset's tools."""
+        if call.name != toolsets.USE_TOOLSET or result.is_error or not self.agent.defers_tools():
+            return result
+        named = call.arguments.get("name")
+        references = tuple(tool.name for tool in self.agent.tool_definitions()
+                           if tool.deferred and toolsets.toolset_of(tool.name) == named)
+        return result.model_copy(update={"tool_references": references}) if references else result
 
     def _prepare(self, calls: list[ToolCallPart], results: dict, started: set[str]):
         """Validation and approval; calls that will not run get their result in ``results``."""
@@ -369,9 +391,7 @@ class _Turn:
         """What the model reads when it calls a tool of a toolset that is off, else None. Such a
         call is not run even if the model guessed its arguments right: the model has not seen the
         tool's schema, and turning the toolset on here would change the tools behind its back."""
-        if not self.agent.gate_toolsets or name not in self.agent.registry:
-            return None
-        if any(tool.name == name for tool in self.agent.tool_definitions()):
+        if not self.agent.gate_toolsets or name not in self.agent.registry or name in self.agent.tools_on():
             return None
         toolset = toolsets.toolset_of(name)
         return (f"Not run: {name} is in the {toolset} toolset, which is off. Call {toolsets.USE_TOOLSET} "

@@ -130,6 +130,8 @@ class ToolResultPart(_Part):
     """The tool's name; Gemini's function responses need it, and it makes traces readable."""
     content: str
     is_error: bool = False
+    tool_references: tuple[str, ...] = ()
+    """Deferred tools this result loads (use_toolset's, for a model that defers tools)."""
 
 
 Part = Annotated[Union[TextPart, ThinkingPart, ToolCallPart, ToolResultPart], Field(discriminator="kind")]

@@ -210,3 +210,43 @@ def test_a_replay_file_may_start_with_the_core_tools(tmp_path):
     path.write_text('{"toolsets": true, "turns": [{"user": "Hi", "steps": [{"text": "Hello."}]}]}',
                     encoding="utf-8")
     assert load_replay(path).toolsets is True
+
+
+# -- deferred loading (Anthropic) -----------------------------------------------------------------
+
+def deferring(steps) -> ScriptedModel:
+    model = ScriptedModel.from_turns(steps)
+    model.defers_tools = True   # as AnthropicModel: toolsets that are off are sent deferred
+    return model
+
+
+def test_a_model_that_defers_gets_every_tool_with_the_toolsets_off_deferred_in_one_order(fresh):
+    model = deferring([[
+        calls(("c1", "use_toolset", {"name": "modelling"})),
+        calls(("c2", "create_wall", WALL)),
+        text("Done."),
+    ]])
+    answers = results(fresh.agent(model, toolsets=True).run_turn("Draw a wall."))
+    assert not answers["c2"].is_error, answers["c2"].content
+    first, second, third = (r.tools for r in model.requests)
+    assert first == second == third   # the tools block never changes: the prompt cache keeps it
+    assert sorted(tool.name for tool in first) == registered()
+    assert {tool.name for tool in first if not tool.deferred} == set(toolsets.tools_sent(registered(), []))
+    [result] = model.requests[1].messages[-1].tool_results
+    modelling = sorted(n for n in registered() if toolsets.toolset_of(n) == "modelling")
+    assert sorted(result.tool_references) == modelling
+    assert validate_history(fresh.session.history) == []
+
+
+def test_pinned_toolsets_are_not_deferred(fresh):
+    model = deferring([[text("Hello.")]])
+    agent = build_agent(Settings(pinned_toolsets=["qa"]), fresh.runtime, fresh.session, model=model)
+    list(agent.run_turn("Hi"))
+    loaded = [tool.name for tool in model.requests[0].tools if not tool.deferred]
+    assert loaded == toolsets.tools_sent(registered(), ["qa"])
+
+
+def test_a_deferred_tool_is_still_off_until_use_toolset(fresh):
+    model = deferring([[calls(("c1", "get_warnings", {})), text("Off.")]])
+    answers = results(fresh.agent(model, toolsets=True).run_turn("Warnings?"))
+    assert answers["c1"].is_error and "qa toolset" in answers["c1"].content

@@ -11,7 +11,10 @@ Anthropic caches the prompt prefix that ends at a block marked ``cache_control``
 back when a later request starts with the same bytes. The prefix runs tools → system →
 messages, and a request may mark at most four blocks. We mark:
 
-1. the last tool definition: the tool list is fixed for a session;
+1. the last tool definition sent in full: the tool list is fixed for a session. Tools of
+   toolsets that are off are sent with ``defer_loading`` (docs/TOOLSETS.md): they are not part
+   of the cached prompt, and ``use_toolset``'s result loads them with ``tool_reference`` blocks,
+   in the conversation, so turning a toolset on never changes the cached prefix;
 2. the system block: rendered once per session (``paracore.prompts``), so tools + system is
    one stable prefix, written by the first call and read by every later one, across turns;
 3. the last block of the last message (rolling): each request writes the conversation so
@@ -90,6 +93,7 @@ class AnthropicModel:
     """Claude through the Messages API, streaming. See the module docstring for caching."""
 
     provider = PROVIDER
+    defers_tools = True   # defer_loading + tool_reference: turning a toolset on keeps the cache
 
     def __init__(
         self,
@@ -238,7 +242,12 @@ class AnthropicModel:
 
 def _map_tools(tools: list[ToolDefinition]) -> list[dict[str, Any]]:
     mapped = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
-    mapped[-1]["cache_control"] = dict(_EPHEMERAL)
+    for tool, definition in zip(tools, mapped):
+        if tool.deferred:
+            definition["defer_loading"] = True
+    # The breakpoint ends the tools that are part of the prompt; deferred ones are not.
+    loaded = [definition for tool, definition in zip(tools, mapped) if not tool.deferred] or mapped
+    loaded[-1]["cache_control"] = dict(_EPHEMERAL)
     return mapped
 
 
@@ -291,7 +300,10 @@ def _map_thinking(part: ThinkingPart) -> dict[str, Any] | None:
 
 def _map_tool_result(part: ToolResultPart) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": _map_call_id(part.call_id)}
-    if part.content:
+    if part.tool_references:
+        block["content"] = [*([{"type": "text", "text": part.content}] if part.content else []),
+                            *({"type": "tool_reference", "tool_name": name} for name in part.tool_references)]
+    elif part.content:
         block["content"] = part.content
     if part.is_error:
         block["is_error"] = True

@@ -39,6 +39,9 @@ class ToolDefinition(_Frozen):
     name: str
     description: str
     parameters: dict[str, Any]
+    deferred: bool = False
+    """Sent, but loaded only once a tool result references it (``ToolResultPart.tool_references``):
+    only to a model whose ``defers_tools`` is True (Anthropic's ``defer_loading``, docs/TOOLSETS.md)."""
 
 
 class ModelRequest(_Frozen):

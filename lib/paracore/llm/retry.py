@@ -102,6 +102,11 @@ class RetryingModel:
         return self.model.provider
 
     @property
+    def defers_tools(self) -> bool:
+        """Whether the wrapped model loads deferred tools (docs/TOOLSETS.md)."""
+        return bool(getattr(self.model, "defers_tools", False))
+
+    @property
     def base_url(self) -> str | None:
         """The wrapped model's base URL (a model served on this machine costs nothing)."""
         return getattr(self.model, "base_url", None)

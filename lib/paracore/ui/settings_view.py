@@ -1,4 +1,4 @@
-"""The Settings dialog: provider, model, base URL, API key, approval policy.
+"""The Settings dialog: provider, model, base URL, API key, approval policy, pinned toolsets.
 
 Two halves. ``SettingsForm`` is pure Python (tested anywhere): what the fields show for some
 settings, the hints, where the key comes from, and the validated ``Settings`` the fields make.
@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from ..llm import credentials
 from ..llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
 from ..settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
+from ..tools.toolsets import NAMES as TOOLSET_NAMES
 
 log = logging.getLogger("paracore.ui.settings")
 
@@ -24,7 +25,7 @@ SETTINGS_XAML = "settings_window.xaml"
 XAML_NAMES: dict[str, tuple[str, ...]] = {
     SETTINGS_XAML: (
         "ProviderBox", "ModelBox", "ModelHint", "BaseUrlBox", "BaseUrlHint", "KeyBox", "RemoveKeyButton",
-        "KeyStatus", "ApprovalBox", "ApprovalHint", "MessageText", "CheckButton", "SaveButton", "CancelButton",
+        "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "MessageText", "CheckButton", "SaveButton", "CancelButton",
     ),
 }
 
@@ -53,6 +54,8 @@ class FormValues:
     base_url: str = ""
     approval_policy: str = "ask_writes"
     api_key: str = ""
+    pinned_toolsets: str = ""
+    """Toolset names separated by commas, as typed (e.g. "views, schedules")."""
 
 
 class SettingsForm:
@@ -64,7 +67,7 @@ class SettingsForm:
     def values(self) -> FormValues:
         s = self.settings
         return FormValues(provider=s.provider, model=s.model or "", base_url=s.base_url or "",
-                          approval_policy=s.approval_policy)
+                          approval_policy=s.approval_policy, pinned_toolsets=", ".join(s.pinned_toolsets))
 
     @staticmethod
     def model_hint(provider: str | None) -> str:
@@ -109,12 +112,18 @@ class SettingsForm:
     def approval_hint(policy: str) -> str:
         return APPROVAL_HINTS.get(policy, "")
 
+    @staticmethod
+    def pinned_toolsets_hint() -> str:
+        return (f"Toolsets on from the start of every conversation (the model turns the others on when it "
+                f"needs them): {', '.join(TOOLSET_NAMES)}. Each adds its tools to every request.")
+
     def settings_from(self, values: FormValues) -> Settings:
         """The settings the fields make, validated; raises ValueError with a message for the user."""
         try:
             return self.settings.with_changes(provider=values.provider, model=values.model or None,
                                               base_url=values.base_url or None,
-                                              approval_policy=values.approval_policy)
+                                              approval_policy=values.approval_policy,
+                                              pinned_toolsets=values.pinned_toolsets.replace(";", ",").split(","))
         except ValueError as error:  # pydantic's ValidationError is a ValueError
             raise ValueError(_first_error(error)) from None
 
@@ -201,6 +210,7 @@ class SettingsDialog:
         ui.BaseUrlBox.Text = values.base_url
         policies = [name for name, _ in APPROVAL_CHOICES]
         ui.ApprovalBox.SelectedIndex = policies.index(values.approval_policy) if values.approval_policy in policies else 0
+        ui.PinnedToolsetsBox.Text = values.pinned_toolsets
         ui.KeyBox.Password = ""
         self._refresh_hints()
 
@@ -210,7 +220,8 @@ class SettingsDialog:
         approval_index = max(0, int(ui.ApprovalBox.SelectedIndex))
         return FormValues(provider=PROVIDER_CHOICES[provider_index][0], model=(ui.ModelBox.Text or "").strip(),
                           base_url=(ui.BaseUrlBox.Text or "").strip(),
-                          approval_policy=APPROVAL_CHOICES[approval_index][0], api_key=ui.KeyBox.Password or "")
+                          approval_policy=APPROVAL_CHOICES[approval_index][0], api_key=ui.KeyBox.Password or "",
+                          pinned_toolsets=(ui.PinnedToolsetsBox.Text or "").strip())
 
     def _refresh_hints(self) -> None:
         values = replace(self._values(), api_key="")
@@ -219,6 +230,7 @@ class SettingsDialog:
         ui.BaseUrlHint.Text = self.form.base_url_hint(values.provider, values.base_url)
         ui.KeyStatus.Text = self.form.key_status(values.provider)
         ui.ApprovalHint.Text = self.form.approval_hint(values.approval_policy)
+        ui.PinnedToolsetsHint.Text = self.form.pinned_toolsets_hint()
         ui.RemoveKeyButton.IsEnabled = values.provider is not None
 
     def _say(self, text: str, error: bool = False) -> None:

@@ -53,13 +53,16 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"activate_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
                        "color_elements", "duplicate_view", "list_view_templates", "apply_view_template",
                        "create_view_template"})),
-    Toolset("documentation", "sheets: list them, create them, place views on them",
-            frozenset({"create_sheet", "place_views_on_sheet", "list_sheets"})),
+    Toolset("documentation", "sheets: list them, create them, place views on them; rooms: place, read and "
+            "number them; tags, text notes and wall dimensions",
+            frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "place_rooms", "get_room_info",
+                       "renumber_elements", "tag_elements", "add_text_note", "dimension_walls"})),
     Toolset("schedules", "create schedules, add fields, sort, filter, export and compare them",
             frozenset({"create_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
                        "export_schedule", "compare_schedules"})),
-    Toolset("qa", "check the model: Revit's warnings",
-            frozenset({"get_warnings"})),
+    Toolset("qa", "check the model before issue: Revit's warnings, empty required parameters, duplicate "
+            "Marks, naming, unplaced rooms and views, links and coordinates",
+            frozenset({"get_warnings", "check_model"})),
     Toolset("scripts", "find, inspect and run library scripts; run generated Python code",
             frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
 )

@@ -138,9 +138,19 @@ class Settings(_SettingsModel):
     limits: Limits = Field(default_factory=Limits)
     script_folders: list[str] = Field(default_factory=list)
     """Folders of user scripts the agent may offer (paths as typed; they may be offline drives)."""
-    pinned_toolsets: list[str] = Field(default_factory=list)
+    pinned_toolsets: list[str] = Field(default_factory=lambda: ["modelling"])
     """Toolsets on from the first request of every conversation (paracore.tools.toolsets.NAMES);
-    the model turns the others on when it needs them (docs/TOOLSETS.md)."""
+    the model turns the others on when it needs them (docs/TOOLSETS.md). Modelling by default:
+    "create a wall, place doors on it" is the most common first request, and asking for the
+    toolset first would cost every such conversation an extra model step."""
+    qa_required_parameters: dict[str, list[str]] = Field(
+        default_factory=lambda: {"Doors": ["Mark"], "Windows": ["Mark"], "Rooms": ["Number", "Name"]})
+    """check_model's empty_parameters: the parameters that must not be left empty, by category name."""
+    qa_view_name_pattern: str = r"^(?!.*\bCopy( \d+)?$).+$"
+    """check_model's naming: a regular expression every view name must match. The default only flags
+    the names Revit gives duplicates ("Level 1 Copy 1"), which nobody meant to issue."""
+    qa_sheet_number_pattern: str = r"^[A-Z]{1,2}\d{2,4}$"
+    """check_model's naming: a regular expression every sheet number must match (A101, AD1200)."""
     mcp_listener: bool = True
     """Inside Revit, listen on loopback (127.0.0.1 and ::1, a random port, a per-session token in
     a file only this user can read) so that ``paracore mcp`` can forward MCP clients' tool calls
@@ -172,6 +182,17 @@ class Settings(_SettingsModel):
     def _clean_folders(cls, folders: list[str]) -> list[str]:
         cleaned = [f.strip() for f in folders if f and f.strip()]
         return list(dict.fromkeys(cleaned))  # drop duplicates, keep order
+
+    @field_validator("qa_view_name_pattern", "qa_sheet_number_pattern")
+    @classmethod
+    def _compiles(cls, pattern: str) -> str:
+        # Refused here, so that a bad pattern in the file falls back to the default (with a
+        # warning) instead of failing every check_model call.
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise ValueError(f"{pattern!r} is not a regular expression ({error})") from None
+        return pattern
 
     @field_validator("pinned_toolsets")
     @classmethod

@@ -350,6 +350,19 @@ def test_sheets_on_the_big_model(big):
     call(big, "list_sheets")
 
 
+# -- QA --------------------------------------------------------------------------------------------------
+
+
+def test_check_model_on_the_big_model(big):
+    # By now every wall shares the Mark W-1, 300 kinds of warnings are on thousands of walls,
+    # 200 views are on no sheet and 40 sheets exist: every check has much to report.
+    text = call(big, "check_model")
+    assert "duplicate_marks: " in text and "warnings: " in text
+    for check in ("warnings", "duplicate_marks", "unplaced_views", "naming", "empty_parameters"):
+        call(big, "check_model", {"checks": [check], "to_working_set": check})
+    assert len(working_set(big)) >= 1
+
+
 # -- code --------------------------------------------------------------------------------------------------
 
 
@@ -428,23 +441,6 @@ def test_delete_every_wall_a_level_and_types_then_undo(big):
     call(big, "delete_elements", {"element_ids": types})
     undo(big)
     assert on_main(big, count) == before
-
-
-# -- annotations -----------------------------------------------------------------------------------------
-
-
-def test_annotations_on_the_big_model(big):
-    from Autodesk.Revit import DB
-    from paracore.tools.annotation_tools import MAX_ELEMENTS, MAX_TEXT
-    call(big, "search_elements", {"category": "Doors", "to_working_set": "replace", "limit": 20})
-    doors = list(working_set(big))
-    call(big, "tag_elements", {"view": "Level 1"}, error=len(doors) > MAX_ELEMENTS)
-    call(big, "tag_elements", {"element_ids": doors[:MAX_ELEMENTS], "view": "Level 1"})   # tagged or reported
-    call(big, "tag_elements", {"element_ids": doors[:MAX_ELEMENTS], "view": "Level 1"})   # all already tagged
-    call(big, "add_text_note", {"view": "Level 1", "text": LONG_TEXT, "position": [0, 0]},
-         error=len(LONG_TEXT.strip()) > MAX_TEXT)
-    walls = on_main(big, lambda doc: [w.Id.Value for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)])
-    call(big, "dimension_walls", {"element_ids": walls[:MAX_ELEMENTS], "view": "Level 1"}, error=True)
 
 
 # -- calls the registry refuses before anything reaches Revit -------------------------------------------------

@@ -230,6 +230,33 @@ def test_megabyte_strings_the_tool_reads(box, walls, name, arguments):
         assert_helpful_error(finished.content)
 
 
+# check_model's check names: refused before Revit, each refusal naming the valid checks.
+@pytest.mark.parametrize("arguments", [
+    {"checks": ["warnings", "spelling"]},
+    {"checks": ["Warnings"]},
+    {"checks": ["warnings"] * 100_000},
+    {"checks": ["warnings", None]},
+    {"checks": [MEGABYTE]},
+    {"checks": "warnings"},
+    {"to_working_set": "everything"},
+    {"to_working_set": ["empty_parameters"]},
+])
+def test_check_model_with_bad_check_names(box, arguments):
+    turn = play(box, calls_for("check_model", [arguments]))
+    check_invariants(box, turn)
+    finished = turn.result("c0")
+    assert finished.is_error, finished.content[:300]
+    assert_helpful_error(finished.content)
+    assert len(finished.content) < 2_000
+
+
+def test_check_model_with_every_check_twice_runs_each_once(box):
+    turn = play(box, calls_for("check_model", [{"checks": ["links", "links", "naming"], "to_working_set": "links"}]))
+    check_invariants(box, turn)
+    content = turn.result("c0").content
+    assert content.count("links: ") == 1 and "naming: " in content
+
+
 # -- names and ids ----------------------------------------------------------------------------------------
 
 

@@ -1,0 +1,328 @@
+"""check_model: the checks a BIM manager runs before issuing a model, in one read-only call.
+
+Each check returns findings: what is wrong, how many elements, a short sample of them (id and
+name) and one line on how to fix it. Findings are bounded whatever the size of the model, and the
+elements of one check's findings can go into the working set (``to_working_set``), so "fix
+these" is the user's next sentence: set_parameter, renumbering or deleting then act on them.
+
+Which parameters must be filled and which names are right are project rules, read from the
+settings (``qa_required_parameters``, ``qa_view_name_pattern``, ``qa_sheet_number_pattern``).
+
+Revit is imported inside the tool bodies only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ..display import display_text
+from ..working_set import singular
+from .element_query import shorten
+from .lookup import category_name, category_of, resolve_category
+from .registry import tool
+from .results import ToolError, ToolOutput, working_set_output
+
+CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links")
+CheckName = Literal["warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms",
+                    "unplaced_views", "links"]
+SAMPLE = 4             # elements named per finding
+BUDGET = 1800          # characters of the whole result (the bounded-result rule is 2,000)
+MORE_LINE = 100        # characters kept per check for its "… and N more findings" line
+# View types that are not views a user places or names: browsers and Revit's internal views.
+_NOT_USER_VIEWS = ("ProjectBrowser", "SystemBrowser", "Internal", "Undefined")
+# Views that go on sheets by other means (schedule instances) or not at all: not "unplaced".
+_NOT_PLACED_ON_SHEETS = _NOT_USER_VIEWS + ("Schedule", "PanelSchedule", "ColumnSchedule", "Report",
+                                           "CostReport", "LoadsReport")
+
+
+class CheckModelArgs(BaseModel):
+    checks: list[CheckName] | None = Field(
+        None, max_length=len(CHECKS),
+        description="Which checks to run; leave null for all. warnings: Revit's warnings by kind; "
+                    "empty_parameters: required parameters left empty (the project's settings); "
+                    "duplicate_marks: elements of one category sharing a Mark; naming: view names and "
+                    "sheet numbers against the project's patterns; unplaced_rooms; unplaced_views: views "
+                    "on no sheet; links: Revit links and whether they are loaded.")
+    to_working_set: CheckName | None = Field(
+        None, description="Replace the working set with ALL the elements this check found (e.g. "
+                          "'empty_parameters'), so the next tool fixes them. Leave null to only look.")
+
+
+@dataclass
+class Finding:
+    what: str                       # "Door with an empty Mark"
+    ids: list[int]
+    names: list[str]                # labels of the first elements, same order as ids
+    fix: str
+    count: int = 0                  # when the finding is not about elements (a link type), else len(ids)
+
+    @property
+    def total(self) -> int:
+        return self.count or len(self.ids)
+
+
+@dataclass
+class CheckResult:
+    check: str
+    findings: list[Finding] = field(default_factory=list)
+    ok: str = "nothing found"       # said when there are no findings
+    note: str = ""                  # a remark either way (a setting that names no category)
+
+    @property
+    def ids(self) -> list[int]:
+        return list(dict.fromkeys(i for finding in self.findings for i in finding.ids))
+
+
+# --- the tool -------------------------------------------------------------------------------------
+
+
+@tool(working_set_policy="none")
+def check_model(ctx, args: CheckModelArgs):
+    """Check the model before issue: Revit's warnings by kind, required parameters left empty, duplicate
+    Marks, view names and sheet numbers against the project's patterns, unplaced rooms, views on no
+    sheet, and links. Each finding has a count, a few element ids and how to fix it.
+
+    With to_working_set (a check's name) all the elements that check found become the working set,
+    so the next call (e.g. set_parameter) fixes them. Reads only; changes nothing in the model.
+    """
+    checks = list(dict.fromkeys(args.checks or CHECKS))
+    if args.to_working_set and args.to_working_set not in checks:
+        checks.append(args.to_working_set)  # asking for its elements means running it
+    rules = _rules()
+    results = [_RUNNERS[name](ctx, rules) for name in checks]
+    text = _report(ctx, results)
+    if not args.to_working_set:
+        return text
+    chosen = next(r for r in results if r.check == args.to_working_set)
+    if not chosen.ids:
+        return text + f"\nThe {chosen.check} check found no elements, so the working set was not changed."
+    sentence = (f"The working set is now the {len(chosen.ids):,} element{'s' if len(chosen.ids) != 1 else ''} "
+                f"the {chosen.check} check found.")
+    return ToolOutput(content=text + "\n" + sentence, working_set=working_set_output(chosen.ids, "replace", sentence))
+
+
+def _rules():
+    """The project's QA settings; the defaults when the settings cannot be read (a check must run)."""
+    from ..settings import Settings, load_settings
+    try:
+        return load_settings()
+    except Exception:  # noqa: BLE001 - settings must never take a read-only check down
+        return Settings()
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+def _report(ctx, results: list[CheckResult]) -> str:
+    """One line per check, then as many findings under each as fit the budget, shared out a
+    finding at a time so that one noisy check (300 kinds of warnings) cannot hide the others."""
+    found = [r for r in results if r.findings]
+    head = (f"Checked '{display_text(ctx.doc.Title)}': {len(found)} of {len(results)} "
+            f"check{'s' if len(results) != 1 else ''} found something.")
+    ordered = found + [r for r in results if not r.findings]  # problems first
+    details = {r.check: [_finding_line(f) for f in sorted(r.findings, key=lambda f: -f.total)] for r in found}
+    shown = dict.fromkeys(details, 0)
+    # Room for each check's own line, and for a '… and N more' line under each that found something.
+    used = len(head) + sum(len(_check_line(r)) + 1 for r in ordered) + MORE_LINE * len(found)
+    for rank in range(max((len(lines) for lines in details.values()), default=0)):
+        for check, lines in details.items():
+            if shown[check] == rank and rank < len(lines) and used + len(lines[rank]) + 1 <= BUDGET:
+                shown[check] += 1
+                used += len(lines[rank]) + 1
+    text = [head]
+    for result in ordered:
+        text.append(_check_line(result))
+        lines = details.get(result.check, [])
+        text += lines[:shown.get(result.check, 0)]
+        rest = sorted(result.findings, key=lambda f: -f.total)[shown.get(result.check, 0):]
+        if rest:
+            text.append(f"- … and {len(rest)} more finding{'s' if len(rest) != 1 else ''} "
+                        f"({sum(f.total for f in rest):,} in all): check_model with this check alone lists more.")
+    return "\n".join(text)
+
+
+def _check_line(result: CheckResult) -> str:
+    note = f" ({result.note})" if result.note else ""
+    if not result.findings:
+        return f"{result.check}: {result.ok}{note}."
+    total = sum(f.total for f in result.findings)
+    count = len(result.findings)
+    return f"{result.check}: {total:,} in {count} finding{'s' if count != 1 else ''}{note}."
+
+
+def _finding_line(finding: Finding) -> str:
+    return f"- {finding.total:,} × {finding.what}{_sample(finding)} Fix: {finding.fix}"
+
+
+def _sample(finding: Finding) -> str:
+    if not finding.ids:
+        return "."
+    shown = ", ".join(f"{i} '{shorten(name, 40)}'" for i, name in zip(finding.ids[:SAMPLE], finding.names))
+    more = f", … and {len(finding.ids) - SAMPLE:,} more" if len(finding.ids) > SAMPLE else ""
+    return f": {shown}{more}."
+
+
+def _finding(ctx, what: str, elements, fix: str) -> Finding:
+    return Finding(what=what, ids=[ctx.id_value(e.Id) for e in elements],
+                   names=[_label(e) for e in elements[:SAMPLE]], fix=fix)
+
+
+def _label(element) -> str:
+    try:
+        return display_text(element.Name)
+    except Exception:  # noqa: BLE001 - an element without a readable name still gets a line
+        return ""
+
+
+def _elements(ctx, bic) -> list:
+    from Autodesk.Revit import DB
+    return list(DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsNotElementType())
+
+
+# --- the checks -----------------------------------------------------------------------------------
+
+
+def _warnings(ctx, rules) -> CheckResult:
+    groups: dict[str, list] = defaultdict(list)
+    for warning in ctx.doc.GetWarnings():
+        groups[" ".join(warning.GetDescriptionText().split())].append(warning)
+    result = CheckResult("warnings", ok="no warnings")
+    for text, warnings in groups.items():
+        ids = list(dict.fromkeys(ctx.id_value(i) for w in warnings for i in w.GetFailingElements()))
+        names = [_label(ctx.doc.GetElement(ctx.element_id(i))) for i in ids[:SAMPLE]]
+        result.findings.append(Finding(what=f"warning '{shorten(display_text(text), 70)}'", ids=ids, names=names,
+                                       fix="open Manage > Warnings; the elements are listed by id.",
+                                       count=len(warnings)))
+    return result
+
+
+def _empty_parameters(ctx, rules) -> CheckResult:
+    result = CheckResult("empty_parameters", ok="every required parameter is filled")
+    unknown = []
+    for category, names in rules.qa_required_parameters.items():
+        try:
+            bic = resolve_category(ctx, category)
+        except ToolError:
+            unknown.append(category)  # a typo in the settings must not hide the other categories
+            continue
+        label = category_name(ctx, bic) or category
+        elements = _elements(ctx, bic)
+        for name in names:
+            empty = [e for e in elements if _is_empty(e.LookupParameter(name))]
+            if empty:
+                result.findings.append(_finding(
+                    ctx, f"{singular(label)} with an empty {name}", empty,
+                    f"check_model to_working_set 'empty_parameters', then set_parameter {name}."))
+    if unknown:
+        named = shorten(", ".join(map(repr, unknown)), 120)
+        result.note = f"no category named {named} in the setting qa_required_parameters"
+    return result
+
+
+def _is_empty(parameter) -> bool:
+    """A parameter the element has but nobody filled; an element without it is not checked."""
+    from Autodesk.Revit import DB
+    if parameter is None:
+        return False
+    if parameter.StorageType == DB.StorageType.String:
+        return not (parameter.AsString() or "").strip()
+    return not parameter.HasValue
+
+
+def _duplicate_marks(ctx, rules) -> CheckResult:
+    from Autodesk.Revit import DB
+    by_mark: dict[tuple[str, str], list] = defaultdict(list)
+    for element in DB.FilteredElementCollector(ctx.doc).WhereElementIsNotElementType():
+        parameter = element.get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK)
+        mark = (parameter.AsString() or "").strip() if parameter is not None else ""
+        if mark:
+            by_mark[(category_of(element), mark)].append(element)
+    result = CheckResult("duplicate_marks", ok="no two elements of a category share a Mark")
+    for (category, mark), elements in by_mark.items():
+        if len(elements) > 1:
+            result.findings.append(_finding(
+                ctx, f"{category} sharing Mark '{shorten(display_text(mark), 30)}'", elements,
+                "give each its own Mark (set_parameter Mark on one at a time)."))
+    return result
+
+
+def _naming(ctx, rules) -> CheckResult:
+    from Autodesk.Revit import DB
+    result = CheckResult("naming", ok="every view name and sheet number matches the project's patterns")
+    view_rule, sheet_rule = re.compile(rules.qa_view_name_pattern), re.compile(rules.qa_sheet_number_pattern)
+    views, sheets = [], []
+    for view in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View):
+        if view.IsTemplate:
+            continue
+        if isinstance(view, DB.ViewSheet):
+            if not sheet_rule.match(view.SheetNumber):
+                sheets.append(view)
+        elif view.ViewType.ToString() not in _NOT_USER_VIEWS and not view_rule.match(view.Name):
+            views.append(view)
+    if views:
+        result.findings.append(_finding(ctx, f"view named against the pattern {rules.qa_view_name_pattern}", views,
+                                        "rename them (Name), or change qa_view_name_pattern in Settings."))
+    if sheets:
+        found = _finding(ctx, f"sheet numbered against the pattern {rules.qa_sheet_number_pattern}", sheets,
+                         "renumber them (Sheet Number), or change qa_sheet_number_pattern in Settings.")
+        found.names = [f"{display_text(s.SheetNumber)} - {_label(s)}" for s in sheets[:SAMPLE]]
+        result.findings.append(found)
+    return result
+
+
+def _unplaced_rooms(ctx, rules) -> CheckResult:
+    from Autodesk.Revit import DB
+    rooms = _elements(ctx, DB.BuiltInCategory.OST_Rooms)
+    result = CheckResult("unplaced_rooms", ok="no rooms in the model" if not rooms else "every room is placed")
+    # Revit's "Not Placed" room has no location and no area; a room placed where no walls bound it
+    # ("Not Enclosed") has a location but area 0: both are listed in a room schedule with no area.
+    unplaced = [r for r in rooms if r.Location is None or not (getattr(r, "Area", 0) or 0) > 0]
+    if unplaced:
+        result.findings.append(_finding(ctx, "room not placed or not enclosed (area 0)", unplaced,
+                                        "place them in a bounded area, or delete them (delete_elements)."))
+    return result
+
+
+def _unplaced_views(ctx, rules) -> CheckResult:
+    from Autodesk.Revit import DB
+    placed, views = set(), []
+    for view in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View):
+        if isinstance(view, DB.ViewSheet):
+            placed.update(ctx.id_value(i) for i in view.GetAllPlacedViews())
+        elif not (view.IsTemplate or isinstance(view, DB.ViewSchedule)
+                  or view.ViewType.ToString() in _NOT_PLACED_ON_SHEETS):
+            views.append(view)
+    result = CheckResult("unplaced_views", ok="every view is on a sheet" if views else "no views to place")
+    unplaced = [v for v in views if ctx.id_value(v.Id) not in placed]
+    if unplaced:
+        result.findings.append(_finding(ctx, "view on no sheet", unplaced,
+                                        "place them with place_views_on_sheet, or delete the ones not needed."))
+    return result
+
+
+def _links(ctx, rules) -> CheckResult:
+    from Autodesk.Revit import DB
+    instances = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.RevitLinkInstance))
+    types = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.RevitLinkType))
+    if not instances and not types:
+        return CheckResult("links", ok="no links")
+    result = CheckResult("links", ok=f"{len(types)} linked model{'s' if len(types) != 1 else ''}, all loaded")
+    unloaded = [t for t in types if not DB.RevitLinkType.IsLoaded(ctx.doc, t.Id)]
+    if unloaded:
+        result.findings.append(_finding(ctx, "link not loaded", unloaded,
+                                        "reload it in Manage > Manage Links (or remove it)."))
+    unused = {ctx.id_value(t.Id) for t in types} - {ctx.id_value(i.GetTypeId()) for i in instances}
+    if unused:
+        result.findings.append(Finding(what="link type with no instance placed", ids=sorted(unused), names=[
+            _label(ctx.doc.GetElement(ctx.element_id(i))) for i in sorted(unused)[:SAMPLE]],
+            fix="place an instance or remove the link in Manage Links."))
+    return result
+
+
+_RUNNERS = {"warnings": _warnings, "empty_parameters": _empty_parameters, "duplicate_marks": _duplicate_marks,
+            "naming": _naming, "unplaced_rooms": _unplaced_rooms, "unplaced_views": _unplaced_views,
+            "links": _links}

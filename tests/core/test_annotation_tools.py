@@ -1,0 +1,183 @@
+"""Annotation tools on the stand-in duplex and SampleHouse4, through the executor: doors tagged in
+a plan, a text note, a dimension string across parallel walls. What each test checks is re-read
+from the model, not taken from the tool's words."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from Autodesk.Revit import DB
+from duplex_revit import DuplexRevit
+from paracore.tools import annotation_tools  # noqa: F401 - registers the tools
+from paracore.tools.registry import default_registry
+
+PLANS = {"duplex": "Level 1", "SampleHouse4": "Ground Floor"}
+
+
+@pytest.fixture(params=sorted(PLANS))
+def revit(request):
+    revit = DuplexRevit(request.param)
+    revit.plan = PLANS[request.param]
+    yield revit
+    revit.close()
+
+
+def doors_on_plan_level(revit) -> list[int]:
+    def read():
+        level_id = revit.view(revit.plan).GenLevel.Id
+        return [d.Id.Value for d in DB.FilteredElementCollector(revit.doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+                .WhereElementIsNotElementType() if d.LevelId == level_id]
+    return revit.call(read)
+
+
+def tags_in(revit, view_name: str) -> dict[int, int]:
+    """Tagged element id -> tag id, for the tags owned by the view, read from the model."""
+    def read():
+        view = revit.view(view_name)
+        found = {}
+        for tag in DB.FilteredElementCollector(revit.doc).OfClass(DB.IndependentTag):
+            if tag.OwnerViewId == view.Id:
+                for tagged in tag.GetTaggedLocalElementIds():
+                    found[tagged.Value] = tag.Id.Value
+        return found
+    return revit.call(read)
+
+
+def parallel_walls(revit, count: int = 2) -> list[int]:
+    """``count`` straight walls of the plan's level that are parallel to the first one."""
+    def read():
+        level_id = revit.view(revit.plan).GenLevel.Id
+        walls = [w for w in DB.FilteredElementCollector(revit.doc).OfClass(DB.Wall)
+                 if w.LevelId == level_id and isinstance(w.Location.Curve, DB.Line)]
+        first = walls[0].Orientation
+        same = [w for w in walls if abs(first.CrossProduct(w.Orientation).Z) < 1e-6]
+        return [w.Id.Value for w in same[:count]]
+    return revit.call(read)
+
+
+def test_annotation_tools_are_declared():
+    for name in ("tag_elements", "add_text_note", "dimension_walls"):
+        spec = default_registry().get(name)
+        assert (spec.writes, spec.working_set_policy) == (True, "none"), name
+
+
+def test_doors_in_the_working_set_are_tagged_in_the_plan(revit):
+    doors = doors_on_plan_level(revit)
+    assert doors
+    revit.session.working_set.replace(doors)
+    text = revit.text("tag_elements", {"view": revit.plan})
+    assert text.startswith(f"Tagged {len(doors)} element"), text
+    tagged = tags_in(revit, revit.plan)
+    assert set(doors) <= set(tagged)
+    assert revit.session.working_set.ids == tuple(doors)   # the doors stay the working set
+
+    def tag_categories():
+        return {revit.element(t).Category.Name for t in tagged.values()}
+    assert revit.call(tag_categories) == {"Door Tags"}
+    # Tagging again tags nothing new, and says so.
+    again = revit.text("tag_elements", {"view": revit.plan})
+    assert again.startswith("Tagged 0 elements") and "already tagged in this view" in again
+    assert len(tags_in(revit, revit.plan)) == len(tagged)
+
+
+def test_tags_show_in_their_view_only(revit):
+    doors = doors_on_plan_level(revit)[:1]
+    revit.text("tag_elements", {"element_ids": doors, "view": revit.plan, "leader": True})
+    [tag_id] = tags_in(revit, revit.plan).values()
+
+    def in_3d():
+        view = next(v for v in DB.FilteredElementCollector(revit.doc).OfClass(DB.View3D) if not v.IsTemplate)
+        shown = DB.FilteredElementCollector(revit.doc, view.Id).WhereElementIsNotElementType().ToElementIds()
+        return tag_id in {i.Value for i in shown}, revit.element(tag_id).HasLeader
+    assert revit.call(in_3d) == (False, True)
+
+
+def test_elements_the_view_does_not_show_or_without_a_tag_are_reported(revit):
+    doors = doors_on_plan_level(revit)[:1]
+    other_level = revit.call(lambda: [d.Id.Value for d in DB.FilteredElementCollector(revit.doc)
+                                      .OfCategory(DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType()
+                                      if d.Id.Value not in doors_on_plan_level(revit)])
+    ids = doors + other_level[:1]
+    text = revit.text("tag_elements", {"element_ids": ids, "view": revit.plan, "tag_type": "M_Window Tag"})
+    assert text.startswith("Tagged 0 elements") and "the tag type given does not tag their category" in text
+    if other_level:
+        assert "not shown in this view" in text
+    assert tags_in(revit, revit.plan) == {}
+
+
+def test_a_text_note_is_added_in_the_plan(revit):
+    text = revit.text("add_text_note", {"view": revit.plan, "text": "Check the stair", "position": ["5 m", "3 m"]})
+    assert text.startswith("Added text note") and "'Check the stair'" in text
+
+    def read():
+        view = revit.view(revit.plan)
+        notes = [n for n in DB.FilteredElementCollector(revit.doc).OfClass(DB.TextNote) if n.OwnerViewId == view.Id]
+        return [(n.Text, round(n.Coord.X * 0.3048, 6), round(n.Coord.Y * 0.3048, 6)) for n in notes]
+    assert revit.call(read) == [("Check the stair", 5.0, 3.0)]
+
+
+def test_parallel_walls_get_one_dimension_string(revit):
+    walls = parallel_walls(revit)
+    assert len(walls) == 2
+    text = revit.text("dimension_walls", {"element_ids": walls, "view": revit.plan})
+    assert text.startswith("Dimensioned 2 walls") and "3 segments" in text, text
+
+    def read():
+        view = revit.view(revit.plan)
+        [dim] = [d for d in DB.FilteredElementCollector(revit.doc).OfClass(DB.Dimension) if d.OwnerViewId == view.Id]
+        return dim.NumberOfSegments, [s.Value for s in dim.Segments]
+    segments, values = revit.call(read)
+    assert segments == 3 and all(v > 0 for v in values)
+
+
+def test_hostile_annotation_arguments_are_refused_with_what_to_do(revit):
+    walls = parallel_walls(revit)
+    assert "not parallel" in revit.error("dimension_walls", {"element_ids": [walls[0], _skew_wall(revit, walls[0])],
+                                                              "view": revit.plan})
+    assert "Only walls" in revit.error("dimension_walls", {"element_ids": doors_on_plan_level(revit)[:2],
+                                                            "view": revit.plan})
+    assert "two or more" in revit.error("dimension_walls", {"element_ids": walls[:1], "view": revit.plan})
+    assert "text is empty" in revit.error("add_text_note", {"view": revit.plan, "text": "  ", "position": [0, 0]})
+    assert "cannot hold tags" in revit.error("add_text_note", {"view": "{3D}", "text": "x", "position": [0, 0]})
+    assert "No tag type named" in revit.error("tag_elements", {"element_ids": walls, "view": revit.plan,
+                                                                "tag_type": "Z" * 500})
+    assert "does not exist" in revit.error("tag_elements", {"element_ids": [999999999], "view": revit.plan}) or \
+        "999999999" in revit.error("tag_elements", {"element_ids": [999999999], "view": revit.plan})
+    assert revit.call(lambda: list(DB.FilteredElementCollector(revit.doc).OfClass(DB.Dimension))) == []
+
+
+def _skew_wall(revit, first: int) -> int:
+    def read():
+        orientation = revit.element(first).Orientation
+        level_id = revit.element(first).LevelId
+        return next(w.Id.Value for w in DB.FilteredElementCollector(revit.doc).OfClass(DB.Wall)
+                    if isinstance(w.Location.Curve, DB.Line) and w.LevelId == level_id
+                    and abs(orientation.CrossProduct(w.Orientation).Z) > 0.1)
+    return revit.call(read)
+
+
+# --- the replay: doors searched into the working set, tagged in the plan, a note added ----------------------
+
+REPLAYS = Path(__file__).resolve().parent / "replays"
+
+
+def test_the_annotation_replay_tags_every_door_of_the_plan(tmp_path):
+    env = {**os.environ, "PARACORE_DATA_DIR": str(tmp_path)}  # a replay records a trace: not in the user's
+    done = subprocess.run([sys.executable, "-m", "paracore", "replay", str(REPLAYS / "annotation_duplex.json"),
+                           "--json"], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    played = json.loads(done.stdout)
+    results = [r for turn in played["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["search_elements", "use_toolset", "tag_elements", "add_text_note"]
+    assert not any(r["is_error"] for r in results), results
+    doors = played["turns"][0]["working_set"]["summary"]          # e.g. "12 Doors"
+    count = int(doors.split()[0])
+    assert doors.endswith("Doors") and results[2]["content"].startswith(f"Tagged {count} elements")
+    assert "Not tagged" not in results[2]["content"]
+    assert played["working_set"]["summary"] == doors               # the tags did not change the set
+    assert results[3]["content"].startswith("Added text note")

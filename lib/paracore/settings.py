@@ -138,9 +138,11 @@ class Settings(_SettingsModel):
     limits: Limits = Field(default_factory=Limits)
     script_folders: list[str] = Field(default_factory=list)
     """Folders of user scripts the agent may offer (paths as typed; they may be offline drives)."""
-    pinned_toolsets: list[str] = Field(default_factory=list)
+    pinned_toolsets: list[str] = Field(default_factory=lambda: ["modelling"])
     """Toolsets on from the first request of every conversation (paracore.tools.toolsets.NAMES);
-    the model turns the others on when it needs them (docs/TOOLSETS.md)."""
+    the model turns the others on when it needs them (docs/TOOLSETS.md). Modelling by default:
+    "create a wall, place doors on it" is the most common first request, and asking for the
+    toolset first would cost every such conversation an extra model step."""
     qa_required_parameters: dict[str, list[str]] = Field(
         default_factory=lambda: {"Doors": ["Mark"], "Windows": ["Mark"], "Rooms": ["Number", "Name"]})
     """check_model's empty_parameters: the parameters that must not be left empty, by category name."""

@@ -208,6 +208,7 @@ class _Builder:
                 state.update(extra)
             self.document._load_element(cls, state)
         self.add_title_blocks()
+        self.add_annotation_types()
         assert BuiltInCategory
 
     def add_title_blocks(self):
@@ -220,6 +221,24 @@ class _Builder:
             self.document._load_element(FamilySymbol, {
                 "name": name, "category": category, "family_id": self._family("Title Blocks", family)._id,
                 "sheet_size": (width / 304.8, height / 304.8), "params": {"Type Name": name, "Family Name": family}})
+
+    def add_annotation_types(self):
+        """The metric template's tag types (one per taggable category, and a multi-category tag)
+        and a text note type, so that every model can be annotated."""
+        from Autodesk.Revit.DB import FamilySymbol, TextNoteType
+        tags = (("Door Tags", "M_Door Tag"), ("Window Tags", "M_Window Tag"), ("Room Tags", "M_Room Tag"),
+                ("Wall Tags", "M_Wall Tag"), ("Multi-Category Tags", "M_Multi-Category Tag"))
+        for category_name, family in tags:
+            category = _category(category_name)
+            if self.document._elements_of_category(category):
+                continue
+            self.document._load_element(FamilySymbol, {
+                "name": family, "category": category, "family_id": self._family(category_name, family)._id,
+                "params": {"Type Name": family, "Family Name": family}})
+        text_notes = _category("Text Notes")
+        if not self.document._elements_of_category(text_notes):
+            self.document._load_element(TextNoteType, {
+                "name": "2.5mm Arial", "category": text_notes, "params": {"Type Name": "2.5mm Arial"}})
 
     # -- instances -------------------------------------------------------------------------------------
     def add_wall(self, data):

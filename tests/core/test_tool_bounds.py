@@ -443,6 +443,23 @@ def test_delete_every_wall_a_level_and_types_then_undo(big):
     assert on_main(big, count) == before
 
 
+# -- annotations -----------------------------------------------------------------------------------------
+
+
+def test_annotations_on_the_big_model(big):
+    from Autodesk.Revit import DB
+    from paracore.tools.annotation_tools import MAX_ELEMENTS, MAX_TEXT
+    call(big, "search_elements", {"category": "Doors", "to_working_set": "replace", "limit": 20})
+    doors = list(working_set(big))
+    call(big, "tag_elements", {"view": "Level 1"}, error=len(doors) > MAX_ELEMENTS)
+    call(big, "tag_elements", {"element_ids": doors[:MAX_ELEMENTS], "view": "Level 1"})   # tagged or reported
+    call(big, "tag_elements", {"element_ids": doors[:MAX_ELEMENTS], "view": "Level 1"})   # all already tagged
+    call(big, "add_text_note", {"view": "Level 1", "text": LONG_TEXT, "position": [0, 0]},
+         error=len(LONG_TEXT.strip()) > MAX_TEXT)
+    walls = on_main(big, lambda doc: [w.Id.Value for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)])
+    call(big, "dimension_walls", {"element_ids": walls[:MAX_ELEMENTS], "view": "Level 1"}, error=True)
+
+
 # -- calls the registry refuses before anything reaches Revit -------------------------------------------------
 
 

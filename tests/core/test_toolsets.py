@@ -142,6 +142,7 @@ def test_pinned_toolsets_are_sent_from_the_first_request(fresh):
 # -- a conversation ----------------------------------------------------------------------------------
 
 WALL = {"level": "Level 1", "start": [0, -20], "end": [8, -20]}
+NOTHING_PINNED = Settings(pinned_toolsets=[])  # the defaults pin modelling
 
 
 def test_a_call_to_a_tool_that_is_off_names_its_toolset_then_use_toolset_turns_it_on(fresh):
@@ -151,7 +152,7 @@ def test_a_call_to_a_tool_that_is_off_names_its_toolset_then_use_toolset_turns_i
         calls(("c3", "create_wall", WALL)),
         text("Done."),
     ]])
-    agent = fresh.agent(model, toolsets=True)
+    agent = fresh.agent(model, toolsets=True, settings=NOTHING_PINNED)
     events = list(agent.run_turn("Draw a wall."))
     answers = results(events)
     assert answers["c1"].is_error and "modelling toolset, which is off" in answers["c1"].content
@@ -181,7 +182,7 @@ def test_a_toolset_stays_on_for_the_conversation_and_goes_off_when_it_is_cleared
         [calls(("c2", "use_toolset", {"name": "views"})), text("Still on.")],
         [text("Later.")],
     ])
-    agent = fresh.agent(model, toolsets=True)
+    agent = fresh.agent(model, toolsets=True, settings=NOTHING_PINNED)
     list(agent.run_turn("Views, please."))
     answers = results(agent.run_turn("Again."))
     assert "was already on" in answers["c2"].content
@@ -226,7 +227,7 @@ def test_a_model_that_defers_gets_every_tool_with_the_toolsets_off_deferred_in_o
         calls(("c2", "create_wall", WALL)),
         text("Done."),
     ]])
-    answers = results(fresh.agent(model, toolsets=True).run_turn("Draw a wall."))
+    answers = results(fresh.agent(model, toolsets=True, settings=NOTHING_PINNED).run_turn("Draw a wall."))
     assert not answers["c2"].is_error, answers["c2"].content
     first, second, third = (r.tools for r in model.requests)
     assert first == second == third   # the tools block never changes: the prompt cache keeps it

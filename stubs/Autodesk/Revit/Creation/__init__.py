@@ -21,6 +21,11 @@ class Document:
     def __init__(self, document):
         self._document = document
 
+    def NewDimension(self, view, line, references, *dimensionType):  # noqa: N802
+        """(View, Line, ReferenceArray[, DimensionType]): an aligned dimension through the faces."""
+        from Autodesk.Revit.DB._annotation import new_dimension
+        return new_dimension(self._document, view, line, references)
+
     def NewFamilyInstance(self, location, symbol, *args):  # noqa: N802
         """(XYZ, FamilySymbol, host Element, Level, StructuralType),
         (XYZ, FamilySymbol, Level, StructuralType) or (XYZ, FamilySymbol, StructuralType)."""

@@ -28,6 +28,9 @@ from ._transform_utils import ElementTransformUtils
 from ._outlines import UV, BoundingBoxUV, Outline
 from ._sheets import ViewSheet, Viewport
 from ._links import RevitLinkInstance, RevitLinkType
+from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
+                          Reference, ReferenceArray, TextNote, TextNoteType)
+from ._enums import ShellLayerType, TagOrientation
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
                      ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
@@ -65,6 +68,9 @@ __all__ = [
     "Color", "OverrideGraphicSettings",
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
     # sheets
+    # annotations: tags, text notes, dimensions
+    "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",
+    "DimensionSegment", "DimensionSegmentArray", "HostObjectUtils", "ShellLayerType",
     "ViewSheet", "Viewport", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
 ]
 

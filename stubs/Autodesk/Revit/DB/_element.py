@@ -39,6 +39,10 @@ CATEGORY_NAMES = {
     BuiltInCategory.OST_Schedules: "Schedules", BuiltInCategory.OST_Materials: "Materials",
     BuiltInCategory.OST_TitleBlocks: "Title Blocks", BuiltInCategory.OST_Sheets: "Sheets",
     BuiltInCategory.OST_Viewports: "Viewports",
+    BuiltInCategory.OST_DoorTags: "Door Tags", BuiltInCategory.OST_WindowTags: "Window Tags",
+    BuiltInCategory.OST_RoomTags: "Room Tags", BuiltInCategory.OST_WallTags: "Wall Tags",
+    BuiltInCategory.OST_MultiCategoryTags: "Multi-Category Tags", BuiltInCategory.OST_TextNotes: "Text Notes",
+    BuiltInCategory.OST_Dimensions: "Dimensions",
 }
 
 

@@ -56,6 +56,14 @@ class BuiltInCategory(_RevitEnum):
     OST_TitleBlocks = -2000280
     OST_Sheets = -2003100
     OST_Viewports = -2000510
+    # annotations (tools/annotation_tools.py)
+    OST_DoorTags = -2000460
+    OST_WindowTags = -2000450
+    OST_RoomTags = -2000480
+    OST_WallTags = -2005011
+    OST_MultiCategoryTags = -2005022
+    OST_TextNotes = -2000300
+    OST_Dimensions = -2000260
 
 
 class BuiltInParameter(_RevitEnum):
@@ -261,3 +269,14 @@ class ViewDuplicateOption(_RevitEnum):
     Duplicate = 0
     AsDependent = 1
     WithDetailing = 2
+
+
+class TagOrientation(_RevitEnum):
+    Horizontal = 0
+    Vertical = 1
+    AnyModelDirection = 2
+
+
+class ShellLayerType(_RevitEnum):
+    Interior = 0
+    Exterior = 1

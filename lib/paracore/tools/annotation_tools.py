@@ -1,0 +1,372 @@
+"""Annotation tools: tag elements in a view, add a text note, dimension parallel walls.
+
+Tags, text notes and dimensions are owned by one view (OwnerViewId): they show there only.
+Each tool refuses a view that cannot hold annotations (3D views, sheets, schedules, templates).
+
+The working set does not change (policy "none"): the user tags the doors to go on working with
+the doors ("now set their fire rating"), not with the tags. The results name the new
+annotations' ids, so the model can add them to the working set when asked.
+
+Revit is imported inside the tool bodies only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from ..display import display_text
+from ..units import Length, format_length
+from .lookup import category_of, category_summary, find_view, id_sample, names_match, type_label, view_label
+from .registry import tool
+from .results import ToolError, ToolOutput
+
+MAX_ELEMENTS = 500            # elements tagged or dimensioned in one call
+MAX_TEXT = 1000               # characters of a text note
+NAME = 60                     # characters of a name quoted in a result
+PARALLEL = 1e-6               # |sin| of the angle under which two walls count as parallel
+
+# Model category -> its tag category (BuiltInCategory names); any other category takes a
+# multi-category tag.
+TAG_CATEGORY = {"OST_Doors": "OST_DoorTags", "OST_Windows": "OST_WindowTags", "OST_Rooms": "OST_RoomTags",
+                "OST_Walls": "OST_WallTags"}
+TAG_CATEGORIES = (*TAG_CATEGORY.values(), "OST_MultiCategoryTags")
+
+
+# --- argument models ---------------------------------------------------------------------------
+
+
+class TagElementsArgs(BaseModel):
+    element_ids: list[int] | None = Field(
+        None, description="Ids of the elements to tag (doors, windows, rooms, walls, other model elements). "
+                          "Leave null to tag the working set.")
+    view: str | None = Field(None, description="The plan, section or elevation to tag in: its name "
+                                               "('Level 1', 'Floor Plan: Level 1') or id. Leave null for the "
+                                               "active view.")
+    tag_type: str | None = Field(
+        None, description="Tag type: 'Family: Type', a type or a family name (e.g. 'M_Door Tag'). Leave null "
+                          "for each element's category's default tag (a multi-category tag for others).")
+    leader: bool = Field(False, description="Draw a leader from each tag to its element.")
+
+
+class AddTextNoteArgs(BaseModel):
+    view: str | None = Field(None, description="The view to write in: its name or id. Leave null for the "
+                                               "active view.")
+    text: str = Field(description="The text of the note.")
+    position: tuple[Length, Length] = Field(
+        description="Where the note goes, in plan as [x, y]: numbers in the project's units or strings "
+                    "with a unit, e.g. [5, 3] or ['5 m', '3 m'].")
+
+
+class DimensionWallsArgs(BaseModel):
+    element_ids: list[int] | None = Field(
+        None, description="Ids of two or more parallel straight walls. Leave null to use the working set.")
+    view: str | None = Field(None, description="The plan to dimension in: its name or id. Leave null for "
+                                               "the active view.")
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _annotation_view(ctx, name: str | None):
+    """The view asked for (or the active one), when it can hold annotations."""
+    from Autodesk.Revit import DB
+    view = find_view(ctx, name) if name is not None else (ctx.uidoc.ActiveView if ctx.uidoc else None)
+    if view is None:
+        raise ToolError("There is no active view. Name the view (e.g. view='Level 1'), or open one in Revit.")
+    if view.IsTemplate or isinstance(view, (DB.ViewSheet, DB.TableView, DB.View3D)):
+        raise ToolError(f"'{display_text(view_label(view), NAME)}' cannot hold tags, text or dimensions "
+                        "(3D views, sheets, schedules and templates cannot). Give a plan, section or elevation.")
+    return view
+
+
+def _unique(ids) -> list[int]:
+    return list(dict.fromkeys(int(i) for i in ids))
+
+
+def _element_ids(args) -> list[int]:
+    ids = _unique(args.element_ids or [])
+    if not ids:
+        raise ToolError("element_ids is empty and so is the working set: give the elements, or put them in the "
+                        "working set first (search_elements).")
+    if len(ids) > MAX_ELEMENTS:
+        raise ToolError(f"Too many elements: at most {MAX_ELEMENTS} in one call. Split them into smaller calls.")
+    return ids
+
+
+def _visible(ctx, view) -> set[int]:
+    from ..revit.working_set_actions import visible_ids
+    return visible_ids(ctx.doc, view)
+
+
+def _view_name(view) -> str:
+    return f"'{display_text(view_label(view), NAME)}'"
+
+
+# --- tag_elements --------------------------------------------------------------------------------
+
+
+def _tag_types(ctx) -> dict[str, list]:
+    """Tag family types by tag category name."""
+    from Autodesk.Revit import DB
+    return {name: list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.FamilySymbol)
+                       .OfCategory(getattr(DB.BuiltInCategory, name)))
+            for name in TAG_CATEGORIES}
+
+
+def _category_name(element) -> str | None:
+    """The element's BuiltInCategory name ("OST_Doors"); None without a category."""
+    from Autodesk.Revit import DB
+    category = element.Category
+    if category is None:
+        return None
+    try:
+        return DB.BuiltInCategory(_id(category.Id)).ToString()
+    except ValueError:
+        return None
+
+
+def _id(item) -> int:
+    """The int id of an ElementId, or of an element."""
+    from ..revit.context import id_value
+    return id_value(getattr(item, "Id", item))
+
+
+def _find_tag_type(ctx, types: dict[str, list], name: str):
+    every = [t for group in types.values() for t in group]
+    for matches in ([t for t in every if names_match(type_label(t), name)],
+                    [t for t in every if names_match(t.Name, name)],
+                    [t for t in every if names_match(getattr(t, "FamilyName", "") or "", name)]):
+        if matches:
+            return matches[0]
+    labels = ", ".join(display_text(type_label(t), NAME) for t in every[:12]) or "none loaded"
+    raise ToolError(f"No tag type named '{display_text(name, NAME)}'. Tag types: {labels}.")
+
+
+def _tag_type_for(element, types: dict[str, list], chosen):
+    """The tag type for the element: the chosen one if it tags its category, else the default."""
+    own = types.get(TAG_CATEGORY.get(_category_name(element))) or []
+    fitting = own + types["OST_MultiCategoryTags"]
+    if chosen is not None:
+        return chosen if any(_id(t) == _id(chosen) for t in fitting) else None
+    return fitting[0] if fitting else None
+
+
+def _head_position(element):
+    """Where the tag goes: the element's location point, or the middle of its location curve."""
+    from Autodesk.Revit import DB
+    location = element.Location
+    if isinstance(location, DB.LocationPoint):
+        return location.Point
+    if isinstance(location, DB.LocationCurve):
+        return location.Curve.Evaluate(0.5, True)
+    return None
+
+
+def _tags_in_view(ctx, view) -> dict[int, int]:
+    """Tagged element id -> tag id, for the tags already in the view."""
+    from Autodesk.Revit import DB
+    found = {}
+    for tag in DB.FilteredElementCollector(ctx.doc).OfClass(DB.IndependentTag):
+        if tag.OwnerViewId == view.Id:
+            for tagged in tag.GetTaggedLocalElementIds():
+                found[_id(tagged)] = _id(tag.Id)
+    return found
+
+
+def _describe_tag(ctx, args: TagElementsArgs) -> str:
+    where = f"view {args.view!r}" if args.view else "the active view"
+    what = f"with {args.tag_type!r}" if args.tag_type else "with each category's default tag"
+    return f"Tag {_plural(len(args.element_ids or []), 'element')} in {where} {what}" + \
+        (", with leaders." if args.leader else ".")
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_tag)
+def tag_elements(ctx, args: TagElementsArgs):
+    """Tag elements in a plan, section or elevation: doors, windows, rooms and walls get their
+    category's tag, other model elements a multi-category tag (or the tag_type given).
+
+    Each tag goes at its element's location. Elements the view does not show, already tagged in
+    it, or without a tag type for their category are reported, not tagged. Leave element_ids out
+    to tag the working set and view out for the active view. The working set does not change.
+    """
+    from Autodesk.Revit import DB
+    view = _annotation_view(ctx, args.view)
+    ids = _element_ids(args)
+    elements = ctx.elements(ids)   # a ToolError lists ids that do not exist
+    types = _tag_types(ctx)
+    chosen = _find_tag_type(ctx, types, args.tag_type) if args.tag_type is not None else None
+    visible, tagged = _visible(ctx, view), _tags_in_view(ctx, view)
+    skipped: dict[str, list[int]] = {}
+    placed: list[tuple[int, int]] = []
+    for value, element in zip(ids, elements):
+        reason, tag_type, head = _why_not_tag(element, value, visible, tagged, types, chosen)
+        if reason:
+            skipped.setdefault(reason, []).append(value)
+            continue
+        tag = DB.IndependentTag.Create(ctx.doc, tag_type.Id, view.Id, DB.Reference(element), bool(args.leader),
+                                       DB.TagOrientation.Horizontal, head)
+        placed.append((value, ctx.id_value(tag.Id)))
+    view_id = ctx.id_value(view.Id)
+
+    def verify():
+        return _check_tags(ctx, view_id, placed, skipped)
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _why_not_tag(element, value, visible, tagged, types, chosen):
+    """(reason it is not tagged or "", tag type, head position)."""
+    from Autodesk.Revit import DB
+    if isinstance(element, (DB.ElementType, DB.View)) or element.Category is None:
+        return "not a model element shown in views (a type or a view)", None, None
+    if value not in visible:
+        return "not shown in this view (another level, or cropped out)", None, None
+    if value in tagged:
+        return "already tagged in this view", None, None
+    tag_type = _tag_type_for(element, types, chosen)
+    if tag_type is None:
+        which = "the tag type given does not tag" if chosen is not None else "no tag type loaded for"
+        return f"{which} their category", None, None
+    head = _head_position(element)
+    if head is None:
+        return "no location to put a tag at", None, None
+    return "", tag_type, head
+
+
+def _check_tags(ctx, view_id: int, placed, skipped) -> str:
+    """Re-read each new tag: in the model, owned by the view, tagging its element."""
+    view = ctx.doc.GetElement(ctx.element_id(view_id))
+    wrong = []
+    for element_value, tag_value in placed:
+        tag = ctx.doc.GetElement(ctx.element_id(tag_value))
+        tags = [] if tag is None else [ctx.id_value(i) for i in tag.GetTaggedLocalElementIds()]
+        if tag is None or ctx.id_value(tag.OwnerViewId) != view_id or tags != [element_value]:
+            wrong.append(element_value)
+    if wrong:
+        raise ToolError(f"Revit did not keep the tags of {_plural(len(wrong), 'element')}: "
+                        f"{id_sample(wrong, where='')}.")
+    tagged_elements = [ctx.doc.GetElement(ctx.element_id(e)) for e, _ in placed]
+    text = (f"Tagged {_plural(len(placed), 'element')} in {_view_name(view)}"
+            + (f" ({category_summary(tagged_elements)})" if placed else "") + ".")
+    if placed:
+        text += f" New tag ids: {id_sample([t for _, t in placed], where='')}."
+    for reason, values in skipped.items():
+        text += f" Not tagged, {reason}: {_plural(len(values), 'element')} ({id_sample(values, where='')})."
+    return text + " The working set is unchanged."
+
+
+# --- add_text_note ---------------------------------------------------------------------------------
+
+
+def _describe_text(ctx, args: AddTextNoteArgs) -> str:
+    where = f"view {args.view!r}" if args.view else "the active view"
+    return f"Add the text note {display_text(args.text, NAME)!r} in {where} at {list(args.position)}."
+
+
+@tool(writes=True, working_set_policy="none", describe=_describe_text)
+def add_text_note(ctx, args: AddTextNoteArgs):
+    """Add a text note to a plan, section or elevation at a point [x, y] (project units), with the
+    project's first text note type. The working set does not change."""
+    from Autodesk.Revit import DB
+    text = args.text.strip()
+    if not text:
+        raise ToolError("text is empty: give the words of the note.")
+    if len(text) > MAX_TEXT:
+        raise ToolError(f"text is {len(text)} characters long: a note holds at most {MAX_TEXT}. Shorten it.")
+    view = _annotation_view(ctx, args.view)
+    note_type = DB.FilteredElementCollector(ctx.doc).OfClass(DB.TextNoteType).FirstElement()
+    if note_type is None:
+        raise ToolError("The project has no text note type. Load one in Revit (Annotate > Text), then ask again.")
+    point = DB.XYZ(ctx.length(args.position[0]), ctx.length(args.position[1]), 0.0)
+    note = DB.TextNote.Create(ctx.doc, view.Id, point, text, note_type.Id)
+    note_id, view_id = ctx.id_value(note.Id), ctx.id_value(view.Id)
+
+    def verify():
+        found = ctx.doc.GetElement(ctx.element_id(note_id))
+        if found is None or ctx.id_value(found.OwnerViewId) != view_id or found.Text != text:
+            raise ToolError("Revit did not keep the text note.")
+        at = ", ".join(format_length(v, ctx.length_unit) for v in (found.Coord.X, found.Coord.Y))
+        return (f"Added text note {note_id} '{display_text(found.Text, NAME)}' in "
+                f"{_view_name(ctx.doc.GetElement(ctx.element_id(view_id)))} at [{at}]. "
+                "The working set is unchanged.")
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+# --- dimension_walls ---------------------------------------------------------------------------------
+
+
+def _walls(ctx, ids, visible) -> list:
+    """The walls of ``ids``: straight, shown in the view, and all parallel; a ToolError otherwise."""
+    from Autodesk.Revit import DB
+    elements = ctx.elements(ids)
+    not_walls = [v for v, e in zip(ids, elements) if not isinstance(e, DB.Wall)]
+    if not_walls:
+        raise ToolError(f"Only walls can be dimensioned: {id_sample(not_walls, where='')} are not walls "
+                        f"({category_summary([e for e in elements if not isinstance(e, DB.Wall)])}).")
+    curved = [v for v, e in zip(ids, elements) if not isinstance(e.Location.Curve, DB.Line)]
+    if curved:
+        raise ToolError(f"Only straight walls can be dimensioned: {id_sample(curved, where='')} are curved.")
+    hidden = [v for v in ids if v not in visible]
+    if hidden:
+        raise ToolError(f"The view does not show {_plural(len(hidden), 'wall')} ({id_sample(hidden, where='')}): "
+                        "dimension them in the plan of their level.")
+    if len(elements) < 2:
+        raise ToolError("Give two or more parallel walls: a dimension string measures between walls.")
+    normal = elements[0].Orientation
+    skew = [v for v, e in zip(ids, elements) if abs(normal.CrossProduct(e.Orientation).Z) > PARALLEL]
+    if skew:
+        raise ToolError(f"The walls are not parallel: {id_sample(skew, where='')} are not parallel to wall "
+                        f"{ids[0]}. A dimension string measures across parallel walls: give parallel walls only.")
+    return elements
+
+
+def _describe_dimension(ctx, args: DimensionWallsArgs) -> str:
+    where = f"view {args.view!r}" if args.view else "the active view"
+    return f"Dimension {_plural(len(args.element_ids or []), 'wall')} in {where} (both faces of each)."
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension)
+def dimension_walls(ctx, args: DimensionWallsArgs):
+    """Dimension parallel straight walls in a plan: one aligned dimension string across them,
+    through both faces of each wall (thicknesses and the clear distances between them).
+
+    Walls that are not parallel, curved, or not shown in the view are refused. Leave element_ids
+    out to use the working set and view out for the active view. The working set does not change.
+    """
+    from Autodesk.Revit import DB
+    view = _annotation_view(ctx, args.view)
+    walls = _walls(ctx, _element_ids(args), _visible(ctx, view))
+    references = DB.ReferenceArray()   # Revit's own collection: built empty, filled with Append
+    for wall in walls:
+        for side in (DB.ShellLayerType.Exterior, DB.ShellLayerType.Interior):
+            for reference in DB.HostObjectUtils.GetSideFaces(wall, side):
+                references.Append(reference)
+    start = walls[0].Location.Curve.Evaluate(0.5, True)
+    line = DB.Line.CreateBound(start, start.Add(walls[0].Orientation))
+    dimension = ctx.doc.Create.NewDimension(view, line, references)
+    dimension_id, view_id = ctx.id_value(dimension.Id), ctx.id_value(view.Id)
+
+    def verify():
+        return _check_dimension(ctx, dimension_id, view_id, len(walls))
+
+    return ToolOutput(content=verify(), verify=verify)
+
+
+def _check_dimension(ctx, dimension_id: int, view_id: int, walls: int) -> str:
+    found = ctx.doc.GetElement(ctx.element_id(dimension_id))
+    if found is None or ctx.id_value(found.OwnerViewId) != view_id:
+        raise ToolError("Revit did not keep the dimension.")
+    if found.NumberOfSegments:
+        values = [segment.Value for segment in found.Segments]
+    else:
+        values = [found.Value]
+    shown = ", ".join(format_length(v, ctx.length_unit) for v in values[:20])
+    more = f", … and {len(values) - 20} more" if len(values) > 20 else ""
+    view = ctx.doc.GetElement(ctx.element_id(view_id))
+    return (f"Dimensioned {_plural(walls, 'wall')} in {_view_name(view)}: dimension {dimension_id} with "
+            f"{_plural(len(values), 'segment')}: {shown}{more} (total {format_length(sum(values), ctx.length_unit)}). "
+            "The working set is unchanged.")

@@ -1,0 +1,256 @@
+"""Annotations: tags, text notes and dimensions, all owned by the view they are drawn in.
+
+- ``Reference(element)`` refers to a whole element (the constructor the API offers);
+  ``HostObjectUtils.GetSideFaces(wall, ShellLayerType)`` gives a wall's exterior or interior side
+  face as a reference, which the stand-in keeps as the face's plane (a point and its normal).
+  The published stubs describe no public member of ``Reference``, so the stand-in defines none.
+- ``IndependentTag.Create(doc, tagSymbolId, ownerViewId, reference, addLeader, orientation,
+  headPosition)`` is the Revit 2019+ overload. Revit refuses a tag type whose category does not
+  tag the element's category (a multi-category tag tags any), a view that cannot hold tags (3D,
+  sheets, schedules, templates) and an element the view does not show.
+- ``TextNote.Create(doc, viewId, position, text, typeId)``: the overload with a type id.
+- ``doc.Create.NewDimension(view, line, references)`` (Autodesk.Revit.Creation) measures between
+  parallel planar faces along ``line``: one segment between each pair of neighbouring faces,
+  ``Value`` set only for a single segment (Revit's ``Value`` is null for a multi-segment string).
+
+Tags, text notes and dimensions carry ``owner_view_id``: they show in their view only.
+"""
+from __future__ import annotations
+
+from revit_standin.guard import api_class
+
+from ._element import Element, ElementType
+from ._enums import BuiltInCategory, ShellLayerType, TagOrientation, ViewType
+from ._geometry import XYZ
+from ._ids import ElementId
+
+# The tag category that tags each model category (multi-category tags tag any of them).
+TAG_CATEGORIES = {
+    BuiltInCategory.OST_Doors.value: BuiltInCategory.OST_DoorTags.value,
+    BuiltInCategory.OST_Windows.value: BuiltInCategory.OST_WindowTags.value,
+    BuiltInCategory.OST_Rooms.value: BuiltInCategory.OST_RoomTags.value,
+    BuiltInCategory.OST_Walls.value: BuiltInCategory.OST_WallTags.value,
+}
+PARALLEL = 1e-9
+
+
+def _argument(message: str, name: str = ""):
+    from Autodesk.Revit.Exceptions import ArgumentException
+    return ArgumentException(message, name)
+
+
+@api_class
+class Reference:
+    """A reference to an element, or to one planar face of it (``_face``: point, normal)."""
+
+    def __init__(self, element):
+        if not isinstance(element, Element):
+            from revit_standin.pythonnet_rules import no_method_matches
+            raise no_method_matches("Reference..ctor", (element,))
+        self._element_id = element._id
+        self._face = None
+
+
+@api_class
+class ReferenceArray:
+    """Revit's own collection of references (not a .NET List): built empty, filled with Append."""
+
+    def __init__(self):
+        self._items: list[Reference] = []
+
+    def Append(self, reference: Reference) -> None:  # noqa: N802
+        if not isinstance(reference, Reference):
+            from revit_standin.pythonnet_rules import no_method_matches
+            raise no_method_matches("ReferenceArray.Append", (reference,))
+        self._items.append(reference)
+
+    @property
+    def Size(self) -> int:  # noqa: N802
+        return len(self._items)
+
+    @property
+    def IsEmpty(self) -> bool:  # noqa: N802
+        return not self._items
+
+    def get_Item(self, index: int) -> Reference:  # noqa: N802
+        return self._items[index]
+
+    def __iter__(self):
+        return iter(list(self._items))
+
+
+@api_class
+class HostObjectUtils:
+    @staticmethod
+    def GetSideFaces(hostObject, sideType):  # noqa: N802, N803
+        """The wall's exterior or interior side face: half its width from the location line,
+        on the side its Orientation points to (exterior) or the other (interior)."""
+        from System.Collections.Generic import List
+        from ._elements import Wall
+        if not isinstance(hostObject, Wall) or not isinstance(sideType, ShellLayerType):
+            raise _argument("hostObject must be a wall and sideType a ShellLayerType.", "hostObject")
+        normal = hostObject.Orientation
+        if sideType == ShellLayerType.Interior:
+            normal = normal.Negate()
+        start = hostObject._state["location"].GetEndPoint(0)
+        reference = Reference(hostObject)
+        reference._face = (start.Add(normal.Multiply(hostObject.Width / 2)), normal)
+        return List[Reference]._of([reference])
+
+
+@api_class
+class IndependentTag(Element):
+    @staticmethod
+    def Create(document, tagSymbolId: ElementId, ownerViewId: ElementId, referenceToTag,  # noqa: N802, N803
+               addLeader, tagOrientation, tagHeadPosition) -> "IndependentTag":  # noqa: N803
+        view, symbol = document.GetElement(ownerViewId), document.GetElement(tagSymbolId)
+        _check_annotation_view(view, "ownerViewId")
+        if not isinstance(referenceToTag, Reference) or not isinstance(tagOrientation, TagOrientation) \
+                or not isinstance(tagHeadPosition, XYZ) or not isinstance(addLeader, bool):
+            from revit_standin.pythonnet_rules import no_method_matches
+            raise no_method_matches("IndependentTag.Create", (referenceToTag, addLeader, tagOrientation))
+        element = document._elements.get(referenceToTag._element_id)
+        if element is None or element._id not in view._visible_ids():
+            raise _argument("The referenced element is not visible in the view.", "referenceToTag")
+        tag_category = symbol._state.get("category") if isinstance(symbol, ElementType) else None
+        if tag_category not in (TAG_CATEGORIES.get(element._state.get("category")),
+                                BuiltInCategory.OST_MultiCategoryTags.value):
+            raise _argument("tagSymbolId is not a tag type for the element's category.", "tagSymbolId")
+        return document._add_element(IndependentTag, {
+            "name": symbol.Name, "category": tag_category, "type_id": symbol._id, "level_id": -1,
+            "owner_view_id": view._id, "tagged_id": element._id, "has_leader": addLeader,
+            "orientation": tagOrientation.value, "head": tagHeadPosition, "params": {}})
+
+    @property
+    def TagHeadPosition(self) -> XYZ:  # noqa: N802
+        return self._state["head"]
+
+    @property
+    def HasLeader(self) -> bool:  # noqa: N802
+        return self._state["has_leader"]
+
+    @property
+    def TagOrientation(self) -> TagOrientation:  # noqa: N802
+        return TagOrientation(self._state["orientation"])
+
+    def GetTaggedLocalElementIds(self):  # noqa: N802
+        """The tagged elements' ids (ISet<ElementId>; Revit 2022+ lets one tag tag several)."""
+        from System.Collections.Generic import HashSet
+        tagged = self._state["tagged_id"]
+        return HashSet[ElementId]._of([ElementId(tagged)] if tagged in self._document._elements else [])
+
+
+@api_class
+class TextNoteType(ElementType):
+    pass
+
+
+@api_class
+class TextNote(Element):
+    @staticmethod
+    def Create(document, viewId: ElementId, position, text, typeId: ElementId) -> "TextNote":  # noqa: N802, N803
+        view, note_type = document.GetElement(viewId), document.GetElement(typeId)
+        _check_annotation_view(view, "viewId", allow_3d=False)
+        if not isinstance(note_type, TextNoteType):
+            raise _argument("typeId is not a text note type.", "typeId")
+        if not isinstance(position, XYZ) or not isinstance(text, str):
+            from revit_standin.pythonnet_rules import no_method_matches
+            raise no_method_matches("TextNote.Create", (position, text))
+        if not text.strip():
+            raise _argument("The text cannot be empty.", "text")
+        return document._add_element(TextNote, {
+            "name": note_type.Name, "category": BuiltInCategory.OST_TextNotes.value, "type_id": note_type._id,
+            "level_id": -1, "owner_view_id": view._id, "text": text, "coord": position, "params": {}})
+
+    @property
+    def Text(self) -> str:  # noqa: N802
+        return self._state["text"]
+
+    @Text.setter
+    def Text(self, text: str):  # noqa: N802
+        self._update_state(text=text)
+
+    @property
+    def Coord(self) -> XYZ:  # noqa: N802
+        return self._state["coord"]
+
+
+@api_class
+class DimensionSegment:
+    def __init__(self, value: float):
+        self._value = value
+
+    @property
+    def Value(self) -> float:  # noqa: N802
+        return self._value
+
+
+@api_class
+class DimensionSegmentArray:
+    def __init__(self, segments):
+        self._items = list(segments)
+
+    @property
+    def Size(self) -> int:  # noqa: N802
+        return len(self._items)
+
+    def get_Item(self, index: int) -> DimensionSegment:  # noqa: N802
+        return self._items[index]
+
+    def __iter__(self):
+        return iter(list(self._items))
+
+
+@api_class
+class Dimension(Element):
+    @property
+    def NumberOfSegments(self) -> int:  # noqa: N802
+        faces = len(self._state["offsets"])
+        return faces - 1 if faces > 2 else 0  # Revit: a single dimension has no segments
+
+    @property
+    def Value(self):  # noqa: N802
+        """The length for a one-segment dimension; None (null) for a multi-segment string."""
+        offsets = self._state["offsets"]
+        return offsets[-1] - offsets[0] if len(offsets) == 2 else None
+
+    @property
+    def Segments(self) -> DimensionSegmentArray:  # noqa: N802
+        offsets = self._state["offsets"]
+        if len(offsets) == 2:
+            return DimensionSegmentArray([])  # Revit: a single dimension has no segments
+        return DimensionSegmentArray(DimensionSegment(b - a) for a, b in zip(offsets, offsets[1:]))
+
+    @property
+    def References(self) -> ReferenceArray:  # noqa: N802
+        array = ReferenceArray()
+        for reference in self._state["references"]:
+            array.Append(reference)
+        return array
+
+
+def new_dimension(document, view, line, references) -> Dimension:
+    """Creation.Document.NewDimension: the faces' offsets along the line, sorted."""
+    _check_annotation_view(view, "view", allow_3d=False)
+    if not isinstance(references, ReferenceArray):
+        from revit_standin.pythonnet_rules import no_method_matches
+        raise no_method_matches("ItemFactoryBase.NewDimension", (view, line, references))
+    faces = [r._face for r in references]
+    if len(faces) < 2 or any(face is None for face in faces):
+        raise _argument("Invalid number of references: a dimension needs two or more face references.",
+                        "references")
+    direction = line.Direction
+    if any(abs(abs(normal.DotProduct(direction)) - 1) > PARALLEL for _, normal in faces):
+        raise _argument("The references are not parallel faces perpendicular to the line.", "references")
+    offsets = sorted(point.Subtract(line.GetEndPoint(0)).DotProduct(direction) for point, _ in faces)
+    return document._add_element(Dimension, {
+        "name": "Linear Dimension", "category": BuiltInCategory.OST_Dimensions.value, "level_id": -1,
+        "owner_view_id": view._id, "offsets": offsets, "references": list(references), "params": {}})
+
+
+def _check_annotation_view(view, name: str, allow_3d: bool = False) -> None:
+    from ._views import View
+    if not isinstance(view, View) or view.IsTemplate or view.ViewType in (
+            ViewType.Schedule, ViewType.DrawingSheet) or (view.ViewType == ViewType.ThreeD and not allow_3d):
+        raise _argument(f"{name} is not a view that can hold annotations (a plan, a section or an elevation).",
+                        name)

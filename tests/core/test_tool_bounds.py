@@ -350,6 +350,22 @@ def test_sheets_on_the_big_model(big):
     call(big, "list_sheets")
 
 
+# -- rooms -----------------------------------------------------------------------------------------------
+
+
+def test_rooms_on_the_big_model(big):
+    from paracore.tools.room_tools import MAX_PATH, MAX_RENUMBER
+    call(big, "place_rooms", {"level": "Level 2"})                         # the regions the IFC left empty
+    call(big, "place_rooms", {"level": "Level 2"})                         # nothing left to place
+    call(big, "search_elements", {"category": "Rooms", "to_working_set": "replace", "limit": 20})
+    rooms = len(working_set(big))
+    call(big, "get_room_info")                                             # thousands: count, total, sample
+    call(big, "renumber_elements", {"parameter": "Number", "start": 1}, error=rooms > MAX_RENUMBER)
+    call(big, "search_elements", {"category": "Doors", "to_working_set": "replace", "limit": 20})
+    call(big, "renumber_elements", {"prefix": "D", "order": "along_path"}, error=len(working_set(big)) > MAX_PATH)
+    call(big, "renumber_elements", {"parameter": "Number"}, error=True)     # doors have no room Number
+
+
 # -- QA --------------------------------------------------------------------------------------------------
 
 

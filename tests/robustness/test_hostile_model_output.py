@@ -220,6 +220,8 @@ MEGABYTE = "Long text " * 100_000
     ("create_sheet", {"number": "H1", "name": "Hostile", "title_block": MEGABYTE}),
     ("place_views_on_sheet", {"sheet": MEGABYTE, "views": ["Level 1"]}),
     ("place_views_on_sheet", {"sheet": "A101", "views": [MEGABYTE, 5, -1]}),
+    ("place_rooms", {"level": MEGABYTE}),
+    ("place_rooms", {"level": "Level 1", "in_enclosed_regions": False, "at": [MEGABYTE, 0]}),
 ])
 def test_megabyte_strings_the_tool_reads(box, walls, name, arguments):
     arguments = {k: [walls[0]] if v == "WALL" else v for k, v in arguments.items()}

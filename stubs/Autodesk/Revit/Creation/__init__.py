@@ -1,4 +1,4 @@
-"""Stand-in for Autodesk.Revit.Creation: ``doc.Create.NewFamilyInstance``."""
+"""Stand-in for Autodesk.Revit.Creation: ``doc.Create.NewFamilyInstance``, ``NewRoom``, ``NewRooms2``."""
 from __future__ import annotations
 
 from revit_standin.guard import api_class as _api_class
@@ -83,6 +83,38 @@ class Document:
             "name": symbol.Name, "category": symbol._state["category"], "type_id": symbol._id,
             "level_id": level._id if level is not None else -1, "location": location,
             "params": {"Elevation from Level": location.Z - (level.Elevation if level else 0.0)}})
+
+    def NewRoom(self, level, point):  # noqa: N802
+        """(Level, UV): a room at the point; bounded by the region of walls it lies in, if any."""
+        from Autodesk.Revit.DB import UV, Level
+        if not isinstance(level, Level) or level.Document is not self._document:
+            raise _argument("level must be a Level of this document.", "level")
+        if not isinstance(point, UV):
+            raise _argument("point must be a UV (plan X, Y on the level).", "point")
+        return self._add_room(level, point.U, point.V)
+
+    def NewRooms2(self, level):  # noqa: N802
+        """(Level): a room in every enclosed region of the level that holds none; their ids."""
+        from Autodesk.Revit.DB import ElementId, Level
+        from Autodesk.Revit.DB._spatial import level_regions, rooms_on_level
+        from System.Collections.Generic import List
+        if not isinstance(level, Level) or level.Document is not self._document:
+            raise _argument("level must be a Level of this document.", "level")
+        rooms = rooms_on_level(self._document, level._id)
+        empty = [r for r in level_regions(self._document, level._id)
+                 if not any(r.contains(room._state["location"].X, room._state["location"].Y) for room in rooms)]
+        created = [self._add_room(level, *region.inside_point()) for region in empty]
+        return List[ElementId]._of([room.Id for room in created])
+
+    def _add_room(self, level, x: float, y: float):
+        from Autodesk.Revit.DB import XYZ, BuiltInCategory
+        from Autodesk.Revit.DB._spatial import next_room_number, room_measures
+        from Autodesk.Revit.DB.Architecture import Room
+        params = {"Name": "Room", "Number": str(next_room_number(self._document)),
+                  **room_measures(self._document, level._id, x, y)}
+        return self._document._add_element(Room, {
+            "name": "Room", "category": BuiltInCategory.OST_Rooms.value, "level_id": level._id,
+            "location": XYZ(x, y, level.Elevation), "params": params})
 
 
 def _family_instance_class():

@@ -27,6 +27,7 @@ from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
 from ._outlines import UV, BoundingBoxUV, Outline
 from ._sheets import ViewSheet, Viewport
+from ._spatial import BoundarySegment, SpatialElementBoundaryOptions
 from ._links import RevitLinkInstance, RevitLinkType
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
@@ -42,6 +43,7 @@ __all__ = [
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
     "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "BoundarySegment", "SpatialElementBoundaryOptions",  # rooms' boundaries
     # parameters
     "Parameter", "Definition", "InternalDefinition", "ParameterSet", "BuiltInParameter", "StorageType",
     # categories and enums

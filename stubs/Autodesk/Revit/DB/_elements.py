@@ -445,6 +445,14 @@ class SpatialElement(Element):
     def Level(self):  # noqa: N802
         return self._document._elements.get(self._state.get("level_id"))
 
+    def GetBoundarySegments(self, options):  # noqa: N802
+        """Loops of BoundarySegment: the enclosed region of walls the room's point lies in (_spatial)."""
+        from ._spatial import SpatialElementBoundaryOptions, boundary_segments
+        if not isinstance(options, SpatialElementBoundaryOptions):
+            from Autodesk.Revit.Exceptions import ArgumentNullException
+            raise ArgumentNullException("options")
+        return boundary_segments(self)
+
 
 def host_parameter(curve: Curve, point: XYZ) -> tuple[float, float]:
     """Normalised position of ``point`` along ``curve`` and its horizontal distance to it."""

@@ -8,7 +8,12 @@ __all__ = ["Room"]
 
 @_api_class
 class Room(_SpatialElement):
-    pass
+    def IsPointInRoom(self, point) -> bool:  # noqa: N802
+        """Whether the point lies in the room's enclosed region (in plan; the stand-in's rooms
+        have no height limit)."""
+        from Autodesk.Revit.DB._spatial import region_of
+        region = region_of(self)
+        return region is not None and region.contains(point.X, point.Y)
 
 
 # pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.

@@ -1,0 +1,188 @@
+"""Room tools on the stand-in duplex and SampleHouse4, through the executor: rooms placed in the
+regions enclosed by walls, read, then numbered left to right. What each test checks is re-read
+from the model, not taken from the tools' words. Also the enclosed-region geometry on its own."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from Autodesk.Revit import DB
+from Autodesk.Revit.DB.Architecture import Room
+from duplex_revit import DuplexRevit
+from paracore.tools import modify_tools, query_tools, room_tools  # noqa: F401 - registers the tools
+from paracore.tools.registry import default_registry
+from revit_standin.rooms import regions
+
+LEVEL = {"duplex": "Level 1", "SampleHouse4": "Ground Floor"}
+ROOMS = DB.BuiltInCategory.OST_Rooms
+
+
+@pytest.fixture(params=sorted(LEVEL))
+def revit(request):
+    revit = DuplexRevit(request.param)
+    revit.level = LEVEL[request.param]
+    yield revit
+    revit.close()
+
+
+def rooms_on(revit, level_name: str) -> list[int]:
+    return revit.call(lambda: [r.Id.Value for r in DB.FilteredElementCollector(revit.doc).OfCategory(ROOMS)
+                               .WhereElementIsNotElementType() if r.Level.Name == level_name])
+
+
+def read_rooms(revit, ids, read) -> list:
+    """read(room) for each room id, on the main thread."""
+    return revit.call(lambda: [read(revit.doc.GetElement(DB.ElementId(i))) for i in ids])
+
+
+def clear_rooms(revit) -> None:
+    """Delete the level's rooms (the IFC's spaces), so every enclosed region is empty."""
+    revit.session.working_set.replace(rooms_on(revit, revit.level))
+    revit.text("delete_elements")
+
+
+# --- the enclosed regions (pure geometry) ---------------------------------------------------------------
+
+
+def square(x0=0.0, y0=0.0, size=10.0, first_id=1):
+    corners = [(x0, y0), (x0 + size, y0), (x0 + size, y0 + size), (x0, y0 + size)]
+    return [(corners[i], corners[(i + 1) % 4], first_id + i) for i in range(4)]
+
+
+def test_four_walls_enclose_one_region_with_their_area_and_perimeter():
+    [region] = regions(square(size=10.0))
+    assert region.area == pytest.approx(100.0) and region.perimeter == pytest.approx(40.0)
+    assert sorted(region.wall_ids) == [1, 2, 3, 4]
+
+
+def test_two_rooms_share_a_wall():
+    found = regions(square(size=10.0) + [((5.0, 0.0), (5.0, 10.0), 9)])
+    assert [round(r.area, 6) for r in found] == [50.0, 50.0]
+    assert all(9 in r.wall_ids for r in found)
+
+
+def test_an_open_l_encloses_nothing():
+    assert regions([((0, 0), (10, 0), 1), ((0, 0), (0, 10), 2), ((10, 0), (10, 5), 3)]) == []
+
+
+def test_walls_that_stop_at_the_face_of_the_wall_they_join_still_enclose():
+    # Centre lines end half a thickness short of each other, as in Revit's exported buildings.
+    gap = 0.4
+    walls = [((0, 0), (10, 0), 1), ((10, -gap), (10, -10), 2), ((10 + gap, -10), (0, -10), 3), ((0, -10 + gap), (0, -gap), 4)]
+    [region] = regions(walls)
+    assert region.area == pytest.approx(100.0, rel=0.01)
+
+
+def test_an_l_shaped_room_gets_a_point_inside_it():
+    corners = [(0, 0), (30, 0), (30, 10), (10, 10), (10, 30), (0, 30)]
+    [region] = regions([(corners[i], corners[(i + 1) % 6], i) for i in range(6)])
+    assert region.area == pytest.approx(500.0) and region.contains(*region.inside_point())
+
+
+# --- the tools on the buildings ---------------------------------------------------------------------------
+
+
+def test_room_tools_are_declared():
+    expected = {"place_rooms": (True, "replace"), "renumber_elements": (True, "none"), "get_room_info": (False, "none")}
+    for name, (writes, policy) in expected.items():
+        spec = default_registry().get(name)
+        assert (spec.writes, spec.working_set_policy) == (writes, policy), name
+
+
+def test_rooms_are_placed_in_empty_regions_then_numbered_left_to_right(revit):
+    clear_rooms(revit)
+    text = revit.text("place_rooms", {"level": revit.level})
+    placed = rooms_on(revit, revit.level)
+    assert len(placed) >= 2 and text.startswith(f"Placed {len(placed)} rooms on {revit.level}")
+    assert sorted(revit.session.working_set.ids) == sorted(placed)
+    assert all(area > 10 for area in read_rooms(revit, placed, lambda r: r.Area))   # enclosed, a real area
+    assert revit.text("place_rooms", {"level": revit.level}).startswith("Nothing placed")
+
+    text = revit.text("renumber_elements", {"start": 101, "parameter": "Number"})
+    assert "read back from the model" in text
+    read = sorted(read_rooms(revit, rooms_on(revit, revit.level), lambda r: (r.Location.Point.X, r.Number)))
+    numbers = [int(number) for _, number in read]
+    assert numbers == list(range(101, 101 + len(read)))          # every room numbered, increasing with X
+
+
+def test_room_info_names_area_walls_and_doors(revit):
+    clear_rooms(revit)
+    revit.text("place_rooms", {"level": revit.level})
+    info = revit.text("get_room_info")
+    assert "total area" in info and "bounded by" in info and "perimeter" in info
+    # The doors named are doors hosted in walls that bound the room.
+    [walls] = read_rooms(revit, rooms_on(revit, revit.level)[:1], lambda room: {
+        s.ElementId.Value for loop in room.GetBoundarySegments(DB.SpatialElementBoundaryOptions()) for s in loop})
+    assert walls and all(isinstance(revit.element(w), DB.Wall) for w in walls)
+
+
+def test_the_ifc_rooms_are_bounded_by_walls_and_doors_get_marks_in_order():
+    revit = DuplexRevit("duplex")
+    try:
+        level2 = rooms_on(revit, "Level 2")
+        info = revit.text("get_room_info", {"element_ids": level2})
+        assert info.startswith("10 rooms") and "door" in info
+        doors = revit.ids(DB.BuiltInCategory.OST_Doors)
+        text = revit.text("renumber_elements", {"element_ids": doors, "prefix": "D", "start": 1, "order": "along_path"})
+        assert "nearest not yet numbered" in text
+        marks = revit.call(lambda: {revit.doc.GetElement(DB.ElementId(d)).get_Parameter(
+            DB.BuiltInParameter.ALL_MODEL_MARK).AsString() for d in doors})
+        assert marks == {f"D{n}" for n in range(1, len(doors) + 1)}
+    finally:
+        revit.close()
+
+
+def test_renumbering_refuses_a_number_another_room_has_and_changes_nothing(revit):
+    rooms = revit.ids(ROOMS)
+    before = dict(zip(rooms, read_rooms(revit, rooms, lambda r: r.Number)))
+    revit.text("renumber_elements", {"element_ids": rooms[:1], "parameter": "Number", "start": 7})
+    before[rooms[0]] = "7"
+    message = revit.error("renumber_elements", {"element_ids": rooms[1:3], "parameter": "Number", "start": 6})
+    assert message.startswith("Nothing was renumbered") and f"7 (id {rooms[0]})" in message
+    assert dict(zip(rooms, read_rooms(revit, rooms, lambda r: r.Number))) == before
+
+
+def test_hostile_room_arguments_are_refused_with_what_to_do(revit):
+    assert "No level named" in revit.error("place_rooms", {"level": "Z" * 5000})
+    assert "at must be" in revit.error("place_rooms", {"level": revit.level, "in_enclosed_regions": False})
+    assert "at is only for one room" in revit.error("place_rooms", {"level": revit.level, "at": [1, 2]})
+    walls = revit.ids(DB.BuiltInCategory.OST_Walls)
+    assert "is a room" in revit.error("get_room_info", {"element_ids": walls[:3]})
+    rooms = revit.ids(ROOMS)
+    assert "by 'Number', not 'Mark'" in revit.error("renumber_elements", {"element_ids": rooms})
+    assert "not rooms" in revit.error("renumber_elements", {"element_ids": walls[:2], "parameter": "Number"})
+    assert "not in the model" in revit.error("renumber_elements", {"element_ids": [10**12]})
+
+
+def test_one_room_at_a_point_outside_every_region_is_not_enclosed(revit):
+    text = revit.text("place_rooms", {"level": revit.level, "in_enclosed_regions": False, "at": ["500 m", "500 m"]})
+    assert "not enclosed" in text
+    [new] = revit.session.working_set.ids
+    assert read_rooms(revit, [new], lambda r: (isinstance(r, Room), r.Area)) == [(True, 0)]
+
+
+# --- the replays: rooms placed then numbered left to right, on each building ---------------------------
+
+REPLAYS = Path(__file__).resolve().parent / "replays"
+
+
+@pytest.mark.parametrize("replay", ["rooms_duplex.json", "rooms_samplehouse4.json"])
+def test_the_room_replay_places_and_numbers_rooms(replay, tmp_path):
+    env = {**os.environ, "PARACORE_DATA_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "paracore", "replay", str(REPLAYS / replay), "--json"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    played = json.loads(done.stdout)
+    results = [r for turn in played["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["search_elements", "delete_elements", "place_rooms",
+                                            "renumber_elements", "get_room_info"]
+    assert not any(r["is_error"] for r in results), results
+    assert results[2]["content"].startswith("Placed ")
+    assert "read back from the model" in results[3]["content"] and "(id " in results[3]["content"]
+    assert "101 Room" in results[4]["content"]
+    assert played["working_set"]["summary"].endswith("Rooms")

@@ -181,3 +181,15 @@ def test_the_annotation_replay_tags_every_door_of_the_plan(tmp_path):
     assert "Not tagged" not in results[2]["content"]
     assert played["working_set"]["summary"] == doors               # the tags did not change the set
     assert results[3]["content"].startswith("Added text note")
+
+
+def test_a_plan_collector_finds_the_tags_it_owns(revit):
+    doors = doors_on_plan_level(revit)[:1]
+    revit.text("tag_elements", {"element_ids": doors, "view": revit.plan})
+    [tag_id] = tags_in(revit, revit.plan).values()
+
+    def in_plan():
+        view = revit.view(revit.plan)
+        collector = DB.FilteredElementCollector(revit.doc, view.Id).WhereElementIsNotElementType()
+        return {i.Value for i in collector.ToElementIds()}
+    assert tag_id in revit.call(in_plan)  # Revit's collector on a view returns what the view owns

@@ -256,12 +256,15 @@ class View(Element):
         return [i for i in ids if (i in chosen) == (mode == "isolate")]
 
     def _model_ids(self):
-        # An element owned by a view (a sheet's title block and viewports: OwnerViewId) shows in
-        # that view only, as in Revit.
+        # An element owned by a view (tags, text notes, dimensions, a sheet's title block and
+        # viewports: OwnerViewId) shows in that view only, as in Revit.
         return [e._id for e in self._document._elements.values()
                 if not isinstance(e, (ElementType, View)) and e._state.get("category") is not None
                 and e._state.get("category") != BuiltInCategory.OST_Levels.value
-                and e._state.get("owner_view_id") is None]
+                and e._state.get("owner_view_id") in (None, self._id)]
+
+    def _owns(self, element_id) -> bool:
+        return self._document._elements[element_id]._state.get("owner_view_id") == self._id
 
 
 @api_class
@@ -280,7 +283,8 @@ class ViewPlan(View):
 
     def _model_ids(self):
         level_id = self._state.get("level_id")
-        return [i for i in super()._model_ids() if self._document._elements[i]._state.get("level_id") == level_id]
+        return [i for i in super()._model_ids()
+                if self._owns(i) or self._document._elements[i]._state.get("level_id") == level_id]
 
 
 @api_class

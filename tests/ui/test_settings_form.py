@@ -18,7 +18,7 @@ def test_the_fields_show_the_settings(isolated):
     form = SettingsForm(Settings(provider="openai", model="gpt-x", base_url="https://gw.example/v1",
                                  approval_policy="ask_all"))
     assert form.values() == FormValues(provider="openai", model="gpt-x", base_url="https://gw.example/v1",
-                                       approval_policy="ask_all", api_key="")
+                                       approval_policy="ask_all", api_key="", pinned_toolsets="modelling")
     assert SettingsForm(Settings()).values().provider is None
 
 

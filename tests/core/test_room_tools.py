@@ -125,7 +125,7 @@ def test_the_ifc_rooms_are_bounded_by_walls_and_doors_get_marks_in_order():
     revit = DuplexRevit("duplex")
     try:
         level2 = rooms_on(revit, "Level 2")
-        info = revit.text("get_room_info", {"element_ids": level2})
+        info = revit.text("get_room_info", {"room_ids": level2})
         assert info.startswith("10 rooms") and "door" in info
         doors = revit.ids(DB.BuiltInCategory.OST_Doors)
         text = revit.text("renumber_elements", {"element_ids": doors, "prefix": "D", "start": 1, "order": "along_path"})
@@ -152,7 +152,7 @@ def test_hostile_room_arguments_are_refused_with_what_to_do(revit):
     assert "at must be" in revit.error("place_rooms", {"level": revit.level, "in_enclosed_regions": False})
     assert "at is only for one room" in revit.error("place_rooms", {"level": revit.level, "at": [1, 2]})
     walls = revit.ids(DB.BuiltInCategory.OST_Walls)
-    assert "is a room" in revit.error("get_room_info", {"element_ids": walls[:3]})
+    assert "is a room" in revit.error("get_room_info", {"room_ids": walls[:3]})
     rooms = revit.ids(ROOMS)
     assert "by 'Number', not 'Mark'" in revit.error("renumber_elements", {"element_ids": rooms})
     assert "not rooms" in revit.error("renumber_elements", {"element_ids": walls[:2], "parameter": "Number"})

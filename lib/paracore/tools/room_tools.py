@@ -58,8 +58,8 @@ class PlaceRoomsArgs(BaseModel):
 
 
 class RoomInfoArgs(BaseModel):
-    element_ids: list[int] | None = Field(None, description="Room ids. Leave null to use the rooms in the "
-                                                            "working set.")
+    room_ids: list[int] | None = Field(None, description="Room ids. Leave null to use the rooms in the "
+                                                         "working set.")
 
 
 class RenumberArgs(BaseModel):
@@ -183,10 +183,14 @@ def get_room_info(ctx, args: RoomInfoArgs):
 
     Many rooms: the count, their total area, and the first ones in detail.
     """
-    found, missing = elements_by_id(ctx, args.element_ids or [])
+    # Named room_ids (not element_ids), so the registry does not inject the working set: the
+    # default is done here, the same way.
+    ids = list(ctx.session.working_set.ids) if args.room_ids is None else args.room_ids
+    found, missing = elements_by_id(ctx, ids)
     rooms = [e for e in found if _is_room(e)]
     if not rooms:
-        raise ToolError(f"None of the {_plural(len(args.element_ids or []), 'element')} given is a room. "
+        given = "in the working set" if args.room_ids is None else "given"
+        raise ToolError(f"None of the {_plural(len(ids), 'element')} {given} is a room. "
                         "Find rooms with search_elements (category 'Rooms'), or place them with place_rooms.")
     lines = [f"{_plural(len(rooms), 'room')}, total area {area_text(ctx, sum(r.Area for r in rooms))}"
              + (f"; the first {SAMPLE}:" if len(rooms) > SAMPLE else ":")]

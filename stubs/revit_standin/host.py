@@ -46,6 +46,8 @@ class RevitHost:
         self.deny_raises = 0          # fault injection: the next N Raise() calls are Denied
         self.handler_errors: list[str] = []
         self.closed_transactions: list[str] = []
+        self._posted = None           # the RevitCommandId posted with PostCommand, not run yet
+        self.posted_commands: list[str] = []   # names of the posted commands run, in order
         # Raise() is called from any thread: testing and setting IsPending must be one step.
         self._raise_lock = threading.Lock()
         _current = self
@@ -159,6 +161,46 @@ class RevitHost:
 
         self._queue.put(run)
         return future.result(timeout)
+
+    # -- posted commands ---------------------------------------------------------------------------
+    # UIApplication.PostCommand: Revit runs the command when control returns to it from the current
+    # API context, so it is queued behind the handler or call running now. One at a time: Revit
+    # refuses a second post while the first has not run.
+    def post_command(self, command_id) -> None:
+        from Autodesk.Revit.Exceptions import ArgumentException, InvalidOperationException
+        if command_id is None or not self._runs(command_id):
+            raise ArgumentException("Revit cannot run this command (the stand-in runs Undo and Redo).",
+                                    "commandId")
+        if self._posted is not None:
+            raise InvalidOperationException(
+                f"Cannot post {command_id.Name}: {self._posted.Name} is already posted and has not run yet.")
+        self._posted = command_id
+        self._queue.put(self._run_posted)
+
+    def can_post_command(self, command_id) -> bool:
+        if command_id is None or not self._runs(command_id) or self._posted is not None:
+            return False
+        document = self.uiapp._active_document
+        return document is not None and not document._closed
+
+    @staticmethod
+    def _runs(command_id) -> bool:
+        from Autodesk.Revit.UI import PostableCommand
+        return command_id._command in (PostableCommand.Undo, PostableCommand.Redo)
+
+    def _run_posted(self) -> None:
+        from Autodesk.Revit.UI import PostableCommand
+        command, self._posted = self._posted, None
+        document = self.uiapp._active_document
+        self.posted_commands.append(command.Name)
+        if document is None or document._closed:
+            return
+        journal = document._journal
+        # Revit greys Undo/Redo out when there is nothing to undo/redo: the command does nothing.
+        if command._command == PostableCommand.Undo and journal.undo_history:
+            journal.undo()
+        elif command._command == PostableCommand.Redo and journal.redo_history:
+            journal.redo()
 
     # -- ExternalEvent support ---------------------------------------------------------------------
     def _raise(self, event):

@@ -6,7 +6,7 @@ backwards. A committed transaction becomes a record; records collect in the inne
 transaction group, or in the undo history when no group is open. Assimilating a group merges
 its records into one, so the user sees one undo entry.
 
-DocumentChanged is fired after each commit, group rollback and undo, with the net added,
+DocumentChanged is fired after each commit, group rollback, undo and redo, with the net added,
 modified and deleted ids, as Revit does.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ class Operation:
     kind: str
     element: object
     prior_state: dict | None = None
+    after_state: dict | None = None   # a modification's result, kept by undo for redo
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Journal:
         self._transaction_name = ""
         self._groups: list[tuple[object, list[Record]]] = []
         self.undo_history: list[Record] = []
+        self.redo_history: list[Record] = []   # undone records, the last undone last
 
     # -- the open transaction -----------------------------------------------------------------
     def open(self, name: str) -> int:
@@ -67,6 +69,7 @@ class Journal:
     def commit(self) -> None:
         record = Record(self._transaction_name, self._operations, [self._transaction_name])
         self._operations = []
+        self.redo_history.clear()  # a new change ends the redo list, as in Revit
         if self._groups:
             self._groups[-1][1].append(record)
         else:
@@ -118,8 +121,21 @@ class Journal:
         if not self.undo_history:
             raise RuntimeError("Nothing to undo.")
         record = self.undo_history.pop()
+        _keep_results(record.operations)
         _revert(self._document, record.operations)
+        self.redo_history.append(record)
         self._fire("TransactionUndone", _inverse(net_changes(record.operations)), record.transaction_names)
+        return record.name
+
+    def redo(self) -> str:
+        if self._operations or self._groups:
+            raise RuntimeError("Cannot redo while a transaction or group is open.")
+        if not self.redo_history:
+            raise RuntimeError("Nothing to redo.")
+        record = self.redo_history.pop()
+        _replay(self._document, record.operations)
+        self.undo_history.append(record)
+        self._fire("TransactionRedone", net_changes(record.operations), record.transaction_names)
         return record.name
 
     def _fire(self, operation: str, changes: NetChanges, names: list) -> None:
@@ -143,6 +159,28 @@ def net_changes(operations) -> NetChanges:
 
 def _inverse(changes: NetChanges) -> NetChanges:
     return NetChanges(added=changes.deleted, modified=changes.modified, deleted=changes.added)
+
+
+def _keep_results(operations) -> None:
+    """Before undoing: each modification's result, for redo (the state after it is the state
+    before the next modification of the same element, or the element's state now)."""
+    current: dict[int, dict] = {}
+    for op in reversed(operations):
+        if op.kind == MODIFIED:
+            op.after_state = current.get(id(op.element), op.element._state)
+            current[id(op.element)] = op.prior_state
+
+
+def _replay(document, operations) -> None:
+    """Redo: the operations again, in order."""
+    for op in operations:
+        if op.kind == ADDED:
+            document._index(op.element)
+        elif op.kind == DELETED:
+            document._unindex(op.element)
+        else:
+            op.element._state = op.after_state
+            document._version += 1
 
 
 def _revert(document, operations) -> None:

@@ -11,8 +11,9 @@ from revit_standin.guard import api_class as _api_class
 from Autodesk.Revit.DB._enums import _RevitEnum
 
 from . import Selection as _selection_namespace
+from ._commands import PostableCommand, RevitCommandId
 
-__all__ = ["UIApplication", "UIDocument", "ExternalEvent", "ExternalEventRequest",
+__all__ = ["UIApplication", "UIDocument", "ExternalEvent", "ExternalEventRequest", "PostableCommand", "RevitCommandId",
            "IExternalEventHandler", "TaskDialog", "IDockablePaneProvider", "DockablePaneProviderData",
            "DockablePaneState", "DockPosition", "DockablePaneId", "DockablePane"]
 
@@ -118,6 +119,16 @@ class UIApplication:
     @property
     def MainWindowHandle(self):  # noqa: N802
         return 0  # there is no window: an IntPtr.Zero owner leaves a WPF window unowned
+
+    def PostCommand(self, commandId) -> None:  # noqa: N802, N803
+        """Queue the command; it runs when control returns to Revit (revit_standin.host). A second
+        post while one is pending raises InvalidOperationException, as in Revit."""
+        from revit_standin import host as _host
+        _host.current().post_command(commandId)
+
+    def CanPostCommand(self, commandId) -> bool:  # noqa: N802, N803
+        from revit_standin import host as _host
+        return _host.current().can_post_command(commandId)
 
     def RegisterDockablePane(self, id, title, provider) -> None:  # noqa: N802, A002
         """Revit raises ArgumentException for an id registered before; it asks the provider for

@@ -376,7 +376,10 @@ class _Turn:
             if isinstance(prepared, ToolCallError):
                 yield from self._answer(results, call, prepared.message, "error")
                 continue
-            decision, prepared = yield from self._approve(call, prepared)
+            decision, prepared = yield from self._approve(call, prepared, [p for _, p in runnable])
+            if decision == "fail":  # its preview failed: never offered for approval
+                yield from self._answer(results, call, prepared.message, "error")
+                continue
             if decision == "deny":
                 yield from self._answer(results, call, "The user denied this call. Do not retry it; ask the user "
                                                        "what to do instead.", "denied")
@@ -435,12 +438,20 @@ class _Turn:
             yield from self._answer(results, call, content, status)
         self._append_results(list(calls), results)
 
-    def _approve(self, call: ToolCallPart, prepared: PreparedCall):
+    def _approve(self, call: ToolCallPart, prepared: PreparedCall, earlier: list[PreparedCall]):
         """(decision, the call to run): the call as prepared, the call with the user's edits from
-        the approval form, or a ToolCallError when those edits are not valid."""
+        the approval form, or a ToolCallError when those edits are not valid or ("fail", error)
+        when its preview shows it would fail. ``earlier``: the step's calls that will run first."""
         if not self.agent.policy.needs_approval(prepared, self.session):
             return "approve", prepared
+        preview = self._preview(prepared, earlier)
+        if preview is not None and preview.error is not None:
+            return "fail", ToolCallError(
+                f"Not run: tried on the model and rolled back before asking the user, it would fail: "
+                f"{preview.error} Nothing was changed.")
         description = self._describe(prepared)
+        if preview is not None:
+            description = f"{description}\n{preview.text()}"
         form = self._form(prepared)
         form_dict = form.to_dict() if form is not None else None
         yield self.event(ev.ApprovalRequested, call_id=call.id, name=call.name, arguments=call.arguments,
@@ -476,6 +487,18 @@ class _Turn:
             return PreparedCall(spec=prepared.spec, args=form.apply(edits), injected=prepared.injected)
         except FormError as error:
             return ToolCallError(f"{error} Nothing was run; ask the user for valid values.")
+
+    def _preview(self, prepared: PreparedCall, earlier: list[PreparedCall]):
+        """What the call would change (revit/preview.py), or None where Revit offers no preview.
+        A preview that cannot be made is not a reason to withhold the approval: None then."""
+        preview = getattr(self.agent.revit, "preview_call", None)
+        if preview is None or not prepared.spec.writes:
+            return None
+        try:
+            return preview(prepared, earlier)
+        except Exception:  # noqa: BLE001 - Revit busy, the bridge timed out: ask without a preview
+            log.warning("No preview for %s", prepared.name, exc_info=True)
+            return None
 
     def _describe(self, prepared: PreparedCall) -> str:
         """The tool's own words (read from the model on Revit's side), else a generic line."""

@@ -13,7 +13,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import annotation_tools  # noqa: F401 - registers the tools
+from paracore.tools import annotation_tools, modify_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import default_registry
 
 PLANS = {"duplex": "Level 1", "SampleHouse4": "Ground Floor"}
@@ -193,3 +193,19 @@ def test_a_plan_collector_finds_the_tags_it_owns(revit):
         collector = DB.FilteredElementCollector(revit.doc, view.Id).WhereElementIsNotElementType()
         return {i.Value for i in collector.ToElementIds()}
     assert tag_id in revit.call(in_plan)  # Revit's collector on a view returns what the view owns
+
+
+def test_deleting_a_wall_deletes_its_tags_and_dimensions_with_it(revit):
+    """As in Revit: a tag goes with the element it tags, a dimension with the walls it measures;
+    an undo brings them all back."""
+    walls = parallel_walls(revit)
+    revit.text("dimension_walls", {"element_ids": walls, "view": revit.plan})
+    revit.text("tag_elements", {"element_ids": walls[:1], "view": revit.plan})
+    annotations = {cls: len(revit.of_class(cls)) for cls in (DB.Dimension, DB.IndependentTag)}
+    assert annotations == {DB.Dimension: 1, DB.IndependentTag: 1}, annotations
+
+    text = revit.text("delete_elements", {"element_ids": walls[:1]})
+
+    assert "dimension" in text.lower() and "tag" in text.lower(), text
+    assert revit.of_class(DB.Dimension) == [] and revit.of_class(DB.IndependentTag) == []
+    assert revit.element(walls[1]) is not None  # the other measured wall stays

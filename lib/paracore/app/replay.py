@@ -63,13 +63,15 @@ def failed_turns(result: dict) -> list[str]:
 
 
 def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, recorder=None) -> dict:
-    results, reply, failure = [], "", None
+    results, approvals, reply, failure = [], [], "", None
     first_request = len(scripted.requests)
     events = agent.run_turn(user_text)
     for event in recorder.record_turn(events) if recorder is not None else events:
         if on_event:
             on_event(event)
-        if isinstance(event, ev.ToolCallFinished):
+        if isinstance(event, ev.ApprovalRequested):
+            approvals.append({"id": event.call_id, "name": event.name, "description": event.description})
+        elif isinstance(event, ev.ToolCallFinished):
             results.append({"id": event.call_id, "name": event.name, "is_error": event.is_error,
                             "content": event.content})
         elif isinstance(event, ev.TurnFinished):
@@ -81,7 +83,7 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, re
     except AssertionError as error:
         failure = failure or f"the agent left the script: {error}"
     working_set = sandbox.session.working_set
-    turn = {"user": user_text, "tool_results": results, "reply": reply,
+    turn = {"user": user_text, "approvals": approvals, "tool_results": results, "reply": reply,
             "context": _context_sent(scripted, first_request),
             "working_set": {"ids": list(working_set.ids), "summary": working_set.summary()}}
     if failure:

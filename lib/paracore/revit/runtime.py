@@ -14,6 +14,7 @@ from __future__ import annotations
 from .. import session as sessions
 from ..agent import CallOutcome
 from . import executor
+from . import preview as preview_module
 from .bridge import Bridge
 from .context import display_length_unit
 
@@ -54,6 +55,14 @@ class RevitRuntime:
             uidoc, refusal = self._session_uidoc()
             return None if refusal is not None else executor.describe_call(uidoc, self.session, call)
         return self.bridge.call(describe, timeout=self.timeout)
+
+    def preview_call(self, call, earlier=()):
+        """What ``call`` would change (revit/preview.py), after the step's ``earlier`` calls; None
+        when no preview can be made here."""
+        def preview():
+            uidoc, refusal = self._session_uidoc()
+            return None if refusal is not None else preview_module.preview_call(uidoc, self.session, call, earlier)
+        return self.bridge.call(preview, timeout=self.timeout)
 
     def _session_uidoc(self):
         """(the active UIDocument, None) when it shows the session's document, else (None, why not).

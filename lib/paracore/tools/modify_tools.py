@@ -20,6 +20,10 @@ Decisions:
 - Pinned elements are not moved or rotated (the user pinned them so they stay put); the
   error names them. Copying them is fine.
 - Doors and windows go with their host wall when it moves, rotates or is copied, as in Revit.
+- Read-back (tools/read_back.py): after the change and a Regenerate, each tool reads back what
+  it changed (positions, hosts, types, stored values) inside the transaction; anything not as
+  asked (a door moved across its wall stays in the wall; a value Revit stored rounded) is an
+  error and the change is rolled back.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -36,6 +40,7 @@ from ..units import Angle, Length, UnitParseError, format_angle, format_length, 
 from ..working_set import singular
 from ..display import display_text
 from .lookup import LISTED_CHOICES, _normal, category_of, category_summary, close_matches, id_sample
+from .read_back import ReadBack, regenerate, same_point
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -223,6 +228,19 @@ def _points(position) -> list:
     return list(position) if isinstance(position, tuple) else [position]
 
 
+def _host_and_level(ctx, element) -> str:
+    """ " in wall 312, Level 1": where Revit says the element is hosted and on which level."""
+    from Autodesk.Revit import DB
+    parts = []
+    host = element.Host if isinstance(element, DB.FamilyInstance) else None
+    if host is not None:
+        parts.append(f"in {_label(ctx, host)}")
+    level = ctx.doc.GetElement(element.LevelId) if ctx.id_value(element.LevelId) != -1 else None
+    if level is not None:
+        parts.append(level.Name)
+    return (" " + ", ".join(parts)) if parts else ""
+
+
 def _position_text(ctx, position) -> str:
     if isinstance(position, tuple):
         return f"from {_point(ctx, position[0])} to {_point(ctx, position[1])}"
@@ -275,6 +293,7 @@ class _Snapshot:
     ids: list[int]
     before: dict[int, object]
     hosted_ids: list[int] = field(default_factory=list)
+    rotations: dict[int, float] = field(default_factory=dict)   # LocationPoint.Rotation before
 
 
 def _snapshot(ctx, elements) -> _Snapshot:
@@ -282,7 +301,58 @@ def _snapshot(ctx, elements) -> _Snapshot:
     everything = list(elements) + hosted
     return _Snapshot(ids=[ctx.id_value(e.Id) for e in elements],
                      before={ctx.id_value(e.Id): _position(e) for e in everything},
-                     hosted_ids=[ctx.id_value(e.Id) for e in hosted])
+                     hosted_ids=[ctx.id_value(e.Id) for e in hosted],
+                     rotations={ctx.id_value(e.Id): _rotation(e) for e in everything})
+
+
+def _rotation(element) -> float | None:
+    from Autodesk.Revit import DB
+    location = element.Location
+    return location.Rotation if isinstance(location, DB.LocationPoint) else None
+
+
+def _read_back_positions(ctx, snapshot: _Snapshot, expected_of, turn: float = 0.0) -> ReadBack:
+    """Compare where every element (and every insert its host carries) is with where it was sent;
+    ``turn`` is the rotation a point-based element should have gained."""
+    read_back = ReadBack(ctx.length_unit)
+    for value in snapshot.ids + snapshot.hosted_ids:
+        element = ctx.doc.GetElement(ctx.element_id(value))
+        before = snapshot.before[value]
+        if before is None:
+            continue
+        subject = _label(ctx, element) if element is not None else f"element {value}"
+        now = _position(element) if element is not None else None
+        if isinstance(before, tuple):
+            read_back.points(subject, "location line", [expected_of(p) for p in before],
+                             list(now) if isinstance(now, tuple) else None)
+        else:
+            read_back.point(subject, "location", expected_of(before), now if not isinstance(now, tuple) else None)
+        if turn and snapshot.rotations.get(value) is not None and element is not None:
+            read_back.angle(subject, "rotation", snapshot.rotations[value] + turn, _rotation(element))
+    return read_back
+
+
+def _stays_in_host_hint(ctx, snapshot: _Snapshot, read_back: ReadBack, offset=None) -> str:
+    """What to do when a door or window given on its own did not go where it was sent."""
+    from Autodesk.Revit import DB
+    hosted = {}
+    for value in snapshot.ids:
+        element = ctx.doc.GetElement(ctx.element_id(value))
+        host = getattr(element, "Host", None) if isinstance(element, DB.FamilyInstance) else None
+        if host is not None and any(d.subject == _label(ctx, element) for d in read_back.differences):
+            hosted[value] = host
+    if not hosted:
+        return "Check the elements' hosts and constraints, then ask again."
+    value, host = next(iter(hosted.items()))
+    text = (f"A door or window stays in its host: {_label(ctx, ctx.doc.GetElement(ctx.element_id(value)))} "
+            f"is in {_label(ctx, host)}, so Revit keeps only the part of the change along the wall.")
+    curve = host.Location.Curve if isinstance(host.Location, DB.LocationCurve) else None
+    if offset is not None and isinstance(curve, DB.Line):
+        along = curve.Direction.Multiply(offset.DotProduct(curve.Direction))
+        if along.GetLength() > 1e-6:
+            text += f" To slide it along the wall, move it by {_point(ctx, along)}."
+    return text + (" To put it elsewhere, move or rotate the wall with it, or delete it and place a new one "
+                   "in another wall (place_doors_on_wall / place_windows_on_wall).")
 
 
 def _check_positions(ctx, snapshot: _Snapshot, expected_of, ids=None) -> tuple[list, list, list]:
@@ -302,8 +372,8 @@ def _check_positions(ctx, snapshot: _Snapshot, expected_of, ids=None) -> tuple[l
 
 
 def _sample_positions(ctx, elements) -> str:
-    lines = [f"{_label(ctx, e)} {_position_text(ctx, _position(e))}" for e in elements[:SAMPLE]
-             if _position(e) is not None]
+    lines = [f"{_label(ctx, e)} {_position_text(ctx, _position(e))}{_host_and_level(ctx, e)}"
+             for e in elements[:SAMPLE] if _position(e) is not None]
     if not lines:
         return ""
     more = f"; … and {len(elements) - SAMPLE} more" if len(elements) > SAMPLE else ""
@@ -689,8 +759,9 @@ def set_parameter(ctx, args: SetParameterArgs):
     subject = _subject(ctx, plan)
     skipped = _skipped_note(ctx, plan)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         holding, differing, shown = [], [], None
+        read_back = ReadBack(ctx.length_unit)
         for value, new in ids:
             owner = ctx.doc.GetElement(ctx.element_id(value))
             parameter = _find_parameter(owner, plan.name) if owner is not None else None
@@ -699,6 +770,14 @@ def set_parameter(ctx, args: SetParameterArgs):
                 shown = shown or _shown(ctx, parameter)
             else:
                 differing.append(value)
+                asked = _stored_text(ctx, plan.targets[0].parameter, new)
+                got = _stored_text(ctx, parameter, _raw(ctx, parameter)) if parameter is not None else "no such parameter"
+                read_back.same(f"{_label(ctx, owner)}" if owner is not None else f"element {value}",
+                               f"'{plan.name}'", asked, got)
+        read_back.confirm(f"Setting '{plan.name}' to {_given(args.value)} on {subject}",
+                          "Revit stores only what the element allows (a family's formula, a value range or a "
+                          "type catalogue may round or clamp a value): read the allowed values with "
+                          "get_parameters, then ask again with one of them.", in_transaction)
         text = f"Set '{plan.name}' on {subject}: {len(holding)} of {len(ids)} now read {shown or _given(args.value)}"
         text += "." if not differing else (f"; {len(differing)} do not ({id_sample(differing, where='')}).")
         changes = [f"{_label(ctx, t.owner)}: {o} → {shown}" for t, o in zip(plan.targets, old)
@@ -707,7 +786,29 @@ def set_parameter(ctx, args: SetParameterArgs):
             text += " " + "; ".join(changes) + (f"; … and {len(ids) - len(changes)} more" if len(ids) > len(changes) else "") + "."
         return text + skipped
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+
+
+def _stored_text(ctx, parameter, raw) -> str:
+    """A stored value (internal units, ids as ints) in display units, to compare asked and read back."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.String:
+        return f"'{_clip(raw)}'" if raw else _EMPTY
+    if storage == DB.StorageType.ElementId:
+        element = ctx.doc.GetElement(ctx.element_id(raw)) if raw != -1 else None
+        return f"'{_clip(element.Name)}'" if element is not None else "(none)"
+    if storage == DB.StorageType.Integer:
+        return ("yes" if raw else "no") if _is_yes_no(parameter) else str(raw)
+    spec = _spec(parameter)
+    if spec == DB.SpecTypeId.Length:
+        return _fmt(ctx, raw)
+    if spec == DB.SpecTypeId.Angle:
+        return format_angle(raw)
+    if DB.UnitUtils.IsMeasurableSpec(spec):
+        return f"{DB.UnitUtils.ConvertFromInternalUnits(raw, parameter.GetUnitTypeId()):.6g}"
+    return f"{raw:.6g}"
 
 
 def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
@@ -811,8 +912,17 @@ def change_type(ctx, args: ChangeTypeArgs):
             element.ChangeTypeId(new_type.Id)
         changes.append((ctx.id_value(element.Id), ctx.id_value(new_type.Id), _type_label(new_type)))
 
-    def verify():
+    def verify(in_transaction: bool = False):
         now = [ctx.doc.GetElement(ctx.element_id(value)) for value, _, _ in changes]
+        read_back = ReadBack(ctx.length_unit)
+        for element, (value, type_id, label) in zip(now, changes):
+            got = _type_label(ctx.doc.GetElement(element.GetTypeId())) if element is not None else "no element"
+            read_back.same(f"{_label(ctx, element)}" if element is not None else f"element {value}", "type",
+                           f"'{label}'", f"'{got}'")
+        read_back.confirm(f"Changing the type of {_noun(elements)} to '{args.type_name}'",
+                          "Revit keeps a type it cannot swap (a hosted element whose host does not fit it, a "
+                          "type of another family kind): check the elements and the type with get_element_info.",
+                          in_transaction)
         right = [e for e, (_, type_id, _) in zip(now, changes)
                  if e is not None and ctx.id_value(e.GetTypeId()) == type_id]
         labels = list(dict.fromkeys(label for _, _, label in changes))
@@ -829,7 +939,8 @@ def change_type(ctx, args: ChangeTypeArgs):
             text += f" These do not: {id_sample(wrong, where='')}."
         return text
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 # --- move, copy, rotate ------------------------------------------------------------------------------------
@@ -858,11 +969,15 @@ def move_elements(ctx, args: MoveElementsArgs):
     DB.ElementTransformUtils.MoveElements(ctx.doc, ctx.element_id_list(snapshot.ids), offset)
     moved = f"Moved {_noun(elements)} by {_vector_text(ctx, offset)}."
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        read_back = _read_back_positions(ctx, snapshot, lambda p: p.Add(offset))
+        read_back.confirm(f"Moving {_noun(elements)} by {_vector_text(ctx, offset)}",
+                          _stays_in_host_hint(ctx, snapshot, read_back, offset), in_transaction)
         report, now = _placement_report(ctx, snapshot, lambda p: p.Add(offset), "new")
         return moved + report + _sample_positions(ctx, now)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _describe_copy(ctx, args: CopyElementsArgs) -> str:
@@ -883,11 +998,15 @@ def copy_elements(ctx, args: CopyElementsArgs):
     _movable(ctx, elements, "copied", pinned_ok=True)
     offset = _offset(ctx, args.offset)
     hosted = _hosted_inserts(ctx, elements)
+    originals = _snapshot(ctx, elements)
     new_ids = [ctx.id_value(i) for i in DB.ElementTransformUtils.CopyElements(
         ctx.doc, ctx.element_id_list([ctx.id_value(e.Id) for e in elements]), offset)]
     copied = f"Copied {_noun(elements)}" + (f" with the {_noun(hosted)} hosted in {_it(elements)}" if hosted else "")
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        read_back = _read_back_copies(ctx, originals, new_ids, offset)
+        read_back.confirm(f"Copying {_noun(elements)} by {_vector_text(ctx, offset)}",
+                          "Check the elements' hosts and constraints, then ask again.", in_transaction)
         copies, missing = [], []
         for value in new_ids:
             element = ctx.doc.GetElement(ctx.element_id(value))
@@ -903,7 +1022,35 @@ def copy_elements(ctx, args: CopyElementsArgs):
             text += " They joined the working set."
         return text + _sample_positions(ctx, copies)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+
+
+def _read_back_copies(ctx, originals: _Snapshot, new_ids: list[int], offset) -> ReadBack:
+    """Each copy must sit where an original of its category sits, shifted by ``offset`` (Revit does
+    not say which copy is of which original), and a copied door or window must be hosted by a copy."""
+    from Autodesk.Revit import DB
+    read_back = ReadBack(ctx.length_unit)
+    read_back.same("the copy", "number of new elements", len(originals.before), len(new_ids))
+    new = set(new_ids)
+    sources = [ctx.doc.GetElement(ctx.element_id(v)) for v in originals.before]
+    for value in new_ids:
+        copy = ctx.doc.GetElement(ctx.element_id(value))
+        if copy is None:
+            read_back.same(f"copy {value}", "existence", "in the model", "not in the model")
+            continue
+        now = _points(_position(copy))
+        targets = [[p.Add(offset) for p in _points(originals.before[ctx.id_value(e.Id)])] for e in sources
+                   if e is not None and category_of(e) == category_of(copy)]
+        targets = [t for t in targets if len(t) == len(now)]
+        if now and targets:
+            best = min(targets, key=lambda t: sum(a.DistanceTo(b) for a, b in zip(t, now)))
+            if not all(same_point(a, b) for a, b in zip(best, now)):
+                read_back.points(_label(ctx, copy), "location", best, now)
+        host = copy.Host if isinstance(copy, DB.FamilyInstance) else None
+        if host is not None and ctx.id_value(host.Id) in originals.ids:  # its wall was copied too
+            read_back.same(_label(ctx, copy), "host", "the copy of its wall", _label(ctx, host))
+    return read_back
 
 
 def _center(ctx, elements, given):
@@ -958,63 +1105,38 @@ def rotate_elements(ctx, args: RotateElementsArgs):
     rotated = (f"Rotated {_noun(elements)} by {format_angle(angle)} "
                f"({'counter-clockwise' if angle > 0 else 'clockwise'}) about {_point(ctx, center)}.")
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        read_back = _read_back_positions(ctx, snapshot, _rotated(center, angle), turn=angle)
+        read_back.confirm(f"Rotating {_noun(elements)} by {format_angle(angle)} about {_point(ctx, center)}",
+                          _stays_in_host_hint(ctx, snapshot, read_back), in_transaction)
         report, now = _placement_report(ctx, snapshot, _rotated(center, angle), "rotated")
         return rotated + report + _sample_positions(ctx, now)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 # --- delete_elements -----------------------------------------------------------------------------------------
 
 
-def _dependents(ctx, elements) -> list[tuple[str, list]]:
-    """What Revit deletes along with ``elements``, as [(why, elements)] in the order found; reads only.
-
-    Hosted doors and windows go with their host, instances with their type, and everything on a
-    level with the level — and, in turn, what those host. ``why`` reads after the elements:
-    "hosted in it", "of this type", "on these levels", "hosted in those".
-    """
+def _deletion_dry_run(ctx, requested: list[int]) -> dict[int, str]:
+    """Every id Revit deletes along with ``requested`` (hosted doors and windows, tags, dimensions,
+    instances of a deleted type...), with its category. Found by deleting in a sub-transaction
+    that is rolled back at once: Revit alone knows its dependency rules."""
     from Autodesk.Revit import DB
-    seen = {ctx.id_value(e.Id) for e in elements}
-    groups: dict[str, list] = {}
-    it = _it(elements)
-    reasons = {("hosted", True): f"hosted in {it}", ("hosted", False): "hosted in those",
-               ("type", True): "of this type" if len(elements) == 1 else "of these types",
-               ("level", True): "on this level" if len(elements) == 1 else "on these levels"}
-
-    def add(why, found):
-        for element in found:
-            value = ctx.id_value(element.Id)
-            if element is not None and value not in seen:
-                seen.add(value)
-                groups.setdefault(why, []).append(element)
-                queue.append((element, False))
-
-    queue = [(e, True) for e in elements]
-    while queue:
-        element, given = queue.pop(0)
-        if isinstance(element, DB.HostObject):
-            add(reasons[("hosted", given)],
-                [ctx.doc.GetElement(i) for i in element.FindInserts(True, False, False, False)])
-        if isinstance(element, DB.ElementType) and given:
-            collector = DB.FilteredElementCollector(ctx.doc).WhereElementIsNotElementType()
-            if element.Category is not None:
-                collector = collector.OfCategoryId(element.Category.Id)
-            add(reasons[("type", True)], [e for e in collector if e.GetTypeId() == element.Id])
-        if isinstance(element, DB.Level) and given:
-            add(reasons[("level", True)],
-                list(DB.FilteredElementCollector(ctx.doc).WherePasses(DB.ElementLevelFilter(element.Id))))
-    return list(groups.items())
+    trial = DB.SubTransaction(ctx.doc)
+    trial.Start()
+    try:
+        ids = [ctx.id_value(i) for i in ctx.doc.Delete(ctx.element_id_list(requested))]
+    finally:
+        trial.RollBack()
+    return {i: category_of(ctx.doc.GetElement(ctx.element_id(i))) for i in ids}
 
 
 def _describe_delete(ctx, args: DeleteElementsArgs) -> str:
+    # What else Revit would delete is found by the approval's preview (revit/preview.py).
     elements = _targets(ctx, args.element_ids)
-    text = f"Delete {_noun(elements)} ({_ids_text(ctx.id_value(e.Id) for e in elements)})"
-    groups = _dependents(ctx, elements)
-    if groups:
-        text += "; Revit will also delete " + "; ".join(f"{_noun(found)} {why}" for why, found in groups)
-    return text
+    return f"Delete {_noun(elements)} ({_ids_text(ctx.id_value(e.Id) for e in elements)})"
 
 
 @tool(writes=True, needs_approval=True, working_set_policy="none", needs_element_ids=True,
@@ -1023,15 +1145,15 @@ def delete_elements(ctx, args: DeleteElementsArgs):
     """Delete elements from the model (the working set when element_ids is left out). Always asks
     the user first.
 
-    Revit also deletes what depends on them: the doors and windows hosted in a wall, every
-    instance of a deleted type, everything on a deleted level. The result reports the ids Revit
-    deleted, the dependent ones included, and re-reads that they are gone.
+    Revit also deletes what depends on them: the doors and windows hosted in a wall, the tags and
+    dimensions on them, every instance of a deleted type, everything on a deleted level. The result
+    reports the ids Revit deleted, the dependent ones included, and re-reads that they are gone.
     """
     elements = _targets(ctx, args.element_ids)
     requested = [ctx.id_value(e.Id) for e in elements]
     what = _noun(elements)
     # Read before deleting: afterwards the elements cannot say what they were.
-    kinds = {ctx.id_value(e.Id): category_of(e) for _, found in _dependents(ctx, elements) for e in found}
+    kinds = _deletion_dry_run(ctx, requested)
     deleted = [ctx.id_value(i) for i in ctx.doc.Delete(ctx.element_id_list(requested))]
     given = set(requested)
     cascaded = [i for i in deleted if i not in given]

@@ -229,6 +229,26 @@ class Dimension(Element):
         return array
 
 
+def annotations_by_element(document) -> dict[int, list[int]]:
+    """Element id -> the tags and dimensions that reference it: what Revit deletes with it.
+
+    Revit deletes a tag with the element it tags. A dimension goes when it would be left with
+    fewer than two references; the stand-in deletes a dimension with ANY element it measures
+    (Revit keeps a multi-segment string that loses one wall, minus that segment: a
+    simplification of the stand-in)."""
+    index: dict[int, list[int]] = {}
+    categories = set(TAG_CATEGORIES.values()) | {BuiltInCategory.OST_MultiCategoryTags.value,
+                                                 BuiltInCategory.OST_Dimensions.value}
+    for category in categories:
+        for annotation in document._elements_of_category(category):
+            state = annotation._state
+            referenced = {state["tagged_id"]} if "tagged_id" in state else \
+                {r._element_id for r in state.get("references", ())}
+            for element_id in referenced:
+                index.setdefault(element_id, []).append(annotation._id)
+    return index
+
+
 def new_dimension(document, view, line, references) -> Dimension:
     """Creation.Document.NewDimension: the faces' offsets along the line, sorted."""
     _check_annotation_view(view, "view", allow_3d=False)

@@ -49,6 +49,7 @@ class Document:
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
         self._inserts_cache = None    # (version, {host id: [insert ids]})
+        self._annotations_cache = None  # (version, {element id: [tag and dimension ids]})
 
     # -- identity and state -----------------------------------------------------------------------
     @property
@@ -229,6 +230,13 @@ class Document:
             self._inserts_cache = (self._version, index)
         return self._inserts_cache[1]
 
+    def _annotations_of(self, element_id: int) -> list[int]:
+        """The tags and dimensions that go with the element, indexed once per version of the model."""
+        from ._annotation import annotations_by_element
+        if self._annotations_cache is None or self._annotations_cache[0] != self._version:
+            self._annotations_cache = (self._version, annotations_by_element(self))
+        return list(self._annotations_cache[1].get(element_id, ()))
+
     def _deletion_closure(self, ids):
         """The requested ids followed by everything Revit deletes along with them."""
         result, seen, queue = [], set(), list(ids)
@@ -243,7 +251,7 @@ class Document:
 
     def _dependents_of(self, element: Element):
         from ._elements import Level
-        dependents = list(element._dependents())
+        dependents = list(element._dependents()) + self._annotations_of(element._id)
         if isinstance(element, ElementType):
             dependents += [e._id for e in self._elements_of_category(element._state.get("category"))
                            if e._state.get("type_id") == element._id]

@@ -2,12 +2,18 @@
 
 ``fail_next_commit(doc)`` posts an error at the next commit of ``doc``; with no failures
 preprocessor resolving it, the transaction is rolled back (Commit returns RolledBack).
+
+``store_differently(doc, name, how)`` makes ``Parameter.Set`` of the parameter ``name`` store
+``how(value)`` instead of the value, and still return True: what Revit does when a family's
+formula, a value range or a type catalogue rounds or clamps a value. Tools must notice it when
+they read the value back.
 """
 from __future__ import annotations
 
 import weakref
 
 _pending: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_stored: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # document -> {name: how}
 
 
 def fail_next_commit(document, count: int = 1) -> None:
@@ -22,5 +28,16 @@ def take_commit_failures(document) -> list:
     return [FailureMessage(INJECTED_ERROR)]
 
 
+def store_differently(document, name: str, how) -> None:
+    _stored.setdefault(document, {})[name] = how
+
+
+def stored_value(document, name: str, value):
+    """The value Parameter.Set stores for ``name``: ``value`` unless a test said otherwise."""
+    how = _stored.get(document, {}).get(name)
+    return value if how is None else how(value)
+
+
 def clear() -> None:
     _pending.clear()
+    _stored.clear()

@@ -233,6 +233,56 @@ def test_change_type_of_walls_and_doors(run1, read, describe, wall):
     assert read(lambda d: (type_name(d, door), element(d, door).Host.Id.Value)) == ("0762 x 2032mm", wall)
 
 
+def test_a_value_revit_stores_rounded_is_an_error_and_nothing_changes(run1, read, doc, wall):
+    # A family's formula or value range may make Revit store another value than the one set;
+    # Parameter.Set still returns True. The read-back compares the stored value with the request.
+    faults.store_differently(doc, "Base Offset", lambda feet: round(feet * 304.8 / 100) * 100 / 304.8)
+    before = read(lambda d: param(d, wall, "Base Offset").AsDouble())
+    outcome = run1("set_parameter", {"element_ids": [wall], "name": "Base Offset", "value": "330 mm"})
+    assert outcome.is_error
+    assert outcome.content.startswith(
+        f"Setting 'Base Offset' to '330 mm' on 1 wall: Revit did not do what was asked. Read back from the "
+        f"model: wall {wall} 'Base Offset': asked 0.33 m, Revit has 0.3 m. Nothing was changed: the change "
+        "was rolled back. Revit stores only what the element allows")
+    assert read(lambda d: param(d, wall, "Base Offset").AsDouble()) == before
+    # A value the rule keeps as it is goes through, read back in display units.
+    outcome = run1("set_parameter", {"element_ids": [wall], "name": "Base Offset", "value": "300 mm"})
+    assert not outcome.is_error and "1 of 1 now read 0.30 m" in outcome.content
+
+
+def test_a_value_stored_differently_on_many_elements_is_reported_bounded(run1, read, doc):
+    ids = read(walls)[:12]
+    faults.store_differently(doc, "Comments", lambda text: text[:4])
+    outcome = run1("set_parameter", {"element_ids": ids, "name": "Comments", "value": "Check fire rating"})
+    assert outcome.is_error
+    assert outcome.content.count("asked 'Check fire rating', Revit has 'Chec'") == 5
+    assert "… and 7 more." in outcome.content
+    assert all(not t for t in read(lambda d: [text_of(d, i, "Comments") for i in ids]))  # rolled back
+
+
+def test_a_type_change_revit_ignores_is_an_error(run1, read, host, wall, monkeypatch):
+    old = read(lambda d: type_name(d, wall))
+    monkeypatch.setattr(DB.Element, "ChangeTypeId", lambda self, type_id: self.Id)  # Revit keeps the old type
+    outcome = run1("change_type", {"element_ids": [wall], "type_name": "Interior - Partition (92mm Stud)"})
+    assert outcome.is_error
+    assert (f"wall {wall} type: asked 'Interior - Partition (92mm Stud)', Revit has '{old}'. Nothing was "
+            "changed") in outcome.content
+    assert read(lambda d: type_name(d, wall)) == old
+
+
+def test_copies_are_read_back_where_they_were_sent(run1, read, wall, monkeypatch):
+    from Autodesk.Revit.DB import _transform_utils
+    real_copy = _transform_utils._copy
+
+    def copy_short(document, ids, translation, name):   # Revit putting copies elsewhere
+        return real_copy(document, ids, translation.Multiply(0.5), name)
+    monkeypatch.setattr(_transform_utils, "_copy", copy_short)
+    count = read(model_count)
+    outcome = run1("copy_elements", {"element_ids": [wall], "offset": [0, "10 m"]})
+    assert outcome.is_error and "location: asked (" in outcome.content and "Nothing was changed" in outcome.content
+    assert read(model_count) == count
+
+
 def test_change_type_lists_the_valid_types(run1, read, wall):
     door = read(lambda d: next(i for i in hosted(d, wall) if element(d, i).Category.Name == "Doors"))
     outcome = run1("change_type", {"element_ids": [wall], "type_name": "Generic - 300mm"})
@@ -274,12 +324,70 @@ def test_move_in_display_units_and_up(run1, read, wall):
     assert abs(read(lambda d: param(d, wall, "Base Offset").AsDouble()) - 0.5 * M) < 1e-12
 
 
-def test_a_door_moved_alone_stays_in_its_wall(run1, read, wall):
+def test_a_door_moved_across_its_wall_is_an_error_and_nothing_moves(run1, read, doc, wall):
+    # Revit keeps a door in its wall: a move across the wall leaves it where it was. The read-back
+    # sees it, so the result is an error and the transaction is rolled back.
     door = read(lambda d: next(i for i in hosted(d, wall) if element(d, i).Category.Name == "Doors"))
+    before = read(lambda d: point_of(d, door))
+    undo_before = undo_names(doc)
     outcome = run1("move_elements", {"element_ids": [door], "offset": [0, "1 m"]})
-    assert not outcome.is_error
-    assert f"0 of 1 is now at its new position. 1 ended up elsewhere ({door}): doors and windows stay" in outcome.content
+    assert outcome.is_error
+    assert outcome.content.startswith(
+        f"Moving 1 door by (0 m, 1 m): Revit did not do what was asked. Read back from the model: door {door} "
+        f"location: asked (")
+    assert "Nothing was changed: the change was rolled back." in outcome.content
+    assert f"door {door} is in wall {wall}, so Revit keeps only the part of the change along the wall" in outcome.content
+    assert "To slide it along the wall" not in outcome.content   # nothing of this move is along the wall
+    assert read(lambda d: point_of(d, door)) == before
     assert read(lambda d: element(d, door).Host.Id.Value) == wall
+    assert undo_names(doc) == undo_before
+
+
+def test_a_door_moved_partly_along_its_wall_is_told_the_along_wall_part(run1, read, wall):
+    door = read(lambda d: next(i for i in hosted(d, wall) if element(d, i).Category.Name == "Doors"))
+    direction = read(lambda d: element(d, wall).Location.Curve.Direction)
+    assert abs(abs(direction.X) - 1) < 1e-9   # the duplex's wall runs east-west
+    before = read(lambda d: point_of(d, door))
+    outcome = run1("move_elements", {"element_ids": [door], "offset": ["0.5 m", "0.5 m"]})
+    assert outcome.is_error
+    assert "To slide it along the wall, move it by (0.5 m, 0 m)." in outcome.content
+    assert read(lambda d: point_of(d, door)) == before
+
+
+def test_a_door_moved_along_its_wall_reads_back_its_place_host_and_level(run1, read, wall):
+    door = read(lambda d: next(i for i in hosted(d, wall) if element(d, i).Category.Name == "Doors"))
+    before = read(lambda d: point_of(d, door))
+    outcome = run1("move_elements", {"element_ids": [door], "offset": ["-0.5 m", 0]})
+    assert not outcome.is_error, outcome.content
+    after = read(lambda d: point_of(d, door))
+    assert close(after, (before[0] - 0.5 * M, before[1], before[2]))
+    assert "1 of 1 is now at its new position." in outcome.content
+    assert f"Now: door {door} at (" in outcome.content and f") in wall {wall}, Level 1." in outcome.content
+
+
+def test_rotating_a_door_alone_is_an_error(run1, read, wall):
+    # A hosted door does not turn on its own (its wall decides which way it faces).
+    door = read(lambda d: next(i for i in hosted(d, wall) if element(d, i).Category.Name == "Doors"))
+    before = read(lambda d: (point_of(d, door), element(d, door).Location.Rotation))
+    outcome = run1("rotate_elements", {"element_ids": [door], "angle": 90})
+    assert outcome.is_error
+    assert f"door {door} rotation: asked " in outcome.content and "Nothing was changed" in outcome.content
+    assert read(lambda d: (point_of(d, door), element(d, door).Location.Rotation)) == before
+
+
+def test_location_point_move_keeps_a_door_in_its_wall(host, doc, read, wall):
+    # The stand-in models Revit's rule for LocationPoint.Move too, not only ElementTransformUtils.
+    door = read(lambda d: next(i for i in hosted(d, wall) if element(d, i).Category.Name == "Doors"))
+    before = read(lambda d: point_of(d, door))
+
+    def move():
+        transaction = DB.Transaction(doc, "move")
+        transaction.Start()
+        element(doc, door).Location.Move(DB.XYZ(1.0, 3.0, 0.0))
+        transaction.Commit()
+    host.call(move)
+    after = read(lambda d: point_of(d, door))
+    assert close(after, (before[0] + 1.0, before[1], before[2]))
 
 
 def test_move_refuses_levels_and_pinned_elements(run1, read, host, doc, wall):

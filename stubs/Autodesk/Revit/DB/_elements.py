@@ -405,6 +405,20 @@ class FamilyInstance(Instance):
                 sill = self._state["params"].get("Sill Height") or 0.0
                 self._update_state(location=XYZ(point.X, point.Y, level.Elevation + sill))
 
+    def _apply_transform(self, transform):
+        """LocationPoint.Move / Rotate. A door or window keeps to its host, as in Revit: it slides
+        along the host's location line to the point nearest to where it was sent (only the
+        along-wall part of a move applies) and does not turn on its own."""
+        host = self.Host
+        location = self._state.get("location")
+        if host is None or not isinstance(host._state.get("location"), Curve) or not isinstance(location, XYZ):
+            super()._apply_transform(transform)
+            return
+        moved = transform.OfPoint(location)
+        curve = host._state["location"]
+        on_host = curve.Project(XYZ(moved.X, moved.Y, curve.GetEndPoint(0).Z)).XYZPoint
+        self._update_state(location=XYZ(on_host.X, on_host.Y, moved.Z))
+
     def _computed_head_height(self):
         symbol = self._document._elements.get(self._state.get("type_id"))
         height = symbol._state["params"].get("Height") if symbol else None

@@ -318,6 +318,8 @@ class Parameter:
         converted = _convert_for_storage(value, self._def.storage)
         if converted is _MISMATCH:
             return False
+        from revit_standin import faults
+        converted = faults.stored_value(self._element._document, self._def.name, converted)
         self._element._set_param(self._def, converted)
         return True
 

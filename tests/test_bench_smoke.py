@@ -18,6 +18,7 @@ if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))  # the bench modules import each other by name
 
 import machine  # noqa: E402
+import preview_cost  # noqa: E402
 import request_bodies  # noqa: E402
 import scaling  # noqa: E402
 import token_economy  # noqa: E402
@@ -84,6 +85,14 @@ def test_the_scaling_section_has_a_row_per_measurement():
     for label, *_ in scaling.CALLS:
         assert f"| {label} |" in text
     assert f"| {scaling.SUMMARY} |" in text
+
+
+def test_the_preview_section_has_a_row_per_call_with_its_ratio():
+    text = "\n".join(preview_cost.preview_section([1_000], repeat=1))
+    assert "## Approval previews: cost against the step" in text
+    for label, *_ in preview_cost.CALLS:
+        row = next(line for line in text.splitlines() if line.startswith(f"| {label} |"))
+        assert row.rstrip(" |").split("| ×")[-1].replace(".", "", 1).isdigit(), row
 
 
 def test_the_header_names_machine_python_date_and_commit():

@@ -188,3 +188,77 @@ def test_creation_calls_describe_what_they_create(run, describe, session):
     assert describe("place_windows_on_wall", {"wall_id": wall, "count": 1, "window_type": SMALL_WINDOW,
                                               "sill_height": "1 m"}) == (
         f"Place 1 window ('{SMALL_WINDOW}') in wall {wall}, evenly spaced, sill at 1 m")
+
+
+# --- read-back: what Revit made differs from what was asked -> an error, nothing created ----------
+
+
+def model_size(doc) -> int:
+    return DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount()
+
+
+def test_a_door_whose_host_revit_ignores_is_an_error_and_nothing_is_placed(run, run1, read, session, monkeypatch):
+    from Autodesk.Revit.Creation import Document as CreationDocument
+    [wall_outcome] = run([("create_wall", {"level": "Level 1", "start": [0, 0], "end": ["9 m", 0]})])
+    wall = created_id(wall_outcome)
+    before = read(model_size)
+    # A point-based family placed with a host that Revit ignores: the instance stands free.
+    monkeypatch.setattr(CreationDocument, "_place_hosted",
+                        lambda self, location, symbol, host, level: self._place_free(location, symbol, level))
+    outcome = run1("place_doors_on_wall", {"wall_id": wall, "count": 2})
+    assert outcome.is_error
+    assert outcome.content.startswith(f"Placing 2 doors in wall {wall}: Revit did not do what was asked. Read back "
+                                      "from the model: door ")
+    assert f"host: asked wall {wall}, Revit has no host" in outcome.content
+    assert "Nothing was changed: the change was rolled back." in outcome.content
+    assert read(model_size) == before
+    assert session.working_set.ids == (wall,)
+
+
+def test_doors_placed_as_asked_read_back_their_host_level_and_type(run, run1, read):
+    [wall_outcome] = run([("create_wall", {"level": "Level 1", "start": [0, 0], "end": ["9 m", 0]})])
+    wall = created_id(wall_outcome)
+    outcome = run1("place_doors_on_wall", {"wall_id": wall, "count": 3})
+    assert not outcome.is_error, outcome.content
+    assert f"in wall {wall}, evenly spaced 3 m apart" in outcome.content
+
+
+def test_a_wall_revit_made_shorter_is_an_error(run1, read, monkeypatch):
+    real_create = DB.Wall.Create
+    before = read(model_size)
+
+    def create_trimmed(document, curve, *rest):   # Revit trimming the wall's end, say at a join
+        end = curve.GetEndPoint(1).Subtract(curve.Direction.Multiply(0.5))
+        return real_create(document, DB.Line.CreateBound(curve.GetEndPoint(0), end), *rest)
+    monkeypatch.setattr(DB.Wall, "Create", staticmethod(create_trimmed))
+    outcome = run1("create_wall", {"level": "Level 1", "start": [0, 0], "end": ["9 m", 0]})
+    assert outcome.is_error
+    assert "location line: asked (0 m, 0 m) to (9 m, 0 m), Revit has (0 m, 0 m) to (8.848 m, 0 m)" in outcome.content
+    assert "length: asked 9 m, Revit has 8.848 m" in outcome.content
+    assert read(model_size) == before
+
+
+def test_a_created_wall_reads_back_its_ends(run1):
+    outcome = run1("create_wall", {"level": "Level 1", "start": [0, 0], "end": ["9 m", "1 m"]})
+    assert not outcome.is_error and "from (0 m, 0 m) to (9 m, 1 m)." in outcome.content
+
+
+def test_a_level_revit_named_otherwise_is_an_error(run1, read, monkeypatch):
+    levels = read(lambda d: sorted(lv.Name for lv in DB.FilteredElementCollector(d).OfClass(DB.Level)))
+    real_rename = DB.Level._rename
+    monkeypatch.setattr(DB.Level, "_rename", lambda self, name: real_rename(self, name + " (1)"))
+    outcome = run1("create_level", {"elevation": "12 m", "name": "Roof Deck"})
+    assert outcome.is_error and "name: asked 'Roof Deck', Revit has 'Roof Deck (1)'" in outcome.content
+    assert read(lambda d: sorted(lv.Name for lv in DB.FilteredElementCollector(d).OfClass(DB.Level))) == levels
+
+
+def test_a_floor_of_another_area_than_its_outline_is_an_error(run1, read, monkeypatch):
+    floors_before = read(floors)
+    outcome = run1("create_floor", {"boundary": [[0, 0], [4, 0], [4, 3], [0, 3]], "level": "Level 1"})
+    assert not outcome.is_error, outcome.content
+    real_area = DB.Floor._computed_area
+    monkeypatch.setattr(DB.Floor, "_computed_area", lambda self: real_area(self) - 1.0)  # 1 ft² less
+    outcome = run1("create_floor", {"boundary": [[0, 5], [4, 5], [4, 8], [0, 8]], "level": "Level 1"})
+    assert outcome.is_error
+    assert "area: asked 12.000 m², Revit has 11.907 m²" in outcome.content and "Nothing was changed" in outcome.content
+    assert len(read(floors)) == len(floors_before) + 1

@@ -6,6 +6,9 @@ anything, so a mistake comes back as a ToolError that lists the valid choices. T
 the tool inside its own transaction; a tool never opens one. What the tool created becomes the
 working set (policy "replace", docs/WORKING_SET.md), and its result is re-read from the document after
 the commit (``ToolOutput.verify``): the model is told what exists, never what was intended.
+Read-back (tools/read_back.py): the same re-read runs inside the transaction after a Regenerate
+and compares what Revit made with what was asked (location, host, level, type, height, sill,
+elevation); any difference is an error and nothing is created.
 
 Working sets: what a tool creates replaces the working set, except create_level (policy
 "none"): a new level is a datum the user refers to by name, not the thing they are working on,
@@ -24,6 +27,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from ..units import Angle, Length, format_length
+from ..working_set import singular
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput
 from .lookup import (LISTED_CHOICES, _no_such_type, _normal, category_of, category_summary, door_label, elements_by_id,
@@ -163,11 +168,14 @@ def create_curved_wall(ctx, args: CreateCurvedWallArgs):
     arc = DB.Arc.Create(center, radius, start, start + length / radius, DB.XYZ.BasisX, DB.XYZ.BasisY)
     wall = DB.Wall.Create(ctx.doc, arc, wall_type.Id, level.Id, height, 0.0, False, False)
     wall_id = ctx.id_value(wall.Id)
+    asked = _AskedWall(level.Id, wall_type.Id, height, [arc.GetEndPoint(0), arc.GetEndPoint(1)], length, radius)
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        _read_back_wall(ctx, wall_id, asked, in_transaction)
         return _describe_wall(ctx, wall_id, "curved")
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _describe_create_wall(ctx, args: CreateWallArgs) -> str:
@@ -196,11 +204,49 @@ def create_wall(ctx, args: CreateWallArgs):
     line = DB.Line.CreateBound(start, end)
     wall = DB.Wall.Create(ctx.doc, line, wall_type.Id, level.Id, height, 0.0, False, False)
     wall_id = ctx.id_value(wall.Id)
+    asked = _AskedWall(level.Id, wall_type.Id, height, [start, end], start.DistanceTo(end))
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        _read_back_wall(ctx, wall_id, asked, in_transaction)
         return _describe_wall(ctx, wall_id, "straight")
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+
+
+@dataclass
+class _AskedWall:
+    """What a wall was asked to be, to compare with what Revit made."""
+
+    level_id: object
+    type_id: object
+    height: float
+    ends: list                  # the location line's end points
+    length: float
+    radius: float | None = None
+
+
+def _read_back_wall(ctx, wall_id: int, asked: _AskedWall, in_transaction: bool) -> None:
+    from Autodesk.Revit import DB
+    wall = ctx.doc.GetElement(ctx.element_id(wall_id))
+    if wall is None:
+        return  # _describe_wall says it was not created
+    subject, read_back = f"wall {wall_id}", ReadBack(ctx.length_unit)
+    curve = wall.Location.Curve
+    read_back.points(subject, "location line", asked.ends, [curve.GetEndPoint(0), curve.GetEndPoint(1)])
+    read_back.length(subject, "length", asked.length, wall.get_Parameter(DB.BuiltInParameter.CURVE_ELEM_LENGTH).AsDouble())
+    if asked.radius is not None:
+        read_back.length(subject, "radius", asked.radius, curve.Radius if isinstance(curve, DB.Arc) else None)
+    read_back.same(subject, "level", _name_of(ctx, asked.level_id), _name_of(ctx, wall.LevelId))
+    read_back.same(subject, "type", _name_of(ctx, asked.type_id), _name_of(ctx, wall.GetTypeId()))
+    read_back.length(subject, "height", asked.height, _wall_height(ctx, wall))
+    read_back.confirm(f"Creating wall {wall_id}", "Check the level, the type and the points, then ask again.",
+                      in_transaction)
+
+
+def _name_of(ctx, element_id) -> str:
+    element = ctx.doc.GetElement(element_id)
+    return f"'{element.Name}'" if element is not None else "(none)"
 
 
 def _height(ctx, value, level) -> float:
@@ -231,6 +277,8 @@ def _describe_wall(ctx, wall_id: int, shape: str) -> str:
     if isinstance(curve, DB.Arc):
         measures.append(f"radius {_fmt(ctx, curve.Radius)}")
     measures.append(f"height {_fmt(ctx, height)}")
+    ends = [curve.GetEndPoint(0), curve.GetEndPoint(1)]
+    measures.append("from {} to {}".format(*(f"({_fmt(ctx, p.X)}, {_fmt(ctx, p.Y)})" for p in ends)))
     return (f"Created a {shape} wall (id {wall_id}, type '{wall.WallType.Name}') on {level.Name}: "
             f"{', '.join(measures)}.{_working_set_note(ctx, [wall_id], 'It is')}")
 
@@ -350,20 +398,61 @@ def _place_openings(ctx, opening: _Opening, wall, from_working_set: bool, symbol
         symbol.Activate()
         ctx.doc.Regenerate()
     level = ctx.doc.GetElement(wall.LevelId)
-    ids = []
+    ids, points = [], []
     for i in range(count):
         point = curve.Evaluate((i + 0.5) / count, True)
         instance = ctx.doc.Create.NewFamilyInstance(point, symbol, wall, level, StructuralType.NonStructural)
         if sill is not None:
             instance.get_Parameter(DB.BuiltInParameter.INSTANCE_SILL_HEIGHT_PARAM).Set(sill)
         ids.append(ctx.id_value(instance.Id))
+        points.append(point)
     if opening is WINDOWS:
         _check_window_height(ctx, wall, symbol, ctx.doc.GetElement(ctx.element_id(ids[0])), label)
+    asked = _AskedOpenings(wall_id, level.Id, symbol.Id, points, sill)
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        _read_back_openings(ctx, opening, ids, asked, in_transaction)
         return _describe_openings_placed(ctx, opening, wall_id, ids, label, notes)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+
+
+@dataclass
+class _AskedOpenings:
+    """Where doors or windows were asked to go, to compare with what Revit made."""
+
+    wall_id: int
+    level_id: object
+    type_id: object
+    points: list
+    sill: float | None
+
+
+def _read_back_openings(ctx, opening: _Opening, ids: list[int], asked: _AskedOpenings, in_transaction: bool) -> None:
+    """Each door or window: in the model, hosted by the wall, where it was sent, on the wall's
+    level, of the type asked, at the sill asked."""
+    from Autodesk.Revit import DB
+    read_back = ReadBack(ctx.length_unit)
+    for value, point in zip(ids, asked.points):
+        instance = ctx.doc.GetElement(ctx.element_id(value))
+        subject = f"{opening.kind} {value}"
+        if not isinstance(instance, DB.FamilyInstance):
+            read_back.same(subject, "existence", "in the model", "not in the model")
+            continue
+        host = instance.Host
+        read_back.same(subject, "host", f"wall {asked.wall_id}",
+                       "no host" if host is None else f"{singular(category_of(host)).lower()} {ctx.id_value(host.Id)}")
+        location = instance.Location
+        read_back.point(subject, "location", point, location.Point if isinstance(location, DB.LocationPoint) else None)
+        read_back.same(subject, "level", _name_of(ctx, asked.level_id), _name_of(ctx, instance.LevelId))
+        read_back.same(subject, "type", _name_of(ctx, asked.type_id), _name_of(ctx, instance.GetTypeId()))
+        if asked.sill is not None:
+            stored = instance.get_Parameter(DB.BuiltInParameter.INSTANCE_SILL_HEIGHT_PARAM)
+            read_back.length(subject, "sill height", asked.sill, stored.AsDouble() if stored is not None else None)
+    read_back.confirm(f"Placing {len(ids)} {opening.kinds} in wall {asked.wall_id}",
+                      f"Check that wall {asked.wall_id} can host '{_name_of(ctx, asked.type_id).strip(chr(39))}' "
+                      f"{opening.kinds} (a basic wall, not in an edit mode), then ask again.", in_transaction)
 
 
 def _check_window_height(ctx, wall, symbol, window, label: str) -> None:
@@ -695,17 +784,47 @@ def create_floor(ctx, args: CreateFloorArgs):
     floor = DB.Floor.Create(ctx.doc, typed_list(DB.CurveLoop, [loop]), plan.floor_type.Id, plan.level.Id)
     floor_id = ctx.id_value(floor.Id)
     source = plan.source
+    asked_area = _outline_area(plan.curves)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         created = ctx.doc.GetElement(ctx.element_id(floor_id))
         if created is None:
             raise ToolError(f"The floor is not in the model (id {floor_id} does not exist): it was not created.")
+        read_back = ReadBack(ctx.length_unit)
+        subject = f"floor {floor_id}"
+        read_back.same(subject, "level", _name_of(ctx, plan.level.Id), _name_of(ctx, created.LevelId))
+        read_back.same(subject, "type", _name_of(ctx, plan.floor_type.Id), _name_of(ctx, created.GetTypeId()))
+        stored_area = created.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+        if asked_area is not None and abs(stored_area - asked_area) > AREA_TOLERANCE * max(1.0, asked_area):
+            read_back.same(subject, "area", _area_text(ctx, asked_area), _area_text(ctx, stored_area))
+        read_back.confirm(f"Creating a floor from {source}", "Check the outline (one closed loop that does not "
+                          "cross itself), the level and the type, then ask again.", in_transaction)
         area = created.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsValueString()
         level = ctx.doc.GetElement(created.LevelId)
         return (f"Created a floor (id {floor_id}, type '{created.Name}') on {level.Name} from {source}: "
                 f"area {area}.{_working_set_note(ctx, [floor_id], 'It is')}")
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+
+
+AREA_TOLERANCE = 1e-6   # relative: a floor's computed area this close to the outline's is as asked
+
+
+def _outline_area(curves) -> float | None:
+    """The area inside a loop of straight lines (the shoelace formula), in square feet; None when
+    the loop has arcs (their segments are not worth approximating for a check)."""
+    from Autodesk.Revit import DB
+    if not all(isinstance(c, DB.Line) for c in curves):
+        return None
+    points = [c.GetEndPoint(0) for c in curves]
+    twice = sum(a.X * b.Y - b.X * a.Y for a, b in zip(points, points[1:] + points[:1]))
+    return abs(twice) / 2
+
+
+def _area_text(ctx, square_feet: float) -> str:
+    metric = ctx.length_unit in ("m", "cm", "mm")
+    return f"{square_feet * 0.09290304:.3f} m²" if metric else f"{square_feet:.2f} ft²"
 
 
 # --- levels -------------------------------------------------------------------------------------------------
@@ -745,10 +864,16 @@ def create_level(ctx, args: CreateLevelArgs):
         level.Name = args.name.strip()
     level_id = ctx.id_value(level.Id)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         created = ctx.doc.GetElement(ctx.element_id(level_id))
         if created is None:
             raise ToolError(f"The level is not in the model (id {level_id} does not exist): it was not created.")
+        read_back = ReadBack(ctx.length_unit)
+        read_back.length(f"level {level_id}", "elevation", elevation, created.Elevation)
+        if args.name is not None:
+            read_back.same(f"level {level_id}", "name", f"'{args.name.strip()}'", f"'{created.Name}'")
+        read_back.confirm("Creating a level", "Check the name (it must be new) and the elevation, then ask again.",
+                          in_transaction)
         levels = [lv.Name for lv in levels_by_elevation(ctx)]
         text = (f"Created level '{created.Name}' (id {level_id}) at elevation {_fmt(ctx, created.Elevation)}. "
                 f"{_levels_around(levels, created.Name)} No floor plan view was created for it.")
@@ -756,7 +881,8 @@ def create_level(ctx, args: CreateLevelArgs):
             text += f" Note: {', '.join(same)} {'is' if len(same) == 1 else 'are'} at the same elevation."
         return text
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _levels_around(names: list[str], new: str) -> str:

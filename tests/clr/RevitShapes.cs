@@ -39,9 +39,23 @@ namespace Autodesk.Revit.Exceptions
 
 namespace Autodesk.Revit.DB
 {
-    public enum BuiltInCategory { INVALID = -1, OST_Walls = -2000011, OST_Doors = -2000023, OST_Levels = -2000240, OST_Grids = -2000220 }
+    public enum BuiltInCategory
+    {
+        INVALID = -1, OST_Walls = -2000011, OST_Doors = -2000023, OST_Levels = -2000240, OST_Grids = -2000220,
+        OST_Windows = -2000014, OST_Rooms = -2000160, OST_DoorTags = -2000460, OST_WindowTags = -2000450,
+        OST_RoomTags = -2000480, OST_WallTags = -2005011, OST_MultiCategoryTags = -2005022,
+        OST_TitleBlocks = -2000280, OST_TextNotes = -2000300, OST_Dimensions = -2000260, OST_Viewports = -2000510
+    }
 
-    public enum BuiltInParameter { INVALID = -1, ALL_MODEL_MARK = -1001203 }
+    public enum BuiltInParameter { INVALID = -1, ALL_MODEL_MARK = -1001203, ROOM_NAME = -1006900, ROOM_NUMBER = -1006901 }
+
+    public enum ViewType { Undefined = 0, FloorPlan = 1, CeilingPlan = 2, Elevation = 3, ThreeD = 4, Schedule = 5, DrawingSheet = 6 }
+
+    public enum TagOrientation { Horizontal = 0, Vertical = 1, AnyModelDirection = 2 }
+
+    public enum TagMode { TM_ADDBY_CATEGORY = 0, TM_ADDBY_MULTICATEGORY = 1, TM_ADDBY_MATERIAL = 2 }
+
+    public enum ShellLayerType { Interior = 0, Exterior = 1 }
 
     public enum TemporaryViewMode { RevealHiddenElements = 0, TemporaryHideIsolate = 1 }
 
@@ -96,12 +110,140 @@ namespace Autodesk.Revit.DB
         public double X { get; private set; }
         public double Y { get; private set; }
         public double Z { get; private set; }
+
+        public XYZ Add(XYZ source) { return new XYZ(X + source.X, Y + source.Y, Z + source.Z); }
+        public XYZ CrossProduct(XYZ source)
+        {
+            return new XYZ(Y * source.Z - Z * source.Y, Z * source.X - X * source.Z, X * source.Y - Y * source.X);
+        }
     }
 
-    public class Line
+    public class UV
     {
-        private Line() { }
-        public static Line CreateBound(XYZ endpoint1, XYZ endpoint2) { return new Line(); }
+        public UV() { }
+        public UV(double u, double v) { U = u; V = v; }
+        public double U { get; private set; }
+        public double V { get; private set; }
+    }
+
+    public class BoundingBoxUV
+    {
+        public BoundingBoxUV(double minU, double minV, double maxU, double maxV)
+        {
+            Min = new UV(minU, minV);
+            Max = new UV(maxU, maxV);
+        }
+        public UV Min { get; private set; }
+        public UV Max { get; private set; }
+    }
+
+    public class Outline
+    {
+        public Outline(XYZ minimumPoint, XYZ maximumPoint) { MinimumPoint = minimumPoint; MaximumPoint = maximumPoint; }
+        public XYZ MinimumPoint { get; private set; }
+        public XYZ MaximumPoint { get; private set; }
+
+        public bool ContainsOtherOutline(Outline outline, double tolerance)
+        {
+            return outline.MinimumPoint.X >= MinimumPoint.X - tolerance && outline.MinimumPoint.Y >= MinimumPoint.Y - tolerance
+                && outline.MaximumPoint.X <= MaximumPoint.X + tolerance && outline.MaximumPoint.Y <= MaximumPoint.Y + tolerance;
+        }
+
+        // Revit: a negative tolerance lets boxes that only touch count as apart.
+        public bool Intersects(Outline outline, double tolerance)
+        {
+            return outline.MinimumPoint.X <= MaximumPoint.X + tolerance && outline.MaximumPoint.X >= MinimumPoint.X - tolerance
+                && outline.MinimumPoint.Y <= MaximumPoint.Y + tolerance && outline.MaximumPoint.Y >= MinimumPoint.Y - tolerance;
+        }
+    }
+
+    public abstract class Curve
+    {
+        public abstract XYZ GetEndPoint(int index);
+        public abstract XYZ Evaluate(double parameter, bool normalized);
+        public abstract double Distance(XYZ point);
+    }
+
+    public class Line : Curve
+    {
+        private readonly XYZ start, end;
+
+        private Line(XYZ start, XYZ end) { this.start = start; this.end = end; }
+        public static Line CreateBound(XYZ endpoint1, XYZ endpoint2) { return new Line(endpoint1, endpoint2); }
+
+        public override XYZ GetEndPoint(int index) { return index == 0 ? start : end; }
+
+        public override XYZ Evaluate(double parameter, bool normalized)
+        {
+            return new XYZ(start.X + (end.X - start.X) * parameter, start.Y + (end.Y - start.Y) * parameter,
+                           start.Z + (end.Z - start.Z) * parameter);
+        }
+
+        public override double Distance(XYZ point)
+        {
+            double dx = end.X - start.X, dy = end.Y - start.Y, dz = end.Z - start.Z;
+            double length2 = dx * dx + dy * dy + dz * dz;
+            double t = length2 == 0 ? 0 : ((point.X - start.X) * dx + (point.Y - start.Y) * dy + (point.Z - start.Z) * dz) / length2;
+            XYZ nearest = Evaluate(Math.Max(0, Math.Min(1, t)), true);
+            double ex = point.X - nearest.X, ey = point.Y - nearest.Y, ez = point.Z - nearest.Z;
+            return Math.Sqrt(ex * ex + ey * ey + ez * ez);
+        }
+    }
+
+    public class Location { internal Location() { } }
+
+    public class LocationPoint : Location
+    {
+        internal LocationPoint(XYZ point) { Point = point; }
+        public XYZ Point { get; private set; }
+    }
+
+    public class LocationCurve : Location
+    {
+        internal LocationCurve(Curve curve) { Curve = curve; }
+        public Curve Curve { get; private set; }
+    }
+
+    public class Category
+    {
+        internal Category(BuiltInCategory builtIn, string name) { BuiltInCategory = builtIn; Name = name; Id = new ElementId(builtIn); }
+        public ElementId Id { get; private set; }
+        public string Name { get; private set; }
+        public BuiltInCategory BuiltInCategory { get; private set; }
+    }
+
+    public class Parameter
+    {
+        private readonly string value;
+        internal Parameter(string value) { this.value = value; }
+        public string AsString() { return value; }
+    }
+
+    public class ForgeTypeId
+    {
+        public ForgeTypeId(string typeId) { TypeId = typeId; }
+        public string TypeId { get; private set; }
+    }
+
+    public static class SpecTypeId
+    {
+        public static ForgeTypeId Length { get { return new ForgeTypeId("autodesk.spec.aec:length-2.0.0"); } }
+    }
+
+    public class FormatOptions
+    {
+        private readonly ForgeTypeId unit;
+        internal FormatOptions(ForgeTypeId unit) { this.unit = unit; }
+        public ForgeTypeId GetUnitTypeId() { return unit; }
+    }
+
+    public class Units
+    {
+        internal Units() { }
+        public FormatOptions GetFormatOptions(ForgeTypeId specTypeId)
+        {
+            return new FormatOptions(new ForgeTypeId("autodesk.unit.unit:meters-1.0.1"));
+        }
     }
 
     public class CurveLoop
@@ -111,17 +253,74 @@ namespace Autodesk.Revit.DB
 
     public class Element
     {
+        private readonly Dictionary<BuiltInParameter, Parameter> parameters = new Dictionary<BuiltInParameter, Parameter>();
+
         internal Element(Document document, long id, string name)
         {
             Document = document;
             Id = new ElementId(id);
             Name = name;
+            OwnerViewId = ElementId.InvalidElementId;
+            TypeId = ElementId.InvalidElementId;
         }
 
         public ElementId Id { get; private set; }
         public string Name { get; set; }
         public Document Document { get; private set; }
         public XYZ Offset { get; internal set; }
+        public Category Category { get; internal set; }
+        public Location Location { get; internal set; }
+        public ElementId OwnerViewId { get; internal set; }
+        internal ElementId TypeId { get; set; }
+
+        public ElementId GetTypeId() { return TypeId; }
+
+        // Revit's indexed property `Parameter[BuiltInParameter]`, which pythonnet shows as get_Parameter.
+        [System.Runtime.CompilerServices.IndexerName("Parameter")]
+        public Parameter this[BuiltInParameter parameterId]
+        {
+            get
+            {
+                Parameter found;
+                return parameters.TryGetValue(parameterId, out found) ? found : null;
+            }
+        }
+
+        internal void SetParameter(BuiltInParameter parameterId, string value) { parameters[parameterId] = new Parameter(value); }
+    }
+
+    public class ElementType : Element
+    {
+        internal ElementType(Document document, long id, string name, string familyName) : base(document, id, name)
+        {
+            FamilyName = familyName;
+        }
+        public string FamilyName { get; private set; }
+    }
+
+    public class FamilySymbol : ElementType
+    {
+        internal FamilySymbol(Document document, long id, string name, string familyName) : base(document, id, name, familyName) { }
+        internal double PaperWidth { get; set; }    // a title block's sheet, in feet
+        internal double PaperHeight { get; set; }
+    }
+
+    // Revit: TextNoteType : LineAndTextAttrSymbol : ElementType (the middle class has nothing Paracore uses).
+    public class TextNoteType : ElementType
+    {
+        internal TextNoteType(Document document, long id, string name) : base(document, id, name, "") { }
+    }
+
+    public class Level : Element
+    {
+        internal Level(Document document, long id, string name, double elevation) : base(document, id, name) { Elevation = elevation; }
+        public double Elevation { get; private set; }
+    }
+
+    public class FamilyInstance : Element
+    {
+        internal FamilyInstance(Document document, long id, string name) : base(document, id, name) { }
+        internal HostObject Host { get; set; }
     }
 
     public class Document
@@ -141,6 +340,19 @@ namespace Autodesk.Revit.DB
         public bool IsReadOnly { get; private set; }
         public bool IsLinked { get; internal set; }
         internal Transaction OpenTransaction { get; set; }
+
+        public Autodesk.Revit.Creation.Document Create { get { return new Autodesk.Revit.Creation.Document(this); } }
+        public Units GetUnits() { return new Units(); }
+
+        internal long TakeId() { return nextId++; }
+
+        internal T Register<T>(T element) where T : Element
+        {
+            elements[element.Id.Value] = element;
+            return element;
+        }
+
+        internal IEnumerable<Element> All() { return new List<Element>(elements.Values); }
 
         public Element GetElement(ElementId id)
         {
@@ -228,9 +440,15 @@ namespace Autodesk.Revit.DB
 
         private ElementId templateId = ElementId.InvalidElementId;
 
-        internal View(Document document, long id, string name) : base(document, id, name) { }
+        internal View(Document document, long id, string name) : base(document, id, name) { ViewType = ViewType.FloorPlan; }
 
         public bool IsTemplate { get; internal set; }
+        public ViewType ViewType { get; internal set; }
+
+        // A sheet's outline is its title block's paper, in sheet feet; other views' is left empty here.
+        public BoundingBoxUV Outline { get; internal set; }
+        internal double PaperWidth { get; set; }    // the viewport box a view gets on a sheet, in feet
+        internal double PaperHeight { get; set; }
 
         // View templates and duplicates (Revit 2026: View.ViewTemplateId, IsValidViewTemplate,
         // CanViewBeDuplicated(ViewDuplicateOption), Duplicate(ViewDuplicateOption) -> ElementId).
@@ -285,6 +503,11 @@ namespace Autodesk.Revit.DB
     public class TableView : View
     {
         internal TableView(Document document, long id, string name) : base(document, id, name) { }
+    }
+
+    public class ViewSchedule : TableView
+    {
+        internal ViewSchedule(Document document, long id, string name) : base(document, id, name) { ViewType = ViewType.Schedule; }
     }
 
     public class Floor : Element
@@ -371,16 +594,62 @@ namespace Autodesk.Revit.DB
         }
     }
 
-    // Only the chain Paracore uses to list what a view shows.
-    public class FilteredElementCollector
+    // The filters Paracore chains. A view's collector holds the elements that view shows: model
+    // elements (no owner view) and what the view owns, never views or types.
+    public class FilteredElementCollector : IEnumerable<Element>
     {
+        private readonly List<Func<Element, bool>> filters = new List<Func<Element, bool>>();
         private readonly Document document;
 
         public FilteredElementCollector(Document document) { this.document = document; }
-        public FilteredElementCollector(Document document, ElementId viewId) { this.document = document; }
 
-        public FilteredElementCollector WhereElementIsNotElementType() { return this; }
-        public ICollection<ElementId> ToElementIds() { return document.AllIds(); }
+        public FilteredElementCollector(Document document, ElementId viewId)
+        {
+            this.document = document;
+            filters.Add(e => !(e is View) && !(e is ElementType) && (e.OwnerViewId.Value == -1 || e.OwnerViewId == viewId));
+        }
+
+        public FilteredElementCollector OfClass(Type type) { return Where(e => type.IsInstanceOfType(e)); }
+        public FilteredElementCollector OfCategory(BuiltInCategory category)
+        {
+            return Where(e => e.Category != null && e.Category.BuiltInCategory == category);
+        }
+        public FilteredElementCollector OfCategoryId(ElementId categoryId)
+        {
+            return Where(e => e.Category != null && e.Category.Id == categoryId);
+        }
+        public FilteredElementCollector WhereElementIsNotElementType() { return Where(e => !(e is ElementType)); }
+
+        public Element FirstElement()
+        {
+            foreach (Element element in this) return element;
+            return null;
+        }
+
+        public ICollection<ElementId> ToElementIds()
+        {
+            List<ElementId> ids = new List<ElementId>();
+            foreach (Element element in this) ids.Add(element.Id);
+            return ids;
+        }
+
+        public IEnumerator<Element> GetEnumerator()
+        {
+            foreach (Element element in document.All())
+            {
+                bool kept = true;
+                foreach (Func<Element, bool> keep in filters) kept = kept && keep(element);
+                if (kept) yield return element;
+            }
+        }
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() { return GetEnumerator(); }
+
+        private FilteredElementCollector Where(Func<Element, bool> keep)
+        {
+            filters.Add(keep);
+            return this;
+        }
     }
 
     public class FailureMessageAccessor
@@ -412,6 +681,536 @@ namespace Autodesk.Revit.DB
     public interface IFailuresPreprocessor
     {
         FailureProcessingResult PreprocessFailures(FailuresAccessor failuresAccessor);
+    }
+}
+
+// Issue 15's crossings: annotations, sheets and viewports, rooms. Signatures as in Revit 2026;
+// each creation method records the overload pythonnet chose (ParacoreClrLane.Revit.TakeCalls).
+namespace Autodesk.Revit.DB
+{
+    using ParacoreClrLane;
+
+    public class HostObject : Element
+    {
+        internal HostObject(Document document, long id, string name) : base(document, id, name) { }
+
+        public IList<ElementId> FindInserts(bool addRectOpenings, bool includeShadows, bool includeEmbeddedWalls,
+                                            bool includeSharedEmbeddedInserts)
+        {
+            List<ElementId> found = new List<ElementId>();
+            foreach (Element element in Document.All())
+            {
+                FamilyInstance insert = element as FamilyInstance;
+                if (insert != null && insert.Host == this) found.Add(insert.Id);
+            }
+            return found;
+        }
+    }
+
+    public class Wall : HostObject
+    {
+        internal Wall(Document document, long id, Line line, double width) : base(document, id, "Wall")
+        {
+            Location = new LocationCurve(line);
+            Width = width;
+            XYZ start = line.GetEndPoint(0), end = line.GetEndPoint(1);
+            double dx = end.X - start.X, dy = end.Y - start.Y, length = Math.Sqrt(dx * dx + dy * dy);
+            Orientation = new XYZ(dy / length, -dx / length, 0);  // Revit: the exterior side, right of the line
+        }
+
+        public XYZ Orientation { get; private set; }
+        public double Width { get; private set; }
+    }
+
+    public class APIObject { internal APIObject() { } }
+
+    public class Reference : APIObject
+    {
+        public Reference(Element element) { Element = element; }
+        internal Element Element { get; private set; }
+        internal double Offset { get; set; }   // a side face's distance along its wall's normal
+    }
+
+    // Revit's own collection of references: built empty, filled with Append (not a .NET IList).
+    public class ReferenceArray : APIObject, System.Collections.IEnumerable
+    {
+        private readonly List<Reference> items = new List<Reference>();
+
+        public ReferenceArray() { }
+        public int Size { get { return items.Count; } }
+        public bool IsEmpty { get { return items.Count == 0; } }
+        public void Append(Reference reference) { items.Add(reference); }
+        public System.Collections.IEnumerator GetEnumerator() { return items.GetEnumerator(); }
+        internal List<Reference> Items { get { return items; } }
+    }
+
+    public static class HostObjectUtils
+    {
+        public static IList<Reference> GetSideFaces(HostObject hostObject, ShellLayerType side)
+        {
+            Wall wall = hostObject as Wall;
+            if (wall == null) throw new Autodesk.Revit.Exceptions.ArgumentException("The host object has no side faces.");
+            XYZ middle = ((LocationCurve)wall.Location).Curve.Evaluate(0.5, true);
+            double centre = middle.X * wall.Orientation.X + middle.Y * wall.Orientation.Y;
+            double half = wall.Width / 2 * (side == ShellLayerType.Exterior ? 1 : -1);
+            Reference face = new Reference(wall);
+            face.Offset = centre + half;
+            return new List<Reference> { face };
+        }
+    }
+
+    public class DimensionType : ElementType
+    {
+        internal DimensionType(Document document, long id, string name) : base(document, id, name, "") { }
+    }
+
+    public class DimensionSegment : APIObject
+    {
+        internal DimensionSegment(double? value) { Value = value; }
+        public double? Value { get; private set; }
+    }
+
+    public class DimensionSegmentArray : APIObject, System.Collections.IEnumerable
+    {
+        private readonly List<DimensionSegment> items;
+        internal DimensionSegmentArray(List<DimensionSegment> items) { this.items = items; }
+        public int Size { get { return items.Count; } }
+        public System.Collections.IEnumerator GetEnumerator() { return items.GetEnumerator(); }
+    }
+
+    public class Dimension : Element
+    {
+        private readonly List<double> distances;
+
+        internal Dimension(Document document, long id, ElementId ownerViewId, List<double> distances) : base(document, id, "Linear Dimension")
+        {
+            OwnerViewId = ownerViewId;
+            this.distances = distances;
+        }
+
+        // Revit: one segment -> NumberOfSegments 0 and Value set; several -> Value null, Segments.
+        public int NumberOfSegments { get { return distances.Count > 1 ? distances.Count : 0; } }
+        public double? Value { get { return distances.Count == 1 ? (double?)distances[0] : null; } }
+
+        public DimensionSegmentArray Segments
+        {
+            get
+            {
+                List<DimensionSegment> segments = new List<DimensionSegment>();
+                if (distances.Count > 1) foreach (double d in distances) segments.Add(new DimensionSegment(d));
+                return new DimensionSegmentArray(segments);
+            }
+        }
+    }
+
+    public class IndependentTag : Element
+    {
+        private readonly ElementId tagged;
+
+        private IndependentTag(Document document, ElementId ownerViewId, ElementId tagged, ElementId typeId)
+            : base(document, document.TakeId(), "Tag")
+        {
+            OwnerViewId = ownerViewId;
+            TypeId = typeId;
+            this.tagged = tagged;
+        }
+
+        public static IndependentTag Create(Document document, ElementId symbolId, ElementId ownerDBViewId, Reference referenceToTag,
+                                            bool addLeader, TagOrientation tagOrientation, XYZ pnt)
+        {
+            Revit.Record("IndependentTag.Create(Document, ElementId symbolId, ElementId ownerDBViewId, Reference, Boolean addLeader="
+                         + addLeader + ", TagOrientation." + tagOrientation + ", XYZ)");
+            return Make(document, symbolId, ownerDBViewId, referenceToTag);
+        }
+
+        public static IndependentTag Create(Document document, ElementId ownerDBViewId, Reference referenceToTag, bool addLeader,
+                                            TagMode tagMode, TagOrientation tagOrientation, XYZ pnt)
+        {
+            Revit.Record("IndependentTag.Create(Document, ElementId ownerDBViewId, Reference, Boolean, TagMode, TagOrientation, XYZ)");
+            return Make(document, ElementId.InvalidElementId, ownerDBViewId, referenceToTag);
+        }
+
+        private static IndependentTag Make(Document document, ElementId typeId, ElementId viewId, Reference reference)
+        {
+            document.RequireTransaction("IndependentTag.Create");
+            if (!(document.GetElement(viewId) is View))
+                throw new Autodesk.Revit.Exceptions.ArgumentException("ownerDBViewId is not a view.");
+            return document.Register(new IndependentTag(document, viewId, reference.Element.Id, typeId));
+        }
+
+        public ISet<ElementId> GetTaggedLocalElementIds() { return new HashSet<ElementId> { tagged }; }
+    }
+
+    public class TextNoteOptions
+    {
+        public TextNoteOptions() { }
+        public TextNoteOptions(ElementId typeId) { TypeId = typeId; }
+        public ElementId TypeId { get; set; }
+    }
+
+    public class TextElement : Element
+    {
+        internal TextElement(Document document, long id, string name) : base(document, id, name) { }
+        public string Text { get; set; }
+        public XYZ Coord { get; internal set; }
+    }
+
+    public class TextNote : TextElement
+    {
+        private TextNote(Document document, ElementId viewId, XYZ position, string text)
+            : base(document, document.TakeId(), "Text Note")
+        {
+            OwnerViewId = viewId;
+            Coord = position;
+            Text = text;
+        }
+
+        public static TextNote Create(Document document, ElementId viewId, XYZ position, string text, ElementId typeId)
+        {
+            Revit.Record("TextNote.Create(Document, ElementId viewId, XYZ, String, ElementId typeId)");
+            return Make(document, viewId, position, text);
+        }
+
+        public static TextNote Create(Document document, ElementId viewId, XYZ position, string text, TextNoteOptions options)
+        {
+            Revit.Record("TextNote.Create(Document, ElementId, XYZ, String, TextNoteOptions)");
+            return Make(document, viewId, position, text);
+        }
+
+        public static TextNote Create(Document document, ElementId viewId, XYZ position, double width, string text, ElementId typeId)
+        {
+            Revit.Record("TextNote.Create(Document, ElementId, XYZ, Double, String, ElementId)");
+            return Make(document, viewId, position, text);
+        }
+
+        public static TextNote Create(Document document, ElementId viewId, XYZ position, double width, string text, TextNoteOptions options)
+        {
+            Revit.Record("TextNote.Create(Document, ElementId, XYZ, Double, String, TextNoteOptions)");
+            return Make(document, viewId, position, text);
+        }
+
+        private static TextNote Make(Document document, ElementId viewId, XYZ position, string text)
+        {
+            document.RequireTransaction("TextNote.Create");
+            return document.Register(new TextNote(document, viewId, position, text));
+        }
+    }
+
+    public class View3D : View
+    {
+        internal View3D(Document document, long id, string name) : base(document, id, name) { ViewType = ViewType.ThreeD; }
+    }
+
+    public class ViewSheet : View
+    {
+        internal ViewSheet(Document document, long id) : base(document, id, "Unnamed") { ViewType = ViewType.DrawingSheet; }
+
+        public string SheetNumber { get; set; }
+
+        public static ViewSheet Create(Document document, ElementId titleBlockTypeId)
+        {
+            Revit.Record("ViewSheet.Create(Document, ElementId titleBlockTypeId)");
+            document.RequireTransaction("ViewSheet.Create");
+            FamilySymbol block = document.GetElement(titleBlockTypeId) as FamilySymbol;
+            if (block == null) throw new Autodesk.Revit.Exceptions.ArgumentException("titleBlockTypeId is not a title block type.");
+            ViewSheet sheet = document.Register(new ViewSheet(document, document.TakeId()));
+            sheet.SheetNumber = "A" + sheet.Id.Value;
+            sheet.Outline = new BoundingBoxUV(0, 0, block.PaperWidth, block.PaperHeight);
+            FamilyInstance instance = document.Register(new FamilyInstance(document, document.TakeId(), block.Name));
+            instance.Category = block.Category;
+            instance.OwnerViewId = sheet.Id;
+            instance.TypeId = block.Id;
+            return sheet;
+        }
+
+        public ICollection<ElementId> GetAllViewports()
+        {
+            List<ElementId> ids = new List<ElementId>();
+            foreach (Element element in Document.All())
+            {
+                Viewport viewport = element as Viewport;
+                if (viewport != null && viewport.SheetId == Id) ids.Add(viewport.Id);
+            }
+            return ids;
+        }
+
+        public ISet<ElementId> GetAllPlacedViews()
+        {
+            HashSet<ElementId> ids = new HashSet<ElementId>();
+            foreach (ElementId id in GetAllViewports()) ids.Add(((Viewport)Document.GetElement(id)).ViewId);
+            return ids;
+        }
+    }
+
+    public class Viewport : Element
+    {
+        private XYZ centre;
+        private readonly double width, height;
+
+        private Viewport(Document document, ElementId sheetId, ElementId viewId, XYZ point, double width, double height)
+            : base(document, document.TakeId(), "Viewport")
+        {
+            SheetId = sheetId;
+            ViewId = viewId;
+            OwnerViewId = sheetId;
+            centre = point;
+            this.width = width;
+            this.height = height;
+        }
+
+        public ElementId SheetId { get; private set; }
+        public ElementId ViewId { get; private set; }
+
+        public static bool CanAddViewToSheet(Document document, ElementId viewSheetId, ElementId viewId)
+        {
+            Revit.Record("Viewport.CanAddViewToSheet(Document, ElementId viewSheetId, ElementId viewId)");
+            View view = document.GetElement(viewId) as View;
+            if (view == null || view is ViewSheet || view.IsTemplate || !(document.GetElement(viewSheetId) is ViewSheet)) return false;
+            foreach (Element element in document.All())
+            {
+                Viewport other = element as Viewport;
+                if (other != null && other.ViewId == viewId) return false;
+            }
+            return true;
+        }
+
+        public static Viewport Create(Document document, ElementId viewSheetId, ElementId viewId, XYZ point)
+        {
+            Revit.Record("Viewport.Create(Document, ElementId viewSheetId, ElementId viewId, XYZ)");
+            document.RequireTransaction("Viewport.Create");
+            if (!CanAddViewToSheet(document, viewSheetId, viewId))
+                throw new Autodesk.Revit.Exceptions.ArgumentException("The view cannot be added to the sheet.");
+            View view = (View)document.GetElement(viewId);
+            return document.Register(new Viewport(document, viewSheetId, viewId, point, view.PaperWidth, view.PaperHeight));
+        }
+
+        public void SetBoxCenter(XYZ newCenterPoint)
+        {
+            Document.RequireTransaction("Viewport.SetBoxCenter");
+            centre = newCenterPoint;
+        }
+
+        public XYZ GetBoxCenter() { return centre; }
+
+        public Outline GetBoxOutline()
+        {
+            return new Outline(new XYZ(centre.X - width / 2, centre.Y - height / 2, 0), new XYZ(centre.X + width / 2, centre.Y + height / 2, 0));
+        }
+    }
+
+    public class SpatialElementBoundaryOptions
+    {
+        public SpatialElementBoundaryOptions() { }
+    }
+
+    public class BoundarySegment
+    {
+        private readonly Curve curve;
+        internal BoundarySegment(ElementId elementId, Curve curve) { ElementId = elementId; this.curve = curve; }
+        public ElementId ElementId { get; private set; }
+        public Curve GetCurve() { return curve; }
+    }
+
+    public class SpatialElement : Element
+    {
+        internal SpatialElement(Document document, long id, string name) : base(document, id, name) { }
+
+        public string Number
+        {
+            get { Parameter p = this[BuiltInParameter.ROOM_NUMBER]; return p == null ? null : p.AsString(); }
+            set { SetParameter(BuiltInParameter.ROOM_NUMBER, value); }
+        }
+        public double Area { get; internal set; }
+        public double Perimeter { get; internal set; }
+        public Level Level { get; internal set; }
+        public ElementId LevelId { get { return Level == null ? ElementId.InvalidElementId : Level.Id; } }
+        internal IList<IList<BoundarySegment>> Boundary { get; set; }
+
+        public IList<IList<BoundarySegment>> GetBoundarySegments(SpatialElementBoundaryOptions options)
+        {
+            Revit.Record("SpatialElement.GetBoundarySegments(SpatialElementBoundaryOptions)");
+            return Boundary;
+        }
+    }
+
+    public class Phase : Element
+    {
+        internal Phase(Document document, long id, string name) : base(document, id, name) { }
+    }
+}
+
+namespace Autodesk.Revit.DB.Architecture
+{
+    using Autodesk.Revit.DB;
+
+    public class Room : SpatialElement
+    {
+        internal Room(Document document, long id) : base(document, id, "Room") { }
+
+        public bool IsPointInRoom(XYZ point)
+        {
+            return Region != null && Region.Contains(point.X, point.Y);
+        }
+
+        internal ParacoreClrLane.Region Region { get; set; }
+    }
+
+    public class PlanCircuit
+    {
+        internal PlanCircuit() { }
+    }
+}
+
+namespace Autodesk.Revit.Creation
+{
+    using Autodesk.Revit.DB;
+    using Autodesk.Revit.DB.Architecture;
+    using ParacoreClrLane;
+
+    public class ItemFactoryBase
+    {
+        internal readonly Autodesk.Revit.DB.Document document;
+
+        internal ItemFactoryBase(Autodesk.Revit.DB.Document document) { this.document = document; }
+
+        public Dimension NewDimension(View view, Line line, ReferenceArray references)
+        {
+            Revit.Record("ItemFactoryBase.NewDimension(View, Line, ReferenceArray)");
+            return Dimension(view, references);
+        }
+
+        public Dimension NewDimension(View view, Line line, ReferenceArray references, DimensionType dimensionType)
+        {
+            Revit.Record("ItemFactoryBase.NewDimension(View, Line, ReferenceArray, DimensionType)");
+            return Dimension(view, references);
+        }
+
+        private Dimension Dimension(View view, ReferenceArray references)
+        {
+            document.RequireTransaction("NewDimension");
+            if (references.Size < 2) throw new Autodesk.Revit.Exceptions.ArgumentException("A dimension needs two references or more.");
+            List<double> offsets = new List<double>();
+            foreach (Reference reference in references.Items) offsets.Add(reference.Offset);
+            offsets.Sort();
+            List<double> distances = new List<double>();
+            for (int i = 1; i < offsets.Count; i++) distances.Add(Math.Round(offsets[i] - offsets[i - 1], 9));
+            return document.Register(new Dimension(document, document.TakeId(), view.Id, distances));
+        }
+    }
+
+    public class Document : ItemFactoryBase
+    {
+        internal Document(Autodesk.Revit.DB.Document document) : base(document) { }
+
+        public Room NewRoom(Level level, UV point)
+        {
+            Revit.Record("Creation.Document.NewRoom(Level, UV)");
+            document.RequireTransaction("NewRoom");
+            Region region = Region.At(document, level, point.U, point.V);
+            return Region.Place(document, level, region, region == null ? point.U : 0, region == null ? point.V : 0);
+        }
+
+        public Room NewRoom(Phase phase)
+        {
+            Revit.Record("Creation.Document.NewRoom(Phase)");
+            throw new Autodesk.Revit.Exceptions.InvalidOperationException("Unplaced rooms are not modelled on the lane.");
+        }
+
+        public Room NewRoom(Room room, PlanCircuit circuit)
+        {
+            Revit.Record("Creation.Document.NewRoom(Room, PlanCircuit)");
+            throw new Autodesk.Revit.Exceptions.InvalidOperationException("Plan circuits are not modelled on the lane.");
+        }
+
+        public ICollection<ElementId> NewRooms2(Level level)
+        {
+            Revit.Record("Creation.Document.NewRooms2(Level)");
+            document.RequireTransaction("NewRooms2");
+            List<ElementId> ids = new List<ElementId>();
+            foreach (Region region in Region.Empty(document, level)) ids.Add(Region.Place(document, level, region, 0, 0).Id);
+            return ids;
+        }
+
+        public ICollection<ElementId> NewRooms2(Level level, Phase phase)
+        {
+            Revit.Record("Creation.Document.NewRooms2(Level, Phase)");
+            return NewRooms2(level);
+        }
+
+        public ICollection<ElementId> NewRooms2(Phase phase, int count)
+        {
+            Revit.Record("Creation.Document.NewRooms2(Phase, Int32)");
+            throw new Autodesk.Revit.Exceptions.InvalidOperationException("Unplaced rooms are not modelled on the lane.");
+        }
+    }
+}
+
+namespace ParacoreClrLane
+{
+    using Autodesk.Revit.DB;
+    using Autodesk.Revit.DB.Architecture;
+
+    // A rectangle enclosed by four walls on a level: where NewRoom and NewRooms2 put rooms.
+    public class Region
+    {
+        internal Level Level;
+        internal double MinX, MinY, MaxX, MaxY;
+        internal List<Wall> Walls = new List<Wall>();
+
+        internal bool Contains(double x, double y) { return x > MinX && x < MaxX && y > MinY && y < MaxY; }
+
+        internal static List<Region> All(Document document)
+        {
+            List<Region> regions;
+            return Revit.RegionsOf.TryGetValue(document, out regions) ? regions : new List<Region>();
+        }
+
+        internal static Region At(Document document, Level level, double x, double y)
+        {
+            foreach (Region region in All(document)) if (region.Level == level && region.Contains(x, y)) return region;
+            return null;
+        }
+
+        internal static List<Region> Empty(Document document, Level level)
+        {
+            List<Region> empty = new List<Region>();
+            foreach (Region region in All(document))
+            {
+                bool taken = false;
+                foreach (Element element in document.All())
+                {
+                    Room room = element as Room;
+                    if (room != null && room.Region == region) taken = true;
+                }
+                if (region.Level == level && !taken) empty.Add(region);
+            }
+            return empty;
+        }
+
+        // A room in `region` (null: not enclosed, at x, y, area 0, no boundary).
+        internal static Room Place(Document document, Level level, Region region, double x, double y)
+        {
+            Room room = document.Register(new Room(document, document.TakeId()));
+            room.Category = new Category(BuiltInCategory.OST_Rooms, "Rooms");
+            room.Level = level;
+            room.Region = region;
+            room.Number = (Revit.RoomsPlaced(document)).ToString();
+            room.SetParameter(BuiltInParameter.ROOM_NAME, "Room");
+            room.Boundary = new List<IList<BoundarySegment>>();
+            if (region == null)
+            {
+                room.Location = new LocationPoint(new XYZ(x, y, level.Elevation));
+                return room;
+            }
+            room.Location = new LocationPoint(new XYZ((region.MinX + region.MaxX) / 2, (region.MinY + region.MaxY) / 2, level.Elevation));
+            double w = region.MaxX - region.MinX, h = region.MaxY - region.MinY;
+            room.Area = w * h;
+            room.Perimeter = 2 * (w + h);
+            List<BoundarySegment> loop = new List<BoundarySegment>();
+            foreach (Wall wall in region.Walls) loop.Add(new BoundarySegment(wall.Id, ((LocationCurve)wall.Location).Curve));
+            room.Boundary.Add(loop);
+            return room;
+        }
     }
 }
 
@@ -978,5 +1777,101 @@ namespace ParacoreClrLane
 
         // Work for the boundary benchmark: how many ids a List<ElementId> holds.
         public static int CountIds(ICollection<ElementId> ids) { return ids.Count; }
+
+        // -- issue 15: a small project to annotate, lay out on sheets and fill with rooms ----------
+
+        private static readonly List<string> Calls = new List<string>();
+        internal static readonly Dictionary<Document, List<Region>> RegionsOf = new Dictionary<Document, List<Region>>();
+
+        // The API members record the overload pythonnet chose; the scenario takes the record.
+        internal static void Record(string call) { lock (Calls) Calls.Add(call); }
+
+        public static string[] TakeCalls()
+        {
+            lock (Calls)
+            {
+                string[] taken = Calls.ToArray();
+                Calls.Clear();
+                return taken;
+            }
+        }
+
+        // A project whose active view is the registered floor plan "Level 1" (a 0.6 x 0.45 ft box on a sheet).
+        public static UIApplication OpenProject(string title)
+        {
+            Document document = new Document(title, false);
+            Level level = document.Register(new Level(document, document.TakeId(), "Level 1", 0));
+            View plan = AddPlan(document, "Level 1", 0.6, 0.45);
+            UIApplication app = new UIApplication(new Autodesk.Revit.ApplicationServices.Application());
+            app.ActiveUIDocument = new UIDocument(document, plan);
+            app.Application.Documents.Insert(document);
+            return app;
+        }
+
+        public static View AddPlan(Document document, string name, double boxWidth, double boxHeight)
+        {
+            View plan = document.AddView(name, false);
+            plan.PaperWidth = boxWidth;
+            plan.PaperHeight = boxHeight;
+            return plan;
+        }
+
+        public static View Add3DView(Document document, string name)
+        {
+            return document.Register(new View3D(document, document.TakeId(), name));
+        }
+
+        public static Wall AddWall(Document document, double x1, double y1, double x2, double y2, double width)
+        {
+            Wall wall = document.Register(new Wall(document, document.TakeId(),
+                                                   Line.CreateBound(new XYZ(x1, y1, 0), new XYZ(x2, y2, 0)), width));
+            wall.Category = new Category(BuiltInCategory.OST_Walls, "Walls");
+            return wall;
+        }
+
+        public static FamilyInstance AddDoor(Document document, Wall host, double x, double y)
+        {
+            FamilyInstance door = document.Register(new FamilyInstance(document, document.TakeId(), "Door"));
+            door.Category = new Category(BuiltInCategory.OST_Doors, "Doors");
+            door.Location = new LocationPoint(new XYZ(x, y, 0));
+            door.Host = host;
+            return door;
+        }
+
+        // A loaded family type of a category: tag types, title blocks (paper width and height in feet).
+        public static FamilySymbol AddFamilyType(Document document, BuiltInCategory category, string family, string name,
+                                                 double paperWidth, double paperHeight)
+        {
+            FamilySymbol symbol = document.Register(new FamilySymbol(document, document.TakeId(), name, family));
+            symbol.Category = new Category(category, category.ToString());
+            symbol.PaperWidth = paperWidth;
+            symbol.PaperHeight = paperHeight;
+            return symbol;
+        }
+
+        public static TextNoteType AddTextNoteType(Document document, string name)
+        {
+            return document.Register(new TextNoteType(document, document.TakeId(), name));
+        }
+
+        // Four walls enclosing a rectangle on a level: NewRooms2 finds it, NewRoom inside it bounds to it.
+        public static Wall[] AddEnclosure(Document document, Level level, double minX, double minY, double maxX, double maxY)
+        {
+            Region region = new Region { Level = level, MinX = minX, MinY = minY, MaxX = maxX, MaxY = maxY };
+            region.Walls.Add(AddWall(document, minX, minY, maxX, minY, 0.5));
+            region.Walls.Add(AddWall(document, maxX, minY, maxX, maxY, 0.5));
+            region.Walls.Add(AddWall(document, maxX, maxY, minX, maxY, 0.5));
+            region.Walls.Add(AddWall(document, minX, maxY, minX, minY, 0.5));
+            if (!RegionsOf.ContainsKey(document)) RegionsOf[document] = new List<Region>();
+            RegionsOf[document].Add(region);
+            return region.Walls.ToArray();
+        }
+
+        internal static int RoomsPlaced(Document document)
+        {
+            int count = 0;
+            foreach (Element element in document.All()) if (element is Autodesk.Revit.DB.Architecture.Room) count++;
+            return count;
+        }
     }
 }

@@ -583,3 +583,138 @@ def chat_post_begin_invoke() -> dict:
     Revit.RunDispatcher(dispatcher)
     return {"queued": queued, "ran_on": ran, "main": threading.main_thread().name,
             "overloads": list(Revit.BeginInvokeOverloads(dispatcher))}
+
+
+# -- issue 15: annotations, sheets, rooms (the tools themselves, on a small project) -----------
+
+
+def _project(title: str):
+    """A project on the lane (a floor plan "Level 1" active, level "Level 1") and a tool context."""
+    from paracore.revit.context import ToolContext
+    from paracore.session import Session
+    app = Revit.OpenProject(title)
+    uidoc = app.ActiveUIDocument
+    Revit.TakeCalls()
+    return uidoc.Document, ToolContext(uidoc.Document, uidoc, Session("lane", title))
+
+
+def _run_tool(doc, call) -> str:
+    """A write tool's body and its read-back, in one transaction (as the executor runs them)."""
+    def body():
+        output = call()
+        return output.verify() if getattr(output, "verify", None) else getattr(output, "content", output)
+    return _in_transaction(doc, body)
+
+
+def annotation_tools() -> dict:
+    """tag_elements, add_text_note and dimension_walls as the agent calls them: IndependentTag.Create
+    with a Reference, a bool and an enum; TextNote.Create with ids and a string; a ReferenceArray
+    filled from GetSideFaces' IList<Reference> into NewDimension; a nullable Value read back."""
+    from paracore.tools import annotation_tools as tools
+    doc, ctx = _project("Annotate.rvt")
+    view = ctx.uidoc.ActiveView
+    near = Revit.AddWall(doc, 0, 0, 20, 0, 0.5)
+    far = Revit.AddWall(doc, 0, 10, 20, 10, 1.0)
+    door = Revit.AddDoor(doc, near, 5, 0)
+    tag_type = Revit.AddFamilyType(doc, DB.BuiltInCategory.OST_DoorTags, "M_Door Tag", "Standard", 0, 0)
+    Revit.AddFamilyType(doc, DB.BuiltInCategory.OST_MultiCategoryTags, "M_Multi-Category Tag", "Standard", 0, 0)
+    Revit.AddTextNoteType(doc, "2.5mm Arial")
+    ids = [ctx.id_value(e.Id) for e in (door, near)]
+    seen = {"tagged": _run_tool(doc, lambda: tools.tag_elements(ctx, tools.TagElementsArgs(element_ids=ids, leader=True))),
+            "tag_calls": list(Revit.TakeCalls()), "door_category": tools._category_name(door),
+            "head": [tools._head_position(e).X for e in (door, near)]}
+    seen["note"] = _run_tool(doc, lambda: tools.add_text_note(
+        ctx, tools.AddTextNoteArgs(text="Fire exit", position=["2 m", "1 m"])))
+    seen["note_calls"] = list(Revit.TakeCalls())
+    walls = [ctx.id_value(near.Id), ctx.id_value(far.Id)]
+    seen["dimension"] = _run_tool(doc, lambda: tools.dimension_walls(ctx, tools.DimensionWallsArgs(element_ids=walls)))
+    seen["dimension_calls"] = list(Revit.TakeCalls())
+    seen.update(_annotation_edges(doc, ctx, view, near, door, tag_type))
+    return seen
+
+
+def _annotation_edges(doc, ctx, view, wall, door, tag_type) -> dict:
+    """What pythonnet does with the arguments Paracore takes care not to pass, and the values it returns."""
+    head = DB.XYZ(5, 0, 0)
+    faces = list(DB.HostObjectUtils.GetSideFaces(wall, DB.ShellLayerType.Exterior)) + \
+        list(DB.HostObjectUtils.GetSideFaces(wall, DB.ShellLayerType.Interior))
+    line = DB.Line.CreateBound(DB.XYZ(1, 0, 0), DB.XYZ(1, 1, 0))
+    two = DB.ReferenceArray()
+    for face in faces:
+        two.Append(face)
+    one_segment = _in_transaction(doc, lambda: doc.Create.NewDimension(view, line, two))
+    other = Revit.AddWall(doc, 0, 4, 20, 4, 0.5)
+    for side in (DB.ShellLayerType.Exterior, DB.ShellLayerType.Interior):
+        for face in DB.HostObjectUtils.GetSideFaces(other, side):
+            two.Append(face)
+    segments = _in_transaction(doc, lambda: doc.Create.NewDimension(view, line, two))
+    return {
+        "int_leader": _error(lambda: _in_transaction(doc, lambda: DB.IndependentTag.Create(
+            doc, tag_type.Id, view.Id, DB.Reference(door), 1, DB.TagOrientation.Horizontal, head))),
+        "int_orientation": _error(lambda: _in_transaction(doc, lambda: DB.IndependentTag.Create(
+            doc, tag_type.Id, view.Id, DB.Reference(door), False, 0, head))),
+        "int_note_type": _error(lambda: _in_transaction(doc, lambda: DB.TextNote.Create(
+            doc, view.Id, head, "x", ctx.id_value(tag_type.Id)))),
+        "list_of_references": _error(lambda: _in_transaction(doc, lambda: doc.Create.NewDimension(view, line, faces))),
+        "side_faces_type": DB.HostObjectUtils.GetSideFaces(wall, DB.ShellLayerType.Exterior).GetType().Name,
+        "one_segment": {"segments": one_segment.NumberOfSegments, "value": one_segment.Value,
+                        "value_type": type(one_segment.Value).__name__,
+                        "listed": [s.Value for s in one_segment.Segments]},
+        "many_segments": {"segments": segments.NumberOfSegments, "value": segments.Value,
+                          "listed": [s.Value for s in segments.Segments],
+                          "listed_types": sorted({type(s.Value).__name__ for s in segments.Segments})},
+        "unknown_category": _error(lambda: DB.BuiltInCategory(-1234567)),
+        "known_category": DB.BuiltInCategory(-2000023).ToString(),
+        "edge_calls": list(Revit.TakeCalls()),
+    }
+
+
+def sheet_tools() -> dict:
+    """create_sheet, place_views_on_sheet and list_sheets: ViewSheet.Create with a title block's id,
+    Viewport.CanAddViewToSheet and Viewport.Create with ElementIds and an XYZ, the sheet's
+    ICollection/ISet of ids, Outline and BoundingBoxUV read back."""
+    from paracore.tools import sheet_tools as tools
+    doc, ctx = _project("Sheets.rvt")
+    Revit.AddPlan(doc, "Level 2", 0.6, 0.45)
+    Revit.AddFamilyType(doc, DB.BuiltInCategory.OST_TitleBlocks, "A1 metric", "A1", 841 / 304.8, 594 / 304.8)
+    seen = {"created": _run_tool(doc, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A101", name="Plans"))),
+            "create_calls": list(Revit.TakeCalls())}
+    seen["placed"] = _run_tool(doc, lambda: tools.place_views_on_sheet(
+        ctx, tools.PlaceViewsArgs(sheet="A101", views=["Level 1", "Level 2"])))
+    seen["place_calls"] = list(Revit.TakeCalls())
+    seen["listed"] = tools.list_sheets(ctx, tools.NoArgs())
+    _run_tool(doc, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A102", name="More")))
+    seen["again"] = _error(lambda: _run_tool(doc, lambda: tools.place_views_on_sheet(
+        ctx, tools.PlaceViewsArgs(sheet="A102", views=["Level 1"]))))
+    sheet = tools.find_sheet(ctx, "A101")
+    seen["placed_views_type"] = sheet.GetAllPlacedViews().GetType().Name
+    seen["int_title_block"] = _error(lambda: _in_transaction(doc, lambda: DB.ViewSheet.Create(
+        doc, ctx.id_value(sheet.Id))))
+    return seen
+
+
+def room_tools() -> dict:
+    """place_rooms and get_room_info: Creation.Document.NewRooms2(Level) and NewRoom(Level, UV),
+    the rooms' IList<IList<BoundarySegment>>, get_Parameter(BuiltInParameter), FindInserts."""
+    from paracore.tools import room_tools as tools
+    doc, ctx = _project("Rooms.rvt")
+    level = DB.FilteredElementCollector(doc).OfClass(DB.Level).FirstElement()
+    first = Revit.AddEnclosure(doc, level, 0, 0, 20, 15)
+    Revit.AddEnclosure(doc, level, 30, 0, 45, 15)
+    Revit.AddDoor(doc, first[0], 5, 0)
+    seen = {"placed": _run_tool(doc, lambda: tools.place_rooms(ctx, tools.PlaceRoomsArgs(level="Level 1"))),
+            "place_calls": list(Revit.TakeCalls())}
+    seen["one"] = _run_tool(doc, lambda: tools.place_rooms(ctx, tools.PlaceRoomsArgs(
+        level="Level 1", in_enclosed_regions=False, at=["20 m", "20 m"])))
+    seen["one_calls"] = list(Revit.TakeCalls())
+    rooms = [r for r in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms)]
+    seen["info"] = tools.get_room_info(ctx, tools.RoomInfoArgs(room_ids=[ctx.id_value(rooms[0].Id)]))
+    boundary = rooms[0].GetBoundarySegments(DB.SpatialElementBoundaryOptions())
+    seen["boundary"] = {"outer": boundary.GetType().Name, "loops": boundary.Count,
+                        "segments": [len(list(loop)) for loop in boundary]}
+    seen["name"] = rooms[0].get_Parameter(DB.BuiltInParameter.ROOM_NAME).AsString()
+    seen["inside"] = [rooms[0].IsPointInRoom(DB.XYZ(5, 5, 0)), rooms[0].IsPointInRoom(DB.XYZ(25, 5, 0))]
+    seen["int_uv"] = ctx.id_value(_in_transaction(doc, lambda: doc.Create.NewRoom(level, DB.UV(40, 5))).Id) > 0
+    seen["float_rooms_phase"] = _error(lambda: _in_transaction(doc, lambda: doc.Create.NewRooms2(level, 1)))
+    Revit.TakeCalls()
+    return seen

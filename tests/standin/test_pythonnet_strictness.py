@@ -165,3 +165,43 @@ def test_every_settable_bool_property_takes_only_a_bool_and_a_double_takes_an_in
     options = FormatOptions()
     options.Accuracy = 1                 # pythonnet widens an int to a double
     assert box.Enabled is True and options.Accuracy == 1
+
+
+def test_the_documentation_tools_members_refuse_what_the_lane_saw_pythonnet_refuse(doc, make):
+    """tests/clr/test_documentation_tools_edge.py observed each of these refusals on pythonnet 3.0.3."""
+    from Autodesk.Revit.DB import (BuiltInCategory, HostObjectUtils, IndependentTag, Line, Reference, ReferenceArray,
+                                   ShellLayerType, TagOrientation, TextNote, TextNoteType, Transaction, ViewPlan,
+                                   ViewSheet)
+    wall = make.wall(doc)
+    door = make.door(doc, wall)
+    plan = next(v for v in FilteredElementCollector(doc).OfClass(ViewPlan) if v.Name == "Level 1")
+    tag_type = make.type_of(doc, BuiltInCategory.OST_DoorTags)
+    note_type = FilteredElementCollector(doc).OfClass(TextNoteType).FirstElement()
+    head = XYZ(10, 0, 0)
+    faces = list(HostObjectUtils.GetSideFaces(wall, ShellLayerType.Exterior))
+    faces += list(HostObjectUtils.GetSideFaces(wall, ShellLayerType.Interior))
+    line = Line.CreateBound(XYZ(5, -5, 0), XYZ(5, 5, 0))
+    refused = {
+        "an int for addLeader": lambda: IndependentTag.Create(doc, tag_type.Id, plan.Id, Reference(door), 1,
+                                                              TagOrientation.Horizontal, head),
+        "an int for the orientation": lambda: IndependentTag.Create(doc, tag_type.Id, plan.Id, Reference(door), False,
+                                                                    0, head),
+        "an int for the text note type": lambda: TextNote.Create(doc, plan.Id, head, "x", note_type.Id.Value),
+        "a list for the ReferenceArray": lambda: doc.Create.NewDimension(plan, line, faces),
+        "an int for the title block type": lambda: ViewSheet.Create(doc, note_type.Id.Value),
+    }
+    for what, call in refused.items():
+        transaction = Transaction(doc, what)
+        transaction.Start()
+        try:
+            with pytest.raises(TypeError, match=NO_METHOD):
+                call()
+        finally:
+            transaction.RollBack()
+    with pytest.raises(ValueError):       # pythonnet: "Invalid enumeration value"
+        BuiltInCategory(-1234567)
+    references = ReferenceArray()
+    for face in faces:
+        references.Append(face)
+    dimension = make.committed(doc, lambda: doc.Create.NewDimension(plan, line, references))
+    assert dimension.NumberOfSegments == 0 and isinstance(dimension.Value, float)

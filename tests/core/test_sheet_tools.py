@@ -171,3 +171,23 @@ def test_a_sheets_title_block_and_viewports_show_on_the_sheet_only(revit):
         return owned, {i.Value for i in shown}
     owned, shown = revit.call(visible_in_3d)
     assert owned and not owned & shown  # Revit shows view-owned elements in their owner view only
+
+
+def test_a_viewport_revit_keeps_elsewhere_is_an_error_and_nothing_is_placed(revit, monkeypatch):
+    # Read-back: a viewport that does not end up where the layout put it (Revit ignoring
+    # SetBoxCenter, as it does for a viewport pinned by a view's constraints) fails the call.
+    revit.text("create_sheet", {"number": "A101", "name": "Plans", "title_block": "A1 metric: A1"})
+    monkeypatch.setattr(DB.Viewport, "SetBoxCenter", lambda self, point: None)
+    message = revit.error("place_views_on_sheet", {"sheet": "A101", "views": revit.three_views})
+    assert message.startswith("Placing the views: Revit did not do what was asked. Read back from the model: viewport ")
+    assert "centre on the sheet: asked (" in message and "Nothing was changed" in message
+    assert boxes(revit, sheets(revit)["A101"]) == []
+
+
+def test_a_sheet_number_revit_stores_otherwise_is_an_error(revit, monkeypatch):
+    real = DB.ViewSheet.SheetNumber
+    monkeypatch.setattr(DB.ViewSheet, "SheetNumber",
+                        property(real.fget, lambda self, value: real.fset(self, value.upper())))
+    message = revit.error("create_sheet", {"number": "a101", "name": "Plans"})
+    assert "number: asked 'a101', Revit has 'A101'" in message
+    assert sheets(revit) == {}

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from ..display import display_text
 from .lookup import close_matches, find_view, names_match, type_label, view_label
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
@@ -255,18 +256,27 @@ def create_sheet(ctx, args: CreateSheetArgs):
     sheet.SheetNumber = number
     sheet.Name = name
     sheet_id = ctx.id_value(sheet.Id)
+    block_label = display_text(type_label(block), NAME)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         created = ctx.doc.GetElement(ctx.element_id(sheet_id))
         if not isinstance(created, DB.ViewSheet):
             raise ToolError("The sheet is not in the model: it was not created.")
+        read_back = ReadBack(ctx.length_unit)
+        subject = f"sheet {sheet_id}"
+        read_back.same(subject, "number", f"'{number}'", f"'{created.SheetNumber}'")
+        read_back.same(subject, "name", f"'{name}'", f"'{created.Name}'")
+        read_back.same(subject, "title block", block_label, _title_block_label(ctx, created))
+        read_back.confirm(f"Creating sheet '{number}'", "Check the number (it must be new), the name and the "
+                          "title block, then ask again.", in_transaction)
         outline = created.Outline
         size = _size(outline.Max.U - outline.Min.U, outline.Max.V - outline.Min.V)
         return (f"Created sheet '{_sheet_label(created)}' (id {sheet_id}) with title block "
                 f"{_title_block_label(ctx, created)} ({size}). "
                 "It is now the working set. Place views on it with place_views_on_sheet.")
 
-    return ToolOutput(content=verify(), verify=verify,
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify,
                       working_set=working_set_output([sheet_id], "replace", f"Created sheet {number}."))
 
 
@@ -350,11 +360,14 @@ def place_views_on_sheet(ctx, args: PlaceViewsArgs):
         viewport.SetBoxCenter(DB.XYZ(x, y, 0))
     sheet_id = ctx.id_value(sheet.Id)
     new_ids = [ctx.id_value(v.Id) for v in created]
+    asked = {ctx.id_value(v.Id): (ctx.id_value(v.ViewId), DB.XYZ(x, y, 0)) for v, (x, y) in zip(viewports, centres)}
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        _read_back_viewports(ctx, sheet_id, asked, in_transaction)
         return _check_sheet(ctx, sheet_id, new_ids, moved=len(existing))
 
-    return ToolOutput(content=verify(), verify=verify,
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify,
                       working_set=working_set_output(new_ids, "replace", f"Placed {len(new_ids)} views."))
 
 
@@ -370,6 +383,23 @@ def _does_not_fit(ctx, sheet, viewports, sizes, kind: str, area) -> str:
             f"({_size(area[2] - area[0], area[3] - area[1])}) in a {kind}. They do not fit: {_listed(left_out)}. "
             "Use a larger title block (create_sheet), place fewer views, use layout 'grid', or change the views' "
             "scale.")
+
+
+def _read_back_viewports(ctx, sheet_id: int, asked: dict, in_transaction: bool) -> None:
+    """Each viewport: on the sheet, showing its view, centred where the layout put it. Sheet
+    coordinates are paper feet, so the points are shown in mm of paper whatever the project's units."""
+    read_back = ReadBack("mm")
+    for viewport_id, (view_id, centre) in asked.items():
+        viewport = ctx.doc.GetElement(ctx.element_id(viewport_id))
+        subject = f"viewport {viewport_id}"
+        if viewport is None:
+            read_back.same(subject, "existence", "on the sheet", "not in the model")
+            continue
+        read_back.same(subject, "sheet", sheet_id, ctx.id_value(viewport.SheetId))
+        read_back.same(subject, "view", view_id, ctx.id_value(viewport.ViewId))
+        read_back.point(subject, "centre on the sheet", centre, viewport.GetBoxCenter())
+    read_back.confirm("Placing the views", "Check that the views can go on this sheet, then ask again.",
+                      in_transaction)
 
 
 def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:

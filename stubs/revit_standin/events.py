@@ -49,3 +49,15 @@ class RevitEvent:
         # `obj.E += h` reads the hook, adds to it, and assigns the same hook back.
         if value is not self.__get__(obj):
             raise AttributeError(f"{self.name} is an event: use += and -= to subscribe.")
+
+
+class ApplicationWideEvent(RevitEvent):
+    """An event Revit raises for the whole session on a wrapper class (UIApplication's
+    DialogBoxShowing): every wrapper of one Application shares the handlers, since Revit hands
+    out a new UIApplication wherever one is asked for (``uidoc.Application``, ``__revit__``)."""
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        hooks = obj._application.__dict__.setdefault("_session_event_hooks", {})
+        return hooks.setdefault(self.name, EventHook(self.name))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import weakref
 
 _pending: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_dialogs: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _stored: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # document -> {name: how}
 
 
@@ -38,6 +39,27 @@ def stored_value(document, name: str, value):
     return value if how is None else how(value)
 
 
+def show_dialog_during_next_commit(document, dialog_id: str, message: str, buttons=("OK", "Cancel"),
+                                   default: str | None = None, kind: str = "task dialog",
+                                   rolls_back_on=("Cancel", "Close")) -> None:
+    """Queue a dialog for the next commit of ``document``. ``buttons`` and ``default`` are names
+    ("OK", "Cancel", "Yes", "No", "Close", ...); the default is the first button. ``kind`` is
+    "task dialog", "message box" or "dialog box" (which takes any non-zero answer)."""
+    from .dialogs import BUTTON_NAMES, MESSAGE, MESSAGE_BOX_BUTTONS, Dialog
+    codes = {name: code for code, name in BUTTON_NAMES.items()}
+    button_codes = tuple(codes[name] for name in buttons)
+    # A message box's Windows type says which buttons it has (MB_OKCANCEL = 1, MB_YESNO = 4, ...).
+    dialog_type = next((t for t, b in MESSAGE_BOX_BUTTONS.items() if b == button_codes), 0) if kind == MESSAGE else 0
+    dialog = Dialog(kind, dialog_id, message, button_codes, codes[default] if default else button_codes[0],
+                    dialog_type)
+    _dialogs.setdefault(document, []).append((dialog, {codes[name] for name in rolls_back_on}))
+
+
+def take_commit_dialogs(document) -> list:
+    return _dialogs.pop(document, [])
+
+
 def clear() -> None:
     _pending.clear()
+    _dialogs.clear()
     _stored.clear()

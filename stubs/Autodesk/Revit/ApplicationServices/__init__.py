@@ -14,6 +14,14 @@ class Application:
     DocumentOpened = _RevitEvent()
     DocumentClosing = _RevitEvent()
     DocumentClosed = _RevitEvent()
+    # Fired by Document.Save / SaveAs / SynchronizeWithCentral (DB/_saving.py); the pre-events are
+    # cancellable.
+    DocumentSaving = _RevitEvent()
+    DocumentSaved = _RevitEvent()
+    DocumentSavingAs = _RevitEvent()
+    DocumentSavedAs = _RevitEvent()
+    DocumentSynchronizingWithCentral = _RevitEvent()
+    DocumentSynchronizedWithCentral = _RevitEvent()
 
     def __init__(self):
         self._documents = []
@@ -59,6 +67,24 @@ class Application:
 
     def remove_DocumentClosed(self, handler) -> None:  # noqa: N802
         self.DocumentClosed -= handler
+
+    def add_DocumentSaving(self, handler) -> None:  # noqa: N802
+        self.DocumentSaving += handler
+
+    def remove_DocumentSaving(self, handler) -> None:  # noqa: N802
+        self.DocumentSaving -= handler
+
+    def add_DocumentSavingAs(self, handler) -> None:  # noqa: N802
+        self.DocumentSavingAs += handler
+
+    def remove_DocumentSavingAs(self, handler) -> None:  # noqa: N802
+        self.DocumentSavingAs -= handler
+
+    def add_DocumentSynchronizingWithCentral(self, handler) -> None:  # noqa: N802
+        self.DocumentSynchronizingWithCentral += handler
+
+    def remove_DocumentSynchronizingWithCentral(self, handler) -> None:  # noqa: N802
+        self.DocumentSynchronizingWithCentral -= handler
 
     # -- machinery -----------------------------------------------------------------------------
     def _document_changed(self, document, operation, changes, names) -> None:

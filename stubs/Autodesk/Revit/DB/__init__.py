@@ -22,6 +22,7 @@ from ._geometry import XYZ, Arc, BoundingBoxXYZ, Curve, CurveLoop, Line, Transfo
 from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._transactions import SubTransaction, Transaction, TransactionGroup
+from ._saving import SynchronizeWithCentralOptions, TransactWithCentralOptions
 from ._enums import ElementTypeGroup
 from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
@@ -63,6 +64,8 @@ __all__ = [
     "Transaction", "SubTransaction", "TransactionGroup", "TransactionStatus", "FailureHandlingOptions",
     "IFailuresPreprocessor", "FailuresAccessor", "FailureMessageAccessor", "FailureMessage",
     "FailureDefinition", "FailureDefinitionId", "FailureSeverity", "FailureProcessingResult",
+    # saving and synchronizing (Document.Save, SaveAs, SynchronizeWithCentral)
+    "TransactWithCentralOptions", "SynchronizeWithCentralOptions",
     # views and schedules
     "View", "ViewPlan", "View3D", "TableView", "ViewSchedule", "ViewFamilyType", "ScheduleDefinition",
     "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",

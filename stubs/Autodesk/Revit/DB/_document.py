@@ -12,6 +12,7 @@ from ._element import CATEGORY_NAMES, Element, ElementType
 from ._enums import BuiltInCategory, DisplayUnit, ElementTypeGroup
 from ._failures import DUPLICATE_MARK, FailureMessage
 from ._ids import ElementId
+from ._saving import SavingDocument
 from ._units import Units
 
 _DOOR_AND_WINDOW = (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
@@ -24,7 +25,7 @@ _document_counter = itertools.count(1)
 
 
 @api_class
-class Document:
+class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving.py
     def __init__(self, application, title: str, path: str = "", display_units=DisplayUnit.METRIC):
         self._application = application
         self._title = title

@@ -10,6 +10,7 @@ The journal and undo machinery itself is in revit_standin.journal.
 """
 from __future__ import annotations
 
+from revit_standin.dialogs import show_commit_dialogs
 from revit_standin.guard import api_class
 
 from ._enums import FailureProcessingResult, TransactionStatus
@@ -85,6 +86,8 @@ class Transaction(_Named):
             raise _invalid_operation("A SubTransaction is still open: commit or roll it back first.")
         if options is not None:
             self._options = options
+        if not show_commit_dialogs(self._document):  # a dialog shown at the commit was answered Cancel
+            return self._roll_back()
         if not self._process_failures():
             return self._roll_back()
         self._document._open_transaction = None

@@ -5,6 +5,9 @@ main thread when the stand-in host is idle (revit_standin.host), like Revit does
 """
 from __future__ import annotations
 
+import enum as _enum
+
+from revit_standin.events import ApplicationWideEvent as _ApplicationWideEvent
 from revit_standin.events import RevitEvent as _RevitEvent
 from revit_standin.guard import api_class as _api_class
 
@@ -14,7 +17,8 @@ from . import Selection as _selection_namespace
 from ._commands import PostableCommand, RevitCommandId
 
 __all__ = ["UIApplication", "UIDocument", "ExternalEvent", "ExternalEventRequest", "PostableCommand", "RevitCommandId",
-           "IExternalEventHandler", "TaskDialog", "IDockablePaneProvider", "DockablePaneProviderData",
+           "IExternalEventHandler", "TaskDialog", "TaskDialogResult", "TaskDialogCommonButtons",
+           "IDockablePaneProvider", "DockablePaneProviderData",
            "DockablePaneState", "DockPosition", "DockablePaneId", "DockablePane"]
 
 
@@ -62,12 +66,17 @@ class ExternalEvent:
 
 @_api_class
 class UIDocument:
-    def __init__(self, document):
+    def __init__(self, document, uiapp=None):
         self._document = document
+        self._uiapp = uiapp
 
     @property
     def Document(self):  # noqa: N802
         return self._document
+
+    @property
+    def Application(self):  # noqa: N802
+        return self._uiapp if self._uiapp is not None else UIApplication(self._document.Application)
 
     @property
     def Selection(self):  # noqa: N802
@@ -102,6 +111,8 @@ class UIApplication:
     Idling = _RevitEvent()
     ViewActivated = _RevitEvent()
     ApplicationClosing = _RevitEvent()  # Revit fires it as it closes; the stand-in never closes
+    # Raised before a dialog box, message box or task dialog shows (revit_standin.dialogs).
+    DialogBoxShowing = _ApplicationWideEvent()
 
     def __init__(self, application):
         self._application = application
@@ -114,7 +125,13 @@ class UIApplication:
 
     @property
     def ActiveUIDocument(self):  # noqa: N802
-        return UIDocument(self._active_document) if self._active_document is not None else None
+        return UIDocument(self._active_document, self) if self._active_document is not None else None
+
+    def add_DialogBoxShowing(self, handler) -> None:  # noqa: N802
+        self.DialogBoxShowing += handler
+
+    def remove_DialogBoxShowing(self, handler) -> None:  # noqa: N802
+        self.DialogBoxShowing -= handler
 
     @property
     def MainWindowHandle(self):  # noqa: N802
@@ -270,12 +287,143 @@ class DockablePane:
         return str(id.Guid) in _panes()
 
 
-class TaskDialog:
-    """TaskDialog.Show(title, text) prints in the stand-in (there is no UI)."""
+class TaskDialogResult(_RevitEnum):
+    """What TaskDialog.Show returns: Windows' button ids, and 1001+ for command links."""
+    Ok = 1
+    Cancel = 2
+    Retry = 4
+    Yes = 6
+    No = 7
+    Close = 8
+    CommandLink1 = 1001
+    CommandLink2 = 1002
+    CommandLink3 = 1003
+    CommandLink4 = 1004
 
-    @staticmethod
-    def Show(title: str, mainInstruction: str):  # noqa: N802, N803
-        print(f"[{title}] {mainInstruction}")
+
+class TaskDialogCommonButtons(_enum.Flag):
+    """A [Flags] enum: ``TaskDialogCommonButtons.Yes | TaskDialogCommonButtons.No``."""
+    Ok = 1
+    Yes = 2
+    No = 4
+    Cancel = 8
+    Retry = 16
+    Close = 32
+
+    def __int__(self):
+        return self.value
+
+    def ToString(self):  # noqa: N802
+        return self.name or str(self.value)
+
+
+# The order Windows shows common buttons in, with the result each returns.
+_BUTTON_RESULTS = ((TaskDialogCommonButtons.Ok, TaskDialogResult.Ok), (TaskDialogCommonButtons.Yes, TaskDialogResult.Yes),
+                   (TaskDialogCommonButtons.No, TaskDialogResult.No), (TaskDialogCommonButtons.Retry, TaskDialogResult.Retry),
+                   (TaskDialogCommonButtons.Cancel, TaskDialogResult.Cancel), (TaskDialogCommonButtons.Close, TaskDialogResult.Close))
+
+
+@_api_class
+class TaskDialog:
+    """A Revit task dialog. Showing one raises DialogBoxShowing (TaskDialogShowingEventArgs, whose
+    DialogId is ``Id``: empty for the static Show); a handler's OverrideResult answers it. When none
+    does, the stand-in prints it and returns its default button, as if the user pressed Enter
+    (revit_standin.dialogs: shown and defaulted)."""
+
+    def __init__(self, title: str):
+        self._title = title
+        self._main_instruction = ""
+        self._main_content = ""
+        self._id = ""
+        self._buttons = TaskDialogCommonButtons(0)
+        self._default = None
+        self._allow_cancellation = True
+
+    @property
+    def Title(self) -> str:  # noqa: N802
+        return self._title
+
+    @Title.setter
+    def Title(self, value: str):  # noqa: N802
+        self._title = value
+
+    @property
+    def MainInstruction(self) -> str:  # noqa: N802
+        return self._main_instruction
+
+    @MainInstruction.setter
+    def MainInstruction(self, value: str):  # noqa: N802
+        self._main_instruction = value
+
+    @property
+    def MainContent(self) -> str:  # noqa: N802
+        return self._main_content
+
+    @MainContent.setter
+    def MainContent(self, value: str):  # noqa: N802
+        self._main_content = value
+
+    @property
+    def Id(self) -> str:  # noqa: N802
+        return self._id
+
+    @Id.setter
+    def Id(self, value: str):  # noqa: N802
+        self._id = value
+
+    @property
+    def CommonButtons(self):  # noqa: N802
+        return self._buttons
+
+    @CommonButtons.setter
+    def CommonButtons(self, value):  # noqa: N802
+        self._buttons = value
+
+    @property
+    def DefaultButton(self):  # noqa: N802
+        return self._default if self._default is not None else TaskDialogResult.Ok
+
+    @DefaultButton.setter
+    def DefaultButton(self, value):  # noqa: N802
+        self._default = value
+
+    @property
+    def AllowCancellation(self) -> bool:  # noqa: N802
+        return self._allow_cancellation
+
+    @AllowCancellation.setter
+    def AllowCancellation(self, value: bool):  # noqa: N802
+        self._allow_cancellation = value
+
+    def Show(self, *args):  # noqa: N802
+        """``dialog.Show()``, or static ``TaskDialog.Show(title, mainInstruction[, buttons[, defaultButton]])``
+        (one member, as pythonnet shows Revit's static and instance overloads)."""
+        if isinstance(self, TaskDialog):
+            return self._show()
+        dialog = TaskDialog(self)
+        dialog.MainInstruction = args[0]
+        if len(args) > 1:
+            dialog.CommonButtons = args[1]
+        if len(args) > 2:
+            dialog.DefaultButton = args[2]
+        return dialog._show()
+
+    def _show(self):
+        from revit_standin import dialogs
+        results = [result for flag, result in _BUTTON_RESULTS if flag in self._buttons]
+        results = results or [TaskDialogResult.Close]   # no buttons: Revit shows a Close button
+        default = self._default if self._default in results else results[0]
+        message = "\n".join(text for text in (self._main_instruction, self._main_content) if text)
+        dialog = dialogs.Dialog(dialogs.TASK, self._id, message, tuple(r.value for r in results), default.value)
+        shown = dialogs.show(_session_application(), dialog)
+        if shown.answered_by == "default":
+            print(f"[{self._title}] {message}")   # nobody answered: it is on screen (the console here)
+        return TaskDialogResult(shown.result)
+
+
+def _session_application():
+    from revit_standin import host as _host
+    return _host.current().application
 
 
 # pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.

@@ -1,4 +1,10 @@
-"""Stand-in for Autodesk.Revit.DB.Events: DocumentChanged and its arguments."""
+"""Stand-in for Autodesk.Revit.DB.Events: DocumentChanged, the document events and their arguments.
+
+A pre-event (``RevitAPIPreEventArgs``) is cancellable when the stand-in says so at construction
+(``cancellable=True``); a handler cancels it with ``Cancel()``, as in Revit. Calling ``Cancel()``
+on an event that is not cancellable raises InvalidOperationException here: Revit's documentation
+says only a cancellable event may be cancelled, and Paracore checks ``Cancellable`` first.
+"""
 from __future__ import annotations
 
 from revit_standin.guard import api_class as _api_class
@@ -8,7 +14,9 @@ from Autodesk.Revit.DB._enums import _RevitEnum
 __all__ = ["UndoOperation", "RevitAPIEventArgs", "RevitAPISingleEventArgs", "DocumentChangedEventArgs",
            "RevitAPIEventStatus", "RevitAPIPreEventArgs", "RevitAPIPostEventArgs", "RevitAPIPreDocEventArgs",
            "RevitAPIPostDocEventArgs", "DocumentOpenedEventArgs", "DocumentClosingEventArgs",
-           "DocumentClosedEventArgs"]
+           "DocumentClosedEventArgs", "DocumentSavingEventArgs", "DocumentSavedEventArgs",
+           "DocumentSavingAsEventArgs", "DocumentSavedAsEventArgs", "DocumentSynchronizingWithCentralEventArgs",
+           "DocumentSynchronizedWithCentralEventArgs"]
 
 
 class UndoOperation(_RevitEnum):
@@ -83,7 +91,21 @@ class RevitAPIEventStatus(_RevitEnum):
 
 @_api_class
 class RevitAPIPreEventArgs(RevitAPIEventArgs):
-    pass
+    _cancellable = False
+    _cancelled = False
+
+    @property
+    def Cancellable(self) -> bool:  # noqa: N802
+        return self._cancellable
+
+    def IsCancelled(self) -> bool:  # noqa: N802
+        return self._cancelled
+
+    def Cancel(self) -> None:  # noqa: N802
+        if not self._cancellable:
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException("This event is not cancellable: check Cancellable first.")
+        self._cancelled = True
 
 
 @_api_class
@@ -98,8 +120,9 @@ class RevitAPIPostEventArgs(RevitAPIEventArgs):
 
 @_api_class
 class RevitAPIPreDocEventArgs(RevitAPIPreEventArgs):
-    def __init__(self, document):
+    def __init__(self, document, cancellable: bool = False):
         self._document = document
+        self._cancellable = cancellable
 
     @property
     def Document(self):  # noqa: N802
@@ -143,6 +166,66 @@ class DocumentClosedEventArgs(RevitAPIPostEventArgs):
     @property
     def DocumentId(self) -> int:  # noqa: N802
         return self._document_id
+
+
+# -- saving and synchronizing (fired by Document.Save, SaveAs, SynchronizeWithCentral) ------------
+# The pre-events are cancellable (Revit: except while the application closes, which the stand-in
+# never does); the post-events follow even when a handler cancelled, with Status Cancelled.
+
+@_api_class
+class DocumentSavingEventArgs(RevitAPIPreDocEventArgs):
+    pass
+
+
+@_api_class
+class DocumentSavedEventArgs(RevitAPIPostDocEventArgs):
+    pass
+
+
+@_api_class
+class DocumentSavingAsEventArgs(RevitAPIPreDocEventArgs):
+    def __init__(self, document, path_name: str, cancellable: bool = True):
+        super().__init__(document, cancellable)
+        self._path_name = path_name
+
+    @property
+    def PathName(self) -> str:  # noqa: N802
+        return self._path_name
+
+    @property
+    def IsSavingAsCentralFile(self) -> bool:  # noqa: N802
+        return False  # the stand-in's documents are never workshared central files
+
+
+@_api_class
+class DocumentSavedAsEventArgs(RevitAPIPostDocEventArgs):
+    def __init__(self, document, original_path: str, status=RevitAPIEventStatus.Succeeded):
+        super().__init__(document, status)
+        self._original_path = original_path
+
+    @property
+    def OriginalPath(self) -> str:  # noqa: N802
+        return self._original_path
+
+    @property
+    def IsSavingAsCentralFile(self) -> bool:  # noqa: N802
+        return False
+
+
+@_api_class
+class DocumentSynchronizingWithCentralEventArgs(RevitAPIPreDocEventArgs):
+    def __init__(self, document, comments: str = "", cancellable: bool = True):
+        super().__init__(document, cancellable)
+        self._comments = comments
+
+    @property
+    def Comments(self) -> str:  # noqa: N802
+        return self._comments
+
+
+@_api_class
+class DocumentSynchronizedWithCentralEventArgs(RevitAPIPostDocEventArgs):
+    pass
 
 
 # pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.

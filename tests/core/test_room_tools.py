@@ -166,6 +166,33 @@ def test_one_room_at_a_point_outside_every_region_is_not_enclosed(revit):
     assert read_rooms(revit, [new], lambda r: (isinstance(r, Room), r.Area)) == [(True, 0)]
 
 
+def test_a_number_revit_stores_otherwise_is_an_error_and_nothing_is_renumbered(revit):
+    from revit_standin import faults
+    clear_rooms(revit)
+    revit.text("place_rooms", {"level": revit.level})
+    placed = rooms_on(revit, revit.level)
+    before = read_rooms(revit, placed, lambda r: r.Number)
+    faults.store_differently(revit.doc, "Number", lambda text: text.lstrip("R"))
+    message = revit.error("renumber_elements", {"start": 1, "prefix": "R", "parameter": "Number"})
+    assert message.startswith(f"Renumbering {len(placed)} elements: Revit did not do what was asked.")
+    assert "'Number': asked 'R1', Revit has '1'" in message and "Nothing was changed" in message
+    assert read_rooms(revit, placed, lambda r: r.Number) == before
+
+
+def test_a_room_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
+    from Autodesk.Revit.Creation import Document as CreationDocument
+    real = CreationDocument.NewRoom
+    monkeypatch.setattr(CreationDocument, "NewRoom",
+                        lambda self, level, point: real(self, level, DB.UV(point.U + 1.0, point.V)))
+    before = rooms_on(revit, revit.level)
+    message = revit.error("place_rooms", {"level": revit.level, "in_enclosed_regions": False, "at": ["2 m", "2 m"]})
+    shown = {"Level 1": "asked (2 m, 2 m), Revit has (2.305 m, 2 m)",                # 1 ft east of the point
+             "Ground Floor": "asked (2000 mm, 2000 mm), Revit has (2304.8 mm, 2000 mm)"}[revit.level]
+    assert f"location: {shown}" in message
+    assert "Nothing was changed" in message
+    assert rooms_on(revit, revit.level) == before
+
+
 # --- the replays: rooms placed then numbered left to right, on each building ---------------------------
 
 REPLAYS = Path(__file__).resolve().parent / "replays"

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from ..display import display_text
 from ..units import format_length
 from .lookup import elements_by_id, find_level, id_sample
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
@@ -129,20 +130,44 @@ def place_rooms(ctx, args: PlaceRoomsArgs):
             raise ToolError("at is only for one room (in_enclosed_regions false): leave it out, or set "
                             "in_enclosed_regions to false.")
         new_ids = [ctx.id_value(i) for i in ctx.doc.Create.NewRooms2(level)]
+        at = None
     else:
         x, y = _plan_point(ctx, args.at)
         new_ids = [ctx.id_value(ctx.doc.Create.NewRoom(level, DB.UV(x, y)).Id)]
+        at = DB.XYZ(x, y, level.Elevation)
+    level_id = ctx.id_value(level.Id)
     level_name = display_text(level.Name, NAME)
     if not new_ids:
         return (f"Nothing placed: every region enclosed by walls on {level_name} already has a room "
                 f"({_plural(len(_rooms_on(ctx, level)), 'room')} on the level), or it has no closed regions. "
                 "The working set is unchanged.")
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        _read_back_rooms(ctx, new_ids, level_id, at, in_transaction)
         return _placed_text(ctx, new_ids, level_name)
 
-    return ToolOutput(content=verify(), verify=verify,
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify,
                       working_set=working_set_output(new_ids, "replace", f"Placed {_plural(len(new_ids), 'room')}."))
+
+
+def _read_back_rooms(ctx, new_ids: list[int], level_id: int, at, in_transaction: bool) -> None:
+    """Each new room on the level asked; a room placed at a point holds that point."""
+    from Autodesk.Revit import DB
+    read_back = ReadBack(ctx.length_unit)
+    for value in new_ids:
+        room = ctx.doc.GetElement(ctx.element_id(value))
+        if room is None:
+            continue  # _placed_text says Revit did not keep it
+        level = ctx.doc.GetElement(room.LevelId)
+        asked_level = ctx.doc.GetElement(ctx.element_id(level_id))
+        read_back.same(f"room {value}", "level", f"'{asked_level.Name}'", f"'{level.Name}'" if level else "(none)")
+        if at is not None:
+            location = room.Location
+            read_back.point(f"room {value}", "location", at,
+                            location.Point if isinstance(location, DB.LocationPoint) else None)
+    read_back.confirm("Placing rooms", "Check the level and the point (inside walls on that level), then ask again.",
+                      in_transaction)
 
 
 def _plan_point(ctx, at) -> tuple[float, float]:
@@ -287,10 +312,11 @@ def renumber_elements(ctx, args: RenumberArgs):
         element.get_Parameter(bip).Set(value)
     expected = [(ctx.id_value(e.Id), v) for e, v in zip(ordered, values)]
 
-    def verify():
-        return _renumbered_text(ctx, expected, bip, args)
+    def verify(in_transaction: bool = False):
+        return _renumbered_text(ctx, expected, bip, args, in_transaction)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _elements_to_number(ctx, args: RenumberArgs) -> list:
@@ -391,15 +417,16 @@ def _value_of(element, parameter: str) -> str:
     return (found.AsString() or "") if found is not None else ""
 
 
-def _renumbered_text(ctx, expected: list[tuple[int, str]], bip, args: RenumberArgs) -> str:
-    wrong = []
+def _renumbered_text(ctx, expected: list[tuple[int, str]], bip, args: RenumberArgs,
+                     in_transaction: bool = False) -> str:
+    read_back = ReadBack(ctx.length_unit)
     for value, want in expected:
         element = ctx.doc.GetElement(ctx.element_id(value))
         stored = element.get_Parameter(bip).AsString() if element is not None else None
-        if stored != want:
-            wrong.append(f"id {value}: {display_text(stored, NAME)!r} instead of {want!r}")
-    if wrong:
-        raise ToolError(f"The model does not hold the new {args.parameter}s: {'; '.join(wrong[:6])}.")
+        read_back.same(f"element {value}", f"'{args.parameter}'", f"'{want}'",
+                       f"'{display_text(stored, NAME)}'" if stored is not None else "(none)")
+    read_back.confirm(f"Renumbering {_plural(len(expected), 'element')}",
+                      f"Check that the elements' '{args.parameter}' can be set, then ask again.", in_transaction)
     shown = ", ".join(f"{v} (id {i})" for i, v in expected[:SAMPLE])
     more = f", … and {len(expected) - SAMPLE} more" if len(expected) > SAMPLE else ""
     rule = ("west to east by plan X, same X north to south" if args.order == "left_to_right"

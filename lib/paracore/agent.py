@@ -205,6 +205,7 @@ class _Turn:
     # -- the loop ---------------------------------------------------------------------------------
     def run(self) -> Iterator[ev._Event]:
         unsubscribe = self.session.working_set.subscribe(self._on_working_set_change)
+        self.session.begin_turn()  # the undo ledger files this turn's steps under it
         try:
             yield self.event(ev.TurnStarted, user_text=self.user_text)
             self._add_user_message()
@@ -217,6 +218,7 @@ class _Turn:
             yield self.event(ev.TurnFailed, error=f"{type(error).__name__}: {error}", recoverable=False)
         finally:
             unsubscribe()
+            self.session.end_turn()
             self._repair_history()  # a no-op unless the consumer closed the turn mid-way
             self._end_action_unless_open()
 

@@ -49,10 +49,14 @@ class PromptBuilder:
         the block or for a sentence of it."""
         working_set = session.working_set
         view = volatile.get("active_view")
-        return self.env.get_template("context.md.j2").render(
+        block = self.env.get_template("context.md.j2").render(
             working_set_count=len(working_set), working_set_summary=one_line(working_set.summary()),
             active_view=quoted(view) if view else "none",
             selection_count=volatile.get("selection_count", 0)).strip()
+        # What happened between the turns that the model must know, said once (e.g. Undo last turn).
+        take_notes = getattr(session, "take_model_notes", None)
+        notes = take_notes() if take_notes is not None else []
+        return " ".join([block, *(one_line(note) for note in notes)])
 
     def describe_call(self, prepared, injected: bool = False) -> str:
         """What a call will do, in words, for the approval prompt."""

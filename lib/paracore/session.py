@@ -33,6 +33,14 @@ class Session:
         # Toolsets the model turned on (use_toolset), in that order: their tools are appended to
         # the tools sent, so the order must never change within a conversation (docs/TOOLSETS.md).
         self.toolsets_on: list[str] = []
+        # The chat turn running now (None between turns) and the last one that ran; the undo
+        # ledger files each writing step under its turn (docs/SAFETY.md, "Undo last turn").
+        self.turn: TurnMark | None = None
+        self.last_turn: TurnMark | None = None
+        self._turns_begun = 0
+        # Sentences for the model, said once in the next user message's CONTEXT block (e.g. "the
+        # user undid your last turn's changes").
+        self.model_notes: list[str] = []
         # Guards history and scratchpad: the agent loop writes them on a worker thread while the
         # UI reads them. The working set has its own lock.
         self.lock = threading.RLock()
@@ -45,6 +53,29 @@ class Session:
         """
         with self.lock:
             self.scratchpad.clear()
+
+    def begin_turn(self) -> "TurnMark":
+        """A chat turn starts: number it (from 1, per session) and remember the working set it
+        started with (Undo last turn restores it)."""
+        with self.lock:
+            self._turns_begun += 1
+            self.turn = TurnMark(self._turns_begun, tuple(self.working_set.ids))
+            return self.turn
+
+    def end_turn(self) -> None:
+        with self.lock:
+            if self.turn is not None:
+                self.last_turn, self.turn = self.turn, None
+
+    def add_model_note(self, text: str) -> None:
+        with self.lock:
+            self.model_notes.append(text)
+
+    def take_model_notes(self) -> list[str]:
+        """The notes not yet said to the model; said once, so they are forgotten here."""
+        with self.lock:
+            notes, self.model_notes = self.model_notes, []
+            return notes
 
     def turn_on_toolset(self, name: str) -> bool:
         """Turn a toolset on for the rest of the conversation; False if it already was."""
@@ -65,10 +96,19 @@ class Session:
             self.history.clear()
             self.scratchpad.clear()
             self.toolsets_on.clear()
+            self.model_notes.clear()
         self.working_set.clear(source="conversation cleared")
 
     def __repr__(self) -> str:
         return f"Session({self.key!r}, title={self.title!r}, working set: {self.working_set.summary()})"
+
+
+@dataclass(frozen=True)
+class TurnMark:
+    """A chat turn: its number in the session and the working set when it began."""
+
+    number: int
+    working_set_before: tuple[int, ...]
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,11 @@ class WorkingSet:
             return "empty"
         return ", ".join(count_label(n, category) for category, n in counts.items())
 
+    def known_categories(self) -> dict[int, str]:
+        """The categories looked up so far, by id (a copy; ids that left the set included)."""
+        with self._lock:
+            return dict(self._categories)
+
     def subscribe(self, callback: Callable[[WorkingSetChange], object]) -> Callable[[], None]:
         """Call ``callback(change)`` after every change; return the unsubscribe function."""
         return self._subscribers.subscribe(callback)

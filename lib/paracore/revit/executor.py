@@ -36,7 +36,7 @@ from ..tools.errors import format_exception_for_model
 from ..tools.registry import PreparedCall
 from ..tools.results import ToolError, ToolOutput
 from ..working_set import Describe, WorkingSet, WorkingSetChange
-from . import dotnet
+from . import dotnet, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, element_id, id_value
 
@@ -56,6 +56,12 @@ def run_batch(uidoc, session: Session, step_name: str,
     batch = _Batch(uidoc, session)
     if not any(call.spec.writes for _, call in calls):
         return [batch.run(call_id, call) for call_id, call in calls]
+    # The ledger files the step's entry under the session's turn (Undo last turn, the review card).
+    with undo_ledger.paracore_work(batch.doc, session):
+        return _run_as_one_entry(batch, step_name, calls)
+
+
+def _run_as_one_entry(batch: "_Batch", step_name: str, calls) -> list[CallOutcome]:
     group = DB.TransactionGroup(batch.doc, step_name or "Paracore")
     try:
         group.Start()
@@ -68,6 +74,7 @@ def run_batch(uidoc, session: Session, step_name: str,
         # One undo entry for the step, or none at all when every writing tool failed.
         if batch.committed:
             group.Assimilate()
+            undo_ledger.step_committed(batch.doc, group.GetName())
         else:
             group.RollBack()
 

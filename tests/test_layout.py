@@ -7,7 +7,7 @@ PACKAGE = ROOT / "lib" / "paracore"
 
 def test_repository_layout_matches_the_design():
     for folder in ["Paracore.extension", "lib/paracore/tools", "lib/paracore/llm", "lib/paracore/revit",
-                   "lib/paracore/ui", "lib/paracore/templates", "lib/paracore/scripts/bundled", "stubs", "tools",
+                   "lib/paracore/ui", "lib/paracore/templates", "lib/paracore/revit/bundled_scripts", "stubs", "tools",
                    "tests", "bench", "docs"]:
         assert (ROOT / folder).is_dir(), folder
     for gone in ["templates", "scripts"]:
@@ -15,7 +15,9 @@ def test_repository_layout_matches_the_design():
 
 
 def test_the_script_library_holds_only_scripts_and_the_developer_tools_live_in_tools():
-    bundled = PACKAGE / "scripts" / "bundled"
+    bundled = PACKAGE / "revit" / "bundled_scripts"
+    assert not (PACKAGE / "scripts" / "bundled").exists(), "the bundled scripts import Revit: they live in revit/"
+    assert sorted(bundled.glob("*.py")), "no bundled scripts"
     for path in bundled.glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         top = {node.name for node in tree.body if isinstance(node, (ast.ClassDef, ast.FunctionDef))}

@@ -418,14 +418,10 @@ def check_worker_thread(out: "_Output", dispatcher=None, probe=None) -> Check:
 
 
 def ui_dispatcher():
-    """The WPF Dispatcher of the calling thread (Revit's UI thread), or None without WPF."""
-    try:
-        from .ui.wpf_view import load_wpf
-        load_wpf()
-        from System.Windows.Threading import Dispatcher
-        return Dispatcher.CurrentDispatcher
-    except Exception:  # noqa: BLE001 - no WPF: the sandbox, the tests
-        return None
+    """The WPF Dispatcher of the calling thread (Revit's UI thread), or None without WPF. WPF is
+    touched in ``ui.gil_probe`` only: the Doctor itself is core and imports no host module."""
+    from .ui.gil_probe import current_dispatcher
+    return current_dispatcher()
 
 
 def _rate(steps: int, seconds: float) -> str:

@@ -4,8 +4,9 @@ install (``pip install .``). Nothing else in the package finds a file by climbin
 from ``__file__`` (tests/test_layout.py checks it).
 
 - Package data, shipped in the wheel (pyproject's ``package-data``) and in ``lib/paracore/`` in a
-  clone: ``templates/`` (the prompts), ``scripts/bundled/`` (the scripts that ship with
-  Paracore), ``demos/`` (replay files), ``data/``.
+  clone: ``templates/`` (the prompts), ``revit/bundled_scripts/`` (the scripts that ship with
+  Paracore: they run in Revit and import it, so they live with the Revit glue, outside the core),
+  ``demos/`` (replay files), ``data/``.
 - The Revit stand-in is not package data in a clone: it stays at the clone's top level
   (``stubs/``), outside every folder on ``sys.path``, so that nothing can mistake it for Revit.
   A wheel carries a copy as data under ``paracore/_standin/`` (setup.py's build step copies it
@@ -38,7 +39,7 @@ def templates() -> Path:
 
 def bundled_scripts() -> Path:
     """The script library that ships with Paracore (users add folders in Settings.script_folders)."""
-    return package_path("scripts", "bundled")
+    return package_path("revit", "bundled_scripts")
 
 
 def demo(name: str = "seed000") -> Path:

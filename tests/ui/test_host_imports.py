@@ -44,6 +44,57 @@ def test_no_module_outside_revit_imports_the_host_at_import_time():
     assert not offenders, "host imports at module level outside lib/paracore/revit:\n" + "\n".join(offenders)
 
 
+# Where a host import may appear at all: the Revit glue (and the scripts that ship with it), tool
+# bodies (inside the functions, checked above), and the WPF views, which run only in Revit.
+HOST_CODE = (PACKAGE / "revit", PACKAGE / "tools")
+WPF_MODULES = ("ui/wpf_view.py", "ui/settings_view.py", "ui/gil_probe.py")
+
+
+def every_import(tree: ast.Module):
+    """Every import in the module, inside functions too, and ``importlib.import_module("...")`` /
+    ``__import__("...")`` of a literal name."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield node, [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node, [node.module]
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str)
+              and (getattr(node.func, "attr", None) == "import_module" or getattr(node.func, "id", None) == "__import__")):
+            yield node, [node.args[0].value]
+
+
+def core_files():
+    """The core: lib/paracore without the Revit glue, the tool modules and the WPF views."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if any(folder in path.parents for folder in HOST_CODE):
+            continue
+        if path.relative_to(PACKAGE).as_posix() in WPF_MODULES:
+            continue
+        yield path
+
+
+def test_the_core_never_imports_the_host_not_even_inside_a_function():
+    """A function-local import still ties the module to Revit (the bundled scripts, the Doctor's
+    dispatcher lookup once did it): such code belongs in revit/, or in a WPF view under ui/."""
+    offenders = []
+    for path in core_files():
+        for node, names in every_import(ast.parse(path.read_text(encoding="utf-8"))):
+            if any(is_host(name) for name in names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {', '.join(names)}")
+    assert not offenders, ("the core imports Autodesk, System or clr; move that code to lib/paracore/revit/ "
+                           "(or a WPF view in ui/):\n" + "\n".join(offenders))
+
+
+def test_the_core_check_sees_function_local_and_dynamic_imports():
+    tree = ast.parse("def run():\n    from Autodesk.Revit import DB\n"
+                     "def later():\n    import importlib\n    importlib.import_module('System.Windows')\n")
+    assert [names for _, names in every_import(tree) if any(is_host(n) for n in names)] == [
+        ["Autodesk.Revit"], ["System.Windows"]]
+    assert all((PACKAGE / module).is_file() for module in WPF_MODULES)
+    assert PACKAGE / "doctor.py" in set(core_files()) and PACKAGE / "scripts" / "library.py" in set(core_files())
+
+
 def test_the_core_and_the_ui_import_without_revit():
     """In a fresh interpreter WITHOUT the stand-in on the path: any host import would fail."""
     modules = [

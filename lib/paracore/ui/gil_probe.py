@@ -20,6 +20,17 @@ HOLD_SECONDS = 0.25   # Revit idles without the pump
 PUMP_SECONDS = 0.5    # then with it
 
 
+def current_dispatcher():
+    """The WPF Dispatcher of the calling thread (Revit's UI thread), or None without WPF."""
+    try:
+        from .wpf_view import load_wpf
+        load_wpf()
+        from System.Windows.Threading import Dispatcher
+        return Dispatcher.CurrentDispatcher
+    except Exception:  # noqa: BLE001 - no WPF: the sandbox, the tests
+        return None
+
+
 class WorkerProbe:
     """Two phases on ``dispatcher`` (the UI thread's); ``report(measurement)`` gets the result on
     that thread. ``measurement`` has the keys the Doctor formats (see ``doctor.check_worker_thread``)."""

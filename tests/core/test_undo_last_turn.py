@@ -239,3 +239,24 @@ def test_a_mismatched_undo_stops_and_says_so(sandbox):
     result = undo_turn.undo_last_turn(sandbox.runtime)
     assert not result.done and "Stopped: Revit undid 'Other'" in result.message
     assert sandbox.host.posted_commands == ["ID_EDIT_UNDO"]
+
+
+# -- the sandbox chat: the summary after a turn, and /undo ----------------------------------------------
+
+def test_the_sandbox_prints_the_turn_s_changes_and_undoes_them_with_slash_undo():
+    import io
+
+    from paracore.app.terminal_chat import run_chat
+    answers = iter(["two walls", "y", "y", "/undo", "/undo", "/quit"])
+    out = io.StringIO()
+    with Sandbox("duplex") as box:
+        undo_ledger.forget(box.session.key)
+        before = state(box)
+        run_chat(box, ScriptedModel.from_turns([TWO_STEPS]), ask=lambda prompt: next(answers), out=out, trace=False)
+        after = state(box)
+        undo_ledger.forget(box.session.key)
+    text = out.getvalue()
+    assert "Turn 1 changed the model: Created: 2 Walls (/undo undoes it)" in text
+    assert "Undid turn 1: 2 undo entries ('Paracore step 2: create_wall', 'Paracore: create_wall')." in text
+    assert "Nothing to undo" in text          # the second /undo
+    assert after["elements"] == before["elements"]

@@ -111,13 +111,27 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -
             continue
         usage.start_turn()
         _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask), recorder)
+        _print_review(agent, out)
         out.write(f"  {usage.line('turn')} · session: {usage.line('session')}\n")
+
+
+def _print_review(agent, out) -> None:
+    """The review card's summary, when the turn changed the model (docs/SAFETY.md)."""
+    from ..revit import review_actions
+    from ..ui.review_card import summary_text
+    read = getattr(agent.revit, "read", None)
+    if read is None:
+        return
+    changes = read(review_actions.turn_changes, agent.session)
+    if changes is not None and changes.changed:
+        out.write(f"  {summary_text(changes)} (/undo undoes it)\n")
 
 
 COMMANDS = {
     "/help": "this list",
     "/model": "the provider, model and server the chat uses",
     "/clear": "start over: forget the conversation and empty the working set",
+    "/undo": "undo the last turn's changes to the model (Revit's Undo, once per step)",
     "/quit": "leave the sandbox (also /exit, or Ctrl-D)",
 }
 
@@ -129,6 +143,9 @@ def _command(text: str, agent, out) -> None:
         model = agent.model
         server = getattr(model, "base_url", None) or "the provider's own"
         out.write(f"  {model.provider} · model {model.name} · server: {server}\n")
+    elif name == "/undo":
+        from ..revit import undo_turn
+        out.write(f"  {undo_turn.undo_last_turn(agent.revit).message}\n")
     elif name == "/clear":
         agent.session.clear_conversation()
         out.write("  Started over: the conversation and the working set are empty.\n")

@@ -264,3 +264,32 @@ def test_create_3d_view_refuses_a_name_in_use_and_changes_nothing(revit):
     faults.fail_next_commit(revit.doc)
     assert revit.error("create_3d_view", {"name": "New"}).startswith("Revit rolled the change back")
     assert len(revit.of_class(DB.View3D)) == before and revit.undo_names() == []
+
+
+# --- read-back: a view change Revit did not make as asked is an error, nothing changes ----------
+
+
+def test_a_colour_revit_does_not_keep_is_an_error_and_nothing_is_coloured(revit, monkeypatch):
+    doors = doors_on(revit, "Level 1")[:3]
+    real = DB.View.SetElementOverrides
+
+    def keep_grey(self, element_id, settings):   # a template locking the view's overrides, say
+        grey = DB.OverrideGraphicSettings()
+        grey.SetProjectionLineColor(DB.Color(128, 128, 128))
+        real(self, element_id, grey)
+    monkeypatch.setattr(DB.View, "SetElementOverrides", keep_grey)
+    message = revit.error("color_elements", {"element_ids": doors, "color": "red"})
+    assert message.startswith("Colouring 3 elements in view 'Level 1': Revit did not do what was asked.")
+    assert f"element {doors[0]} line colour: asked red (#FF0000), Revit has grey (#808080)" in message
+    assert "Nothing was changed" in message
+    view = revit.view("Level 1")
+    assert all(line_colour(revit, view, d) == (0, 0, 0) for d in doors)
+
+
+def test_a_section_box_revit_does_not_keep_is_an_error_and_no_view_is_made(revit, monkeypatch):
+    doors = doors_on(revit, "Level 1")[:2]
+    count = revit.call(lambda: len(list(DB.FilteredElementCollector(revit.doc).OfClass(DB.View3D))))
+    monkeypatch.setattr(DB.View3D, "SetSectionBox", lambda self, box: None)
+    message = revit.error("create_3d_view", {"name": "Doors", "element_ids": doors})
+    assert "section box: asked on, Revit has none" in message and "Nothing was changed" in message
+    assert revit.call(lambda: len(list(DB.FilteredElementCollector(revit.doc).OfClass(DB.View3D)))) == count

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from ..units import format_length
 from .lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -159,12 +160,17 @@ def isolate_in_view(ctx, args: ElementsArgs):
         return _nothing_isolated(ctx, outcome) + _skipped_note(skipped)
     view_id = view.Id
 
-    def verify():
+    def verify(in_transaction: bool = False):
         current = ctx.doc.GetElement(view_id)
         if current is None or not current.IsTemporaryHideIsolateActive():
             raise ToolError(f"Revit did not isolate the elements: view '{view.Name}' has no temporary "
                             "isolation.")
         visible = actions.visible_ids(ctx.doc, current)
+        read_back = ReadBack(ctx.length_unit)
+        for value in outcome.done:
+            read_back.same(f"element {value}", "visibility", "shown", "shown" if value in visible else "hidden")
+        read_back.confirm(f"Isolating in view '{current.Name}'", "Check the view's filters and visibility settings "
+                          "(they can hide the elements), then ask again.", in_transaction)
         found, _ = elements_by_id(ctx, [i for i in outcome.done if i in visible])
         text = (f"Isolated {_plural(len(found), 'element')} ({category_summary(found)}) in view "
                 f"'{current.Name}': everything else is temporarily hidden.")
@@ -177,7 +183,8 @@ def isolate_in_view(ctx, args: ElementsArgs):
                      "a 3D view shows them (create_3d_view, activate_view).")
         return text + _skipped_note(skipped) + " Call reset_view_isolation to show everything again."
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _nothing_isolated(ctx, outcome) -> str:
@@ -288,9 +295,18 @@ def color_elements(ctx, args: ColorElementsArgs):
         view.SetElementOverrides(element.Id, settings)
     view_id = view.Id
 
-    def verify():
+    def verify(in_transaction: bool = False):
         current = ctx.doc.GetElement(view_id)
         done = []
+        read_back = ReadBack(ctx.length_unit)
+        for value in coloured:
+            line = current.GetElementOverrides(ctx.element_id(value)).ProjectionLineColor
+            got = _colour_text((line.Red, line.Green, line.Blue)) if line.IsValid else "no colour"
+            if rgb is not None:
+                read_back.same(f"element {value}", "line colour", _colour_text(rgb), got)
+        read_back.confirm(f"Colouring {_plural(len(coloured), 'element')} in view '{current.Name}'",
+                          "Check that the view allows overrides (a view template may lock them), then ask again.",
+                          in_transaction)
         for value in coloured:
             overrides = current.GetElementOverrides(ctx.element_id(value))
             line = overrides.ProjectionLineColor
@@ -312,7 +328,8 @@ def color_elements(ctx, args: ColorElementsArgs):
             text += f" {len(missed)} did not take the colour: {id_sample(missed, where='')}."
         return text + _skipped_note(skipped)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -381,10 +398,22 @@ def create_3d_view(ctx, args: Create3DViewArgs):
         view.SetSectionBox(box)
     view_id = ctx.id_value(view.Id)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         created = ctx.doc.GetElement(ctx.element_id(view_id))
         if created is None:
             raise ToolError("The 3D view is not in the model: it was not created.")
+        read_back = ReadBack(ctx.length_unit)
+        if name:
+            read_back.same(f"view {view_id}", "name", f"'{name}'", f"'{created.Name}'")
+        if box is not None:
+            kept = created.GetSectionBox() if created.IsSectionBoxActive else None
+            if kept is None:
+                read_back.same(f"view {view_id}", "section box", "on", "none")
+            else:
+                read_back.point(f"view {view_id}", "section box low corner", box.Min, kept.Min, z=True)
+                read_back.point(f"view {view_id}", "section box high corner", box.Max, kept.Max, z=True)
+        read_back.confirm("Creating the 3D view", "Check the name (it must be new) and the elements for the box, "
+                          "then ask again.", in_transaction)
         text = f"Created the 3D view '{created.Name}' (id {view_id})"
         if created.IsSectionBoxActive:
             section = created.GetSectionBox()
@@ -401,7 +430,8 @@ def create_3d_view(ctx, args: Create3DViewArgs):
                      f"{id_sample(skipped, where='')}.")
         return text
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _section_box(ctx, ids):

@@ -45,6 +45,8 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
                 turns.append(_run_turn(agent, sandbox, turn.user, index, scripted, on_event, recorder))
                 if "error" in turns[-1]:
                     break
+                if turn.after == "undo_last_turn":   # the user presses Undo last turn
+                    turns[-1]["undo_last_turn"] = _undo_last_turn(sandbox)
             else:
                 scripted.assert_complete()
         finally:
@@ -89,6 +91,15 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, re
     if failure:
         turn["error"] = failure
     return turn
+
+
+def _undo_last_turn(sandbox) -> dict:
+    """Undo last turn, as the pane's button does; what it said and the working set after it."""
+    from ..revit.undo_turn import undo_last_turn
+    result = undo_last_turn(sandbox.runtime)
+    working_set = sandbox.session.working_set
+    return {"done": result.done, "message": result.message,
+            "working_set": {"ids": list(working_set.ids), "summary": working_set.summary()}}
 
 
 def _context_sent(scripted, first_request: int) -> str:

@@ -9,7 +9,8 @@
 ``model`` (optional) names the Revit stand-in model to load, or a path to one; it is not a
 language model. ``toolsets`` (optional, false) starts with the core tools only (docs/TOOLSETS.md). Each turn is the user's message and the steps the scripted language model
 answers with; a turn's last step, and only its last, is the ``text`` reply. A call may carry
-``"approval": "approve" | "deny"`` for the replay's approver.
+``"approval": "approve" | "deny"`` for the replay's approver. A turn may carry
+``"after": "undo_last_turn"``: after its reply the user presses Undo last turn.
 
 ``load_replay`` reports every problem at once, each naming where it is (turns, steps and
 calls counted from 1, as a person reads the file) and what is expected there.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -33,6 +34,8 @@ class ReplayTurn(BaseModel):
 
     user: str = Field(min_length=1)
     steps: list[ScriptedStep]
+    after: Literal["undo_last_turn"] | None = None
+    """What the user does after the reply: "undo_last_turn" presses Undo last turn."""
 
     @property
     def reply(self) -> str:
@@ -158,7 +161,7 @@ def _duplicate_id_problems(replay: Replay) -> list[str]:
 # The keys each object may have, to list them when an unknown key is found.
 _KEYS = {
     "file": '"model", "toolsets" and "turns"',
-    "turn": '"user" and "steps"',
+    "turn": '"user", "steps" and optionally "after"',
     "step": '"tool_calls" or "text"',
     "tool call": '"id", "name", "arguments" and optionally "approval"',
 }

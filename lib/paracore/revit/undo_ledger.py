@@ -100,6 +100,7 @@ class DocumentLedger:
         self._work: _Work | None = None
         self._depth = 0
         self.listener = None    # an undo in progress (undo_turn): told of every change
+        self.document = None    # the document it mirrors (set by ledger_for)
 
     @property
     def working(self) -> bool:
@@ -273,7 +274,15 @@ def _key(doc) -> str:
 
 
 def ledger_for(doc) -> DocumentLedger:
-    return ledger_of(_key(doc))
+    """The ledger of ``doc``; a new one when another document had its key (closed and reopened,
+    or a new sandbox on the same sample): an old document's entries are not this one's."""
+    key = _key(doc)
+    with _lock:
+        ledger = _ledgers.get(key)
+        if ledger is None or not (ledger.document is doc or ledger.document == doc):
+            ledger = _ledgers[key] = DocumentLedger(key)
+            ledger.document = doc
+        return ledger
 
 
 def ledger_of(key: str) -> DocumentLedger:
@@ -315,7 +324,7 @@ def on_document_changed(sender, args) -> None:
         key = _key(doc)
         with _lock:
             ledger = _ledgers.get(key)
-        if ledger is None:
+        if ledger is None or not (ledger.document is doc or ledger.document == doc):
             return   # Paracore never worked on this document: nothing to mirror yet
         operation = _OPERATIONS.get(args.Operation, str(args.Operation))
         names = tuple(str(n) for n in args.GetTransactionNames())

@@ -205,3 +205,26 @@ def test_duplicate_view_refuses_a_name_in_use_and_unknown_views(duplex):
     assert duplex.error("duplicate_view", {"view": "Levle 1"}).startswith(
         "No view named 'Levle 1'. Did you mean 'Level 1'")
     assert len(plan_names(duplex)) == 4 and duplex.undo_names() == []
+
+
+# --- read-back --------------------------------------------------------------------------------------------
+
+
+def test_a_template_revit_does_not_keep_is_an_error_and_no_view_changes(duplex, monkeypatch):
+    plans = plan_names(duplex)
+    before = [view_state(duplex, name) for name in plans]
+    real = DB.View.ViewTemplateId
+    monkeypatch.setattr(DB.View, "ViewTemplateId", property(real.fget, lambda self, value: None))  # Revit ignores it
+    message = duplex.error("apply_view_template", {"views": plans, "template": "Architectural Plan"})
+    assert message.startswith("Applying the view template 'Architectural Plan': Revit did not do what was asked.")
+    assert "view template: asked 'Architectural Plan', Revit has none" in message and "Nothing was changed" in message
+    assert [view_state(duplex, name) for name in plans] == before
+
+
+def test_a_duplicate_named_otherwise_is_an_error_and_no_view_is_made(duplex, monkeypatch):
+    names = plan_names(duplex)
+    real = DB.Element.Name
+    monkeypatch.setattr(DB.View, "Name", property(real.fget, lambda self, value: real.fset(self, value + " Copy 1")))
+    message = duplex.error("duplicate_view", {"view": "Level 1", "name": "Level 1 - furniture"})
+    assert "name: asked 'Level 1 - furniture', Revit has 'Level 1 - furniture Copy 1'" in message
+    assert plan_names(duplex) == names

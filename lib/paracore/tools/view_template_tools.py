@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from ..display import display_text
 from .lookup import LISTED_CHOICES, all_views, close_matches, find_view, names_match, view_label, view_type_name
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
@@ -244,8 +245,15 @@ def apply_view_template(ctx, args: ApplyViewTemplateArgs):
     view_ids = [ctx.id_value(v.Id) for v in views]
     template_id = ctx.id_value(template.Id)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         current = [ctx.doc.GetElement(ctx.element_id(i)) for i in view_ids]
+        read_back = ReadBack(ctx.length_unit)
+        for value, view in zip(view_ids, current):
+            got = ctx.doc.GetElement(view.ViewTemplateId) if view is not None else None
+            read_back.same(f"view {value}", "view template", f"'{_name(template.Name)}'",
+                           f"'{_name(got.Name)}'" if got is not None else "none")
+        read_back.confirm(f"Applying the view template '{_name(template.Name)}'",
+                          "Check that the views can take it (list_view_templates), then ask again.", in_transaction)
         done = [v for v in current if v is not None and ctx.id_value(v.ViewTemplateId) == template_id]
         missed = [i for i, v in zip(view_ids, current)
                   if v is None or ctx.id_value(v.ViewTemplateId) != template_id]
@@ -257,7 +265,8 @@ def apply_view_template(ctx, args: ApplyViewTemplateArgs):
             text += f" {_plural(len(missed), 'view')} did not take it (ids {', '.join(map(str, missed[:SHOWN_VIEWS]))})."
         return text
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _describe_duplicate(ctx, args: DuplicateViewArgs) -> str:
@@ -300,11 +309,20 @@ def duplicate_view(ctx, args: DuplicateViewArgs):
     if name:
         ctx.doc.GetElement(new_id).Name = name
     new_value, source_label = ctx.id_value(new_id), view_label(view)
+    source_kind, source_template = view_type_name(view), ctx.id_value(view.ViewTemplateId)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         created = ctx.doc.GetElement(ctx.element_id(new_value))
         if created is None:
             raise ToolError("The new view is not in the model: it was not created.")
+        read_back = ReadBack(ctx.length_unit)
+        subject = f"view {new_value}"
+        if name:
+            read_back.same(subject, "name", f"'{_name(name)}'", f"'{_name(created.Name)}'")
+        read_back.same(subject, "kind", source_kind, view_type_name(created))
+        read_back.same(subject, "view template id", source_template, ctx.id_value(created.ViewTemplateId))
+        read_back.confirm(f"Duplicating '{_name(source_label)}'", "Check the name (it must be new), then ask again.",
+                          in_transaction)
         text = (f"Duplicated '{_name(source_label)}' {'with' if args.with_detailing else 'without'} detailing: "
                 f"new view '{_name(view_label(created))}' (id {new_value}), now the working set.")
         template = ctx.doc.GetElement(created.ViewTemplateId)
@@ -312,5 +330,7 @@ def duplicate_view(ctx, args: DuplicateViewArgs):
             text += f" It uses the view template '{_name(template.Name)}'."
         return text + " Call activate_view to open it."
 
+    regenerate(ctx)
+    verify(in_transaction=True)
     return ToolOutput(content=f"Duplicated '{_name(source_label)}'.", verify=verify,
                       working_set=working_set_output([new_value], "replace"))

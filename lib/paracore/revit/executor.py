@@ -39,6 +39,7 @@ from ..working_set import Describe, WorkingSet, WorkingSetChange
 from . import dotnet, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, element_id, id_value
+from .step_guard import StepGuard
 
 log = logging.getLogger("paracore.executor")
 
@@ -170,6 +171,7 @@ class _Ran:
     error: str | None = None                            # set when the tool's work was undone
     added: list[int] = field(default_factory=list)      # ids Revit reported added at commit
     deleted: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)      # dialogs answered, saves refused (StepGuard)
 
 
 class _Batch:
@@ -189,7 +191,8 @@ class _Batch:
             else:
                 content, is_error = self._report(ctx, call, ran)
         duration_ms = (time.perf_counter() - start) * 1000.0
-        return CallOutcome(call_id, call.name, _bounded(content), is_error, duration_ms, changes.merged())
+        content = _bounded(content) + "".join(f"\n{note}" for note in ran.notes)
+        return CallOutcome(call_id, call.name, content, is_error, duration_ms, changes.merged())
 
     # -- running the tool body -------------------------------------------------------------------
 
@@ -209,7 +212,9 @@ class _Batch:
         if self.doc.IsReadOnly:
             return _Ran(error=f"'{self.doc.Title}' is read-only, so Revit cannot change it. Nothing was "
                               "changed. Open it for editing (or save a copy and open that), then ask again.")
-        with ChangeRecorder(self.doc.Application, self.doc) as recorder:
+        # The guard answers Revit's dialogs and refuses saves while the tool runs (step_guard.py).
+        with ChangeRecorder(self.doc.Application, self.doc) as recorder, \
+                StepGuard(getattr(self.uidoc, "Application", None), self.doc) as guard:
             try:
                 transaction.Start()  # inside the try: Revit may refuse it (a modal edit mode, say)
                 output = call.run(ctx)
@@ -217,12 +222,12 @@ class _Batch:
             # BaseException too: a script calling sys.exit() must not leave the transaction open.
             except BaseException as exc:  # noqa: BLE001 - undo this tool's work, report, go on
                 _roll_back_if_open(transaction)
-                return _Ran(error=_describe_error(exc))
+                return _Ran(error=_describe_error(exc), notes=guard.report())
         if status != DB.TransactionStatus.Committed:
             reasons = _failures_text(errors) or "Revit gave no reason"
-            return _Ran(error=f"Revit rolled the change back: {reasons}")
+            return _Ran(error=f"Revit rolled the change back: {reasons}", notes=guard.report())
         self.committed = True
-        return _Ran(output=output, added=recorder.added, deleted=recorder.deleted)
+        return _Ran(output=output, added=recorder.added, deleted=recorder.deleted, notes=guard.report())
 
     # -- after the tool ran ----------------------------------------------------------------------
 

@@ -57,6 +57,10 @@ namespace Autodesk.Revit.DB
 
     public enum ShellLayerType { Interior = 0, Exterior = 1 }
 
+    public enum ViewDetailLevel { Undefined = 0, Coarse = 1, Medium = 2, Fine = 3 }
+
+    public enum SectionType { None = -1, Header = 0, Body = 1, Summary = 2, Footer = 3 }
+
     public enum TemporaryViewMode { RevealHiddenElements = 0, TemporaryHideIsolate = 1 }
 
     public enum ViewDuplicateOption { Duplicate = 0, AsDependent = 1, WithDetailing = 2 }
@@ -311,6 +315,38 @@ namespace Autodesk.Revit.DB
         internal TextNoteType(Document document, long id, string name) : base(document, id, name, "") { }
     }
 
+    public class FailureMessage
+    {
+        private readonly string text;
+        private readonly List<ElementId> failing;
+        internal FailureMessage(string text, List<ElementId> failing) { this.text = text; this.failing = failing; }
+        public string GetDescriptionText() { return text; }
+        public ICollection<ElementId> GetFailingElements() { return new List<ElementId>(failing); }
+    }
+
+    public class Instance : Element
+    {
+        internal Instance(Document document, long id, string name) : base(document, id, name) { }
+    }
+
+    public class RevitLinkInstance : Instance
+    {
+        internal RevitLinkInstance(Document document, long id, string name) : base(document, id, name) { }
+    }
+
+    public class RevitLinkType : ElementType
+    {
+        internal RevitLinkType(Document document, long id, string name) : base(document, id, name, "") { }
+        internal bool Loaded { get; set; }
+
+        public static bool IsLoaded(Document document, ElementId typeId)
+        {
+            ParacoreClrLane.Revit.Record("RevitLinkType.IsLoaded(Document, ElementId)");
+            RevitLinkType type = document.GetElement(typeId) as RevitLinkType;
+            return type != null && type.Loaded;
+        }
+    }
+
     public class Level : Element
     {
         internal Level(Document document, long id, string name, double elevation) : base(document, id, name) { Elevation = elevation; }
@@ -344,6 +380,9 @@ namespace Autodesk.Revit.DB
         public Autodesk.Revit.Creation.Document Create { get { return new Autodesk.Revit.Creation.Document(this); } }
         public Units GetUnits() { return new Units(); }
 
+        // Revit settles joins, hosts and constraints here; the lane's elements have none to settle.
+        public void Regenerate() { RequireTransaction("Document.Regenerate"); }
+
         internal long TakeId() { return nextId++; }
 
         internal T Register<T>(T element) where T : Element
@@ -353,6 +392,9 @@ namespace Autodesk.Revit.DB
         }
 
         internal IEnumerable<Element> All() { return new List<Element>(elements.Values); }
+
+        internal readonly List<FailureMessage> Warnings = new List<FailureMessage>();
+        public IList<FailureMessage> GetWarnings() { return new List<FailureMessage>(Warnings); }
 
         public Element GetElement(ElementId id)
         {
@@ -440,10 +482,17 @@ namespace Autodesk.Revit.DB
 
         private ElementId templateId = ElementId.InvalidElementId;
 
-        internal View(Document document, long id, string name) : base(document, id, name) { ViewType = ViewType.FloorPlan; }
+        internal View(Document document, long id, string name) : base(document, id, name)
+        {
+            ViewType = ViewType.FloorPlan;
+            Scale = 100;
+            DetailLevel = ViewDetailLevel.Coarse;
+        }
 
         public bool IsTemplate { get; internal set; }
         public ViewType ViewType { get; internal set; }
+        public int Scale { get; set; }
+        public ViewDetailLevel DetailLevel { get; set; }
 
         // A sheet's outline is its title block's paper, in sheet feet; other views' is left empty here.
         public BoundingBoxUV Outline { get; internal set; }
@@ -461,6 +510,12 @@ namespace Autodesk.Revit.DB
                 if (value.Value != -1 && !IsValidViewTemplate(value))
                     throw new Autodesk.Revit.Exceptions.ArgumentException("The view template is not valid for this view.");
                 templateId = value;
+                View template = Document.GetElement(value) as View;
+                if (template != null)
+                {
+                    Scale = template.Scale;             // the view takes the settings its template controls
+                    DetailLevel = template.DetailLevel;
+                }
             }
         }
 
@@ -503,11 +558,48 @@ namespace Autodesk.Revit.DB
     public class TableView : View
     {
         internal TableView(Document document, long id, string name) : base(document, id, name) { }
+
+        internal List<string[]> Cells = new List<string[]>();
+
+        public string GetCellText(SectionType sectionType, int row, int column)
+        {
+            if (sectionType != SectionType.Body) return "";
+            return Cells[row][column];
+        }
     }
 
     public class ViewSchedule : TableView
     {
         internal ViewSchedule(Document document, long id, string name) : base(document, id, name) { ViewType = ViewType.Schedule; }
+
+        public TableData GetTableData() { return new TableData(this); }
+    }
+
+    // A schedule's table: the body section holds the column headings row, then the rows.
+    public class TableData
+    {
+        private readonly TableView view;
+        internal TableData(TableView view) { this.view = view; }
+
+        public TableSectionData GetSectionData(SectionType sectionType)
+        {
+            ParacoreClrLane.Revit.Record("TableData.GetSectionData(SectionType." + sectionType + ")");
+            return sectionType == SectionType.Body ? new TableSectionData(view) : null;
+        }
+
+        public TableSectionData GetSectionData(int nIndex)
+        {
+            ParacoreClrLane.Revit.Record("TableData.GetSectionData(Int32)");
+            return nIndex == (int)SectionType.Body ? new TableSectionData(view) : null;
+        }
+    }
+
+    public class TableSectionData
+    {
+        private readonly TableView view;
+        internal TableSectionData(TableView view) { this.view = view; }
+        public int NumberOfRows { get { return view.Cells.Count; } }
+        public int NumberOfColumns { get { return view.Cells.Count == 0 ? 0 : view.Cells[0].Length; } }
     }
 
     public class Floor : Element
@@ -1218,6 +1310,13 @@ namespace Autodesk.Revit.DB.Events
 {
     using Autodesk.Revit.DB;
 
+    // The undo ledger (revit/undo_ledger.py) keys its records on these at import time.
+    public enum UndoOperation
+    {
+        TransactionCommitted = 0, TransactionRolledBack = 1, TransactionGroupRolledBack = 2, TransactionUndone = 3,
+        TransactionRedone = 4
+    }
+
     public class RevitAPIEventArgs : EventArgs
     {
         private bool cancelled;
@@ -1248,6 +1347,7 @@ namespace Autodesk.Revit.DB.Events
         public ICollection<ElementId> GetAddedElementIds() { return new List<ElementId>(); }
         public ICollection<ElementId> GetModifiedElementIds() { return new List<ElementId>(); }
         public ICollection<string> GetTransactionNames() { return new List<string> { "Paracore: test" }; }
+        public UndoOperation Operation { get { return UndoOperation.TransactionCommitted; } }
     }
 }
 
@@ -1865,6 +1965,47 @@ namespace ParacoreClrLane
             if (!RegionsOf.ContainsKey(document)) RegionsOf[document] = new List<Region>();
             RegionsOf[document].Add(region);
             return region.Walls.ToArray();
+        }
+
+        public static View AddTemplate(Document document, string name, int scale, ViewDetailLevel detail)
+        {
+            View template = document.AddView(name, true);
+            template.Scale = scale;
+            template.DetailLevel = detail;
+            return template;
+        }
+
+        // A schedule whose body rows are `cells` cut into rows of `columns` (the first row: headings).
+        public static ViewSchedule AddSchedule(Document document, string name, int columns, string[] cells)
+        {
+            ViewSchedule schedule = document.Register(new ViewSchedule(document, document.TakeId(), name));
+            for (int i = 0; i + columns <= cells.Length; i += columns)
+            {
+                string[] row = new string[columns];
+                Array.Copy(cells, i, row, 0, columns);
+                schedule.Cells.Add(row);
+            }
+            return schedule;
+        }
+
+        public static void AddWarning(Document document, string text, long[] failing)
+        {
+            List<ElementId> ids = new List<ElementId>();
+            foreach (long id in failing) ids.Add(new ElementId(id));
+            document.Warnings.Add(new FailureMessage(text, ids));
+        }
+
+        // A linked model's type, loaded or not, with an instance placed or not.
+        public static RevitLinkType AddLink(Document document, string name, bool loaded, bool placed)
+        {
+            RevitLinkType type = document.Register(new RevitLinkType(document, document.TakeId(), name));
+            type.Loaded = loaded;
+            if (placed)
+            {
+                RevitLinkInstance instance = document.Register(new RevitLinkInstance(document, document.TakeId(), name));
+                instance.TypeId = type.Id;
+            }
+            return type;
         }
 
         internal static int RoomsPlaced(Document document)

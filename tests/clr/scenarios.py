@@ -718,3 +718,62 @@ def room_tools() -> dict:
     seen["float_rooms_phase"] = _error(lambda: _in_transaction(doc, lambda: doc.Create.NewRooms2(level, 1)))
     Revit.TakeCalls()
     return seen
+
+
+def view_template_tools() -> dict:
+    """list_view_templates, apply_view_template and duplicate_view themselves: the template's
+    ElementId into ViewTemplateId, Scale (int) and DetailLevel (an enum) read back, a
+    ViewDuplicateOption chosen from a bool."""
+    from paracore.tools import view_template_tools as tools
+    doc, ctx = _project("Templates.rvt")
+    Revit.AddPlan(doc, "Level 2", 0.6, 0.45)
+    Revit.AddTemplate(doc, "Architectural Plan", 50, DB.ViewDetailLevel.Medium)
+    listed = tools.list_view_templates(ctx, tools.ListViewTemplatesArgs())
+    applied = _run_tool(doc, lambda: tools.apply_view_template(ctx, tools.ApplyViewTemplateArgs(
+        views=["Level 1", "Level 2"], template="Architectural Plan")))
+    duplicated = _run_tool(doc, lambda: tools.duplicate_view(ctx, tools.DuplicateViewArgs(
+        view="Level 2", name="Level 2 - Furniture", with_detailing=True)))
+    return {"listed": listed, "applied": applied, "duplicated": duplicated}
+
+
+def schedule_tools(folder: str) -> dict:
+    """export_schedule and compare_schedules: TableData.GetSectionData(SectionType.Body) (which of
+    its two overloads pythonnet binds) and TableView.GetCellText(SectionType, int, int)."""
+    from pathlib import Path
+    from paracore.tools import schedule_export_tools as tools
+    doc, ctx = _project("Schedules.rvt")
+    Revit.AddSchedule(doc, "Door Schedule", 2, ["Mark", "Fire Rating", "D1", "EI30", "D2", "=cmd", "", ""])
+    Revit.AddSchedule(doc, "Door Schedule B", 2, ["Mark", "Fire Rating", "D1", "EI60", "D2", "=cmd"])
+    exported = tools.export_schedule(ctx, tools.ExportScheduleArgs(schedule="Door Schedule",
+                                                                    path=str(Path(folder) / "doors.csv")))
+    calls = list(Revit.TakeCalls())
+    schedule = tools.find_schedule(ctx, "Door Schedule")
+    by_index = schedule.GetTableData().GetSectionData(1).NumberOfRows
+    calls += list(Revit.TakeCalls())
+    compared = tools.compare_schedules(ctx, tools.CompareSchedulesArgs(a="Door Schedule", b="Door Schedule B"))
+    Revit.TakeCalls()
+    return {"exported": exported, "calls": calls, "rows_by_index": by_index, "file": (Path(folder) / "doors.csv").read_text(encoding="utf-8-sig"),
+            "compared": compared}
+
+
+def qa_checks() -> dict:
+    """check_model's warnings check (Document.GetWarnings, an IList<FailureMessage>, and
+    GetFailingElements, an ICollection<ElementId>) and the links check's RevitLinkType.IsLoaded
+    (Document, ElementId), called as _links calls it (its other crossings are still changing)."""
+    from paracore.tools import qa_tools as tools
+    doc, ctx = _project("Checks.rvt")
+    wall = Revit.AddWall(doc, 0, 0, 20, 0, 0.5)
+    other = Revit.AddWall(doc, 0, 0, 20, 0, 0.5)
+    Revit.AddWarning(doc, "Highlighted walls overlap.", [ctx.id_value(wall.Id), ctx.id_value(other.Id)])
+    Revit.AddWarning(doc, "Highlighted  walls overlap.", [ctx.id_value(other.Id)])
+    Revit.AddLink(doc, "Structure.rvt", True, True)
+    unloaded = Revit.AddLink(doc, "MEP.rvt", False, False)
+
+    def found(result) -> list:
+        return [{"what": f.what, "ids": list(f.ids), "count": f.count} for f in result.findings]
+
+    types = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.RevitLinkType))
+    return {"warnings": found(tools._warnings(ctx, None)),
+            "loaded": [DB.RevitLinkType.IsLoaded(ctx.doc, t.Id) for t in types],
+            "loaded_by_int": _error(lambda: DB.RevitLinkType.IsLoaded(ctx.doc, ctx.id_value(unloaded.Id))),
+            "wall_ids": [ctx.id_value(wall.Id), ctx.id_value(other.Id)], "calls": list(Revit.TakeCalls())}

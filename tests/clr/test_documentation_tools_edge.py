@@ -97,3 +97,30 @@ def test_get_room_info_iterates_the_nested_boundary_lists_and_finds_the_door(roo
     assert rooms["info"].endswith("bounded by 4 walls (1002, 1003, 1004, 1005); 1 door (1010)")
     assert rooms["boundary"] == {"outer": "List`1", "loops": 1, "segments": [4]}
     assert rooms["name"] == "Room" and rooms["inside"] == [True, False]
+
+
+def test_view_template_tools_apply_and_duplicate_through_the_api_and_read_the_settings_back(clr):
+    seen = clr.run("view_template_tools")
+    assert "'Architectural Plan' · for floor plans · scale 1:50 · detail Medium" in seen["listed"]
+    assert seen["applied"] == ("Applied the view template 'Architectural Plan' to 2 views: 'Floor Plan: Level 1', "
+                               "'Floor Plan: Level 2'. They show at 1:50, detail Medium.")
+    assert "new view 'Floor Plan: Level 2 - Furniture'" in seen["duplicated"]
+    assert "It uses the view template 'Architectural Plan'" in seen["duplicated"]
+
+
+def test_schedule_rows_bind_the_section_type_overload_and_the_export_writes_the_cells(clr, tmp_path):
+    seen = clr.run("schedule_tools", folder=str(tmp_path))
+    # GetSectionData(SectionType) and GetSectionData(int): the enum binds the enum overload, an int the other.
+    assert seen["calls"] == ["TableData.GetSectionData(SectionType.Body)", "TableData.GetSectionData(Int32)"]
+    assert seen["rows_by_index"] == 4
+    assert seen["file"] == "Mark,Fire Rating\nD1,EI30\nD2,'=cmd\n"     # the blank row left out, the formula defused
+    assert "2 columns and 2 rows" in seen["exported"]
+    assert seen["compared"].endswith("- Mark D1: Fire Rating: EI30 → EI60")
+
+
+def test_the_warnings_check_iterates_failure_messages_and_link_types_are_checked_by_element_id(clr):
+    seen = clr.run("qa_checks")
+    assert seen["warnings"] == [{"what": "warning 'Highlighted walls overlap.'", "ids": seen["wall_ids"], "count": 2}]
+    assert seen["loaded"] == [True, False]
+    assert seen["calls"] == ["RevitLinkType.IsLoaded(Document, ElementId)"] * 2
+    assert seen["loaded_by_int"].startswith(NO_METHOD + "RevitLinkType.IsLoaded")

@@ -275,3 +275,32 @@ def test_the_table_follows_the_model(revit, door_schedule):
         transaction.Commit()
     revit.call(set_mark)
     assert "ZZ-1" in [r[2] for r in table(revit)[1]]
+
+
+# --- read-back: a schedule change Revit did not make as asked is an error, nothing changes ------------
+
+
+def test_a_filter_revit_stores_with_another_value_is_an_error(revit, door_schedule, monkeypatch):
+    before = definition(revit)
+    real = DB.ScheduleDefinition.AddFilter
+
+    def add_rounded(self, schedule_filter):   # Revit rounding a length filter to the display precision
+        real(self, DB.ScheduleFilter(schedule_filter.FieldId, schedule_filter.FilterType,
+                                     round(schedule_filter.GetDoubleValue(), 1)))
+    monkeypatch.setattr(DB.ScheduleDefinition, "AddFilter", add_rounded)
+    revit.text("add_schedule_field", {"schedule": "Door Schedule", "field": "Head Height"})
+    message = revit.error("filter_schedule", {"schedule": "Door Schedule", "field": "Head Height", "op": ">",
+                                              "value": "2.1 m"})
+    assert message.startswith("Filtering schedule 'Door Schedule': Revit did not do what was asked.")
+    assert "last filter: asked 'Head Height' > 6.88976378, Revit has 'Head Height' > 6.9" in message
+    assert "Nothing was changed" in message
+    assert definition(revit)["filters"] == before["filters"] == []
+
+
+def test_a_field_revit_does_not_add_is_an_error(revit, door_schedule, monkeypatch):
+    before = definition(revit)
+    monkeypatch.setattr(DB.ScheduleDefinition, "AddField", lambda self, *args: None)
+    message = revit.error("add_schedule_field", {"schedule": "Door Schedule", "field": "Comments"})
+    assert "fields: asked 'Level', 'Family and Type', 'Mark', 'Comments', Revit has 'Level', 'Family and Type', " \
+           "'Mark'" in message
+    assert definition(revit) == before

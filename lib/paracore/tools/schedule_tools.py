@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from ..units import UnitParseError, format_length
 from ..display import display_text
 from .lookup import LISTED_CHOICES, close_matches, find_schedule, names_match, resolve_category, type_label
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -361,6 +362,28 @@ def _filter_value(ctx, schedule, field, op: str, value):
     return float(DB.UnitUtils.ConvertToInternalUnits(number, parameter.GetUnitTypeId()))
 
 
+def _stored_filter_value(ctx, value) -> str:
+    from Autodesk.Revit import DB
+    if isinstance(value, DB.ElementId):
+        return f"id {ctx.id_value(value)}"
+    return f"{value:.9g}" if isinstance(value, float) else repr(value)
+
+
+def _filter_stored(ctx, schedule_filter) -> str:
+    """A filter's value as stored, written as _stored_filter_value writes the value asked."""
+    if schedule_filter.IsStringValue:
+        return repr(schedule_filter.GetStringValue())
+    if schedule_filter.IsDoubleValue:
+        return f"{schedule_filter.GetDoubleValue():.9g}"
+    if schedule_filter.IsIntegerValue:
+        return repr(schedule_filter.GetIntegerValue())
+    return f"id {ctx.id_value(schedule_filter.GetElementIdValue())}"
+
+
+def _op_of(filter_type) -> str:
+    return next((op for op, name in OPERATORS.items() if name == filter_type.ToString()), filter_type.ToString())
+
+
 # --- tools ---------------------------------------------------------------------------------------
 
 
@@ -412,11 +435,30 @@ def create_schedule(ctx, args: CreateScheduleArgs):
         schedule.Definition.AddField(field)
         added.append(resolved)
     schedule_id = ctx.id_value(schedule.Id)
+    regenerate(ctx)
+    read_back = ReadBack(ctx.length_unit)
+    subject = f"schedule {schedule_id}"
+    if name:
+        read_back.same(subject, "name", f"'{name}'", f"'{schedule.Name}'")
+    read_back.same(subject, "category", category.Name, _category_name(ctx, schedule))
+    read_back.same(subject, "fields", _quoted(added), _quoted(f.GetName() for f in _fields(schedule)))
+    read_back.confirm(f"Creating a schedule of {category.Name}", "Check the name (it must be new) and the fields, "
+                      "then ask again.")
 
     def verify():
         return describe_schedule(ctx, schedule_id, "Created the schedule.")
 
     return ToolOutput(content=f"Created schedule '{schedule.Name}'.", verify=verify)
+
+
+def _quoted(names) -> str:
+    return ", ".join(f"'{display_text(n, 60)}'" for n in names) or "none"
+
+
+def _category_name(ctx, schedule) -> str:
+    from Autodesk.Revit import DB
+    category = DB.Category.GetCategory(ctx.doc, schedule.Definition.CategoryId)
+    return category.Name if category is not None else "none"
 
 
 def _describe_add_field(ctx, args: ScheduleFieldArgs) -> str:
@@ -433,8 +475,14 @@ def add_schedule_field(ctx, args: ScheduleFieldArgs):
     resolved, field = resolve_schedulable_field(ctx, schedule, args.field)
     if any(names_match(f.GetName(), resolved) for f in _fields(schedule)):
         raise ToolError(f"'{resolved}' is already a column of schedule '{schedule.Name}'; nothing was added.")
+    before = [f.GetName() for f in _fields(schedule)]
     schedule.Definition.AddField(field)
     schedule_id = ctx.id_value(schedule.Id)
+    regenerate(ctx)
+    read_back = ReadBack(ctx.length_unit)
+    read_back.same(f"schedule {schedule_id}", "fields", _quoted(before + [resolved]),
+                   _quoted(f.GetName() for f in _fields(schedule)))
+    read_back.confirm(f"Adding '{resolved}' to schedule '{schedule.Name}'", "Check the field name, then ask again.")
 
     def verify():
         return describe_schedule(ctx, schedule_id, f"Added the field '{resolved}'.")
@@ -470,6 +518,12 @@ def sort_schedule(ctx, args: SortScheduleArgs):
         definition.AddSortGroupField(DB.ScheduleSortGroupField(field.FieldId, order))
     schedule_id = ctx.id_value(schedule.Id)
     field_name = field.GetName()
+    regenerate(ctx)
+    keys = [definition.GetSortGroupField(i) for i in range(definition.GetSortGroupFieldCount())]
+    got = next((k.SortOrder.ToString() for k in keys if k.FieldId == field.FieldId), "not a sort key")
+    read_back = ReadBack(ctx.length_unit)
+    read_back.same(f"schedule {schedule_id}", f"sort by '{field_name}'", order.ToString(), got)
+    read_back.confirm(f"Sorting schedule '{schedule.Name}'", "Check the field, then ask again.")
 
     def verify():
         return describe_schedule(ctx, schedule_id, f"Sorted by '{field_name}'.")
@@ -496,6 +550,15 @@ def filter_schedule(ctx, args: FilterScheduleArgs):
     schedule.Definition.AddFilter(DB.ScheduleFilter(field.FieldId, filter_type, value))
     schedule_id = ctx.id_value(schedule.Id)
     field_name = field.GetName()
+    regenerate(ctx)
+    definition = schedule.Definition
+    last = definition.GetFilter(definition.GetFilterCount() - 1) if definition.GetFilterCount() else None
+    read_back = ReadBack(ctx.length_unit)
+    read_back.same(f"schedule {schedule_id}", "last filter",
+                   f"'{field_name}' {args.op} {_stored_filter_value(ctx, value)}",
+                   "none" if last is None else
+                   f"'{definition.GetField(last.FieldId).GetName()}' {_op_of(last.FilterType)} {_filter_stored(ctx, last)}")
+    read_back.confirm(f"Filtering schedule '{schedule.Name}'", "Check the field and the value, then ask again.")
 
     def verify():
         return describe_schedule(ctx, schedule_id, f"Filtered on '{field_name}'.")

@@ -81,7 +81,7 @@ def test_created_elements_are_counted_by_category(revit):
     state = model_state(revit)
     result = preview(revit, "create_wall", {"level": "Level 1", "start": [0, 0], "end": [5, 0]})
     assert result.error is None and result.created == {"Walls": 1}
-    assert result.text().startswith("Creates 1: 1 walls")
+    assert result.text().startswith("Creates 1: 1 wall")
     assert model_state(revit) == state
 
 

@@ -39,7 +39,7 @@ def test_the_approvals_show_what_the_calls_would_do():
     delete, doomed, comment = replay()["turns"]
 
     [approval] = delete["approvals"]
-    assert "Revit also deletes what depends on them: 1 doors, 1 windows" in approval["description"]
+    assert "Revit also deletes what depends on them: 1 door, 1 window" in approval["description"]
     assert all(str(i) in approval["description"] for i in inserts)
     assert "Revit also deleted 2 elements" in delete["tool_results"][0]["content"]
 
@@ -49,6 +49,6 @@ def test_the_approvals_show_what_the_calls_would_do():
     assert "not a wall" in result["content"] and result["content"].endswith("Nothing was changed.")
 
     [approval] = comment["approvals"]
-    assert "Modifies 1: 1 walls" in approval["description"]
+    assert "Modifies 1: 1 wall" in approval["description"]
     assert "Comments: (empty) → Checked" in approval["description"]
     assert not comment["tool_results"][0]["is_error"]

@@ -83,7 +83,8 @@ async def test_a_write_approved_in_the_client_runs_and_a_declined_one_changes_no
     assert denied.is_error and "denied" in text(denied)
     assert before == after and working_set["count"] == 0
     assert not made.is_error and "Created a straight wall" in text(made)
-    assert asked == ["Allow: Create a straight wall on Level 1 from (0 m, 0 m) to (5 m, 0 m)?"] * 2
+    # The question, then the call's preview (docs/SAFETY.md).
+    assert asked == ["Allow: Create a straight wall on Level 1 from (0 m, 0 m) to (5 m, 0 m)?\nCreates 1: 1 wall"] * 2
 
 
 @pytest.mark.parametrize("era", ERAS)

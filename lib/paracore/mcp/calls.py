@@ -60,7 +60,7 @@ def _say(progress: Progress | None, event, approval_place: str) -> None:
     if progress is None:
         return
     if isinstance(event, ev.ApprovalRequested):
-        progress(f"{approval_place}: {event.description}")
+        progress(f"{approval_place}: {event.description.partition(chr(10))[0]}")  # the call; not its preview
     elif isinstance(event, ev.StatusChanged) and event.text == ev.STATUS_WAITING_FOR_REVIT:
         progress(RUNNING_IN_REVIT)
 

@@ -283,7 +283,9 @@ def _same_connection(one, other) -> bool:
 
 
 def _question(asked: Asked) -> str:
-    return f"Allow: {asked.request.description}?"
+    """ "Allow: <the call in words>?", then its preview's lines (docs/SAFETY.md), if any."""
+    call, _, preview = asked.request.description.partition("\n")
+    return f"Allow: {call}?" + (f"\n{preview}" if preview else "")
 
 
 def _decide(asked: Asked, answer: Any) -> None:

@@ -30,10 +30,12 @@ from Autodesk.Revit import DB
 from ..session import Session
 from ..tools.registry import ELEMENT_IDS, PreparedCall
 from ..units import format_length
+from ..working_set import singular
 from . import document_events
 from .changes import ChangeRecorder
 from .context import ToolContext, display_length_unit, element_id
 from .executor import _describe_error, _failure_collector, _failures_text, _transaction_title
+from .step_guard import StepGuard
 
 log = logging.getLogger("paracore.preview")
 
@@ -133,7 +135,8 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
             return None
         try:
             for before in (c for c in earlier if c.spec.writes):
-                _run(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), before)
+                with StepGuard(getattr(uidoc, "Application", None), doc):
+                    _run(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), before)
             measured = _measure(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), call)
         finally:
             _roll_back(group)
@@ -142,10 +145,13 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
 
 def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured":
     """Run ``call`` in its own committed transaction; read what changed (the group is still open)."""
-    with ChangeRecorder(doc.Application, doc) as recorder:
+    # Dialogs are answered and saves refused as in the real run (step_guard.py), so the preview
+    # sees what the step will do, and never stops Revit on a modal dialog.
+    with ChangeRecorder(doc.Application, doc) as recorder, \
+            StepGuard(getattr(ctx.uidoc, "Application", None), doc) as guard:
         error = _run(doc, ctx, call)
     if error is not None:
-        return Preview(error=error)
+        return Preview(error="\n".join([error, *guard.report()]))
     sample = recorder.modified[:SAMPLE_ELEMENTS]
     return _Measured(deleted=recorder.deleted, sample=sample, after={i: _snapshot(doc, i) for i in sample},
                      created=_categories(doc, recorder.added), modified=_categories(doc, recorder.modified),
@@ -272,5 +278,5 @@ def _short(text: str) -> str:
 
 def _counts(counts: dict[str, int]) -> str:
     items = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    text = ", ".join(f"{n:,} {name.lower()}" for name, n in items[:SHOWN_CATEGORIES])
+    text = ", ".join(f"{n:,} {(name if n != 1 else singular(name)).lower()}" for name, n in items[:SHOWN_CATEGORIES])
     return text + (f", and {len(items) - SHOWN_CATEGORIES} more categories" if len(items) > SHOWN_CATEGORIES else "")

@@ -268,3 +268,50 @@ def test_a_run_python_warning_is_reported(run1, host, doc):
     outcome = run1("run_python", {"code": code})
     assert not outcome.is_error
     assert outcome.content.endswith("\nRevit warnings: Elements have duplicate 'Mark' values.")
+
+
+# -- the approval's preview runs the call guarded too ----------------------------------------------------
+
+
+def preview_of(host, session, name: str, arguments: dict):
+    from paracore.revit.preview import preview_call
+    from tool_harness import prepare
+    call = prepare(session, name, arguments)
+    return host.call(lambda: preview_call(host.uiapp.ActiveUIDocument, session, call))
+
+
+def test_the_preview_answers_a_scripts_dialog_as_the_run_will(host, doc, session):
+    preview = preview_of(host, session, "run_python", {"code": ASK_THEN_DELETE})
+    assert preview.error is None and preview.deleted == {}          # answered No: nothing would go
+    assert [d.answered_by for d in dialogs.shown_dialogs(host.application)] == ["handler"]
+
+
+def test_a_preview_that_fails_on_a_dialog_says_so(host, doc, session):
+    faults.show_dialog_during_next_commit(doc, "Dialog_Revit_Test", "Continue?", buttons=("OK", "Cancel"))
+    wall = host.call(lambda: walls(doc)[0])
+    preview = preview_of(host, session, "set_parameter", {"element_ids": [wall], "name": "Comments", "value": "x"})
+    assert preview.error.startswith("Revit would roll the change back")
+    assert preview.error.endswith("\nRevit showed a dialog (Dialog_Revit_Test: 'Continue?'); Paracore answered Cancel.")
+
+
+# -- the replay ---------------------------------------------------------------------------------------------
+
+REPLAY = Path(__file__).resolve().parent / "replays" / "dialog_captured.json"
+
+
+def test_the_replay_shows_a_dialog_captured_and_a_save_refused(host):
+    from paracore.app.replay import failed_turns, run_replay
+    from paracore.app.replay_file import load_replay
+    from paracore.revit.overview import selection_and_element_count
+    _, count_before = host.call(lambda: selection_and_element_count(host.uiapp.ActiveUIDocument))
+    result = run_replay(load_replay(REPLAY), model="duplex", trace=False)
+    assert failed_turns(result) == []
+    by_id = {r["id"]: r for turn in result["turns"] for r in turn["tool_results"]}
+    assert not by_id["d1"]["is_error"]
+    assert "Not deleted: the answer was No" in by_id["d1"]["content"]
+    assert by_id["d1"]["content"].endswith("\nRevit showed a dialog ('Delete the 2 shortest walls?'); "
+                                           "Paracore answered No.")
+    assert by_id["s1"]["is_error"]
+    assert "Operation is not permitted when there is any open sub-transaction, transaction, or transaction " \
+           "group" in by_id["s1"]["content"]
+    assert result["element_count"] == count_before                   # no wall went, nothing was added

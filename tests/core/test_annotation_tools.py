@@ -209,3 +209,38 @@ def test_deleting_a_wall_deletes_its_tags_and_dimensions_with_it(revit):
     assert "dimension" in text.lower() and "tag" in text.lower(), text
     assert revit.of_class(DB.Dimension) == [] and revit.of_class(DB.IndependentTag) == []
     assert revit.element(walls[1]) is not None  # the other measured wall stays
+
+
+# --- read-back: an annotation Revit did not make as asked is an error, nothing is added ---------------
+
+
+def notes_in(revit) -> list:
+    def read():
+        view = revit.view(revit.plan)
+        return [n.Id.Value for n in DB.FilteredElementCollector(revit.doc).OfClass(DB.TextNote)
+                if n.OwnerViewId == view.Id]
+    return revit.call(read)
+
+
+def test_a_text_note_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
+    real = DB.TextNote.Create
+    monkeypatch.setattr(DB.TextNote, "Create", staticmethod(   # Revit snapping the note to a grid, say
+        lambda document, view_id, position, text, type_id: real(document, view_id, position.Add(DB.XYZ(1, 0, 0)),
+                                                                text, type_id)))
+    message = revit.error("add_text_note", {"view": revit.plan, "text": "Check the stair", "position": ["5 m", "3 m"]})
+    assert message.startswith("Adding the text note: Revit did not do what was asked.")
+    assert "position: asked (" in message and "Nothing was changed" in message
+    assert notes_in(revit) == []
+
+
+def test_a_tag_head_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
+    doors = doors_on_plan_level(revit)[:2]
+    real = DB.IndependentTag.Create
+
+    def create_offset(document, type_id, view_id, reference, leader, orientation, head):
+        return real(document, type_id, view_id, reference, leader, orientation, head.Add(DB.XYZ(0, 2, 0)))
+    monkeypatch.setattr(DB.IndependentTag, "Create", staticmethod(create_offset))
+    message = revit.error("tag_elements", {"element_ids": doors, "view": revit.plan})
+    assert message.startswith(f"Tagging 2 elements in 'Floor Plan: {revit.plan}': Revit did not do what was asked.")
+    assert "head: asked (" in message and "Nothing was changed" in message
+    assert tags_in(revit, revit.plan) == {}

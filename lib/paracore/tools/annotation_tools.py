@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ..display import display_text
 from ..units import Length, format_length
 from .lookup import category_of, category_summary, find_view, id_sample, names_match, type_label, view_label
+from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -201,6 +202,7 @@ def tag_elements(ctx, args: TagElementsArgs):
     visible, tagged = _visible(ctx, view), _tags_in_view(ctx, view)
     skipped: dict[str, list[int]] = {}
     placed: list[tuple[int, int]] = []
+    heads: dict[int, object] = {}   # tag id -> where its head was put
     for value, element in zip(ids, elements):
         reason, tag_type, head = _why_not_tag(element, value, visible, tagged, types, chosen)
         if reason:
@@ -209,12 +211,22 @@ def tag_elements(ctx, args: TagElementsArgs):
         tag = DB.IndependentTag.Create(ctx.doc, tag_type.Id, view.Id, DB.Reference(element), bool(args.leader),
                                        DB.TagOrientation.Horizontal, head)
         placed.append((value, ctx.id_value(tag.Id)))
+        heads[ctx.id_value(tag.Id)] = head
     view_id = ctx.id_value(view.Id)
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        read_back = ReadBack(ctx.length_unit)
+        for tag_value, head in heads.items():
+            tag = ctx.doc.GetElement(ctx.element_id(tag_value))
+            if tag is not None:   # a missing tag is _check_tags' error
+                read_back.point(f"tag {tag_value}", "head", head, tag.TagHeadPosition)
+        read_back.confirm(f"Tagging {_plural(len(placed), 'element')} in {_view_name(view)}",
+                          "Check the view and the tag types, then ask again.",
+                          in_transaction)
         return _check_tags(ctx, view_id, placed, skipped)
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _why_not_tag(element, value, visible, tagged, types, chosen):
@@ -284,16 +296,22 @@ def add_text_note(ctx, args: AddTextNoteArgs):
     note = DB.TextNote.Create(ctx.doc, view.Id, point, text, note_type.Id)
     note_id, view_id = ctx.id_value(note.Id), ctx.id_value(view.Id)
 
-    def verify():
+    def verify(in_transaction: bool = False):
         found = ctx.doc.GetElement(ctx.element_id(note_id))
-        if found is None or ctx.id_value(found.OwnerViewId) != view_id or found.Text != text:
+        if found is None or ctx.id_value(found.OwnerViewId) != view_id:
             raise ToolError("Revit did not keep the text note.")
+        read_back = ReadBack(ctx.length_unit)
+        read_back.same(f"text note {note_id}", "text", f"'{display_text(text, NAME)}'",
+                       f"'{display_text(found.Text, NAME)}'")
+        read_back.point(f"text note {note_id}", "position", point, found.Coord)
+        read_back.confirm("Adding the text note", "Check the text and the position, then ask again.", in_transaction)
         at = ", ".join(format_length(v, ctx.length_unit) for v in (found.Coord.X, found.Coord.Y))
         return (f"Added text note {note_id} '{display_text(found.Text, NAME)}' in "
                 f"{_view_name(ctx.doc.GetElement(ctx.element_id(view_id)))} at [{at}]. "
                 "The working set is unchanged.")
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 # --- dimension_walls ---------------------------------------------------------------------------------
@@ -349,11 +367,19 @@ def dimension_walls(ctx, args: DimensionWallsArgs):
     line = DB.Line.CreateBound(start, start.Add(walls[0].Orientation))
     dimension = ctx.doc.Create.NewDimension(view, line, references)
     dimension_id, view_id = ctx.id_value(dimension.Id), ctx.id_value(view.Id)
+    references_asked = references.Size
 
-    def verify():
+    def verify(in_transaction: bool = False):
+        found = ctx.doc.GetElement(ctx.element_id(dimension_id))
+        if found is not None:   # a missing dimension is _check_dimension's error
+            read_back = ReadBack(ctx.length_unit)
+            read_back.same(f"dimension {dimension_id}", "references", references_asked, found.References.Size)
+            read_back.confirm(f"Dimensioning {_plural(len(walls), 'wall')}", "Check that the walls are parallel "
+                              "and shown in the view, then ask again.", in_transaction)
         return _check_dimension(ctx, dimension_id, view_id, len(walls))
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
 def _check_dimension(ctx, dimension_id: int, view_id: int, walls: int) -> str:

@@ -157,6 +157,12 @@ def chat():
     ]
 
 
+def undo_turn():
+    """An undo arrow: an arc turning back to the left, its head at the left end."""
+    return [(arc(0.56, 0.54, 0.28, 0.11, math.radians(270), math.radians(160)), "accent", 1.0),
+            (polygon((0.12, 0.56), (0.22, 0.26), (0.44, 0.50)), "accent", 1.0)]
+
+
 def add_selection():
     return dashed_square(0.40, 0.40, 0.28, 0.06) + badge("good", "plus")
 
@@ -201,6 +207,7 @@ def doctor():
 
 BUTTONS = {
     "Chat.pushbutton": chat,
+    "Undo Turn.pushbutton": undo_turn,
     "Selection.stack/Add Selection.pushbutton": add_selection,
     "Selection.stack/Remove Selection.pushbutton": remove_selection,
     "Selection.stack/Replace With Selection.pushbutton": replace_selection,

@@ -260,3 +260,24 @@ def test_the_sandbox_prints_the_turn_s_changes_and_undoes_them_with_slash_undo()
     assert "Undid turn 1: 2 undo entries ('Paracore step 2: create_wall', 'Paracore: create_wall')." in text
     assert "Nothing to undo" in text          # the second /undo
     assert after["elements"] == before["elements"]
+
+
+def test_the_tab_button_starts_the_undo_and_reports_when_it_ends(sandbox):
+    import threading
+
+    from paracore.revit import review_actions
+    agent = sandbox.agent(ScriptedModel.from_turns([TWO_STEPS]))
+    before = state(sandbox)
+    run(agent, "two walls")
+    reports, ended = [], threading.Event()
+
+    def report(text):
+        reports.append(text)
+        ended.set()
+
+    said = sandbox.on_main_thread(lambda: review_actions.undo_from_button(sandbox.host.uiapp, report))
+    assert said == "Undoing the last turn…"
+    assert ended.wait(10) and reports[0].startswith("Undid turn 1: 2 undo entries")
+    assert state(sandbox)["elements"] == before["elements"]
+    again = sandbox.on_main_thread(lambda: review_actions.undo_from_button(sandbox.host.uiapp, report))
+    assert again.startswith("Nothing to undo")

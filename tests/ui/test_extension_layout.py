@@ -28,7 +28,7 @@ PUSHBUTTONS = sorted(EXTENSION.rglob("*.pushbutton"))
 HASHBANG = "#! python3"
 
 EXPECTED_BUTTONS = {
-    "Chat", "Add Selection", "Remove Selection", "Replace With Selection", "Select Working Set",
+    "Chat", "Undo Turn", "Add Selection", "Remove Selection", "Replace With Selection", "Select Working Set",
     "Isolate Working Set", "Clear Working Set", "Settings", "Doctor",
 }
 

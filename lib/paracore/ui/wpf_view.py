@@ -33,6 +33,7 @@ from .. import session as sessions
 from ..revit import host_state
 from .chat_state import ChatState, WorkingSetRow
 from .markdown import markdown_blocks
+from .review_card import ReviewCardState
 
 log = logging.getLogger("paracore.ui.wpf")
 
@@ -48,6 +49,8 @@ XAML_NAMES: dict[str, tuple[str, ...]] = {
         "ConfirmationButtons", "UsageText", "StatusText", "InputBox", "SendButton", "StopButton",
         "WorkingSetSplitter", "WorkingSetPanel", "WorkingSetSummary", "WorkingSetCounts", "WorkingSetList",
         "WorkingSetHint", "WsSelectButton", "WsIsolateButton", "WsRemoveButton", "WsClearButton",
+        "UndoTurnButton", "ReviewCard", "ReviewTitle", "ReviewLines", "ReviewNote", "ReviewShowButton",
+        "ReviewIsolateButton", "ReviewKeepButton", "ReviewUndoButton",
     ),
     CARD_XAML: (
         "CardDuration", "CardStatus", "CardName", "CardSummary", "ApprovalPanel", "ApprovalText",
@@ -202,6 +205,8 @@ class ChatView:
         self.dispatcher = root.Dispatcher
         self.state = ChatState()
         self.state.on_change = self._on_state_change
+        self.review = ReviewCardState()         # the review card after a turn that changed the model
+        self._review_version = -1
         self.batcher = EventBatcher(sink=self._apply_batch, post=self._post, interval_ms=BATCH_INTERVAL_MS)
         self.pump = GilPump(self.dispatcher)
         self.session = None
@@ -274,6 +279,7 @@ class ChatView:
         """The batcher's sink: one call per Dispatcher post, on the UI thread."""
         if any(getattr(item, "kind", None) == "turn_thread_ended" for item in items):
             self._worker_done = True
+        self._follow_turns_for_review(items)
         self._in_batch = True
         try:
             self.state.apply_events(items)
@@ -394,6 +400,11 @@ class ChatView:
         on(ui.WsIsolateButton.Click, "isolate the elements", lambda s, e: self.working_set_action("isolate"))
         on(ui.WsRemoveButton.Click, "remove the elements", lambda s, e: self.working_set_action("remove"))
         on(ui.WsClearButton.Click, "clear the working set", lambda s, e: self.working_set_action("clear"))
+        on(ui.UndoTurnButton.Click, "undo the last turn", lambda s, e: self.undo_last_turn())
+        on(ui.ReviewShowButton.Click, "show the changes", lambda s, e: self.review_action("show"))
+        on(ui.ReviewIsolateButton.Click, "isolate the changes", lambda s, e: self.review_action("isolate"))
+        on(ui.ReviewKeepButton.Click, "keep the changes", lambda s, e: self.review_action("keep"))
+        on(ui.ReviewUndoButton.Click, "undo the turn", lambda s, e: self.undo_last_turn())
 
     def _on_input_key(self, sender, args) -> None:
         from System.Windows.Input import Key, Keyboard, ModifierKeys
@@ -490,6 +501,86 @@ class ChatView:
         }
         self._submit_with_notice(f"{which} the working set", jobs[which])
 
+    # -- the review card and Undo last turn (docs/SAFETY.md) ----------------------------------------
+
+    def _follow_turns_for_review(self, items: list) -> None:
+        """A turn starts: the card goes. A turn ends: ask the ledger (main thread) what it changed."""
+        from .. import events as ev
+        if any(isinstance(item, ev.TurnStarted) for item in items):
+            self.review.turn_started()
+        session = self.session
+        if session is None or not any(isinstance(item, (ev.TurnFinished, ev.TurnFailed)) for item in items):
+            return
+        from ..revit import review_actions
+        self._submit_with_notice("review the turn's changes", lambda: review_actions.turn_changes(session),
+                                 then=self._show_review)
+
+    def _show_review(self, changes) -> None:
+        self.review.show_changes(changes)
+        self._on_state_change()
+
+    def review_action(self, which: str) -> None:
+        """Show / Isolate / Keep on the review card."""
+        from ..revit import panel_actions, review_actions
+        card, session = self.review.card, self.session
+        if card is None or session is None:
+            return
+        if which == "keep":
+            self.review.keep()
+            self._on_state_change()
+            return
+        ids, key = list(card.ids), session.key
+        job = (lambda: review_actions.show_ids(self.bridge.uiapp, key, ids)) if which == "show" else \
+              (lambda: panel_actions.isolate_ids(self.bridge.uiapp, key, ids))
+        self._submit_with_notice(f"{which} the changes", job, then=self._review_noted)
+
+    def _review_noted(self, text) -> None:
+        self.review.noted(str(text))
+        self._on_state_change()
+
+    def undo_last_turn(self) -> None:
+        """Undo last turn (the header's button and the card's Undo): started on Revit's main thread;
+        the outcome arrives later, after Revit ran its Undo commands."""
+        from ..revit import review_actions
+        session = self.session
+        if session is None:
+            self.state.add_notice("No document is active: open a project first.")
+            return
+        self.review.undo_started()
+        self._on_state_change()
+
+        def start():
+            return review_actions.undo_last_turn(self.bridge.uiapp, session, self.undo_finished)
+
+        def started(refused) -> None:
+            if refused is not None:
+                self.undo_finished(refused)
+
+        self._submit_with_notice("undo the last turn", start, then=started)
+
+    def undo_finished(self, result) -> None:
+        """The outcome of Undo last turn, from the pane or the tab's button (main thread)."""
+        self.review.undo_finished(result)
+        self.state.add_notice(result.message)
+        self._on_state_change()
+
+    def _render_review(self) -> None:
+        if self.review.version == self._review_version:
+            return
+        self._review_version = self.review.version
+        ui, card = self.ui, self.review.card
+        ui.ReviewCard.Visibility = _visibility(card is not None)
+        if card is None:
+            return
+        ui.ReviewTitle.Text = card.title
+        ui.ReviewLines.Text = "\n".join(card.lines)
+        ui.ReviewNote.Text = card.note
+        ui.ReviewNote.Visibility = _visibility(bool(card.note))
+        ui.ReviewShowButton.IsEnabled = card.can_show
+        ui.ReviewIsolateButton.IsEnabled = card.can_show
+        ui.ReviewKeepButton.IsEnabled = card.can_keep
+        ui.ReviewUndoButton.IsEnabled = card.can_undo
+
     def _on_rows_selected(self, sender, args) -> None:
         if self._updating_list:
             return
@@ -520,6 +611,7 @@ class ChatView:
             self._render_working_set(vm)
         if first or "confirmation" in changed:
             self._render_confirmation(vm)
+        self._render_review()
         self._update_pump(vm)
 
     def _update_pump(self, vm) -> None:

@@ -281,3 +281,14 @@ def test_the_tab_button_starts_the_undo_and_reports_when_it_ends(sandbox):
     assert state(sandbox)["elements"] == before["elements"]
     again = sandbox.on_main_thread(lambda: review_actions.undo_from_button(sandbox.host.uiapp, report))
     assert again.startswith("Nothing to undo")
+
+
+def test_the_approval_preview_does_not_count_as_a_user_change(sandbox):
+    from paracore.agent import ApprovalPolicy
+    asked = []
+    agent = sandbox.agent(ScriptedModel.from_turns([TWO_STEPS]), policy=ApprovalPolicy(mode="ask_writes"),
+                          approver=lambda request: asked.append(request.description) or "approve")
+    run(agent, "two walls")
+    assert len(asked) == 2 and all("Creates" in text for text in asked)   # each call previewed
+    assert [type(item).__name__ for item in ledger(sandbox).undo] == ["Entry", "Entry"]
+    assert undo_turn.undo_last_turn(sandbox.runtime).done

@@ -31,7 +31,7 @@ from ..session import Session
 from ..tools.registry import ELEMENT_IDS, PreparedCall
 from ..units import format_length
 from ..working_set import singular
-from . import document_events
+from . import document_events, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, display_length_unit, element_id
 from .executor import _describe_error, _failure_collector, _failures_text, _transaction_title
@@ -127,7 +127,8 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     if doc.IsReadOnly:
         return None
     group = DB.TransactionGroup(doc, "Paracore preview")
-    with document_events.previewing(doc):
+    # paracore_work: the preview's commits, rolled back with its group, are not the user's edits.
+    with document_events.previewing(doc), undo_ledger.paracore_work(doc):
         try:
             group.Start()
         except Exception:  # noqa: BLE001 - e.g. an edit mode Revit will not leave: no preview

@@ -292,3 +292,16 @@ def test_the_approval_preview_does_not_count_as_a_user_change(sandbox):
     assert len(asked) == 2 and all("Creates" in text for text in asked)   # each call previewed
     assert [type(item).__name__ for item in ledger(sandbox).undo] == ["Entry", "Entry"]
     assert undo_turn.undo_last_turn(sandbox.runtime).done
+
+
+def test_a_user_edit_between_turns_lets_the_later_turn_undo_but_not_the_earlier(sandbox):
+    one_step = [{"tool_calls": [call("c1", "create_wall", WALL_A)]}, {"text": "One."}]
+    agent = sandbox.agent(ScriptedModel.from_turns([TWO_STEPS, one_step]))
+    run(agent, "two walls")
+    user_edit(sandbox)
+    run(agent, "one more")
+    assert undo_turn.undo_last_turn(sandbox.runtime).done       # turn 2 is on top
+    before = state(sandbox)
+    refused = undo_turn.undo_last_turn(sandbox.runtime)          # turn 1 is under the user's edit
+    assert not refused.done and "changed after turn 1" in refused.message
+    assert state(sandbox) == before

@@ -18,22 +18,22 @@ namespace Autodesk.Revit.Exceptions
 {
     public class ApplicationException : System.Exception
     {
-        public ApplicationException(string message) : base(message) { }
+        internal ApplicationException(string message) : base(message) { }
     }
 
     public class InvalidOperationException : ApplicationException
     {
-        public InvalidOperationException(string message) : base(message) { }
+        internal InvalidOperationException(string message) : base(message) { }
     }
 
     public class ArgumentException : ApplicationException
     {
-        public ArgumentException(string message) : base(message) { }
+        internal ArgumentException(string message) : base(message) { }
     }
 
     public class ModificationOutsideTransactionException : InvalidOperationException
     {
-        public ModificationOutsideTransactionException(string message) : base(message) { }
+        internal ModificationOutsideTransactionException(string message) : base(message) { }
     }
 }
 
@@ -271,7 +271,7 @@ namespace Autodesk.Revit.DB
         public ElementId Id { get; private set; }
         public string Name { get; set; }
         public Document Document { get; private set; }
-        public XYZ Offset { get; internal set; }
+        internal XYZ Offset { get; set; }   // the lane's record of a move
         public Category Category { get; internal set; }
         public Location Location { get; internal set; }
         public ElementId OwnerViewId { get; internal set; }
@@ -364,7 +364,7 @@ namespace Autodesk.Revit.DB
         private readonly Dictionary<long, Element> elements = new Dictionary<long, Element>();
         private long nextId = 1000;
 
-        public Document(string title, bool readOnly)
+        internal Document(string title, bool readOnly)
         {
             Title = title;
             PathName = "";
@@ -375,6 +375,8 @@ namespace Autodesk.Revit.DB
         public string PathName { get; set; }
         public bool IsReadOnly { get; private set; }
         public bool IsLinked { get; internal set; }
+        // Revit: the Application the document belongs to (set when the lane opens it).
+        public Autodesk.Revit.ApplicationServices.Application Application { get; internal set; }
         internal Transaction OpenTransaction { get; set; }
 
         public Autodesk.Revit.Creation.Document Create { get { return new Autodesk.Revit.Creation.Document(this); } }
@@ -652,7 +654,9 @@ namespace Autodesk.Revit.DB
             Name = name;
         }
 
-        public string Name { get; private set; }
+        internal string Name { get; private set; }
+
+        public string GetName() { return Name; }
 
         public TransactionStatus Start()
         {
@@ -874,11 +878,15 @@ namespace Autodesk.Revit.DB
     {
         private readonly List<double> distances;
 
-        internal Dimension(Document document, long id, ElementId ownerViewId, List<double> distances) : base(document, id, "Linear Dimension")
+        internal Dimension(Document document, long id, ElementId ownerViewId, List<double> distances, ReferenceArray references)
+            : base(document, id, "Linear Dimension")
         {
             OwnerViewId = ownerViewId;
             this.distances = distances;
+            References = references;
         }
+
+        public ReferenceArray References { get; private set; }
 
         // Revit: one segment -> NumberOfSegments 0 and Value set; several -> Value null, Segments.
         public int NumberOfSegments { get { return distances.Count > 1 ? distances.Count : 0; } }
@@ -912,23 +920,27 @@ namespace Autodesk.Revit.DB
         {
             Revit.Record("IndependentTag.Create(Document, ElementId symbolId, ElementId ownerDBViewId, Reference, Boolean addLeader="
                          + addLeader + ", TagOrientation." + tagOrientation + ", XYZ)");
-            return Make(document, symbolId, ownerDBViewId, referenceToTag);
+            return Make(document, symbolId, ownerDBViewId, referenceToTag, pnt);
         }
 
         public static IndependentTag Create(Document document, ElementId ownerDBViewId, Reference referenceToTag, bool addLeader,
                                             TagMode tagMode, TagOrientation tagOrientation, XYZ pnt)
         {
             Revit.Record("IndependentTag.Create(Document, ElementId ownerDBViewId, Reference, Boolean, TagMode, TagOrientation, XYZ)");
-            return Make(document, ElementId.InvalidElementId, ownerDBViewId, referenceToTag);
+            return Make(document, ElementId.InvalidElementId, ownerDBViewId, referenceToTag, pnt);
         }
 
-        private static IndependentTag Make(Document document, ElementId typeId, ElementId viewId, Reference reference)
+        private static IndependentTag Make(Document document, ElementId typeId, ElementId viewId, Reference reference, XYZ pnt)
         {
             document.RequireTransaction("IndependentTag.Create");
             if (!(document.GetElement(viewId) is View))
                 throw new Autodesk.Revit.Exceptions.ArgumentException("ownerDBViewId is not a view.");
-            return document.Register(new IndependentTag(document, viewId, reference.Element.Id, typeId));
+            IndependentTag tag = document.Register(new IndependentTag(document, viewId, reference.Element.Id, typeId));
+            tag.TagHeadPosition = pnt;
+            return tag;
         }
+
+        public XYZ TagHeadPosition { get; set; }
 
         public ISet<ElementId> GetTaggedLocalElementIds() { return new HashSet<ElementId> { tagged }; }
     }
@@ -1129,6 +1141,11 @@ namespace Autodesk.Revit.DB
     {
         internal Phase(Document document, long id, string name) : base(document, id, name) { }
     }
+
+    public class PlanCircuit
+    {
+        internal PlanCircuit() { }
+    }
 }
 
 namespace Autodesk.Revit.DB.Architecture
@@ -1147,10 +1164,6 @@ namespace Autodesk.Revit.DB.Architecture
         internal ParacoreClrLane.Region Region { get; set; }
     }
 
-    public class PlanCircuit
-    {
-        internal PlanCircuit() { }
-    }
 }
 
 namespace Autodesk.Revit.Creation
@@ -1186,7 +1199,9 @@ namespace Autodesk.Revit.Creation
             offsets.Sort();
             List<double> distances = new List<double>();
             for (int i = 1; i < offsets.Count; i++) distances.Add(Math.Round(offsets[i] - offsets[i - 1], 9));
-            return document.Register(new Dimension(document, document.TakeId(), view.Id, distances));
+            ReferenceArray kept = new ReferenceArray();
+            foreach (Reference reference in references.Items) kept.Append(reference);
+            return document.Register(new Dimension(document, document.TakeId(), view.Id, distances, kept));
         }
     }
 
@@ -1331,6 +1346,31 @@ namespace Autodesk.Revit.DB.Events
         public void Cancel() { MarkCancelled(); }
     }
 
+    // The cancellable pre-events of saving and synchronizing (the step guard cancels them).
+    public class RevitAPIPreDocEventArgs : RevitAPIPreEventArgs
+    {
+        internal RevitAPIPreDocEventArgs(Document document) { Document = document; }
+
+        public Document Document { get; private set; }
+    }
+
+    public class DocumentSavingEventArgs : RevitAPIPreDocEventArgs
+    {
+        internal DocumentSavingEventArgs(Document document) : base(document) { }
+    }
+
+    public class DocumentSavingAsEventArgs : RevitAPIPreDocEventArgs
+    {
+        internal DocumentSavingAsEventArgs(Document document, string pathName) : base(document) { PathName = pathName; }
+
+        public string PathName { get; private set; }
+    }
+
+    public class DocumentSynchronizingWithCentralEventArgs : RevitAPIPreDocEventArgs
+    {
+        internal DocumentSynchronizingWithCentralEventArgs(Document document) : base(document) { }
+    }
+
     public class DocumentChangedEventArgs : EventArgs
     {
         private readonly Document document;
@@ -1374,6 +1414,41 @@ namespace Autodesk.Revit.ApplicationServices
             EventHandler<DocumentChangedEventArgs> handlers = DocumentChanged;
             if (handlers != null) handlers(this, args);
         }
+
+        // Revit: `public event EventHandler<DocumentSavingEventArgs> DocumentSaving` and its siblings.
+        public event EventHandler<DocumentSavingEventArgs> DocumentSaving;
+        public event EventHandler<DocumentSavingAsEventArgs> DocumentSavingAs;
+        public event EventHandler<DocumentSynchronizingWithCentralEventArgs> DocumentSynchronizingWithCentral;
+
+        internal int SaveEventSubscribers
+        {
+            get
+            {
+                return (DocumentSaving == null ? 0 : DocumentSaving.GetInvocationList().Length)
+                    + (DocumentSavingAs == null ? 0 : DocumentSavingAs.GetInvocationList().Length)
+                    + (DocumentSynchronizingWithCentral == null ? 0 : DocumentSynchronizingWithCentral.GetInvocationList().Length);
+            }
+        }
+
+        // Raises the pre-event of "save", "save as" or "sync"; true when a handler cancelled it.
+        internal bool OnSaving(Autodesk.Revit.DB.Document document, string which)
+        {
+            if (which == "save")
+            {
+                DocumentSavingEventArgs args = new DocumentSavingEventArgs(document);
+                if (DocumentSaving != null) DocumentSaving(this, args);
+                return args.IsCancelled();
+            }
+            if (which == "save as")
+            {
+                DocumentSavingAsEventArgs args = new DocumentSavingAsEventArgs(document, "C:/Projects/Copy.rvt");
+                if (DocumentSavingAs != null) DocumentSavingAs(this, args);
+                return args.IsCancelled();
+            }
+            DocumentSynchronizingWithCentralEventArgs sync = new DocumentSynchronizingWithCentralEventArgs(document);
+            if (DocumentSynchronizingWithCentral != null) DocumentSynchronizingWithCentral(this, sync);
+            return sync.IsCancelled();
+        }
     }
 }
 
@@ -1384,6 +1459,51 @@ namespace Autodesk.Revit.UI.Events
     public class ApplicationClosingEventArgs : RevitAPIPreEventArgs
     {
         internal ApplicationClosingEventArgs() { }
+    }
+
+    // Revit: `public bool OverrideResult(int resultCode)`, true when the code was accepted: any
+    // non-zero code for a dialog box, the ids of its buttons for a message box or a task dialog.
+    public class DialogBoxShowingEventArgs : RevitAPIPreEventArgs
+    {
+        private readonly int[] accepted;   // null: a dialog box
+
+        internal DialogBoxShowingEventArgs(string dialogId, int[] accepted)
+        {
+            DialogId = dialogId;
+            this.accepted = accepted;
+        }
+
+        public string DialogId { get; private set; }
+        internal int Result { get; private set; }
+
+        public bool OverrideResult(int resultCode)
+        {
+            bool ok = accepted == null ? resultCode != 0 : Array.IndexOf(accepted, resultCode) >= 0;
+            if (ok) Result = resultCode;
+            return ok;
+        }
+    }
+
+    public class TaskDialogShowingEventArgs : DialogBoxShowingEventArgs
+    {
+        internal TaskDialogShowingEventArgs(string dialogId, string message, int[] buttons) : base(dialogId, buttons)
+        {
+            Message = message;
+        }
+
+        public string Message { get; private set; }
+    }
+
+    public class MessageBoxShowingEventArgs : DialogBoxShowingEventArgs
+    {
+        internal MessageBoxShowingEventArgs(string message, int dialogType, int[] buttons) : base("", buttons)
+        {
+            Message = message;
+            DialogType = dialogType;
+        }
+
+        public string Message { get; private set; }
+        public int DialogType { get; private set; }
     }
 }
 
@@ -1417,6 +1537,10 @@ namespace Autodesk.Revit.UI
     using Autodesk.Revit.DB;
 
     public enum ExternalEventRequest { Accepted = 0, Pending = 1, Denied = 2, TimedOut = 3 }
+
+    // A [Flags] enum: a script combines buttons with `|` (TaskDialog.Show's third argument).
+    [Flags]
+    public enum TaskDialogCommonButtons { None = 0, Ok = 1, Yes = 2, No = 4, Cancel = 8, Retry = 16, Close = 32 }
 
     public enum DockPosition { Top = 56, Left = 59, Right = 60, Bottom = 57, Tabbed = 58, Floating = 61 }
 
@@ -1515,7 +1639,7 @@ namespace Autodesk.Revit.UI
 
     public class UIDocument
     {
-        public UIDocument(Document document, View activeView)
+        internal UIDocument(Document document, View activeView)
         {
             Document = document;
             ActiveView = activeView;
@@ -1549,6 +1673,21 @@ namespace Autodesk.Revit.UI
         {
             EventHandler<Autodesk.Revit.UI.Events.ApplicationClosingEventArgs> handlers = ApplicationClosing;
             if (handlers != null) handlers(this, new Autodesk.Revit.UI.Events.ApplicationClosingEventArgs());
+        }
+
+        // Revit: `public event EventHandler<DialogBoxShowingEventArgs> DialogBoxShowing`.
+        public event EventHandler<Autodesk.Revit.UI.Events.DialogBoxShowingEventArgs> DialogBoxShowing;
+
+        internal int DialogBoxShowingSubscribers
+        {
+            get { return DialogBoxShowing == null ? 0 : DialogBoxShowing.GetInvocationList().Length; }
+        }
+
+        // Shows a dialog: the code a handler answered with, or 0 when none did (the user would).
+        internal int OnDialogBoxShowing(Autodesk.Revit.UI.Events.DialogBoxShowingEventArgs args)
+        {
+            if (DialogBoxShowing != null) DialogBoxShowing(this, args);
+            return args.Result;
         }
     }
 }
@@ -1752,6 +1891,7 @@ namespace ParacoreClrLane
             UIApplication app = new UIApplication(new Autodesk.Revit.ApplicationServices.Application());
             app.ActiveUIDocument = new UIDocument(document, view);
             app.Application.Documents.Insert(document);
+            document.Application = app.Application;
             return app;
         }
 
@@ -1773,6 +1913,30 @@ namespace ParacoreClrLane
         }
 
         public static int ApplicationClosingSubscribers(UIApplication app) { return app.ApplicationClosingSubscribers; }
+
+        // Revit shows a task dialog, a message box (its Windows type names its buttons) or a dialog
+        // box: DialogBoxShowing fires; the answer a handler gave, 0 for none.
+        public static int ShowTaskDialog(UIApplication app, string dialogId, string message, int[] buttons)
+        {
+            return app.OnDialogBoxShowing(new Autodesk.Revit.UI.Events.TaskDialogShowingEventArgs(dialogId, message, buttons));
+        }
+
+        public static int ShowMessageBox(UIApplication app, string message, int dialogType, int[] buttons)
+        {
+            return app.OnDialogBoxShowing(new Autodesk.Revit.UI.Events.MessageBoxShowingEventArgs(message, dialogType, buttons));
+        }
+
+        public static int ShowDialogBox(UIApplication app, string dialogId)
+        {
+            return app.OnDialogBoxShowing(new Autodesk.Revit.UI.Events.DialogBoxShowingEventArgs(dialogId, null));
+        }
+
+        public static int DialogBoxShowingSubscribers(UIApplication app) { return app.DialogBoxShowingSubscribers; }
+
+        // A save ("save", "save as" or "sync") of the active document is about to start: true when cancelled.
+        public static bool Saving(UIApplication app, string which) { return app.Application.OnSaving(app.ActiveUIDocument.Document, which); }
+
+        public static int SaveEventSubscribers(UIApplication app) { return app.Application.SaveEventSubscribers; }
 
         public static long FirstElementId(Document document) { return 1000; }
 
@@ -1905,6 +2069,7 @@ namespace ParacoreClrLane
             UIApplication app = new UIApplication(new Autodesk.Revit.ApplicationServices.Application());
             app.ActiveUIDocument = new UIDocument(document, plan);
             app.Application.Documents.Insert(document);
+            document.Application = app.Application;
             return app;
         }
 

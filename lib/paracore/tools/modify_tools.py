@@ -956,9 +956,11 @@ def move_elements(ctx, args: MoveElementsArgs):
     """Move elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
 
     Doors and windows move with their host wall; a door or window moved on its own stays in its
-    wall and slides along it. Moving up or down changes the elements' offsets from their level
-    (a wall's Base Offset, a window's Sill Height). Pinned elements are refused. The result
-    re-reads where the elements are.
+    wall: only a move along the wall works, and a move with a part across the wall is an error
+    that changes nothing and gives the along-wall part. Moving up or down changes the elements'
+    offsets from their level (a wall's Base Offset, a window's Sill Height). Pinned elements are
+    refused. The result re-reads where the elements are, their host and level; anything not where
+    it was sent is an error and nothing moves.
     """
     from Autodesk.Revit import DB
 

@@ -303,6 +303,34 @@ def change_recorder() -> dict:
             "after": Revit.DocumentChangedSubscribers(app)}
 
 
+def step_guard_events() -> dict:
+    """StepGuard on Revit's event shapes: DialogBoxShowing answered through OverrideResult(int) on
+    each kind of dialog, the save pre-events cancelled, every handler detached afterwards."""
+    from paracore.revit.step_guard import StepGuard
+    app = _open(2, title="Guard.rvt")
+    doc = app.ActiveUIDocument.Document
+    before = (Revit.DialogBoxShowingSubscribers(app), Revit.SaveEventSubscribers(app))
+    with StepGuard(app, doc) as guard:
+        during = (Revit.DialogBoxShowingSubscribers(app), Revit.SaveEventSubscribers(app))
+        answers = {
+            "task_yes_no": Revit.ShowTaskDialog(app, "", "Delete 2 walls?", [6, 7]),
+            "task_links_only": Revit.ShowTaskDialog(app, "Links", "Pick one", [1001, 1002]),
+            "message_ok_cancel": Revit.ShowMessageBox(app, "Continue?", 1, [1, 2]),
+            "dialog_box": Revit.ShowDialogBox(app, "Dialog_Revit_Test"),
+        }
+        cancelled = [Revit.Saving(app, which) for which in ("save", "save as", "sync")]
+    after = (Revit.DialogBoxShowingSubscribers(app), Revit.SaveEventSubscribers(app))
+    after_answer = Revit.ShowTaskDialog(app, "", "Nobody answers", [6, 7])
+    try:   # what a generated script writes for TaskDialog.Show's buttons
+        buttons = UI.TaskDialogCommonButtons.Yes | UI.TaskDialogCommonButtons.No
+        flags = [type(buttons).__name__, int(buttons)]
+    except TypeError as error:
+        flags = [f"TypeError: {error}"]
+    return {"flags": flags, "before": list(before), "during": list(during), "after": list(after), "answers": answers,
+            "cancelled": cancelled, "after_answer": after_answer, "refused": guard.refused,
+            "dialogs": [[d.dialog_id, d.message, d.answer] for d in guard.dialogs]}
+
+
 def guarded_event_and_action() -> dict:
     """The chat view's helpers: ``on`` subscribes a guarded handler; ``Action`` wraps a callable."""
     from System import Action

@@ -2064,7 +2064,7 @@ namespace ParacoreClrLane
         public static UIApplication OpenProject(string title)
         {
             Document document = new Document(title, false);
-            Level level = document.Register(new Level(document, document.TakeId(), "Level 1", 0));
+            document.Register(new Level(document, document.TakeId(), "Level 1", 0));
             View plan = AddPlan(document, "Level 1", 0.6, 0.45);
             UIApplication app = new UIApplication(new Autodesk.Revit.ApplicationServices.Application());
             app.ActiveUIDocument = new UIDocument(document, plan);

@@ -805,3 +805,27 @@ def qa_checks() -> dict:
             "loaded": [DB.RevitLinkType.IsLoaded(ctx.doc, t.Id) for t in types],
             "loaded_by_int": _error(lambda: DB.RevitLinkType.IsLoaded(ctx.doc, ctx.id_value(unloaded.Id))),
             "wall_ids": [ctx.id_value(wall.Id), ctx.id_value(other.Id)], "calls": list(Revit.TakeCalls())}
+
+
+def undo_ledger_events() -> dict:
+    """The undo ledger's DocumentChanged handler on pythonnet: Operation (a .NET enum) read by its
+    name, GetTransactionNames (an ICollection<string>) and the ids as ints; the document the event
+    carries is the ledger's (Equals, not the same Python wrapper); watch() subscribes once; a
+    change made inside paracore_work becomes Paracore's entry, one outside it someone else's."""
+    from paracore.revit import dotnet, undo_ledger
+    app = _open(4, title="Ledger.rvt")
+    doc = app.ActiveUIDocument.Document
+    ledger = undo_ledger.ledger_for(doc)
+    undo_ledger.watch(app.Application)
+    undo_ledger.watch(app.Application)
+    subscribed = Revit.DocumentChangedSubscribers(app)
+    Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID + 1]))     # someone else's change
+    outside = [[type(item).__name__, list(item.names)] for item in ledger.undo]
+    with undo_ledger.paracore_work(doc):
+        Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID + 2]))
+        entry = ledger.step_committed(doc, "Paracore: test step")
+    undo_ledger.unwatch(app.Application)
+    undo_ledger.forget(ledger.key)
+    return {"subscribed": subscribed, "outside": outside,
+            "entry": [entry.name, list(entry.transaction_names), list(entry.deleted), type(entry.deleted[0]).__name__],
+            "items": [type(item).__name__ for item in ledger.undo], "left": Revit.DocumentChangedSubscribers(app)}

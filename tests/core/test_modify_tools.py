@@ -519,3 +519,15 @@ def test_a_step_of_modifications_is_one_undo_entry(run, read, doc, wall):
     read(lambda d: d._journal.undo())
     assert read(lambda d: (point_of(d, wall), text_of(d, wall, "Mark"))) == (before, None)
     assert math.isfinite(before[0][0])
+
+
+def test_a_delete_revit_does_not_carry_out_is_an_error(run1, read, wall, monkeypatch):
+    # Read-back: an element Revit reports deleted but keeps fails the call, and nothing is deleted.
+    from Autodesk.Revit.DB import _document
+    count = read(model_count)
+    monkeypatch.setattr(_document.Document, "Delete", lambda self, ids: ids)   # reports them, deletes nothing
+    outcome = run1("delete_elements", {"element_ids": [wall]})
+    assert outcome.is_error
+    assert f"element {wall} existence: asked deleted, Revit has still in the model" in outcome.content
+    assert "Nothing was changed" in outcome.content
+    assert read(model_count) == count

@@ -1160,8 +1160,17 @@ def delete_elements(ctx, args: DeleteElementsArgs):
     given = set(requested)
     cascaded = [i for i in deleted if i not in given]
 
-    def verify():
+    def verify(in_transaction: bool = False):
         still = [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]
+        read_back = ReadBack(ctx.length_unit)
+        for value in requested:
+            exists = ctx.doc.GetElement(ctx.element_id(value)) is not None
+            read_back.same(f"element {value}", "existence", "deleted", "still in the model" if exists else "deleted")
+        for value in still:
+            if value not in given:
+                read_back.same(f"element {value}", "existence", "deleted (Revit reported it)", "still in the model")
+        read_back.confirm(f"Deleting {what}", "Check whether the elements are pinned, in a group or owned by "
+                          "another element, then ask again.", in_transaction)
         text = f"Deleted {what} ({_ids_text(requested)})."
         if cascaded:
             counts = Counter(kinds.get(i, "Other") for i in cascaded)
@@ -1175,4 +1184,5 @@ def delete_elements(ctx, args: DeleteElementsArgs):
             text += f" These still exist: {id_sample(still, where='')}."
         return text
 
-    return ToolOutput(content=verify(), verify=verify)
+    regenerate(ctx)
+    return ToolOutput(content=verify(in_transaction=True), verify=verify)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from measure import progress, ratio, spread, timed
+from scaling import wall_ids
 
 # (label, tool, arguments): writes on the walls in the working set (every wall of the model).
 CALLS = [
@@ -37,7 +38,7 @@ def measure_size(target: int, repeat: int) -> SizeResult:
     result = SizeResult(target)
     with Sandbox("duplex", grow_to=target) as sandbox:
         registry = default_registry()
-        walls = sandbox.on_main_thread(lambda: _wall_ids(sandbox.doc))
+        walls = sandbox.on_main_thread(lambda: wall_ids(sandbox.doc))
         result.elements = sandbox.on_main_thread(lambda: len(sandbox.doc._elements))
         result.walls = len(walls)
 
@@ -70,13 +71,6 @@ def _undo_bench_steps(doc) -> None:
     journal = doc._journal
     while journal.undo_history and journal.undo_history[-1].name == "bench":
         journal.undo()
-
-
-def _wall_ids(doc) -> list[int]:
-    from Autodesk.Revit import DB
-    from paracore.revit.context import id_value
-    collector = DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()
-    return [id_value(element.Id) for element in collector]
 
 
 def preview_table(results: list[SizeResult]) -> list[str]:

@@ -67,7 +67,7 @@ def measure_size(target: int, repeat: int) -> SizeResult:
                 raise RuntimeError(f"{name} {arguments} failed at {target:,} elements: {outcome.content}")
 
         result.elements = sandbox.on_main_thread(lambda: len(sandbox.doc._elements))
-        walls = sandbox.on_main_thread(lambda: _wall_ids(sandbox.doc))
+        walls = sandbox.on_main_thread(lambda: wall_ids(sandbox.doc))
         result.walls = len(walls)
         starts = {"walls": lambda: sandbox.on_main_thread(lambda: working_set.replace(walls)),
                   "empty": lambda: sandbox.on_main_thread(working_set.clear)}
@@ -81,7 +81,7 @@ def measure_size(target: int, repeat: int) -> SizeResult:
     return result
 
 
-def _wall_ids(doc) -> list[int]:
+def wall_ids(doc) -> list[int]:
     from Autodesk.Revit import DB
     from paracore.revit.context import id_value
     collector = DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()

@@ -26,7 +26,7 @@ from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, di
 from .lookup import (category_counts, category_name, category_of, elements_by_id, id_sample,
                      levels_by_elevation, resolve_category, type_label)
 from .registry import tool
-from .results import ToolError, ToolOutput, working_set_output
+from .results import ToolError, ToolOutput, fit_rows, working_set_output
 
 SAMPLE_ROWS = 10        # default rows in a search sample
 MAX_ROWS = 20           # the most rows any result lists
@@ -153,14 +153,7 @@ def _row(ctx, element, extra: str = "") -> str:
 
 
 def _fit(lines: list[str], budget: int = ROW_BUDGET) -> list[str]:
-    """The first lines that fit in ``budget`` characters (at least one)."""
-    kept, used = [], 0
-    for line in lines:
-        if kept and used + len(line) + 1 > budget:
-            break
-        kept.append(line)
-        used += len(line) + 1
-    return kept
+    return fit_rows(lines, budget)
 
 
 def _id_values(ctx, ids) -> list[int]:

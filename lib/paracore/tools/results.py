@@ -27,6 +27,18 @@ class ToolOutput:
     working_set: WorkingSetPayload | None = None
 
 
+def fit_rows(rows: list[str], budget: int) -> list[str]:
+    """The first rows that fit in ``budget`` characters, newlines counted (at least one row):
+    a result shows what fits and counts the rest."""
+    kept, used = [], 0
+    for row in rows:
+        if kept and used + len(row) + 1 > budget:
+            break
+        kept.append(row)
+        used += len(row) + 1
+    return kept
+
+
 def working_set_output(element_ids, operation: str = "replace", display_message: str = "") -> WorkingSetPayload:
     """The explicit working-set update (docs/WORKING_SET.md; scripts print it as JSON)."""
     return WorkingSetPayload(paracore_output_type="working_set_elements", operation=operation,

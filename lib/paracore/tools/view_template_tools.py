@@ -23,7 +23,7 @@ from ..display import display_text
 from .lookup import LISTED_CHOICES, all_views, close_matches, find_view, names_match, view_label, view_type_name
 from .read_back import ReadBack, regenerate
 from .registry import tool
-from .results import ToolError, ToolOutput, working_set_output
+from .results import ToolError, ToolOutput, fit_rows, working_set_output
 
 SHOWN_TEMPLATES = 30    # templates listed by list_view_templates...
 ROWS_BUDGET = 1500      # ...within this many characters
@@ -97,14 +97,7 @@ def _listed_templates(templates, limit: int = LISTED_CHOICES) -> str:
 
 
 def _fit(rows: list[str], budget: int = ROWS_BUDGET) -> list[str]:
-    """The first rows that fit in ``budget`` characters (at least one)."""
-    kept, used = [], 0
-    for row in rows:
-        if kept and used + len(row) + 1 > budget:
-            break
-        kept.append(row)
-        used += len(row) + 1
-    return kept
+    return fit_rows(rows, budget)
 
 
 def find_template(ctx, name: str):

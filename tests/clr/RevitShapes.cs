@@ -1375,6 +1375,8 @@ namespace Autodesk.Revit.DB.Events
     {
         private readonly Document document;
         private readonly ICollection<ElementId> deleted;
+        private readonly UndoOperation operation = UndoOperation.TransactionCommitted;
+        private readonly ICollection<string> names = new List<string> { "Paracore: test" };
 
         internal DocumentChangedEventArgs(Document document, ICollection<ElementId> deleted)
         {
@@ -1382,12 +1384,21 @@ namespace Autodesk.Revit.DB.Events
             this.deleted = deleted;
         }
 
+        // An undo or redo (Undo last turn): the operation and the undone transactions' names.
+        internal DocumentChangedEventArgs(Document document, UndoOperation operation, string[] names)
+        {
+            this.document = document;
+            this.deleted = new List<ElementId>();
+            this.operation = operation;
+            this.names = new List<string>(names);
+        }
+
         public Document GetDocument() { return document; }
         public ICollection<ElementId> GetDeletedElementIds() { return new List<ElementId>(deleted); }
         public ICollection<ElementId> GetAddedElementIds() { return new List<ElementId>(); }
         public ICollection<ElementId> GetModifiedElementIds() { return new List<ElementId>(); }
-        public ICollection<string> GetTransactionNames() { return new List<string> { "Paracore: test" }; }
-        public UndoOperation Operation { get { return UndoOperation.TransactionCommitted; } }
+        public ICollection<string> GetTransactionNames() { return new List<string>(names); }
+        public UndoOperation Operation { get { return operation; } }
     }
 }
 
@@ -1538,6 +1549,23 @@ namespace Autodesk.Revit.UI
 
     public enum ExternalEventRequest { Accepted = 0, Pending = 1, Denied = 2, TimedOut = 3 }
 
+    // Undo last turn posts Revit's Undo (values as in the API; Revit has hundreds more commands).
+    public enum PostableCommand { Redo = 33031, Undo = 33032 }
+
+    public class RevitCommandId
+    {
+        private RevitCommandId(string name, uint id) { Name = name; Id = id; }
+
+        public string Name { get; private set; }
+        public uint Id { get; private set; }
+
+        public static RevitCommandId LookupPostableCommandId(PostableCommand postableCommand)
+        {
+            return new RevitCommandId(postableCommand == PostableCommand.Undo ? "ID_EDIT_UNDO" : "ID_EDIT_REDO",
+                                      (uint)postableCommand);
+        }
+    }
+
     // A [Flags] enum: a script combines buttons with `|` (TaskDialog.Show's third argument).
     [Flags]
     public enum TaskDialogCommonButtons { None = 0, Ok = 1, Yes = 2, No = 4, Cancel = 8, Retry = 16, Close = 32 }
@@ -1674,6 +1702,19 @@ namespace Autodesk.Revit.UI
             EventHandler<Autodesk.Revit.UI.Events.ApplicationClosingEventArgs> handlers = ApplicationClosing;
             if (handlers != null) handlers(this, new Autodesk.Revit.UI.Events.ApplicationClosingEventArgs());
         }
+
+        // Revit runs a posted command when control returns to it; one may be pending at a time.
+        internal RevitCommandId Posted { get; set; }
+
+        public void PostCommand(RevitCommandId commandId)
+        {
+            if (commandId == null) throw new Autodesk.Revit.Exceptions.ArgumentException("commandId is null.");
+            if (Posted != null)
+                throw new Autodesk.Revit.Exceptions.InvalidOperationException("A command is already posted.");
+            Posted = commandId;
+        }
+
+        public bool CanPostCommand(RevitCommandId commandId) { return commandId != null && Posted == null; }
 
         // Revit: `public event EventHandler<DialogBoxShowingEventArgs> DialogBoxShowing`.
         public event EventHandler<Autodesk.Revit.UI.Events.DialogBoxShowingEventArgs> DialogBoxShowing;
@@ -1960,6 +2001,21 @@ namespace ParacoreClrLane
         }
 
         public static int DocumentChangedSubscribers(UIApplication app) { return app.Application.DocumentChangedSubscribers; }
+
+        // Control returns to Revit: the posted command runs (the lane only names it; null: none).
+        public static string RunPostedCommand(UIApplication app)
+        {
+            RevitCommandId posted = app.Posted;
+            app.Posted = null;
+            return posted == null ? null : posted.Name;
+        }
+
+        // Revit's Undo undid an entry: DocumentChanged with TransactionUndone and its names.
+        public static void FireUndone(UIApplication app, string[] names)
+        {
+            app.Application.OnDocumentChanged(new DocumentChangedEventArgs(app.ActiveUIDocument.Document,
+                                                                           UndoOperation.TransactionUndone, names));
+        }
 
         public static int IsolatedCount(View view) { return view.IsolatedCount; }
 

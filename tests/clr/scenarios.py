@@ -829,3 +829,40 @@ def undo_ledger_events() -> dict:
     return {"subscribed": subscribed, "outside": outside,
             "entry": [entry.name, list(entry.transaction_names), list(entry.deleted), type(entry.deleted[0]).__name__],
             "items": [type(item).__name__ for item in ledger.undo], "left": Revit.DocumentChangedSubscribers(app)}
+
+
+def undo_turn_round_trip() -> dict:
+    """Undo last turn's crossings: LookupPostableCommandId(PostableCommand.Undo) and PostCommand bind;
+    a second post while one is pending raises InvalidOperationException (the run's "still pending");
+    Revit's TransactionUndone reaches the run through the ledger; the undo's own ExternalEvent,
+    run at idle, finishes it and the working set goes back."""
+    from paracore import session as sessions
+    from paracore.revit import runtime, undo_ledger, undo_turn
+    from Autodesk.Revit.Exceptions import InvalidOperationException
+    app = _open(4, title="Undo.rvt")
+    doc = app.ActiveUIDocument.Document
+    session = sessions.registry().get_or_create(runtime.document_key(doc), doc.Title)
+    session.working_set.replace([FIRST_ID, FIRST_ID + 9])          # the second one no longer exists
+    ledger = undo_ledger.ledger_for(doc)
+    undo_ledger.watch(app.Application)
+    ledger.undo.append(undo_ledger.Entry("Paracore: create_wall", ("Create wall",), 1,
+                                         working_set_before=(FIRST_ID, FIRST_ID + 9)))
+    results = []
+    refused = undo_turn.request(app, session, results.append)
+    command = UI.RevitCommandId.LookupPostableCommandId(UI.PostableCommand.Undo)
+    try:
+        app.PostCommand(command)
+        second = "accepted"
+    except InvalidOperationException:
+        second = "InvalidOperationException"
+    ran = Revit.RunPostedCommand(app)
+    Revit.FireUndone(app, ["Create wall"])
+    rounds = Revit.Idle(app)
+    undo_ledger.unwatch(app.Application)
+    undo_ledger.forget(ledger.key)
+    sessions.registry().remove(session.key)
+    result = results[0] if results else None
+    return {"refused": refused, "second_post": second, "ran": ran, "command": [command.Name, int(command.Id)],
+            "rounds": rounds, "done": result.done if result else None,
+            "message": result.message if result else None, "working_set": list(session.working_set.ids),
+            "redo": [item.name for item in ledger.redo]}

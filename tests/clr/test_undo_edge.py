@@ -10,3 +10,12 @@ def test_the_ledger_reads_document_changed_as_revit_gives_it(clr):
     assert seen == {"subscribed": 1, "outside": [["Foreign", ["Paracore: test"]]],
                     "entry": ["Paracore: test step", ["Paracore: test"], [FIRST + 2], "int"],
                     "items": ["Foreign", "Entry"], "left": 0}
+
+
+def test_undo_last_turn_posts_revit_s_undo_and_follows_it_to_the_end(clr):
+    seen = clr.run("undo_turn_round_trip")
+    assert seen == {"refused": None, "second_post": "InvalidOperationException", "ran": "ID_EDIT_UNDO",
+                    "command": ["ID_EDIT_UNDO", 33032], "rounds": 1, "done": True,
+                    "message": "Undid turn 1: 1 undo entry ('Paracore: create_wall'). The working set is back to "
+                               "1 Unknown.",
+                    "working_set": [FIRST], "redo": ["Paracore: create_wall"]}

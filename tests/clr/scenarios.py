@@ -321,12 +321,22 @@ def step_guard_events() -> dict:
         cancelled = [Revit.Saving(app, which) for which in ("save", "save as", "sync")]
     after = (Revit.DialogBoxShowingSubscribers(app), Revit.SaveEventSubscribers(app))
     after_answer = Revit.ShowTaskDialog(app, "", "Nobody answers", [6, 7])
+    enum_answer = []
+
+    def answer_with_an_enum(sender, args):   # an enum member where OverrideResult takes an int
+        try:
+            enum_answer.append(args.OverrideResult(UI.ExternalEventRequest.Denied))
+        except TypeError as error:
+            enum_answer.append(f"TypeError: {error}")
+    app.DialogBoxShowing += answer_with_an_enum
+    Revit.ShowTaskDialog(app, "", "Enum", [2])
+    app.DialogBoxShowing -= answer_with_an_enum
     try:   # what a generated script writes for TaskDialog.Show's buttons
         buttons = UI.TaskDialogCommonButtons.Yes | UI.TaskDialogCommonButtons.No
         flags = [type(buttons).__name__, int(buttons)]
     except TypeError as error:
         flags = [f"TypeError: {error}"]
-    return {"flags": flags, "before": list(before), "during": list(during), "after": list(after), "answers": answers,
+    return {"flags": flags, "enum_answer": enum_answer, "before": list(before), "during": list(during), "after": list(after), "answers": answers,
             "cancelled": cancelled, "after_answer": after_answer, "refused": guard.refused,
             "dialogs": [[d.dialog_id, d.message, d.answer] for d in guard.dialogs]}
 

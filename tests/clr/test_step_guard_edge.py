@@ -22,3 +22,6 @@ def test_the_guard_answers_dialogs_refuses_saves_and_lets_go(clr):
     # pythonnet 3.0.3 combines a [Flags] enum's values with | into the enum (the stand-in's
     # TaskDialogCommonButtons is an enum.Flag for that reason).
     assert seen["flags"] == ["TaskDialogCommonButtons", 6]
+    # An enum member is no int to pythonnet (the stand-in refuses it the same way).
+    assert seen["enum_answer"] == ["TypeError: No method matches given arguments for "
+                                   "DialogBoxShowingEventArgs.OverrideResult: (<class 'Autodesk.Revit.UI.ExternalEventRequest'>)"]

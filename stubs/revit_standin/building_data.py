@@ -179,6 +179,9 @@ class BuildingData:
     floors: list[FloorData] = field(default_factory=list)
     rooms: list[RoomData] = field(default_factory=list)
     elements: list[ElementData] = field(default_factory=list)
+    # Shared coordinates of the internal origin: east, north, elevation (feet), angle to true north
+    # (radians). From IfcMapConversion when the file has one; all 0 (no shared coordinates) otherwise.
+    project_position: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
     @property
     def doors(self) -> list[OpeningData]:

@@ -403,7 +403,29 @@ class _Reader:
         data.rooms = [self._read_room(s) for s in self.model.by_type("IfcSpace")]
         data.elements = [self._read_element(e) for e in self._other_elements()]
         data.types = list(self._types.values())
+        data.project_position = self._project_position()
         return data
+
+    def _project_position(self) -> tuple[float, float, float, float]:
+        """The internal origin's shared coordinates, from the first IfcMapConversion (IFC4 and
+        later); none in the file (IFC2X3 has no such entity) is Revit's "no shared coordinates"."""
+        try:
+            conversions = self.model.by_type("IfcMapConversion")
+        except RuntimeError:   # the schema does not define it
+            return (0.0, 0.0, 0.0, 0.0)
+        if not conversions:
+            return (0.0, 0.0, 0.0, 0.0)
+        conversion = conversions[0]
+        target = conversion.TargetCRS
+        unit = getattr(target, "MapUnit", None) if target is not None else None
+        # The offsets are in the map's unit when the CRS names one, else in the project's.
+        feet = (ifcopenshell.util.unit.get_named_unit_scale(unit) * FEET_PER_METRE if unit is not None
+                else self.units.length)
+        # The local x axis's direction on the map; absent, the axes are the map's (angle 0).
+        x, y = conversion.XAxisAbscissa, conversion.XAxisOrdinate
+        angle = math.atan2(y, x) if x is not None and y is not None else 0.0
+        return (float(conversion.Eastings) * feet, float(conversion.Northings) * feet,
+                float(conversion.OrthogonalHeight) * feet, angle)
 
     def _application(self) -> str:
         apps = sorted(self.model.by_type("IfcApplication"),

@@ -60,8 +60,15 @@ def new_document(application, title: str = "Project1", metric: bool = True):
     builder.add_level("Level 2", 10.0)
     builder.add_default_types()
     builder.add_views()
+    add_site(document)
     document._active_view_id = builder.first_plan_for(level)
     return document
+
+
+def add_site(document, position=(0.0, 0.0, 0.0, 0.0)) -> None:
+    """The project location (shared coordinates at ``position``) and the two base points."""
+    from Autodesk.Revit.DB._locations import add_site as add
+    add(document, position)
 
 
 def build_document(building: BuildingData, application):
@@ -111,6 +118,7 @@ class _Builder:
         for element in building.elements:
             self.add_other(element)
         self.add_views()
+        add_site(self.document, building.project_position)
         first_level = next(iter(self.levels.values()), None)
         if first_level is not None:
             self.document._active_view_id = self.first_plan_for(first_level)

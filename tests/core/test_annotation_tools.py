@@ -244,3 +244,42 @@ def test_a_tag_head_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
     assert message.startswith(f"Tagging 2 elements in 'Floor Plan: {revit.plan}': Revit did not do what was asked.")
     assert "head: asked (" in message and "Nothing was changed" in message
     assert tags_in(revit, revit.plan) == {}
+
+
+def test_the_samplehouse4_replay_tags_the_doors_writes_a_note_and_dimensions_the_long_walls():
+    """Played in process on SampleHouse4; the plan's tags, notes and dimension are then read back."""
+    from paracore.app.replay import failed_turns
+    from replay_state import play_and_read
+
+    def read(doc):
+        plan = next(v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
+                    if v.Name == "Ground Floor" and not v.IsTemplate)
+        owned = [e for e in DB.FilteredElementCollector(doc).WhereElementIsNotElementType() if e.OwnerViewId == plan.Id]
+        walls = [w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)
+                 if w.LevelId == plan.GenLevel.Id and w.Location.Curve.Length > 8 / 0.3048]
+        return {
+            "doors": sorted(d.Id.Value for d in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+                            .WhereElementIsNotElementType() if d.LevelId == plan.GenLevel.Id),
+            "tagged": sorted(i.Value for t in owned if isinstance(t, DB.IndependentTag)
+                             for i in t.GetTaggedLocalElementIds()),
+            "notes": [(n.Text, round(n.Coord.X * 0.3048, 6), round(n.Coord.Y * 0.3048, 6))
+                      for n in owned if isinstance(n, DB.TextNote)],
+            "segments": [[s.Value for s in d.Segments] for d in owned if isinstance(d, DB.Dimension)],
+            "walls": [(w.Width, w.Location.Curve.GetEndPoint(0).Y, w.Orientation.Y) for w in walls],
+        }
+
+    result, model = play_and_read(REPLAYS / "annotation_samplehouse4.json", "SampleHouse4", read)
+    assert failed_turns(result) == []
+    results = [r for turn in result["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["search_elements", "use_toolset", "tag_elements", "add_text_note",
+                                            "search_elements", "dimension_walls"]
+    assert not any(r["is_error"] for r in results), results
+    assert len(model["doors"]) == 3 and model["tagged"] == model["doors"]          # every door, once
+    assert model["notes"] == [("Verify the entrance door width", 1.0, 1.0)]
+    # One string through both faces of the two long walls: thickness, clear distance, thickness.
+    [(w1, y1, _), (w2, y2, _)] = model["walls"]
+    [segments] = model["segments"]
+    assert len(segments) == 3
+    assert sorted([segments[0], segments[2]]) == pytest.approx(sorted([w1, w2]))
+    assert sum(segments) == pytest.approx(abs(y1 - y2) + (w1 + w2) / 2)
+    assert result["working_set"]["summary"] == "2 Walls"

@@ -17,11 +17,13 @@ from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
 from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import load_replay
+from paracore.revit.context import display_length_unit
 from paracore.revit.dotnet import typed_list
 from paracore.settings import Settings, save_settings, settings_path
 from paracore.tools import qa_tools, sheet_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import default_registry
 from paracore.tools.toolsets import toolset_of
+from paracore.units import format_length
 
 REPLAY = Path(__file__).resolve().parent / "replays" / "qa_fix_marks.json"
 OPENINGS = (DB.BuiltInCategory.OST_Doors, DB.BuiltInCategory.OST_Windows)
@@ -120,11 +122,13 @@ def test_check_model_is_a_read_in_the_qa_toolset():
 
 def test_an_untouched_model_has_only_views_on_no_sheet(revit):
     text = revit.text("check_model")
-    assert text.splitlines()[0].endswith("1 of 7 checks found something.")
+    assert text.splitlines()[0].endswith("1 of 8 checks found something.")
     for line in ("warnings: no warnings.", "empty_parameters: every required parameter is filled.",
                  "duplicate_marks: no two elements of a category share a Mark.",
                  "naming: every view name and sheet number matches the project's patterns.",
-                 "unplaced_rooms: every room is placed.", "links: no links."):
+                 "unplaced_rooms: every room is placed.", "links: no links.",
+                 "coordinates: no shared coordinates: the shared origin is the internal origin "
+                 "(location 'Internal')."):
         assert line in text.splitlines(), line
     assert found(revit, "unplaced_views") == sorted(v[0] for v in user_views(revit))
 
@@ -199,3 +203,111 @@ def test_the_qa_replay_fixes_the_empty_mark_with_set_parameter():
     assert "empty_parameters: every required parameter is filled." in by_id["q2"]["content"]
     assert "duplicate_marks: no two elements of a category share a Mark." in by_id["q2"]["content"]
     assert json.loads(REPLAY.read_text())["model"] == "duplex"
+
+
+# --- links and shared coordinates ---------------------------------------------------------------------
+
+
+def set_shared_coordinates(revit, east, north, elevation, angle) -> None:
+    edit(revit, lambda doc: doc.ActiveProjectLocation.SetProjectPosition(
+        DB.XYZ.Zero, DB.ProjectPosition(east, north, elevation, angle)))
+
+
+def host_point_with_shared_coordinates(revit, shared) -> tuple[float, float, float]:
+    """The host's internal point whose shared coordinates are ``shared`` (east, north, elevation),
+    found from what the API says at three points (the map is affine), not from a formula."""
+    def read():
+        location = revit.doc.ActiveProjectLocation
+        at = [location.GetProjectPosition(DB.XYZ(*p)) for p in ((0, 0, 0), (1, 0, 0), (0, 1, 0))]
+        return [(q.EastWest, q.NorthSouth, q.Elevation) for q in at]
+    (e0, n0, z0), (e1, n1, _), (e2, n2, _) = revit.call(read)
+    a, b, c, d = e1 - e0, e2 - e0, n1 - n0, n2 - n0          # [[a b] [c d]] @ (x, y) = shared - origin
+    de, dn = shared[0] - e0, shared[1] - n0
+    det = a * d - b * c
+    return ((d * de - b * dn) / det, (a * dn - c * de) / det, shared[2] - z0)
+
+
+def add_links(revit) -> dict:
+    """Four link instances: origin to origin, by shared coordinates, 5 ft off that, and one of a
+    link that is not loaded (moved, so its placement cannot be told)."""
+    from revit_standin.links import add_link
+    set_shared_coordinates(revit, 1000.0, 2000.0, 5.0, 0.3)
+    link_position = (1100.0, 1950.0, 15.0, 0.8)
+    x, y, z = host_point_with_shared_coordinates(revit, link_position[:3])   # the link's origin, in the host
+    made = {}
+
+    def run(doc):
+        made["o2o"] = add_link(doc, "Structure", instances=1)[1][0].Id.Value
+        _, [shared, off] = add_link(doc, "Site", origin=(x, y, z), angle=0.5, shared_position=link_position,
+                                    instances=2)
+        off._update_state(placement=((x + 5.0, y, z), 0.5))
+        made["shared"], made["off"] = shared.Id.Value, off.Id.Value
+        unloaded_type, [unloaded] = add_link(doc, "MEP", loaded=False, origin=(30.0, 0.0, 0.0))
+        made["unloaded"], made["unloaded_type"] = unloaded.Id.Value, unloaded_type.Id.Value
+    edit(revit, run)
+    return made
+
+
+def test_links_are_told_apart_by_how_they_are_placed(revit):
+    made = add_links(revit)
+    assert found(revit, "links") == sorted([made["off"], made["unloaded"], made["unloaded_type"]])
+    text = revit.text("check_model", {"checks": ["links"]})
+    assert "(1 origin to origin, 1 by shared coordinates)" in text.splitlines()[1]
+    assert "- 1 × link placed neither origin to origin nor by shared coordinates:" in text
+    assert f"{made['off']} 'Site.rvt : 2 : location <Not Shared>, at (" in text
+    assert "- 1 × link not loaded and moved from the host's origin" in text and "rotated 0°" in text
+    assert "- 1 × link not loaded: " in text
+
+
+def test_a_link_placed_by_shared_coordinates_stays_placed_when_both_models_move_together(revit):
+    made = add_links(revit)
+    # Moving the misplaced instance onto its shared placement fixes it; the check then agrees.
+    edit(revit, lambda doc: doc.GetElement(DB.ElementId(made["off"]))._update_state(
+        placement=doc.GetElement(DB.ElementId(made["shared"]))._state["placement"]))
+    assert found(revit, "links") == sorted([made["unloaded"], made["unloaded_type"]])
+    assert "(1 origin to origin, 2 by shared coordinates)" in revit.text("check_model", {"checks": ["links"]})
+
+
+def test_coordinates_report_the_shared_position_of_the_internal_origin(revit):
+    set_shared_coordinates(revit, 1000.0, 2000.0, 5.0, 0.3)
+    text = revit.text("check_model", {"checks": ["coordinates"]})
+    shown = revit.call(lambda: display_length_unit(revit.doc))
+    assert (f"coordinates: shared coordinates set (location 'Internal'): the internal origin is at "
+            f"E/W {format_length(1000.0, shown, 2)}, N/S {format_length(2000.0, shown, 2)}, "
+            f"elevation {format_length(5.0, shown, 2)}, project north 17.19° from true north.") in text
+    survey = revit.call(lambda: revit.doc.ActiveProjectLocation.GetProjectPosition(
+        DB.BasePoint.GetSurveyPoint(revit.doc).Position))
+    assert (round(survey.EastWest, 9), round(survey.NorthSouth, 9), round(survey.Elevation, 9)) == (0, 0, 0)
+
+
+def test_links_in_a_project_without_shared_coordinates_are_a_coordinates_finding(revit):
+    from revit_standin.links import add_link
+    made = {}
+    edit(revit, lambda doc: made.update(ids=[i.Id.Value for i in add_link(doc, "Structure", instances=2)[1]]))
+    assert found(revit, "coordinates") == sorted(made["ids"])
+    text = revit.text("check_model", {"checks": ["coordinates"]})
+    assert "coordinates: 2 in 1 finding (no shared coordinates)." in text
+    assert "- 2 × link in a project without shared coordinates" in text
+    set_shared_coordinates(revit, 10.0, 0.0, 0.0, 0.0)
+    assert found(revit, "coordinates") == []
+
+
+def test_the_samplehouse4_qa_replay_fixes_what_check_model_found_with_set_parameter():
+    """Door 2's and window 3's Marks cleared, found by check_model into the working set, marked
+    TBC by set_parameter, and the second check clean; the Marks are then read from the model."""
+    from replay_state import play_and_read
+
+    def read(doc):
+        return {bic: sorted(mark(e) for e in DB.FilteredElementCollector(doc).OfCategory(bic).WhereElementIsNotElementType())
+                for bic in OPENINGS}
+
+    result, marks = play_and_read(REPLAY.with_name("qa_fix_marks_samplehouse4.json"), "SampleHouse4", read)
+    assert failed_turns(result) == []
+    by_id = {r["id"]: r for turn in result["turns"] for r in turn["tool_results"]}
+    assert [i for i, r in by_id.items() if r["is_error"]] == []
+    assert "empty_parameters: 2 in 2 findings." in by_id["q1"]["content"]
+    assert "coordinates: no shared coordinates" in by_id["q1"]["content"]
+    assert result["turns"][1]["working_set"]["summary"] == "1 Door, 1 Window"
+    assert "empty_parameters: every required parameter is filled." in by_id["q2"]["content"]
+    assert marks == {DB.BuiltInCategory.OST_Doors: ["1", "3", "TBC"],
+                     DB.BuiltInCategory.OST_Windows: ["1", "2", "4", "TBC"]}

@@ -1,7 +1,8 @@
 """The view-template, duplicate-view, export and compare tools in a replayed conversation
 (tests/core/replays/views_and_schedules.json) on the duplex and on SampleHouse4: the real agent,
 the real tools, the stand-in. Each tool's result is checked, the exported file is read back from
-a Documents folder under tmp_path, and the final model is re-read."""
+a Documents folder under tmp_path, and the final model is re-read before the sandbox closes: the
+views' templates, scales and detail levels, and the schedules' columns."""
 from __future__ import annotations
 
 import csv
@@ -9,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from paracore.app.replay import failed_turns, run_replay
-from paracore.app.replay_file import load_replay
+from Autodesk.Revit import DB
+from paracore.app.replay import failed_turns
 from paracore.tools import schedule_export_tools
+from replay_state import play_and_read
 
 REPLAY = Path(__file__).resolve().parent / "replays" / "views_and_schedules.json"
 
@@ -20,8 +22,24 @@ REPLAY = Path(__file__).resolve().parent / "replays" / "views_and_schedules.json
 def played(request, tmp_path, monkeypatch):
     documents = tmp_path / "Documents"
     monkeypatch.setattr(schedule_export_tools, "documents_folder", lambda: documents)
-    result = run_replay(load_replay(REPLAY), model=request.param, trace=False)
+    result, model = play_and_read(REPLAY, request.param, read_views_and_schedules)
+    result["model_read"] = model
     return result, documents
+
+
+def read_views_and_schedules(doc) -> dict:
+    """name -> (template name or None, scale, detail level) for the views; name -> columns for the
+    schedules; how many doors the model has."""
+    views, schedules = {}, {}
+    for view in DB.FilteredElementCollector(doc).OfClass(DB.View):
+        if isinstance(view, DB.ViewSchedule):
+            definition = view.Definition
+            schedules[view.Name] = [definition.GetField(i).GetName() for i in range(definition.GetFieldCount())]
+        elif not view.IsTemplate:
+            template = doc.GetElement(view.ViewTemplateId)
+            views[view.Name] = (template.Name if template is not None else None, view.Scale, view.DetailLevel.ToString())
+    doors = DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType()
+    return {"views": views, "schedules": schedules, "doors": doors.GetElementCount()}
 
 
 def results(result) -> dict[str, dict]:
@@ -56,3 +74,16 @@ def test_the_working_set_follows_the_duplicated_views(played):
     turns = result["turns"]
     assert turns[1]["working_set"]["summary"] == turns[3]["working_set"]["summary"] == "1 View"
     assert turns[5]["working_set"]["summary"] == "1 Schedule"
+
+
+def test_the_model_has_the_templates_copies_and_schedules_the_replay_made(played):
+    result, documents = played
+    model = result["model_read"]
+    views = model["views"]
+    assert views["Presentation 3D"] == ("3D Default", 100, "Fine")
+    assert views["Roof"] == ("Architectural Plan", 50, "Medium")
+    assert views["{3D}"][0] is None                                  # the refused template left it alone
+    assert model["schedules"] == {"Door Schedule": ["Level", "Family and Type", "Mark"],
+                                  "Door Schedule B": ["Level", "Family and Type", "Mark", "Comments"]}
+    with open(documents / "Paracore exports" / "doors.csv", newline="", encoding="utf-8-sig") as stream:
+        assert len(list(csv.reader(stream))) == model["doors"] + 1       # a row per door, under the header

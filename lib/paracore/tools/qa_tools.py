@@ -12,6 +12,7 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -20,18 +21,23 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..display import display_text
+from ..units import format_angle, format_length
 from ..working_set import singular
 from .element_query import shorten
 from .lookup import category_name, category_of, resolve_category
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
 
-CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links")
+CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links",
+          "coordinates")
 CheckName = Literal["warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms",
-                    "unplaced_views", "links"]
+                    "unplaced_views", "links", "coordinates"]
 SAMPLE = 4             # elements named per finding
 BUDGET = 1800          # characters of the whole result (the bounded-result rule is 2,000)
 MORE_LINE = 100        # characters kept per check for its "… and N more findings" line
+# A link placed this close to origin-to-origin or to the shared coordinates' placement is placed so.
+PLACED_DISTANCE = 0.01   # ft (3 mm)
+PLACED_ANGLE = 1e-4      # radians (0.006°)
 # View types that are not views a user places or names: browsers and Revit's internal views.
 _NOT_USER_VIEWS = ("ProjectBrowser", "SystemBrowser", "Internal", "Undefined")
 # Views that go on sheets by other means (schedule instances) or not at all: not "unplaced".
@@ -46,7 +52,9 @@ class CheckModelArgs(BaseModel):
                     "empty_parameters: required parameters left empty (the project's settings); "
                     "duplicate_marks: elements of one category sharing a Mark; naming: view names and "
                     "sheet numbers against the project's patterns; unplaced_rooms; unplaced_views: views "
-                    "on no sheet; links: Revit links and whether they are loaded.")
+                    "on no sheet; links: Revit links, whether they are loaded and how each is placed "
+                    "(origin to origin, by shared coordinates, or neither); coordinates: whether the "
+                    "project has shared coordinates.")
     to_working_set: CheckName | None = Field(
         None, description="Replace the working set with ALL the elements this check found (e.g. "
                           "'empty_parameters'), so the next tool fixes them. Leave null to only look.")
@@ -59,6 +67,7 @@ class Finding:
     names: list[str]                # labels of the first elements, same order as ids
     fix: str
     count: int = 0                  # when the finding is not about elements (a link type), else len(ids)
+    name_limit: int = 40            # characters of each name shown (a link's label carries its placement)
 
     @property
     def total(self) -> int:
@@ -84,7 +93,8 @@ class CheckResult:
 def check_model(ctx, args: CheckModelArgs):
     """Check the model before issue: Revit's warnings by kind, required parameters left empty, duplicate
     Marks, view names and sheet numbers against the project's patterns, unplaced rooms, views on no
-    sheet, and links. Each finding has a count, a few element ids and how to fix it.
+    sheet, links (loaded, placed where they belong) and shared coordinates. Each finding has a
+    count, a few element ids and how to fix it.
 
     With to_working_set (a check's name) all the elements that check found become the working set,
     so the next call (e.g. set_parameter) fixes them. Reads only; changes nothing in the model.
@@ -161,7 +171,7 @@ def _finding_line(finding: Finding) -> str:
 def _sample(finding: Finding) -> str:
     if not finding.ids:
         return "."
-    shown = ", ".join(f"{i} '{shorten(name, 40)}'" for i, name in zip(finding.ids[:SAMPLE], finding.names))
+    shown = ", ".join(f"{i} '{shorten(name, finding.name_limit)}'" for i, name in zip(finding.ids[:SAMPLE], finding.names))
     more = f", … and {len(finding.ids) - SAMPLE:,} more" if len(finding.ids) > SAMPLE else ""
     return f": {shown}{more}."
 
@@ -320,9 +330,100 @@ def _links(ctx, rules) -> CheckResult:
         result.findings.append(Finding(what="link type with no instance placed", ids=sorted(unused), names=[
             _label(ctx.doc.GetElement(ctx.element_id(i))) for i in sorted(unused)[:SAMPLE]],
             fix="place an instance or remove the link in Manage Links."))
+    _check_placements(ctx, instances, result)
+    return result
+
+
+def _check_placements(ctx, instances, result: CheckResult) -> None:
+    """Each instance is placed origin to origin (identity), by shared coordinates (its transform
+    is the one the two models' shared coordinates give), or neither: misplaced. A link that is not
+    loaded has no document to compare with, so only its offset from the origin can be told."""
+    kinds: dict[str, list] = defaultdict(list)
+    for instance in instances:
+        kinds[_placement(ctx, instance)].append(instance)
+    result.note = ", ".join(f"{len(found)} {kind}" for kind, found in kinds.items() if kind in _PLACED_WELL)
+    problems = {"misplaced": ("link placed neither origin to origin nor by shared coordinates",
+                              "delete it and place the link again 'Auto - By Shared Coordinates' (or move it back)."),
+                "unknown": ("link not loaded and moved from the host's origin: its placement cannot be checked",
+                            "reload it (Manage Links), then check_model links again.")}
+    for kind, (what, fix) in problems.items():
+        if kinds.get(kind):
+            found = _finding(ctx, what, kinds[kind], fix)
+            found.names = [f"{_label(i)}, {_offset_text(ctx, i.GetTotalTransform())}" for i in kinds[kind][:SAMPLE]]
+            found.name_limit = 110
+            result.findings.append(found)
+
+
+_PLACED_WELL = ("origin to origin", "by shared coordinates")
+
+
+def _placement(ctx, instance) -> str:
+    from Autodesk.Revit import DB
+    transform = instance.GetTotalTransform()
+    origin, angle = transform.Origin, _angle(transform)
+    if _same(origin, angle, (0.0, 0.0, 0.0), 0.0):
+        return "origin to origin"
+    linked = instance.GetLinkDocument() if DB.RevitLinkType.IsLoaded(ctx.doc, instance.GetTypeId()) else None
+    if linked is None:
+        return "unknown"
+    expected_origin, expected_angle = _shared_placement(_position(ctx.doc), _position(linked))
+    return "by shared coordinates" if _same(origin, angle, expected_origin, expected_angle) else "misplaced"
+
+
+def _position(doc) -> tuple[float, float, float, float]:
+    """East, north, elevation and angle of the document's internal origin in shared coordinates."""
+    from Autodesk.Revit import DB
+    position = doc.ActiveProjectLocation.GetProjectPosition(DB.XYZ.Zero)
+    return position.EastWest, position.NorthSouth, position.Elevation, position.Angle
+
+
+def _shared_placement(host, link) -> tuple[tuple[float, float, float], float]:
+    """The link's transform into the host when both share coordinates: host^-1 * link, with
+    shared = Rz(angle) * internal + (east, north, elevation) for each model."""
+    dx, dy, dz = link[0] - host[0], link[1] - host[1], link[2] - host[2]
+    cos, sin = math.cos(-host[3]), math.sin(-host[3])
+    return (cos * dx - sin * dy, sin * dx + cos * dy, dz), link[3] - host[3]
+
+
+def _same(origin, angle: float, expected_origin, expected_angle: float) -> bool:
+    distance = math.dist((origin.X, origin.Y, origin.Z), expected_origin)
+    turn = abs(math.remainder(angle - expected_angle, 2 * math.pi))
+    return distance <= PLACED_DISTANCE and turn <= PLACED_ANGLE
+
+
+def _angle(transform) -> float:
+    return math.atan2(transform.BasisX.Y, transform.BasisX.X)
+
+
+def _offset_text(ctx, transform) -> str:
+    origin = transform.Origin
+    moved = ", ".join(format_length(v, ctx.length_unit, digits=2) for v in (origin.X, origin.Y, origin.Z))
+    return f"at ({moved}) rotated {format_angle(_angle(transform))}"
+
+
+def _coordinates(ctx, rules) -> CheckResult:
+    """Whether the project has shared coordinates: its internal origin's position in them."""
+    from Autodesk.Revit import DB
+    location = ctx.doc.ActiveProjectLocation
+    east, north, elevation, angle = _position(ctx.doc)
+    if max(abs(east), abs(north), abs(elevation), abs(angle)) < 1e-9:
+        status = (f"no shared coordinates: the shared origin is the internal origin "
+                  f"(location '{shorten(display_text(location.Name), 40)}')")
+    else:
+        values = ", ".join(f"{axis} {format_length(v, ctx.length_unit, digits=2)}"
+                           for axis, v in (("E/W", east), ("N/S", north), ("elevation", elevation)))
+        status = (f"shared coordinates set (location '{shorten(display_text(location.Name), 40)}'): the internal "
+                  f"origin is at {values}, project north {format_angle(angle)} from true north")
+    result = CheckResult("coordinates", ok=status)
+    links = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.RevitLinkInstance))
+    if status.startswith("no shared") and links:
+        result.note = "no shared coordinates"
+        result.findings.append(_finding(
+            ctx, "link in a project without shared coordinates (it can only be placed origin to origin)", links,
+            "acquire coordinates from the site or survey model (Manage > Coordinates > Acquire Coordinates)."))
     return result
 
 
 _RUNNERS = {"warnings": _warnings, "empty_parameters": _empty_parameters, "duplicate_marks": _duplicate_marks,
             "naming": _naming, "unplaced_rooms": _unplaced_rooms, "unplaced_views": _unplaced_views,
-            "links": _links}
+            "links": _links, "coordinates": _coordinates}

@@ -214,7 +214,10 @@ def get_model_overview(ctx, args: NoArgs):
                   f"{format_length(top.Elevation, unit, 2)} (list_levels shows them)")
     lines.append(f"Levels ({_n(len(levels))}, lowest first): {shown or 'none'}.")
 
-    hidden = {int(DB.BuiltInCategory.OST_Views), int(DB.BuiltInCategory.OST_Schedules)}
+    # Views and schedules are not building elements; every project has exactly one project base
+    # point and one survey point, so counting them says nothing about this one.
+    hidden = {int(DB.BuiltInCategory.OST_Views), int(DB.BuiltInCategory.OST_Schedules),
+              int(DB.BuiltInCategory.OST_ProjectBasePoint), int(DB.BuiltInCategory.OST_SharedBasePoint)}
     counts = [(name, n) for bic, name, n in category_counts(ctx) if int(bic) not in hidden]
     total = sum(n for _name, n in counts)
     listed_counts = ", ".join(f"{_n(n)} {name}" for name, n in counts[:TOP_CATEGORIES])

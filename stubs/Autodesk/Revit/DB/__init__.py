@@ -30,6 +30,7 @@ from ._outlines import UV, BoundingBoxUV, Outline
 from ._sheets import ViewSheet, Viewport
 from ._spatial import BoundarySegment, SpatialElementBoundaryOptions
 from ._links import RevitLinkInstance, RevitLinkType
+from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
@@ -77,6 +78,8 @@ __all__ = [
     "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",
     "DimensionSegment", "DimensionSegmentArray", "HostObjectUtils", "ShellLayerType",
     "ViewSheet", "Viewport", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
+    # shared coordinates
+    "ProjectLocation", "ProjectPosition", "BasePoint",
 ]
 
 

@@ -111,6 +111,12 @@ class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving
     def ActiveView(self):  # noqa: N802
         return self._elements.get(self._active_view_id)
 
+    @property
+    def ActiveProjectLocation(self):  # noqa: N802
+        """The project's shared coordinates (see _locations)."""
+        from ._locations import active_project_location
+        return active_project_location(self)
+
     # -- elements -------------------------------------------------------------------------------
     def GetElement(self, id: ElementId | str):  # noqa: N802, A002
         """GetElement(ElementId) or GetElement(uniqueId: str); None when there is no such element."""

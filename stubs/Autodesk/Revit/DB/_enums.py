@@ -48,6 +48,9 @@ class BuiltInCategory(_RevitEnum):
     OST_ElectricalFixtures = -2001060
     OST_ElectricalEquipment = -2001040
     OST_Site = -2001260
+    OST_ProjectBasePoint = -2001271
+    OST_SharedBasePoint = -2001272
+    OST_RvtLinks = -2001352
     OST_Planting = -2001360
     OST_Entourage = -2001370
     OST_Views = -2000279

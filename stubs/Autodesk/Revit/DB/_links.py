@@ -1,10 +1,11 @@
 """Revit links: the real API's RevitLinkInstance and RevitLinkType, and nothing else.
 
-The stand-in's models hold no links (an IFC file cannot say it links another model), so a
-collector asking for these classes finds none, as in a project without links. The classes exist
-so that code checking for links (check_model's links check) runs here as it does in Revit.
-A link's document is not modelled: an instance's GetLinkDocument() answers None, which is what
-Revit answers for a link that is not loaded.
+The stand-in's IFC models hold no links (an IFC file cannot say it links another model), so a
+collector asking for these classes finds none, as in a project without links. Tests add links
+with revit_standin.links, so that code checking links (check_model's links and coordinates
+checks) runs here as it does in Revit. An instance is placed by a translation and a rotation
+about Z (its total transform); a loaded link's document holds only its shared coordinates, and
+GetLinkDocument() answers None for a link that is not loaded, as Revit does.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from revit_standin.guard import api_class
 
 from ._element import ElementType
 from ._elements import Instance
+from ._geometry import XYZ, Transform
 from ._ids import ElementId
 
 
@@ -26,4 +28,13 @@ class RevitLinkType(ElementType):
 @api_class
 class RevitLinkInstance(Instance):
     def GetLinkDocument(self):  # noqa: N802
-        return None
+        if not RevitLinkType.IsLoaded(self._document, self.GetTypeId()):
+            return None
+        return self._state.get("link_document")
+
+    def GetTransform(self) -> Transform:  # noqa: N802
+        origin, angle = self._state.get("placement", ((0.0, 0.0, 0.0), 0.0))
+        return Transform(XYZ(*origin), angle)
+
+    def GetTotalTransform(self) -> Transform:  # noqa: N802
+        return self.GetTransform()   # no transform of its own inside the link's document

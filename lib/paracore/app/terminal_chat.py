@@ -111,8 +111,8 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -
             continue
         usage.start_turn()
         _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask), recorder)
-        _print_review(agent, out)
         out.write(f"  {usage.line('turn')} · session: {usage.line('session')}\n")
+        _print_review(agent, out)
 
 
 def _print_review(agent, out) -> None:

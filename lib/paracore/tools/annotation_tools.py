@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ..display import display_text
 from ..units import Length, format_length
 from .lookup import category_of, category_summary, find_view, id_sample, names_match, type_label, view_label
+from .reach import refuse_out_of_reach
 from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput
@@ -293,6 +294,7 @@ def add_text_note(ctx, args: AddTextNoteArgs):
     if note_type is None:
         raise ToolError("The project has no text note type. Load one in Revit (Annotate > Text), then ask again.")
     point = DB.XYZ(ctx.length(args.position[0]), ctx.length(args.position[1]), 0.0)
+    refuse_out_of_reach(ctx, point.X, point.Y, "The note's position")
     note = DB.TextNote.Create(ctx.doc, view.Id, point, text, note_type.Id)
     note_id, view_id = ctx.id_value(note.Id), ctx.id_value(view.Id)
 

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 from ..display import display_text
 from ..units import format_length
 from .lookup import elements_by_id, find_level, id_sample
+from .reach import refuse_out_of_reach
 from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
@@ -174,7 +175,9 @@ def _plan_point(ctx, at) -> tuple[float, float]:
     if at is None or len(at) != 2:
         raise ToolError("at must be the room's point in plan, [x, y], e.g. ['5 m', '3 m'] "
                         "(needed when in_enclosed_regions is false).")
-    return ctx.length(at[0]), ctx.length(at[1])
+    x, y = ctx.length(at[0]), ctx.length(at[1])
+    refuse_out_of_reach(ctx, x, y, "The room's point")
+    return x, y
 
 
 def _rooms_on(ctx, level) -> list:
@@ -210,7 +213,7 @@ def get_room_info(ctx, args: RoomInfoArgs):
     """
     # Named room_ids (not element_ids), so the registry does not inject the working set: the
     # default is done here, the same way.
-    ids = list(ctx.session.working_set.ids) if args.room_ids is None else args.room_ids
+    ids = list(dict.fromkeys(ctx.session.working_set.ids if args.room_ids is None else args.room_ids))
     found, missing = elements_by_id(ctx, ids)
     rooms = [e for e in found if _is_room(e)]
     if not rooms:
@@ -322,6 +325,9 @@ def renumber_elements(ctx, args: RenumberArgs):
 def _elements_to_number(ctx, args: RenumberArgs) -> list:
     from Autodesk.Revit import DB
     ids = list(dict.fromkeys(args.element_ids or []))
+    if not ids:
+        raise ToolError("No elements to renumber: give element_ids, or leave them out to renumber the working set "
+                        "(search_elements puts elements in it).")
     if len(ids) > MAX_RENUMBER:
         raise ToolError(f"Too many elements: renumber at most {MAX_RENUMBER} in one call ({len(ids)} given). "
                         "Narrow the set, e.g. with filter_working_set to one category and level.")
@@ -423,11 +429,11 @@ def _renumbered_text(ctx, expected: list[tuple[int, str]], bip, args: RenumberAr
     for value, want in expected:
         element = ctx.doc.GetElement(ctx.element_id(value))
         stored = element.get_Parameter(bip).AsString() if element is not None else None
-        read_back.same(f"element {value}", f"'{args.parameter}'", f"'{want}'",
+        read_back.same(f"element {value}", f"'{args.parameter}'", f"'{display_text(want, NAME)}'",
                        f"'{display_text(stored, NAME)}'" if stored is not None else "(none)")
     read_back.confirm(f"Renumbering {_plural(len(expected), 'element')}",
                       f"Check that the elements' '{args.parameter}' can be set, then ask again.", in_transaction)
-    shown = ", ".join(f"{v} (id {i})" for i, v in expected[:SAMPLE])
+    shown = ", ".join(f"{display_text(v, NAME)} (id {i})" for i, v in expected[:SAMPLE])
     more = f", … and {len(expected) - SAMPLE} more" if len(expected) > SAMPLE else ""
     rule = ("west to east by plan X, same X north to south" if args.order == "left_to_right"
             else "from the leftmost, each next the nearest not yet numbered")

@@ -251,3 +251,18 @@ def test_a_deferred_tool_is_still_off_until_use_toolset(fresh):
     model = deferring([[calls(("c1", "get_warnings", {})), text("Off.")]])
     answers = results(fresh.agent(model, toolsets=True).run_turn("Warnings?"))
     assert answers["c1"].is_error and "qa toolset" in answers["c1"].content
+
+
+def test_docs_toolsets_table_lists_exactly_the_tools_of_each_toolset():
+    """docs/TOOLSETS.md's table names, for the core and each toolset, exactly the tools this module
+    places there (reserved names included), and no toolset is missing from it."""
+    import re
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "TOOLSETS.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in doc.splitlines():
+        match = re.match(r"^\| (core \(always on\)|`(\w+)`) \| (.*) \|$", line)
+        if match:
+            rows[match.group(2) or "core"] = set(re.findall(r"`(\w+)`", match.group(3)))
+    expected = {"core": set(toolsets.CORE), **{t.name: set(t.tools) for t in toolsets.TOOLSETS}}
+    assert rows == expected

@@ -284,6 +284,8 @@ def test_the_preview_answers_a_scripts_dialog_as_the_run_will(host, doc, session
     preview = preview_of(host, session, "run_python", {"code": ASK_THEN_DELETE})
     assert preview.error is None and preview.deleted == {}          # answered No: nothing would go
     assert [d.answered_by for d in dialogs.shown_dialogs(host.application)] == ["handler"]
+    [line] = preview.guarded                                         # and the approval says so
+    assert line.startswith("Revit showed a dialog (") and line.endswith("Paracore answered No.") and line in preview.text()
 
 
 def test_a_preview_that_fails_on_a_dialog_says_so(host, doc, session):

@@ -70,6 +70,7 @@ class Preview:
     changes: tuple[ValueChange, ...] = ()
     sampled: int = 0                                             # modified elements compared
     warnings: tuple[str, ...] = ()
+    guarded: tuple[str, ...] = ()   # dialogs answered and saves refused (revit/step_guard.py)
 
     @property
     def modified_count(self) -> int:
@@ -85,6 +86,7 @@ class Preview:
         lines += self._also_deleted_lines() + self._change_lines()
         if self.warnings:
             lines.append(f"Revit would warn: {_failures_text(list(self.warnings))}")
+        lines += self.guarded
         return "\n".join(lines) if lines else "No change to the model."
 
     @staticmethod
@@ -156,7 +158,8 @@ def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured"
     sample = recorder.modified[:SAMPLE_ELEMENTS]
     return _Measured(deleted=recorder.deleted, sample=sample, after={i: _snapshot(doc, i) for i in sample},
                      created=_categories(doc, recorder.added), modified=_categories(doc, recorder.modified),
-                     warnings=tuple(dict.fromkeys(ctx.warnings)), asked=_asked_ids(call))
+                     warnings=tuple(dict.fromkeys(ctx.warnings)), asked=_asked_ids(call),
+                     guarded=tuple(guard.report()))
 
 
 def _run(doc, ctx: ToolContext, call: PreparedCall) -> str | None:
@@ -191,6 +194,7 @@ class _Measured:
     modified: dict[str, int]
     warnings: tuple[str, ...]
     asked: set[int]
+    guarded: tuple[str, ...]     # the dialogs the step guard answered, the saves it refused
 
 
 def _roll_back(group) -> None:
@@ -209,7 +213,7 @@ def _finish(doc, measured) -> Preview:
     return Preview(created=measured.created, modified=measured.modified,
                    deleted=_categories(doc, measured.deleted), also_deleted=also,
                    changes=tuple(_value_changes(measured.sample, before, measured.after)),
-                   sampled=len(measured.sample), warnings=measured.warnings)
+                   sampled=len(measured.sample), warnings=measured.warnings, guarded=measured.guarded)
 
 
 # -- reading elements ------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ from ..units import Angle, Length, UnitParseError, format_angle, format_length, 
 from ..working_set import singular
 from ..display import display_text
 from .lookup import LISTED_CHOICES, _normal, category_of, category_summary, close_matches, id_sample
-from .read_back import ReadBack, regenerate, same_point
+from .read_back import ReadBack, regenerate, same_point, shown_length
 from .registry import tool
 from .results import ToolError, ToolOutput
 
@@ -802,6 +802,8 @@ def _stored_text(ctx, parameter, raw) -> str:
     if storage == DB.StorageType.Integer:
         return ("yes" if raw else "no") if _is_yes_no(parameter) else str(raw)
     spec = _spec(parameter)
+    if not math.isfinite(raw):
+        return shown_length(raw, ctx.length_unit)   # "not a number", "infinity"
     if spec == DB.SpecTypeId.Length:
         return _fmt(ctx, raw)
     if spec == DB.SpecTypeId.Angle:

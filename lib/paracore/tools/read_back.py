@@ -67,8 +67,7 @@ class ReadBack:
 
     def angle(self, subject: str, what: str, asked: float, got: float | None) -> bool:
         ok = got is not None and _angle_gap(asked, got) <= ANGLE_TOLERANCE
-        return self._record(ok, subject, what, format_angle(asked),
-                            "nothing" if got is None else format_angle(got))
+        return self._record(ok, subject, what, _shown_angle(asked), "nothing" if got is None else _shown_angle(got))
 
     def point(self, subject: str, what: str, asked, got, z: bool = False) -> bool:
         """Two points, in plan (X, Y) unless ``z``."""
@@ -107,7 +106,7 @@ class ReadBack:
     # -- display units ----------------------------------------------------------------------------
 
     def format_length(self, feet: float) -> str:
-        return format_length(feet, self.length_unit)
+        return shown_length(feet, self.length_unit)
 
     def format_point(self, xyz, z: bool = False) -> str:
         values = [xyz.X, xyz.Y, xyz.Z] if z else [xyz.X, xyz.Y]
@@ -120,9 +119,20 @@ class ReadBack:
         return ok
 
 
+def shown_length(feet: float, length_unit: str) -> str:
+    """A length in display units; a stored NaN or infinity (a broken value) in words, not a crash."""
+    if not math.isfinite(feet):
+        return "not a number" if math.isnan(feet) else f"{'minus ' if feet < 0 else ''}infinity"
+    return format_length(feet, length_unit)
+
+
 def same_point(a, b, z: bool = False) -> bool:
     close = abs(a.X - b.X) <= LENGTH_TOLERANCE and abs(a.Y - b.Y) <= LENGTH_TOLERANCE
     return close and (not z or abs(a.Z - b.Z) <= LENGTH_TOLERANCE)
+
+
+def _shown_angle(radians: float) -> str:
+    return format_angle(radians) if math.isfinite(radians) else "not a number"
 
 
 def _angle_gap(a: float, b: float) -> float:

@@ -293,7 +293,7 @@ class _Builder:
                   "Perimeter": _perimeter(data.boundary)}
         state = {"name": data.name, "category": BuiltInCategory.OST_Rooms.value, "level_id": level._id,
                  "location": XYZ(*data.location) if data.location else None, "unique_id": data.key,
-                 "params": params}
+                 "ifc_boundary": tuple(data.boundary) if data.boundary else None, "params": params}
         return self._load(Room, state, data.params)
 
     def add_other(self, data):

@@ -94,3 +94,29 @@ def test_a_model_grows_to_a_target_size_with_consistent_references():
         if isinstance(host, DB.Wall):
             assert host.LevelId == door.LevelId
     assert Path(doc.PathName).suffix == ".ifc"
+
+
+def test_every_ifc_space_is_a_bounded_room_with_its_name_and_number(loaded):
+    """The IFC spaces load as rooms: named, numbered, and bounded. Where the stand-in's walls do not
+    enclose one (SampleHouse4's living room is closed by curtain walls, its 'Roof' room by nothing the
+    IFC exports), the space's footprint bounds it: its edges then add up to the exported perimeter."""
+    name, doc = loaded
+    rooms = _instances(doc, DB.BuiltInCategory.OST_Rooms)
+    assert len(rooms) == EXPECTED[name][4]
+    for room in rooms:
+        assert room.Number and room.get_Parameter(DB.BuiltInParameter.ROOM_NAME).AsString(), room.Id
+        [loop] = room.GetBoundarySegments(DB.SpatialElementBoundaryOptions())
+        assert len(loop) >= 3 and room.IsPointInRoom(room.Location.Point), (name, room.Number)
+        walls = {s.ElementId.Value for s in loop} - {-1}
+        assert all(isinstance(doc.GetElement(DB.ElementId(w)), DB.Wall) for w in walls)
+
+
+def test_a_space_the_walls_do_not_enclose_is_bounded_by_its_footprint():
+    doc = RevitHost().open("SampleHouse4")
+    rooms = {r.Number: r for r in _instances(doc, DB.BuiltInCategory.OST_Rooms)}
+    living = rooms["1 - Living room"]
+    [loop] = living.GetBoundarySegments(DB.SpatialElementBoundaryOptions())
+    assert sum(s.GetCurve().Length for s in loop) == pytest.approx(living.Perimeter)
+    bounding = [s.ElementId.Value for s in loop]
+    assert -1 in bounding and len(set(bounding) - {-1}) == 3     # three walls; the curtain walls are not walls here
+    assert not living.IsPointInRoom(DB.XYZ(100.0, 100.0, 0.0))

@@ -5,6 +5,11 @@ A level's enclosed regions come from its room-bounding walls' location lines (st
 a curved wall counts by its chord), computed by revit_standin.rooms. A room is bounded by the
 region its location point lies in; a room in no region is "not enclosed" (no segments, area 0),
 as Revit reports it.
+
+A room loaded from an IFC space keeps the space's footprint. Where the stand-in's walls do not
+enclose it (Revit bounded it by curtain walls, room separation lines or floors' edges, which the
+stand-in does not bound with), that footprint is its region: each edge is credited to the wall
+whose location line runs along it, or to no element (InvalidElementId) when none does.
 """
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from ._ids import ElementId
 # More room-bounding walls than this on one level and the stand-in finds no regions: the
 # O(n^2) graph would stall a test, and no real storey has that many.
 MAX_WALLS_PER_LEVEL = 3_000
+ALONG = 1.0   # ft: a wall's location line this close to both ends of a footprint edge bounds it
 
 
 @api_class
@@ -86,8 +92,60 @@ def region_of(room):
     point = room._state.get("location")
     if point is None:
         return None
-    return next((r for r in level_regions(room._document, room._state.get("level_id"))
-                 if r.contains(point.X, point.Y)), None)
+    found = next((r for r in level_regions(room._document, room._state.get("level_id"))
+                  if r.contains(point.X, point.Y)), None)
+    return found or _ifc_region(room, point)
+
+
+def _ifc_region(room, point):
+    """The IFC space's footprint as the room's region, when it holds the room's point."""
+    from revit_standin.rooms import Region, signed_area
+    footprint = room._state.get("ifc_boundary")
+    if not footprint or len(footprint) < 3:
+        return None
+    points = tuple(footprint) if signed_area(footprint) > 0 else tuple(reversed(footprint))   # CCW, as regions are
+    region = Region(points, (-1,) * len(points))
+    if not region.contains(point.X, point.Y):
+        return None
+    cache = room._document.__dict__.setdefault("_ifc_region_cache", {})
+    hit = cache.get(room._id)
+    if hit is None or hit[0] != room._document._version:
+        segments = _wall_segments(room._document, room._state.get("level_id"))
+        walls = tuple(_wall_along(segments, points[i], points[(i + 1) % len(points)]) for i in range(len(points)))
+        hit = cache[room._id] = (room._document._version, Region(points, walls))
+    return hit[1]
+
+
+def _wall_along(segments, a, b) -> int:
+    """The wall whose location line passes within ALONG of both ends of edge a-b and reaches the
+    edge's middle (a collinear wall further on does not count); -1 for none."""
+    middle = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    for start, end, wall_id in segments:
+        if (_distance_to_line(a, start, end) <= ALONG and _distance_to_line(b, start, end) <= ALONG
+                and _reaches(middle, start, end)):
+            return wall_id
+    return -1
+
+
+def _reaches(p, a, b) -> bool:
+    """Whether p's projection on the segment a-b falls within it (ALONG to spare at each end)."""
+    import math
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return False
+    along = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length
+    return -ALONG <= along <= length + ALONG
+
+
+def _distance_to_line(p, a, b) -> float:
+    """Distance from p to the infinite line through a and b (a point when a == b)."""
+    import math
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return math.dist(p, a)
+    return abs(dx * (p[1] - a[1]) - dy * (p[0] - a[0])) / length
 
 
 def boundary_segments(room):

@@ -111,6 +111,7 @@ namespace Autodesk.Revit.DB
     public class XYZ
     {
         public XYZ(double x, double y, double z) { X = x; Y = y; Z = z; }
+        public static XYZ Zero { get { return new XYZ(0, 0, 0); } }
         public double X { get; private set; }
         public double Y { get; private set; }
         public double Z { get; private set; }
@@ -327,11 +328,58 @@ namespace Autodesk.Revit.DB
     public class Instance : Element
     {
         internal Instance(Document document, long id, string name) : base(document, id, name) { }
+        internal Transform Placement { get; set; }
+
+        public Transform GetTransform() { return Placement ?? new Transform(new XYZ(0, 0, 0), 0); }
+        public Transform GetTotalTransform() { return GetTransform(); }
+    }
+
+    // A rotation about Z and a translation: what a link instance's placement needs here.
+    public class Transform
+    {
+        private readonly double angle;
+        internal Transform(XYZ origin, double angle) { Origin = origin; this.angle = angle; }
+        public XYZ Origin { get; private set; }
+        public XYZ BasisX { get { return new XYZ(Math.Cos(angle), Math.Sin(angle), 0); } }
+        public XYZ BasisY { get { return new XYZ(-Math.Sin(angle), Math.Cos(angle), 0); } }
+        public XYZ BasisZ { get { return new XYZ(0, 0, 1); } }
     }
 
     public class RevitLinkInstance : Instance
     {
         internal RevitLinkInstance(Document document, long id, string name) : base(document, id, name) { }
+        internal Document LinkDocument { get; set; }
+
+        // Revit: null when the link is not loaded.
+        public Document GetLinkDocument()
+        {
+            return RevitLinkType.IsLoaded(Document, GetTypeId()) ? LinkDocument : null;
+        }
+    }
+
+    public class ProjectPosition
+    {
+        public ProjectPosition(double eastWest, double northSouth, double elevation, double angle)
+        {
+            EastWest = eastWest; NorthSouth = northSouth; Elevation = elevation; Angle = angle;
+        }
+        public double EastWest { get; private set; }
+        public double NorthSouth { get; private set; }
+        public double Elevation { get; private set; }
+        public double Angle { get; private set; }
+    }
+
+    public class ProjectLocation : Instance
+    {
+        internal ProjectLocation(Document document, long id, string name) : base(document, id, name) { }
+        internal ProjectPosition Shared { get; set; }
+
+        // The lane records only the position of the internal origin (the point check_model asks about).
+        public ProjectPosition GetProjectPosition(XYZ point)
+        {
+            ParacoreClrLane.Revit.Record("ProjectLocation.GetProjectPosition(XYZ)");
+            return Shared;
+        }
     }
 
     public class RevitLinkType : ElementType
@@ -375,6 +423,20 @@ namespace Autodesk.Revit.DB
         public string PathName { get; set; }
         public bool IsReadOnly { get; private set; }
         public bool IsLinked { get; internal set; }
+        private ProjectLocation location;
+        // Revit: the project's shared coordinates ("Internal", all 0, in a new project).
+        public ProjectLocation ActiveProjectLocation
+        {
+            get
+            {
+                if (location == null)
+                {
+                    location = new ProjectLocation(this, TakeId(), "Internal");
+                    location.Shared = new ProjectPosition(0, 0, 0, 0);
+                }
+                return location;
+            }
+        }
         // Revit: the Application the document belongs to (set when the lane opens it).
         public Autodesk.Revit.ApplicationServices.Application Application { get; internal set; }
         internal Transaction OpenTransaction { get; set; }
@@ -2227,6 +2289,26 @@ namespace ParacoreClrLane
                 instance.TypeId = type.Id;
             }
             return type;
+        }
+
+        // A loaded link placed at (x, y, z) turned by angle, whose own shared coordinates are given.
+        public static RevitLinkInstance AddPlacedLink(Document document, string name, double x, double y, double z,
+                                                      double angle, double[] linkShared)
+        {
+            RevitLinkType type = AddLink(document, name, true, false);
+            RevitLinkInstance instance = document.Register(new RevitLinkInstance(document, document.TakeId(), name));
+            instance.TypeId = type.Id;
+            instance.Placement = new Transform(new XYZ(x, y, z), angle);
+            instance.LinkDocument = new Document(name, true);
+            instance.LinkDocument.IsLinked = true;
+            SetSharedCoordinates(instance.LinkDocument, linkShared);
+            return instance;
+        }
+
+        // What Manage > Coordinates > Specify Coordinates at Point does to the internal origin.
+        public static void SetSharedCoordinates(Document document, double[] position)
+        {
+            document.ActiveProjectLocation.Shared = new ProjectPosition(position[0], position[1], position[2], position[3]);
         }
 
         internal static int RoomsPlaced(Document document)

@@ -817,6 +817,34 @@ def qa_checks() -> dict:
             "wall_ids": [ctx.id_value(wall.Id), ctx.id_value(other.Id)], "calls": list(Revit.TakeCalls())}
 
 
+def qa_links_and_coordinates() -> dict:
+    """check_model's links and coordinates checks as they run: Document.ActiveProjectLocation,
+    ProjectLocation.GetProjectPosition(XYZ.Zero) (a static XYZ property in, a ProjectPosition's
+    doubles out), Instance.GetTotalTransform (Origin, BasisX) and RevitLinkInstance.GetLinkDocument
+    (a Document, or null for a link that is not loaded)."""
+    import math
+    from paracore.tools import qa_tools as tools
+    doc, ctx = _project("Links.rvt")
+    Revit.SetSharedCoordinates(doc, [1000.0, 2000.0, 5.0, 0.0])
+    # By shared coordinates: the link's origin is 100 ft east and 50 ft south of the host's.
+    by_shared = Revit.AddPlacedLink(doc, "Site.rvt", 100.0, -50.0, 10.0, 0.0, [1100.0, 1950.0, 15.0, 0.0])
+    off = Revit.AddPlacedLink(doc, "Survey.rvt", 105.0, -50.0, 10.0, 0.0, [1100.0, 1950.0, 15.0, 0.0])
+    origin = Revit.AddPlacedLink(doc, "Structure.rvt", 0.0, 0.0, 0.0, 0.0, [0.0, 0.0, 0.0, 0.0])
+    unloaded = Revit.AddLink(doc, "MEP.rvt", False, True)
+    Revit.TakeCalls()
+    links = tools._links(ctx, None)
+    coordinates = tools._coordinates(ctx, None)
+    transform = off.GetTotalTransform()
+    return {"note": links.note,
+            "findings": [{"what": f.what, "ids": list(f.ids)} for f in links.findings],
+            "coordinates": coordinates.ok, "calls": sorted(set(Revit.TakeCalls())),
+            "ids": {"shared": ctx.id_value(by_shared.Id), "off": ctx.id_value(off.Id),
+                    "origin": ctx.id_value(origin.Id), "unloaded_type": ctx.id_value(unloaded.Id)},
+            "off_placement": (transform.Origin.X, transform.Origin.Y, math.atan2(transform.BasisX.Y, transform.BasisX.X)),
+            "unloaded_document": [d is None for d in (i.GetLinkDocument() for i in DB.FilteredElementCollector(doc)
+                                                      .OfClass(DB.RevitLinkInstance))]}
+
+
 def undo_ledger_events() -> dict:
     """The undo ledger's DocumentChanged handler on pythonnet: Operation (a .NET enum) read by its
     name, GetTransactionNames (an ICollection<string>) and the ids as ints; the document the event

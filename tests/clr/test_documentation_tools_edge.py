@@ -124,3 +124,16 @@ def test_the_warnings_check_iterates_failure_messages_and_link_types_are_checked
     assert seen["loaded"] == [True, False]
     assert seen["calls"] == ["RevitLinkType.IsLoaded(Document, ElementId)"] * 2
     assert seen["loaded_by_int"].startswith(NO_METHOD + "RevitLinkType.IsLoaded")
+
+
+def test_the_links_and_coordinates_checks_read_placements_and_shared_coordinates_through_the_api(clr):
+    seen = clr.run("qa_links_and_coordinates")
+    ids = seen["ids"]
+    assert seen["note"] == "1 by shared coordinates, 2 origin to origin"
+    assert seen["findings"] == [
+        {"what": "link not loaded", "ids": [ids["unloaded_type"]]},
+        {"what": "link placed neither origin to origin nor by shared coordinates", "ids": [ids["off"]]}]
+    assert seen["off_placement"] == [105.0, -50.0, 0.0]
+    assert seen["coordinates"].startswith("shared coordinates set (location 'Internal'): the internal origin is at E/W ")
+    assert seen["calls"] == ["ProjectLocation.GetProjectPosition(XYZ)", "RevitLinkType.IsLoaded(Document, ElementId)"]
+    assert seen["unloaded_document"] == [False, False, False, True]

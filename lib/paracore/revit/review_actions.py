@@ -60,19 +60,24 @@ def undo_from_button(uiapp, report) -> str:
         return "Nothing to undo: Paracore has not changed this model."
 
     def on_done(result) -> None:
-        report(result.message)
-        _tell_the_pane(result)
+        if not _tell_the_pane(result):   # the chat shows it when it is on screen
+            report(result.message)
 
     refused = undo_last_turn(uiapp, session, on_done)
     return refused.message if refused is not None else "Undoing the last turn…"
 
 
-def _tell_the_pane(result) -> None:
-    """The chat pane (if open) shows the outcome and updates its review card."""
+def _tell_the_pane(result) -> bool:
+    """The chat pane (if it exists) shows the outcome and updates its review card; True when the
+    chat is on screen, so the user saw it there."""
     try:
         from . import host_state
         view = host_state.state().chat_view
-        if view is not None:
-            view.undo_finished(result)
+        if view is None:
+            return False
+        view.undo_finished(result)
+        from ..ui import wpf_view
+        return bool(wpf_view.is_visible())
     except Exception:  # noqa: BLE001
         log.exception("Could not tell the chat pane about the undo")
+        return False

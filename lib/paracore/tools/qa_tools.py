@@ -406,7 +406,8 @@ def _coordinates(ctx, rules) -> CheckResult:
     from Autodesk.Revit import DB
     location = ctx.doc.ActiveProjectLocation
     east, north, elevation, angle = _position(ctx.doc)
-    if max(abs(east), abs(north), abs(elevation), abs(angle)) < 1e-9:
+    shared = max(abs(east), abs(north), abs(elevation), abs(angle)) >= 1e-9
+    if not shared:
         status = (f"no shared coordinates: the shared origin is the internal origin "
                   f"(location '{shorten(display_text(location.Name), 40)}')")
     else:
@@ -416,10 +417,10 @@ def _coordinates(ctx, rules) -> CheckResult:
                   f"origin is at {values}, project north {format_angle(angle)} from true north")
     result = CheckResult("coordinates", ok=status)
     links = list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.RevitLinkInstance))
-    if status.startswith("no shared") and links:
+    if not shared and links:
         result.note = "no shared coordinates"
         result.findings.append(_finding(
-            ctx, "link in a project without shared coordinates (it can only be placed origin to origin)", links,
+            ctx, "link in a project without shared coordinates (none can be placed by them until it has some)", links,
             "acquire coordinates from the site or survey model (Manage > Coordinates > Acquire Coordinates)."))
     return result
 

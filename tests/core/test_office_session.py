@@ -372,7 +372,7 @@ def test_the_garden_wall_and_its_two_windows(played):
 def test_the_denied_delete_left_the_model_unchanged(played):
     turn = played["turns"][DELETE_DENIED]
     asked = [e for e in turn["events"] if isinstance(e, ev.ApprovalRequested)]
-    assert len(asked) == 1 and "2 windows hosted in it" in asked[0].description
+    assert len(asked) == 1 and "Revit also deletes what depends on them: 2 windows (ids 334, 335)" in asked[0].description
     before, after = _before(played, DELETE_DENIED), _after(played, DELETE_DENIED)
     assert after["element_count"] == before["element_count"]
     assert after["wall_ids"] == before["wall_ids"] and after["windows"] == before["windows"]
@@ -411,7 +411,7 @@ def test_the_command_line_replays_the_session(cli, played):
     assert cli["model"] == "duplex"
     assert len(cli["turns"]) == 15
     for turn, scripted, in_process in zip(cli["turns"], played["replay"].turns, played["turns"]):
-        assert set(turn) == {"user", "tool_results", "reply", "context", "working_set"}  # no "error"
+        assert set(turn) == {"user", "approvals", "tool_results", "reply", "context", "working_set"}  # no "error"
         assert turn["user"] == scripted.user and turn["reply"] == scripted.reply
         assert turn["context"].startswith("CONTEXT:")
         assert [r["id"] for r in turn["tool_results"]] == [c.id for s in scripted.steps if s.tool_calls

@@ -306,9 +306,10 @@ def test_the_approval_is_asked_after_the_tool_card_and_its_description_once():
     prompt, screen = keyboard.screens[1]
     assert prompt.strip().startswith("│  Allow?")
     # Everything the agent said before asking is on the screen when the question comes: the
-    # tool card, then what the call will do, shown once.
-    *_, card, approval = screen.rstrip().splitlines()
+    # tool card, then what the call will do, shown once, then its preview (docs/SAFETY.md).
+    *_, card, approval, preview = screen.rstrip().splitlines()
     assert card.startswith("  ┌─ create_curved_wall(") and approval.startswith("  │  approval: ")
+    assert preview == "  │    Creates 1: 1 wall"
     description = approval[len("  │  approval: "):]
     assert len(description) > 10 and out.count(description) == 1
     assert box.summary == "1 Wall" and TURN.reply in out

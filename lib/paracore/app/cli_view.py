@@ -39,7 +39,10 @@ class ConversationPrinter:
         self._write(f"  ┌─ {event.summary}")
 
     def _on_approval_requested(self, event: ev.ApprovalRequested) -> None:
-        self._write(f"  │  approval: {event.description}")
+        call, *preview = event.description.splitlines() or [""]
+        self._write(f"  │  approval: {call}")
+        for line in preview:  # what the call would change (docs/SAFETY.md), under the card's rule
+            self._write(f"  │    {line}")
 
     def _on_approval_resolved(self, event: ev.ApprovalResolved) -> None:
         self._write(f"  │  → {event.decision}")

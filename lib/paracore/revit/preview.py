@@ -98,7 +98,7 @@ class Preview:
     def _also_deleted_lines(self) -> list[str]:
         if not self.also_deleted:
             return []
-        ids = list(self.also_deleted)
+        ids = sorted(self.also_deleted)
         shown = ", ".join(str(i) for i in ids[:SHOWN_IDS]) + (f", … {len(ids) - SHOWN_IDS} more"
                                                                if len(ids) > SHOWN_IDS else "")
         by_category = Counter(self.also_deleted.values())

@@ -3,10 +3,6 @@ a plan, a text note, a dimension string across parallel walls. What each test ch
 from the model, not taken from the tool's words."""
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -161,26 +157,58 @@ def _skew_wall(revit, first: int) -> int:
     return revit.call(read)
 
 
-# --- the replay: doors searched into the working set, tagged in the plan, a note added ----------------------
+# --- the replays: doors tagged in a plan, a note, a dimension string across the two long walls --------------
 
 REPLAYS = Path(__file__).resolve().parent / "replays"
+# replay -> (its model, the plan it annotates, the note it writes, at (m, m), the walls it dimensions: longer than)
+ANNOTATION_REPLAYS = {
+    "annotation_duplex.json": ("duplex", "Level 1", "Check door swings", (2.0, 2.0), 10.0),
+    "annotation_samplehouse4.json": ("SampleHouse4", "Ground Floor", "Verify the entrance door width", (1.0, 1.0), 8.0),
+}
 
 
-def test_the_annotation_replay_tags_every_door_of_the_plan(tmp_path):
-    env = {**os.environ, "PARACORE_DATA_DIR": str(tmp_path)}  # a replay records a trace: not in the user's
-    done = subprocess.run([sys.executable, "-m", "paracore", "replay", str(REPLAYS / "annotation_duplex.json"),
-                           "--json"], capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr
-    played = json.loads(done.stdout)
-    results = [r for turn in played["turns"] for r in turn["tool_results"]]
-    assert [r["name"] for r in results] == ["search_elements", "use_toolset", "tag_elements", "add_text_note"]
+@pytest.mark.parametrize("replay", sorted(ANNOTATION_REPLAYS))
+def test_the_annotation_replay_tags_the_doors_writes_a_note_and_dimensions_the_long_walls(replay):
+    """Played in process (toolsets on, as in a chat); the plan's tags, notes and dimension are then
+    read back from the model before the sandbox closes."""
+    from paracore.app.replay import failed_turns
+    from replay_state import play_and_read
+    model_name, plan_name, note, at, longer_than = ANNOTATION_REPLAYS[replay]
+
+    def read(doc):
+        plan = next(v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
+                    if v.Name == plan_name and not v.IsTemplate)
+        owned = [e for e in DB.FilteredElementCollector(doc).WhereElementIsNotElementType() if e.OwnerViewId == plan.Id]
+        walls = [w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)
+                 if w.LevelId == plan.GenLevel.Id and w.Location.Curve.Length > longer_than / 0.3048]
+        return {
+            "doors": sorted(d.Id.Value for d in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+                            .WhereElementIsNotElementType() if d.LevelId == plan.GenLevel.Id),
+            "tagged": sorted(i.Value for t in owned if isinstance(t, DB.IndependentTag)
+                             for i in t.GetTaggedLocalElementIds()),
+            "notes": [(n.Text, round(n.Coord.X * 0.3048, 6), round(n.Coord.Y * 0.3048, 6))
+                      for n in owned if isinstance(n, DB.TextNote)],
+            "segments": [[s.Value for s in d.Segments] for d in owned if isinstance(d, DB.Dimension)],
+            "walls": [(w.Width, w.Location.Curve.GetEndPoint(0), w.Orientation) for w in walls],
+        }
+
+    result, model = play_and_read(REPLAYS / replay, model_name, read)
+    assert failed_turns(result) == []
+    results = [r for turn in result["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["search_elements", "use_toolset", "tag_elements", "add_text_note",
+                                            "search_elements", "dimension_walls"]
     assert not any(r["is_error"] for r in results), results
-    doors = played["turns"][0]["working_set"]["summary"]          # e.g. "12 Doors"
-    count = int(doors.split()[0])
-    assert doors.endswith("Doors") and results[2]["content"].startswith(f"Tagged {count} elements")
-    assert "Not tagged" not in results[2]["content"]
-    assert played["working_set"]["summary"] == doors               # the tags did not change the set
-    assert results[3]["content"].startswith("Added text note")
+    assert model["doors"] and model["tagged"] == model["doors"]                  # every door, once
+    assert result["turns"][0]["working_set"]["summary"] == f"{len(model['doors'])} Doors"
+    assert model["notes"] == [(note, *at)]
+    # One string through both faces of the two long walls: thickness, clear distance, thickness.
+    [(w1, p1, normal), (w2, p2, _)] = model["walls"]
+    [segments] = model["segments"]
+    apart = abs((p2.X - p1.X) * normal.X + (p2.Y - p1.Y) * normal.Y)          # centre lines, across the walls
+    assert len(segments) == 3
+    assert sorted([segments[0], segments[2]]) == pytest.approx(sorted([w1, w2]))
+    assert sum(segments) == pytest.approx(apart + (w1 + w2) / 2)
+    assert result["working_set"]["summary"] == "2 Walls"
 
 
 def test_a_plan_collector_finds_the_tags_it_owns(revit):
@@ -244,42 +272,3 @@ def test_a_tag_head_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
     assert message.startswith(f"Tagging 2 elements in 'Floor Plan: {revit.plan}': Revit did not do what was asked.")
     assert "head: asked (" in message and "Nothing was changed" in message
     assert tags_in(revit, revit.plan) == {}
-
-
-def test_the_samplehouse4_replay_tags_the_doors_writes_a_note_and_dimensions_the_long_walls():
-    """Played in process on SampleHouse4; the plan's tags, notes and dimension are then read back."""
-    from paracore.app.replay import failed_turns
-    from replay_state import play_and_read
-
-    def read(doc):
-        plan = next(v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
-                    if v.Name == "Ground Floor" and not v.IsTemplate)
-        owned = [e for e in DB.FilteredElementCollector(doc).WhereElementIsNotElementType() if e.OwnerViewId == plan.Id]
-        walls = [w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)
-                 if w.LevelId == plan.GenLevel.Id and w.Location.Curve.Length > 8 / 0.3048]
-        return {
-            "doors": sorted(d.Id.Value for d in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)
-                            .WhereElementIsNotElementType() if d.LevelId == plan.GenLevel.Id),
-            "tagged": sorted(i.Value for t in owned if isinstance(t, DB.IndependentTag)
-                             for i in t.GetTaggedLocalElementIds()),
-            "notes": [(n.Text, round(n.Coord.X * 0.3048, 6), round(n.Coord.Y * 0.3048, 6))
-                      for n in owned if isinstance(n, DB.TextNote)],
-            "segments": [[s.Value for s in d.Segments] for d in owned if isinstance(d, DB.Dimension)],
-            "walls": [(w.Width, w.Location.Curve.GetEndPoint(0).Y, w.Orientation.Y) for w in walls],
-        }
-
-    result, model = play_and_read(REPLAYS / "annotation_samplehouse4.json", "SampleHouse4", read)
-    assert failed_turns(result) == []
-    results = [r for turn in result["turns"] for r in turn["tool_results"]]
-    assert [r["name"] for r in results] == ["search_elements", "use_toolset", "tag_elements", "add_text_note",
-                                            "search_elements", "dimension_walls"]
-    assert not any(r["is_error"] for r in results), results
-    assert len(model["doors"]) == 3 and model["tagged"] == model["doors"]          # every door, once
-    assert model["notes"] == [("Verify the entrance door width", 1.0, 1.0)]
-    # One string through both faces of the two long walls: thickness, clear distance, thickness.
-    [(w1, y1, _), (w2, y2, _)] = model["walls"]
-    [segments] = model["segments"]
-    assert len(segments) == 3
-    assert sorted([segments[0], segments[2]]) == pytest.approx(sorted([w1, w2]))
-    assert sum(segments) == pytest.approx(abs(y1 - y2) + (w1 + w2) / 2)
-    assert result["working_set"]["summary"] == "2 Walls"

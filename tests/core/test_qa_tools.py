@@ -15,8 +15,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.app.replay import failed_turns, run_replay
-from paracore.app.replay_file import load_replay
+from paracore.app.replay import failed_turns
 from paracore.revit.context import display_length_unit
 from paracore.revit.dotnet import typed_list
 from paracore.settings import Settings, save_settings, settings_path
@@ -193,7 +192,19 @@ def test_bad_check_names_and_huge_lists_are_refused_before_revit(revit):
 
 
 def test_the_qa_replay_fixes_the_empty_mark_with_set_parameter():
-    result = run_replay(load_replay(REPLAY), model="duplex", trace=False)
+    from replay_state import play_and_read
+
+    def read(doc):
+        return sorted(mark(d) for d in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+                      .WhereElementIsNotElementType())
+
+    before = DuplexRevit("duplex")
+    try:
+        marks_before = before.call(lambda: read(before.doc))
+    finally:
+        before.close()
+    result, marks = play_and_read(REPLAY, "duplex", read)
+    assert marks == sorted(m if m != "A101" else "D-101" for m in marks_before)   # only A101 changed, to D-101
     assert failed_turns(result) == []
     by_id = {r["id"]: r for turn in result["turns"] for r in turn["tool_results"]}
     assert [i for i, r in by_id.items() if r["is_error"]] == []

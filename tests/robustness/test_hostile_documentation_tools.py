@@ -241,6 +241,43 @@ def test_dimensions_across_walls_that_are_not_parallel(box):
     refused(box, "dimension_walls", {"element_ids": pair, "view": "Level 1"}, "parallel")
 
 
+# --- schedules compared, views duplicated (the path cases are in test_hostile_view_and_schedule_tools) ------
+
+
+@pytest.fixture(scope="module")
+def door_schedule(box):
+    """A door schedule made in its own turn (hostile turns are undone, this one is kept)."""
+    turn = play(box, [{"id": "s", "name": "create_schedule",
+                       "arguments": {"category": "Doors", "name": "Hostile Doors 2", "fields": ["Mark"]}}])
+    assert not turn.result("s").is_error, turn.result("s").content
+    return "Hostile Doors 2"
+
+
+@pytest.mark.parametrize("a, b", [("Level 1", "Level 2"), ("Level 1", "SCHEDULE"), ("SCHEDULE", "WALL"),
+                                  ("SCHEDULE", CONTROL)])
+def test_comparing_schedules_with_what_is_not_a_schedule(box, model, door_schedule, a, b):
+    names = {"SCHEDULE": door_schedule, "WALL": str(model["walls"][0])}
+    content = refused(box, "compare_schedules", {"a": names.get(a, a), "b": names.get(b, b)}, "schedule")
+    not_raw(content)
+
+
+def test_a_schedule_compared_with_itself_is_the_same(box, door_schedule):
+    _, finished = one(box, "compare_schedules", {"a": door_schedule, "b": door_schedule})
+    if finished.is_error:
+        assert_helpful_error(finished.content)
+    else:
+        assert "Same rows" in finished.content or "same" in finished.content.lower(), finished.content[:300]
+
+
+def test_duplicating_what_is_not_a_view_or_cannot_be_duplicated(box, model):
+    refused(box, "duplicate_view", {"view": str(model["walls"][0])}, "view")
+    sheet_turn, _ = one(box, "list_view_templates", {"name_contains": CONTROL})
+    not_raw(sheet_turn.result("c0").content)
+    _, finished = one(box, "duplicate_view", {"view": "Level 1", "name": "{3D}"})   # a name a view has
+    if finished.is_error:
+        assert_helpful_error(finished.content)
+
+
 # --- check_model: links and coordinates ------------------------------------------------------------------------
 
 

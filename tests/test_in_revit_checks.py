@@ -70,9 +70,9 @@ def test_the_in_revit_checks_pass_on_the_stand_in_and_leave_everything_as_they_f
     assert [r.name for r in results] == [
         "runtime packages import", "bridge round trip (worker -> main thread)", "tool get_model_overview",
         "tool search_elements (Walls)", "tool create_wall", "tool set_parameter (Comments)",
-        "working-set quick buttons", "model unchanged after the rollback"]
+        "working-set quick buttons", "shared coordinates (check_model)", "model unchanged after the rollback"]
     assert all(r.passed for r in results), report
-    assert report.splitlines()[-1] == "8 passed, 0 failed"
+    assert report.splitlines()[-1] == "9 passed, 0 failed"
 
     def after():
         session = session_for(doc)
@@ -81,4 +81,5 @@ def test_the_in_revit_checks_pass_on_the_stand_in_and_leave_everything_as_they_f
                 len(doc._journal.undo_history))
 
     assert host.call(after) == state_before  # model, working set, selection, and no undo entry
+    assert host.call(lambda: doc.ActiveProjectLocation.GetProjectPosition(DB.XYZ.Zero).EastWest) == 0  # rolled back
     assert not host.call(lambda: host.uiapp.ActiveUIDocument.ActiveView.IsTemporaryHideIsolateActive())

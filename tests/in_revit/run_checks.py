@@ -24,7 +24,10 @@ What it checks, printing a pass/fail table at the end (also in pyRevit's run log
    after the rollback;
 4. the working-set quick buttons' logic (add, remove, replace, select, isolate, clear, and ids of
    deleted elements dropped), inside the same scratch group; the session's working set, the
-   Revit selection and the active view's temporary isolation are restored afterwards.
+   Revit selection and the active view's temporary isolation are restored afterwards;
+5. Revit's shared-coordinate convention, which check_model's links check and the stand-in assume
+   (shared = Rz(Angle) * internal + (E/W, N/S, elevation)): coordinates specified at the internal
+   origin, read back 1 ft east of it, then check_model's coordinates check, in the same group.
 
 pytest never collects this file (pyproject's ``norecursedirs`` excludes tests/in_revit); the
 suite imports it and runs ``run_checks`` against the Revit stand-in as a smoke test.
@@ -212,6 +215,27 @@ def check_set_parameter(scratch):
     return f"Comments = {value!r}"
 
 
+def check_shared_coordinates(scratch):
+    import math
+
+    from Autodesk.Revit import DB
+    location = scratch.doc.ActiveProjectLocation
+    transaction = DB.Transaction(scratch.doc, "Paracore check: specify coordinates")
+    transaction.Start()
+    try:
+        location.SetProjectPosition(DB.XYZ.Zero, DB.ProjectPosition(100.0, 200.0, 3.0, math.pi / 2))
+        east = location.GetProjectPosition(DB.XYZ(1.0, 0.0, 0.0))
+    finally:
+        transaction.Commit()   # undone with the scratch group
+    got = (round(east.EastWest, 6), round(east.NorthSouth, 6), round(east.Elevation, 6))
+    expect(got == (100.0, 201.0, 3.0), f"1 ft east of the internal origin reads E/W, N/S, elevation {got}, not "
+           "(100, 201, 3): Revit turns the other way, so qa_tools._shared_placement and the stand-in's "
+           "ProjectLocation must use -Angle")
+    content = scratch.call("check_model", {"checks": ["coordinates"]})
+    expect("shared coordinates set" in content, f"check_model did not see the coordinates: {content[:200]}")
+    return f"1 ft east reads {got}; " + content.splitlines()[-1][:80]
+
+
 def check_quick_buttons(uiapp, scratch):
     """Every quick button on the model's walls (and the scratch wall), checked against Revit."""
     from Autodesk.Revit import DB
@@ -293,6 +317,7 @@ def run_checks(uiapp, out=print):
         checks.run("tool create_wall", check_create_wall, scratch)
         checks.run("tool set_parameter (Comments)", check_set_parameter, scratch)
         checks.run("working-set quick buttons", check_quick_buttons, uiapp, scratch)
+        checks.run("shared coordinates (check_model)", check_shared_coordinates, scratch)
     finally:
         group.RollBack()
         _restore(uidoc, session, saved_ids, saved_selection, view, was_isolated)

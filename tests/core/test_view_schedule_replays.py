@@ -55,8 +55,10 @@ def test_every_turn_plays_and_each_tool_reports_what_it_did(played):
     assert "new view '3D View: Presentation 3D'" in by_id["d1"]["content"]
     assert by_id["a1"]["content"] == ("Applied the view template '3D Default' to 1 view: '3D View: Presentation 3D'. "
                                       "It shows at 1:100, detail Fine.")
-    assert by_id["a2"]["content"].startswith("The view template 'Architectural Plan' is for floor plans, so Revit "
-                                             "cannot apply it to '3D View: {3D}'. Templates for 3D Views: '3D Default'.")
+    # The approval's preview tried it and rolled it back, so the refusal says so before the tool's words.
+    assert by_id["a2"]["content"].startswith("Not run: tried on the model and rolled back before asking the user")
+    assert ("The view template 'Architectural Plan' is for floor plans, so Revit cannot apply it to '3D View: {3D}'. "
+            "Templates for 3D Views: '3D Default'.") in by_id["a2"]["content"]
     assert by_id["a3"]["content"].startswith("Applied the view template 'Architectural Plan' to 1 view: "
                                              "'Floor Plan: Roof'. It shows at 1:50, detail Medium.")
     path = documents / "Paracore exports" / "doors.csv"

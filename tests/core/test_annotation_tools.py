@@ -182,8 +182,9 @@ def test_the_annotation_replay_tags_the_doors_writes_a_note_and_dimensions_the_l
         walls = [w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)
                  if w.LevelId == plan.GenLevel.Id and w.Location.Curve.Length > longer_than / 0.3048]
         return {
-            "doors": sorted(d.Id.Value for d in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)
-                            .WhereElementIsNotElementType() if d.LevelId == plan.GenLevel.Id),
+            "doors": sorted(d.Id.Value for d in DB.FilteredElementCollector(doc)
+                            .OfCategory(DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType()
+                            if d.LevelId == plan.GenLevel.Id),
             "tagged": sorted(i.Value for t in owned if isinstance(t, DB.IndependentTag)
                              for i in t.GetTaggedLocalElementIds()),
             "notes": [(n.Text, round(n.Coord.X * 0.3048, 6), round(n.Coord.Y * 0.3048, 6))

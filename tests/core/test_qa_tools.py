@@ -309,7 +309,8 @@ def test_the_samplehouse4_qa_replay_fixes_what_check_model_found_with_set_parame
     from replay_state import play_and_read
 
     def read(doc):
-        return {bic: sorted(mark(e) for e in DB.FilteredElementCollector(doc).OfCategory(bic).WhereElementIsNotElementType())
+        return {bic: sorted(mark(e) for e in
+                            DB.FilteredElementCollector(doc).OfCategory(bic).WhereElementIsNotElementType())
                 for bic in OPENINGS}
 
     result, marks = play_and_read(REPLAY.with_name("qa_fix_marks_samplehouse4.json"), "SampleHouse4", read)

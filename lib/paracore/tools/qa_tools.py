@@ -171,7 +171,8 @@ def _finding_line(finding: Finding) -> str:
 def _sample(finding: Finding) -> str:
     if not finding.ids:
         return "."
-    shown = ", ".join(f"{i} '{shorten(name, finding.name_limit)}'" for i, name in zip(finding.ids[:SAMPLE], finding.names))
+    shown = ", ".join(f"{i} '{shorten(name, finding.name_limit)}'"
+                      for i, name in zip(finding.ids[:SAMPLE], finding.names))
     more = f", … and {len(finding.ids) - SAMPLE:,} more" if len(finding.ids) > SAMPLE else ""
     return f": {shown}{more}."
 

@@ -336,11 +336,13 @@ def _stays_in_host_hint(ctx, snapshot: _Snapshot, read_back: ReadBack, offset=No
     """What to do when a door or window given on its own did not go where it was sent."""
     from Autodesk.Revit import DB
     hosted = {}
+    differing = {d.subject for d in read_back.differences}
     for value in snapshot.ids:
         element = ctx.doc.GetElement(ctx.element_id(value))
         host = getattr(element, "Host", None) if isinstance(element, DB.FamilyInstance) else None
-        if host is not None and any(d.subject == _label(ctx, element) for d in read_back.differences):
+        if host is not None and _label(ctx, element) in differing:
             hosted[value] = host
+            break   # the hint names the first one
     if not hosted:
         return "Check the elements' hosts and constraints, then ask again."
     value, host = next(iter(hosted.items()))
@@ -1032,29 +1034,54 @@ def copy_elements(ctx, args: CopyElementsArgs):
 
 def _read_back_copies(ctx, originals: _Snapshot, new_ids: list[int], offset) -> ReadBack:
     """Each copy must sit where an original of its category sits, shifted by ``offset`` (Revit does
-    not say which copy is of which original), and a copied door or window must be hosted by a copy."""
+    not say which copy is of which original), and a copied door or window must be hosted by a copy.
+    The shifted originals are indexed by a grid cell of their first point, so 20,000 copies are
+    matched in linear time."""
     from Autodesk.Revit import DB
     read_back = ReadBack(ctx.length_unit)
     read_back.same("the copy", "number of new elements", len(originals.before), len(new_ids))
-    new = set(new_ids)
-    sources = [ctx.doc.GetElement(ctx.element_id(v)) for v in originals.before]
+    expected = _shifted_by_cell(ctx, originals, offset)
     for value in new_ids:
         copy = ctx.doc.GetElement(ctx.element_id(value))
         if copy is None:
             read_back.same(f"copy {value}", "existence", "in the model", "not in the model")
             continue
         now = _points(_position(copy))
-        targets = [[p.Add(offset) for p in _points(originals.before[ctx.id_value(e.Id)])] for e in sources
-                   if e is not None and category_of(e) == category_of(copy)]
-        targets = [t for t in targets if len(t) == len(now)]
-        if now and targets:
-            best = min(targets, key=lambda t: sum(a.DistanceTo(b) for a, b in zip(t, now)))
-            if not all(same_point(a, b) for a, b in zip(best, now)):
-                read_back.points(_label(ctx, copy), "location", best, now)
+        if now:
+            candidates = [t for t in _near_cells(expected, category_of(copy), now[0]) if len(t) == len(now)]
+            if candidates and not any(all(same_point(a, b) for a, b in zip(t, now)) for t in candidates):
+                read_back.points(_label(ctx, copy), "location", candidates[0], now)
+            elif not candidates:
+                read_back.same(_label(ctx, copy), "location", f"an original's place moved by {_vector_text(ctx, offset)}",
+                               " to ".join(read_back.format_point(p) for p in now))
         host = copy.Host if isinstance(copy, DB.FamilyInstance) else None
         if host is not None and ctx.id_value(host.Id) in originals.ids:  # its wall was copied too
             read_back.same(_label(ctx, copy), "host", "the copy of its wall", _label(ctx, host))
     return read_back
+
+
+CELL = 1e-3   # feet: the grid that indexes copies' expected places (far above LENGTH_TOLERANCE)
+
+
+def _cell(point) -> tuple[int, int]:
+    return (math.floor(point.X / CELL), math.floor(point.Y / CELL))
+
+
+def _shifted_by_cell(ctx, originals: _Snapshot, offset) -> dict:
+    """{(category, cell of the first point): [shifted points of each original there]}."""
+    index: dict = {}
+    for value, before in originals.before.items():
+        points = [p.Add(offset) for p in _points(before)]
+        if points:
+            element = ctx.doc.GetElement(ctx.element_id(value))
+            index.setdefault((category_of(element), _cell(points[0])), []).append(points)
+    return index
+
+
+def _near_cells(index: dict, category: str, point) -> list:
+    """The shifted originals of ``category`` whose first point is in the 3 x 3 cells around ``point``."""
+    x, y = _cell(point)
+    return [t for dx in (-1, 0, 1) for dy in (-1, 0, 1) for t in index.get((category, (x + dx, y + dy)), ())]
 
 
 def _center(ctx, elements, given):

@@ -118,3 +118,10 @@ def test_a_preview_that_cannot_be_made_still_lets_the_user_decide(sandbox, monke
     comments = sandbox.on_main_thread(lambda: {sandbox.doc.GetElement(DB.ElementId(i)).LookupParameter("Comments")
                                                .AsString() for i in sandbox.session.working_set.ids})
     assert comments == {"Preview fault"}
+
+
+def test_a_failure_quoting_a_megabyte_argument_is_cut_to_the_result_bound(sandbox):
+    from paracore.revit.executor import MAX_RESULT_CHARS
+    result = preview(sandbox, "set_parameter", {"name": "Long name " * 100_000, "value": "x"})
+    assert result.error is not None and "cut: " in result.error
+    assert len(result.error) <= MAX_RESULT_CHARS - previews.ERROR_FRAME + len("… (cut: 9999999 more characters)")

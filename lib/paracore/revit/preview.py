@@ -34,7 +34,7 @@ from ..working_set import singular
 from . import document_events, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, display_length_unit, element_id
-from .executor import _describe_error, _failure_collector, _failures_text, _transaction_title
+from .executor import MAX_RESULT_CHARS, _describe_error, _failure_collector, _failures_text, _transaction_title
 from .step_guard import StepGuard
 
 log = logging.getLogger("paracore.preview")
@@ -46,6 +46,7 @@ SHOWN_CHANGES = 6      # value-change lines in the approval
 SHOWN_CATEGORIES = 5   # categories named per line
 SHOWN_IDS = 8          # ids named for what a delete takes along
 VALUE_TEXT = 40        # characters of one value
+ERROR_FRAME = 300      # characters the agent puts around a failed preview's error
 
 
 @dataclass(frozen=True)
@@ -154,12 +155,19 @@ def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured"
             StepGuard(getattr(ctx.uidoc, "Application", None), doc) as guard:
         error = _run(doc, ctx, call)
     if error is not None:
-        return Preview(error="\n".join([error, *guard.report()]))
+        return Preview(error=_bounded_error("\n".join([error, *guard.report()])))
     sample = recorder.modified[:SAMPLE_ELEMENTS]
     return _Measured(deleted=recorder.deleted, sample=sample, after={i: _snapshot(doc, i) for i in sample},
                      created=_categories(doc, recorder.added), modified=_categories(doc, recorder.modified),
                      warnings=tuple(dict.fromkeys(ctx.warnings)), asked=_asked_ids(call),
                      guarded=tuple(guard.report()))
+
+
+def _bounded_error(text: str) -> str:
+    """The failure as the model reads it, inside the result bound with the agent's "Not run: …"
+    around it (an argument a megabyte long is quoted back by the tool's error)."""
+    limit = MAX_RESULT_CHARS - ERROR_FRAME
+    return text if len(text) <= limit else text[:limit] + f"… (cut: {len(text) - limit} more characters)"
 
 
 def _run(doc, ctx: ToolContext, call: PreparedCall) -> str | None:

@@ -529,6 +529,6 @@ def test_a_delete_revit_does_not_carry_out_is_an_error(run1, read, wall, monkeyp
     monkeypatch.setattr(_document.Document, "Delete", lambda self, ids: ids)   # reports them, deletes nothing
     outcome = run1("delete_elements", {"element_ids": [wall]})
     assert outcome.is_error
-    assert f"element {wall} existence: asked deleted, Revit has still in the model" in outcome.content
+    assert f"element {wall}: still in the model (asked: deleted)" in outcome.content
     assert "Nothing was changed" in outcome.content
     assert read(model_count) == count

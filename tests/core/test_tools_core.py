@@ -335,7 +335,8 @@ def test_create_curved_wall_as_in_the_demo(ctx):
     assert wall.WallType.Kind == DB.WallKind.Basic
 
     assert call.text == (f"Created a curved wall (id {wall.Id.Value}, type '{wall.WallType.Name}') on "
-                         "Level 1: length 30 m, radius 10 m, height 3.1 m. It is now the working set.")
+                         "Level 1: length 30 m, radius 10 m, height 3.1 m, from (10 m, 0 m) to (-9.9 m, 1.411 m). "
+                         "It is now the working set.")
     assert ctx.session.working_set.ids == (wall.Id.Value,)
     assert ctx.session.working_set.summary() == "1 Wall"
 
@@ -354,7 +355,7 @@ def test_create_curved_wall_with_units_angle_height_and_type(ctx):
 
 def test_curved_wall_on_the_top_level_is_3_m_high(ctx):
     call = curved_wall(ctx, level="Roof")
-    assert "on Roof:" in call.text and "height 3 m." in call.text
+    assert "on Roof:" in call.text and "height 3 m, from " in call.text
 
 
 def test_create_curved_wall_unknown_level_lists_the_levels(ctx):
@@ -408,11 +409,11 @@ def test_create_wall(ctx):
     assert isinstance(wall.Location.Curve, DB.Line)
     assert abs(wall.Location.Curve.Length - 10 * M) < 1e-9
     assert call.text == (f"Created a straight wall (id {wall.Id.Value}, type '{wall.WallType.Name}') on "
-                         "Level 2: length 10 m, height 2.5 m. It is now the working set.")
+                         "Level 2: length 10 m, height 2.5 m, from (0 m, 0 m) to (6 m, 8 m). It is now the working set.")
     assert ctx.session.working_set.ids == (wall.Id.Value,)
     # The working-set sentence is read, not assumed: without the update it is left out.
     ctx.session.working_set.clear()
-    assert call.output.verify().endswith("length 10 m, height 2.5 m.")
+    assert call.output.verify().endswith("height 2.5 m, from (0 m, 0 m) to (6 m, 8 m).")
 
 
 def test_create_wall_errors(ctx):

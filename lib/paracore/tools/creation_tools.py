@@ -433,6 +433,9 @@ def _read_back_openings(ctx, opening: _Opening, ids: list[int], asked: _AskedOpe
     """Each door or window: in the model, hosted by the wall, where it was sent, on the wall's
     level, of the type asked, at the sill asked."""
     from Autodesk.Revit import DB
+    if not any(isinstance(ctx.doc.GetElement(ctx.element_id(v)), DB.FamilyInstance) for v in ids):
+        raise ToolError(f"No {opening.kind} was placed: none of the {len(ids)} {opening.kinds} is in the "
+                        f"model hosted by wall {asked.wall_id}.")
     read_back = ReadBack(ctx.length_unit)
     for value, point in zip(ids, asked.points):
         instance = ctx.doc.GetElement(ctx.element_id(value))

@@ -43,6 +43,8 @@ class Difference:
     got: str
 
     def text(self) -> str:
+        if self.what == "existence":  # "door 327: not in the model (asked: in the model)"
+            return f"{self.subject}: {self.got} (asked: {self.asked})"
         return f"{self.subject} {self.what}: asked {self.asked}, Revit has {self.got}"
 
 

@@ -357,24 +357,35 @@ def all_views(ctx) -> list:
     return sorted(views, key=lambda v: (view_type_name(v), v.Name.casefold()))
 
 
+def pick_by_name(ctx, elements, text: str, tests, several):
+    """The one element that passes the first of ``tests`` (strictest first: exact name, then
+    looser forms) any element passes, or the element whose id is ``text``; None when none does.
+    Several passing the same test: a ToolError with ``several(matches)``."""
+    for test in tests:
+        matches = [e for e in elements if test(e)]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise ToolError(several(matches))
+    if text.isdigit():
+        return next((e for e in elements if ctx.id_value(e.Id) == int(text)), None)
+    return None
+
+
 def find_view(ctx, name: str, views=None, kind: str = "view"):
     """The view called ``name`` ("Level 1", "Floor Plan: Level 1", or its id), or a ToolError
     listing the views. A name shared by views of different kinds is an error that lists them."""
     views = all_views(ctx) if views is None else views
     text = " ".join(str(name).split())
-    for matches in ([v for v in views if v.Name == text],
-                    [v for v in views if _normal(v.Name) == _normal(text)],
-                    [v for v in views if _normal(view_label(v)) == _normal(text)]):
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise ToolError(f"Several {kind}s are named '{display_text(name)}': "
-                            f"{', '.join(repr(display_text(view_label(v))) for v in matches)}. Give the {kind} as "
-                            f"'{view_label(matches[0])}' (kind: name), or by its id.")
-    if text.isdigit():
-        for view in views:
-            if ctx.id_value(view.Id) == int(text):
-                return view
+    found = pick_by_name(
+        ctx, views, text,
+        (lambda v: v.Name == text, lambda v: _normal(v.Name) == _normal(text),
+         lambda v: _normal(view_label(v)) == _normal(text)),
+        lambda matches: (f"Several {kind}s are named '{display_text(name)}': "
+                         f"{', '.join(repr(display_text(view_label(v))) for v in matches)}. Give the {kind} as "
+                         f"'{view_label(matches[0])}' (kind: name), or by its id."))
+    if found is not None:
+        return found
     if not views:
         raise ToolError(f"The project has no {kind}s.")
     labels = [v.Name for v in views] if kind == "schedule" else [view_label(v) for v in views]

@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..display import display_text
-from .lookup import close_matches, find_view, names_match, type_label, view_label
+from .lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
 from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput, working_set_output
@@ -91,19 +91,14 @@ def find_sheet(ctx, text: str):
     """The sheet with this number, name ("A101 - Plans" too) or id; a ToolError lists the sheets."""
     sheets = _sheets(ctx)
     wanted = " ".join(str(text).split())
-    for matches in ([s for s in sheets if s.SheetNumber == wanted],
-                    [s for s in sheets if names_match(s.SheetNumber, wanted)],
-                    [s for s in sheets if names_match(s.Name, wanted)],
-                    [s for s in sheets if names_match(f"{s.SheetNumber} - {s.Name}", wanted)]):
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise ToolError(f"Several sheets are named '{display_text(wanted, NAME)}': "
-                            f"{_listed([_sheet_label(s) for s in matches])}. Give the sheet by its number.")
-    if wanted.isdigit():
-        for sheet in sheets:
-            if ctx.id_value(sheet.Id) == int(wanted):
-                return sheet
+    found = pick_by_name(
+        ctx, sheets, wanted,
+        (lambda s: s.SheetNumber == wanted, lambda s: names_match(s.SheetNumber, wanted),
+         lambda s: names_match(s.Name, wanted), lambda s: names_match(f"{s.SheetNumber} - {s.Name}", wanted)),
+        lambda matches: (f"Several sheets are named '{display_text(wanted, NAME)}': "
+                         f"{_listed([_sheet_label(s) for s in matches])}. Give the sheet by its number."))
+    if found is not None:
+        return found
     if not sheets:
         raise ToolError("The project has no sheets yet. Create one with create_sheet.")
     close = close_matches(wanted, [s.Name for s in sheets] + [s.SheetNumber for s in sheets], n=3, cutoff=0.6)

@@ -20,7 +20,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..display import display_text
-from .lookup import LISTED_CHOICES, all_views, close_matches, find_view, names_match, view_label, view_type_name
+from .lookup import (LISTED_CHOICES, all_views, close_matches, find_view, names_match, pick_by_name, view_label,
+                     view_type_name)
 from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput, fit_rows, working_set_output
@@ -104,17 +105,13 @@ def find_template(ctx, name: str):
     """The view template called ``name`` (or with this id); a ToolError lists the templates."""
     templates = view_templates(ctx)
     text = " ".join(str(name).split())
-    for matches in ([t for t in templates if t.Name == text], [t for t in templates if names_match(t.Name, text)],
-                    [t for t in templates if names_match(view_label(t), text)]):
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            raise ToolError(f"Several view templates are named '{display_text(name)}': "
-                            f"{', '.join(repr(view_label(t)) for t in matches)}. Give the template's id.")
-    if text.isdigit():
-        found = next((t for t in templates if ctx.id_value(t.Id) == int(text)), None)
-        if found is not None:
-            return found
+    found = pick_by_name(
+        ctx, templates, text,
+        (lambda t: t.Name == text, lambda t: names_match(t.Name, text), lambda t: names_match(view_label(t), text)),
+        lambda matches: (f"Several view templates are named '{display_text(name)}': "
+                         f"{', '.join(repr(view_label(t)) for t in matches)}. Give the template's id."))
+    if found is not None:
+        return found
     if not templates:
         raise ToolError("The project has no view templates. Create one in Revit (View > View Templates > "
                         "Create Template from Current View), then ask again.")

@@ -153,6 +153,17 @@ def _preprocess_failures(failures_accessor, warnings: list, errors: list):
     return DB.FailureProcessingResult.Continue
 
 
+def tool_transaction(doc, tool_name: str, warnings: list, errors: list):
+    """The Transaction one tool call runs in (not started): named after the tool, its failures
+    collected into ``warnings`` and ``errors`` instead of Revit's dialogs (also by the preview)."""
+    transaction = DB.Transaction(doc, _transaction_title(tool_name))
+    options = transaction.GetFailureHandlingOptions()
+    options.SetFailuresPreprocessor(_failure_collector(warnings, errors))
+    options.SetClearAfterRollback(True)  # no "transaction rolled back" dialog either
+    transaction.SetFailureHandlingOptions(options)
+    return transaction
+
+
 def _failure_collector(warnings: list, errors: list) -> _FailureCollector:
     collector = _FailureCollector()
     collector.warnings = warnings
@@ -204,11 +215,7 @@ class _Batch:
 
     def _write(self, ctx: ToolContext, call: PreparedCall) -> _Ran:
         errors: list[str] = []
-        transaction = DB.Transaction(self.doc, _transaction_title(call.name))
-        options = transaction.GetFailureHandlingOptions()
-        options.SetFailuresPreprocessor(_failure_collector(ctx.warnings, errors))
-        options.SetClearAfterRollback(True)  # no "transaction rolled back" dialog either
-        transaction.SetFailureHandlingOptions(options)
+        transaction = tool_transaction(self.doc, call.name, ctx.warnings, errors)
         if self.doc.IsReadOnly:
             return _Ran(error=f"'{self.doc.Title}' is read-only, so Revit cannot change it. Nothing was "
                               "changed. Open it for editing (or save a copy and open that), then ask again.")

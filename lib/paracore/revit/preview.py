@@ -34,7 +34,7 @@ from ..working_set import singular
 from . import document_events, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, display_length_unit, element_id
-from .executor import MAX_RESULT_CHARS, _describe_error, _failure_collector, _failures_text, _transaction_title
+from .executor import MAX_RESULT_CHARS, _describe_error, _failures_text, _roll_back_if_open, tool_transaction
 from .step_guard import StepGuard
 
 log = logging.getLogger("paracore.preview")
@@ -173,18 +173,13 @@ def _bounded_error(text: str) -> str:
 def _run(doc, ctx: ToolContext, call: PreparedCall) -> str | None:
     """Run the call in a transaction and commit it; the error text when it fails, else None."""
     errors: list[str] = []
-    transaction = DB.Transaction(doc, _transaction_title(call.name))
-    options = transaction.GetFailureHandlingOptions()
-    options.SetFailuresPreprocessor(_failure_collector(ctx.warnings, errors))
-    options.SetClearAfterRollback(True)
-    transaction.SetFailureHandlingOptions(options)
+    transaction = tool_transaction(doc, call.name, ctx.warnings, errors)
     try:
         transaction.Start()
         call.run(ctx)
         status = transaction.Commit()
     except BaseException as exc:  # noqa: BLE001 - a script's sys.exit() too: the preview reports it
-        if transaction.GetStatus() == DB.TransactionStatus.Started:
-            transaction.RollBack()
+        _roll_back_if_open(transaction)
         return _describe_error(exc)
     if status != DB.TransactionStatus.Committed:
         return f"Revit would roll the change back: {_failures_text(errors) or 'Revit gave no reason'}"

@@ -52,22 +52,16 @@ for _folder in (os.path.join(CLONE, "vendor"), os.path.join(CLONE, "lib")):
     if os.path.isdir(_folder) and _folder not in sys.path:
         sys.path.insert(0, _folder)
 
-SCRATCH_GROUP = "Paracore in-Revit checks (rolled back)"
-COMMENT = "Paracore in-Revit check"
+HERE = os.path.dirname(os.path.abspath(globals().get("__file__") or os.path.join(CLONE, "tests", "in_revit", "x")))
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
+
+from kit import COMMENT, SCRATCH_GROUP, CheckFailed, Scratch, element_count, expect, lowest_level, rolled_back  # noqa: E402
 
 
 class Result:
     def __init__(self, name, passed, detail, seconds):
         self.name, self.passed, self.detail, self.seconds = name, passed, detail, seconds
-
-
-class CheckFailed(Exception):
-    """A check's expectation was not met; the message says which."""
-
-
-def expect(condition, message):
-    if not condition:
-        raise CheckFailed(message)
 
 
 class Checks:
@@ -149,41 +143,6 @@ def check_bridge(uiapp, doc):
     return f"two requests from a worker thread, result and {box['error']} returned, {elapsed * 1000:.0f} ms"
 
 
-class Scratch:
-    """The agent's side for the checks: a throwaway session and tool calls through the executor."""
-
-    def __init__(self, uidoc):
-        from paracore.revit.executor import describe_categories
-        from paracore.app.build import load_tools
-        from paracore.session import Session
-        load_tools()
-        self.uidoc = uidoc
-        self.doc = uidoc.Document
-        self.session = Session("paracore-in-revit-checks", self.doc.Title, describe=describe_categories(self.doc))
-        self.wall = None
-
-    def call(self, tool, arguments):
-        from paracore.revit.executor import run_batch
-        from paracore.tools.registry import PreparedCall, default_registry
-        prepared = default_registry().prepare(tool, arguments, self.session.working_set.ids)
-        expect(isinstance(prepared, PreparedCall), f"{tool} was refused: {getattr(prepared, 'message', prepared)}")
-        [outcome] = run_batch(self.uidoc, self.session, f"Paracore check: {tool}", [("c1", prepared)])
-        expect(not outcome.is_error, f"{tool} failed: {outcome.content}")
-        return outcome.content
-
-
-def element_count(doc):
-    from Autodesk.Revit import DB
-    return DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount()
-
-
-def lowest_level(doc):
-    from Autodesk.Revit import DB
-    levels = sorted(DB.FilteredElementCollector(doc).OfClass(DB.Level), key=lambda level: level.Elevation)
-    expect(levels, "the model has no levels")
-    return levels[0].Name
-
-
 def check_overview(scratch):
     content = scratch.call("get_model_overview", {})
     return content.splitlines()[0][:100]
@@ -196,7 +155,7 @@ def check_search(scratch):
 
 def check_create_wall(scratch):
     from paracore.revit.context import element_id
-    level = lowest_level(scratch.doc)
+    level = lowest_level(scratch.doc).Name
     content = scratch.call("create_wall", {"level": level, "start": ["0 m", "0 m"], "end": ["4 m", "0 m"]})
     ids = list(scratch.session.working_set.ids)
     expect(len(ids) == 1, f"the new wall should be the working set; it holds {ids}")
@@ -308,7 +267,7 @@ def run_checks(uiapp, out=print):
     view = uidoc.ActiveView
     was_isolated = view is not None and view.IsTemporaryHideIsolateActive()
     count_before = element_count(doc)
-    scratch = Scratch(uidoc)
+    scratch = Scratch(uiapp)
     group = DB.TransactionGroup(doc, SCRATCH_GROUP)
     group.Start()
     try:
@@ -321,6 +280,14 @@ def run_checks(uiapp, out=print):
     finally:
         group.RollBack()
         _restore(uidoc, session, saved_ids, saved_selection, view, was_isolated)
+    # Revit's behaviour that docs/REVIT_BEHAVIOUR.md rests on, each check in its own rolled-back group.
+    from behaviour_checks import all_checks
+    for area, name, function in all_checks():
+        try:
+            with rolled_back(doc, f"Paracore check: {name}"):
+                checks.run(f"{area}: {name}", function, scratch)
+        finally:
+            _restore(uidoc, session, saved_ids, saved_selection, view, was_isolated)
 
     def unchanged():
         from paracore.revit.context import element_id

@@ -183,6 +183,7 @@ class ViewType(_RevitEnum):
     ThreeD = 4
     Schedule = 5
     DrawingSheet = 6
+    Section = 117
 
 
 class ViewFamily(_RevitEnum):
@@ -190,6 +191,8 @@ class ViewFamily(_RevitEnum):
     ThreeDimensional = 102
     Schedule = 105
     FloorPlan = 109
+    Section = 112
+    Elevation = 114
 
 
 class WallLocationLine(_RevitEnum):

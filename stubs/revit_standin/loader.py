@@ -411,8 +411,12 @@ def _apply_params(document, element, params: dict, level_by_name) -> None:
         if value is not None:
             values[name] = value
     element._state = {**element._state, "params": values, "custom_params": tuple(custom)}
-    if element._state.get("category") is not None and "Base Constraint" in values:
-        element._state["level_id"] = values["Base Constraint"]
+    # A wall's level is its Base Constraint. Only Revit's own (an ElementId, stored as an int):
+    # an element that carries "Base Constraint" as a property of its own (an in-place or curtain
+    # wall exported as a family instance) keeps the level it is contained in.
+    base = values.get("Base Constraint")
+    if element._state.get("category") is not None and "Base Constraint" in builtins and isinstance(base, int):
+        element._state["level_id"] = base
 
 
 def _builtin_value(definition, prop, level_by_name, StorageType):  # noqa: N803

@@ -38,17 +38,18 @@ def paracore(*args: str) -> subprocess.CompletedProcess:
 
 
 def untouched_model() -> tuple[set[int], int]:
-    """Every element id of the sample model, and the count the replay reports (non-types)."""
+    """Every element id of the sample model, and the count the replay reports (the model's
+    elements, as get_model_overview counts them)."""
     from Autodesk.Revit.DB import FilteredElementCollector
 
     from paracore.revit.context import id_value
+    from paracore.tools.lookup import model_element_count
 
     with Sandbox("duplex") as sandbox:
         def read():
             ids = {id_value(e.Id) for e in FilteredElementCollector(sandbox.doc).WhereElementIsNotElementType()}
             ids |= {id_value(e.Id) for e in FilteredElementCollector(sandbox.doc).WhereElementIsElementType()}
-            count = FilteredElementCollector(sandbox.doc).WhereElementIsNotElementType().GetElementCount()
-            return ids, count
+            return ids, model_element_count(sandbox.doc)
         return sandbox.on_main_thread(read)
 
 

@@ -1,6 +1,8 @@
 """A summary of a model: levels, counts by category, a few walls with their parameters.
 
-Used by `paracore model` and, through the tools, by get_model_overview. Runs on the main thread.
+Used by `paracore model` and by the replay's footer. The counts are the model's elements as
+get_model_overview counts them (``tools.lookup.model_counts``), so every surface gives the same
+number. Runs on the main thread.
 """
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from collections import Counter
 
 from Autodesk.Revit import DB
 
+from ..tools.lookup import model_counts, model_element_count
 from .context import display_length_unit, id_value
 
 _WALL_PARAMETERS = ("Base Constraint", "Top Constraint", "Unconnected Height", "Length", "Area",
@@ -20,10 +23,8 @@ def levels(doc) -> list:
 
 def counts_by_category(doc) -> Counter:
     counts: Counter = Counter()
-    for element in DB.FilteredElementCollector(doc).WhereElementIsNotElementType():
-        category = element.Category
-        if category is not None and category.Name not in ("Views", "Schedules"):
-            counts[category.Name] += 1
+    for _bic, name, count in model_counts(doc):
+        counts[name] += count
     return counts
 
 
@@ -37,7 +38,9 @@ def model_summary_text(doc, walls_shown: int = 3) -> str:
     for name, count in counts_by_category(doc).most_common():
         lines.append(f"  {name:<24} {count}")
     lines.append("Walls:")
-    walls = list(DB.FilteredElementCollector(doc).OfClass(DB.Wall))
+    # By category, as the counts above: in-place walls are family instances in the Walls category.
+    walls = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Walls)
+                 .WhereElementIsNotElementType())
     for wall in walls[:walls_shown]:
         lines.append(f"  Wall {id_value(wall.Id)} '{wall.Name}'")
         for name in _WALL_PARAMETERS:
@@ -55,7 +58,6 @@ def _type_parameter(doc, element, name):
 
 
 def selection_and_element_count(uidoc) -> tuple[list[int], int]:
-    """The ids selected in Revit and the number of (non-type) elements in the document."""
+    """The ids selected in Revit and the number of the model's elements (``model_counts``)."""
     selection = [id_value(i) for i in uidoc.Selection.GetElementIds()]
-    count = DB.FilteredElementCollector(uidoc.Document).WhereElementIsNotElementType().GetElementCount()
-    return selection, count
+    return selection, model_element_count(uidoc.Document)

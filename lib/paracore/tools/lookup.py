@@ -216,9 +216,13 @@ def builtin_categories() -> list:
 
 def category_name(ctx, bic) -> str | None:
     """Revit's name of a built-in category in this document ("Walls"), None when it has none."""
+    return _category_name(ctx.doc, bic)
+
+
+def _category_name(doc, bic) -> str | None:
     from Autodesk.Revit import DB
     try:
-        category = DB.Category.GetCategory(ctx.doc, bic)
+        category = DB.Category.GetCategory(doc, bic)
     except Exception:  # noqa: BLE001 - Revit refuses some internal categories
         return None
     return category.Name if category is not None else None
@@ -237,6 +241,35 @@ def category_counts(ctx) -> list[tuple]:
                 rows.append((bic, name, count))
     rows.sort(key=lambda row: (-row[2], row[1]))
     return rows
+
+
+# Not counted as the model's elements: views and schedules are not building elements, and every
+# project has exactly one project base point and one survey point, so they say nothing about it.
+_NOT_MODEL_ELEMENTS = ("OST_Views", "OST_Schedules", "OST_ProjectBasePoint", "OST_SharedBasePoint")
+
+
+def model_counts(doc) -> list[tuple]:
+    """[(BuiltInCategory, name, count)] of the model's elements by category, the largest first:
+    elements that are not types and have a category, views, schedules and the two base points
+    left out. The one definition of "the model's elements": the overview tool, `paracore model`,
+    the replay's footer and the benchmarks all count with it."""
+    from Autodesk.Revit import DB
+    hidden = {int(getattr(DB.BuiltInCategory, name)) for name in _NOT_MODEL_ELEMENTS}
+    rows = []
+    for bic in builtin_categories():
+        if int(bic) in hidden:
+            continue
+        count = DB.FilteredElementCollector(doc).OfCategory(bic).WhereElementIsNotElementType().GetElementCount()
+        name = _category_name(doc, bic) if count else None
+        if name:
+            rows.append((bic, name, count))
+    rows.sort(key=lambda row: (-row[2], row[1]))
+    return rows
+
+
+def model_element_count(doc) -> int:
+    """How many elements the model has, as ``model_counts`` counts them."""
+    return sum(count for _bic, _name, count in model_counts(doc))
 
 
 def _category_key(name: str) -> str:

@@ -23,8 +23,8 @@ from ..units import format_length
 from ..working_set import singular
 from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, find_parameter,
                             level_name, listed, no_such_parameter, parameter_names, shorten)
-from .lookup import (category_counts, category_name, category_of, elements_by_id, id_sample,
-                     levels_by_elevation, resolve_category, type_label)
+from .lookup import (category_name, category_of, elements_by_id, id_sample, levels_by_elevation, model_counts,
+                     resolve_category, type_label)
 from .registry import tool
 from .results import ToolError, ToolOutput, fit_rows, working_set_output
 
@@ -201,7 +201,6 @@ def get_model_overview(ctx, args: NoArgs):
 
     Call it first when you need to know what the project contains.
     """
-    from Autodesk.Revit import DB
     doc = ctx.doc
     unit = ctx.length_unit
     lines = [f"Model '{display_text(doc.Title)}' · Revit {doc.Application.VersionNumber} · display units: {_units_text(ctx)}."]
@@ -214,11 +213,7 @@ def get_model_overview(ctx, args: NoArgs):
                   f"{format_length(top.Elevation, unit, 2)} (list_levels shows them)")
     lines.append(f"Levels ({_n(len(levels))}, lowest first): {shown or 'none'}.")
 
-    # Views and schedules are not building elements; every project has exactly one project base
-    # point and one survey point, so counting them says nothing about this one.
-    hidden = {int(DB.BuiltInCategory.OST_Views), int(DB.BuiltInCategory.OST_Schedules),
-              int(DB.BuiltInCategory.OST_ProjectBasePoint), int(DB.BuiltInCategory.OST_SharedBasePoint)}
-    counts = [(name, n) for bic, name, n in category_counts(ctx) if int(bic) not in hidden]
+    counts = [(name, n) for _bic, name, n in model_counts(doc)]
     total = sum(n for _name, n in counts)
     listed_counts = ", ".join(f"{_n(n)} {name}" for name, n in counts[:TOP_CATEGORIES])
     if len(counts) > TOP_CATEGORIES:

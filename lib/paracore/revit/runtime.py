@@ -58,7 +58,11 @@ class RevitRuntime:
 
     def preview_call(self, call, earlier=()):
         """What ``call`` would change (revit/preview.py), after the step's ``earlier`` calls; None
-        when no preview can be made here."""
+        when no preview can be made here, or the tool is not to be tried first (``previewable``)."""
+        if not call.spec.previewable:
+            return None
+        earlier = [c for c in earlier if c.spec.previewable]   # view state: nothing a later call sees
+
         def preview():
             uidoc, refusal = self._session_uidoc()
             return None if refusal is not None else preview_module.preview_call(uidoc, self.session, call, earlier)

@@ -68,6 +68,11 @@ class ToolSpec:
     # protocol's payload. In any other tool's output such an object is data (an element's name
     # could hold one) and must never change the working set.
     runs_scripts: bool = False
+    # False: the approval does not try the call first (revit/preview.py runs a writing call and
+    # rolls its transaction group back). For tools whose change is view state, not the model
+    # (temporary hide/isolate): Revit does not document that a rollback undoes it, so a tried
+    # call could leave its change behind and the real call would then find it already done.
+    previewable: bool = True
 
     def definition(self) -> dict[str, Any]:
         """The provider-neutral definition: {"name", "description", "parameters"}."""
@@ -122,6 +127,7 @@ def make_spec(
     needs_element_ids: bool = False,
     describe: Callable[[Any, BaseModel], str] | None = None,
     runs_scripts: bool = False,
+    previewable: bool = True,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration."""
     name = name or function.__name__
@@ -148,7 +154,7 @@ def make_spec(
                     writes=bool(writes), needs_approval=bool(needs_approval),
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
-                    runs_scripts=bool(runs_scripts))
+                    runs_scripts=bool(runs_scripts), previewable=bool(previewable))
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -317,6 +323,7 @@ def tool(
     needs_element_ids: bool = False,
     describe: Callable[[Any, BaseModel], str] | None = None,
     runs_scripts: bool = False,
+    previewable: bool = True,
     registry: Registry | None = None,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
@@ -328,4 +335,5 @@ def tool(
     target = registry if registry is not None else _DEFAULT
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
-                       needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts)
+                       needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
+                       previewable=previewable)

@@ -134,7 +134,8 @@ def _describe_isolate(ctx, args: ElementsArgs) -> str:
             f"'{view.Name if view is not None else '?'}' (everything else is hidden until the isolation is reset).")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_isolate)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_isolate,
+      previewable=False)
 def isolate_in_view(ctx, args: ElementsArgs):
     """Temporarily isolate elements in the active view: only they stay visible.
 
@@ -203,7 +204,7 @@ def _describe_reset(ctx, args: NoArgs) -> str:
     return f"Reset the temporary hide/isolate of view '{view.Name if view is not None else '?'}'."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_reset)
+@tool(writes=True, working_set_policy="none", describe=_describe_reset, previewable=False)
 def reset_view_isolation(ctx, args: NoArgs):
     """Show everything again in the active view: ends the temporary hide/isolate (isolate_in_view)."""
     from Autodesk.Revit import DB

@@ -1,46 +1,97 @@
-"""tests/in_revit/run_checks.py, the script run inside a real Revit with `pyrevit run`, run here
-against the Revit stand-in as a smoke test: it imports without pyRevit, every check passes on
-the duplex, and it leaves the model, the working set and the selection as it found them.
+"""tests/in_revit/run_checks.py, the field kit run inside a real Revit with `pyrevit run`, run here
+against the Revit stand-in on the duplex and SampleHouse4: it imports without pyRevit, every tool
+of the catalogue has a check, every check passes (or is skipped for a reason the model really
+has), and the run leaves the model, its undo history, the working set, the selection, the active
+view and the views' temporary isolation as it found them. The snapshot that makes the run's last
+row is shown to name what a leaking check leaves behind.
 
 pytest never collects tests/in_revit itself (pyproject's norecursedirs)."""
 from __future__ import annotations
 
+import ast
 import importlib.util
+import re
+import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from Autodesk.Revit import DB
-from paracore.revit.dotnet import typed_list
-
 from paracore import session as sessions
+from paracore.app.build import load_tools
+from paracore.revit.dotnet import element_id_list
 from paracore.revit.runtime import session_for
+from paracore.tools.registry import default_registry
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
+from revit_standin.snapshot import differences, document_state
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "tests" / "in_revit" / "run_checks.py"
+
+# Real Revit API members the field kit calls that the stand-in does not model, and why.
+NOT_IN_THE_STAND_IN = {
+    "OpenAndActivateDocument": "UIApplication.OpenAndActivateDocument(string): only main() calls it, inside pyRevit, "
+                               "to open the model `pyrevit run` names; the stand-in opens models with RevitHost.open",
+}
+
+# The only skips allowed on the stand-in, per model, each for something that model really lacks.
+ALLOWED_SKIPS = {"duplex": {}, "SampleHouse4": {}}
 
 
 def load_script():
     spec = importlib.util.spec_from_file_location("paracore_in_revit_checks", SCRIPT)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # no __revit__ here: nothing runs on import
+    spec.loader.exec_module(module)  # no __revit__ here: nothing runs on import; tests/in_revit joins sys.path
     return module
 
 
 @pytest.fixture
-def host():
-    guard.reset_main_thread()
-    sessions.reset_registry_for_tests()
-    host = RevitHost.start()
-    host.call(lambda: host.open("duplex"))
-    yield host
-    host.stop()
+def open_model():
+    hosts = []
+
+    def open_(name):
+        guard.reset_main_thread()
+        sessions.reset_registry_for_tests()
+        host = RevitHost.start()
+        hosts.append(host)
+        host.call(lambda: host.open(name))
+        return host
+
+    yield open_
+    for host in hosts:
+        host.stop()
     faults.clear()
     guard.reset_main_thread()
     sessions.reset_registry_for_tests()
+
+
+def state(host):
+    """Everything the run must leave as it was, read from the stand-in (undo history included)."""
+    uidoc = host.uiapp.ActiveUIDocument
+    doc = uidoc.Document
+    return {"document": document_state(doc),
+            "working set": list(session_for(doc).working_set.ids),
+            "selection": sorted(i.Value for i in uidoc.Selection.GetElementIds()),
+            "active view": uidoc.ActiveView.Id.Value,
+            "isolated": sorted(v.Id.Value for v in DB.FilteredElementCollector(doc).OfClass(DB.View)
+                               if not v.IsTemplate and v.IsTemporaryHideIsolateActive()),
+            "undo entries": len(doc._journal.undo_history)}
+
+
+def user_state(host):
+    """A working set and a selection of the user's own, which the run must keep."""
+    uidoc = host.uiapp.ActiveUIDocument
+    walls = [int(w.Id.Value) for w in DB.FilteredElementCollector(uidoc.Document).OfClass(DB.Wall)]
+    session_for(uidoc.Document).working_set.replace(walls[1:3])
+    uidoc.Selection.SetElementIds(element_id_list(walls[:1]))
+
+
+def run(host, checks):
+    lines: list[str] = []
+    results = host.call(lambda: checks.run_checks(host.uiapp, out=lines.append), timeout=300)
+    return results, "\n".join(lines)
 
 
 def test_pytest_does_not_collect_the_in_revit_folder():
@@ -48,38 +99,123 @@ def test_pytest_does_not_collect_the_in_revit_folder():
     assert "tests/in_revit" in options["norecursedirs"]
 
 
-def test_the_in_revit_checks_pass_on_the_stand_in_and_leave_everything_as_they_found_it(host):
+def test_the_field_kit_uses_only_revit_api_members_the_stand_in_defines():
+    """The walker of tests/conformance/test_paracore_api_usage.py over every file of tests/in_revit."""
+    sys.path.insert(0, str(ROOT / "tests" / "conformance"))
+    try:
+        import test_paracore_api_usage as usage
+    finally:
+        sys.path.remove(str(ROOT / "tests" / "conformance"))
+    files = sorted((ROOT / "tests" / "in_revit").rglob("*.py"))
+    sources = {path: path.read_text(encoding="utf-8") for path in [*usage.paracore_files(), *files]}
+    local = set().union(*(usage.defined_names(ast.parse(source)) for source in sources.values()))
+    local |= {target.id for path in files for node in ast.parse(sources[path]).body if isinstance(node, ast.Assign)
+              for target in node.targets if isinstance(target, ast.Name)}   # the kit's module constants (CHECKS)
+    standin = usage.StandIn()
+    problems = [problem for path in files for problem in usage.check_source(
+        sources[path], str(path.relative_to(ROOT)), standin, revit_scope=True, local_names=local)]
+    assert [p for p in problems if not any(f".{name}:" in p for name in NOT_IN_THE_STAND_IN)] == []
+
+
+def test_every_registered_tool_has_a_check_in_the_field_kit():
+    load_script()
+    import tool_checks
+    load_tools()
+    assert sorted(tool_checks.CHECKS) == sorted(default_registry().names())
+
+
+@pytest.mark.parametrize("model", ["duplex", "SampleHouse4"])
+def test_the_field_kit_passes_on_the_stand_in_and_leaves_everything_as_it_found_it(open_model, model):
     checks = load_script()
+    import tool_checks
+    host = open_model(model)
+    host.call(lambda: user_state(host))
+    before = host.call(lambda: state(host))
+
+    results, report = run(host, checks)
+
+    names = [r.name for r in results]
+    assert names[:2] == ["runtime packages import", "bridge round trip (worker -> main thread)"]
+    assert [n for n in names if n.startswith("tool ")] == [f"tool {name}" for name in sorted(tool_checks.CHECKS)]
+    assert names[-1] == "model unchanged (snapshot before and after)"
+    assert not [r for r in results if r.status == "FAIL"], report
+    skipped = {r.name: r.detail for r in results if r.status == "SKIP"}
+    assert skipped == ALLOWED_SKIPS[model], report
+    passed = len(results) - len(skipped)
+    assert report.splitlines()[-1] == f"{passed} passed, {len(skipped)} skipped, 0 failed"
+    after = host.call(lambda: state(host))
+    assert differences(before["document"], after["document"]) == []   # the model and its undo history
+    assert after == before
+
+
+def test_the_last_row_names_what_a_check_left_behind(open_model, monkeypatch):
+    checks = load_script()
+    import tool_checks
+    host = open_model("duplex")
     doc = host.call(lambda: host.uiapp.ActiveUIDocument.Document)
+    other = host.call(lambda: next(int(v.Id.Value) for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
+                                   if not v.IsTemplate and v.Id != doc.ActiveView.Id))
 
-    def before():
+    def leave_another_view_active(scratch):
+        scratch.uidoc.ActiveView = scratch.doc.GetElement(DB.ElementId(other))
+        return "switched"
+
+    monkeypatch.setattr(tool_checks, "CHECKS", {"activate_view": leave_another_view_active})
+    monkeypatch.setattr(checks, "all_checks", lambda: [])
+    monkeypatch.setattr(checks.Restorer, "after_rollback", lambda self: None)   # nothing puts it back
+
+    results, report = run(host, checks)
+
+    last = results[-1]
+    assert last.status == "FAIL", report
+    assert last.detail.startswith("active view: ") and f" before, {other} after" in last.detail, report
+
+
+def test_the_snapshot_names_each_change_the_run_must_undo(open_model):
+    load_script()
+    import model_state
+    host = open_model("duplex")
+
+    def change_everything():
+        uidoc = host.uiapp.ActiveUIDocument
+        doc = uidoc.Document
         session = session_for(doc)
-        session.working_set.replace([int(w.Id.Value) for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)][5:7])
-        host.uiapp.ActiveUIDocument.Selection.SetElementIds(typed_list(DB.ElementId, [DB.ElementId(i) for i in
-                                                                                 session.working_set.ids[:1]]))
-        return (DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount(),
-                list(session.working_set.ids), [i.Value for i in host.uiapp.ActiveUIDocument.Selection.GetElementIds()],
-                len(doc._journal.undo_history))
+        before = model_state.take(uidoc, session)
+        wall = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.Wall)))
+        transaction = DB.Transaction(doc, "change")
+        transaction.Start()
+        DB.ElementTransformUtils.MoveElement(doc, wall.Id, DB.XYZ(1, 0, 0))
+        wall.get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).Set("moved")
+        doc.ActiveView.IsolateElementsTemporary(element_id_list([int(wall.Id.Value)]))
+        created = DB.Wall.Create(doc, DB.Line.CreateBound(DB.XYZ(0, -90, 0), DB.XYZ(9, -90, 0)), wall.LevelId, False)
+        transaction.Commit()
+        uidoc.Selection.SetElementIds(element_id_list([int(wall.Id.Value)]))
+        session.working_set.replace([int(wall.Id.Value)])
+        return model_state.differences(before, model_state.take(uidoc, session)), int(wall.Id.Value), \
+            int(created.Id.Value)
 
-    state_before = host.call(before)
-    lines: list[str] = []
+    found, wall, created = host.call(change_everything)
 
-    results = host.call(lambda: checks.run_checks(host.uiapp, out=lines.append))
+    text = "\n".join(found)
+    assert f"1 element(s) added: {created}" in text
+    assert f"element {wall} changed: location" in text and "Mark None -> 'moved'" in text
+    assert any(line.startswith(f"selection: [] before, [{wall}] after") for line in found)
+    assert any(line.startswith("isolated views: [] before") for line in found)
+    assert any(line.startswith(f"working set: [] before, [{wall}] after") for line in found)
 
-    report = "\n".join(lines)
-    assert [r.name for r in results] == [
-        "runtime packages import", "bridge round trip (worker -> main thread)", "tool get_model_overview",
-        "tool search_elements (Walls)", "tool create_wall", "tool set_parameter (Comments)",
-        "working-set quick buttons", "shared coordinates (check_model)", "model unchanged after the rollback"]
-    assert all(r.passed for r in results), report
-    assert report.splitlines()[-1] == "9 passed, 0 failed"
 
-    def after():
-        session = session_for(doc)
-        return (DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount(),
-                list(session.working_set.ids), [i.Value for i in host.uiapp.ActiveUIDocument.Selection.GetElementIds()],
-                len(doc._journal.undo_history))
+def test_a_skip_is_not_a_failure_and_the_table_counts_each_status():
+    checks = load_script()
+    import kit
+    table = checks.Checks(out=lambda text: None)
+    table.run("passes", lambda: "fine")
+    table.run("rooms", lambda: kit.skip("the model has no rooms"))
+    table.run("fails", lambda: kit.expect(False, "Revit said no\nsecond line"))
+    table.run("raises", lambda: 1 / 0)
 
-    assert host.call(after) == state_before  # model, working set, selection, and no undo entry
-    assert host.call(lambda: doc.ActiveProjectLocation.GetProjectPosition(DB.XYZ.Zero).EastWest) == 0  # rolled back
-    assert not host.call(lambda: host.uiapp.ActiveUIDocument.ActiveView.IsTemporaryHideIsolateActive())
+    assert [r.status for r in table.results] == ["PASS", "SKIP", "FAIL", "FAIL"]
+    lines = table.table().splitlines()
+    assert re.fullmatch(r"\s+2\s+rooms\s+SKIP\s+\d+ms\s+skipped: the model has no rooms", lines[2])
+    assert re.fullmatch(r"\s+3\s+fails\s+FAIL\s+\d+ms\s+Revit said no \(\+1 lines\)", lines[3])
+    assert re.fullmatch(r"\s+4\s+raises\s+FAIL\s+\d+ms\s+ZeroDivisionError: division by zero", lines[4])
+    assert lines[-1] == "1 passed, 1 skipped, 2 failed"

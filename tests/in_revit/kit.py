@@ -14,28 +14,45 @@ class CheckFailed(Exception):
     """A check's expectation was not met; the message says which."""
 
 
+class Skipped(Exception):
+    """The open model lacks what a check needs (no rooms, no door type...); the message says what.
+    The table shows SKIP, which is not a failure."""
+
+
 def expect(condition, message):
     if not condition:
         raise CheckFailed(message)
 
 
+def skip(reason):
+    """Stop the check: the model lacks what it needs, e.g. skip("the model has no rooms")."""
+    raise Skipped(reason)
+
+
 class Scratch:
     """The agent's side for the checks: a throwaway session and tool calls through the executor.
 
-    ``uiapp``, ``uidoc`` and ``doc`` are the open model's; ``wall`` is the id of a wall a check
-    created (or None).
+    ``uiapp``, ``uidoc`` and ``doc`` are the open model's; ``session`` is a throwaway session
+    (not the user's), fresh for each check; ``wall`` is the id of a wall a check created (or
+    None); ``memo`` keeps what several checks look up once (e.g. where there is room to build).
     """
 
     def __init__(self, uiapp):
         from paracore.app.build import load_tools
-        from paracore.revit.executor import describe_categories
-        from paracore.session import Session
         load_tools()
         self.uiapp = uiapp
         self.uidoc = uiapp.ActiveUIDocument
         self.doc = self.uidoc.Document
+        self.memo = {}
+        self.fresh_session()
+
+    def fresh_session(self):
+        """A new, empty session (working set, scratchpad, toolsets): each check starts from it."""
+        from paracore.revit.executor import describe_categories
+        from paracore.session import Session
         self.session = Session("paracore-in-revit-checks", self.doc.Title, describe=describe_categories(self.doc))
         self.wall = None
+        return self.session
 
     def call(self, tool, arguments, allow_error=False):
         """Run one tool call as the agent's executor does (its own transaction, read-back, commit).
@@ -57,7 +74,9 @@ class Scratch:
 @contextlib.contextmanager
 def rolled_back(doc, name=SCRATCH_GROUP):
     """A transaction group around a check, always rolled back: whatever the check commits is gone
-    afterwards and leaves no undo entry. A transaction the check left open is rolled back first."""
+    afterwards and leaves no undo entry. A check must close its own transactions (``transaction``
+    does): with one left open the group cannot roll back, and run_checks.py reports that as a
+    failure of its own ("<check>: rollback")."""
     from Autodesk.Revit import DB
     group = DB.TransactionGroup(doc, name)
     group.Start()
@@ -66,6 +85,23 @@ def rolled_back(doc, name=SCRATCH_GROUP):
     finally:
         if group.HasStarted() and not group.HasEnded():
             group.RollBack()
+
+
+@contextlib.contextmanager
+def transaction(doc, name="Paracore check: set up"):
+    """A transaction for a check's own set-up (inside the check's group, so it is undone too).
+    Committed at the end; rolled back when the block raises. A commit Revit refuses is a failure."""
+    from Autodesk.Revit import DB
+    step = DB.Transaction(doc, name)
+    step.Start()
+    try:
+        yield step
+    except BaseException:
+        if not step.HasEnded():
+            step.RollBack()
+        raise
+    status = step.Commit()
+    expect(status == DB.TransactionStatus.Committed, f"Revit did not commit '{name}': {status}")
 
 
 def element_count(doc):

@@ -1,16 +1,19 @@
 #! python3
-"""Paracore's checks inside a real Revit, on any model, leaving the model unchanged.
+"""Paracore's field kit: every tool of the catalogue and every check of Revit's behaviour that
+the Revit stand-in models, run inside a real Revit on whatever model is open, leaving the model
+as it found it. A maintainer runs one command and learns what the stand-in got wrong.
 
 Run it with pyRevit's command line (pyRevit 6 or newer runs ``#! python3`` scripts with its
 CPython engine there; pyRevit attached to that Revit version, Paracore's dependencies vendored)::
 
-    pyrevit run tests\\in_revit\\run_checks.py C:\\path\\to\\model.rvt --revit=2025
+    pyrevit run tests\\in_revit\\run_checks.py C:\\path\\model.rvt --revit=2025
 
 ``pyrevit run`` does not open the model itself: it hands the path over in ``__models__`` and this
 script opens it (``UIApplication.OpenAndActivateDocument``). Without a model it uses the active
 document (running it from RevitPythonShell or a pushbutton in an open project works too).
 
-What it checks, printing a pass/fail table at the end (also in pyRevit's run log):
+What it checks, printing a table at the end (PASS, FAIL with a one-line reason, or SKIP when the
+model lacks what a check needs, e.g. "the model has no rooms"; the exit code is 1 on any FAIL):
 
 1. the runtime packages import in pyRevit's engine (the Doctor's package checks);
 2. the ExternalEvent bridge: a worker thread's request runs on Revit's main thread and its result
@@ -18,20 +21,28 @@ What it checks, printing a pass/fail table at the end (also in pyRevit's run log
    after this script has returned, so the script does what idle Revit does: it pumps the GIL
    and calls the handler's ``Execute``. The Doctor, in an interactive session, measures the real
    dispatch;
-3. tools through the executor, as the agent runs them, inside one scratch ``TransactionGroup``
-   that is rolled back at the end: get_model_overview, search_elements, create_wall and
-   set_parameter on the new wall — the element count and the new wall's absence are verified
-   after the rollback;
+3. every tool (tool_checks.py, one check per tool): run through the executor as the agent runs
+   it, with arguments found in the model or built for the check (walls east of the model, a new
+   plan, a sheet, a schedule), and its result checked against the model read through the API;
 4. the working-set quick buttons' logic (add, remove, replace, select, isolate, clear, and ids of
-   deleted elements dropped), inside the same scratch group; the session's working set, the
-   Revit selection and the active view's temporary isolation are restored afterwards;
+   deleted elements dropped);
 5. Revit's shared-coordinate convention, which check_model's links check and the stand-in assume
-   (shared = Rz(Angle) * internal + (E/W, N/S, elevation)): coordinates specified at the internal
-   origin, read back 1 ft east of it, then check_model's coordinates check, in the same group.
+   (shared = Rz(Angle) * internal + (E/W, N/S, elevation)), then check_model's coordinates check;
+6. Revit's behaviour that docs/REVIT_BEHAVIOUR.md rests on (behaviour_checks/, one module per
+   area), where the documentation is silent or the stand-in follows a remark.
+
+Each check runs in its own ``TransactionGroup`` that is rolled back, with a fresh throwaway
+session; afterwards the runner puts back the active view, the selection, the views' temporary
+hide/isolate and the user's working set. A snapshot taken before and after the run (every
+element's id, category, type, level, location, name, Mark and Comments; the active view, the
+selection, the isolated views, the working set: model_state.py) makes the last row, which names
+whatever differs.
 
 pytest never collects this file (pyproject's ``norecursedirs`` excludes tests/in_revit); the
-suite imports it and runs ``run_checks`` against the Revit stand-in as a smoke test.
+suite imports it and runs ``run_checks`` against the Revit stand-in on the sample buildings
+(tests/test_in_revit_checks.py).
 """
+import math
 import os
 import sys
 import threading
@@ -56,12 +67,31 @@ HERE = os.path.dirname(os.path.abspath(globals().get("__file__") or os.path.join
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from kit import COMMENT, SCRATCH_GROUP, CheckFailed, Scratch, element_count, expect, lowest_level, rolled_back  # noqa: E402
+from Autodesk.Revit import DB  # noqa: E402
+
+import model_state  # noqa: E402
+import tool_checks  # noqa: E402
+from behaviour_checks import all_checks  # noqa: E402
+from kit import CheckFailed, Scratch, Skipped, expect, rolled_back  # noqa: E402
+from paracore import quick_buttons as qb  # noqa: E402
+from paracore.revit import runtime, selection  # noqa: E402
+from paracore.revit.context import element_id, id_value  # noqa: E402
+from paracore.revit.dotnet import element_id_list  # noqa: E402
+
+PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
 
 class Result:
-    def __init__(self, name, passed, detail, seconds):
-        self.name, self.passed, self.detail, self.seconds = name, passed, detail, seconds
+    def __init__(self, name, status, detail, seconds):
+        self.name, self.status, self.detail, self.seconds = name, status, detail, seconds
+
+    @property
+    def passed(self):
+        return self.status == PASS
+
+    @property
+    def failed(self):
+        return self.status == FAIL
 
 
 class Checks:
@@ -75,25 +105,41 @@ class Checks:
         started = time.perf_counter()
         try:
             detail = fn(*args)
-            result = Result(name, True, str(detail or ""), time.perf_counter() - started)
+            status, detail = PASS, str(detail or "")
+        except Skipped as reason:
+            status, detail = SKIP, f"skipped: {reason}"
         except CheckFailed as failure:
-            result = Result(name, False, str(failure), time.perf_counter() - started)
-        except Exception as error:  # noqa: BLE001 - reported in the table, with its traceback below it
-            text = "".join(traceback.format_exception_only(type(error), error)).strip()
-            result = Result(name, False, text, time.perf_counter() - started)
-            self.out(traceback.format_exc())
+            status, detail = FAIL, str(failure)
+        except Exception as error:  # noqa: BLE001 - reported in the table, with its traceback above it
+            status, detail = FAIL, _one_line(error)
+            self.out(f"{name}:\n{traceback.format_exc()}")
+        result = Result(name, status, _first_line(detail), time.perf_counter() - started)
         self.results.append(result)
         return result
 
+    def failure(self, name, error):
+        """Record a failure that happened around a check (its group did not roll back)."""
+        self.out(f"{name}:\n{traceback.format_exc()}")
+        self.results.append(Result(name, FAIL, _one_line(error), 0.0))
+
     def table(self):
         width = max([len(r.name) for r in self.results] + [5])
-        lines = [f"{'#':>2}  {'check'.ljust(width)}  result  {'time':>7}  detail"]
+        lines = [f"{'#':>3}  {'check'.ljust(width)}  result  {'time':>7}  detail"]
         for number, r in enumerate(self.results, 1):
-            lines.append(f"{number:>2}  {r.name.ljust(width)}  {'PASS' if r.passed else 'FAIL':<6}  "
-                         f"{r.seconds * 1000:>5.0f}ms  {r.detail}")
-        passed = sum(1 for r in self.results if r.passed)
-        lines.append(f"{passed} passed, {len(self.results) - passed} failed")
+            lines.append(f"{number:>3}  {r.name.ljust(width)}  {r.status:<6}  {r.seconds * 1000:>5.0f}ms  {r.detail}")
+        counts = {status: sum(1 for r in self.results if r.status == status) for status in (PASS, SKIP, FAIL)}
+        lines.append(f"{counts[PASS]} passed, {counts[SKIP]} skipped, {counts[FAIL]} failed")
         return "\n".join(lines)
+
+
+def _one_line(error):
+    return "".join(traceback.format_exception_only(type(error), error)).strip()
+
+
+def _first_line(text):
+    """One line per row: a multi-line reason keeps its first line and says how many follow."""
+    lines = text.strip().splitlines() or [""]
+    return lines[0] + (f" (+{len(lines) - 1} lines)" if len(lines) > 1 else "")
 
 
 # -- the checks --------------------------------------------------------------------------------------
@@ -143,41 +189,7 @@ def check_bridge(uiapp, doc):
     return f"two requests from a worker thread, result and {box['error']} returned, {elapsed * 1000:.0f} ms"
 
 
-def check_overview(scratch):
-    content = scratch.call("get_model_overview", {})
-    return content.splitlines()[0][:100]
-
-
-def check_search(scratch):
-    content = scratch.call("search_elements", {"category": "Walls", "limit": 5})
-    return content.splitlines()[0][:100]
-
-
-def check_create_wall(scratch):
-    from paracore.revit.context import element_id
-    level = lowest_level(scratch.doc).Name
-    content = scratch.call("create_wall", {"level": level, "start": ["0 m", "0 m"], "end": ["4 m", "0 m"]})
-    ids = list(scratch.session.working_set.ids)
-    expect(len(ids) == 1, f"the new wall should be the working set; it holds {ids}")
-    wall = scratch.doc.GetElement(element_id(ids[0]))
-    expect(wall is not None and wall.Category is not None, "the new wall is not in the model")
-    scratch.wall = ids[0]
-    return f"wall {ids[0]} on '{level}': {content.splitlines()[0][:80]}"
-
-
-def check_set_parameter(scratch):
-    from paracore.revit.context import element_id
-    expect(scratch.wall is not None, "no wall was created (see create_wall)")
-    scratch.call("set_parameter", {"element_ids": [scratch.wall], "name": "Comments", "value": COMMENT})
-    value = scratch.doc.GetElement(element_id(scratch.wall)).LookupParameter("Comments").AsString()
-    expect(value == COMMENT, f"Comments reads {value!r} after set_parameter")
-    return f"Comments = {value!r}"
-
-
 def check_shared_coordinates(scratch):
-    import math
-
-    from Autodesk.Revit import DB
     location = scratch.doc.ActiveProjectLocation
     transaction = DB.Transaction(scratch.doc, "Paracore check: specify coordinates")
     transaction.Start()
@@ -196,16 +208,11 @@ def check_shared_coordinates(scratch):
 
 
 def check_quick_buttons(uiapp, scratch):
-    """Every quick button on the model's walls (and the scratch wall), checked against Revit."""
-    from Autodesk.Revit import DB
-
-    from paracore import quick_buttons as qb
-    from paracore.revit import runtime, selection
-    from paracore.revit.context import element_id, id_value
-    from paracore.revit.dotnet import element_id_list
-
+    """Every quick button on the model's walls (and a scratch wall), checked against Revit."""
     uidoc, doc = uiapp.ActiveUIDocument, scratch.doc
-    session = runtime.session_for(doc)
+    session = runtime.session_for(doc)   # the buttons act on the user's session: the runner restores it
+    session.working_set.clear(source="in-Revit checks: quick buttons")
+    scratch.wall = tool_checks.wall(scratch)
     ids = [id_value(wall.Id) for wall in DB.FilteredElementCollector(doc).OfClass(DB.Wall)][:4]
     expect(len(ids) >= 2, "the model needs at least two walls")
 
@@ -245,12 +252,17 @@ def check_quick_buttons(uiapp, scratch):
     return f"add, replace, remove, select, clear; isolate: {isolated[:70]}"
 
 
+def check_unchanged(before, after):
+    found = model_state.differences(before, after)
+    expect(not found, "; ".join(found))
+    return (f"{len(after['elements'])} elements as before; active view, selection, temporary isolation "
+            "and working set put back")
+
+
+# -- the run ---------------------------------------------------------------------------------------------
+
 def run_checks(uiapp, out=print):
     """Run every check on the active document of ``uiapp`` (Revit's main thread); the results."""
-    from Autodesk.Revit import DB
-
-    from paracore.revit import runtime, selection
-
     uidoc = uiapp.ActiveUIDocument
     if uidoc is None:
         raise RuntimeError("No document is open: pass a model to `pyrevit run` or open one first.")
@@ -261,63 +273,70 @@ def run_checks(uiapp, out=print):
     checks.run("runtime packages import", check_packages)
     checks.run("bridge round trip (worker -> main thread)", check_bridge, uiapp, doc)
 
-    # Everything that changes the model happens inside one group that is rolled back.
     session = runtime.session_for(doc)
-    saved_ids, saved_selection = list(session.working_set.ids), selection.selected_ids(uidoc)
-    view = uidoc.ActiveView
-    was_isolated = view is not None and view.IsTemporaryHideIsolateActive()
-    count_before = element_count(doc)
+    before = model_state.take(uidoc, session)
     scratch = Scratch(uiapp)
-    group = DB.TransactionGroup(doc, SCRATCH_GROUP)
-    group.Start()
-    try:
-        checks.run("tool get_model_overview", check_overview, scratch)
-        checks.run("tool search_elements (Walls)", check_search, scratch)
-        checks.run("tool create_wall", check_create_wall, scratch)
-        checks.run("tool set_parameter (Comments)", check_set_parameter, scratch)
-        checks.run("working-set quick buttons", check_quick_buttons, uiapp, scratch)
-        checks.run("shared coordinates (check_model)", check_shared_coordinates, scratch)
-    finally:
-        group.RollBack()
-        _restore(uidoc, session, saved_ids, saved_selection, view, was_isolated)
-    # Revit's behaviour that docs/REVIT_BEHAVIOUR.md rests on, each check in its own rolled-back group.
-    from behaviour_checks import all_checks
+    restorer = Restorer(uidoc, session, before)
+    for name, function in tool_checks.all_checks():
+        _in_group(checks, f"tool {name}", function, scratch, restorer)
+    _in_group(checks, "working-set quick buttons", lambda s: check_quick_buttons(uiapp, s), scratch, restorer)
+    _in_group(checks, "shared coordinates (check_model)", check_shared_coordinates, scratch, restorer)
     for area, name, function in all_checks():
-        try:
-            with rolled_back(doc, f"Paracore check: {name}"):
-                checks.run(f"{area}: {name}", function, scratch)
-        finally:
-            _restore(uidoc, session, saved_ids, saved_selection, view, was_isolated)
-
-    def unchanged():
-        from paracore.revit.context import element_id
-        after = element_count(doc)
-        expect(after == count_before, f"{after} elements after the rollback, {count_before} before")
-        expect(scratch.wall is None or doc.GetElement(element_id(scratch.wall)) is None,
-               "the scratch wall survived the rollback")
-        return f"{after} elements, as before; the scratch group was rolled back"
-
-    checks.run("model unchanged after the rollback", unchanged)
+        _in_group(checks, f"{area}: {name}", function, scratch, restorer)
+    checks.run("model unchanged (snapshot before and after)", check_unchanged, before,
+               model_state.take(uidoc, session))
     out(checks.table())
     return checks.results
 
 
-def _restore(uidoc, session, ids, selected, view, was_isolated):
-    """Put back the session's working set, the selection and the view's isolation state."""
-    from Autodesk.Revit import DB
-
-    from paracore.revit import selection
-    from paracore.revit.context import element_id
+def _in_group(checks, name, function, scratch, restorer):
+    """One check in its own transaction group, rolled back; the state outside the model put back
+    (temporary isolation inside the group, so resetting it leaves no undo entry; the rest after)."""
+    scratch.fresh_session()
     try:
-        session.working_set.replace(ids, source="in-Revit checks: restored")
-        selection.select(uidoc, [i for i in selected if uidoc.Document.GetElement(element_id(i)) is not None])
-        if view is not None and not was_isolated and view.IsTemporaryHideIsolateActive():
-            transaction = DB.Transaction(uidoc.Document, "Paracore checks: reset isolation")
-            transaction.Start()
-            view.DisableTemporaryViewMode(DB.TemporaryViewMode.TemporaryHideIsolate)
+        with rolled_back(scratch.doc, f"Paracore check: {name}"):
+            try:
+                checks.run(name, function, scratch)
+            finally:
+                restorer.isolation()
+    except Exception as error:  # noqa: BLE001 - a group that did not roll back is a failure of its own
+        checks.failure(f"{name}: rollback", error)
+    finally:
+        restorer.after_rollback()
+
+
+class Restorer:
+    """Puts back what the checks change outside the model: the views' temporary hide/isolate, the
+    active view, the Revit selection and the user's working set, as ``before`` (model_state) had them."""
+
+    def __init__(self, uidoc, session, before):
+        self.uidoc, self.doc, self.session, self.before = uidoc, uidoc.Document, session, before
+
+    def isolation(self):
+        """End the temporary hide/isolate of every view that had none before."""
+        stray = [v for v in model_state.isolated_views(self.doc) if id_value(v.Id) not in self.before["isolated views"]]
+        if not stray:
+            return
+        transaction = DB.Transaction(self.doc, "Paracore checks: reset temporary isolation")
+        transaction.Start()
+        try:
+            for view in stray:
+                view.DisableTemporaryViewMode(DB.TemporaryViewMode.TemporaryHideIsolate)
+        finally:
             transaction.Commit()
-    except Exception:  # noqa: BLE001 - restoring must not hide the results
-        traceback.print_exc()
+
+    def after_rollback(self):
+        try:
+            self.isolation()  # a rollback that brought an isolation back (not documented either way)
+            wanted = self.before["active view"]
+            active = self.uidoc.ActiveView
+            if wanted is not None and (active is None or id_value(active.Id) != wanted):
+                self.uidoc.ActiveView = self.doc.GetElement(element_id(wanted))
+            selection.select(self.uidoc, [i for i in self.before["selection"]
+                                          if self.doc.GetElement(element_id(i)) is not None])
+            self.session.working_set.replace(self.before["working set"], source="in-Revit checks: restored")
+        except Exception:  # noqa: BLE001 - restoring must not hide the results; the last row shows what stayed
+            traceback.print_exc()
 
 
 def main():
@@ -330,7 +349,7 @@ def main():
     if models:
         uiapp.OpenAndActivateDocument(models[0])
     results = run_checks(uiapp)
-    return 0 if all(r.passed for r in results) else 1
+    return 1 if any(r.failed for r in results) else 0
 
 
 if globals().get("__revit__") is not None:  # pyRevit sets it; pytest's import does not

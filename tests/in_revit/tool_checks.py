@@ -1,0 +1,1004 @@
+"""One in-Revit check per tool of the catalogue: the tool runs through the executor, as the agent
+runs it (``Scratch.call``), on whatever model is open, and its result is checked against the
+model read directly through the Revit API, not only for the absence of an error.
+
+``CHECKS`` maps each tool's name to ``function(scratch)``; run_checks.py runs each inside its own
+transaction group that it rolls back, with a fresh scratch session, and puts back the active view,
+the selection and the views' temporary hide/isolate afterwards. A check finds what it needs in the
+model (levels, views, types) and builds the rest inside its group through the API (walls in an
+empty spot east of the model, a floor plan, a sheet, a schedule), so a broken creation tool
+does not fail the checks of the others. When the model lacks what a check needs (no rooms, no
+door family), the check is SKIPPED with the reason. tests/test_in_revit_checks.py fails when a
+registered tool has no check here.
+
+Arguments carry their units ("12 ft"), so the checks do not depend on the project's units;
+categories are given as 'OST_Walls' and parameter names are read from the model, so they do not
+depend on Revit's language. Plain Python 3.12 as pyRevit's CPython engine runs it.
+"""
+import os
+import shutil
+import tempfile
+
+from Autodesk.Revit import DB
+from Autodesk.Revit.DB.Architecture import Room
+
+from kit import COMMENT, expect, skip, transaction
+from paracore.revit.context import element_id, id_value
+from paracore.revit.dotnet import element_id_list
+
+CHECKS = {}
+PREFIX = "Paracore check"
+TOLERANCE = 1e-6      # feet: what the tools read back must match to this
+CLEARANCE = 30.0      # feet between the model and the spot where the checks build
+SCRIPT = "Create_Curved_Wall"   # a script shipped with Paracore (lib/paracore/revit/bundled_scripts)
+
+
+def check(tool):
+    """Register ``function(scratch)`` as the check of ``tool``."""
+    def register(function):
+        CHECKS[tool] = function
+        return function
+    return register
+
+
+def all_checks():
+    """[(tool name, function)] in name order."""
+    return sorted(CHECKS.items())
+
+
+# --- reading the model ---------------------------------------------------------------------------------
+
+def ft(value):
+    """A length argument in feet, whatever the project's units."""
+    return f"{value:.6f} ft"
+
+
+def point(x, y):
+    return [ft(x), ft(y)]
+
+
+def element(scratch, value):
+    return scratch.doc.GetElement(element_id(value))
+
+
+def working_set(scratch):
+    return list(scratch.session.working_set.ids)
+
+
+def levels(doc):
+    return sorted(DB.FilteredElementCollector(doc).OfClass(DB.Level), key=lambda level: level.Elevation)
+
+
+def level(scratch):
+    """The level the checks build on: the lowest one that has a floor plan, else the lowest."""
+    found = levels(scratch.doc)
+    if not found:
+        skip("the model has no levels")
+    planned = {id_value(v.GenLevel.Id) for v in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewPlan)
+               if not v.IsTemplate and v.GenLevel is not None}
+    return next((lv for lv in found if id_value(lv.Id) in planned), found[0])
+
+
+def site(scratch):
+    """(x, y) in feet: a spot east of every wall and placed family instance, where what the checks
+    build joins nothing of the model and falls in no room."""
+    if "site" not in scratch.memo:
+        xs, ys = [0.0], [0.0]
+        for wall in DB.FilteredElementCollector(scratch.doc).OfClass(DB.Wall):
+            curve = wall.Location.Curve if isinstance(wall.Location, DB.LocationCurve) else None
+            if curve is not None and curve.IsBound:
+                for end in (curve.GetEndPoint(0), curve.GetEndPoint(1)):
+                    xs.append(end.X)
+                    ys.append(end.Y)
+        for instance in DB.FilteredElementCollector(scratch.doc).OfClass(DB.FamilyInstance):
+            if isinstance(instance.Location, DB.LocationPoint):
+                xs.append(instance.Location.Point.X)
+                ys.append(instance.Location.Point.Y)
+        scratch.memo["site"] = (max(xs) + CLEARANCE, (min(ys) + max(ys)) / 2)
+    return scratch.memo["site"]
+
+
+def types_of(doc, category):
+    return list(DB.FilteredElementCollector(doc).OfCategory(category).WhereElementIsElementType())
+
+
+def basic_wall_types(doc):
+    return [t for t in DB.FilteredElementCollector(doc).OfClass(DB.WallType) if t.Kind == DB.WallKind.Basic]
+
+
+def instances_of(doc, cls):
+    return {id_value(e.Id) for e in DB.FilteredElementCollector(doc).OfClass(cls)}
+
+
+def ids_in_view(doc, view, cls):
+    return [id_value(e.Id) for e in DB.FilteredElementCollector(doc, view.Id).OfClass(cls)]
+
+
+def named(doc, cls, name):
+    return next((e for e in DB.FilteredElementCollector(doc).OfClass(cls) if e.Name == name), None)
+
+
+def unused_name(doc, cls, name):
+    taken = {e.Name for e in DB.FilteredElementCollector(doc).OfClass(cls)}
+    number = 1
+    candidate = name
+    while candidate in taken:
+        number += 1
+        candidate = f"{name} {number}"
+    return candidate
+
+
+def parameter_name(element_, bip):
+    parameter = element_.get_Parameter(bip)
+    expect(parameter is not None, f"element {id_value(element_.Id)} has no {bip} parameter")
+    return parameter.Definition.Name
+
+
+def ends(wall):
+    curve = wall.Location.Curve
+    return curve.GetEndPoint(0), curve.GetEndPoint(1)
+
+
+def near(a, b, tolerance=TOLERANCE):
+    return abs(a - b) <= tolerance
+
+
+def at(xyz, x, y, tolerance=TOLERANCE):
+    return near(xyz.X, x, tolerance) and near(xyz.Y, y, tolerance)
+
+
+def shown(xyz):
+    return f"({xyz.X:.4f}, {xyz.Y:.4f}) ft"
+
+
+def active_model_view(scratch):
+    """The active view when it shows model elements (a plan, section, 3D view...), else SKIP."""
+    view = scratch.uidoc.ActiveView
+    if view is None:
+        skip("there is no active view")
+    if isinstance(view, (DB.ViewSheet, DB.ViewSchedule)) or view.IsTemplate:
+        skip(f"the active view '{view.Name}' shows no model elements (a sheet or schedule)")
+    return view
+
+
+def visible_walls(scratch, view, count):
+    ids = ids_in_view(scratch.doc, view, DB.Wall)
+    if len(ids) < count:
+        skip(f"the active view '{view.Name}' shows {len(ids)} wall(s); the check needs {count}")
+    return ids[:count]
+
+
+# --- building inside the check's group (through the API, not the tools under test) ---------------------------
+
+def walls(scratch, *lines, height=None):
+    """Straight walls on ``level(scratch)``, one per ((x0, y0), (x1, y1)) in feet from the site;
+    of the default wall type and height, or ``height`` feet high."""
+    x, y = site(scratch)
+    base = level(scratch)
+    wall_type = scratch.doc.GetDefaultElementTypeId(DB.ElementTypeGroup.WallType)
+    made = []
+    with transaction(scratch.doc, "Paracore check: scratch walls"):
+        for (x0, y0), (x1, y1) in lines:
+            line = DB.Line.CreateBound(DB.XYZ(x + x0, y + y0, base.Elevation), DB.XYZ(x + x1, y + y1, base.Elevation))
+            if height is None:
+                created = DB.Wall.Create(scratch.doc, line, base.Id, False)
+            else:
+                created = DB.Wall.Create(scratch.doc, line, wall_type, base.Id, height, 0.0, False, False)
+            made.append(id_value(created.Id))
+    return made
+
+
+def wall(scratch, length=20.0, height=None):
+    [made] = walls(scratch, ((0.0, 0.0), (length, 0.0)), height=height)
+    return made
+
+
+def floor_plan(scratch, for_level=None):
+    """A new floor plan of ``for_level`` (the checks' level): nothing of the user's views changes."""
+    family_type = next((t for t in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewFamilyType)
+                        if t.ViewFamily == DB.ViewFamily.FloorPlan), None)
+    if family_type is None:
+        skip("the model has no floor plan view type")
+    with transaction(scratch.doc, "Paracore check: scratch plan"):
+        plan = DB.ViewPlan.Create(scratch.doc, family_type.Id, (for_level or level(scratch)).Id)
+    return plan
+
+
+def set_text(scratch, ids, bip, value):
+    with transaction(scratch.doc, "Paracore check: set a parameter"):
+        for value_id in ids:
+            element(scratch, value_id).get_Parameter(bip).Set(value)
+
+
+def title_block_type(doc):
+    found = types_of(doc, DB.BuiltInCategory.OST_TitleBlocks)
+    if not found:
+        skip("the model has no title block family loaded")
+    return found[0]
+
+
+def sheet(scratch, number):
+    with transaction(scratch.doc, "Paracore check: scratch sheet"):
+        created = DB.ViewSheet.Create(scratch.doc, title_block_type(scratch.doc).Id)
+        created.SheetNumber = number
+        created.Name = PREFIX
+    return created
+
+
+def unused_sheet_number(doc):
+    taken = {s.SheetNumber for s in DB.FilteredElementCollector(doc).OfClass(DB.ViewSheet)}
+    number = 1
+    while f"PC-{number}" in taken:
+        number += 1
+    return f"PC-{number}"
+
+
+def mark_field(scratch, schedule, bip=DB.BuiltInParameter.ALL_MODEL_MARK):
+    """The schedulable field of ``bip`` (Mark by default) of a schedule, and its name in this Revit."""
+    wanted = DB.ElementId(bip)
+    for field in schedule.Definition.GetSchedulableFields():
+        if field.ParameterId == wanted:
+            return field, field.GetName(scratch.doc)
+    skip(f"a wall schedule offers no field for {bip}")
+
+
+def wall_schedule(scratch, name, bips=(DB.BuiltInParameter.ALL_MODEL_MARK,)):
+    """A schedule of walls with the fields of ``bips``; (schedule, [field names])."""
+    with transaction(scratch.doc, "Paracore check: scratch schedule"):
+        schedule = DB.ViewSchedule.CreateSchedule(scratch.doc, DB.ElementId(DB.BuiltInCategory.OST_Walls))
+        schedule.Name = unused_name(scratch.doc, DB.ViewSchedule, name)
+        names = []
+        for bip in bips:
+            field, field_name = mark_field(scratch, schedule, bip)
+            schedule.Definition.AddField(field)
+            names.append(field_name)
+    return schedule, names
+
+
+def only(scratch, cls, what):
+    """The one element the working set holds after a tool that makes it the working set."""
+    ids = working_set(scratch)
+    found = element(scratch, ids[0]) if len(ids) == 1 else None
+    expect(isinstance(found, cls), f"the working set should hold the new {what}; it holds {ids}")
+    return found
+
+
+def select(scratch, ids):
+    scratch.uidoc.Selection.SetElementIds(element_id_list(ids))
+
+
+# --- the working set and the selection -----------------------------------------------------------------------
+
+@check("get_working_set")
+def check_get_working_set(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.session.working_set.replace(ids)
+    content = scratch.call("get_working_set", {})
+    expect(all(str(i) in content for i in ids), f"the result does not list both walls {ids}: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("set_working_set")
+def check_set_working_set(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.call("set_working_set", {"element_ids": ids})
+    expect(working_set(scratch) == ids, f"the working set holds {working_set(scratch)}, not {ids}")
+    return f"working set = {ids}"
+
+
+@check("add_to_working_set")
+def check_add_to_working_set(scratch):
+    a, b = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.session.working_set.replace([a])
+    scratch.call("add_to_working_set", {"element_ids": [b, a]})
+    expect(working_set(scratch) == [a, b], f"the working set holds {working_set(scratch)}, not {[a, b]}")
+    return f"[{a}] + [{b}, {a}] = {working_set(scratch)}"
+
+
+@check("remove_from_working_set")
+def check_remove_from_working_set(scratch):
+    a, b = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.session.working_set.replace([a, b])
+    scratch.call("remove_from_working_set", {"element_ids": [a]})
+    expect(working_set(scratch) == [b], f"the working set holds {working_set(scratch)}, not {[b]}")
+    expect(element(scratch, a) is not None, f"wall {a} left the model, not only the working set")
+    return f"[{a}, {b}] - [{a}] = {working_set(scratch)}"
+
+
+@check("clear_working_set")
+def check_clear_working_set(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.session.working_set.replace(ids)
+    scratch.call("clear_working_set", {})
+    expect(working_set(scratch) == [], f"the working set still holds {working_set(scratch)}")
+    expect(all(element(scratch, i) is not None for i in ids), "clearing the working set deleted elements")
+    return "empty; the walls stay in the model"
+
+
+@check("filter_working_set")
+def check_filter_working_set(scratch):
+    made = wall(scratch)
+    scratch.session.working_set.replace([made, id_value(level(scratch).Id)])
+    scratch.call("filter_working_set", {"category": "OST_Walls"})
+    expect(working_set(scratch) == [made], f"only wall {made} should stay; the working set holds {working_set(scratch)}")
+    return f"a wall and a level, filtered to Walls: {working_set(scratch)}"
+
+
+@check("add_selection_to_working_set")
+def check_add_selection_to_working_set(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    select(scratch, ids)
+    selected = [id_value(i) for i in scratch.uidoc.Selection.GetElementIds()]
+    expect(sorted(selected) == sorted(ids), f"Revit selected {selected} when asked for {ids}")
+    scratch.call("add_selection_to_working_set", {"mode": "replace"})
+    expect(sorted(working_set(scratch)) == sorted(ids), f"the working set holds {working_set(scratch)}, "
+           f"the selection {selected}")
+    return f"selection {selected} -> working set"
+
+
+@check("select_elements")
+def check_select_elements(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.call("select_elements", {"element_ids": ids})
+    selected = sorted(id_value(i) for i in scratch.uidoc.Selection.GetElementIds())
+    expect(selected == sorted(ids), f"Revit's selection is {selected}, not {sorted(ids)}")
+    return f"Revit's selection = {selected}"
+
+
+@check("get_selection")
+def check_get_selection(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    select(scratch, ids)
+    content = scratch.call("get_selection", {})
+    expect(content.startswith("2 elements selected") and all(str(i) in content for i in ids),
+           f"expected the 2 selected walls {ids}: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+# --- reading the model -------------------------------------------------------------------------------------
+
+@check("get_model_overview")
+def check_get_model_overview(scratch):
+    content = scratch.call("get_model_overview", {})
+    count = len(levels(scratch.doc))
+    expect(f"Levels ({count}," in content, f"Revit has {count} levels; the overview says: {content[:300]}")
+    view = scratch.uidoc.ActiveView
+    expect(view is None or f"'{view.Name}'" in content, f"the active view '{view.Name}' is not named: {content[:300]}")
+    return content.splitlines()[0][:90]
+
+
+@check("search_elements")
+def check_search_elements(scratch):
+    wall(scratch)
+    expected = {id_value(e.Id) for e in DB.FilteredElementCollector(scratch.doc)
+                .OfCategory(DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()}
+    content = scratch.call("search_elements", {"category": "OST_Walls", "limit": 3, "to_working_set": "replace"})
+    found = set(working_set(scratch))
+    expect(found == expected, f"Revit has {len(expected)} elements of category Walls, search_elements put "
+           f"{len(found)} in the working set (missing {sorted(expected - found)[:5]}, extra {sorted(found - expected)[:5]})")
+    expect(content.startswith(f"{len(expected)} "), f"the count is not {len(expected)}: {content[:120]}")
+    return content.splitlines()[0][:90]
+
+
+@check("get_element_info")
+def check_get_element_info(scratch):
+    made = element(scratch, wall(scratch))
+    content = scratch.call("get_element_info", {"element_ids": [id_value(made.Id)]})
+    wall_type, base = scratch.doc.GetElement(made.GetTypeId()), scratch.doc.GetElement(made.LevelId)
+    for expected in (str(id_value(made.Id)), wall_type.Name, base.Name):
+        expect(expected in content, f"'{expected}' (read from Revit) is not in the result: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("get_parameters")
+def check_get_parameters(scratch):
+    made = wall(scratch)
+    set_text(scratch, [made], DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS, COMMENT)
+    name = parameter_name(element(scratch, made), DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)
+    content = scratch.call("get_parameters", {"element_ids": [made], "names": [name]})
+    expect(COMMENT in content, f"{name} = {COMMENT!r} (set through the API) is not in the result: {content[:200]}")
+    return f"{name} read back: {content.splitlines()[-1][:70]}"
+
+
+@check("list_levels")
+def check_list_levels(scratch):
+    found = levels(scratch.doc)
+    content = scratch.call("list_levels", {})
+    expect(content.startswith(f"{len(found)} level"), f"Revit has {len(found)} levels: {content[:120]}")
+    if found:
+        expect(f"id {id_value(found[0].Id)}" in content.splitlines()[1], f"the lowest level, '{found[0].Name}', "
+               f"is not listed first: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("list_types")
+def check_list_types(scratch):
+    found = types_of(scratch.doc, DB.BuiltInCategory.OST_Walls)
+    if not found:
+        skip("the model has no wall types")
+    content = scratch.call("list_types", {"category": "OST_Walls"})
+    expect(content.startswith(f"{len(found)} "), f"Revit has {len(found)} wall types: {content[:120]}")
+    first = found[0]
+    narrowed = scratch.call("list_types", {"category": "OST_Walls", "name_contains": first.Name})
+    expect(f"id {id_value(first.Id)}" in narrowed, f"wall type '{first.Name}' is not listed: {narrowed[:200]}")
+    return content.splitlines()[0][:90]
+
+
+def _listed_views(doc):
+    return [v for v in DB.FilteredElementCollector(doc).OfClass(DB.View)
+            if not v.IsTemplate and v.ViewType.ToString() not in ("ProjectBrowser", "SystemBrowser", "Internal",
+                                                                  "Undefined")]
+
+
+@check("list_views")
+def check_list_views(scratch):
+    content = scratch.call("list_views", {})
+    count = len(_listed_views(scratch.doc))
+    expect(content.startswith(f"{count} view"), f"Revit has {count} views (no templates): {content[:120]}")
+    view = scratch.uidoc.ActiveView
+    if view is not None:
+        narrowed = scratch.call("list_views", {"name_contains": view.Name})
+        row = next((line for line in narrowed.splitlines() if f"id {id_value(view.Id)}" in line), "")
+        expect(row.endswith("ACTIVE"), f"the active view '{view.Name}' is not marked ACTIVE: {narrowed[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("get_warnings")
+def check_get_warnings(scratch):
+    count = len(list(scratch.doc.GetWarnings()))
+    content = scratch.call("get_warnings", {})
+    if count == 0:
+        expect("no warnings" in content, f"Revit has no warnings; the result: {content[:200]}")
+    else:
+        expect(f"{count:,}" in content, f"Revit has {count} warnings; the result: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("check_model")
+def check_check_model(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    set_text(scratch, ids, DB.BuiltInParameter.ALL_MODEL_MARK, "PC-CHECK-DUPLICATE")
+    content = scratch.call("check_model", {"checks": ["duplicate_marks"], "to_working_set": "duplicate_marks"})
+    expect(set(ids) <= set(working_set(scratch)), f"the two walls with Mark 'PC-CHECK-DUPLICATE' ({ids}) are not "
+           f"among the duplicates it found: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+# --- views ---------------------------------------------------------------------------------------------------
+
+@check("activate_view")
+def check_activate_view(scratch):
+    current = scratch.uidoc.ActiveView
+    target = next((v for v in DB.FilteredElementCollector(scratch.doc).OfClass(DB.View)
+                   if isinstance(v, (DB.ViewPlan, DB.View3D)) and not v.IsTemplate
+                   and (current is None or v.Id != current.Id)), None)
+    if target is None:
+        skip("the model has no plan or 3D view besides the active one")
+    scratch.call("activate_view", {"view": str(id_value(target.Id))})
+    now = scratch.uidoc.ActiveView
+    expect(now is not None and now.Id == target.Id, f"the active view is '{now.Name if now else None}', "
+           f"not '{target.Name}'")
+    return f"'{target.Name}' is active (the runner puts '{current.Name if current else None}' back)"
+
+
+@check("isolate_in_view")
+def check_isolate_in_view(scratch):
+    view = active_model_view(scratch)
+    ids = visible_walls(scratch, view, 2)
+    content = scratch.call("isolate_in_view", {"element_ids": ids})
+    expect(view.IsTemporaryHideIsolateActive(), f"view '{view.Name}' has no temporary hide/isolate: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("reset_view_isolation")
+def check_reset_view_isolation(scratch):
+    view = active_model_view(scratch)
+    ids = visible_walls(scratch, view, 1)
+    with transaction(scratch.doc, "Paracore check: isolate"):
+        view.IsolateElementsTemporary(element_id_list(ids))
+    expect(view.IsTemporaryHideIsolateActive(), "IsolateElementsTemporary left no temporary isolation")
+    content = scratch.call("reset_view_isolation", {})
+    expect(not view.IsTemporaryHideIsolateActive(), f"view '{view.Name}' is still isolated: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("color_elements")
+def check_color_elements(scratch):
+    view = active_model_view(scratch)
+    [target] = visible_walls(scratch, view, 1)
+    scratch.call("color_elements", {"element_ids": [target], "color": [255, 0, 0]})
+    color = view.GetElementOverrides(element_id(target)).ProjectionLineColor
+    got = (color.Red, color.Green, color.Blue) if color.IsValid else None
+    expect(got == (255, 0, 0), f"wall {target}'s projection line colour in '{view.Name}' is {got}, not (255, 0, 0)")
+    return f"wall {target}: projection lines {got} in '{view.Name}'"
+
+
+@check("create_3d_view")
+def check_create_3d_view(scratch):
+    name = unused_name(scratch.doc, DB.View3D, f"{PREFIX} 3D")
+    before = instances_of(scratch.doc, DB.View3D)
+    scratch.call("create_3d_view", {"name": name, "element_ids": []})
+    new = [scratch.doc.GetElement(element_id(i)) for i in instances_of(scratch.doc, DB.View3D) - before]
+    expect(len(new) == 1, f"{len(new)} new 3D views, expected 1")
+    view = new[0]
+    expect(view.Name == name and not view.IsTemplate and not view.IsSectionBoxActive,
+           f"the new view is '{view.Name}', template {view.IsTemplate}, section box {view.IsSectionBoxActive}")
+    return f"3D view '{view.Name}' (id {id_value(view.Id)}), no section box"
+
+
+@check("duplicate_view")
+def check_duplicate_view(scratch):
+    source = next((v for v in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewPlan)
+                   if not v.IsTemplate and v.CanViewBeDuplicated(DB.ViewDuplicateOption.Duplicate)), None)
+    if source is None:
+        skip("the model has no plan view that can be duplicated")
+    name = unused_name(scratch.doc, DB.View, f"{PREFIX} copy")
+    scratch.call("duplicate_view", {"view": str(id_value(source.Id)), "name": name})
+    copy = only(scratch, DB.ViewPlan, "plan")
+    expect(copy.Name == name, f"the copy is named '{copy.Name}', not '{name}'")
+    expect(copy.GenLevel.Id == source.GenLevel.Id, f"the copy is on '{copy.GenLevel.Name}', not '{source.GenLevel.Name}'")
+    expect(copy.ViewTemplateId == source.ViewTemplateId, "the copy has another view template than its source")
+    return f"'{source.Name}' -> '{copy.Name}' (id {id_value(copy.Id)})"
+
+
+def _templates(doc):
+    return [v for v in DB.FilteredElementCollector(doc).OfClass(DB.View) if v.IsTemplate]
+
+
+@check("list_view_templates")
+def check_list_view_templates(scratch):
+    found = _templates(scratch.doc)
+    content = scratch.call("list_view_templates", {})
+    if not found:
+        expect("no view templates" in content.lower(), f"Revit has no view templates: {content[:200]}")
+        return content.splitlines()[0][:90]
+    expect(content.startswith(f"{len(found)} view template"), f"Revit has {len(found)} templates: {content[:120]}")
+    narrowed = scratch.call("list_view_templates", {"name_contains": found[0].Name})
+    expect(f"id {id_value(found[0].Id)}" in narrowed, f"template '{found[0].Name}' is not listed: {narrowed[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("apply_view_template")
+def check_apply_view_template(scratch):
+    plan = floor_plan(scratch)
+    template = next((t for t in _templates(scratch.doc) if plan.IsValidViewTemplate(t.Id)), None)
+    if template is None:
+        skip("the model has no view template for floor plans")
+    scratch.call("apply_view_template", {"views": [id_value(plan.Id)], "template": str(id_value(template.Id))})
+    expect(plan.ViewTemplateId == template.Id, f"the plan's template is {id_value(plan.ViewTemplateId)}, not "
+           f"'{template.Name}' ({id_value(template.Id)})")
+    return f"'{template.Name}' on a new plan of '{plan.GenLevel.Name}'"
+
+
+# --- modelling -----------------------------------------------------------------------------------------------
+
+@check("create_wall")
+def check_create_wall(scratch):
+    base, (x, y) = level(scratch), site(scratch)
+    content = scratch.call("create_wall", {"level": base.Name, "start": point(x, y), "end": point(x + 12, y)})
+    found = only(scratch, DB.Wall, "wall")
+    made = id_value(found.Id)
+    start, end = ends(found)
+    expect(at(start, x, y) and at(end, x + 12, y), f"the wall runs {shown(start)} to {shown(end)}, not from "
+           f"({x:.4f}, {y:.4f}) ft, 12 ft east")
+    expect(found.LevelId == base.Id, f"the wall is on level {id_value(found.LevelId)}, not '{base.Name}'")
+    scratch.wall = made
+    return content.splitlines()[0][:90]
+
+
+@check("create_curved_wall")
+def check_create_curved_wall(scratch):
+    base, (x, y) = level(scratch), site(scratch)
+    scratch.call("create_curved_wall", {"level": base.Name, "center": point(x, y), "radius": ft(10), "length": ft(20)})
+    found = only(scratch, DB.Wall, "wall")
+    made = id_value(found.Id)
+    arc = found.Location.Curve
+    expect(isinstance(arc, DB.Arc), f"the wall's curve is a {type(arc).__name__}, not an Arc")
+    expect(near(arc.Radius, 10) and at(arc.Center, x, y) and near(arc.Length, 20),
+           f"radius {arc.Radius:.4f} ft, centre {shown(arc.Center)}, length {arc.Length:.4f} ft; asked 10 ft at "
+           f"({x:.4f}, {y:.4f}), 20 ft long")
+    return f"arc wall {made}: radius 10 ft, 20 ft long"
+
+
+@check("create_floor")
+def check_create_floor(scratch):
+    if not list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.FloorType)):
+        skip("the model has no floor types")
+    base, (x, y) = level(scratch), site(scratch)
+    corners = [point(x, y), point(x + 10, y), point(x + 10, y + 10), point(x, y + 10)]
+    scratch.call("create_floor", {"boundary": corners, "level": base.Name})
+    found = only(scratch, DB.Floor, "floor")
+    made = id_value(found.Id)
+    expect(found.LevelId == base.Id, f"the floor is on level {id_value(found.LevelId)}, not '{base.Name}'")
+    area = found.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+    expect(near(area, 100, 1e-3), f"the floor's area reads {area:.4f} sq ft, not 100 (10 ft x 10 ft)")
+    return f"floor {made}: 100 sq ft on '{base.Name}'"
+
+
+@check("create_level")
+def check_create_level(scratch):
+    elevation = max([lv.Elevation for lv in levels(scratch.doc)] + [0.0]) + 50
+    name = unused_name(scratch.doc, DB.Level, f"{PREFIX} level")
+    scratch.call("create_level", {"elevation": ft(elevation), "name": name})
+    found = named(scratch.doc, DB.Level, name)
+    expect(found is not None, f"no level named '{name}' in the model")
+    expect(near(found.Elevation, elevation), f"'{name}' is at {found.Elevation:.4f} ft, not {elevation:.4f}")
+    return f"'{name}' at {elevation:.2f} ft"
+
+
+@check("place_doors_on_wall")
+def check_place_doors_on_wall(scratch):
+    if not types_of(scratch.doc, DB.BuiltInCategory.OST_Doors):
+        skip("the model has no door family loaded")
+    host, (x, y) = wall(scratch, 40.0), site(scratch)
+    scratch.call("place_doors_on_wall", {"wall_id": host, "count": 2})
+    doors = [element(scratch, i) for i in working_set(scratch)]
+    expect(len(doors) == 2, f"the working set holds {working_set(scratch)}, not the 2 new doors")
+    for door, along in zip(sorted(doors, key=lambda d: d.Location.Point.X), (10.0, 30.0)):
+        expect(door.Category.Id == DB.ElementId(DB.BuiltInCategory.OST_Doors), f"{id_value(door.Id)} is not a door")
+        expect(door.Host is not None and id_value(door.Host.Id) == host, f"door {id_value(door.Id)} is not in wall {host}")
+        expect(at(door.Location.Point, x + along, y, 1e-3), f"door {id_value(door.Id)} is at "
+               f"{shown(door.Location.Point)}, not {along} ft along the wall")
+    return f"2 doors in wall {host} at 1/4 and 3/4 of its length"
+
+
+@check("place_windows_on_wall")
+def check_place_windows_on_wall(scratch):
+    if not types_of(scratch.doc, DB.BuiltInCategory.OST_Windows):
+        skip("the model has no window family loaded")
+    host, (x, y) = wall(scratch, 60.0, height=30.0), site(scratch)   # room for any window family
+    scratch.call("place_windows_on_wall", {"wall_id": host, "count": 1})
+    windows = [element(scratch, i) for i in working_set(scratch)]
+    expect(len(windows) == 1, f"the working set holds {working_set(scratch)}, not the new window")
+    window = windows[0]
+    expect(window.Host is not None and id_value(window.Host.Id) == host, f"window {id_value(window.Id)} is not in "
+           f"wall {host}")
+    expect(at(window.Location.Point, x + 30, y, 1e-3), f"the window is at {shown(window.Location.Point)}, not "
+           "halfway along the wall")
+    return f"window {id_value(window.Id)} halfway along wall {host}"
+
+
+@check("move_elements")
+def check_move_elements(scratch):
+    made, (x, y) = wall(scratch), site(scratch)
+    scratch.call("move_elements", {"element_ids": [made], "offset": [ft(3), ft(4)]})
+    start, end = ends(element(scratch, made))
+    expect(at(start, x + 3, y + 4) and at(end, x + 23, y + 4), f"the wall runs {shown(start)} to {shown(end)} "
+           "after a move by (3, 4) ft")
+    return f"wall {made} moved by (3, 4) ft"
+
+
+@check("copy_elements")
+def check_copy_elements(scratch):
+    made, (x, y) = wall(scratch), site(scratch)
+    before = instances_of(scratch.doc, DB.Wall)
+    scratch.call("copy_elements", {"element_ids": [made], "offset": [ft(0), ft(10)]})
+    new = sorted(instances_of(scratch.doc, DB.Wall) - before)
+    expect(len(new) == 1, f"{len(new)} new walls, expected 1 copy")
+    start, end = ends(element(scratch, new[0]))
+    expect(at(start, x, y + 10) and at(end, x + 20, y + 10), f"the copy runs {shown(start)} to {shown(end)}")
+    expect(new[0] in working_set(scratch), f"the copy {new[0]} did not join the working set {working_set(scratch)}")
+    start, end = ends(element(scratch, made))
+    expect(at(start, x, y) and at(end, x + 20, y), "the original wall moved")
+    return f"wall {made} copied to {new[0]}, 10 ft north"
+
+
+@check("rotate_elements")
+def check_rotate_elements(scratch):
+    made, (x, y) = wall(scratch), site(scratch)
+    scratch.call("rotate_elements", {"element_ids": [made], "angle": 90, "center": point(x, y)})
+    start, end = ends(element(scratch, made))
+    expect(at(start, x, y) and at(end, x, y + 20), f"after 90° about its start the wall runs {shown(start)} to "
+           f"{shown(end)}, not north from its start")
+    return f"wall {made} turned 90° counter-clockwise"
+
+
+@check("change_type")
+def check_change_type(scratch):
+    made = element(scratch, wall(scratch))
+    other = next((t for t in basic_wall_types(scratch.doc) if t.Id != made.GetTypeId()), None)
+    if other is None:
+        skip("the model has one basic wall type only")
+    scratch.call("change_type", {"element_ids": [id_value(made.Id)], "type_name": other.Name})
+    expect(made.GetTypeId() == other.Id, f"the wall's type is {id_value(made.GetTypeId())}, not '{other.Name}'")
+    return f"wall {id_value(made.Id)} -> '{other.Name}'"
+
+
+@check("delete_elements")
+def check_delete_elements(scratch):
+    ids = walls(scratch, ((0, 0), (10, 0)), ((0, 10), (10, 10)))
+    scratch.call("delete_elements", {"element_ids": ids})
+    left = [i for i in ids if element(scratch, i) is not None]
+    expect(not left, f"walls {left} are still in the model")
+    return f"walls {ids} deleted (the group's rollback brings them back)"
+
+
+@check("set_parameter")
+def check_set_parameter(scratch):
+    made = wall(scratch)
+    name = parameter_name(element(scratch, made), DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)
+    scratch.call("set_parameter", {"element_ids": [made], "name": name, "value": COMMENT})
+    value = element(scratch, made).get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS).AsString()
+    expect(value == COMMENT, f"{name} reads {value!r} after set_parameter")
+    return f"{name} = {value!r}"
+
+
+# --- rooms and documentation ------------------------------------------------------------------------------------
+
+@check("place_rooms")
+def check_place_rooms(scratch):
+    base, (x, y) = level(scratch), site(scratch)
+    walls(scratch, ((0, 0), (20, 0)), ((20, 0), (20, 15)), ((20, 15), (0, 15)), ((0, 15), (0, 0)))
+    scratch.call("place_rooms", {"level": base.Name, "in_enclosed_regions": False, "at": point(x + 10, y + 7.5)})
+    room = only(scratch, Room, "room")
+    made = id_value(room.Id)
+    expect(room.LevelId == base.Id, f"the room is on level {id_value(room.LevelId)}, not '{base.Name}'")
+    expect(room.IsPointInRoom(DB.XYZ(x + 10, y + 7.5, base.Elevation + 1)), "the room does not hold its point")
+    expect(0 < room.Area <= 300, f"the room's area is {room.Area:.2f} sq ft; the walls enclose at most 300")
+    return f"room {made}: {room.Area:.1f} sq ft inside a 20 x 15 ft box of walls"
+
+
+def _placed_room(doc):
+    room = next((r for r in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms)
+                 .WhereElementIsNotElementType() if r.Area > 0), None)
+    if room is None:
+        skip("the model has no placed rooms")
+    return room
+
+
+@check("get_room_info")
+def check_get_room_info(scratch):
+    room = _placed_room(scratch.doc)
+    content = scratch.call("get_room_info", {"room_ids": [id_value(room.Id)]})
+    expect(room.Number in content and str(id_value(room.Id)) in content, f"room {room.Number} "
+           f"(id {id_value(room.Id)}) is not described: {content[:200]}")
+    bounding = set()
+    for loop in room.GetBoundarySegments(DB.SpatialElementBoundaryOptions()):
+        for segment in loop:
+            if isinstance(scratch.doc.GetElement(segment.ElementId), DB.Wall):
+                bounding.add(id_value(segment.ElementId))
+    expect(f"bounded by {len(bounding)} wall" in content, f"Revit gives {len(bounding)} bounding walls: {content[:300]}")
+    return content.splitlines()[0][:90]
+
+
+@check("renumber_elements")
+def check_renumber_elements(scratch):
+    east, middle, west = walls(scratch, ((20, 0), (20, 10)), ((10, 0), (10, 10)), ((0, 0), (0, 10)))
+    scratch.call("renumber_elements", {"element_ids": [east, middle, west], "prefix": "PC-CHECK-", "start": 1})
+    marks = [element(scratch, i).get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).AsString() for i in (west, middle, east)]
+    expect(marks == ["PC-CHECK-1", "PC-CHECK-2", "PC-CHECK-3"], f"west to east the Marks read {marks}")
+    return f"west to east: {marks}"
+
+
+@check("tag_elements")
+def check_tag_elements(scratch):
+    if not types_of(scratch.doc, DB.BuiltInCategory.OST_WallTags):
+        skip("the model has no wall tag family loaded")
+    made, plan = wall(scratch), floor_plan(scratch)
+    before = instances_of(scratch.doc, DB.IndependentTag)
+    scratch.call("tag_elements", {"element_ids": [made], "view": str(id_value(plan.Id))})
+    tags = [scratch.doc.GetElement(element_id(i)) for i in instances_of(scratch.doc, DB.IndependentTag) - before]
+    expect(len(tags) == 1, f"{len(tags)} new tags, expected 1")
+    tagged = [id_value(i) for i in tags[0].GetTaggedLocalElementIds()]
+    expect(tagged == [made] and tags[0].OwnerViewId == plan.Id, f"the tag marks {tagged} in view "
+           f"{id_value(tags[0].OwnerViewId)}, not wall {made} in the new plan {id_value(plan.Id)}")
+    return f"tag {id_value(tags[0].Id)} on wall {made}"
+
+
+@check("add_text_note")
+def check_add_text_note(scratch):
+    if not list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.TextNoteType)):
+        skip("the model has no text note type")
+    plan, (x, y) = floor_plan(scratch), site(scratch)
+    text = f"{PREFIX} note"
+    scratch.call("add_text_note", {"view": str(id_value(plan.Id)), "text": text, "position": point(x, y)})
+    notes = [n for n in DB.FilteredElementCollector(scratch.doc, plan.Id).OfClass(DB.TextNote)]
+    expect(len(notes) == 1, f"the new plan holds {len(notes)} text notes, expected 1")
+    expect(notes[0].Text.strip() == text, f"the note reads {notes[0].Text!r}")
+    expect(at(notes[0].Coord, x, y, 1e-3), f"the note is at {shown(notes[0].Coord)}, not ({x:.4f}, {y:.4f}) ft")
+    return f"note {id_value(notes[0].Id)} at its point"
+
+
+@check("dimension_walls")
+def check_dimension_walls(scratch):
+    ids, plan = walls(scratch, ((0, 0), (20, 0)), ((0, 10), (20, 10))), floor_plan(scratch)
+    before = instances_of(scratch.doc, DB.Dimension)
+    scratch.call("dimension_walls", {"element_ids": ids, "view": str(id_value(plan.Id))})
+    new = [scratch.doc.GetElement(element_id(i)) for i in instances_of(scratch.doc, DB.Dimension) - before]
+    expect(len(new) == 1, f"{len(new)} new dimensions, expected 1")
+    dimension = new[0]
+    expect(dimension.OwnerViewId == plan.Id, "the dimension is not in the plan asked for")
+    expect(dimension.References.Size == 4, f"the dimension has {dimension.References.Size} references, not the 4 "
+           "faces of two walls")
+    width = element(scratch, ids[0]).Width
+    segments = [segment.Value for segment in dimension.Segments]
+    expect(near(sum(segments), 10 + width, 1e-4), f"the segments {segments} add up to {sum(segments):.4f} ft, not "
+           f"{10 + width:.4f} (10 ft apart plus one wall width)")
+    return f"{len(segments)} segments: " + ", ".join(f"{s:.3f}" for s in segments) + " ft"
+
+
+@check("create_sheet")
+def check_create_sheet(scratch):
+    title_block_type(scratch.doc)
+    number = unused_sheet_number(scratch.doc)
+    scratch.call("create_sheet", {"number": number, "name": PREFIX})
+    found = only(scratch, DB.ViewSheet, "sheet")
+    expect((found.SheetNumber, found.Name) == (number, PREFIX), f"the sheet is '{found.SheetNumber} - {found.Name}'")
+    blocks = list(DB.FilteredElementCollector(scratch.doc, found.Id).OfCategory(DB.BuiltInCategory.OST_TitleBlocks)
+                  .WhereElementIsNotElementType())
+    expect(len(blocks) == 1, f"the sheet has {len(blocks)} title blocks, not 1")
+    return f"sheet '{number} - {PREFIX}' with a title block"
+
+
+@check("list_sheets")
+def check_list_sheets(scratch):
+    made = sheet(scratch, unused_sheet_number(scratch.doc))
+    count = len([s for s in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewSheet) if not s.IsPlaceholder])
+    content = scratch.call("list_sheets", {})
+    expect(content.startswith(f"{count} sheet"), f"Revit has {count} sheets: {content[:120]}")
+    if count <= 15:  # list_sheets names the first 15 by number
+        expect(made.SheetNumber in content, f"sheet {made.SheetNumber} is not listed: {content[:300]}")
+    return content.splitlines()[0][:90]
+
+
+@check("place_views_on_sheet")
+def check_place_views_on_sheet(scratch):
+    # A plan of a new level far above the model shows (almost) nothing, so it fits any title block.
+    with transaction(scratch.doc, "Paracore check: empty level"):
+        empty = DB.Level.Create(scratch.doc, max(lv.Elevation for lv in levels(scratch.doc)) + 100)
+    plan, target = floor_plan(scratch, empty), sheet(scratch, unused_sheet_number(scratch.doc))
+    content = scratch.call("place_views_on_sheet", {"sheet": str(id_value(target.Id)), "views": [id_value(plan.Id)]})
+    ports = [element(scratch, i) for i in working_set(scratch)]
+    expect(len(ports) == 1 and isinstance(ports[0], DB.Viewport), f"the working set should hold the new viewport: "
+           f"{working_set(scratch)}: {content[:200]}")
+    expect(ports[0].SheetId == target.Id and ports[0].ViewId == plan.Id, "the viewport shows another view or sheet")
+    return f"viewport {id_value(ports[0].Id)} on sheet {target.SheetNumber}"
+
+
+# --- schedules -----------------------------------------------------------------------------------------------
+
+def _field_names(schedule):
+    definition = schedule.Definition
+    return [definition.GetField(i).GetName() for i in range(definition.GetFieldCount())]
+
+
+@check("create_schedule")
+def check_create_schedule(scratch):
+    probe, [mark] = wall_schedule(scratch, f"{PREFIX} probe")
+    name = unused_name(scratch.doc, DB.ViewSchedule, f"{PREFIX} schedule")
+    scratch.call("create_schedule", {"category": "OST_Walls", "name": name, "fields": [mark]})
+    found = named(scratch.doc, DB.ViewSchedule, name)
+    expect(found is not None, f"no schedule named '{name}'")
+    expect(found.Definition.CategoryId == DB.ElementId(DB.BuiltInCategory.OST_Walls), "the schedule is not of walls")
+    expect(_field_names(found) == [mark], f"its fields are {_field_names(found)}, not ['{mark}']")
+    return f"'{name}': walls, fields {_field_names(found)}"
+
+
+@check("add_schedule_field")
+def check_add_schedule_field(scratch):
+    schedule, [mark] = wall_schedule(scratch, f"{PREFIX} schedule")
+    _, comments = mark_field(scratch, schedule, DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)
+    scratch.call("add_schedule_field", {"schedule": str(id_value(schedule.Id)), "field": comments})
+    expect(_field_names(schedule) == [mark, comments], f"the fields are {_field_names(schedule)}")
+    return f"fields {_field_names(schedule)}"
+
+
+@check("sort_schedule")
+def check_sort_schedule(scratch):
+    schedule, [mark] = wall_schedule(scratch, f"{PREFIX} schedule")
+    scratch.call("sort_schedule", {"schedule": str(id_value(schedule.Id)), "field": mark, "descending": True})
+    definition = schedule.Definition
+    expect(definition.GetSortGroupFieldCount() == 1, f"{definition.GetSortGroupFieldCount()} sort keys, not 1")
+    key = definition.GetSortGroupField(0)
+    expect(key.FieldId.IntegerValue == definition.GetFieldId(0).IntegerValue and key.SortOrder == DB.ScheduleSortOrder.Descending,
+           f"sorted by field {key.FieldId.IntegerValue} {key.SortOrder}, not '{mark}' descending")
+    return f"sorted by '{mark}', descending"
+
+
+@check("filter_schedule")
+def check_filter_schedule(scratch):
+    schedule, [mark] = wall_schedule(scratch, f"{PREFIX} schedule")
+    scratch.call("filter_schedule", {"schedule": str(id_value(schedule.Id)), "field": mark, "op": "=",
+                                     "value": "PC-CHECK-FILTER"})
+    definition = schedule.Definition
+    expect(definition.GetFilterCount() == 1, f"{definition.GetFilterCount()} filters, not 1")
+    found = definition.GetFilter(0)
+    expect(found.FieldId.IntegerValue == definition.GetFieldId(0).IntegerValue and found.FilterType == DB.ScheduleFilterType.Equal
+           and found.IsStringValue and found.GetStringValue() == "PC-CHECK-FILTER",
+           f"the filter is field {found.FieldId.IntegerValue} {found.FilterType}, not '{mark}' = 'PC-CHECK-FILTER'")
+    return f"'{mark}' = 'PC-CHECK-FILTER'"
+
+
+@check("export_schedule")
+def check_export_schedule(scratch):
+    made = wall(scratch)
+    set_text(scratch, [made], DB.BuiltInParameter.ALL_MODEL_MARK, "PC-CHECK-EXPORT")
+    schedule, [mark] = wall_schedule(scratch, f"{PREFIX} schedule")
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        target = os.path.join(folder, "walls.csv")
+        scratch.call("export_schedule", {"schedule": str(id_value(schedule.Id)), "path": target})
+        expect(os.path.isfile(target), f"no file at {target}")
+        with open(target, encoding="utf-8-sig") as handle:
+            lines = handle.read().splitlines()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(lines and lines[0].strip('"') == mark, f"the headings line is {lines[:1]}, not '{mark}'")
+    expect(any("PC-CHECK-EXPORT" in line for line in lines[1:]), "the wall's Mark 'PC-CHECK-EXPORT' is not in the file")
+    return f"{len(lines) - 1} rows; the scratch wall's Mark among them"
+
+
+@check("compare_schedules")
+def check_compare_schedules(scratch):
+    first, _ = wall_schedule(scratch, f"{PREFIX} first")
+    second, names = wall_schedule(scratch, f"{PREFIX} second", (DB.BuiltInParameter.ALL_MODEL_MARK,
+                                                                 DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS))
+    content = scratch.call("compare_schedules", {"a": str(id_value(first.Id)), "b": str(id_value(second.Id))})
+    columns = next((line for line in content.splitlines() if line.startswith("Columns:")), "")
+    expect("added" in columns and names[1] in columns, f"the column '{names[1]}' the second schedule adds is not "
+           f"reported: {content[:300]}")
+    return columns[:90]
+
+
+# --- scripts and code ----------------------------------------------------------------------------------------
+
+@check("find_scripts")
+def check_find_scripts(scratch):
+    content = scratch.call("find_scripts", {"query": "curved wall"})
+    expect(SCRIPT in content, f"{SCRIPT} (shipped with Paracore) is not found: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("inspect_script")
+def check_inspect_script(scratch):
+    content = scratch.call("inspect_script", {"script": SCRIPT})
+    selected = scratch.session.scratchpad.get("script") or {}
+    expect(selected.get("name") == SCRIPT, f"the selected script is {selected.get('name')!r}, not {SCRIPT}")
+    expect("radius" in content, f"the parameters are not listed: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("set_script_parameters")
+def check_set_script_parameters(scratch):
+    scratch.call("inspect_script", {"script": SCRIPT})
+    content = scratch.call("set_script_parameters", {"script": SCRIPT, "changes": [{"name": "radius", "value": ft(12)}]})
+    values = (scratch.session.scratchpad.get("script") or {}).get("values") or {}
+    expect(values.get("radius") == ft(12), f"the pending radius is {values.get('radius')!r}, not {ft(12)!r}")
+    expect("radius = " in content.splitlines()[0], f"the result does not say the new radius: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
+@check("run_script")
+def check_run_script(scratch):
+    base, (x, y) = level(scratch), site(scratch)
+    changes = [{"name": "level", "value": base.Name}, {"name": "center_x", "value": ft(x)},
+               {"name": "center_y", "value": ft(y)}, {"name": "radius", "value": ft(10)},
+               {"name": "length", "value": ft(20)}]
+    before = instances_of(scratch.doc, DB.Wall)
+    scratch.call("run_script", {"script": SCRIPT, "changes": changes})
+    new = sorted(instances_of(scratch.doc, DB.Wall) - before)
+    expect(len(new) == 1, f"{len(new)} new walls, expected the script's 1")
+    arc = element(scratch, new[0]).Location.Curve
+    expect(isinstance(arc, DB.Arc) and near(arc.Radius, 10) and at(arc.Center, x, y),
+           f"the script's wall is a {type(arc).__name__}, not an arc of 10 ft about ({x:.4f}, {y:.4f})")
+    expect(new[0] in working_set(scratch), f"the new wall {new[0]} did not join the working set")
+    return f"{SCRIPT} made wall {new[0]}"
+
+
+@check("run_python")
+def check_run_python(scratch):
+    made = wall(scratch)
+    scratch.session.working_set.replace([made])
+    code = ("print('title:', doc.Title)\nprint('modifiable:', doc.IsModifiable)\n"
+            "print('working set:', list(working_set))")
+    content = scratch.call("run_python", {"code": code})
+    for expected in (f"title: {scratch.doc.Title}", "modifiable: True", f"working set: [{made}]"):
+        expect(expected in content, f"'{expected}' is not in the output: {content[:300]}")
+    return "ran inside a transaction; saw the document and the working set"
+
+
+@check("use_toolset")
+def check_use_toolset(scratch):
+    content = scratch.call("use_toolset", {"name": "qa"})
+    expect(scratch.session.toolsets_on == ["qa"], f"the session's toolsets are {scratch.session.toolsets_on}")
+    return content.splitlines()[0][:90]

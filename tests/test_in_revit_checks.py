@@ -9,6 +9,7 @@ pytest never collects tests/in_revit itself (pyproject's norecursedirs)."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
 import re
 import sys
@@ -146,6 +147,34 @@ def test_the_field_kit_passes_on_the_stand_in_and_leaves_everything_as_it_found_
     after = host.call(lambda: state(host))
     assert differences(before["document"], after["document"]) == []   # the model and its undo history
     assert after == before
+
+
+def test_each_tool_check_fails_when_its_tool_answers_without_doing_anything(open_model, monkeypatch):
+    """The checks read Revit, not the tool's words: a tool that only says "Done." fails its check."""
+    checks = load_script()
+    import model_state
+    import tool_checks
+    host = open_model("duplex")
+    load_tools()
+    registry = default_registry()
+    for name in registry.names():
+        idle = dataclasses.replace(registry.get(name), function=lambda ctx, args: "Done.")
+        monkeypatch.setitem(registry._specs, name, idle)
+
+    def run_tool_checks():
+        uidoc = host.uiapp.ActiveUIDocument
+        table = checks.Checks(out=lambda text: None)
+        scratch = checks.Scratch(host.uiapp)
+        session = session_for(uidoc.Document)
+        restorer = checks.Restorer(uidoc, session, model_state.take(uidoc, session))
+        for name, function in tool_checks.all_checks():
+            checks._in_group(table, name, function, scratch, restorer)
+        return {r.name: (r.status, r.detail) for r in table.results}
+
+    results = host.call(run_tool_checks)
+
+    assert {name: status for name, (status, _) in results.items()} == {name: "FAIL" for name in registry.names()}
+    assert all(detail for _, detail in results.values())
 
 
 def test_the_last_row_names_what_a_check_left_behind(open_model, monkeypatch):

@@ -28,7 +28,7 @@ from paracore.revit.dotnet import element_id_list
 
 CHECKS = {}
 PREFIX = "Paracore check"
-TOLERANCE = 1e-6      # feet: what the tools read back must match to this
+TOLERANCE = 1e-5      # feet: points the tools place must match to this (arguments carry 6 decimals)
 CLEARANCE = 30.0      # feet between the model and the spot where the checks build
 SCRIPT = "Create_Curved_Wall"   # a script shipped with Paracore (lib/paracore/revit/bundled_scripts)
 
@@ -170,11 +170,11 @@ def visible_walls(scratch, view, count):
 
 # --- building inside the check's group (through the API, not the tools under test) ---------------------------
 
-def walls(scratch, *lines, height=None):
-    """Straight walls on ``level(scratch)``, one per ((x0, y0), (x1, y1)) in feet from the site;
-    of the default wall type and height, or ``height`` feet high."""
+def walls(scratch, *lines, height=None, on=None):
+    """Straight walls on level ``on`` (default ``level(scratch)``), one per ((x0, y0), (x1, y1)) in
+    feet from the site; of the default wall type and height, or ``height`` feet high."""
     x, y = site(scratch)
-    base = level(scratch)
+    base = on or level(scratch)
     wall_type = scratch.doc.GetDefaultElementTypeId(DB.ElementTypeGroup.WallType)
     made = []
     with transaction(scratch.doc, "Paracore check: scratch walls"):
@@ -320,7 +320,8 @@ def check_filter_working_set(scratch):
     made = wall(scratch)
     scratch.session.working_set.replace([made, id_value(level(scratch).Id)])
     scratch.call("filter_working_set", {"category": "OST_Walls"})
-    expect(working_set(scratch) == [made], f"only wall {made} should stay; the working set holds {working_set(scratch)}")
+    expect(working_set(scratch) == [made], f"only wall {made} should stay; the working set holds "
+           f"{working_set(scratch)}")
     return f"a wall and a level, filtered to Walls: {working_set(scratch)}"
 
 
@@ -375,7 +376,8 @@ def check_search_elements(scratch):
     content = scratch.call("search_elements", {"category": "OST_Walls", "limit": 3, "to_working_set": "replace"})
     found = set(working_set(scratch))
     expect(found == expected, f"Revit has {len(expected)} elements of category Walls, search_elements put "
-           f"{len(found)} in the working set (missing {sorted(expected - found)[:5]}, extra {sorted(found - expected)[:5]})")
+           f"{len(found)} in the working set (missing {sorted(expected - found)[:5]}, "
+           f"extra {sorted(found - expected)[:5]})")
     expect(content.startswith(f"{len(expected)} "), f"the count is not {len(expected)}: {content[:120]}")
     return content.splitlines()[0][:90]
 
@@ -450,7 +452,7 @@ def check_get_warnings(scratch):
     if count == 0:
         expect("no warnings" in content, f"Revit has no warnings; the result: {content[:200]}")
     else:
-        expect(f"{count:,}" in content, f"Revit has {count} warnings; the result: {content[:200]}")
+        expect(content.startswith(f"{count} warning"), f"Revit has {count} warnings; the result: {content[:200]}")
     return content.splitlines()[0][:90]
 
 
@@ -485,9 +487,12 @@ def check_activate_view(scratch):
 def check_isolate_in_view(scratch):
     view = active_model_view(scratch)
     ids = visible_walls(scratch, view, 2)
+    shown_before = len(ids_in_view(scratch.doc, view, DB.Wall))
     content = scratch.call("isolate_in_view", {"element_ids": ids})
     expect(view.IsTemporaryHideIsolateActive(), f"view '{view.Name}' has no temporary hide/isolate: {content[:200]}")
-    return content.splitlines()[0][:90]
+    # Whether a view's collector leaves out what the isolation hides is not documented: told, not judged.
+    shown_after = len(ids_in_view(scratch.doc, view, DB.Wall))
+    return f"isolated {ids} in '{view.Name}'; the view's collector gives {shown_after} of {shown_before} walls"
 
 
 @check("reset_view_isolation")
@@ -536,7 +541,8 @@ def check_duplicate_view(scratch):
     scratch.call("duplicate_view", {"view": str(id_value(source.Id)), "name": name})
     copy = only(scratch, DB.ViewPlan, "plan")
     expect(copy.Name == name, f"the copy is named '{copy.Name}', not '{name}'")
-    expect(copy.GenLevel.Id == source.GenLevel.Id, f"the copy is on '{copy.GenLevel.Name}', not '{source.GenLevel.Name}'")
+    expect(copy.GenLevel.Id == source.GenLevel.Id, f"the copy is on '{copy.GenLevel.Name}', "
+           f"not '{source.GenLevel.Name}'")
     expect(copy.ViewTemplateId == source.ViewTemplateId, "the copy has another view template than its source")
     return f"'{source.Name}' -> '{copy.Name}' (id {id_value(copy.Id)})"
 
@@ -561,7 +567,8 @@ def check_list_view_templates(scratch):
 @check("apply_view_template")
 def check_apply_view_template(scratch):
     plan = floor_plan(scratch)
-    template = next((t for t in _templates(scratch.doc) if plan.IsValidViewTemplate(t.Id)), None)
+    template = next((t for t in _templates(scratch.doc) if plan.IsValidViewTemplate(t.Id)
+                     and t.Id != plan.ViewTemplateId), None)
     if template is None:
         skip("the model has no view template for floor plans")
     scratch.call("apply_view_template", {"views": [id_value(plan.Id)], "template": str(id_value(template.Id))})
@@ -636,9 +643,11 @@ def check_place_doors_on_wall(scratch):
     expect(len(doors) == 2, f"the working set holds {working_set(scratch)}, not the 2 new doors")
     for door, along in zip(sorted(doors, key=lambda d: d.Location.Point.X), (10.0, 30.0)):
         expect(door.Category.Id == DB.ElementId(DB.BuiltInCategory.OST_Doors), f"{id_value(door.Id)} is not a door")
-        expect(door.Host is not None and id_value(door.Host.Id) == host, f"door {id_value(door.Id)} is not in wall {host}")
-        expect(at(door.Location.Point, x + along, y, 1e-3), f"door {id_value(door.Id)} is at "
-               f"{shown(door.Location.Point)}, not {along} ft along the wall")
+        expect(door.Host is not None and id_value(door.Host.Id) == host,
+               f"door {id_value(door.Id)} is not in wall {host}")
+        spot = door.Location.Point   # along the wall to the tool's spacing; across, within the wall
+        expect(near(spot.X, x + along, 1e-3) and near(spot.Y, y, door.Host.Width / 2 + 1e-3),
+               f"door {id_value(door.Id)} is at {shown(spot)}, not {along} ft along the wall")
     return f"2 doors in wall {host} at 1/4 and 3/4 of its length"
 
 
@@ -653,8 +662,9 @@ def check_place_windows_on_wall(scratch):
     window = windows[0]
     expect(window.Host is not None and id_value(window.Host.Id) == host, f"window {id_value(window.Id)} is not in "
            f"wall {host}")
-    expect(at(window.Location.Point, x + 30, y, 1e-3), f"the window is at {shown(window.Location.Point)}, not "
-           "halfway along the wall")
+    spot = window.Location.Point
+    expect(near(spot.X, x + 30, 1e-3) and near(spot.Y, y, window.Host.Width / 2 + 1e-3),
+           f"the window is at {shown(spot)}, not halfway along the wall")
     return f"window {id_value(window.Id)} halfway along wall {host}"
 
 
@@ -757,7 +767,8 @@ def check_get_room_info(scratch):
         for segment in loop:
             if isinstance(scratch.doc.GetElement(segment.ElementId), DB.Wall):
                 bounding.add(id_value(segment.ElementId))
-    expect(f"bounded by {len(bounding)} wall" in content, f"Revit gives {len(bounding)} bounding walls: {content[:300]}")
+    expect(f"bounded by {len(bounding)} wall" in content,
+           f"Revit gives {len(bounding)} bounding walls: {content[:300]}")
     return content.splitlines()[0][:90]
 
 
@@ -765,7 +776,8 @@ def check_get_room_info(scratch):
 def check_renumber_elements(scratch):
     east, middle, west = walls(scratch, ((20, 0), (20, 10)), ((10, 0), (10, 10)), ((0, 0), (0, 10)))
     scratch.call("renumber_elements", {"element_ids": [east, middle, west], "prefix": "PC-CHECK-", "start": 1})
-    marks = [element(scratch, i).get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).AsString() for i in (west, middle, east)]
+    marks = [element(scratch, i).get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).AsString()
+             for i in (west, middle, east)]
     expect(marks == ["PC-CHECK-1", "PC-CHECK-2", "PC-CHECK-3"], f"west to east the Marks read {marks}")
     return f"west to east: {marks}"
 
@@ -833,7 +845,7 @@ def check_create_sheet(scratch):
 @check("list_sheets")
 def check_list_sheets(scratch):
     made = sheet(scratch, unused_sheet_number(scratch.doc))
-    count = len([s for s in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewSheet) if not s.IsPlaceholder])
+    count = len(list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewSheet)))   # placeholder sheets too
     content = scratch.call("list_sheets", {})
     expect(content.startswith(f"{count} sheet"), f"Revit has {count} sheets: {content[:120]}")
     if count <= 15:  # list_sheets names the first 15 by number
@@ -843,10 +855,12 @@ def check_list_sheets(scratch):
 
 @check("place_views_on_sheet")
 def check_place_views_on_sheet(scratch):
-    # A plan of a new level far above the model shows (almost) nothing, so it fits any title block.
-    with transaction(scratch.doc, "Paracore check: empty level"):
-        empty = DB.Level.Create(scratch.doc, max(lv.Elevation for lv in levels(scratch.doc)) + 100)
-    plan, target = floor_plan(scratch, empty), sheet(scratch, unused_sheet_number(scratch.doc))
+    # A plan of a new level far above the model, with one short wall, is small enough for any title
+    # block (an empty view could not be placed at all).
+    with transaction(scratch.doc, "Paracore check: a level of its own"):
+        above = DB.Level.Create(scratch.doc, max(lv.Elevation for lv in levels(scratch.doc)) + 100)
+    walls(scratch, ((0, 0), (10, 0)), on=above)
+    plan, target = floor_plan(scratch, above), sheet(scratch, unused_sheet_number(scratch.doc))
     content = scratch.call("place_views_on_sheet", {"sheet": str(id_value(target.Id)), "views": [id_value(plan.Id)]})
     ports = [element(scratch, i) for i in working_set(scratch)]
     expect(len(ports) == 1 and isinstance(ports[0], DB.Viewport), f"the working set should hold the new viewport: "
@@ -890,7 +904,8 @@ def check_sort_schedule(scratch):
     definition = schedule.Definition
     expect(definition.GetSortGroupFieldCount() == 1, f"{definition.GetSortGroupFieldCount()} sort keys, not 1")
     key = definition.GetSortGroupField(0)
-    expect(key.FieldId.IntegerValue == definition.GetFieldId(0).IntegerValue and key.SortOrder == DB.ScheduleSortOrder.Descending,
+    expect(key.FieldId.IntegerValue == definition.GetFieldId(0).IntegerValue
+           and key.SortOrder == DB.ScheduleSortOrder.Descending,
            f"sorted by field {key.FieldId.IntegerValue} {key.SortOrder}, not '{mark}' descending")
     return f"sorted by '{mark}', descending"
 
@@ -903,7 +918,8 @@ def check_filter_schedule(scratch):
     definition = schedule.Definition
     expect(definition.GetFilterCount() == 1, f"{definition.GetFilterCount()} filters, not 1")
     found = definition.GetFilter(0)
-    expect(found.FieldId.IntegerValue == definition.GetFieldId(0).IntegerValue and found.FilterType == DB.ScheduleFilterType.Equal
+    expect(found.FieldId.IntegerValue == definition.GetFieldId(0).IntegerValue
+           and found.FilterType == DB.ScheduleFilterType.Equal
            and found.IsStringValue and found.GetStringValue() == "PC-CHECK-FILTER",
            f"the filter is field {found.FieldId.IntegerValue} {found.FilterType}, not '{mark}' = 'PC-CHECK-FILTER'")
     return f"'{mark}' = 'PC-CHECK-FILTER'"
@@ -961,7 +977,8 @@ def check_inspect_script(scratch):
 @check("set_script_parameters")
 def check_set_script_parameters(scratch):
     scratch.call("inspect_script", {"script": SCRIPT})
-    content = scratch.call("set_script_parameters", {"script": SCRIPT, "changes": [{"name": "radius", "value": ft(12)}]})
+    change = {"name": "radius", "value": ft(12)}
+    content = scratch.call("set_script_parameters", {"script": SCRIPT, "changes": [change]})
     values = (scratch.session.scratchpad.get("script") or {}).get("values") or {}
     expect(values.get("radius") == ft(12), f"the pending radius is {values.get('radius')!r}, not {ft(12)!r}")
     expect("radius = " in content.splitlines()[0], f"the result does not say the new radius: {content[:200]}")

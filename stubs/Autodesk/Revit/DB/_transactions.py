@@ -61,10 +61,15 @@ class Transaction(_Named):
         self._options = options
 
     def Start(self, name: str | None = None):  # noqa: N802
+        # Revit: "A transaction may be started only after it was instantiated or after it was
+        # previously committed or rolled back"; Start("") is an ArgumentException.
+        if name is not None and not name:
+            from Autodesk.Revit.Exceptions import ArgumentException
+            raise ArgumentException("The name argument is an empty string.", "name")
+        if self._status == TransactionStatus.Started:
+            raise _invalid_operation("The transaction started already and has not been completed yet.")
         if name is not None:
             self._name = name
-        if self._status != TransactionStatus.Uninitialized:
-            raise _invalid_operation("The transaction has already been started.")
         if not self._name:
             raise _invalid_operation("A transaction must have a name before it is started.")
         document = self._document

@@ -213,6 +213,18 @@ class View(Element):
         if mode == TemporaryViewMode.TemporaryHideIsolate:
             self._temporary = None
 
+    def IsElementVisibleInTemporaryViewMode(self, mode, id: ElementId) -> bool:  # noqa: N802, A002
+        """Whether the temporary hide/isolate shows the element (True when none is active). Revit
+        answers for TemporaryHideIsolate and AnalyticalModel only (ArgumentException otherwise);
+        the stand-in has no analytical model."""
+        if mode != TemporaryViewMode.TemporaryHideIsolate:
+            raise _argument("This view mode is not supported for checking element visibility.", "mode")
+        temporary = getattr(self, "_temporary", None)
+        if temporary is None:
+            return True
+        kind, chosen = temporary
+        return (id._value in chosen) == (kind == "isolate")
+
     # -- graphic overrides (part of the model: need a transaction) ---------------------------------------
     def SetElementOverrides(self, elementId: ElementId, overrideGraphicSettings) -> None:  # noqa: N802, N803
         if self._document.GetElement(elementId) is None:

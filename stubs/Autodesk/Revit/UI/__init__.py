@@ -89,9 +89,10 @@ class UIDocument:
     @ActiveView.setter
     def ActiveView(self, view):  # noqa: N802
         from Autodesk.Revit.DB import View
-        if not isinstance(view, View) or view.Document is not self._document:
+        if not isinstance(view, View) or view.Document is not self._document or view.IsTemplate:
+            # Revit: ArgumentException "If the given view is a template view" too.
             from Autodesk.Revit.Exceptions import ArgumentException
-            raise ArgumentException("The view must be a view of this document.", "view")
+            raise ArgumentException("The view must be a view of this document, not a view template.", "view")
         if self._document.IsModifiable:
             # Revit: the active view can only be changed when no transaction is open.
             from Autodesk.Revit.Exceptions import InvalidOperationException

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from Autodesk.Revit.DB import (XYZ, BuiltInCategory, ElementId, FilteredElementCollector, HostObjectUtils, Level,
-                               Line, ReferenceArray, ShellLayerType, SpatialElementBoundaryOptions, SubTransaction, TemporaryViewMode,
-                               Transaction, TransactionGroup, TransactionStatus, UV, View, ViewFamily,
-                               ViewFamilyType, ViewPlan, ViewSchedule, ViewSheet, Viewport)
+                               Line, ReferenceArray, ShellLayerType, SpatialElementBoundaryOptions, SubTransaction,
+                               TemporaryViewMode, Transaction, TransactionGroup, TransactionStatus, UV, View,
+                               ViewFamily, ViewFamilyType, ViewPlan, ViewSchedule, ViewSheet, Viewport)
 from Autodesk.Revit.DB.Events import UndoOperation
 from Autodesk.Revit.Exceptions import ArgumentException, InvalidOperationException
 from System.Collections.Generic import List
@@ -430,3 +430,13 @@ def test_the_active_view_changes_only_with_no_transaction_open_and_never_to_a_te
     assert uidoc.ActiveView.Id == active
     uidoc.ActiveView = other
     assert uidoc.ActiveView.Id == other.Id
+
+
+def test_a_read_only_document_starts_no_transaction_or_group(doc):
+    """Transactions: a read-only document refuses to start a transaction or a transaction group."""
+    doc._read_only = True   # machinery: the stand-in's documents are writable unless a test says so
+    with pytest.raises(InvalidOperationException):
+        Transaction(doc, "Refused").Start()
+    with pytest.raises(InvalidOperationException):
+        TransactionGroup(doc, "Refused").Start()
+    assert not doc.IsModifiable

@@ -1,0 +1,99 @@
+"""In-Revit checks of rooms: placement, boundary, area, numbering and NewRooms2 (the rows of
+docs/REVIT_BEHAVIOUR.md that name behaviour_checks/rooms.py). Each check works on a level of its
+own above the model, so the model's own rooms and circuits take no part.
+"""
+from Autodesk.Revit import DB
+
+from behaviour_checks import _site as site
+from kit import expect, transaction
+from paracore.revit.context import id_value
+
+SIZE = 20.0   # feet: the side of the square of walls (between location lines)
+
+
+def _square_on_new_level(doc, with_plan=False):
+    x, y = site.spot(doc)
+    with transaction(doc, "Paracore check: walls around a room"):
+        level = site.high_level(doc)
+        if with_plan:
+            site.plan(doc, level)
+        walls = site.square(doc, level, (x, y), SIZE)
+    return level, walls, (x + SIZE / 2, y + SIZE / 2)
+
+
+def _room(doc, level, u, v):
+    with transaction(doc, "Paracore check: room"):
+        return doc.Create.NewRoom(level, DB.UV(u, v))
+
+
+def room_inside_walls_is_bounded(scratch):
+    doc = scratch.doc
+    level, walls, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u, v)
+    width = max(w.Width for w in walls)
+    area = room.Area
+    # Revit measures to the walls' faces or their centre lines (a setting): between the two.
+    expect((SIZE - width) ** 2 - 1e-3 <= area <= SIZE ** 2 + 1e-3,
+           f"the room's area is {area:.3f} sq ft, not between {(SIZE - width) ** 2:.3f} and {SIZE ** 2:.3f}")
+    loops = list(room.GetBoundarySegments(DB.SpatialElementBoundaryOptions()))
+    expect(len(loops) == 1, f"the room has {len(loops)} boundary loops")
+    bounding = {id_value(s.ElementId) for s in loops[0]}
+    expect(bounding == {id_value(w.Id) for w in walls}, f"the boundary segments' elements are {sorted(bounding)}")
+    return f"area {area:.3f} sq ft, {len(list(loops[0]))} segments, one per wall"
+
+
+def room_outside_walls_is_not_enclosed(scratch):
+    doc = scratch.doc
+    level, _, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u + 10 * SIZE, v)
+    loops = list(room.GetBoundarySegments(DB.SpatialElementBoundaryOptions()))
+    expect(room.Area == 0.0, f"a room in the open has area {room.Area}")
+    expect(not loops, f"a room in the open has {len(loops)} boundary loops")
+    return "area 0, no boundary"
+
+
+def new_room_number(scratch):
+    doc = scratch.doc
+    level, _, (u, v) = _square_on_new_level(doc)
+    numbers = [int(r.Number) for r in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms)
+               if isinstance(r, DB.SpatialElement) and (r.Number or "").isdigit()]
+    high = max(numbers, default=0) + 500
+    first = _room(doc, level, u + 10 * SIZE, v)
+    with transaction(doc, "Paracore check: renumber"):
+        first.get_Parameter(DB.BuiltInParameter.ROOM_NUMBER).Set(str(high))
+    second = _room(doc, level, u + 20 * SIZE, v)
+    expect(second.Number == str(high + 1), f"the room after one numbered {high} got number {second.Number!r}")
+    return f"after {high}: {second.Number}"
+
+
+def new_rooms2_fills_empty_circuits(scratch):
+    doc = scratch.doc
+    level, walls, _ = _square_on_new_level(doc, with_plan=True)
+    with transaction(doc, "Paracore check: NewRooms2"):
+        first = doc.Create.NewRooms2(level)
+    with transaction(doc, "Paracore check: NewRooms2 again"):
+        again = doc.Create.NewRooms2(level)
+    made, remade = (first.Count if first is not None else 0), (again.Count if again is not None else 0)
+    expect(made == 1, f"NewRooms2 made {made} rooms in one circuit of four walls")
+    expect(remade == 0, f"NewRooms2 made {remade} more rooms where the circuit already holds one")
+    return "one room in the one circuit; none the second time"
+
+
+def room_name_joins_name_and_number(scratch):
+    doc = scratch.doc
+    level, _, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u, v)
+    with transaction(doc, "Paracore check: name the room"):
+        room.get_Parameter(DB.BuiltInParameter.ROOM_NAME).Set("Paracore")
+        room.get_Parameter(DB.BuiltInParameter.ROOM_NUMBER).Set("9001")
+    expect(room.Name == "Paracore 9001", f"Room.Name reads {room.Name!r}")
+    return f"Room.Name {room.Name!r}"
+
+
+CHECKS = [
+    ("a room inside walls is bounded by them", room_inside_walls_is_bounded),
+    ("a room in the open is not enclosed", room_outside_walls_is_not_enclosed),
+    ("a new room is numbered after the highest", new_room_number),
+    ("NewRooms2 fills only empty circuits", new_rooms2_fills_empty_circuits),
+    ("Room.Name joins name and number", room_name_joins_name_and_number),
+]

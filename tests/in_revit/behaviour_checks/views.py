@@ -1,0 +1,205 @@
+"""In-Revit checks of views: temporary hide/isolate, which Autodesk does not say is part of the
+model or not (does it need a transaction? does a rollback undo it?), and sheets and viewports (the
+rows of docs/REVIT_BEHAVIOUR.md that name behaviour_checks/views.py).
+
+The isolation checks work on the active view and leave it as they found it: they are skipped when
+the view already has a temporary hide/isolate (theirs would replace the user's), and they switch
+theirs off before they return.
+"""
+from Autodesk.Revit import DB
+from Autodesk.Revit.Exceptions import ArgumentException
+
+from behaviour_checks import _site as site
+from kit import expect, skip, transaction
+from paracore.revit.context import id_value
+
+MODE = DB.TemporaryViewMode.TemporaryHideIsolate
+
+
+# -- temporary hide/isolate ---------------------------------------------------------------------------
+
+def _view_and_walls(scratch, count=1):
+    """The active view and ``count`` walls it shows; skipped when it cannot take a temporary mode."""
+    view = scratch.uidoc.ActiveView
+    if view is None or view.IsTemplate or view.ViewType in (DB.ViewType.DrawingSheet, DB.ViewType.Schedule):
+        skip("the active view is not a graphical model view")
+    if view.IsTemporaryHideIsolateActive():
+        skip(f"view '{view.Name}' already has a temporary hide/isolate (the user's: left alone)")
+    walls = list(DB.FilteredElementCollector(scratch.doc, view.Id).OfClass(DB.Wall))[:count]
+    if len(walls) < count:
+        skip(f"view '{view.Name}' shows fewer than {count} walls")
+    return view, walls
+
+
+def _switch_off(doc, view):
+    """Off, with or without a transaction, whichever Revit takes."""
+    if not view.IsTemporaryHideIsolateActive():
+        return
+    try:
+        view.DisableTemporaryViewMode(MODE)
+    except Exception:  # noqa: BLE001 - Revit may want a transaction for it: then in one
+        with transaction(doc, "Paracore check: reset the temporary isolation"):
+            view.DisableTemporaryViewMode(MODE)
+
+
+def isolate_outside_a_transaction(scratch):
+    view, [wall] = _view_and_walls(scratch)
+    expect(not scratch.doc.IsModifiable, "a transaction is open before the check")
+    try:
+        refusal = site.refused(lambda: view.IsolateElementsTemporary(site.ids(wall)), Exception)
+        active = view.IsTemporaryHideIsolateActive()
+    finally:
+        _switch_off(scratch.doc, view)
+    expect(refusal is None, f"Revit refused IsolateElementsTemporary outside a transaction: {refusal}")
+    expect(active, "IsolateElementsTemporary outside a transaction left no temporary isolation")
+    return f"isolated in '{view.Name}' with no transaction open"
+
+
+def isolate_survives_group_rollback(scratch):
+    doc = scratch.doc
+    view, [wall] = _view_and_walls(scratch)
+    group = DB.TransactionGroup(doc, "Paracore check: preview-like group")
+    try:
+        group.Start()
+        with transaction(doc, "Paracore check: isolate"):
+            view.IsolateElementsTemporary(site.ids(wall))
+        group.RollBack()
+        after = view.IsTemporaryHideIsolateActive()
+    finally:
+        site.ended(group)
+        _switch_off(doc, view)
+    expect(after, "rolling back the group undid the temporary isolation made in a committed transaction in it")
+    return f"'{view.Name}' still isolated after the group's rollback"
+
+
+def isolate_again_replaces(scratch):
+    view, walls = _view_and_walls(scratch, count=2)
+    first, second = walls
+    try:
+        view.IsolateElementsTemporary(site.ids(first, second))
+        view.IsolateElementsTemporary(site.ids(second))
+        shows = (view.IsElementVisibleInTemporaryViewMode(MODE, first.Id),
+                 view.IsElementVisibleInTemporaryViewMode(MODE, second.Id))
+    finally:
+        _switch_off(scratch.doc, view)
+    expect(shows == (False, True), f"after isolating (a, b) then (b), a visible {shows[0]}, b visible {shows[1]}")
+    return "the second isolation replaced the first"
+
+
+def disable_when_inactive_is_harmless(scratch):
+    view, _ = _view_and_walls(scratch)
+    view.DisableTemporaryViewMode(MODE)
+    expect(not view.IsTemporaryHideIsolateActive(), "disabling an inactive mode activated it")
+    return f"DisableTemporaryViewMode on '{view.Name}' without one did nothing"
+
+
+# -- sheets and viewports ---------------------------------------------------------------------------
+
+def _placeable_plan(doc):
+    """A new copy of a floor plan: on no sheet yet (in the open transaction)."""
+    plans = [v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
+             if not v.IsTemplate and v.CanViewBeDuplicated(DB.ViewDuplicateOption.Duplicate)]
+    if not plans:
+        skip("the model has no floor plan that can be duplicated")
+    return doc.GetElement(plans[0].Duplicate(DB.ViewDuplicateOption.Duplicate))
+
+
+def _sheet(doc):
+    return DB.ViewSheet.Create(doc, DB.ElementId.InvalidElementId)
+
+
+def viewport_centred_on_point(scratch):
+    doc = scratch.doc
+    with transaction(doc, "Paracore check: place a view"):
+        viewport = DB.Viewport.Create(doc, _sheet(doc).Id, _placeable_plan(doc).Id, DB.XYZ(1.25, 0.75, 0.0))
+        doc.Regenerate()
+        center = viewport.GetBoxCenter()
+    expect(site.near(center.X, 1.25) and site.near(center.Y, 0.75),
+           f"the viewport's centre is {site.shown(center)}, not (1.25, 0.75)")
+    return f"centre {site.shown(center)}"
+
+
+def view_on_one_sheet_only(scratch):
+    doc = scratch.doc
+    with transaction(doc, "Paracore check: place a view twice"):
+        plan, first, second = _placeable_plan(doc), _sheet(doc), _sheet(doc)
+        DB.Viewport.Create(doc, first.Id, plan.Id, DB.XYZ(1.0, 1.0, 0.0))
+        allowed = DB.Viewport.CanAddViewToSheet(doc, second.Id, plan.Id)
+        refusal = site.refused(lambda: DB.Viewport.Create(doc, second.Id, plan.Id, DB.XYZ(1.0, 1.0, 0.0)),
+                               ArgumentException)
+    expect(not allowed, "CanAddViewToSheet allows a second sheet for a placed plan")
+    expect(refusal is not None, "Viewport.Create put a placed plan on a second sheet")
+    return f"CanAddViewToSheet False; Viewport.Create: {refusal}"
+
+
+def sheets_templates_and_schedules_are_not_placed(scratch):
+    doc = scratch.doc
+    template = next((v for v in DB.FilteredElementCollector(doc).OfClass(DB.View) if v.IsTemplate), None)
+    with transaction(doc, "Paracore check: sheets on sheets"):
+        sheet, other = _sheet(doc), _sheet(doc)
+        schedule = DB.ViewSchedule.CreateSchedule(doc, DB.ElementId(DB.BuiltInCategory.OST_Walls))
+        placeable = {"a sheet": DB.Viewport.CanAddViewToSheet(doc, sheet.Id, other.Id),
+                     "a schedule": DB.Viewport.CanAddViewToSheet(doc, sheet.Id, schedule.Id)}
+        if template is not None:
+            placeable[f"the view template '{template.Name}'"] = DB.Viewport.CanAddViewToSheet(
+                doc, sheet.Id, template.Id)
+    allowed = [what for what, can in placeable.items() if can]
+    expect(not allowed, f"CanAddViewToSheet allows {', '.join(allowed)}")
+    return "CanAddViewToSheet False for " + ", ".join(placeable)
+
+
+def deleting_a_sheet_deletes_its_viewports(scratch):
+    doc = scratch.doc
+    with transaction(doc, "Paracore check: sheet with a viewport"):
+        sheet = _sheet(doc)
+        viewport = DB.Viewport.Create(doc, sheet.Id, _placeable_plan(doc).Id, DB.XYZ(1.0, 1.0, 0.0))
+    viewport_id = id_value(viewport.Id)
+    with transaction(doc, "Paracore check: delete the sheet"):
+        deleted = {id_value(i) for i in doc.Delete(sheet.Id)}
+    expect(viewport_id in deleted, f"Delete(sheet) returned {sorted(deleted)}, without its viewport")
+    return f"Delete(sheet) took its viewport along ({len(deleted)} ids)"
+
+
+def _switched(uidoc, active, view, in_transaction=None):
+    """Try to make ``view`` the active view; (the refusal's name or None, whether it switched). The
+    user's view is put back if it did."""
+    refusal = site.refused(lambda: setattr(uidoc, "ActiveView", view), Exception)
+    if in_transaction is not None:
+        site.ended(in_transaction)
+    moved = id_value(uidoc.ActiveView.Id) != id_value(active.Id)
+    if moved:
+        uidoc.ActiveView = active
+    return refusal, moved
+
+
+def active_view_fixed_while_transaction_open(scratch):
+    uidoc, doc = scratch.uidoc, scratch.doc
+    active = uidoc.ActiveView
+    views = list(DB.FilteredElementCollector(doc).OfClass(DB.View))
+    others = [v for v in views if not v.IsTemplate and active is not None and id_value(v.Id) != id_value(active.Id)
+              and v.ViewType in (DB.ViewType.FloorPlan, DB.ViewType.ThreeD)]
+    if not others:
+        skip("the model has no other plan or 3D view to switch to")
+    change = DB.Transaction(doc, "Paracore check: switch views inside a transaction")
+    change.Start()
+    inside, moved = _switched(uidoc, active, others[0], in_transaction=change)
+    expect(inside is not None and not moved, "the active view changed while a transaction was open")
+    template = next((v for v in views if v.IsTemplate), None)
+    if template is None:
+        return f"inside a transaction: {inside} (the model has no view template)"
+    refusal, moved = _switched(uidoc, active, template)
+    expect(refusal is not None and not moved, f"the view template '{template.Name}' became the active view")
+    return f"inside a transaction: {inside}; a view template: {refusal}"
+
+
+CHECKS = [
+    ("the active view stays while a transaction is open", active_view_fixed_while_transaction_open),
+    ("temporary isolation needs no transaction", isolate_outside_a_transaction),
+    ("a group's rollback leaves a temporary isolation", isolate_survives_group_rollback),
+    ("isolating again replaces the earlier isolation", isolate_again_replaces),
+    ("disabling an inactive temporary mode does nothing", disable_when_inactive_is_harmless),
+    ("a viewport is centred on its point", viewport_centred_on_point),
+    ("a view goes on one sheet only", view_on_one_sheet_only),
+    ("sheets, templates and schedules are not viewports", sheets_templates_and_schedules_are_not_placed),
+    ("deleting a sheet deletes its viewports", deleting_a_sheet_deletes_its_viewports),
+]

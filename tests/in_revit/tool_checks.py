@@ -162,9 +162,14 @@ def active_model_view(scratch):
 
 
 def visible_walls(scratch, view, count):
+    """``count`` walls the view shows: the model's, else walls built for the check, if it shows them."""
     ids = ids_in_view(scratch.doc, view, DB.Wall)
     if len(ids) < count:
-        skip(f"the active view '{view.Name}' shows {len(ids)} wall(s); the check needs {count}")
+        walls(scratch, *(((0, 10 * i), (10, 10 * i)) for i in range(count)))
+        ids = ids_in_view(scratch.doc, view, DB.Wall)
+    if len(ids) < count:
+        skip(f"the active view '{view.Name}' shows {len(ids)} wall(s), even with walls built for the check; "
+             f"it needs {count}")
     return ids[:count]
 
 
@@ -243,7 +248,9 @@ def mark_field(scratch, schedule, bip=DB.BuiltInParameter.ALL_MODEL_MARK):
 
 
 def wall_schedule(scratch, name, bips=(DB.BuiltInParameter.ALL_MODEL_MARK,)):
-    """A schedule of walls with the fields of ``bips``; (schedule, [field names])."""
+    """A schedule of walls with the fields of ``bips``; (schedule, [field names]). A wall is built
+    first, so the schedule has a row even in a model without walls."""
+    wall(scratch)
     with transaction(scratch.doc, "Paracore check: scratch schedule"):
         schedule = DB.ViewSchedule.CreateSchedule(scratch.doc, DB.ElementId(DB.BuiltInCategory.OST_Walls))
         schedule.Name = unused_name(scratch.doc, DB.ViewSchedule, name)
@@ -707,8 +714,10 @@ def check_rotate_elements(scratch):
 def check_change_type(scratch):
     made = element(scratch, wall(scratch))
     other = next((t for t in basic_wall_types(scratch.doc) if t.Id != made.GetTypeId()), None)
-    if other is None:
-        skip("the model has one basic wall type only")
+    if other is None:  # a model with one wall type: a second one, for the check
+        with transaction(scratch.doc, "Paracore check: a second wall type"):
+            other = scratch.doc.GetElement(made.GetTypeId()).Duplicate(
+                unused_name(scratch.doc, DB.WallType, f"{PREFIX} wall type"))
     scratch.call("change_type", {"element_ids": [id_value(made.Id)], "type_name": other.Name})
     expect(made.GetTypeId() == other.Id, f"the wall's type is {id_value(made.GetTypeId())}, not '{other.Name}'")
     return f"wall {id_value(made.Id)} -> '{other.Name}'"
@@ -748,17 +757,23 @@ def check_place_rooms(scratch):
     return f"room {made}: {room.Area:.1f} sq ft inside a 20 x 15 ft box of walls"
 
 
-def _placed_room(doc):
-    room = next((r for r in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms)
+def placed_room(scratch):
+    """A placed room of the model, else one placed for the check in a box of walls."""
+    room = next((r for r in DB.FilteredElementCollector(scratch.doc).OfCategory(DB.BuiltInCategory.OST_Rooms)
                  .WhereElementIsNotElementType() if r.Area > 0), None)
-    if room is None:
-        skip("the model has no placed rooms")
+    if room is not None:
+        return room
+    base, (x, y) = level(scratch), site(scratch)
+    walls(scratch, ((0, 0), (20, 0)), ((20, 0), (20, 15)), ((20, 15), (0, 15)), ((0, 15), (0, 0)))
+    with transaction(scratch.doc, "Paracore check: a room"):
+        room = scratch.doc.Create.NewRoom(base, DB.UV(x + 10, y + 7.5))
+    expect(room is not None and room.Area > 0, "Revit placed no room inside a closed box of four walls")
     return room
 
 
 @check("get_room_info")
 def check_get_room_info(scratch):
-    room = _placed_room(scratch.doc)
+    room = placed_room(scratch)
     content = scratch.call("get_room_info", {"room_ids": [id_value(room.Id)]})
     expect(room.Number in content and str(id_value(room.Id)) in content, f"room {room.Number} "
            f"(id {id_value(room.Id)}) is not described: {content[:200]}")

@@ -15,7 +15,7 @@ class CheckFailed(Exception):
 
 
 class Skipped(Exception):
-    """The open model lacks what a check needs (no rooms, no door type...); the message says what.
+    """The open model lacks what a check needs (no door family, no title block...); the message says what.
     The table shows SKIP, which is not a failure."""
 
 
@@ -25,7 +25,7 @@ def expect(condition, message):
 
 
 def skip(reason):
-    """Stop the check: the model lacks what it needs, e.g. skip("the model has no rooms")."""
+    """Stop the check: the model lacks what it needs, e.g. skip("the model has no door family loaded")."""
     raise Skipped(reason)
 
 

@@ -13,7 +13,7 @@ script opens it (``UIApplication.OpenAndActivateDocument``). Without a model it 
 document (running it from RevitPythonShell or a pushbutton in an open project works too).
 
 What it checks, printing a table at the end (PASS, FAIL with a one-line reason, or SKIP when the
-model lacks what a check needs, e.g. "the model has no rooms"; the exit code is 1 on any FAIL):
+model lacks what a check needs, e.g. "the model has no door family loaded"; exit code 1 on a FAIL):
 
 1. the runtime packages import in pyRevit's engine (the Doctor's package checks);
 2. the ExternalEvent bridge: a worker thread's request runs on Revit's main thread and its result

@@ -5,11 +5,11 @@ model read directly through the Revit API, not only for the absence of an error.
 ``CHECKS`` maps each tool's name to ``function(scratch)``; run_checks.py runs each inside its own
 transaction group that it rolls back, with a fresh scratch session, and puts back the active view,
 the selection and the views' temporary hide/isolate afterwards. A check finds what it needs in the
-model (levels, views, types) and builds the rest inside its group through the API (walls in an
-empty spot east of the model, a floor plan, a sheet, a schedule), so a broken creation tool
-does not fail the checks of the others. When the model lacks what a check needs (no rooms, no
-door family), the check is SKIPPED with the reason. tests/test_in_revit_checks.py fails when a
-registered tool has no check here.
+model (levels, views, families) and builds the rest inside its group through the API (walls in
+an empty spot east of the model, a room, a floor plan, a sheet, a schedule), so a broken creation
+tool does not fail the checks of the others. When the model lacks what a check needs and cannot
+be built (no door family, no title block), the check is SKIPPED with the reason.
+tests/test_in_revit_checks.py fails when a registered tool has no check here.
 
 Arguments carry their units ("12 ft"), so the checks do not depend on the project's units;
 categories are given as 'OST_Walls' and parameter names are read from the model, so they do not

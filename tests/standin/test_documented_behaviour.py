@@ -64,6 +64,16 @@ def test_a_finished_transaction_may_be_started_again(doc):
     assert [r.name for r in doc._journal.undo_history][-2:] == ["Twice", "Renamed"]
 
 
+def test_commit_or_rollback_of_a_transaction_never_started_is_refused(doc):
+    """Transactions: Commit and RollBack need a started transaction (InvalidOperationException)."""
+    never = Transaction(doc, "Never started")
+    with pytest.raises(InvalidOperationException):
+        never.Commit()
+    with pytest.raises(InvalidOperationException):
+        never.RollBack()
+    assert never.GetStatus() == TransactionStatus.Uninitialized
+
+
 def test_commit_with_an_open_subtransaction_is_refused(doc):
     """Sub-transactions: the transaction cannot be committed while a sub-transaction is open."""
     transaction = Transaction(doc, "Outer")

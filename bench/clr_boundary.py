@@ -1,52 +1,132 @@
-"""What one crossing of the Python→.NET boundary costs, on a real CLR (pythonnet 3.0.3 on Mono).
+"""What one crossing of the Python→.NET boundary costs, on a real CLR (pythonnet 3.0.3 on Mono), and
+what making ElementIds costs before and after they were made inside .NET.
 
 In Revit every Revit API call a tool makes crosses pythonnet's boundary: a tool that reads one
 property of 10,000 elements pays 10,000 crossings. These figures let a tool design be costed in
 crossings. They come from the real-CLR lane's worker (tests/clr/lane.py) against the lane's
 Revit-shaped assembly, so they measure pythonnet and the CLR, not Revit's own work behind a call.
 Mono is not .NET Framework 4.8 or .NET 8, which Revit runs; read the ratios, not the digits.
+
+Part of the whole benchmark (bench/run.py). Alone, this section only:
+
+    python3 bench/clr_boundary.py            print it
+    python3 bench/clr_boundary.py --write    also put it in place of its old text in bench/RESULTS.md
 """
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
+import machine
 from measure import number, progress, spread
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "clr"))
 
 import lane  # noqa: E402 - tests/clr goes on sys.path first
 
+HEADING = "## The .NET boundary (real CLR)"
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+# What this section showed for element_id_list before ids were made in .NET (run of 2026-11-25,
+# commit f7ac715, load 0.76): the figure the "before" column re-measures.
+EARLIER = ("`element_id_list` of 10,000 ids took 282 ms (min 275, max 303, n=5), 28.2 µs per id, of which "
+           "222 ms making the ElementIds (run of 2026-11-25, commit f7ac715, 1-minute load 0.76)")
+
 
 def _per_item(values: list[float], items: int) -> str:
     return f"{number(statistics.median(values) / items * 1e6)} µs"
 
 
+def _faster(before: list[float], after: list[float]) -> str:
+    return f"{number(statistics.median(before) / statistics.median(after))}×"
+
+
 def boundary_section(repeat: int) -> list[str]:
-    lines = ["## The .NET boundary (real CLR)", ""]
+    lines = [HEADING, ""]
     try:
         worker = lane.Worker()
     except lane.LaneUnavailable as error:
         return lines + [f"Not measured: {error}", ""]
+    load = machine.load_average()
     try:
         progress("the .NET boundary on the real CLR")
         costs = worker.run("boundary_costs", repeat=repeat)
+        progress("making ElementIds on the real CLR, before and after")
+        ids = worker.run("id_scenarios:id_costs", repeat=repeat)
     finally:
         worker.close()
-    ids = costs["ids"]
     return lines + [
         f"{worker.runtime}; the lane's Revit-shaped assembly (tests/clr/RevitShapes.cs). Median of "
-        f"{costs['repeat']} runs of {costs['accesses']:,} accesses, or of one list of {ids:,} ids.", "",
+        f"{costs['repeat']} runs of {costs['accesses']:,} accesses; 1-minute load average at the start: {load}.", "",
         "| what | time |", "|---|---|",
         f"| one Python→.NET property read (`doc.Title`) | {spread(costs['property'], 1e6, 'µs')} |",
         f"| one `ElementId.Value` read | {spread(costs['id_value'], 1e6, 'µs')} |",
         f"| one plain Python attribute read, for scale | {spread(costs['python_attribute'], 1e6, 'µs')} |",
-        f"| `element_id_list` of {ids:,} ids (make each ElementId, `Add` it) | "
-        f"{spread(costs['element_id_list'], 1e3, 'ms')} ({_per_item(costs['element_id_list'], ids)} per id) |",
-        f"| of which making the {ids:,} ElementIds | {spread(costs['element_ids_only'], 1e3, 'ms')} |",
-        f"| the same list through `List[T](Array[T](ids))` | {spread(costs['list_via_array'], 1e3, 'ms')} |",
-        f"| `element_id_list` of {ids:,} ids handed to a .NET method taking `ICollection<ElementId>` | "
-        f"{spread(costs['count_in_dotnet'], 1e3, 'ms')} |",
+        "", *id_rows(ids),
+    ]
+
+
+def id_rows(ids: dict) -> list[str]:
+    """The before/after table of making ElementIds, from ``id_scenarios.id_costs``."""
+    costs, count, single = ids["costs"], ids["ids"], ids["single"]
+
+    def row(what: str, key: str) -> str:
+        before, after = costs[f"{key}_before"], costs[f"{key}_after"]
+        return (f"| {what} | {spread(before, 1e6, 'µs')} | {spread(after, 1e6, 'µs')} | "
+                f"{_faster(before, after)} |")
+
+    return [
+        "### Making ElementIds: before and after", "",
+        "Before: one `DB.ElementId(int)` and one `List.Add` through pythonnet per id, what `element_id_list` "
+        "did until ids were made in .NET; pythonnet's constructor call is the cost. After "
+        "(lib/paracore/revit/element_ids.py): ElementId's integer constructor is picked once (Int64 from "
+        "Revit 2024, Int32 in 2023) behind an emitted delegate, a list of ints becomes ids in one "
+        "`Array.ConvertAll` inside .NET, and ElementIds that Revit returned are handed on as they are, never "
+        f"rebuilt from their ints. Per id; median (min, max) of {ids['repeat']} runs over {count:,} ids "
+        f"({single:,} for one id at a time), each list ending in a .NET method that takes "
+        "`ICollection<ElementId>`; both columns measured in the same run, and each column's ids checked "
+        f"against the ints: {'equal' if all(ids['checks'].values()) else 'NOT EQUAL'}.", "",
+        "| ids | before, per id | after, per id | faster |", "|---|---|---|---|",
+        row("one id from an int (`context.element_id`)", "one"),
+        row(f"a list of ids from ints (`element_id_list` of {count:,} ints)", "ints"),
+        row(f"ids a collector returned (`ToElementIds()` of {count:,} elements): before read as ints and "
+            "rebuilt, after handed on", "collector"),
+        row(f"ElementIds already held in a Python list ({count:,}, e.g. `[e.Id for e in elements]`): before "
+            "read as ints and rebuilt, after reused", "held"),
+        row(f"isolating {count:,} ids in a view that shows them (`working_set_actions.isolate`, the whole "
+            "call: existence check, collector, `IsolateElementsTemporary`)", "isolate"),
+        "",
+        f"The collector's own `ToElementIds()` is {spread(costs['collector_alone'], 1e6, 'µs')} per id, in both "
+        f"columns. Earlier report, before the change: {EARLIER}.",
         "",
     ]
+
+
+def replace_section(text: str, section: list[str]) -> str:
+    """``text`` (bench/RESULTS.md) with this section's old lines replaced by ``section``."""
+    lines = text.split("\n")
+    start = lines.index(HEADING)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[:start] + section + lines[end:])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="The .NET boundary section of the benchmark, alone.")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (the full benchmark's 5)")
+    parser.add_argument("--write", action="store_true", help="replace the section in bench/RESULTS.md")
+    args = parser.parse_args(argv)
+    now = datetime.now(timezone.utc)
+    section = boundary_section(args.repeat)
+    section[1:1] = ["", f"Measured alone (`python3 bench/clr_boundary.py --write`), {now:%Y-%m-%d %H:%M} UTC, "
+                        f"commit {machine.git_commit()}; the rest of this report is from the run in its header."]
+    print("\n".join(section))
+    if args.write:
+        RESULTS.write_text(replace_section(RESULTS.read_text(encoding="utf-8"), section), encoding="utf-8")
+        progress(f"written to {RESULTS.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,8 +3,9 @@
 pyRevit's CPython engine is a fork of pythonnet 3.0.3 (project-file changes only), so what
 pythonnet 3.0.3 refuses here, it refuses in Revit. The pieces:
 
-- ``RevitShapes.cs``: the Revit API shapes Paracore touches, compiled with Mono's ``mcs`` into
-  ``.cache/clr/`` (rebuilt when the source changes);
+- ``RevitShapes.cs``: the Revit API shapes Paracore touches, and ``ElementIdEras.cs``: ElementId as
+  Revit 2023 and 2024-2025 shape it; compiled with Mono's ``mcs`` into one assembly in
+  ``.cache/clr/`` (rebuilt when a source changes);
 - ``worker.py``: a separate Python process that loads pythonnet on Mono and that assembly, with
   ``lib/`` on its path and the stand-in *not* on it, and runs scenarios on request;
 - ``scenarios.py``: Paracore's real code paths, run inside the worker.
@@ -31,6 +32,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 SOURCE = HERE / "RevitShapes.cs"
+# Compiled with it into one assembly: ElementId as Revit 2023 and 2024-2025 shape it (2026's is in SOURCE).
+SOURCES = (SOURCE, HERE / "ElementIdEras.cs")
 BUILD_DIR = ROOT / ".cache" / "clr"
 PYTHONNET_VERSION = "3.0.3"
 NETSTANDARD_FACADES = (Path("/usr/lib/mono/4.5/Facades/netstandard.dll"),
@@ -94,9 +97,9 @@ def python_runtime_dll() -> Path:
 
 
 def build_assembly() -> Path:
-    """RevitShapes.dll for the current source, compiled once into .cache/clr/."""
+    """RevitShapes.dll for the current sources, compiled once into .cache/clr/."""
     runtime = python_runtime_dll()
-    source = SOURCE.read_bytes() + str(runtime).encode()
+    source = b"".join(path.read_bytes() for path in SOURCES) + str(runtime).encode()
     target = BUILD_DIR / f"RevitShapes-{hashlib.sha256(source).hexdigest()[:16]}.dll"
     if target.exists():
         return target
@@ -106,9 +109,10 @@ def build_assembly() -> Path:
     # Python.Runtime targets netstandard 2.0: the facade must be referenced beside it.
     facade = next(path for path in NETSTANDARD_FACADES if path.exists())
     result = subprocess.run(["mcs", "-target:library", "-nowarn:0660,0661", f"-r:{facade}", f"-r:{runtime}",
-                             f"-out:{partial}", str(SOURCE)], capture_output=True, text=True)
+                             f"-out:{partial}", *map(str, SOURCES)], capture_output=True, text=True)
     if result.returncode != 0:
-        raise LaneUnavailable(f"mcs could not compile {SOURCE.name}:\n{result.stdout}{result.stderr}")
+        names = " and ".join(path.name for path in SOURCES)
+        raise LaneUnavailable(f"mcs could not compile {names}:\n{result.stdout}{result.stderr}")
     os.replace(partial, target)
     return target
 

@@ -1,13 +1,15 @@
 """The real-CLR worker process (started by lane.Worker): pythonnet 3.0.3 on Mono, the
 Revit-shaped assembly, Paracore's ``lib/`` on the path and no stand-in.
 
-Protocol: one JSON request per stdin line, ``{"scenario": name, "arguments": {...}}``; one JSON
+Protocol: one JSON request per stdin line, ``{"scenario": name, "arguments": {...}}`` (a function of
+scenarios.py, or ``module:function`` for another module of this folder); one JSON
 reply per line on the original stdout, ``{"ok": true, "result": ...}`` or ``{"ok": false,
 "error": traceback}``. Anything else written to stdout (by Python or by Mono) goes to stderr, so
 it cannot corrupt the replies. The thread that reads requests is Revit's main thread.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -51,18 +53,24 @@ def _isolate_path() -> None:
     sys.path[:0] = [str(ROOT / "lib"), str(HERE)]
 
 
+def _scenario(name: str):
+    """``name`` in scenarios.py, or ``module:name`` in another module of this folder."""
+    module, _, function = name.rpartition(":")
+    return getattr(importlib.import_module(module or "scenarios"), function)
+
+
 def main() -> int:
     replies = _protocol_stream()
     _isolate_path()
     runtime = _load_clr(sys.argv[1])
     from ParacoreClrLane import Revit
     Revit.DesignateMainThread()
-    import scenarios
+    import scenarios  # noqa: F401 - imported once the CLR is up, before the first request
     replies.write(json.dumps({"ready": True, "runtime": runtime}) + "\n")
     for line in sys.stdin:
         request = json.loads(line)
         try:
-            result = getattr(scenarios, request["scenario"])(**request.get("arguments", {}))
+            result = _scenario(request["scenario"])(**request.get("arguments", {}))
             reply = {"ok": True, "result": result}
         except BaseException:  # noqa: BLE001 - reported to the test, which fails with it
             reply = {"ok": False, "error": traceback.format_exc()}

@@ -40,6 +40,10 @@ ALLOWED = {
     "FullName": "System.Type.FullName, on the result of GetType()",
     "BeginInvoke": "System.Windows.Threading.Dispatcher.BeginInvoke (WPF, not Revit: the stand-in has no "
                    "WPF; the lane's RevitShapes.cs has WPF's overloads, tests/clr/test_mcp_edge.py)",
+    **{name: "System.Type / System.Reflection.Emit (.NET's core library, not Revit): paracore.revit.element_ids "
+              "emits ElementId's constructor into a delegate; the stand-in has no CLR to emit into, the lane "
+              "proves it (tests/clr/test_id_cost.py)"
+       for name in ("GetConstructor", "GetILGenerator", "Emit", "CreateDelegate")},
 }
 
 

@@ -5,8 +5,10 @@ Collections. pythonnet 3.0.3 (pyRevit's CPython engine) converts a Python sequen
 ``List[T](python_list)``, ``AddRange(python_list)`` and a Python list passed where the API takes
 ``ICollection<T>`` or ``IList<T>`` all raise "No method matches given arguments". It ships list
 decoders, but they are opt-in and process-wide, and Revit's one interpreter is shared with every
-other pyRevit extension, so Paracore never registers them. Instead: ``List[T]()`` and one
-``Add`` per item.
+other pyRevit extension, so Paracore never registers them. Instead: ``List[T](Array[T](items))``,
+the array made from the Python list in one crossing (an ``Add`` per item costs a crossing each).
+Element ids are made from ints inside .NET (``element_ids``), and ElementIds that Revit returned
+are handed on as they are, never rebuilt from their ints.
 
 Interface classes. pythonnet turns a Python class that implements a .NET interface into a .NET
 type named after its ``__namespace__``; defining it a second time in the process raises
@@ -21,23 +23,34 @@ import types
 from typing import Callable, Iterable
 
 from Autodesk.Revit import DB
-from System.Collections.Generic import List
+from System import Array
+from System.Collections.Generic import IEnumerable, List
 
-from .context import element_id
+from .context import id_value
+from .element_ids import element_id_array
 
 
 def typed_list(item_type, items: Iterable):
     """A new ``List<item_type>`` holding ``items`` in order; accepted wherever the Revit API asks
     for an ``ICollection<T>``, ``IList<T>`` or ``IEnumerable<T>`` of that type."""
-    result = List[item_type]()
-    for item in items:
-        result.Add(item)
-    return result
+    return List[item_type](Array[item_type](list(items)))
 
 
-def element_id_list(values: Iterable[int]):
-    """A ``List<ElementId>`` of the element ids ``values`` (plain ints), in order."""
-    return typed_list(DB.ElementId, (element_id(value) for value in values))
+def element_id_list(values):
+    """A new ``List<ElementId>`` of ``values``, in order: ints (made in .NET, see ``element_ids``),
+    ElementIds (reused: a collector's ids go on as Revit made them), or a .NET collection of
+    ElementIds such as ``FilteredElementCollector.ToElementIds()`` (copied inside .NET)."""
+    if isinstance(values, IEnumerable[DB.ElementId]):
+        return List[DB.ElementId](values)
+    items = list(values)
+    # Ints first: isinstance(an int, DB.ElementId) asks pythonnet, a crossing per item.
+    if all(isinstance(item, int) for item in items):
+        return List[DB.ElementId](element_id_array(items))
+    if all(isinstance(item, DB.ElementId) for item in items):
+        return typed_list(DB.ElementId, items)
+    # Both, or numbers int() takes (7.0): rare; ElementIds among them are read back and made again.
+    integers = [id_value(item) if isinstance(item, DB.ElementId) else item for item in items]
+    return List[DB.ElementId](element_id_array(integers))
 
 
 # Not under ``paracore.``: a purge of Paracore's modules leaves it, and the .NET types, alone.

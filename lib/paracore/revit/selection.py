@@ -7,8 +7,9 @@ ints (``paracore.working_set`` never sees an ``ElementId``).
 """
 from __future__ import annotations
 
-from .context import element_id, id_value
+from .context import id_value
 from .dotnet import element_id_list
+from .element_ids import element_id_array
 
 
 def selected_ids(uidoc) -> list[int]:
@@ -24,9 +25,10 @@ def select(uidoc, ids) -> list[int]:
 
 def existing(doc, ids) -> tuple[list, list[int]]:
     """(the elements of ``ids`` that exist, the ids that no longer do), in the order given."""
+    ids = list(ids)
     found, missing = [], []
-    for value in ids:
-        element = doc.GetElement(element_id(value))
+    for value, eid in zip(ids, element_id_array(ids)):  # the ids made in one call into .NET
+        element = doc.GetElement(eid)
         if element is None:
             missing.append(value)
         else:

@@ -24,7 +24,7 @@ from typing import Literal
 from Autodesk.Revit import DB
 
 from . import selection
-from .context import element_id, id_value
+from .context import id_value
 from .dotnet import element_id_list
 
 Operation = Literal["add", "remove", "replace"]
@@ -155,7 +155,7 @@ def isolate(doc, view, ids, *, own_transaction: bool = False) -> Outcome:
     refused = EMPTY if not ids else _view_refusal(view)
     if refused:
         return Outcome(requested=ids, refused=refused, view_name=view.Name if view is not None else "")
-    missing = [i for i in ids if doc.GetElement(element_id(i)) is None]
+    _, missing = selection.existing(doc, ids)
     if len(missing) == len(ids):
         return Outcome(requested=ids, skipped=_skipped({MISSING: missing}), view_name=view.Name)
     if not own_transaction:

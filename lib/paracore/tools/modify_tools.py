@@ -1006,7 +1006,7 @@ def copy_elements(ctx, args: CopyElementsArgs):
     hosted = _hosted_inserts(ctx, elements)
     originals = _snapshot(ctx, elements)
     new_ids = [ctx.id_value(i) for i in DB.ElementTransformUtils.CopyElements(
-        ctx.doc, ctx.element_id_list([ctx.id_value(e.Id) for e in elements]), offset)]
+        ctx.doc, ctx.element_id_list([e.Id for e in elements]), offset)]
     copied = f"Copied {_noun(elements)}" + (f" with the {_noun(hosted)} hosted in {_it(elements)}" if hosted else "")
 
     def verify(in_transaction: bool = False):

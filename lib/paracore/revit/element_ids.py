@@ -1,0 +1,119 @@
+"""ElementIds made from ints inside .NET, not by one pythonnet constructor call each.
+
+Through pythonnet 3.0.3 (pyRevit's CPython engine) ``DB.ElementId(value)`` is slow: every
+constructor call goes through pythonnet's overload resolution and object-creation path, 28 µs on
+the real-CLR lane, 30 times a property read (bench/RESULTS.md, "The .NET boundary"), so 100,000
+ids would take seconds. Instead ElementId's integer constructor is picked once per process and
+wrapped in a delegate emitted with ``DynamicMethod`` (``new ElementId(value)``, three IL
+instructions):
+
+- a list of ids crosses the boundary once: the ints become an ``Int64[]`` and ``Array.ConvertAll``
+  runs the constructor on each inside .NET;
+- one id is one call of the delegate, a single-overload call that pythonnet binds faster than
+  the constructor.
+
+The constructor: ``ElementId(Int64)`` where it exists (Revit 2024 and later), else
+``ElementId(Int32)`` (Revit 2023; 2024 and 2025 keep it as obsolete, 2026 drops it). Given a
+Python int, pythonnet picks the same one, so the ids are those ``DB.ElementId(value)`` made.
+Everything used is in .NET's core library (mscorlib, System.Private.CoreLib): nothing to load.
+
+The stand-in (``stubs/``) is plain Python with no CLR to emit into: there each id is
+``DB.ElementId(value)``, the call the delegate makes. The real-CLR lane proves the .NET path on the
+ElementId shape of each Revit year (tests/clr/test_id_cost.py).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from Autodesk.Revit import DB
+from System import Array
+
+from ..tools.results import ToolError
+
+try:
+    import clr
+    from System import Converter, Int32, Int64, Type
+    from System.Reflection.Emit import DynamicMethod, OpCodes
+except ImportError:  # the stand-in: no CLR (see the module's docstring)
+    DynamicMethod = None
+
+
+def element_id(value: int):
+    """The ``DB.ElementId`` of the int ``value``."""
+    return maker(DB.ElementId).one(value)
+
+
+def element_id_array(values: list[int]):
+    """A .NET ``ElementId[]`` of the ints ``values``, in order, made in one call into .NET."""
+    return maker(DB.ElementId).array(values)
+
+
+@lru_cache(maxsize=None)
+def maker(id_class):
+    """The id maker of ``id_class`` (Revit's ElementId; the lane passes each year's shape of it),
+    built on first use."""
+    return _NetMaker(id_class) if DynamicMethod is not None else _PythonMaker(id_class)
+
+
+class _NetMaker:
+    """ElementIds made by a delegate of ElementId's integer constructor (see the module's docstring)."""
+
+    def __init__(self, id_class):
+        clr_type = clr.GetClrType(id_class)
+        self.id_class = id_class
+        self.integer, self.bits, constructor = _integer_constructor(clr_type)
+        emitted = DynamicMethod(f"New{clr_type.Name}", clr_type, Array[Type]([clr.GetClrType(self.integer)]))
+        code = emitted.GetILGenerator()
+        code.Emit(OpCodes.Ldarg_0)
+        code.Emit(OpCodes.Newobj, constructor)
+        code.Emit(OpCodes.Ret)
+        self._new = emitted.CreateDelegate(clr.GetClrType(Converter[self.integer, id_class]))
+
+    def one(self, value: int):
+        return self._new(_in_range(value, self.bits))
+
+    def array(self, values: list[int]):
+        integers = Array[self.integer](_all_in_range(values, self.bits))
+        return Array.ConvertAll[self.integer, self.id_class](integers, self._new)
+
+
+class _PythonMaker:
+    """The stand-in's ids: one ``ElementId(value)`` each (Revit 2024 and later: 64-bit)."""
+
+    bits = 64
+
+    def __init__(self, id_class):
+        self.id_class = id_class
+
+    def one(self, value: int):
+        return self.id_class(_in_range(value, self.bits))
+
+    def array(self, values: list[int]):
+        return Array[self.id_class]([self.id_class(value) for value in _all_in_range(values, self.bits)])
+
+
+def _integer_constructor(clr_type):
+    """(the integer type, its bits, the constructor): ``ElementId(Int64)``, else ``ElementId(Int32)``."""
+    for integer, bits in ((Int64, 64), (Int32, 32)):
+        constructor = clr_type.GetConstructor(Array[Type]([clr.GetClrType(integer)]))
+        if constructor is not None:
+            return integer, bits, constructor
+    raise TypeError(f"{clr_type.FullName} has no constructor taking an Int64 or an Int32.")
+
+
+def _in_range(value, bits: int) -> int:
+    """``int(value)``, or a ToolError when no ``bits``-bit id can hold it."""
+    value = int(value)
+    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+        raise ToolError(f"Element id {value} is out of range: this Revit's element ids are {bits}-bit integers, "
+                        "so no element has it. Use search_elements or get_working_set to find current ids.")
+    return value
+
+
+def _all_in_range(values: list, bits: int) -> list[int]:
+    """``values`` as ints; a ToolError names the first one no ``bits``-bit id can hold."""
+    integers = [int(value) for value in values]
+    if integers and (min(integers) < -(2 ** (bits - 1)) or max(integers) >= 2 ** (bits - 1)):
+        for value in integers:
+            _in_range(value, bits)
+    return integers

@@ -4,6 +4,9 @@
     python3 tasks.py demo      the sandbox demo, against the Revit stand-in
     python3 tasks.py test      the whole test suite
     python3 tasks.py bench     the benchmarks (--write saves bench/RESULTS.md, --quick is shorter)
+    python3 tasks.py explore --minutes N   the exploration suite (tests/exploration) in rounds with
+                               fresh seeds and more examples for N minutes (default 30); what it
+                               finds is added to tests/exploration/regressions.json
     python3 tasks.py paracore ARGS...   any `paracore` command (replay, sandbox, ...)
 
 Needs only Python 3.11+ on the machine. The environment lives in `.venv/` beside this file and
@@ -84,6 +87,8 @@ def main(argv: list[str]) -> int:
     python = str(ensure_environment())
     if task in {"test", "bench"}:
         ensure_clr_runtime()
+    if task == "explore":
+        return explore(python, rest)
     commands = {
         "demo": [python, "-m", "paracore", "demo", *rest],
         "test": [python, "-m", "pytest", *rest],
@@ -91,9 +96,74 @@ def main(argv: list[str]) -> int:
         "paracore": [python, "-m", "paracore", *rest],
     }
     if task not in commands:
-        print(f"Unknown task {task!r}. Tasks: {', '.join(commands)}.", file=sys.stderr)
+        print(f"Unknown task {task!r}. Tasks: {', '.join([*commands, 'explore'])}.", file=sys.stderr)
         return 2
     return run_child(commands[task])
+
+
+def explore(python: str, argv: list[str]) -> int:
+    """Rounds of tests/exploration with fresh seeds and more examples until the time is up; the
+    shrunk failing examples go into tests/exploration/regressions.json (replayed by every test run)."""
+    import argparse
+    import json
+    import random
+    import tempfile
+    import time
+    parser = argparse.ArgumentParser(prog="tasks.py explore")
+    parser.add_argument("--minutes", type=float, default=30.0, help="how long to explore (default 30)")
+    parser.add_argument("--examples", type=int, default=40, help="examples per tool and building per round")
+    options = parser.parse_args(argv)
+    deadline = time.time() + options.minutes * 60
+    scratch = Path(tempfile.mkdtemp(prefix="paracore-explore-"))
+    found, counts = scratch / "found.jsonl", scratch / "counts.jsonl"
+    env = {**os.environ, "PARACORE_EXPLORE_EXAMPLES": str(options.examples), "PARACORE_EXPLORE_FOUND": str(found),
+           "PARACORE_EXPLORE_COUNTS": str(counts), "PARACORE_EXPLORE_DEADLINE": str(deadline)}
+    rounds = 0
+    while time.time() < deadline:
+        seed = random.randrange(2**32)
+        rounds += 1
+        print(f"Exploration round {rounds} (seed {seed}), {max(0, deadline - time.time()) / 60:.1f} min left ...",
+              flush=True)
+        subprocess.call([python, "-m", "pytest", "tests/exploration", "-q", "-p", "no:cacheprovider",
+                         f"--hypothesis-seed={seed}"], cwd=ROOT, env=env)
+    new = _keep_found(found)
+    _print_counts(counts, rounds)
+    print(f"{new} new failing example(s) kept in tests/exploration/regressions.json." if new
+          else "Nothing new found.")
+    return 1 if new else 0
+
+
+def _keep_found(found: Path) -> int:
+    """Add the shrunk failing examples (the last one written per test) to regressions.json."""
+    import json
+    if not found.exists():
+        return 0
+    last = {}
+    for line in found.read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        last[(case["building"], case["tool"])] = case
+    path = ROOT / "tests" / "exploration" / "regressions.json"
+    kept = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+    known = {json.dumps([c["building"], c["tool"], c["arguments"]], sort_keys=True) for c in kept}
+    new = [c for c in last.values() if json.dumps([c["building"], c["tool"], c["arguments"]], sort_keys=True)
+           not in known]
+    for case in new:
+        case["found"] = "; ".join(case.pop("problems", []))
+        print(f"- {case['building']} {case['tool']}({json.dumps(case['arguments'])[:200]}): {case['found'][:300]}")
+    if new:
+        path.write_text(json.dumps(kept + new, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return len(new)
+
+
+def _print_counts(counts: Path, rounds: int) -> None:
+    import json
+    total: dict[str, int] = {}
+    if counts.exists():
+        for line in counts.read_text(encoding="utf-8").splitlines():
+            for what, count in json.loads(line).items():
+                total[what] = total.get(what, 0) + count
+    tried = ", ".join(f"{what} {count:,}" for what, count in sorted(total.items()))
+    print(f"Explored in {rounds} round(s): {tried or 'nothing'}.")
 
 
 def run_child(command: list[str]) -> int:

@@ -58,6 +58,8 @@ def maker(id_class):
 class _NetMaker:
     """ElementIds made by a delegate of ElementId's integer constructor (see the module's docstring)."""
 
+    made_in_dotnet = True
+
     def __init__(self, id_class):
         clr_type = clr.GetClrType(id_class)
         self.id_class = id_class
@@ -80,6 +82,7 @@ class _NetMaker:
 class _PythonMaker:
     """The stand-in's ids: one ``ElementId(value)`` each (Revit 2024 and later: 64-bit)."""
 
+    made_in_dotnet = False
     bits = 64
 
     def __init__(self, id_class):

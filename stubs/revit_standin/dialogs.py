@@ -23,15 +23,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# Windows' button ids (IDOK ...), which Revit's TaskDialogResult shares.
+# Windows' button ids (IDOK ...), which Revit's TaskDialogResult shares; IDTRYAGAIN and IDCONTINUE
+# are MB_CANCELTRYCONTINUE's ("Cancel, Try Again, Continue").
 IDOK, IDCANCEL, IDABORT, IDRETRY, IDIGNORE, IDYES, IDNO, IDCLOSE = 1, 2, 3, 4, 5, 6, 7, 8
+IDTRYAGAIN, IDCONTINUE = 10, 11
 BUTTON_NAMES = {IDOK: "OK", IDCANCEL: "Cancel", IDABORT: "Abort", IDRETRY: "Retry", IDIGNORE: "Ignore",
-                IDYES: "Yes", IDNO: "No", IDCLOSE: "Close"}
+                IDYES: "Yes", IDNO: "No", IDCLOSE: "Close", IDTRYAGAIN: "Try Again", IDCONTINUE: "Continue"}
 
 # Windows MessageBox types (the low four bits of MessageBoxShowingEventArgs.DialogType) -> buttons.
 MESSAGE_BOX_BUTTONS = {
     0: (IDOK,), 1: (IDOK, IDCANCEL), 2: (IDABORT, IDRETRY, IDIGNORE), 3: (IDYES, IDNO, IDCANCEL),
-    4: (IDYES, IDNO), 5: (IDRETRY, IDCANCEL),
+    4: (IDYES, IDNO), 5: (IDRETRY, IDCANCEL), 6: (IDCANCEL, IDTRYAGAIN, IDCONTINUE),
 }
 
 TASK, MESSAGE, DIALOG = "task dialog", "message box", "dialog box"

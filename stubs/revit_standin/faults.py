@@ -7,6 +7,11 @@ preprocessor resolving it, the transaction is rolled back (Commit returns Rolled
 ``how(value)`` instead of the value, and still return True: what Revit does when a family's
 formula, a value range or a type catalogue rounds or clamps a value. Tools must notice it when
 they read the value back.
+
+``silent_group_rollbacks(doc)``: from now on, a transaction group rolled back in ``doc`` raises
+no DocumentChanged. The stand-in raises TransactionGroupRolledBack by default; Revit's
+documentation does not say whether it does ("raised whenever a Revit transaction is either
+committed, undone or redone"), so code must be right either way.
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import weakref
 _pending: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _dialogs: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _stored: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # document -> {name: how}
+_silent_rollbacks: "weakref.WeakSet" = weakref.WeakSet()                # documents
 
 
 def fail_next_commit(document, count: int = 1) -> None:
@@ -59,7 +65,16 @@ def take_commit_dialogs(document) -> list:
     return _dialogs.pop(document, [])
 
 
+def silent_group_rollbacks(document) -> None:
+    _silent_rollbacks.add(document)
+
+
+def group_rollback_raises_event(document) -> bool:
+    return document not in _silent_rollbacks
+
+
 def clear() -> None:
     _pending.clear()
     _dialogs.clear()
     _stored.clear()
+    _silent_rollbacks.clear()

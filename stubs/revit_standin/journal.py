@@ -6,12 +6,16 @@ backwards. A committed transaction becomes a record; records collect in the inne
 transaction group, or in the undo history when no group is open. Assimilating a group merges
 its records into one, so the user sees one undo entry.
 
-DocumentChanged is fired after each commit, group rollback, undo and redo, with the net added,
-modified and deleted ids, as Revit does.
+DocumentChanged is fired after each commit, undo and redo, with the net added, modified and
+deleted ids, as Revit documents ("raised whenever a Revit transaction is either committed, undone
+or redone"). After a group rollback too (TransactionGroupRolledBack, with the inner transactions'
+names), which Revit does not document; ``faults.silent_group_rollbacks`` turns that off.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from . import faults
 
 ADDED, MODIFIED, DELETED = "added", "modified", "deleted"
 
@@ -104,8 +108,9 @@ class Journal:
         operations = [op for r in records for op in r.operations]
         _revert(self._document, operations)
         changes = net_changes(operations)
-        self._fire("TransactionGroupRolledBack", _inverse(changes),
-                   [n for r in records for n in r.transaction_names])
+        if faults.group_rollback_raises_event(self._document):
+            self._fire("TransactionGroupRolledBack", _inverse(changes),
+                       [n for r in records for n in r.transaction_names])
 
     @property
     def open_group_count(self) -> int:

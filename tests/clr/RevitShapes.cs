@@ -44,8 +44,11 @@ namespace Autodesk.Revit.DB
         INVALID = -1, OST_Walls = -2000011, OST_Doors = -2000023, OST_Levels = -2000240, OST_Grids = -2000220,
         OST_Windows = -2000014, OST_Rooms = -2000160, OST_DoorTags = -2000460, OST_WindowTags = -2000450,
         OST_RoomTags = -2000480, OST_WallTags = -2005011, OST_MultiCategoryTags = -2005022,
-        OST_TitleBlocks = -2000280, OST_TextNotes = -2000300, OST_Dimensions = -2000260, OST_Viewports = -2000510
+        OST_TitleBlocks = -2000280, OST_TextNotes = -2000300, OST_Dimensions = -2000260, OST_Viewports = -2000510,
+        OST_Floors = -2000032, OST_SketchLines = -2000045
     }
+
+    public enum CategoryType { Invalid = 0, Model = 1, Annotation = 2, Internal = 4, AnalyticalModel = 5 }
 
     public enum BuiltInParameter { INVALID = -1, ALL_MODEL_MARK = -1001203, ROOM_NAME = -1006900, ROOM_NUMBER = -1006901 }
 
@@ -211,10 +214,17 @@ namespace Autodesk.Revit.DB
 
     public class Category
     {
-        internal Category(BuiltInCategory builtIn, string name) { BuiltInCategory = builtIn; Name = name; Id = new ElementId(builtIn); }
+        internal Category(BuiltInCategory builtIn, string name)
+        {
+            BuiltInCategory = builtIn;
+            Name = name;
+            Id = new ElementId(builtIn);
+            CategoryType = CategoryType.Model;
+        }
         public ElementId Id { get; private set; }
         public string Name { get; private set; }
         public BuiltInCategory BuiltInCategory { get; private set; }
+        public CategoryType CategoryType { get; internal set; }
     }
 
     public class Parameter
@@ -437,9 +447,19 @@ namespace Autodesk.Revit.DB
                 return location;
             }
         }
-        // Revit: the Application the document belongs to (set when the lane opens it).
-        public Autodesk.Revit.ApplicationServices.Application Application { get; internal set; }
+        // Revit: the Application the document belongs to (set when the lane opens it). A new .NET
+        // wrapper on every read, over the one application whose events it shares (as a native
+        // application's wrappers would be): pythonnet cannot tell two reads apart by `is` or `==`.
+        private Autodesk.Revit.ApplicationServices.ApplicationCore core;
+        public Autodesk.Revit.ApplicationServices.Application Application
+        {
+            get { return core == null ? null : new Autodesk.Revit.ApplicationServices.Application(core); }
+            internal set { core = value == null ? null : value.Core; }
+        }
+        internal Autodesk.Revit.ApplicationServices.ApplicationCore Core { get { return core; } }
         internal Transaction OpenTransaction { get; set; }
+        internal readonly List<TransactionGroup> OpenGroups = new List<TransactionGroup>();
+        internal readonly List<ChangeRecord> UndoStack = new List<ChangeRecord>();
 
         public Autodesk.Revit.Creation.Document Create { get { return new Autodesk.Revit.Creation.Document(this); } }
         public Units GetUnits() { return new Units(); }
@@ -452,7 +472,15 @@ namespace Autodesk.Revit.DB
         internal T Register<T>(T element) where T : Element
         {
             elements[element.Id.Value] = element;
+            if (OpenTransaction != null) OpenTransaction.Changes.Added.Add(element);
             return element;
+        }
+
+        // Rolling back or undoing: an added element leaves, a deleted one comes back.
+        internal void Revert(ChangeRecord record)
+        {
+            foreach (Element element in record.Added) elements.Remove(element.Id.Value);
+            foreach (Element element in record.Removed) elements[element.Id.Value] = element;
         }
 
         internal IEnumerable<Element> All() { return new List<Element>(elements.Values); }
@@ -472,7 +500,11 @@ namespace Autodesk.Revit.DB
             List<ElementId> deleted = new List<ElementId>();
             foreach (ElementId id in elementIds)
             {
-                if (elements.Remove(id.Value)) deleted.Add(id);
+                Element element;
+                if (!elements.TryGetValue(id.Value, out element)) continue;
+                elements.Remove(id.Value);
+                OpenTransaction.Changes.Removed.Add(element);
+                deleted.Add(id);
             }
             return deleted;
         }
@@ -492,7 +524,9 @@ namespace Autodesk.Revit.DB
         internal Element Add(string name)
         {
             RequireTransaction("creating an element");
-            return AddUnchecked(name);
+            Element element = AddUnchecked(name);
+            OpenTransaction.Changes.Added.Add(element);
+            return element;
         }
 
         internal Element AddUnchecked(string name)
@@ -670,12 +704,68 @@ namespace Autodesk.Revit.DB
     {
         internal Floor(Document document, long id, string name) : base(document, id, name) { }
 
+        public ElementId SketchId { get; private set; }
+
+        // Revit: Floor.Create makes the floor's sketch too ("Input curves build invalid sketch. -or-
+        // Failed to create curve elements"): a Sketch on a SketchPlane, with a line per edge.
         public static Floor Create(Document document, IList<CurveLoop> profile, ElementId floorTypeId, ElementId levelId)
         {
             if (profile.Count == 0) throw new Autodesk.Revit.Exceptions.ArgumentException("The profile is empty.");
-            Element added = document.Add("Floor (" + profile.Count + " loops)");
-            return new Floor(document, added.Id.Value, added.Name);
+            document.RequireTransaction("Floor.Create");
+            Floor floor = document.Register(new Floor(document, document.TakeId(), "Floor (" + profile.Count + " loops)"));
+            floor.Category = new Category(BuiltInCategory.OST_Floors, "Floors");
+            SketchPlane plane = document.Register(new SketchPlane(document, document.TakeId(), "Level 1"));
+            Sketch sketch = document.Register(new Sketch(document, document.TakeId(), plane, floor.Id));
+            for (int edge = 0; edge < 4; edge++)
+            {
+                ModelLine line = document.Register(new ModelLine(document, document.TakeId(), plane));
+                line.Category = new Category(BuiltInCategory.OST_SketchLines, "<Sketch>");
+            }
+            floor.SketchId = sketch.Id;
+            return floor;
         }
+    }
+
+    public class SketchPlane : Element
+    {
+        internal SketchPlane(Document document, long id, string name) : base(document, id, name) { }
+    }
+
+    public class SketchBase : Element
+    {
+        internal SketchBase(Document document, long id, string name) : base(document, id, name) { }
+    }
+
+    public class Sketch : SketchBase
+    {
+        internal Sketch(Document document, long id, SketchPlane plane, ElementId ownerId) : base(document, id, "Sketch")
+        {
+            SketchPlane = plane;
+            OwnerId = ownerId;
+        }
+
+        public SketchPlane SketchPlane { get; private set; }
+        public ElementId OwnerId { get; private set; }
+    }
+
+    public class CurveElement : Element
+    {
+        internal CurveElement(Document document, long id, SketchPlane plane) : base(document, id, "Model Lines")
+        {
+            SketchPlane = plane;
+        }
+
+        public SketchPlane SketchPlane { get; private set; }
+    }
+
+    public class ModelCurve : CurveElement
+    {
+        internal ModelCurve(Document document, long id, SketchPlane plane) : base(document, id, plane) { }
+    }
+
+    public class ModelLine : ModelCurve
+    {
+        internal ModelLine(Document document, long id, SketchPlane plane) : base(document, id, plane) { }
     }
 
     public static class ElementTransformUtils
@@ -717,8 +807,12 @@ namespace Autodesk.Revit.DB
         }
 
         internal string Name { get; private set; }
+        internal ChangeRecord Changes { get; private set; }
+        private FailureHandlingOptions options = new FailureHandlingOptions();
 
         public string GetName() { return Name; }
+        public FailureHandlingOptions GetFailureHandlingOptions() { return options; }
+        public void SetFailureHandlingOptions(FailureHandlingOptions options) { this.options = options; }
 
         public TransactionStatus Start()
         {
@@ -727,12 +821,29 @@ namespace Autodesk.Revit.DB
             if (document.OpenTransaction != null)
                 throw new Autodesk.Revit.Exceptions.InvalidOperationException("Another transaction is already open.");
             document.OpenTransaction = this;
+            Changes = new ChangeRecord(Name, new List<string> { Name });
             status = TransactionStatus.Started;
             return status;
         }
 
-        public TransactionStatus Commit() { return End(TransactionStatus.Committed); }
-        public TransactionStatus RollBack() { return End(TransactionStatus.RolledBack); }
+        // Revit files the commit in the innermost open group, else on the undo list, and raises
+        // DocumentChanged (TransactionCommitted) with the transaction's name and ids.
+        public TransactionStatus Commit()
+        {
+            End(TransactionStatus.Committed);
+            if (Changes.IsEmpty) return status;
+            if (document.OpenGroups.Count > 0) document.OpenGroups[document.OpenGroups.Count - 1].Records.Add(Changes);
+            else document.UndoStack.Add(Changes);
+            ParacoreClrLane.Revit.RaiseDocumentChanged(document, Autodesk.Revit.DB.Events.UndoOperation.TransactionCommitted, Changes, false);
+            return status;
+        }
+
+        public TransactionStatus RollBack()
+        {
+            End(TransactionStatus.RolledBack);
+            document.Revert(Changes);
+            return status;
+        }
         public TransactionStatus GetStatus() { return status; }
         public bool HasStarted() { return status != TransactionStatus.Uninitialized; }
         public bool HasEnded() { return status == TransactionStatus.Committed || status == TransactionStatus.RolledBack; }
@@ -749,6 +860,125 @@ namespace Autodesk.Revit.DB
             document.OpenTransaction = null;
             status = final;
             return status;
+        }
+    }
+
+    public class FailureHandlingOptions
+    {
+        internal FailureHandlingOptions() { }
+        internal IFailuresPreprocessor Preprocessor { get; private set; }
+        internal bool ClearAfterRollback { get; private set; }
+
+        public FailureHandlingOptions SetFailuresPreprocessor(IFailuresPreprocessor preprocessor)
+        {
+            Preprocessor = preprocessor;
+            return this;
+        }
+
+        public FailureHandlingOptions SetClearAfterRollback(bool clearAfterRollback)
+        {
+            ClearAfterRollback = clearAfterRollback;
+            return this;
+        }
+    }
+
+    // What one commit (or an assimilated group) did: one undo entry, with the names Revit reports.
+    internal class ChangeRecord
+    {
+        internal ChangeRecord(string name, List<string> names) { Name = name; Names = names; }
+        internal string Name { get; private set; }
+        internal List<string> Names { get; private set; }
+        internal readonly List<Element> Added = new List<Element>();
+        internal readonly List<Element> Removed = new List<Element>();
+        internal bool IsEmpty { get { return Added.Count == 0 && Removed.Count == 0; } }
+
+        internal static ChangeRecord Merge(string name, List<ChangeRecord> records)
+        {
+            ChangeRecord merged = new ChangeRecord(name, new List<string>());
+            foreach (ChangeRecord record in records)
+            {
+                merged.Names.AddRange(record.Names);
+                merged.Added.AddRange(record.Added);
+                merged.Removed.AddRange(record.Removed);
+            }
+            return merged;
+        }
+    }
+
+    public class TransactionGroup : IDisposable
+    {
+        private readonly Document document;
+        private readonly string name;
+        private TransactionStatus status = TransactionStatus.Uninitialized;
+        internal readonly List<ChangeRecord> Records = new List<ChangeRecord>();
+
+        public TransactionGroup(Document document, string name)
+        {
+            this.document = document;
+            this.name = name;
+        }
+
+        public string GetName() { return name; }
+        public TransactionStatus GetStatus() { return status; }
+        public bool HasStarted() { return status != TransactionStatus.Uninitialized; }
+        public bool HasEnded() { return status == TransactionStatus.Committed || status == TransactionStatus.RolledBack; }
+
+        public TransactionStatus Start()
+        {
+            if (document.IsReadOnly)
+                throw new Autodesk.Revit.Exceptions.InvalidOperationException("The document is read-only: cannot start a transaction group.");
+            if (document.OpenTransaction != null)
+                throw new Autodesk.Revit.Exceptions.InvalidOperationException("A transaction is open.");
+            document.OpenGroups.Add(this);
+            status = TransactionStatus.Started;
+            return status;
+        }
+
+        // Assimilate: the group's commits become one undo entry named after the group.
+        public TransactionStatus Assimilate()
+        {
+            Close();
+            if (Records.Count > 0) Target().Add(ChangeRecord.Merge(name, Records));
+            return status = TransactionStatus.Committed;
+        }
+
+        public TransactionStatus Commit()
+        {
+            Close();
+            Target().AddRange(Records);
+            return status = TransactionStatus.Committed;
+        }
+
+        // Revit undoes the group's commits. Whether it raises DocumentChanged for that is not
+        // documented: ParacoreClrLane.Revit.GroupRollBackRaisesDocumentChanged chooses.
+        public TransactionStatus RollBack()
+        {
+            Close();
+            ChangeRecord all = ChangeRecord.Merge(name, Records);
+            for (int i = Records.Count - 1; i >= 0; i--) document.Revert(Records[i]);
+            if (ParacoreClrLane.Revit.GroupRollBackRaisesDocumentChanged && !all.IsEmpty)
+                ParacoreClrLane.Revit.RaiseDocumentChanged(document, Autodesk.Revit.DB.Events.UndoOperation.TransactionGroupRolledBack, all, true);
+            return status = TransactionStatus.RolledBack;
+        }
+
+        public void Dispose()
+        {
+            if (status == TransactionStatus.Started) RollBack();
+        }
+
+        private void Close()
+        {
+            if (status != TransactionStatus.Started || document.OpenGroups.Count == 0
+                || document.OpenGroups[document.OpenGroups.Count - 1] != this)
+                throw new Autodesk.Revit.Exceptions.InvalidOperationException("The transaction group is not the innermost one started.");
+            if (document.OpenTransaction != null)
+                throw new Autodesk.Revit.Exceptions.InvalidOperationException("A transaction inside the group is open.");
+            document.OpenGroups.RemoveAt(document.OpenGroups.Count - 1);
+        }
+
+        private List<ChangeRecord> Target()
+        {
+            return document.OpenGroups.Count > 0 ? document.OpenGroups[document.OpenGroups.Count - 1].Records : document.UndoStack;
         }
     }
 
@@ -1433,6 +1663,22 @@ namespace Autodesk.Revit.DB.Events
         internal DocumentSynchronizingWithCentralEventArgs(Document document) : base(document) { }
     }
 
+    // The session events' arguments (session_events subscribes; the lane counts its subscribers).
+    public class DocumentOpenedEventArgs : RevitAPIEventArgs
+    {
+        internal DocumentOpenedEventArgs() { }
+    }
+
+    public class DocumentClosingEventArgs : RevitAPIPreDocEventArgs
+    {
+        internal DocumentClosingEventArgs(Document document) : base(document) { }
+    }
+
+    public class DocumentClosedEventArgs : RevitAPIEventArgs
+    {
+        internal DocumentClosedEventArgs() { }
+    }
+
     public class DocumentChangedEventArgs : EventArgs
     {
         private readonly Document document;
@@ -1455,9 +1701,22 @@ namespace Autodesk.Revit.DB.Events
             this.names = new List<string>(names);
         }
 
+        // A commit, a group's rollback or an undo: what it added and deleted.
+        internal DocumentChangedEventArgs(Document document, UndoOperation operation, ICollection<string> names,
+                                          ICollection<ElementId> added, ICollection<ElementId> deleted)
+        {
+            this.document = document;
+            this.operation = operation;
+            this.names = new List<string>(names);
+            this.added = added;
+            this.deleted = deleted;
+        }
+
+        private readonly ICollection<ElementId> added = new List<ElementId>();
+
         public Document GetDocument() { return document; }
         public ICollection<ElementId> GetDeletedElementIds() { return new List<ElementId>(deleted); }
-        public ICollection<ElementId> GetAddedElementIds() { return new List<ElementId>(); }
+        public ICollection<ElementId> GetAddedElementIds() { return new List<ElementId>(added); }
         public ICollection<ElementId> GetModifiedElementIds() { return new List<ElementId>(); }
         public ICollection<string> GetTransactionNames() { return new List<string>(names); }
         public UndoOperation Operation { get { return operation; } }
@@ -1468,38 +1727,105 @@ namespace Autodesk.Revit.ApplicationServices
 {
     using Autodesk.Revit.DB.Events;
 
+    // The one application of a Revit process: its documents and who subscribed to its events,
+    // whichever wrapper they subscribed through.
+    internal class ApplicationCore
+    {
+        internal readonly Autodesk.Revit.DB.DocumentSet Documents = new Autodesk.Revit.DB.DocumentSet();
+        internal EventHandler<DocumentChangedEventArgs> DocumentChanged;
+        internal EventHandler<DocumentSavingEventArgs> DocumentSaving;
+        internal EventHandler<DocumentSavingAsEventArgs> DocumentSavingAs;
+        internal EventHandler<DocumentSynchronizingWithCentralEventArgs> DocumentSynchronizingWithCentral;
+        internal EventHandler<DocumentOpenedEventArgs> DocumentOpened;
+        internal EventHandler<DocumentClosingEventArgs> DocumentClosing;
+        internal EventHandler<DocumentClosedEventArgs> DocumentClosed;
+
+        internal int DocumentEventSubscribers
+        {
+            get
+            {
+                return (DocumentOpened == null ? 0 : DocumentOpened.GetInvocationList().Length)
+                    + (DocumentClosing == null ? 0 : DocumentClosing.GetInvocationList().Length)
+                    + (DocumentClosed == null ? 0 : DocumentClosed.GetInvocationList().Length);
+            }
+        }
+    }
+
+    // A .NET wrapper of the application: Document.Application and UIApplication.Application make
+    // a new one on every read; Equals is Object's (a wrapper equals only itself).
     public class Application
     {
-        private readonly Autodesk.Revit.DB.DocumentSet documents = new Autodesk.Revit.DB.DocumentSet();
+        internal readonly ApplicationCore Core;
+
+        internal Application() : this(new ApplicationCore()) { }
+        internal Application(ApplicationCore core) { Core = core; }
 
         public string VersionNumber { get { return "2026"; } }
-        public Autodesk.Revit.DB.DocumentSet Documents { get { return documents; } }
+        public Autodesk.Revit.DB.DocumentSet Documents { get { return Core.Documents; } }
 
-        public event EventHandler<DocumentChangedEventArgs> DocumentChanged;
+        public event EventHandler<DocumentChangedEventArgs> DocumentChanged
+        {
+            add { Core.DocumentChanged += value; }
+            remove { Core.DocumentChanged -= value; }
+        }
 
         internal int DocumentChangedSubscribers
         {
-            get { return DocumentChanged == null ? 0 : DocumentChanged.GetInvocationList().Length; }
+            get { return Core.DocumentChanged == null ? 0 : Core.DocumentChanged.GetInvocationList().Length; }
         }
 
         internal void OnDocumentChanged(DocumentChangedEventArgs args)
         {
-            EventHandler<DocumentChangedEventArgs> handlers = DocumentChanged;
+            EventHandler<DocumentChangedEventArgs> handlers = Core.DocumentChanged;
             if (handlers != null) handlers(this, args);
         }
 
         // Revit: `public event EventHandler<DocumentSavingEventArgs> DocumentSaving` and its siblings.
-        public event EventHandler<DocumentSavingEventArgs> DocumentSaving;
-        public event EventHandler<DocumentSavingAsEventArgs> DocumentSavingAs;
-        public event EventHandler<DocumentSynchronizingWithCentralEventArgs> DocumentSynchronizingWithCentral;
+        public event EventHandler<DocumentSavingEventArgs> DocumentSaving
+        {
+            add { Core.DocumentSaving += value; }
+            remove { Core.DocumentSaving -= value; }
+        }
+
+        public event EventHandler<DocumentSavingAsEventArgs> DocumentSavingAs
+        {
+            add { Core.DocumentSavingAs += value; }
+            remove { Core.DocumentSavingAs -= value; }
+        }
+
+        public event EventHandler<DocumentSynchronizingWithCentralEventArgs> DocumentSynchronizingWithCentral
+        {
+            add { Core.DocumentSynchronizingWithCentral += value; }
+            remove { Core.DocumentSynchronizingWithCentral -= value; }
+        }
+
+        // Revit: `public event EventHandler<DocumentOpenedEventArgs> DocumentOpened` and the closing pair.
+        public event EventHandler<DocumentOpenedEventArgs> DocumentOpened
+        {
+            add { Core.DocumentOpened += value; }
+            remove { Core.DocumentOpened -= value; }
+        }
+
+        public event EventHandler<DocumentClosingEventArgs> DocumentClosing
+        {
+            add { Core.DocumentClosing += value; }
+            remove { Core.DocumentClosing -= value; }
+        }
+
+        public event EventHandler<DocumentClosedEventArgs> DocumentClosed
+        {
+            add { Core.DocumentClosed += value; }
+            remove { Core.DocumentClosed -= value; }
+        }
 
         internal int SaveEventSubscribers
         {
             get
             {
-                return (DocumentSaving == null ? 0 : DocumentSaving.GetInvocationList().Length)
-                    + (DocumentSavingAs == null ? 0 : DocumentSavingAs.GetInvocationList().Length)
-                    + (DocumentSynchronizingWithCentral == null ? 0 : DocumentSynchronizingWithCentral.GetInvocationList().Length);
+                return (Core.DocumentSaving == null ? 0 : Core.DocumentSaving.GetInvocationList().Length)
+                    + (Core.DocumentSavingAs == null ? 0 : Core.DocumentSavingAs.GetInvocationList().Length)
+                    + (Core.DocumentSynchronizingWithCentral == null ? 0
+                       : Core.DocumentSynchronizingWithCentral.GetInvocationList().Length);
             }
         }
 
@@ -1509,17 +1835,17 @@ namespace Autodesk.Revit.ApplicationServices
             if (which == "save")
             {
                 DocumentSavingEventArgs args = new DocumentSavingEventArgs(document);
-                if (DocumentSaving != null) DocumentSaving(this, args);
+                if (Core.DocumentSaving != null) Core.DocumentSaving(this, args);
                 return args.IsCancelled();
             }
             if (which == "save as")
             {
                 DocumentSavingAsEventArgs args = new DocumentSavingAsEventArgs(document, "C:/Projects/Copy.rvt");
-                if (DocumentSavingAs != null) DocumentSavingAs(this, args);
+                if (Core.DocumentSavingAs != null) Core.DocumentSavingAs(this, args);
                 return args.IsCancelled();
             }
             DocumentSynchronizingWithCentralEventArgs sync = new DocumentSynchronizingWithCentralEventArgs(document);
-            if (DocumentSynchronizingWithCentral != null) DocumentSynchronizingWithCentral(this, sync);
+            if (Core.DocumentSynchronizingWithCentral != null) Core.DocumentSynchronizingWithCentral(this, sync);
             return sync.IsCancelled();
         }
     }
@@ -1532,6 +1858,11 @@ namespace Autodesk.Revit.UI.Events
     public class ApplicationClosingEventArgs : RevitAPIPreEventArgs
     {
         internal ApplicationClosingEventArgs() { }
+    }
+
+    public class ViewActivatedEventArgs : RevitAPIEventArgs
+    {
+        internal ViewActivatedEventArgs() { }
     }
 
     // Revit: `public bool OverrideResult(int resultCode)`, true when the code was accepted: any
@@ -1743,12 +2074,17 @@ namespace Autodesk.Revit.UI
 
     public class UIApplication
     {
+        private readonly Autodesk.Revit.ApplicationServices.ApplicationCore core;
+
         public UIApplication(Autodesk.Revit.ApplicationServices.Application application)
         {
-            Application = application;
+            core = application.Core;
         }
 
-        public Autodesk.Revit.ApplicationServices.Application Application { get; private set; }
+        public Autodesk.Revit.ApplicationServices.Application Application
+        {
+            get { return new Autodesk.Revit.ApplicationServices.Application(core); }
+        }
         public UIDocument ActiveUIDocument { get; internal set; }
 
         // Revit: `public event EventHandler<ApplicationClosingEventArgs> ApplicationClosing`.
@@ -1777,6 +2113,14 @@ namespace Autodesk.Revit.UI
         }
 
         public bool CanPostCommand(RevitCommandId commandId) { return commandId != null && Posted == null; }
+
+        // Revit: `public event EventHandler<ViewActivatedEventArgs> ViewActivated`.
+        public event EventHandler<Autodesk.Revit.UI.Events.ViewActivatedEventArgs> ViewActivated;
+
+        internal int ViewActivatedSubscribers
+        {
+            get { return ViewActivated == null ? 0 : ViewActivated.GetInvocationList().Length; }
+        }
 
         // Revit: `public event EventHandler<DialogBoxShowingEventArgs> DialogBoxShowing`.
         public event EventHandler<Autodesk.Revit.UI.Events.DialogBoxShowingEventArgs> DialogBoxShowing;
@@ -2063,6 +2407,41 @@ namespace ParacoreClrLane
         }
 
         public static int DocumentChangedSubscribers(UIApplication app) { return app.Application.DocumentChangedSubscribers; }
+
+        // Whether a transaction group's RollBack raises DocumentChanged (TransactionGroupRolledBack):
+        // Revit does not document it, so the lane runs both ways.
+        public static bool GroupRollBackRaisesDocumentChanged = true;
+
+        internal static void RaiseDocumentChanged(Document document, UndoOperation operation, ChangeRecord record, bool inverse)
+        {
+            List<ElementId> added = new List<ElementId>(), deleted = new List<ElementId>();
+            foreach (Element element in record.Added) (inverse ? deleted : added).Add(element.Id);
+            foreach (Element element in record.Removed) (inverse ? added : deleted).Add(element.Id);
+            if (document.Core == null) return;
+            new Autodesk.Revit.ApplicationServices.Application(document.Core).OnDocumentChanged(
+                new DocumentChangedEventArgs(document, operation, record.Names, added, deleted));
+        }
+
+        // Revit's Undo (a posted ID_EDIT_UNDO that ran): the top entry is undone and reported with
+        // the names of the transactions in it. Returns the entry's name, or null with nothing to undo.
+        public static string Undo(UIApplication app)
+        {
+            Document document = app.ActiveUIDocument.Document;
+            if (document.UndoStack.Count == 0) return null;
+            ChangeRecord top = document.UndoStack[document.UndoStack.Count - 1];
+            document.UndoStack.RemoveAt(document.UndoStack.Count - 1);
+            document.Revert(top);
+            RaiseDocumentChanged(document, UndoOperation.TransactionUndone, top, true);
+            return top.Name;
+        }
+
+        public static int ElementCount(Document document) { return new List<Element>(document.All()).Count; }
+
+        // DocumentOpened, DocumentClosing, DocumentClosed and ViewActivated handlers (session_events).
+        public static int SessionEventSubscribers(UIApplication app)
+        {
+            return app.Application.Core.DocumentEventSubscribers + app.ViewActivatedSubscribers;
+        }
 
         // Control returns to Revit: the posted command runs (the lane only names it; null: none).
         public static string RunPostedCommand(UIApplication app)

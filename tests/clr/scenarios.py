@@ -285,7 +285,7 @@ def document_events() -> dict:
     subscribed = Revit.DocumentChangedSubscribers(app)
     Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID + 1]))
     after_delete = list(session.working_set.ids)
-    document_events.unsubscribe(app.Application)
+    document_events.unsubscribe()          # through the object subscribe kept: a new read would not do
     Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID]))
     return {"subscribed": subscribed, "after_delete": after_delete,
             "after_unsubscribe": list(session.working_set.ids),
@@ -316,6 +316,7 @@ def step_guard_events() -> dict:
             "task_yes_no": Revit.ShowTaskDialog(app, "", "Delete 2 walls?", [6, 7]),
             "task_links_only": Revit.ShowTaskDialog(app, "Links", "Pick one", [1001, 1002]),
             "message_ok_cancel": Revit.ShowMessageBox(app, "Continue?", 1, [1, 2]),
+            "message_cancel_try_continue": Revit.ShowMessageBox(app, "Try again?", 0x36, [2, 10, 11]),
             "dialog_box": Revit.ShowDialogBox(app, "Dialog_Revit_Test"),
         }
         cancelled = [Revit.Saving(app, which) for which in ("save", "save as", "sync")]
@@ -848,23 +849,28 @@ def qa_links_and_coordinates() -> dict:
 def undo_ledger_events() -> dict:
     """The undo ledger's DocumentChanged handler on pythonnet: Operation (a .NET enum) read by its
     name, GetTransactionNames (an ICollection<string>) and the ids as ints; the document the event
-    carries is the ledger's (Equals, not the same Python wrapper); watch() subscribes once; a
-    change made inside paracore_work becomes Paracore's entry, one outside it someone else's."""
-    from paracore.revit import dotnet, undo_ledger
+    carries is the ledger's (Equals, not the same Python wrapper); the handler (document_events) is
+    subscribed once and paracore_work subscribes nothing; a change made inside paracore_work becomes
+    Paracore's entry, one outside it someone else's."""
+    from paracore.revit import document_events, dotnet, undo_ledger
     app = _open(4, title="Ledger.rvt")
     doc = app.ActiveUIDocument.Document
     ledger = undo_ledger.ledger_for(doc)
-    undo_ledger.watch(app.Application)
-    undo_ledger.watch(app.Application)
+    application = app.Application
+    document_events.subscribe(application)
+    document_events.subscribe(application)                                     # the same object: once
     subscribed = Revit.DocumentChangedSubscribers(app)
     Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID + 1]))     # someone else's change
     outside = [[type(item).__name__, list(item.names)] for item in ledger.undo]
     with undo_ledger.paracore_work(doc):
+        during = Revit.DocumentChangedSubscribers(app)
         Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID + 2]))
         entry = ledger.step_committed(doc, "Paracore: test step")
-    undo_ledger.unwatch(app.Application)
+    document_events.unsubscribe(app.Application)     # another wrapper: nothing matches it
+    kept = Revit.DocumentChangedSubscribers(app)
+    document_events.unsubscribe()
     undo_ledger.forget(ledger.key)
-    return {"subscribed": subscribed, "outside": outside,
+    return {"subscribed": [subscribed, during, kept], "outside": outside,
             "entry": [entry.name, list(entry.transaction_names), list(entry.deleted), type(entry.deleted[0]).__name__],
             "items": [type(item).__name__ for item in ledger.undo], "left": Revit.DocumentChangedSubscribers(app)}
 
@@ -875,14 +881,14 @@ def undo_turn_round_trip() -> dict:
     Revit's TransactionUndone reaches the run through the ledger; the undo's own ExternalEvent,
     run at idle, finishes it and the working set goes back."""
     from paracore import session as sessions
-    from paracore.revit import runtime, undo_ledger, undo_turn
+    from paracore.revit import document_events, runtime, undo_ledger, undo_turn
     from Autodesk.Revit.Exceptions import InvalidOperationException
     app = _open(4, title="Undo.rvt")
     doc = app.ActiveUIDocument.Document
     session = sessions.registry().get_or_create(runtime.document_key(doc), doc.Title)
     session.working_set.replace([FIRST_ID, FIRST_ID + 9])          # the second one no longer exists
     ledger = undo_ledger.ledger_for(doc)
-    undo_ledger.watch(app.Application)
+    document_events.subscribe(app.Application)
     ledger.undo.append(undo_ledger.Entry("Paracore: create_wall", ("Create wall",), 1,
                                          working_set_before=(FIRST_ID, FIRST_ID + 9)))
     results = []
@@ -896,7 +902,7 @@ def undo_turn_round_trip() -> dict:
     ran = Revit.RunPostedCommand(app)
     Revit.FireUndone(app, ["Create wall"])
     rounds = Revit.Idle(app)
-    undo_ledger.unwatch(app.Application)
+    document_events.unsubscribe()
     undo_ledger.forget(ledger.key)
     sessions.registry().remove(session.key)
     result = results[0] if results else None
@@ -904,3 +910,137 @@ def undo_turn_round_trip() -> dict:
             "rounds": rounds, "done": result.done if result else None,
             "message": result.message if result else None, "working_set": list(session.working_set.ids),
             "redo": [item.name for item in ledger.redo]}
+
+
+# -- issue 21: one subscription per process, a group's rollback with or without its event -----------
+
+
+def _lane_tool(name: str, body, policy: str = "none"):
+    """A writing tool made for the lane (``body(ctx)`` runs inside the tool's transaction), prepared
+    as the agent prepares a call: the executor and the preview run it as they run any tool."""
+    from pydantic import BaseModel
+
+    from paracore.tools.registry import PreparedCall, ToolSpec
+
+    class Arguments(BaseModel):
+        pass
+
+    spec = ToolSpec(name=name, description=name, args_model=Arguments, function=lambda ctx, args: body(ctx),
+                    writes=True, needs_approval=False, working_set_policy=policy, takes_element_ids=False,
+                    needs_element_ids=False, parameters={})
+    return PreparedCall(spec, Arguments())
+
+
+def _create_floor(ctx) -> str:
+    profile = List[DB.CurveLoop]()
+    profile.Add(DB.CurveLoop())
+    floor = DB.Floor.Create(ctx.doc, profile, DB.ElementId.InvalidElementId, DB.ElementId.InvalidElementId)
+    return f"Floor {floor.Id.Value} created."
+
+
+def _user_floor(doc, name: str) -> None:
+    """The user changes the model themselves: a transaction of their own."""
+    from paracore.revit.context import ToolContext
+    from paracore.session import Session
+    transaction = DB.Transaction(doc, name)
+    transaction.Start()
+    _create_floor(ToolContext(doc, None, Session("lane", doc.Title)))
+    transaction.Commit()
+
+
+def _undo_until_done(app, results: list, limit: int = 10) -> int:
+    """Revit's side of Undo last turn: each posted Undo runs, then the undo's ExternalEvent."""
+    rounds = 0
+    while not results and rounds < limit:
+        if Revit.RunPostedCommand(app) == "ID_EDIT_UNDO":
+            Revit.Undo(app)
+        Revit.Idle(app)
+        rounds += 1
+    return rounds
+
+
+def undo_turn_across_application_wrappers(group_event: bool = True) -> dict:
+    """A two-step turn with a preview before each step, a user edit, Ctrl+Z of that edit, then Undo
+    last turn, on a lane where Document.Application and UIApplication.Application give a new .NET
+    wrapper on every read (Application has Object's Equals) and the subscribers live in the one
+    application. The handler is subscribed once, as Revit's startup does. ``group_event``: whether a
+    transaction group's RollBack raises DocumentChanged (Revit does not document it)."""
+    from paracore import session as sessions
+    from paracore.revit import document_events, runtime, undo_ledger, undo_turn
+    from paracore.revit.executor import run_batch
+    from paracore.revit.preview import preview_call
+    Revit.GroupRollBackRaisesDocumentChanged = group_event
+    app = _open(2, title="Wrappers.rvt")
+    uidoc, doc = app.ActiveUIDocument, app.ActiveUIDocument.Document
+    session = sessions.registry().get_or_create(runtime.document_key(doc), doc.Title)
+    ledger = undo_ledger.ledger_for(doc)
+    document_events.subscribe(app.Application)
+    try:
+        start = Revit.ElementCount(doc)
+        call = _lane_tool("create_floor", _create_floor)
+        session.begin_turn()
+        previews = []
+        for step, name in enumerate(("Paracore: create_floor", "Paracore step 2: create_floor"), 1):
+            previews.append(preview_call(uidoc, session, call).text())
+            run_batch(uidoc, session, name, [(f"c{step}", call)])
+        session.end_turn()
+        subscribers = Revit.DocumentChangedSubscribers(app)
+        _user_floor(doc, "User floor")
+        after_user = [[type(item).__name__, item.name] for item in ledger.undo]
+        user_undone = Revit.Undo(app)
+        results: list = []
+        refused = undo_turn.request(app, session, results.append)
+        rounds = _undo_until_done(app, results)
+        result = results[0] if results else None
+        return {"wrappers": [app.Application is app.Application, app.Application == app.Application],
+                "subscribers": subscribers, "after_user": after_user, "user_undone": user_undone,
+                "previews": previews, "refused": refused and refused.message, "rounds": rounds,
+                "done": result and result.done, "message": result and result.message,
+                "elements": [start, Revit.ElementCount(doc)], "left": [repr(i) for i in ledger.undo]}
+    finally:
+        Revit.GroupRollBackRaisesDocumentChanged = True
+        document_events.unsubscribe()
+        undo_ledger.forget(ledger.key)
+        sessions.registry().remove(session.key)
+
+
+def floor_and_its_sketch() -> dict:
+    """create_floor's path on the lane: the executor runs a "replace" tool that makes a floor (and,
+    as Revit does, its sketch); what joins the working set and what the turn's counts say."""
+    from paracore import session as sessions
+    from paracore.revit import document_events, runtime, undo_ledger
+    from paracore.revit.changes import ChangeRecorder
+    from paracore.revit.executor import run_batch
+    app = _open(1, title="Floor.rvt")
+    uidoc, doc = app.ActiveUIDocument, app.ActiveUIDocument.Document
+    session = sessions.registry().get_or_create(runtime.document_key(doc), doc.Title)
+    ledger = undo_ledger.ledger_for(doc)
+    document_events.subscribe(app.Application)
+    try:
+        session.begin_turn()
+        with ChangeRecorder(doc.Application, doc) as recorder:
+            run_batch(uidoc, session, "Paracore: create_floor", [("c1", _lane_tool("create_floor", _create_floor,
+                                                                                     policy="replace"))])
+        session.end_turn()
+        floor = next(i for i in recorder.added if isinstance(doc.GetElement(DB.ElementId(i)), DB.Floor))
+        sketch = doc.GetElement(doc.GetElement(DB.ElementId(floor)).SketchId)
+        changes = ledger.turn_changes(1)
+        return {"added": len(recorder.added), "floor": floor, "sketch_owner": sketch.OwnerId.Value,
+                "working_set": list(session.working_set.ids), "created": changes.created, "ids": list(changes.ids)}
+    finally:
+        document_events.unsubscribe()
+        undo_ledger.forget(ledger.key)
+        sessions.registry().remove(session.key)
+
+
+def session_events_subscription() -> dict:
+    """session_events attaches DocumentOpened, DocumentClosing, DocumentClosed (on the Application)
+    and ViewActivated (on the UIApplication) and detaches them, on a lane whose UIApplication.Application
+    is a new wrapper per read: detaching through another read would raise "unknown event handler"."""
+    from paracore.revit import session_events
+    app = _open(1, title="Sessions.rvt")
+    before = Revit.SessionEventSubscribers(app)
+    session_events.subscribe(app)
+    during = Revit.SessionEventSubscribers(app)
+    session_events.unsubscribe(app)
+    return {"subscribers": [before, during, Revit.SessionEventSubscribers(app)]}

@@ -86,6 +86,12 @@ def test_deleted_ids_leave_the_working_set_and_unsubscribing_detaches(clr):
                     "subscribers_left": 0}
 
 
+def test_session_events_detach_through_the_objects_they_attached_through(clr):
+    """UIApplication.Application is a new wrapper per read on the lane, as it may be in Revit:
+    session_events keeps the objects it subscribed through and detaches through them."""
+    assert clr.run("session_events_subscription") == {"subscribers": [0, 4, 0]}
+
+
 def test_the_change_recorder_subscribes_and_unsubscribes_one_bound_handler(clr):
     seen = clr.run("change_recorder")
     assert seen == {"deleted": [FIRST, FIRST + 2], "transactions": ["Paracore: test"], "during": 1, "after": 0}

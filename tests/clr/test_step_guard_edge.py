@@ -13,9 +13,11 @@ def test_the_guard_answers_dialogs_refuses_saves_and_lets_go(clr):
     assert seen["answers"] == {"task_yes_no": 7,            # No, never Yes
                                "task_links_only": 0,        # no safe answer: left to the user
                                "message_ok_cancel": 2,      # Cancel
+                               "message_cancel_try_continue": 2,   # MB_CANCELTRYCONTINUE | MB_ICONWARNING: Cancel
                                "dialog_box": 2}             # IDCANCEL, what Esc sends
     assert seen["dialogs"] == [["", "Delete 2 walls?", "No"], ["Links", "Pick one", NO_SAFE_ANSWER],
-                               ["", "Continue?", "Cancel"], ["Dialog_Revit_Test", "", "Cancel"]]
+                               ["", "Continue?", "Cancel"], ["", "Try again?", "Cancel"],
+                               ["Dialog_Revit_Test", "", "Cancel"]]
     assert seen["cancelled"] == [True, True, True]
     assert seen["refused"] == ["save", "save as", "synchronization with central"]
     assert seen["after_answer"] == 0                        # detached: nobody answers any more

@@ -62,6 +62,7 @@ def test_a_task_dialog_gets_its_safe_default_never_yes(host, doc, buttons, expec
 @pytest.mark.parametrize("kind, buttons, answer", [
     ("message box", ("Yes", "No"), "No"),
     ("message box", ("Abort", "Retry", "Ignore"), "Abort"),
+    ("message box", ("Cancel", "Try Again", "Continue"), "Cancel"),   # MB_CANCELTRYCONTINUE
     ("message box", ("OK",), "OK"),
     ("dialog box", ("OK", "Cancel"), "Cancel"),
 ])

@@ -40,6 +40,7 @@ from . import dotnet, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, element_id, id_value
 from .step_guard import StepGuard
+from .user_elements import is_internal
 
 log = logging.getLogger("paracore.executor")
 
@@ -64,6 +65,7 @@ def run_batch(uidoc, session: Session, step_name: str,
 
 def _run_as_one_entry(batch: "_Batch", step_name: str, calls) -> list[CallOutcome]:
     group = DB.TransactionGroup(batch.doc, step_name or "Paracore")
+    mark = undo_ledger.ledger_for(batch.doc).work_mark()
     try:
         group.Start()
     except Exception:  # noqa: BLE001 - e.g. a read-only document: each call then reports its own error
@@ -78,6 +80,7 @@ def _run_as_one_entry(batch: "_Batch", step_name: str, calls) -> list[CallOutcom
             undo_ledger.step_committed(batch.doc, group.GetName())
         else:
             group.RollBack()
+            undo_ledger.group_rolled_back(batch.doc, mark)   # whether or not Revit said so
 
 
 def describe_call(uidoc, session: Session, call: PreparedCall) -> str | None:
@@ -279,7 +282,8 @@ class _Batch:
         return None
 
     def _apply_policy(self, call: PreparedCall, added: list[int]) -> None:
-        """The tool's policy (docs/WORKING_SET.md): the elements the tool created join (or become) the set."""
+        """The tool's policy (docs/WORKING_SET.md): the elements the tool created join (or become) the
+        set; Revit's own elements made with them (a floor's sketch and its lines) do not."""
         policy = call.spec.working_set_policy
         if policy == "none":
             return
@@ -304,7 +308,7 @@ _DATUM_CATEGORIES = {int(DB.BuiltInCategory.OST_Levels), int(DB.BuiltInCategory.
 
 def _is_model_element(element) -> bool:
     """True for elements a user means by "the walls I just made": not types, views or internals."""
-    if element is None or isinstance(element, DB.ElementType):
+    if element is None or isinstance(element, DB.ElementType) or is_internal(element):
         return False
     category = element.Category
     if category is None:

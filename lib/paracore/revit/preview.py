@@ -3,11 +3,13 @@
 Before the user is asked to approve a writing call, the call runs for real inside a transaction
 group: its transaction is committed, so Revit processes failures and reports (DocumentChanged)
 the elements added, modified and deleted; the changed elements are read; then the group is
-rolled back. The model is as it was, and no undo entry is left. The approval then shows:
+rolled back, and the undo ledger is told so (Revit does not document that a group's rollback
+raises DocumentChanged). The model is as it was, and no undo entry is left. The approval then shows:
 
 - per element, values before -> after (parameters, type, level, location), on a bounded sample;
 - the elements that would be created and deleted, by category; for deletes, what Revit deletes
-  along with the elements asked for (hosted doors, tags, dimensions);
+  along with the elements asked for (hosted doors, tags, dimensions). Revit's own elements (a
+  floor's sketch, its plane and lines: ``user_elements``) are not counted;
 - the Revit warnings the step would raise.
 
 A call whose preview fails (the tool raises, or Revit would roll the change back) is answered
@@ -36,6 +38,7 @@ from .changes import ChangeRecorder
 from .context import ToolContext, display_length_unit, element_id
 from .executor import MAX_RESULT_CHARS, _describe_error, _failures_text, _roll_back_if_open, tool_transaction
 from .step_guard import StepGuard
+from .user_elements import category_name, users_ids
 
 log = logging.getLogger("paracore.preview")
 
@@ -131,7 +134,8 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
         return None
     group = DB.TransactionGroup(doc, "Paracore preview")
     # paracore_work: the preview's commits, rolled back with its group, are not the user's edits.
-    with document_events.previewing(doc), undo_ledger.paracore_work(doc):
+    with document_events.previewing(doc), undo_ledger.paracore_work(doc) as ledger:
+        mark = ledger.work_mark()
         try:
             group.Start()
         except Exception:  # noqa: BLE001 - e.g. an edit mode Revit will not leave: no preview
@@ -144,6 +148,9 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
             measured = _measure(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), call)
         finally:
             _roll_back(group)
+            # Its commits are gone, whether or not Revit raised DocumentChanged for the rollback
+            # (and, should RollBack fail, Revit rolls the open group back at the end of Execute).
+            undo_ledger.group_rolled_back(doc, mark)
     return _finish(doc, measured)
 
 
@@ -156,9 +163,10 @@ def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured"
         error = _run(doc, ctx, call)
     if error is not None:
         return Preview(error=_bounded_error("\n".join([error, *guard.report()])))
-    sample = recorder.modified[:SAMPLE_ELEMENTS]
+    modified = users_ids(doc, recorder.modified)
+    sample = modified[:SAMPLE_ELEMENTS]
     return _Measured(deleted=recorder.deleted, sample=sample, after={i: _snapshot(doc, i) for i in sample},
-                     created=_categories(doc, recorder.added), modified=_categories(doc, recorder.modified),
+                     created=_categories(doc, recorder.added), modified=_categories(doc, modified),
                      warnings=tuple(dict.fromkeys(ctx.warnings)), asked=_asked_ids(call),
                      guarded=tuple(guard.report()))
 
@@ -212,9 +220,10 @@ def _finish(doc, measured) -> Preview:
     if isinstance(measured, Preview):
         return measured
     before = {i: _snapshot(doc, i) for i in measured.sample}
-    also = {i: _category(doc, i) for i in measured.deleted if i not in measured.asked}
+    deleted = users_ids(doc, measured.deleted)   # read once the group is rolled back: they exist again
+    also = {i: _category(doc, i) for i in deleted if i not in measured.asked}
     return Preview(created=measured.created, modified=measured.modified,
-                   deleted=_categories(doc, measured.deleted), also_deleted=also,
+                   deleted=_categories(doc, deleted), also_deleted=also,
                    changes=tuple(_value_changes(measured.sample, before, measured.after)),
                    sampled=len(measured.sample), warnings=measured.warnings, guarded=measured.guarded)
 
@@ -228,13 +237,12 @@ def _asked_ids(call: PreparedCall) -> set[int]:
 
 
 def _category(doc, value: int) -> str:
-    element = doc.GetElement(element_id(value))
-    category = element.Category if element is not None else None
-    return category.Name if category is not None else "Other"
+    return category_name(doc.GetElement(element_id(value))) or "Other"
 
 
 def _categories(doc, ids: Sequence[int]) -> dict[str, int]:
-    return dict(Counter(_category(doc, i) for i in ids).most_common())
+    """Counts per category of the user's elements among ``ids`` (Revit's own are left out)."""
+    return dict(Counter(_category(doc, i) for i in users_ids(doc, ids)).most_common())
 
 
 def _snapshot(doc, value: int) -> dict[str, str]:

@@ -27,6 +27,10 @@ log = logging.getLogger("paracore.revit.sessions")
 
 _closing: dict[int, str] = {}      # DocumentClosing's DocumentId -> the document's session key
 _closing_lock = threading.Lock()
+# (owner, event name, handler) of each subscription, kept to detach through the same owner object:
+# ``uiapp.Application`` may give a new wrapper on each read, and pythonnet detaches only through
+# the object it attached through ("unknown event handler" otherwise).
+_subscribed: list[tuple[object, str, object]] = []
 _notes: dict[str, str] = {}        # session key -> what the restore has to tell the user
 _notes_lock = threading.Lock()
 
@@ -130,21 +134,30 @@ def _succeeded(args) -> bool:
 
 # -- subscription --------------------------------------------------------------------------------
 
+_HANDLERS = (("DocumentOpened", on_document_opened), ("DocumentClosing", on_document_closing),
+             ("DocumentClosed", on_document_closed))
+
+
 def subscribe(uiapp) -> None:
     """Subscribe the handlers (main thread, once per process: the caller keeps track)."""
-    application = uiapp.Application
-    application.DocumentOpened += on_document_opened
-    application.DocumentClosing += on_document_closing
-    application.DocumentClosed += on_document_closed
-    uiapp.ViewActivated += on_view_activated
+    application = uiapp.Application   # read once: the same object for every += and, later, -=
+    for owner, event, handler in [(application, name, fn) for name, fn in _HANDLERS] + \
+            [(uiapp, "ViewActivated", on_view_activated)]:
+        binding = getattr(owner, event)
+        binding += handler
+        setattr(owner, event, binding)     # what `owner.Event += handler` does
+        _subscribed.append((owner, event, handler))
 
 
-def unsubscribe(uiapp) -> None:
-    application = uiapp.Application
-    application.DocumentOpened -= on_document_opened
-    application.DocumentClosing -= on_document_closing
-    application.DocumentClosed -= on_document_closed
-    uiapp.ViewActivated -= on_view_activated
+def unsubscribe(uiapp=None) -> None:
+    """Detach everything ``subscribe`` attached (one Revit per process), through the objects it was
+    attached through: ``uiapp`` is accepted for the callers that pass it, but another read of
+    ``uiapp.Application`` may be a wrapper pythonnet cannot detach through."""
+    while _subscribed:
+        owner, event, handler = _subscribed.pop()
+        binding = getattr(owner, event)
+        binding -= handler
+        setattr(owner, event, binding)
 
 
 # -- persistence (paracore.persistence, when present) --------------------------------------------

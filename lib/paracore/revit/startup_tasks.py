@@ -7,7 +7,10 @@ UIApplication (pyRevitAssemblyBuilder's SessionManagerService / pyrevit.loader.s
 The steps, in order:
 
 1. ``bridge``            create the ExternalEvent bridge (must happen here, in API context);
-2. ``document_changed``  prune deleted elements from working sets (``document_events``);
+2. ``document_changed``  Paracore's one DocumentChanged handler (``document_events``): the undo
+                         ledger follows the undo list, deleted elements leave working sets. Once
+                         per process: Revit may give a new Application wrapper per read, which
+                         nothing tells apart from the last, so nothing subscribes it per step;
 3. ``document_sessions`` DocumentOpened / DocumentClosing / DocumentClosed / ViewActivated keep
                          one session per open document and the active one (``session_events``);
 4. ``open_documents``    documents already open (a pyRevit reload) get their sessions, restored;
@@ -67,7 +70,7 @@ def subscribe_document_changed(uiapp) -> str:
     from . import document_events
     document_events.subscribe(uiapp.Application)
     state.subscriptions.add("document_changed")
-    return "DocumentChanged prunes deleted elements from working sets"
+    return "DocumentChanged feeds the undo ledger and prunes deleted elements from working sets"
 
 
 def subscribe_document_sessions(uiapp) -> str:
@@ -121,7 +124,8 @@ STEPS: tuple[tuple[str, Step], ...] = (
 # What the user can do when a step failed (Doctor shows it next to the error).
 ADVICE = {
     "bridge": "The chat cannot reach Revit; the Chat button retries when clicked.",
-    "document_changed": "Deleted elements may stay in the working set until you clear it.",
+    "document_changed": ("Deleted elements may stay in the working set until you clear it; Undo last turn "
+                         "has nothing to undo."),
     "document_sessions": "Switching documents may not switch the chat; reopen the chat after switching.",
     "open_documents": "Open a view of your document to start its session.",
     "pane": "The dockable pane is unavailable; the Chat button opens a window instead.",

@@ -39,15 +39,21 @@ __all__ = ["StepGuard", "DialogAnswer"]
 
 log = logging.getLogger("paracore.step_guard")
 
-# Windows' button ids, which Revit's OverrideResult takes (TaskDialogResult has the same values).
-IDOK, IDCANCEL, IDABORT, IDNO, IDCLOSE = 1, 2, 3, 7, 8
+# Windows' button ids, which Revit's OverrideResult takes: "MessageBox: Standard Message Box IDs, such as
+# IDOK and IDCANCEL, are accepted ... The ID used must be relevant to the buttons in a message box"
+# (DialogBoxShowingEventArgs.OverrideResult). TaskDialogResult has the same values: Cancel 2 is also
+# "the task dialog is cancelled by ESC, Alt+F4 or the X close button", Close 8, No 7, Ok 1.
+IDOK, IDCANCEL, IDABORT, IDRETRY, IDIGNORE, IDYES, IDNO, IDCLOSE = 1, 2, 3, 4, 5, 6, 7, 8
+IDTRYAGAIN, IDCONTINUE = 10, 11
 ANSWER_NAMES = {IDOK: "OK", IDCANCEL: "Cancel", IDABORT: "Abort", IDNO: "No", IDCLOSE: "Close"}
 # The safe answers, safest first: the ones that stop, close or decline. OK is last: it is the one
-# button of a message that only informs.
+# button of a message that only informs. Never Yes, Retry, Ignore, Try Again or Continue.
 SAFE_ANSWERS = (IDCANCEL, IDCLOSE, IDNO, IDABORT, IDOK)
-# A message box's buttons, from the low four bits of its Windows type (MB_OK = 0, MB_OKCANCEL = 1 ...).
-MESSAGE_BOX_BUTTONS = {0: {IDOK}, 1: {IDOK, IDCANCEL}, 2: {IDABORT, 4, 5}, 3: {6, IDNO, IDCANCEL},
-                       4: {6, IDNO}, 5: {4, IDCANCEL}}
+# A message box's buttons, from the low four bits of its Windows type: MB_OK 0, MB_OKCANCEL 1,
+# MB_ABORTRETRYIGNORE 2, MB_YESNOCANCEL 3, MB_YESNO 4, MB_RETRYCANCEL 5, MB_CANCELTRYCONTINUE 6
+# ("Cancel, Try Again, Continue"). A type not listed is answered with Cancel, then OK.
+MESSAGE_BOX_BUTTONS = {0: {IDOK}, 1: {IDOK, IDCANCEL}, 2: {IDABORT, IDRETRY, IDIGNORE}, 3: {IDYES, IDNO, IDCANCEL},
+                       4: {IDYES, IDNO}, 5: {IDRETRY, IDCANCEL}, 6: {IDCANCEL, IDTRYAGAIN, IDCONTINUE}}
 NO_SAFE_ANSWER = "nothing (it offers no safe answer, so it waited for you)"
 
 # The cancellable pre-events of the document, and what each is called in a result.
@@ -141,7 +147,7 @@ class StepGuard:
 def _answer_safely(args) -> str:
     """Dismiss the dialog with the safest answer it accepts; the answer's name."""
     if isinstance(args, MessageBoxShowingEventArgs):
-        offered = MESSAGE_BOX_BUTTONS.get(int(args.DialogType) & 0xF, {IDOK})
+        offered = MESSAGE_BOX_BUTTONS.get(int(args.DialogType) & 0xF, {IDCANCEL, IDOK})
         candidates = [code for code in SAFE_ANSWERS if code in offered]
     elif isinstance(args, TaskDialogShowingEventArgs):
         candidates = list(SAFE_ANSWERS)

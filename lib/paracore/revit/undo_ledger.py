@@ -12,7 +12,17 @@ Undo and redo move items between the stack and a redo stack, so the ledger stays
 Ctrl+Z and Ctrl+Y. While Paracore itself works (a step, a preview), its commits must not count
 as someone else's: the executor and the preview run inside ``paracore_work(doc)``; a commit there
 waits for ``step_committed`` to become an Entry, and a group rolled back there (a preview) leaves
-nothing. "Undo last turn" (``undo_turn``) reads the stack and hears undo events through it.
+nothing. Revit does not document that a group's RollBack raises DocumentChanged (its remarks:
+"raised whenever a Revit transaction is either committed, undone or redone"), so whoever rolls a
+group back says so (``group_rolled_back``); the TransactionGroupRolledBack event, when Revit
+raises it, does the same, and either may come first. "Undo last turn" (``undo_turn``) reads the
+stack and hears undo events through it.
+
+The ledger hears DocumentChanged through ``document_events``, Paracore's one handler, subscribed
+once per Revit process, never per step: Revit may hand out a new .NET wrapper of the Application
+on every ``Document.Application`` read, and pythonnet cannot tell two wrappers of one application
+apart (Application does not override Equals), so a per-step subscription would be made again on
+every step and preview, and each change would reach the ledger once per subscription.
 
 Main thread only, like the events it follows. Entries know only what DocumentChanged says: a
 transaction that changed nothing fires no event and is invisible here (undo_turn copes).
@@ -28,10 +38,12 @@ from typing import Any, Iterator
 from Autodesk.Revit.DB.Events import UndoOperation
 
 from .context import element_id, id_value
+from .user_elements import category_name
 
 log = logging.getLogger("paracore.undo_ledger")
 
 UNKNOWN = "Unknown"
+INTERNAL = ""                # the category kept for Revit's own elements (a floor's sketch): never counted
 MAX_CATEGORY_READS = 20000   # per step: a bigger step counts the rest as "Unknown"
 
 
@@ -145,7 +157,19 @@ class DocumentLedger:
         if operation == "TransactionCommitted":
             self._work.commits.append((names, *read_ids()))
         elif operation == "TransactionGroupRolledBack":
-            self._work.commits.clear()   # the group's commits are gone (a preview, a failed step)
+            # Only Paracore's own groups end while it works (a preview, a step that changed nothing);
+            # their commits are gone. group_rolled_back says the same, more precisely, when it returns.
+            self._work.commits.clear()
+
+    def work_mark(self) -> int:
+        """Where a group Paracore starts now begins among its commits (for ``group_rolled_back``)."""
+        return len(self._work.commits) if self._work is not None else 0
+
+    def group_rolled_back(self, mark: int) -> None:
+        """A group Paracore started at ``mark`` was rolled back: its commits never reached the undo
+        list. Idempotent with the TransactionGroupRolledBack event, which may have come already."""
+        if self._work is not None:
+            del self._work.commits[mark:]
 
     # -- Paracore at work -----------------------------------------------------------------------------
     def begin_work(self, turn: int | None, working_set_before) -> None:
@@ -181,9 +205,8 @@ class DocumentLedger:
     def _read_categories(self, doc, ids) -> None:
         for value in [i for i in ids if i not in self.categories][:MAX_CATEGORY_READS]:
             element = doc.GetElement(element_id(value))
-            category = element.Category if element is not None else None
-            if category is not None:
-                self.categories[value] = category.Name
+            if element is not None:
+                self.categories[value] = category_name(element) or INTERNAL
 
     # -- reading ---------------------------------------------------------------------------------------
     def last_turn(self) -> tuple[int | None, list[Entry], Entry | Foreign | None]:
@@ -215,7 +238,8 @@ class DocumentLedger:
             categories.update(entry.categories)
         gone = set(deleted)
         return TurnChanges(turn, len(entries), _counts(added, categories), _counts(modified, categories),
-                           _counts(deleted, categories), tuple(i for i in (*added, *modified) if i not in gone))
+                           _counts(deleted, categories),
+                           tuple(i for i in (*added, *modified) if i not in gone and categories.get(i) != INTERNAL))
 
 
 def _pop_foreign_suffix(items: list, names) -> list:
@@ -251,14 +275,15 @@ def _counts(ids, categories) -> dict:
     counts: dict[str, int] = {}
     for value in ids:
         name = categories.get(value, UNKNOWN)
+        if name == INTERNAL:
+            continue   # the user made a floor, not its sketch
         counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
-# -- the ledgers of the process, and the one DocumentChanged handler ----------------------------------
+# -- the ledgers of the process, and what they do with DocumentChanged -------------------------------
 
 _ledgers: dict[str, DocumentLedger] = {}
-_watched: list = []
 _lock = threading.Lock()
 
 _OPERATIONS = {UndoOperation.TransactionCommitted: "TransactionCommitted",
@@ -299,26 +324,16 @@ def forget(key: str) -> None:
         _ledgers.pop(key, None)
 
 
-def watch(application) -> None:
-    """Follow ``application``'s DocumentChanged (once per application; main thread)."""
-    with _lock:
-        if any(known is application or known == application for known in _watched):
-            return
-        _watched.append(application)
-    application.DocumentChanged += on_document_changed
-
-
-def unwatch(application) -> None:
-    with _lock:
-        found = [known for known in _watched if known is application or known == application]
-        for known in found:
-            _watched.remove(known)
-    if found:
-        application.DocumentChanged -= on_document_changed
+def group_rolled_back(doc, mark: int) -> None:
+    """Paracore rolled back a group it started at ``ledger.work_mark()`` (inside paracore_work)."""
+    try:
+        ledger_for(doc).group_rolled_back(mark)
+    except Exception:  # noqa: BLE001 - the ledger must never fail the preview or the step
+        log.exception("The undo ledger could not drop a rolled-back group's commits")
 
 
 def on_document_changed(sender, args) -> None:
-    """The DocumentChanged handler: it must never raise into Revit."""
+    """What the ledger does with one DocumentChanged (document_events calls it); never raises."""
     try:
         doc = args.GetDocument()
         key = _key(doc)
@@ -342,8 +357,9 @@ def on_document_changed(sender, args) -> None:
 @contextlib.contextmanager
 def paracore_work(doc, session: Any = None) -> Iterator[DocumentLedger]:
     """Paracore changes ``doc`` inside this block (a step, a preview): its commits are not someone
-    else's. ``session``: the chat session, whose running turn the step belongs to."""
-    watch(doc.Application)
+    else's. ``session``: the chat session, whose running turn the step belongs to. The ledger hears
+    the changes through ``document_events`` (subscribed once: subscribing here would subscribe again
+    on every call)."""
     ledger = ledger_for(doc)
     turn = getattr(session, "turn", None) if session is not None else None
     if session is not None:

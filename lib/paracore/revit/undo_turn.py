@@ -11,7 +11,9 @@ command at a time. So an undo of a turn is a small state machine on Revit's main
 2. Revit runs the Undo; DocumentChanged (TransactionUndone) reaches the ledger, which pops the
    entry and tells the run: the names must be the expected entry's, else the run stops and says so.
 3. The ExternalEvent runs after the posted command: the next entry's Undo is posted from there
-   (a DocumentChanged handler is no place to post a command), and so on.
+   (a DocumentChanged handler is no place to post a command), and so on. Each round checks that
+   the session's document is still the active one: Revit's Undo undoes the active document's
+   list, so after the user switched documents the next Undo would undo someone else's work.
 4. When every entry is undone, the working set goes back to what it was before the turn (minus
    elements that no longer exist), and the model is told in the next message's CONTEXT block.
 
@@ -29,12 +31,15 @@ from Autodesk.Revit import UI
 
 from . import dotnet, undo_ledger
 from .context import element_id
+from .runtime import document_key
 
 log = logging.getLogger("paracore.undo_turn")
 
 MAX_SILENT_UNDOS = 3
 MAX_ROUNDS = 40          # ExternalEvent rounds one run may take (a command still pending, say)
-PENDING = "pending"
+PENDING = "pending"      # _post's own word for "our last Undo has not run yet": never shown to the user
+BUSY = ("Revit has another command waiting to run, so it did not take its Undo. Nothing was undone; "
+        "press Undo last turn again once Revit is idle.")
 NOTE_FOR_MODEL = ("The user pressed Undo last turn: your changes of the previous turn ({names}) were undone in "
                   "Revit, so the elements that turn created no longer exist. The working set is back to "
                   "what it was before that turn.")
@@ -72,12 +77,10 @@ def request(uiapp, session, on_done: Callable[[UndoResult], None]) -> UndoResult
 
     Returns the refusal (nothing changed), or None when the undo started; ``on_done`` then gets the
     result on the main thread when it ends."""
-    from .runtime import document_key
-    uidoc = uiapp.ActiveUIDocument
-    if uidoc is None or document_key(uidoc.Document) != session.key:
+    doc = _active_document(uiapp, session)
+    if doc is None:
         return UndoResult(False, f"Undo last turn works on the active document: make '{session.title}' "
                                  "the active one first.")
-    doc = uidoc.Document
     ledger = undo_ledger.ledger_for(doc)
     turn, entries, above = ledger.last_turn()
     reason = refusal(ledger, session, turn, entries, above)
@@ -85,6 +88,14 @@ def request(uiapp, session, on_done: Callable[[UndoResult], None]) -> UndoResult
         return UndoResult(False, reason, turn=turn)
     run = _Run(uiapp, doc, session, ledger, turn, entries, on_done)
     return run.start()
+
+
+def _active_document(uiapp, session):
+    """The active document when it is ``session``'s, else None (Revit's Undo acts on the active one)."""
+    uidoc = uiapp.ActiveUIDocument
+    if uidoc is None or document_key(uidoc.Document) != session.key:
+        return None
+    return uidoc.Document
 
 
 # -- the run -----------------------------------------------------------------------------------------
@@ -134,7 +145,8 @@ class _Run:
         if problem is not None:
             self.ledger.listener = None
             self.handler.run = None
-            return UndoResult(False, problem, turn=self.turn)
+            # Nothing of ours is pending yet: another command is (the user's, another add-in's).
+            return UndoResult(False, BUSY if problem is PENDING else problem, turn=self.turn)
         self._raise()
         return None
 
@@ -179,6 +191,11 @@ class _Run:
             return
         if self.rounds > MAX_ROUNDS:
             self._finish(False, "Stopped: Revit did not run its Undo command.")
+            return
+        if _active_document(uiapp, self.session) is None:
+            self._finish(False, f"Stopped: '{self.session.title}' is no longer the active document, and Revit's "
+                                "Undo undoes the active one. Make it active again and press Undo last turn "
+                                "for the rest.")
             return
         silent = self.heard == 0   # the last Undo (if it ran) undid nothing Paracore could see
         if silent and self.silent >= MAX_SILENT_UNDOS:

@@ -21,6 +21,7 @@ from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingO
 from ._geometry import XYZ, Arc, BoundingBoxXYZ, Curve, CurveLoop, Line, Transform
 from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
+from ._sketches import CurveElement, ModelCurve, ModelLine, Sketch, SketchBase, SketchPlane
 from ._transactions import SubTransaction, Transaction, TransactionGroup
 from ._saving import SynchronizeWithCentralOptions, TransactWithCentralOptions
 from ._enums import ElementTypeGroup
@@ -46,6 +47,7 @@ __all__ = [
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
     "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
     "BoundarySegment", "SpatialElementBoundaryOptions",  # rooms' boundaries
+    "Sketch", "SketchBase", "SketchPlane", "CurveElement", "ModelCurve", "ModelLine",  # a floor's sketch
     # parameters
     "Parameter", "Definition", "InternalDefinition", "ParameterSet", "BuiltInParameter", "StorageType",
     # categories and enums

@@ -42,7 +42,7 @@ CATEGORY_NAMES = {
     BuiltInCategory.OST_DoorTags: "Door Tags", BuiltInCategory.OST_WindowTags: "Window Tags",
     BuiltInCategory.OST_RoomTags: "Room Tags", BuiltInCategory.OST_WallTags: "Wall Tags",
     BuiltInCategory.OST_MultiCategoryTags: "Multi-Category Tags", BuiltInCategory.OST_TextNotes: "Text Notes",
-    BuiltInCategory.OST_Dimensions: "Dimensions",
+    BuiltInCategory.OST_Dimensions: "Dimensions", BuiltInCategory.OST_SketchLines: "<Sketch>",
     BuiltInCategory.OST_ProjectBasePoint: "Project Base Point", BuiltInCategory.OST_SharedBasePoint: "Survey Point",
     BuiltInCategory.OST_RvtLinks: "RVT Links",
 }

@@ -11,6 +11,7 @@ from ._element import Element, ElementType
 from ._enums import BuiltInCategory, WallKind
 from ._geometry import XYZ, Curve, CurveLoop
 from ._ids import ElementId
+from ._sketches import add_floor_sketch
 
 DEFAULT_WALL_HEIGHT = 10.0   # feet, Revit's default Unconnected Height
 UNCONNECTED = -1             # Top Constraint of a wall with no top level
@@ -264,11 +265,28 @@ class Floor(CeilingAndFloor):
             raise _argument("The profile must be one or more closed CurveLoops.", "profile")
         level = _require(document, levelId, Level, "levelId")
         floor_type = _require(document, floorTypeId, FloorType, "floorTypeId")
-        return document._add_element(Floor, {
+        floor = document._add_element(Floor, {
             "name": floor_type.Name, "category": BuiltInCategory.OST_Floors.value,
             "level_id": level._id, "type_id": floorTypeId._value,
             "boundary": tuple(_polygon(loop) for loop in loops),
             "params": {"Height Offset From Level": 0.0, "Structural": 0}})
+        # The floor was added in this transaction: its state may still be completed in place.
+        floor._state["sketch_id"] = add_floor_sketch(document, floor, loops)._id
+        return floor
+
+    @property
+    def SketchId(self) -> ElementId:  # noqa: N802
+        sketch = self._sketch()
+        return sketch.Id if sketch is not None else ElementId.InvalidElementId
+
+    def _sketch(self):
+        # A copy carries the original's state: only the sketch this floor owns is its sketch.
+        sketch = self._document._elements.get(self._state.get("sketch_id"))
+        return sketch if sketch is not None and sketch._state.get("owner_id") == self._id else None
+
+    def _dependents(self):
+        sketch = self._sketch()
+        return (sketch._id,) if sketch is not None else ()
 
     @property
     def FloorType(self) -> FloorType:  # noqa: N802

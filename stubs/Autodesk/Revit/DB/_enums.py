@@ -67,6 +67,8 @@ class BuiltInCategory(_RevitEnum):
     OST_MultiCategoryTags = -2005022
     OST_TextNotes = -2000300
     OST_Dimensions = -2000260
+    # the lines of a sketch (a floor's boundary): Floor.Create makes them (DB/_sketches.py)
+    OST_SketchLines = -2000045
 
 
 class BuiltInParameter(_RevitEnum):

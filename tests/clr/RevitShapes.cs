@@ -650,6 +650,12 @@ namespace Autodesk.Revit.DB
         public void DisableTemporaryViewMode(TemporaryViewMode mode) { isolated.Clear(); }
 
         internal int IsolatedCount { get { return isolated.Count; } }
+
+        // The lane's views are plans (and sheets): looking down on the model, as annotation reads them.
+        public XYZ RightDirection { get { return new XYZ(1, 0, 0); } }
+        public XYZ UpDirection { get { return new XYZ(0, 1, 0); } }
+        public XYZ ViewDirection { get { return new XYZ(0, 0, 1); } }
+        public XYZ Origin { get { return new XYZ(0, 0, 0); } }
     }
 
     // Schedules are TableViews; Paracore refuses to isolate in one (is-a check only).
@@ -1212,7 +1218,9 @@ namespace Autodesk.Revit.DB
         {
             Revit.Record("IndependentTag.Create(Document, ElementId symbolId, ElementId ownerDBViewId, Reference, Boolean addLeader="
                          + addLeader + ", TagOrientation." + tagOrientation + ", XYZ)");
-            return Make(document, symbolId, ownerDBViewId, referenceToTag, pnt);
+            IndependentTag tag = Make(document, symbolId, ownerDBViewId, referenceToTag, pnt);
+            tag.HasLeader = addLeader;
+            return tag;
         }
 
         public static IndependentTag Create(Document document, ElementId ownerDBViewId, Reference referenceToTag, bool addLeader,
@@ -1233,8 +1241,16 @@ namespace Autodesk.Revit.DB
         }
 
         public XYZ TagHeadPosition { get; set; }
+        public bool HasLeader { get; set; }
 
         public ISet<ElementId> GetTaggedLocalElementIds() { return new HashSet<ElementId> { tagged }; }
+    }
+
+    // Room tags' base (Paracore tells a room tag from an IndependentTag by class; the lane makes none).
+    public class SpatialElementTag : Element
+    {
+        internal SpatialElementTag(Document document, long id, string name) : base(document, id, name) { }
+        public bool HasLeader { get; set; }
     }
 
     public class TextNoteOptions
@@ -1456,6 +1472,11 @@ namespace Autodesk.Revit.DB.Architecture
         internal ParacoreClrLane.Region Region { get; set; }
     }
 
+    public class RoomTag : SpatialElementTag
+    {
+        internal RoomTag(Document document, long id) : base(document, id, "Room Tag") { }
+        public ElementId TaggedLocalRoomId { get; internal set; }
+    }
 }
 
 namespace Autodesk.Revit.Creation

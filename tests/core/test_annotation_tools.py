@@ -273,3 +273,235 @@ def test_a_tag_head_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
     assert message.startswith(f"Tagging 2 elements in 'Floor Plan: {revit.plan}': Revit did not do what was asked.")
     assert "head: asked (" in message and "Nothing was changed" in message
     assert tags_in(revit, revit.plan) == {}
+
+
+# --- leaders: the point given is the leader's end, and Revit puts the head a default leader away ------------
+
+
+def test_tags_with_leaders_are_kept_where_revit_puts_their_heads(revit):
+    """IndependentTag.Create: "For tags with leaders, this point is the end point of the leader,
+    and a leader of default length will be created from this point to the tag head". The head
+    is not where the tool asked, and that is not a failure."""
+    doors = doors_on_plan_level(revit)[:2]
+    text = revit.text("tag_elements", {"element_ids": doors, "view": revit.plan, "leader": True})
+    assert text.startswith("Tagged 2 elements"), text
+
+    def heads():
+        found = []
+        for door, tag in sorted(tags_in(revit, revit.plan).items()):
+            element = revit.element(tag)
+            found.append((element.HasLeader, element.TagHeadPosition.DistanceTo(revit.element(door).Location.Point)))
+        return found
+    assert [(leader, distance > 0.1) for leader, distance in revit.call(heads)] == [(True, True), (True, True)]
+
+
+def test_tags_with_leaders_are_kept_when_revit_puts_the_head_at_the_point(revit, monkeypatch):
+    """The default leader's length is not documented: a Revit that left the head at the point
+    is right too."""
+    real = DB.IndependentTag.Create
+
+    def head_at_the_point(document, type_id, view_id, reference, leader, orientation, point):
+        tag = real(document, type_id, view_id, reference, leader, orientation, point)
+        tag._update_state(head=point)
+        return tag
+    monkeypatch.setattr(DB.IndependentTag, "Create", staticmethod(head_at_the_point))
+    doors = doors_on_plan_level(revit)[:1]
+    assert revit.text("tag_elements", {"element_ids": doors, "view": revit.plan, "leader": True}).startswith("Tagged 1")
+
+
+def test_a_leader_revit_did_not_draw_is_an_error(revit, monkeypatch):
+    real = DB.IndependentTag.Create
+    monkeypatch.setattr(DB.IndependentTag, "Create", staticmethod(
+        lambda document, type_id, view_id, reference, leader, orientation, point:
+        real(document, type_id, view_id, reference, False, orientation, point)))
+    message = revit.error("tag_elements", {"element_ids": doors_on_plan_level(revit)[:1], "view": revit.plan,
+                                           "leader": True})
+    assert "leader: asked drawn, Revit has none" in message and "Nothing was changed" in message
+    assert tags_in(revit, revit.plan) == {}
+
+
+# --- rooms: tagged with room tags (NewRoomTag), never with an IndependentTag ------------------------------------
+
+
+def rooms_on_plan_level(revit) -> list[int]:
+    def read():
+        level_id = revit.view(revit.plan).GenLevel.Id
+        return [r.Id.Value for r in DB.FilteredElementCollector(revit.doc).OfCategory(DB.BuiltInCategory.OST_Rooms)
+                .WhereElementIsNotElementType() if r.LevelId == level_id and r.Location is not None]
+    return revit.call(read)
+
+
+def room_tags_in(revit, view_name: str) -> dict[int, tuple]:
+    """Room id -> (tag id, its location (x, y), its type name), for the room tags the view owns."""
+    from Autodesk.Revit.DB.Architecture import RoomTag
+
+    def read():
+        view = revit.view(view_name)
+        tags = DB.FilteredElementCollector(revit.doc).OfCategory(DB.BuiltInCategory.OST_RoomTags)
+        return {t.TaggedLocalRoomId.Value: (t.Id.Value, (t.Location.Point.X, t.Location.Point.Y), t.Name)
+                for t in tags.WhereElementIsNotElementType() if isinstance(t, RoomTag) and t.OwnerViewId == view.Id}
+    return revit.call(read)
+
+
+def test_rooms_are_tagged_with_room_tags_at_their_points(revit):
+    rooms = rooms_on_plan_level(revit)
+    doors = doors_on_plan_level(revit)[:2]
+    assert rooms
+    text = revit.text("tag_elements", {"element_ids": rooms + doors, "view": revit.plan})
+    assert text.startswith(f"Tagged {len(rooms) + 2} elements"), text
+    tagged = room_tags_in(revit, revit.plan)
+    assert sorted(tagged) == sorted(rooms)
+    points = revit.call(lambda: {r: (revit.element(r).Location.Point.X, revit.element(r).Location.Point.Y)
+                                 for r in rooms})
+    assert all(tagged[r][1] == pytest.approx(points[r]) for r in rooms)
+    assert set(tags_in(revit, revit.plan)) == set(doors)   # the doors' IndependentTags
+    again = revit.text("tag_elements", {"element_ids": rooms, "view": revit.plan})
+    assert again.startswith("Tagged 0 elements") and "already tagged in this view" in again
+    assert len(room_tags_in(revit, revit.plan)) == len(rooms)
+
+
+def test_a_multi_category_tag_does_not_tag_rooms(revit):
+    rooms = rooms_on_plan_level(revit)[:1]
+    text = revit.text("tag_elements", {"element_ids": rooms, "view": revit.plan, "tag_type": "M_Multi-Category Tag"})
+    assert text.startswith("Tagged 0 elements") and "the tag type given does not tag their category" in text
+    assert room_tags_in(revit, revit.plan) == {}
+
+
+def test_a_room_tag_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
+    from Autodesk.Revit.Creation import Document as Creation
+    real = Creation.NewRoomTag
+    monkeypatch.setattr(Creation, "NewRoomTag", lambda self, room, point, view:
+                        real(self, room, DB.UV(point.U + 3, point.V), view))
+    message = revit.error("tag_elements", {"element_ids": rooms_on_plan_level(revit)[:1], "view": revit.plan})
+    assert "location: asked (" in message and "Nothing was changed" in message
+    assert room_tags_in(revit, revit.plan) == {}
+
+
+# --- sections: points are given and compared in the view's plane ------------------------------------------------
+
+
+def cut_a_section(revit) -> dict:
+    """A section across the middle of the plan's level, looking along +Y's opposite (its right is
+    +X, its up +Z), committed; its name and frame."""
+    from revit_standin.sections import cut_section
+
+    def make():
+        level_id = revit.view(revit.plan).GenLevel.Id
+        ends = [p for w in DB.FilteredElementCollector(revit.doc).OfClass(DB.Wall) if w.LevelId == level_id
+                for p in (w.Location.Curve.GetEndPoint(0), w.Location.Curve.GetEndPoint(1))]
+        xs, ys = [p.X for p in ends], [p.Y for p in ends]
+        middle = (min(ys) + max(ys)) / 2
+        transaction = DB.Transaction(revit.doc, "Cut a section")
+        transaction.Start()
+        section = cut_section(revit.doc, (min(xs) - 5, middle), (max(xs) + 5, middle), depth=(max(ys) - min(ys)))
+        found = {"name": section.Name, "y": section.Origin.Y, "id": section.Id.Value}
+        transaction.Commit()
+        return found
+    return revit.call(make)
+
+
+def notes_in_view(revit, view_id: int) -> list:
+    def read():
+        return [(n.Text, n.Coord) for n in DB.FilteredElementCollector(revit.doc).OfClass(DB.TextNote)
+                if n.OwnerViewId.Value == view_id]
+    return revit.call(read)
+
+
+def test_a_text_note_in_a_section_goes_along_the_view_and_up(revit):
+    section = cut_a_section(revit)
+    text = revit.text("add_text_note", {"view": section["name"], "text": "Roof build-up", "position": ["4 m", "3 m"]})
+    assert "at [" in text and "(along the view's right, height)" in text, text
+    [(words, coord)] = notes_in_view(revit, section["id"])
+    assert words == "Roof build-up"
+    assert (coord.X * 0.3048, coord.Z * 0.3048) == pytest.approx((4.0, 3.0))   # right is +X, up is +Z
+    assert coord.Y == pytest.approx(section["y"])                               # on the section's plane
+
+
+def test_a_text_note_revit_moves_onto_the_sections_plane_is_where_it_was_asked(revit, monkeypatch):
+    """Whether Revit moves a view's annotation onto the view's plane is not documented: only the
+    position across and up the view shows, and only that is compared."""
+    section = cut_a_section(revit)
+    real = DB.TextNote.Create
+
+    def deeper(document, view_id, position, text, type_id):
+        towards = document.GetElement(view_id).ViewDirection
+        return real(document, view_id, position.Add(towards.Multiply(7.0)), text, type_id)
+    monkeypatch.setattr(DB.TextNote, "Create", staticmethod(deeper))
+    assert revit.text("add_text_note", {"view": section["name"], "text": "x", "position": [1, 2]}).startswith("Added")
+
+
+def test_a_tag_in_a_section_is_compared_in_the_views_plane(revit, monkeypatch):
+    """A Revit that draws the tag's head on the section's plane (its depth changed) put it where
+    it was asked: across and up the view."""
+    section = cut_a_section(revit)
+    real = DB.IndependentTag.Create
+
+    def on_the_plane(document, type_id, view_id, reference, leader, orientation, point):
+        view = document.GetElement(view_id)
+        towards = view.ViewDirection
+        flat = point.Add(towards.Multiply(view.Origin.Subtract(point).DotProduct(towards)))
+        return real(document, type_id, view_id, reference, leader, orientation, flat)
+    monkeypatch.setattr(DB.IndependentTag, "Create", staticmethod(on_the_plane))
+    shown = revit.call(lambda: {i.Value for i in DB.FilteredElementCollector(revit.doc, DB.ElementId(section["id"]))
+                                .OfCategory(DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType()
+                                .ToElementIds()})
+    doors = sorted(shown)[:2]
+    assert doors
+    text = revit.text("tag_elements", {"element_ids": doors, "view": section["name"]})
+    assert text.startswith(f"Tagged {len(doors)} element"), text
+
+
+def test_a_tag_head_revit_puts_elsewhere_in_a_section_is_an_error(revit, monkeypatch):
+    section = cut_a_section(revit)
+    real = DB.IndependentTag.Create
+    monkeypatch.setattr(DB.IndependentTag, "Create", staticmethod(
+        lambda document, type_id, view_id, reference, leader, orientation, point:
+        real(document, type_id, view_id, reference, leader, orientation, point.Add(DB.XYZ(0, 0, 2)))))
+    doors = revit.call(lambda: sorted(i.Value for i in DB.FilteredElementCollector(
+        revit.doc, DB.ElementId(section["id"])).OfCategory(DB.BuiltInCategory.OST_Doors)
+        .WhereElementIsNotElementType().ToElementIds()))[:1]
+    message = revit.error("tag_elements", {"element_ids": doors, "view": section["name"]})
+    assert "head (along the view's right, height): asked (" in message and "Nothing was changed" in message
+
+
+def test_rooms_in_a_section_are_reported_not_tagged(revit):
+    section = cut_a_section(revit)
+    text = revit.text("tag_elements", {"element_ids": rooms_on_plan_level(revit)[:2], "view": section["name"]})
+    assert text.startswith("Tagged 0 elements") and "room tags go in plans" in text
+
+
+def test_walls_the_section_cuts_across_are_dimensioned_in_it(revit):
+    section = cut_a_section(revit)
+
+    def across() -> list[int]:
+        view = revit.doc.GetElement(DB.ElementId(section["id"]))
+        shown = {i.Value for i in DB.FilteredElementCollector(revit.doc, view.Id).OfClass(DB.Wall).ToElementIds()}
+        walls = [revit.element(i) for i in sorted(shown)]
+        cut = [w for w in walls if isinstance(w.Location.Curve, DB.Line)
+               and abs(w.Orientation.DotProduct(view.ViewDirection)) < 1e-9]
+        first = cut[0].Orientation
+        return [w.Id.Value for w in cut if abs(first.CrossProduct(w.Orientation).Z) < 1e-6][:2]
+
+    def along() -> list[int]:
+        view = revit.doc.GetElement(DB.ElementId(section["id"]))
+        shown = {i.Value for i in DB.FilteredElementCollector(revit.doc, view.Id).OfClass(DB.Wall).ToElementIds()}
+        return [i for i in sorted(shown) if isinstance(revit.element(i).Location.Curve, DB.Line)
+                and abs(abs(revit.element(i).Orientation.DotProduct(view.ViewDirection)) - 1) < 1e-9][:2]
+    walls = revit.call(across)
+    assert len(walls) == 2
+    text = revit.text("dimension_walls", {"element_ids": walls, "view": section["name"]})
+    assert text.startswith("Dimensioned 2 walls in 'Section: ") and "3 segments" in text, text
+    facing = revit.call(along)
+    assert len(facing) == 2
+    assert "looks along the walls' faces" in revit.error("dimension_walls", {"element_ids": facing,
+                                                                               "view": section["name"]})
+
+
+# --- Revit's distance limit: 10 miles from the internal origin, for text as for everything -----------------------
+
+
+def test_a_text_note_more_than_ten_miles_out_is_refused_with_revits_limit(revit):
+    message = revit.error("add_text_note", {"view": revit.plan, "text": "far", "position": ["12000 m", "12000 m"]})
+    assert "10 miles" in message and "internal origin" in message, message
+    assert notes_in(revit) == []
+    assert revit.text("add_text_note", {"view": revit.plan, "text": "near", "position": ["11000 m", "11000 m"]})

@@ -166,6 +166,16 @@ def test_one_room_at_a_point_outside_every_region_is_not_enclosed(revit):
     assert read_rooms(revit, [new], lambda r: (isinstance(r, Room), r.Area)) == [(True, 0)]
 
 
+
+def test_a_room_more_than_ten_miles_from_the_internal_origin_is_refused(revit):
+    """Revit keeps all geometry within 10 miles (16 km) of the internal origin: a point 17 km out
+    is refused before Revit sees it, saying what the limit is."""
+    before = rooms_on(revit, revit.level)
+    message = revit.error("place_rooms", {"level": revit.level, "in_enclosed_regions": False,
+                                          "at": ["12000 m", "12000 m"]})
+    assert "10 miles" in message and "internal origin" in message, message
+    assert rooms_on(revit, revit.level) == before
+
 def test_a_number_revit_stores_otherwise_is_an_error_and_nothing_is_renumbered(revit):
     from revit_standin import faults
     clear_rooms(revit)

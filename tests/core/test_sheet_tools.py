@@ -191,3 +191,21 @@ def test_a_sheet_number_revit_stores_otherwise_is_an_error(revit, monkeypatch):
     message = revit.error("create_sheet", {"number": "a101", "name": "Plans"})
     assert "number: asked 'a101', Revit has 'A101'" in message
     assert sheets(revit) == {}
+
+
+def test_viewports_left_overlapping_are_an_error_and_nothing_is_placed(revit, monkeypatch):
+    """The final check sees two boxes on the sheet overlapping. A viewport's outline is flat (Z 0
+    to 0), so Outline.Intersects with a negative tolerance, which asks for an overlap "in each
+    coordinate", never sees one: the check compares the boxes in X and Y."""
+    revit.text("create_sheet", {"number": "A101", "name": "Plans", "title_block": "A1 metric: A1"})
+    real = sheet_tools.layout
+    monkeypatch.setattr(sheet_tools, "layout", lambda sizes, kind, area: [real(sizes, kind, area)[0]] * len(sizes))
+    message = revit.error("place_views_on_sheet", {"sheet": "A101", "views": revit.three_views})
+    assert "are not laid out as asked" in message and "overlapping: '" in message, message
+    assert boxes(revit, sheets(revit)["A101"]) == []
+
+
+def test_boxes_that_touch_do_not_overlap():
+    assert sheet_tools.overlap((0, 0, 1, 1), (0.5, 0.5, 2, 2))
+    assert not sheet_tools.overlap((0, 0, 1, 1), (1, 0, 2, 1))          # side by side, touching
+    assert not sheet_tools.overlap((0, 0, 1, 1), (0, 1 + 1e-9, 1, 2))   # one above the other

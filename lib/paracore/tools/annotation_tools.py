@@ -2,6 +2,13 @@
 
 Tags, text notes and dimensions are owned by one view (OwnerViewId): they show there only.
 Each tool refuses a view that cannot hold annotations (3D views, sheets, schedules, templates).
+Points are given and read back in the view's plane (view_plane.py): plan X and Y in a plan, along
+the view and up in a section or elevation.
+
+Rooms are tagged with a RoomTag (Creation.Document.NewRoomTag), not an IndependentTag: Autodesk
+documents NewRoomTag as what "Creates a new RoomTag referencing a room", and IndependentTag.Create
+refuses a reference it cannot tag. Room tags go in plans: NewRoomTag's point is "a 2D point that
+defines the tag location on the level of the room".
 
 The working set does not change (policy "none"): the user tags the doors to go on working with
 the doors ("now set their fire rating"), not with the tags. The results name the new
@@ -20,6 +27,7 @@ from .reach import refuse_out_of_reach
 from .read_back import ReadBack, regenerate
 from .registry import tool
 from .results import ToolError, ToolOutput
+from .view_plane import axis_names, in_view, is_plan, model_point
 
 MAX_ELEMENTS = 500            # elements tagged or dimensioned in one call
 MAX_TEXT = 1000               # characters of a text note
@@ -31,6 +39,7 @@ PARALLEL = 1e-6               # |sin| of the angle under which two walls count a
 TAG_CATEGORY = {"OST_Doors": "OST_DoorTags", "OST_Windows": "OST_WindowTags", "OST_Rooms": "OST_RoomTags",
                 "OST_Walls": "OST_WallTags"}
 TAG_CATEGORIES = (*TAG_CATEGORY.values(), "OST_MultiCategoryTags")
+ROOMS = "OST_Rooms"           # tagged by RoomTag (NewRoomTag), in plans, and never by a multi-category tag
 
 
 # --- argument models ---------------------------------------------------------------------------
@@ -46,7 +55,8 @@ class TagElementsArgs(BaseModel):
     tag_type: str | None = Field(
         None, description="Tag type: 'Family: Type', a type or a family name (e.g. 'M_Door Tag'). Leave null "
                           "for each element's category's default tag (a multi-category tag for others).")
-    leader: bool = Field(False, description="Draw a leader from each tag to its element.")
+    leader: bool = Field(False, description="Draw a leader from each tag to its element (Revit then puts the "
+                                            "tag's head a leader's length from the element).")
 
 
 class AddTextNoteArgs(BaseModel):
@@ -54,15 +64,16 @@ class AddTextNoteArgs(BaseModel):
                                                "active view.")
     text: str = Field(description="The text of the note.")
     position: tuple[Length, Length] = Field(
-        description="Where the note goes, in plan as [x, y]: numbers in the project's units or strings "
-                    "with a unit, e.g. [5, 3] or ['5 m', '3 m'].")
+        description="Where the note goes, as [x, y] in the view: in a plan the plan's x and y; in a section or "
+                    "elevation x along the view (its right direction) and y the height (elevation). Numbers in "
+                    "the project's units or strings with a unit, e.g. [5, 3] or ['5 m', '3 m'].")
 
 
 class DimensionWallsArgs(BaseModel):
     element_ids: list[int] | None = Field(
         None, description="Ids of two or more parallel straight walls. Leave null to use the working set.")
-    view: str | None = Field(None, description="The plan to dimension in: its name or id. Leave null for "
-                                               "the active view.")
+    view: str | None = Field(None, description="The plan, or the section cutting across the walls, to dimension "
+                                               "in: its name or id. Leave null for the active view.")
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -148,9 +159,11 @@ def _find_tag_type(ctx, types: dict[str, list], name: str):
 
 
 def _tag_type_for(element, types: dict[str, list], chosen):
-    """The tag type for the element: the chosen one if it tags its category, else the default."""
-    own = types.get(TAG_CATEGORY.get(_category_name(element))) or []
-    fitting = own + types["OST_MultiCategoryTags"]
+    """The tag type for the element: the chosen one if it tags its category, else the default.
+    A room takes a room tag only (multi-category tags do not tag rooms)."""
+    category = _category_name(element)
+    own = types.get(TAG_CATEGORY.get(category)) or []
+    fitting = own if category == ROOMS else own + types["OST_MultiCategoryTags"]
     if chosen is not None:
         return chosen if any(_id(t) == _id(chosen) for t in fitting) else None
     return fitting[0] if fitting else None
@@ -167,14 +180,30 @@ def _head_position(element):
     return None
 
 
+def _tagged_by(ctx, tag) -> list[int]:
+    """The ids of the elements a tag tags: a room tag's room, an IndependentTag's elements."""
+    from Autodesk.Revit.DB.Architecture import RoomTag
+    if isinstance(tag, RoomTag):
+        room = ctx.id_value(tag.TaggedLocalRoomId)
+        return [room] if room != -1 else []
+    return [ctx.id_value(i) for i in tag.GetTaggedLocalElementIds()]
+
+
 def _tags_in_view(ctx, view) -> dict[int, int]:
-    """Tagged element id -> tag id, for the tags already in the view."""
+    """Tagged element id -> tag id, for the tags already in the view, room tags included. Room
+    tags are collected by category: the class filter does not take RoomTag, a class "that exists
+    in the API, but not in Revit's native object model" (FilteredElementCollector.OfClass)."""
     from Autodesk.Revit import DB
+    from Autodesk.Revit.DB.Architecture import RoomTag
+    room_tags = (DB.FilteredElementCollector(ctx.doc).OfCategory(DB.BuiltInCategory.OST_RoomTags)
+                 .WhereElementIsNotElementType())
     found = {}
-    for tag in DB.FilteredElementCollector(ctx.doc).OfClass(DB.IndependentTag):
-        if tag.OwnerViewId == view.Id:
-            for tagged in tag.GetTaggedLocalElementIds():
-                found[_id(tagged)] = _id(tag.Id)
+    for tags in (DB.FilteredElementCollector(ctx.doc).OfClass(DB.IndependentTag),
+                 (t for t in room_tags if isinstance(t, RoomTag))):
+        for tag in tags:
+            if tag.OwnerViewId == view.Id:
+                for tagged in _tagged_by(ctx, tag):
+                    found[tagged] = ctx.id_value(tag.Id)
     return found
 
 
@@ -190,11 +219,11 @@ def tag_elements(ctx, args: TagElementsArgs):
     """Tag elements in a plan, section or elevation: doors, windows, rooms and walls get their
     category's tag, other model elements a multi-category tag (or the tag_type given).
 
-    Each tag goes at its element's location. Elements the view does not show, already tagged in
-    it, or without a tag type for their category are reported, not tagged. Leave element_ids out
-    to tag the working set and view out for the active view. The working set does not change.
+    Each tag goes at its element's location; rooms get room tags, in plans only. Elements the view
+    does not show, already tagged in it, or without a tag type for their category are reported,
+    not tagged. Leave element_ids out to tag the working set and view out for the active view.
+    The working set does not change.
     """
-    from Autodesk.Revit import DB
     view = _annotation_view(ctx, args.view)
     ids = _element_ids(args)
     elements = ctx.elements(ids)   # a ToolError lists ids that do not exist
@@ -203,24 +232,23 @@ def tag_elements(ctx, args: TagElementsArgs):
     visible, tagged = _visible(ctx, view), _tags_in_view(ctx, view)
     skipped: dict[str, list[int]] = {}
     placed: list[tuple[int, int]] = []
-    heads: dict[int, object] = {}   # tag id -> where its head was put
+    asked: dict[int, object] = {}   # tag id -> the point it was placed at
     for value, element in zip(ids, elements):
-        reason, tag_type, head = _why_not_tag(element, value, visible, tagged, types, chosen)
+        reason, tag_type, head = _why_not_tag(element, value, view, visible, tagged, types, chosen)
         if reason:
             skipped.setdefault(reason, []).append(value)
             continue
-        tag = DB.IndependentTag.Create(ctx.doc, tag_type.Id, view.Id, DB.Reference(element), bool(args.leader),
-                                       DB.TagOrientation.Horizontal, head)
+        tag = _place_tag(ctx, view, element, tag_type, head, bool(args.leader))
         placed.append((value, ctx.id_value(tag.Id)))
-        heads[ctx.id_value(tag.Id)] = head
+        asked[ctx.id_value(tag.Id)] = head
     view_id = ctx.id_value(view.Id)
 
     def verify(in_transaction: bool = False):
         read_back = ReadBack(ctx.length_unit)
-        for tag_value, head in heads.items():
+        for tag_value, head in asked.items():
             tag = ctx.doc.GetElement(ctx.element_id(tag_value))
             if tag is not None:   # a missing tag is _check_tags' error
-                read_back.point(f"tag {tag_value}", "head", head, tag.TagHeadPosition)
+                _read_back_tag(read_back, view, f"tag {tag_value}", tag, head, bool(args.leader))
         read_back.confirm(f"Tagging {_plural(len(placed), 'element')} in {_view_name(view)}",
                           "Check the view and the tag types, then ask again.",
                           in_transaction)
@@ -230,12 +258,57 @@ def tag_elements(ctx, args: TagElementsArgs):
     return ToolOutput(content=verify(in_transaction=True), verify=verify)
 
 
-def _why_not_tag(element, value, visible, tagged, types, chosen):
+def _place_tag(ctx, view, element, tag_type, head, leader: bool):
+    """A room tag for a room (NewRoomTag at its point, then the tag type asked), an
+    IndependentTag for anything else (its head at the point, or its leader's end there)."""
+    from Autodesk.Revit import DB
+    if _category_name(element) != ROOMS:
+        return DB.IndependentTag.Create(ctx.doc, tag_type.Id, view.Id, DB.Reference(element), leader,
+                                        DB.TagOrientation.Horizontal, head)
+    tag = ctx.doc.Create.NewRoomTag(DB.LinkElementId(element.Id), DB.UV(head.X, head.Y), view.Id)
+    if tag is None:   # NewRoomTag: "If successful a RoomTag object will be returned, otherwise null"
+        raise ToolError(f"Revit made no room tag for room {ctx.id_value(element.Id)}. Load a room tag family "
+                        "(Insert > Load Family > Annotations), then ask again.")
+    if tag.GetTypeId() != tag_type.Id:
+        tag.ChangeTypeId(tag_type.Id)
+    if leader:
+        tag.HasLeader = True
+    return tag
+
+
+def _read_back_tag(read_back: ReadBack, view, subject: str, tag, head, leader: bool) -> None:
+    """Compare a new tag with the request, in the view's plane.
+
+    A room tag: its location is the point asked (SpatialElementTag.Location: "the location of the
+    tag within the level"). An IndependentTag without a leader: its head is the point
+    (IndependentTag.Create: "For tags without leaders, this point is the position of the tag
+    head"). With a leader the point is the leader's end and "a leader of default length will be
+    created from this point to the tag head": that length is not documented, and the attached end
+    has no position to read (GetLeaderEnd: "There is no leader end because the tag does not use a
+    free end leader"), so only the leader itself is compared."""
+    from Autodesk.Revit.DB.Architecture import RoomTag
+    if leader:
+        read_back.same(subject, "leader", "drawn", "drawn" if tag.HasLeader else "none")
+    if isinstance(tag, RoomTag):
+        read_back.point(subject, "location", head, tag.Location.Point)
+    elif not leader:
+        read_back.point(subject, _where("head", view), in_view(view, head), in_view(view, tag.TagHeadPosition))
+
+
+def _where(what: str, view) -> str:
+    """ "head", or "head (along the view's right, height)" in a section or elevation."""
+    return what if is_plan(view) else f"{what} ({axis_names(view)})"
+
+
+def _why_not_tag(element, value, view, visible, tagged, types, chosen):
     """(reason it is not tagged or "", tag type, head position)."""
     from Autodesk.Revit import DB
     if isinstance(element, (DB.ElementType, DB.View)) or element.Category is None:
         return "not a model element shown in views (a type or a view)", None, None
-    if value not in visible:
+    room = _category_name(element) == ROOMS
+    if room and not is_plan(view):
+        return "rooms: room tags go in plans (tag them in the plan of their level)", None, None
+    if not (_room_in_plan(element, view) if room else value in visible):
         return "not shown in this view (another level, or cropped out)", None, None
     if value in tagged:
         return "already tagged in this view", None, None
@@ -249,13 +322,20 @@ def _why_not_tag(element, value, visible, tagged, types, chosen):
     return "", tag_type, head
 
 
+def _room_in_plan(room, view) -> bool:
+    """A room shows in the plan of its level. Asked of the room, not of the view's collector:
+    whether a plan's collector returns rooms is not documented."""
+    level = view.GenLevel
+    return level is not None and room.LevelId == level.Id
+
+
 def _check_tags(ctx, view_id: int, placed, skipped) -> str:
     """Re-read each new tag: in the model, owned by the view, tagging its element."""
     view = ctx.doc.GetElement(ctx.element_id(view_id))
     wrong = []
     for element_value, tag_value in placed:
         tag = ctx.doc.GetElement(ctx.element_id(tag_value))
-        tags = [] if tag is None else [ctx.id_value(i) for i in tag.GetTaggedLocalElementIds()]
+        tags = [] if tag is None else _tagged_by(ctx, tag)
         if tag is None or ctx.id_value(tag.OwnerViewId) != view_id or tags != [element_value]:
             wrong.append(element_value)
     if wrong:
@@ -281,7 +361,8 @@ def _describe_text(ctx, args: AddTextNoteArgs) -> str:
 
 @tool(writes=True, working_set_policy="none", describe=_describe_text)
 def add_text_note(ctx, args: AddTextNoteArgs):
-    """Add a text note to a plan, section or elevation at a point [x, y] (project units), with the
+    """Add a text note to a plan, section or elevation at a point [x, y] (project units): in a
+    plan its x and y, in a section or elevation along the view and up (the height). It takes the
     project's first text note type. The working set does not change."""
     from Autodesk.Revit import DB
     text = args.text.strip()
@@ -293,8 +374,8 @@ def add_text_note(ctx, args: AddTextNoteArgs):
     note_type = DB.FilteredElementCollector(ctx.doc).OfClass(DB.TextNoteType).FirstElement()
     if note_type is None:
         raise ToolError("The project has no text note type. Load one in Revit (Annotate > Text), then ask again.")
-    point = DB.XYZ(ctx.length(args.position[0]), ctx.length(args.position[1]), 0.0)
-    refuse_out_of_reach(ctx, point.X, point.Y, "The note's position")
+    point = DB.XYZ(*model_point(view, ctx.length(args.position[0]), ctx.length(args.position[1])))
+    refuse_out_of_reach(ctx, point.X, point.Y, "The note's position", point.Z)
     note = DB.TextNote.Create(ctx.doc, view.Id, point, text, note_type.Id)
     note_id, view_id = ctx.id_value(note.Id), ctx.id_value(view.Id)
 
@@ -305,11 +386,13 @@ def add_text_note(ctx, args: AddTextNoteArgs):
         read_back = ReadBack(ctx.length_unit)
         read_back.same(f"text note {note_id}", "text", f"'{display_text(text, NAME)}'",
                        f"'{display_text(found.Text, NAME)}'")
-        read_back.point(f"text note {note_id}", "position", point, found.Coord)
+        shown = in_view(view, found.Coord)
+        read_back.point(f"text note {note_id}", _where("position", view), in_view(view, point), shown)
         read_back.confirm("Adding the text note", "Check the text and the position, then ask again.", in_transaction)
-        at = ", ".join(format_length(v, ctx.length_unit) for v in (found.Coord.X, found.Coord.Y))
+        at = ", ".join(format_length(v, ctx.length_unit) for v in (shown.X, shown.Y))
+        where = "" if is_plan(view) else f" ({axis_names(view)})"
         return (f"Added text note {note_id} '{display_text(found.Text, NAME)}' in "
-                f"{_view_name(ctx.doc.GetElement(ctx.element_id(view_id)))} at [{at}]. "
+                f"{_view_name(ctx.doc.GetElement(ctx.element_id(view_id)))} at [{at}]{where}. "
                 "The working set is unchanged.")
 
     regenerate(ctx)
@@ -344,6 +427,29 @@ def _walls(ctx, ids, visible) -> list:
     return elements
 
 
+def _refuse_walls_along_the_view(view, walls) -> None:
+    """A section or elevation dimensions walls it cuts across: their faces must be orthogonal to
+    the view (Revit's failure LinearDimensionReferenceNotOrthogonalToView: "The planes of one or
+    more references are not exactly orthogonal to this view")."""
+    if is_plan(view):
+        return
+    towards = view.ViewDirection
+    if abs(walls[0].Orientation.DotProduct(towards)) > PARALLEL:
+        raise ToolError(f"{_view_name(view)} looks along the walls' faces, not across them: it cannot dimension "
+                        "their thickness. Dimension them in a plan, or in a section that cuts across the walls.")
+
+
+def _dimension_line(view, wall):
+    """A line across the walls through the first wall's middle, in the view's plane (a section's
+    through its origin), along the wall's orientation."""
+    from Autodesk.Revit import DB
+    start = wall.Location.Curve.Evaluate(0.5, True)
+    if not is_plan(view):
+        towards = view.ViewDirection
+        start = start.Add(towards.Multiply(view.Origin.Subtract(start).DotProduct(towards)))
+    return DB.Line.CreateBound(start, start.Add(wall.Orientation))
+
+
 def _describe_dimension(ctx, args: DimensionWallsArgs) -> str:
     where = f"view {args.view!r}" if args.view else "the active view"
     return f"Dimension {_plural(len(args.element_ids or []), 'wall')} in {where} (both faces of each)."
@@ -351,8 +457,9 @@ def _describe_dimension(ctx, args: DimensionWallsArgs) -> str:
 
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension)
 def dimension_walls(ctx, args: DimensionWallsArgs):
-    """Dimension parallel straight walls in a plan: one aligned dimension string across them,
-    through both faces of each wall (thicknesses and the clear distances between them).
+    """Dimension parallel straight walls in a plan, or in a section cutting across them: one
+    aligned dimension string through both faces of each wall (thicknesses and the clear
+    distances between them).
 
     Walls that are not parallel, curved, or not shown in the view are refused. Leave element_ids
     out to use the working set and view out for the active view. The working set does not change.
@@ -360,14 +467,13 @@ def dimension_walls(ctx, args: DimensionWallsArgs):
     from Autodesk.Revit import DB
     view = _annotation_view(ctx, args.view)
     walls = _walls(ctx, _element_ids(args), _visible(ctx, view))
+    _refuse_walls_along_the_view(view, walls)
     references = DB.ReferenceArray()   # Revit's own collection: built empty, filled with Append
     for wall in walls:
         for side in (DB.ShellLayerType.Exterior, DB.ShellLayerType.Interior):
             for reference in DB.HostObjectUtils.GetSideFaces(wall, side):
                 references.Append(reference)
-    start = walls[0].Location.Curve.Evaluate(0.5, True)
-    line = DB.Line.CreateBound(start, start.Add(walls[0].Orientation))
-    dimension = ctx.doc.Create.NewDimension(view, line, references)
+    dimension = ctx.doc.Create.NewDimension(view, _dimension_line(view, walls[0]), references)
     dimension_id, view_id = ctx.id_value(dimension.Id), ctx.id_value(view.Id)
     references_asked = references.Size
 

@@ -5,12 +5,17 @@ the title block's extent) less a border (20 mm on the binding edge, 10 mm elsewh
 and the title strip on the right (180 mm, at most 30 % of the sheet's width), as on Revit's
 metric title blocks. The API has no notion of a drawing area, so this is the tool's rule.
 
-How they are laid out: each view is placed once (Viewport.Create), its box measured as Revit
-reports it (GetBoxOutline: its crop region at its scale), then every viewport of the sheet,
-those already there included, is arranged in a grid or a row with a gap between boxes
-(SetBoxCenter). If they cannot all fit, the tool raises: the executor rolls the step's
-transaction back, so no viewport is left placed. After the commit the outlines are re-read and
-checked: inside the area, no two overlapping.
+How they are laid out: each view is placed once (Viewport.Create), the document regenerated,
+then its box measured as Revit reports it (GetBoxOutline: its crop region at its scale); then
+every viewport of the sheet, those already there included, is arranged in a grid or a row with
+a gap between boxes (SetBoxCenter). The regeneration comes first because a new element's values
+are not to be trusted before it: Autodesk's Document.Regenerate example reads a new instance's
+location and notes "this data is incorrect because the new geometry has not yet been
+regenerated" (what a viewport's outline is then is not documented). If they cannot all fit, the
+tool raises: the executor rolls the step's transaction back, so no viewport is left placed.
+After the commit the outlines are re-read and checked: inside the area, no two overlapping on
+the sheet (compared in X and Y: a viewport's outline is flat, and Outline.Intersects with a
+negative tolerance asks for an overlap "in each coordinate", Z included, so it never sees one).
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -33,6 +38,7 @@ BORDER = 10 * MM
 TITLE_STRIP = 180 * MM
 TITLE_STRIP_SHARE = 0.3
 GAP = 10 * MM                  # between two viewports' boxes
+OVERLAP = 1e-6                 # feet of paper two boxes may share (rounding) without overlapping
 SHOWN_SHEETS = 15              # sheets listed by list_sheets
 SHOWN_VIEWS = 5                # views named per sheet
 LISTED_CHOICES = 12            # names listed in an error
@@ -173,6 +179,16 @@ def _box_size(viewport) -> tuple[float, float]:
     outline = viewport.GetBoxOutline()
     low, high = outline.MinimumPoint, outline.MaximumPoint
     return high.X - low.X, high.Y - low.Y
+
+
+def _rectangle(outline) -> tuple[float, float, float, float]:
+    low, high = outline.MinimumPoint, outline.MaximumPoint
+    return low.X, low.Y, high.X, high.Y
+
+
+def overlap(a, b) -> bool:
+    """Whether two (left, bottom, right, top) boxes on a sheet overlap by more than OVERLAP (touching does not)."""
+    return (min(a[2], b[2]) - max(a[0], b[0]) > OVERLAP) and (min(a[3], b[3]) - max(a[1], b[1]) > OVERLAP)
 
 
 # --- the layout (pure: sizes in, centres out) ----------------------------------------------------------
@@ -344,8 +360,9 @@ def place_views_on_sheet(ctx, args: PlaceViewsArgs):
                         + ". Leave those views out, or duplicate a view to put it on a second sheet.")
     existing = [ctx.doc.GetElement(i) for i in sheet.GetAllViewports()]
     centre = DB.XYZ((area[0] + area[2]) / 2, (area[1] + area[3]) / 2, 0)
-    # Placed first, then measured: the box Revit gives a viewport is the size to lay out.
+    # Placed first, regenerated, then measured: the box Revit gives a viewport is the size to lay out.
     created = [DB.Viewport.Create(ctx.doc, sheet.Id, v.Id, centre) for v in views]
+    regenerate(ctx)
     viewports = existing + created
     sizes = [_box_size(v) for v in viewports]
     centres = layout(sizes, args.layout, area)
@@ -409,9 +426,9 @@ def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:
     frame = DB.Outline(DB.XYZ(area[0], area[1], 0), DB.XYZ(area[2], area[3], 0))
     outlines = [v.GetBoxOutline() for v in viewports]
     outside = [_viewport_name(ctx, v) for v, o in zip(viewports, outlines) if not frame.ContainsOtherOutline(o, 1e-6)]
+    boxes = [_rectangle(o) for o in outlines]
     overlapping = [f"{_viewport_name(ctx, viewports[i])} and {_viewport_name(ctx, viewports[j])}"
-                   for i in range(len(outlines)) for j in range(i + 1, len(outlines))
-                   if outlines[i].Intersects(outlines[j], -1e-6)]
+                   for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if overlap(boxes[i], boxes[j])]
     if outside or overlapping:
         raise ToolError(f"The viewports on sheet '{_sheet_label(sheet)}' are not laid out as asked: "
                         f"outside the drawing area: {_listed(outside) or 'none'}; "

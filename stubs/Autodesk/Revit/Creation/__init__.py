@@ -1,4 +1,5 @@
-"""Stand-in for Autodesk.Revit.Creation: ``doc.Create.NewFamilyInstance``, ``NewRoom``, ``NewRooms2``."""
+"""Stand-in for Autodesk.Revit.Creation: ``doc.Create.NewFamilyInstance``, ``NewRoom``, ``NewRooms2``,
+``NewRoomTag``, ``NewDimension``."""
 from __future__ import annotations
 
 from revit_standin.guard import api_class as _api_class
@@ -25,6 +26,11 @@ class Document:
         """(View, Line, ReferenceArray[, DimensionType]): an aligned dimension through the faces."""
         from Autodesk.Revit.DB._annotation import new_dimension
         return new_dimension(self._document, view, line, references)
+
+    def NewRoomTag(self, roomId, point, viewId: "ElementId"):  # noqa: N802, N803, F821
+        """(LinkElementId, UV, ElementId): a RoomTag of the room at the point (plan X, Y), in the view."""
+        from Autodesk.Revit.DB._room_tags import new_room_tag
+        return new_room_tag(self._document, roomId, point, viewId)
 
     def NewFamilyInstance(self, location, symbol, *args):  # noqa: N802
         """(XYZ, FamilySymbol, host Element, Level, StructuralType),

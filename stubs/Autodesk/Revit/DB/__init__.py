@@ -29,8 +29,10 @@ from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
 from ._outlines import UV, BoundingBoxUV, Outline
 from ._sheets import ViewSheet, Viewport
+from ._sections import ViewSection
+from ._room_tags import SpatialElementTag
 from ._spatial import BoundarySegment, SpatialElementBoundaryOptions
-from ._links import RevitLinkInstance, RevitLinkType
+from ._links import LinkElementId, RevitLinkInstance, RevitLinkType
 from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
@@ -70,7 +72,7 @@ __all__ = [
     # saving and synchronizing (Document.Save, SaveAs, SynchronizeWithCentral)
     "TransactWithCentralOptions", "SynchronizeWithCentralOptions",
     # views and schedules
-    "View", "ViewPlan", "View3D", "TableView", "ViewSchedule", "ViewFamilyType", "ScheduleDefinition",
+    "View", "ViewPlan", "View3D", "ViewSection", "TableView", "ViewSchedule", "ViewFamilyType", "ScheduleDefinition",
     "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
@@ -79,6 +81,7 @@ __all__ = [
     # annotations: tags, text notes, dimensions
     "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",
     "DimensionSegment", "DimensionSegmentArray", "HostObjectUtils", "ShellLayerType",
+    "SpatialElementTag", "LinkElementId",  # room tags (Architecture.RoomTag), NewRoomTag's room id
     "ViewSheet", "Viewport", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
     # shared coordinates
     "ProjectLocation", "ProjectPosition", "BasePoint",

@@ -4,14 +4,23 @@
   ``HostObjectUtils.GetSideFaces(wall, ShellLayerType)`` gives a wall's exterior or interior side
   face as a reference, which the stand-in keeps as the face's plane (a point and its normal).
   The published stubs describe no public member of ``Reference``, so the stand-in defines none.
-- ``IndependentTag.Create(doc, tagSymbolId, ownerViewId, reference, addLeader, orientation,
-  headPosition)`` is the Revit 2019+ overload. Revit refuses a tag type whose category does not
-  tag the element's category (a multi-category tag tags any), a view that cannot hold tags (3D,
-  sheets, schedules, templates) and an element the view does not show.
-- ``TextNote.Create(doc, viewId, position, text, typeId)``: the overload with a type id.
+- ``IndependentTag.Create(doc, symId, ownerDBViewId, reference, addLeader, orientation, pnt)``
+  is the Revit 2019+ overload. Autodesk: "For tags without leaders, this point is the position of
+  the tag head. For tags with leaders, this point is the end point of the leader, and a leader of
+  default length will be created from this point to the tag head." The default length is not
+  documented: the stand-in puts a leader tag's head LEADER_PAPER (on paper, times the view's
+  scale) from the point, up and to the right in the view. Revit refuses a tag type whose
+  category does not tag the element's category (a multi-category tag tags any), a view that
+  cannot hold tags (3D, sheets, schedules, templates), an element the view does not show, and
+  ("The reference can not be tagged") a room: rooms are tagged with RoomTag (_room_tags.py).
+- ``TextNote.Create(doc, viewId, position, text, typeId)``: the overload with a type id; Autodesk:
+  "A valid point must not be father then 10 miles (approx. 16 km) from the origin."
 - ``doc.Create.NewDimension(view, line, references)`` (Autodesk.Revit.Creation) measures between
   parallel planar faces along ``line``: one segment between each pair of neighbouring faces,
   ``Value`` set only for a single segment (Revit's ``Value`` is null for a multi-segment string).
+  Faces not orthogonal to the view are refused (Revit's failure
+  LinearDimensionReferenceNotOrthogonalToView; that the call raises rather than posts it is the
+  stand-in's choice).
 
 Tags, text notes and dimensions carry ``owner_view_id``: they show in their view only.
 """
@@ -32,6 +41,8 @@ TAG_CATEGORIES = {
     BuiltInCategory.OST_Walls.value: BuiltInCategory.OST_WallTags.value,
 }
 PARALLEL = 1e-9
+LEADER_PAPER = 12.7 / 304.8   # ft on paper between a new leader's end and its tag's head (not documented)
+TEXT_REACH = 10 * 5280.0      # ft: TextNote.Create's limit, 10 miles from the origin
 
 
 def _argument(message: str, name: str = ""):
@@ -112,6 +123,8 @@ class IndependentTag(Element):
         element = document._elements.get(referenceToTag._element_id)
         if element is None or element._id not in view._visible_ids():
             raise _argument("The referenced element is not visible in the view.", "referenceToTag")
+        if element._state.get("category") == BuiltInCategory.OST_Rooms.value:
+            raise _argument("The reference can not be tagged.", "referenceToTag")
         tag_category = symbol._state.get("category") if isinstance(symbol, ElementType) else None
         if tag_category not in (TAG_CATEGORIES.get(element._state.get("category")),
                                 BuiltInCategory.OST_MultiCategoryTags.value):
@@ -119,7 +132,8 @@ class IndependentTag(Element):
         return document._add_element(IndependentTag, {
             "name": symbol.Name, "category": tag_category, "type_id": symbol._id, "level_id": -1,
             "owner_view_id": view._id, "tagged_id": element._id, "has_leader": addLeader,
-            "orientation": tagOrientation.value, "head": tagHeadPosition, "params": {}})
+            "orientation": tagOrientation.value, "params": {},
+            "head": _leader_head(view, tagHeadPosition) if addLeader else tagHeadPosition})
 
     @property
     def TagHeadPosition(self) -> XYZ:  # noqa: N802
@@ -140,6 +154,13 @@ class IndependentTag(Element):
         return HashSet[ElementId]._of([ElementId(tagged)] if tagged in self._document._elements else [])
 
 
+def _leader_head(view, leader_end: XYZ) -> XYZ:
+    """Where a new leader tag's head goes: a default leader's length from its end, up and right."""
+    length = LEADER_PAPER * max(int(view.Scale), 1)
+    diagonal = view.RightDirection.Add(view.UpDirection).Normalize()
+    return leader_end.Add(diagonal.Multiply(length))
+
+
 @api_class
 class TextNoteType(ElementType):
     pass
@@ -158,6 +179,9 @@ class TextNote(Element):
             raise no_method_matches("TextNote.Create", (position, text))
         if not text.strip():
             raise _argument("The text cannot be empty.", "text")
+        if position.GetLength() > TEXT_REACH:
+            raise _argument("A valid point must not be father then 10 miles (approx. 16 km) from the origin.",
+                            "position")
         return document._add_element(TextNote, {
             "name": note_type.Name, "category": BuiltInCategory.OST_TextNotes.value, "type_id": note_type._id,
             "level_id": -1, "owner_view_id": view._id, "text": text, "coord": position, "params": {}})
@@ -262,6 +286,10 @@ def new_dimension(document, view, line, references) -> Dimension:
     direction = line.Direction
     if any(abs(abs(normal.DotProduct(direction)) - 1) > PARALLEL for _, normal in faces):
         raise _argument("The references are not parallel faces perpendicular to the line.", "references")
+    if any(abs(normal.DotProduct(view.ViewDirection)) > PARALLEL for _, normal in faces):
+        # BuiltInFailures.DimensionFailures.LinearDimensionReferenceNotOrthogonalToView's words
+        raise _argument("The planes of one or more references are not exactly orthogonal to this view. "
+                        "The dimension to these reference cannot be created.", "references")
     offsets = sorted(point.Subtract(line.GetEndPoint(0)).DotProduct(direction) for point, _ in faces)
     return document._add_element(Dimension, {
         "name": "Linear Dimension", "category": BuiltInCategory.OST_Dimensions.value, "level_id": -1,

@@ -77,7 +77,16 @@ class ElementMulticategoryFilter(ElementQuickFilter):
 
 @api_class
 class ElementClassFilter(ElementQuickFilter):
+    """Autodesk: "There is a small subset of Element subclasses in the API which are not supported
+    by this filter. These types exist in the API, but not in Revit's native object model";
+    Room and RoomTag are among them (their classes say so with ``_not_native``)."""
+
     def __init__(self, type, inverted: bool = False):  # noqa: A002
+        if getattr(type, "_not_native", False):
+            from Autodesk.Revit.Exceptions import ArgumentException
+            raise ArgumentException("The input type is of an element type that exists in the API, but not in "
+                                    "Revit's native object model. Try using Autodesk.Revit.DB.Element instead, "
+                                    "and then postprocessing the results to find the elements of interest.", "type")
         super().__init__(inverted)
         self._type = type
 

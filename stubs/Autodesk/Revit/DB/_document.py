@@ -49,6 +49,7 @@ class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving
         self._definition_cache: dict = {}
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
+        self._unregenerated = {}      # element id -> the transaction that made it, until Regenerate
         self._inserts_cache = None    # (version, {host id: [insert ids]})
         self._annotations_cache = None  # (version, {element id: [tag and dimension ids]})
 
@@ -148,6 +149,7 @@ class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving
 
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
+        self._unregenerated.clear()
 
     def GetDefaultElementTypeId(self, defaultTypeId) -> ElementId:  # noqa: N802, N803
         """The type Revit offers for new elements of a group (ElementTypeGroup.WallType...);

@@ -352,12 +352,23 @@ class CurveLoop:
         return iter(self._curves)
 
 
+class _TransformStatics(type):
+    """Revit's static ``Transform.Identity`` hands out a new transform on each read: code sets
+    its basis and origin (a section's box), which must not change the identity for everyone."""
+
+    @property
+    def Identity(cls) -> "Transform":  # noqa: N802
+        return cls()
+
+
 @api_class(thread_free=True)
-class Transform:
-    """A rigid transform in the XY plane plus a translation (what element moves and rotations need)."""
+class Transform(metaclass=_TransformStatics):
+    """A rigid transform: a rotation in the XY plane plus a translation (what element moves and
+    rotations need), or, once a basis vector is set, any basis (a section box's frame)."""
 
     def __init__(self, origin: XYZ = XYZ.Zero, angle: float = 0.0):
         self._origin, self._angle = origin, angle
+        self._basis = None   # (BasisX, BasisY, BasisZ) once one is set; else the rotation by _angle
 
     @staticmethod
     def CreateTranslation(vector: XYZ) -> "Transform":  # noqa: N802
@@ -377,29 +388,52 @@ class Transform:
     def Origin(self) -> XYZ:  # noqa: N802
         return self._origin
 
+    @Origin.setter
+    def Origin(self, value: XYZ):  # noqa: N802
+        self._origin = value
+
     @property
     def BasisX(self) -> XYZ:  # noqa: N802
-        return XYZ(math.cos(self._angle), math.sin(self._angle), 0)
+        return self._axes()[0]
+
+    @BasisX.setter
+    def BasisX(self, value: XYZ):  # noqa: N802
+        self._set_axis(0, value)
 
     @property
     def BasisY(self) -> XYZ:  # noqa: N802
-        return XYZ(-math.sin(self._angle), math.cos(self._angle), 0)
+        return self._axes()[1]
+
+    @BasisY.setter
+    def BasisY(self, value: XYZ):  # noqa: N802
+        self._set_axis(1, value)
 
     @property
     def BasisZ(self) -> XYZ:  # noqa: N802
-        return XYZ.BasisZ
+        return self._axes()[2]
+
+    @BasisZ.setter
+    def BasisZ(self, value: XYZ):  # noqa: N802
+        self._set_axis(2, value)
 
     def OfPoint(self, point: XYZ) -> XYZ:  # noqa: N802
-        cos, sin = math.cos(self._angle), math.sin(self._angle)
-        return XYZ(cos * point.X - sin * point.Y + self._origin.X,
-                   sin * point.X + cos * point.Y + self._origin.Y, point.Z + self._origin.Z)
+        return self.OfVector(point).Add(self._origin)
 
     def OfVector(self, vector: XYZ) -> XYZ:  # noqa: N802
+        x, y, z = self._axes()
+        return x.Multiply(vector.X).Add(y.Multiply(vector.Y)).Add(z.Multiply(vector.Z))
+
+    def _axes(self) -> tuple[XYZ, XYZ, XYZ]:
+        if self._basis is not None:
+            return self._basis
         cos, sin = math.cos(self._angle), math.sin(self._angle)
-        return XYZ(cos * vector.X - sin * vector.Y, sin * vector.X + cos * vector.Y, vector.Z)
+        return XYZ(cos, sin, 0), XYZ(-sin, cos, 0), XYZ.BasisZ
 
-
-Transform.Identity = Transform()
+    def _set_axis(self, index: int, value: XYZ) -> None:
+        axes = list(self._axes())
+        axes[index] = value
+        self._basis = tuple(axes)
+        self._angle = math.atan2(axes[0].Y, axes[0].X)
 
 
 @api_class(thread_free=True)
@@ -407,6 +441,16 @@ class BoundingBoxXYZ:
     def __init__(self):
         self._min, self._max = XYZ.Zero, XYZ.Zero
         self._enabled = True
+        self._transform = Transform()
+
+    @property
+    def Transform(self) -> Transform:  # noqa: N802
+        """The box's frame: Min and Max are in its coordinates (a section's box: right, up, view)."""
+        return self._transform
+
+    @Transform.setter
+    def Transform(self, value: Transform):  # noqa: N802
+        self._transform = value
 
     @property
     def Min(self) -> XYZ:  # noqa: N802

@@ -38,3 +38,35 @@ class RevitLinkInstance(Instance):
 
     def GetTotalTransform(self) -> Transform:  # noqa: N802
         return self.GetTransform()   # no transform of its own inside the link's document
+
+
+@api_class(thread_free=True)
+class LinkElementId:
+    """An element of the host document (LinkElementId(hostElementId)) or of a link
+    (LinkElementId(linkInstanceId, linkedElementId)): what NewRoomTag takes as the room."""
+
+    def __init__(self, *ids):
+        if len(ids) not in (1, 2) or not all(isinstance(i, ElementId) for i in ids):
+            from revit_standin.pythonnet_rules import no_method_matches
+            raise no_method_matches("LinkElementId..ctor", ids)
+        invalid = ElementId.InvalidElementId
+        self._host, self._link, self._linked = (ids[0], invalid, invalid) if len(ids) == 1 else (invalid, *ids)
+
+    @property
+    def HostElementId(self) -> ElementId:  # noqa: N802
+        return self._host
+
+    @property
+    def LinkInstanceId(self) -> ElementId:  # noqa: N802
+        return self._link
+
+    @property
+    def LinkedElementId(self) -> ElementId:  # noqa: N802
+        return self._linked
+
+    def __eq__(self, other):
+        return isinstance(other, LinkElementId) and \
+            (other._host, other._link, other._linked) == (self._host, self._link, self._linked)
+
+    def __hash__(self):
+        return hash((self._host, self._link, self._linked))

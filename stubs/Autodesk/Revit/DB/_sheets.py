@@ -7,7 +7,11 @@
 - ``Viewport.Create(doc, sheetId, viewId, point)`` places a view with its box centred on
   ``point``. The box is the view's extent on paper: what the view shows, in model feet, divided by
   its Scale (a plan: its level's elements plus a margin for the crop region; a 3D view: the
-  model's isometric silhouette, or its section box's).
+  model's isometric silhouette, or its section box's). Until the document is regenerated
+  (Document.Regenerate, or a commit), a new viewport's GetBoxOutline is its centre alone, an
+  empty box: Autodesk's Regenerate page says of a new element's location "this data is
+  incorrect because the new geometry has not yet been regenerated"; what Revit returns for a
+  viewport's outline then is not documented (an in-Revit check reports it).
 - Revit's rule for ``Viewport.CanAddViewToSheet``: a view is on one sheet at most; sheets,
   templates and schedules (placed with ScheduleSheetInstance, not modelled) cannot be placed.
   Legends, which may go on many sheets, are not modelled.
@@ -130,10 +134,12 @@ class Viewport(Element):
             raise _argument("The view cannot be added to the sheet: it is already on a sheet, or it is a sheet, "
                             "a template or a schedule.", "viewId")
         view = document.GetElement(viewId)
-        return document._add_element(Viewport, {
+        viewport = document._add_element(Viewport, {
             "name": view.Name, "category": BuiltInCategory.OST_Viewports.value, "level_id": -1,
             "owner_view_id": sheetId._value, "view_id": viewId._value, "center": (point.X, point.Y),
             "params": {}})
+        document._unregenerated[viewport._id] = document._open_transaction
+        return viewport
 
     @staticmethod
     def CanAddViewToSheet(document, viewSheetId: ElementId, viewId: ElementId) -> bool:  # noqa: N802, N803
@@ -165,6 +171,9 @@ class Viewport(Element):
         return Outline(XYZ(x - width / 2, y - height / 2, 0.0), XYZ(x + width / 2, y + height / 2, 0.0))
 
     def _box_size(self) -> tuple[float, float]:
+        made_in = self._document._unregenerated.get(self._id)
+        if made_in is not None and made_in is self._document._open_transaction:
+            return 0.0, 0.0   # placed in the open transaction, not regenerated since (a commit regenerates)
         view = self._document._elements.get(self._state["view_id"])
         return paper_size(view) if view is not None else (0.0, 0.0)
 

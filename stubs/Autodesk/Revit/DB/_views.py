@@ -123,6 +123,29 @@ class View(Element):
                 raise _argument("The name entered is already in use. Enter a unique name.", "name")
         self._update_state(name=name, params={**self._state["params"], "View Name": name})
 
+    # -- the view's frame: what is right, up and towards the viewer on the screen ---------------------
+    @property
+    def RightDirection(self):  # noqa: N802
+        return self._frame()[0]
+
+    @property
+    def UpDirection(self):  # noqa: N802
+        return self._frame()[1]
+
+    @property
+    def ViewDirection(self):  # noqa: N802
+        return self._frame()[2]
+
+    @property
+    def Origin(self):  # noqa: N802
+        return self._frame()[3]
+
+    def _frame(self):
+        """(right, up, towards the viewer, origin): a plan's, looking down on the model; a
+        section keeps its box's (ViewSection), a 3D view its isometric corner's (View3D)."""
+        from ._geometry import XYZ
+        return XYZ.BasisX, XYZ.BasisY, XYZ.BasisZ, XYZ.Zero
+
     @property
     def GenLevel(self):  # noqa: N802
         return self._document._elements.get(self._state.get("level_id"))
@@ -308,6 +331,14 @@ class View3D(View):
             raise _argument("viewFamilyTypeId must be a 3D ViewFamilyType.", "viewFamilyTypeId")
         name = _unique_view_name(document, "3D View", ViewType.ThreeD)
         return document._add_element(View3D, _view_state(name, ViewType.ThreeD, viewFamilyTypeId, None))
+
+    def _frame(self):
+        """Revit's default 3D view, seen from the south-east corner above (the stand-in's choice:
+        the API does not document a new isometric's orientation)."""
+        from ._geometry import XYZ
+        view = XYZ(1, -1, 1).Normalize()
+        right = XYZ(1, 1, 0).Normalize()
+        return right, view.CrossProduct(right), view, XYZ.Zero
 
     @property
     def IsSectionBoxActive(self) -> bool:  # noqa: N802

@@ -1,19 +1,55 @@
-"""Stand-in for Autodesk.Revit.DB.Architecture: rooms."""
+"""Stand-in for Autodesk.Revit.DB.Architecture: rooms and room tags."""
 from revit_standin.guard import api_class as _api_class
 
 from Autodesk.Revit.DB._elements import SpatialElement as _SpatialElement
+from Autodesk.Revit.DB._ids import ElementId as _ElementId
+from Autodesk.Revit.DB._room_tags import SpatialElementTag as _SpatialElementTag
 
-__all__ = ["Room"]
+__all__ = ["Room", "RoomTag"]
 
 
 @_api_class
 class Room(_SpatialElement):
+    _not_native = True   # not taken by ElementClassFilter / OfClass: collect rooms by category
+
     def IsPointInRoom(self, point) -> bool:  # noqa: N802
         """Whether the point lies in the room's enclosed region (in plan; the stand-in's rooms
         have no height limit)."""
         from Autodesk.Revit.DB._spatial import region_of
         region = region_of(self)
         return region is not None and region.contains(point.X, point.Y)
+
+
+@_api_class
+class RoomTag(_SpatialElementTag):
+    """A room's tag (doc.Create.NewRoomTag); see Autodesk.Revit.DB._room_tags."""
+
+    _not_native = True   # not taken by ElementClassFilter / OfClass: collect room tags by category
+
+    @property
+    def Room(self):  # noqa: N802
+        """The tagged room; None when the tag is not associated to a room."""
+        room = self._document._elements.get(self._state.get("tagged_id"))
+        return room if isinstance(room, Room) else None
+
+    @property
+    def TaggedLocalRoomId(self) -> _ElementId:  # noqa: N802
+        room = self.Room
+        return room.Id if room is not None else _ElementId.InvalidElementId
+
+    @property
+    def TaggedRoomId(self):  # noqa: N802
+        from Autodesk.Revit.DB._links import LinkElementId
+        return LinkElementId(self.TaggedLocalRoomId)
+
+    @property
+    def IsInRoom(self) -> bool:  # noqa: N802
+        room = self.Room
+        return room is not None and room.IsPointInRoom(self._state["location"])
+
+    @property
+    def RoomTagType(self):  # noqa: N802
+        return self._document._elements.get(self._state.get("type_id"))
 
 
 # pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.

@@ -361,13 +361,10 @@ def guarded_event_and_action() -> dict:
 # -- the boundary benchmark (bench/clr_boundary.py) --------------------------------------------
 
 
-def boundary_costs(repeat: int = 5, accesses: int = 20_000, ids: int = 10_000) -> dict:
-    """Seconds per Python→.NET member access and per List<ElementId> of ``ids`` ids."""
-    from System import Array
-    from paracore.revit import dotnet
+def boundary_costs(repeat: int = 5, accesses: int = 20_000) -> dict:
+    """Seconds per Python→.NET member access (making ElementIds: id_scenarios.id_costs)."""
     doc = _open(1).ActiveUIDocument.Document
     eid = DB.ElementId(FIRST_ID)
-    values = list(range(FIRST_ID, FIRST_ID + ids))
 
     def timed(fn, per: int = 1) -> list[float]:
         runs = []
@@ -381,19 +378,11 @@ def boundary_costs(repeat: int = 5, accesses: int = 20_000, ids: int = 10_000) -
         for _ in range(accesses):
             get()
 
-    def via_array():
-        made = [DB.ElementId(v) for v in values]
-        return List[DB.ElementId](Array[DB.ElementId](made))
-
     return {
         "property": timed(lambda: many(lambda: doc.Title), accesses),
         "id_value": timed(lambda: many(lambda: eid.Value), accesses),
         "python_attribute": timed(lambda: many(lambda: FIRST_ID.real), accesses),
-        "element_id_list": timed(lambda: dotnet.element_id_list(values)),
-        "element_ids_only": timed(lambda: [DB.ElementId(v) for v in values]),
-        "list_via_array": timed(via_array),
-        "count_in_dotnet": timed(lambda: Revit.CountIds(dotnet.element_id_list(values))),
-        "ids": ids, "accesses": accesses, "repeat": repeat,
+        "accesses": accesses, "repeat": repeat,
     }
 
 

@@ -22,6 +22,15 @@ What it relies on in Revit's exports:
 
 Everything is converted to Revit internal units (feet, ft², ft³, radians) using the file's
 IfcUnitAssignment, and coordinates to world coordinates through the whole placement chain.
+
+A damaged file loads whole or not at all: never a smaller model, never a traceback. A file
+loads only when it ends with ``END-ISO-10303-21;``, parses without an error or warning, and has
+its spatial structure whole (every storey in the project's building, every element in the
+structure); an instance that then cannot be read is named too. Anything else raises
+:class:`IfcReadError`, one line that says where the damage is (a line of the file) and what to
+do. A file cut short is refused, not loaded in part: Revit writes the relationships (storeys,
+types, parameters, hosts) last, so what precedes a cut is geometry without its building. The
+checks are in :mod:`revit_standin.ifc_integrity`.
 """
 from __future__ import annotations
 
@@ -41,6 +50,7 @@ from .building_data import (
     ArcData, BuildingData, CurveData, ElementData, FloorData, LevelData, LineData,
     OpeningData, Params, Point2, Point3, PropValue, RoomData, TypeData, WallData,
 )
+from .ifc_integrity import IfcReadError, check_log, open_whole, unreadable
 
 FEET_PER_METRE = 1 / 0.3048
 
@@ -106,39 +116,26 @@ _APPLICATION_HINT = "revit"
 _IDENTITY = np.eye(4)
 
 
-class IfcReadError(ValueError):
-    """The file cannot be read as an IFC building; says which file and what is wrong."""
-
-    def __init__(self, path, problem: str):
-        super().__init__(f"cannot read IFC file '{path}': {problem}")
-        self.path = str(path)
-        self.problem = problem
+__all__ = ["IfcReadError", "read_ifc"]
 
 
 def read_ifc(path) -> BuildingData:
-    """Read the IFC file at ``path`` into :class:`BuildingData` (lengths in feet)."""
+    """Read the IFC file at ``path`` into :class:`BuildingData` (lengths in feet).
+
+    IfcReadError when the file is damaged or is not an IFC building (module docstring).
+    """
     path = Path(path)
-    model = _open(path)
-    return _Reader(model, path).read()
-
-
-def _open(path: Path) -> ifcopenshell.file:
-    if not path.exists():
-        raise IfcReadError(path, "no such file")
-    if not path.is_file():
-        raise IfcReadError(path, "not a file")
-    with path.open("rb") as stream:
-        head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
-    # Only STEP text (.ifc) is supported; ifcXML and ifcZIP are not Revit's default.
-    if not head.startswith(b"ISO-10303-21"):
-        raise IfcReadError(path, "not an IFC STEP file (it does not begin with 'ISO-10303-21')")
+    model = open_whole(path)
+    reader = None
     try:
-        model = ifcopenshell.open(str(path))
-    except Exception as error:  # ifcopenshell raises its own, unrelated error classes
-        raise IfcReadError(path, f"ifcopenshell could not parse it: {error}") from error
-    if not model.by_type("IfcProject"):
-        raise IfcReadError(path, "it has no IfcProject")
-    return model
+        reader = _Reader(model, path)
+        data = reader.read()
+    except Exception as error:  # noqa: BLE001 - the file passed every check a whole one passes, so
+        # this is damage the syntax allows (a reference to an instance of another class): say which
+        # instance, in one line, rather than a traceback
+        raise unreadable(path, reader.current if reader else None, error) from error
+    check_log(path)
+    return data
 
 
 @dataclass(frozen=True)
@@ -386,6 +383,7 @@ class _Reader:
         self._level_by_name: dict[str, LevelData] = {}
         self._wall_curves: dict[str, CurveData] = {}     # wall key -> location line
         self._walls_without_axis: set[int] = set()       # read as elements instead
+        self.current = None                              # the instance being read
 
     def read(self) -> BuildingData:
         data = BuildingData(
@@ -396,15 +394,26 @@ class _Reader:
             application=self._application(),
         )
         data.levels = self._read_levels()
-        walls = (self._read_wall(w) for w in self.model.by_type("IfcWall"))
-        data.walls = [wall for wall in walls if wall is not None]
-        data.openings = [self._read_opening(o) for o in self._openings()]
-        data.floors = [self._read_floor(f) for f in self._floor_products()]
-        data.rooms = [self._read_room(s) for s in self.model.by_type("IfcSpace")]
-        data.elements = [self._read_element(e) for e in self._other_elements()]
+        data.walls = self._each(self.model.by_type("IfcWall"), self._read_wall)
+        data.openings = self._each(self._openings(), self._read_opening)
+        data.floors = self._each(self._floor_products(), self._read_floor)
+        data.rooms = self._each(self.model.by_type("IfcSpace"), self._read_room)
+        data.elements = self._each(self._other_elements(), self._read_element)
         data.types = list(self._types.values())
         data.project_position = self._project_position()
         return data
+
+    def _each(self, products, read) -> list:
+        """``read`` of each product, None left out; ``current`` names the one being read, for the
+        error a damaged file gives."""
+        results = []
+        for product in products:
+            self.current = product
+            result = read(product)
+            if result is not None:
+                results.append(result)
+        self.current = None
+        return results
 
     def _project_position(self) -> tuple[float, float, float, float]:
         """The internal origin's shared coordinates, from the first IfcMapConversion (IFC4 and
@@ -735,6 +744,7 @@ class _Reader:
 
     def _read_levels(self) -> list[LevelData]:
         for storey in self.model.by_type("IfcBuildingStorey"):
+            self.current = storey
             if storey.ObjectPlacement is not None:
                 elevation = self._origin(storey)[2]
             else:

@@ -5,6 +5,7 @@ import dataclasses
 import functools
 import math
 import os
+import re
 import time
 from pathlib import Path
 
@@ -277,7 +278,7 @@ def test_non_ifc_file_is_a_clear_error(tmp_path):
 
 def test_broken_ifc_file_is_a_clear_error(tmp_path):
     broken = tmp_path / "broken.ifc"
-    broken.write_text("ISO-10303-21;\nHEADER;\nthis is not a header\n")
+    broken.write_text("ISO-10303-21;\nHEADER;\nthis is not a header\nEND-ISO-10303-21;\n")
     with pytest.raises(IfcReadError, match="could not parse"):
         read_ifc(broken)
 
@@ -404,3 +405,126 @@ def test_curved_walls_become_arcs(tmp_path):
 
 def test_straight_walls_stay_lines():
     assert all(isinstance(w.curve, LineData) for w in _read("duplex.ifc").walls)
+
+
+# --- damaged files: whole or refused in one line that says where (module docstring) ---------------
+
+def _damaged(tmp_path: Path, edit) -> Path:
+    """The small curved-walls file, whole, then changed by ``edit`` (text -> text)."""
+    path = tmp_path / "damaged.ifc"
+    _curved_walls_file(path)
+    text = path.read_text()
+    changed = edit(text)
+    assert changed != text, "the edit must change the file"
+    path.write_text(changed)
+    return path
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if needle in line)
+
+
+def _refusal(path: Path) -> str:
+    with pytest.raises(IfcReadError) as caught:
+        read_ifc(path)
+    message = str(caught.value)
+    assert message.startswith(f"cannot read IFC file '{path}': ") and "\n" not in message, message
+    return caught.value.problem
+
+
+def test_a_whole_file_with_blank_lines_after_its_end_loads(tmp_path):
+    path = _damaged(tmp_path, lambda text: text + "\r\n\n  \n")
+    assert len(read_ifc(path).walls) == 2
+
+
+@pytest.mark.parametrize("keep", [0.3, 0.6, 0.95, -len("END-ISO-10303-21;\n") + 3, -len("END-ISO-10303-21;\n")])
+def test_a_file_cut_short_is_refused_with_the_line_it_ends_at(tmp_path, keep):
+    whole = tmp_path / "whole.ifc"
+    _curved_walls_file(whole)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.ifc"
+    cut.write_bytes(data[:int(len(data) * keep)] if keep > 0 else data[:keep])
+    lines = len(cut.read_bytes().splitlines())
+    assert _refusal(cut) == (f"it ends at line {lines} without 'END-ISO-10303-21;': it was cut short "
+                             f"(an interrupted export, copy or download?); export or copy it again")
+
+
+def test_an_entity_the_schema_does_not_know_is_refused_with_its_line(tmp_path):
+    """ifcopenshell drops it (the wall would be missing) and only logs why."""
+    path = _damaged(tmp_path, lambda text: text.replace("#40=IFCWALL(", "#40=IFCWALX("))
+    problem = _refusal(path)
+    assert problem.startswith(f"line {_line_of(path, 'IFCWALX')}: Entity with name 'IFCWALX' not found in schema")
+    assert problem.endswith("; export or copy it again")
+
+
+def test_a_reference_to_an_instance_the_file_lacks_is_refused(tmp_path):
+    """ifcopenshell drops the reference: the door would silently be in no storey."""
+    path = _damaged(tmp_path, lambda text: text.replace("(#30,#40,#64,#70),#15)", "(#30,#40,#64,#970),#15)"))
+    problem = _refusal(path)
+    assert problem.startswith(f"line {_line_of(path, '#970')}: Instance reference #970 used by instance #71")
+
+
+def test_a_wrong_number_of_attributes_is_refused_with_the_line_of_the_instance(tmp_path):
+    path = _damaged(tmp_path, lambda text: text.replace("$,$,$,3000.);", "$,$,3000.);"))
+    assert _refusal(path).startswith(f"line {_line_of(path, 'IFCBUILDINGSTOREY')}: Expected 10 attribute values, "
+                                     f"found 9 for instance #15")
+
+
+def test_an_instance_defined_twice_is_refused(tmp_path):
+    path = _damaged(tmp_path, lambda text: text.replace("#47=IFCRELDEFINESBYTYPE", "#40=IFCRELDEFINESBYTYPE"))
+    assert "Overwriting instance with name #40" in _refusal(path)
+
+
+def test_a_syntax_error_is_refused_with_its_line(tmp_path):
+    path = _damaged(tmp_path, lambda text: text.replace(",3000.);", ",30X0.);"))
+    assert _refusal(path).startswith(f"ifcopenshell could not parse it: line {_line_of(path, '30X0.')}: token 30X0.")
+
+
+def test_a_storey_outside_the_building_is_refused(tmp_path):
+    """Revit writes the aggregation last: a file that lost it has storeys in no building."""
+    path = _damaged(tmp_path, lambda text: re.sub(r"#16=IFCRELAGGREGATES\(.*\n", "", text))
+    assert _refusal(path).startswith(f"storey 'Level 1' (line {_line_of(path, 'IFCBUILDINGSTOREY')}) is part of "
+                                     f"no building of the project: the file's relationships are missing or damaged")
+
+
+def test_elements_in_no_storey_are_refused(tmp_path):
+    path = _damaged(tmp_path, lambda text: re.sub(r"#71=IFCRELCONTAINEDINSPATIALSTRUCTURE\(.*\n", "", text))
+    assert _refusal(path).startswith(f"4 element(s) are in no storey, building or site (the first: IfcWall "
+                                     f"'Basic Wall:Curved 200:1', line {_line_of(path, '#30=IFCWALL')})")
+
+
+def test_a_reference_to_an_instance_of_another_class_names_the_instance(tmp_path):
+    """The syntax allows it, so only the reader can tell: the wall's shape is a point."""
+    path = _damaged(tmp_path, lambda text: text.replace("'Basic Wall:Curved 200:1',$,$,#29,#26,$,$)",
+                                                        "'Basic Wall:Curved 200:1',$,$,#29,#5,$,$)"))
+    assert _refusal(path).startswith(f"the IfcWall #30 at line {_line_of(path, '#30=IFCWALL')} cannot be read "
+                                     f"(AttributeError: ")
+
+
+def test_damaged_bytes_reach_the_message_as_escapes(tmp_path):
+    """No control character or undecodable byte of a damaged file goes to the user's terminal."""
+    path = tmp_path / "damaged.ifc"
+    _curved_walls_file(path)
+    path.write_bytes(path.read_bytes().replace(b",3000.);", b",3\x1b[2J\xf600.);"))
+    problem = _refusal(path)
+    assert "3\\x1b[2J\\xf600." in problem and problem.isprintable()
+
+
+def test_damage_is_seen_after_ifcopenshell_validate_switched_its_log_to_json(tmp_path):
+    """ifcopenshell.validate leaves the process-wide log in JSON, which the reader must not miss."""
+    import ifcopenshell.ifcopenshell_wrapper as wrapper
+    path = _damaged(tmp_path, lambda text: text.replace("#40=IFCWALL(", "#40=IFCWALX("))
+    wrapper.set_log_format_json()
+    try:
+        assert "Entity with name 'IFCWALX' not found" in _refusal(path)
+    finally:
+        wrapper.set_log_format_text()
+
+
+def test_what_ifcopenshell_only_logs_while_the_reader_reads_is_refused(tmp_path):
+    """A wall's placement whose location is a unit: ifcopenshell maps it to nothing and only logs
+    why (over two lines), so the wall would silently stand at the origin."""
+    path = _damaged(tmp_path, lambda text: text.replace("#28=IFCAXIS2PLACEMENT3D(#27,", "#28=IFCAXIS2PLACEMENT3D(#5,"))
+    problem = _refusal(path)
+    assert problem.startswith(f"line {_line_of(path, '#28=')}: Placement with invalid Location: "
+                              f"#28=IfcAxis2Placement3D(#5,$,$)"), problem

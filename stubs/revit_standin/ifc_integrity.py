@@ -1,0 +1,237 @@
+"""Tell a whole IFC file from a damaged one before the reader builds a building from it.
+
+The rule is the reader's (see :mod:`revit_standin.ifc_reader`): a file loads only when it is
+whole; anything else is one :class:`IfcReadError` that says where the damage is (a line of the
+file) and what to do. The checks, cheapest first:
+
+1. the file begins with ``ISO-10303-21;`` and ends with ``END-ISO-10303-21;`` (a file cut short
+   by an interrupted export, copy or download has no end);
+2. ifcopenshell parses it without an error or a warning in its log: a syntax error, an entity
+   the schema does not know, a reference to an instance the file does not define, an
+   enumeration value or a number of attributes the schema does not allow, an instance defined
+   twice. ifcopenshell drops such an instance or reference and goes on, so the model would be
+   silently smaller: its log is the only trace of it;
+3. the spatial structure is whole: an IfcProject, every storey part of the project's building
+   (IfcRelAggregates up to the IfcProject), every element and space in a storey, building or site
+   (IfcRelContainedInSpatialStructure) or part of another element (IfcRelAggregates). Revit's
+   exports write these relationships last; a file that lost them still parses.
+
+What the checks cannot see, the reader reports: a value of the wrong kind where the syntax
+allows it (a reference to an instance of another class) is an :func:`unreadable` error naming
+the instance. A changed digit or letter that leaves a valid value (a coordinate, a name) cannot
+be told from the author's intent, and loads as it is.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterable, Optional
+
+import ifcopenshell
+import ifcopenshell.ifcopenshell_wrapper
+
+_START = b"ISO-10303-21"
+_END = b"END-ISO-10303-21;"
+_AGAIN = "export or copy it again"
+_TAIL = 4096
+# "[error] [2026-01-01 10:00:00] message" or "[warning] [GEO234] [2026-01-01 10:00:00] message", whose
+# message may go on over the next lines (the instance it is about: "#12=IfcAxis2Placement3D(...)").
+_LOG_ENTRY = re.compile(r"^\[(\w+)\](?: \[\w+\])? \[[^\]]*\] ", re.MULTILINE)
+_PROBLEM_LEVELS = ("error", "warning")
+_AT_OFFSET = re.compile(r" at offset (\d+)")
+_FOR_INSTANCE = re.compile(r"instance (?:with name )?#(\d+)|#(\d+)=")
+# What is not itself a Revit element, so needs no place in the spatial structure.
+_NOT_PLACED = ("IfcFeatureElement", "IfcVirtualElement")
+_PART_OF = ("IfcRelAggregates", "IfcRelNests")
+
+
+class IfcReadError(ValueError):
+    """The file cannot be read as an IFC building; says which file and what is wrong."""
+
+    def __init__(self, path, problem: str):
+        problem = _printable(" ".join(problem.split()))   # one line, whatever the damaged bytes were
+        super().__init__(f"cannot read IFC file '{path}': {problem}")
+        self.path = str(path)
+        self.problem = problem
+
+
+def open_whole(path: Path) -> ifcopenshell.file:
+    """The parsed file, or IfcReadError when it is not whole (checks 1 to 3 above)."""
+    _check_ends(path)
+    model = _parse(path)
+    _check_spatial_structure(model, path)
+    return model
+
+
+def check_log(path: Path) -> None:
+    """IfcReadError for the problems ifcopenshell logged since the last check (values it could
+    only read when the reader asked for them)."""
+    problems = _logged_problems()
+    if problems:
+        raise IfcReadError(path, f"{_short(_where(path, _telling(problems)))}{_more(len(problems) - 1)}; {_AGAIN}")
+
+
+def unreadable(path: Path, instance, error: Exception) -> IfcReadError:
+    """The error for an instance the reader could not read although the checks passed."""
+    what = "the file"
+    if instance is not None:
+        line = _line_of_instance(path, instance.id())
+        what = f"the {instance.is_a()} #{instance.id()}" + (f" at line {line}" if line else "")
+    return IfcReadError(path, f"{what} cannot be read ({type(error).__name__}: {_short(str(error))}): the file "
+                              f"is damaged or was not written by Revit; {_AGAIN}")
+
+
+# -- 1. beginning and end --------------------------------------------------------------------------------
+
+def _check_ends(path: Path) -> None:
+    if not path.exists():
+        raise IfcReadError(path, "no such file")
+    if not path.is_file():
+        raise IfcReadError(path, "not a file")
+    with path.open("rb") as stream:
+        head = stream.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+        size = stream.seek(0, 2)
+        stream.seek(max(0, size - _TAIL))
+        tail = stream.read().rstrip(b" \t\r\n\x1a")   # \x1a: the end-of-file mark of old DOS tools
+    # Only STEP text (.ifc) is supported; ifcXML and ifcZIP are not Revit's default.
+    if not head.startswith(_START):
+        raise IfcReadError(path, "not an IFC STEP file (it does not begin with 'ISO-10303-21')")
+    if not tail.endswith(_END):
+        raise IfcReadError(path, f"it ends at line {_line_count(path)} without 'END-ISO-10303-21;': it was cut "
+                                 f"short (an interrupted export, copy or download?); {_AGAIN}")
+
+
+# -- 2. what ifcopenshell logs while it parses ------------------------------------------------------------
+
+def _parse(path: Path) -> ifcopenshell.file:
+    # The log is process-wide: ifcopenshell.validate leaves it in JSON ("@todo restore log format"),
+    # and earlier reads may have left entries in it.
+    ifcopenshell.ifcopenshell_wrapper.set_log_format_text()
+    _logged_problems()
+    try:
+        model = ifcopenshell.open(str(path))
+    except Exception as error:  # ifcopenshell raises its own, unrelated error classes
+        problems = _logged_problems()
+        detail = _short(_where(path, _telling(problems)) if problems else str(error)) + _more(len(problems) - 1)
+        raise IfcReadError(path, f"ifcopenshell could not parse it: {detail}; {_AGAIN}") from error
+    check_log(path)
+    return model
+
+
+def _logged_problems() -> list[str]:
+    """The errors and warnings in ifcopenshell's log (which reading empties), each on one line."""
+    log = ifcopenshell.get_log()
+    starts = list(_LOG_ENTRY.finditer(log)) + [None]
+    return [" ".join(log[entry.end():after.start() if after else len(log)].split())
+            for entry, after in zip(starts, starts[1:]) if entry.group(1) in _PROBLEM_LEVELS]
+
+
+def _telling(problems: list[str]) -> str:
+    """The first problem that says where it is (ifcopenshell may say "nullptr passed" first)."""
+    return next((p for p in problems if _AT_OFFSET.search(p) or _FOR_INSTANCE.search(p)), problems[0])
+
+
+def _where(path: Path, message: str) -> str:
+    """The log message, led by the line of the file it is about."""
+    offset = _AT_OFFSET.search(message)
+    if offset:
+        return f"line {_line_at(path, int(offset.group(1)))}: {message[:offset.start()]}{message[offset.end():]}"
+    instance = _FOR_INSTANCE.search(message)
+    line = _line_of_instance(path, int(instance.group(1) or instance.group(2))) if instance else None
+    return f"line {line}: {message}" if line else message
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """At most ``limit`` characters: a message can quote a whole damaged instance."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _more(count: int) -> str:
+    return f" (and {count} more problem{'s' if count > 1 else ''})" if count > 0 else ""
+
+
+# -- 3. the spatial structure ------------------------------------------------------------------------------
+
+def _check_spatial_structure(model: ifcopenshell.file, path: Path) -> None:
+    project = model.by_type("IfcProject")
+    if not project:
+        raise IfcReadError(path, f"it has no IfcProject: it is not a building model, or it is damaged; {_AGAIN}")
+    for storey in model.by_type("IfcBuildingStorey"):
+        if not _in_project(storey):
+            raise IfcReadError(path, f"storey '{storey.Name}' ({_at(path, storey)}) is part of no building of the "
+                                     f"project: the file's relationships are missing or damaged; {_AGAIN}")
+    unplaced = sorted(_unplaced(model), key=lambda product: product.id())   # the first in the file first
+    if unplaced:
+        first = unplaced[0]
+        raise IfcReadError(path, f"{len(unplaced)} element(s) are in no storey, building or site (the first: "
+                                 f"{first.is_a()} '{first.Name}', {_at(path, first)}): the file's relationships "
+                                 f"are missing or damaged; {_AGAIN}")
+
+
+def _in_project(product, depth: int = 0) -> bool:
+    """Whether the aggregation chain above ``product`` ends at an IfcProject."""
+    if product.is_a("IfcProject"):
+        return True
+    if depth > 8:   # a damaged file can aggregate in a circle
+        return False
+    return any(rel.RelatingObject is not None and _in_project(rel.RelatingObject, depth + 1)
+               for rel in getattr(product, "Decomposes", ()) or ())
+
+
+def _unplaced(model: ifcopenshell.file) -> Iterable:
+    """Elements and spaces neither contained in the spatial structure nor part of something.
+
+    Read from the relationships rather than each product's inverse attributes: many times faster.
+    """
+    placed = {product.id() for rel in model.by_type("IfcRelContainedInSpatialStructure")
+              for product in rel.RelatedElements}
+    # IFC2X3 spaces have no ContainedInStructure: they are aggregated into their storey.
+    placed.update(part.id() for cls in _PART_OF for rel in model.by_type(cls) for part in rel.RelatedObjects)
+    placed.update(product.id() for cls in _NOT_PLACED for product in model.by_type(cls))
+    for product in [*model.by_type("IfcElement"), *model.by_type("IfcSpace")]:
+        if product.id() not in placed:
+            yield product
+
+
+def _at(path: Path, instance) -> str:
+    line = _line_of_instance(path, instance.id())
+    return f"line {line}" if line else f"#{instance.id()}"
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters and undecodable bytes (which ifcopenshell's log passes on
+    as surrogates) written as escapes: a damaged file's bytes must not reach the terminal."""
+    return "".join(char if char.isprintable() else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:   # the surrogate Python decodes an undecodable byte to
+        code -= 0xDC00
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+# -- lines of the file (only computed for a message) --------------------------------------------------------
+
+def _line_count(path: Path) -> int:
+    """The number of the file's last line (an editor's count: a final newline starts no line)."""
+    newlines, last = 0, b"\n"
+    with path.open("rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            newlines, last = newlines + chunk.count(b"\n"), chunk[-1:]
+    return newlines + (last != b"\n")
+
+
+def _line_at(path: Path, offset: int) -> int:
+    with path.open("rb") as stream:
+        return stream.read(offset).count(b"\n") + 1
+
+
+def _line_of_instance(path: Path, instance_id: int) -> Optional[int]:
+    """The line that defines ``#instance_id``, or None."""
+    pattern = re.compile(rb"^\s*#%d\s*=" % instance_id)
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, start=1):
+            if pattern.match(line):
+                return number
+    return None

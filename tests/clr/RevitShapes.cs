@@ -829,6 +829,8 @@ namespace Autodesk.Revit.DB
             document.OpenTransaction = this;
             Changes = new ChangeRecord(Name, new List<string> { Name });
             status = TransactionStatus.Started;
+            // Revit: "every time a transaction starts, Failure Handling Options will be reset to their default values".
+            options = new FailureHandlingOptions();
             return status;
         }
 

@@ -450,3 +450,25 @@ def test_a_read_only_document_starts_no_transaction_or_group(doc):
     with pytest.raises(InvalidOperationException):
         TransactionGroup(doc, "Refused").Start()
     assert not doc.IsModifiable
+
+
+def test_failure_handling_options_are_reset_when_a_transaction_starts_and_when_it_ends(doc):
+    """Transaction.Start: "every time a transaction starts, Failure Handling Options will be reset to
+    their default values"; SetFailureHandlingOptions: "Once committed or rolled back, the transaction
+    object will reset its options to their default values". A preprocessor set before Start never runs."""
+    from Autodesk.Revit import DB
+
+    class Seen(DB.IFailuresPreprocessor):
+        calls = 0
+
+        def PreprocessFailures(self, accessor):  # noqa: N802
+            Seen.calls += 1
+            return DB.FailureProcessingResult.Continue
+
+    transaction = DB.Transaction(doc, "Options")
+    transaction.SetFailureHandlingOptions(transaction.GetFailureHandlingOptions().SetFailuresPreprocessor(Seen()))
+    transaction.Start()
+    assert transaction.GetFailureHandlingOptions().GetFailuresPreprocessor() is None
+    transaction.SetFailureHandlingOptions(transaction.GetFailureHandlingOptions().SetClearAfterRollback(True))
+    transaction.Commit()
+    assert not transaction.GetFailureHandlingOptions().GetClearAfterRollback()

@@ -156,15 +156,22 @@ def _preprocess_failures(failures_accessor, warnings: list, errors: list):
     return DB.FailureProcessingResult.Continue
 
 
-def tool_transaction(doc, tool_name: str, warnings: list, errors: list):
-    """The Transaction one tool call runs in (not started): named after the tool, its failures
-    collected into ``warnings`` and ``errors`` instead of Revit's dialogs (also by the preview)."""
-    transaction = DB.Transaction(doc, _transaction_title(tool_name))
+def tool_transaction(doc, tool_name: str):
+    """The Transaction one tool call runs in (not started), named after the tool; start it with
+    ``start_tool_transaction`` (also the preview's)."""
+    return DB.Transaction(doc, _transaction_title(tool_name))
+
+
+def start_tool_transaction(transaction, warnings: list, errors: list) -> None:
+    """Start ``transaction``, then have its failures collected into ``warnings`` and ``errors``
+    instead of Revit's dialogs. In that order: "every time a transaction starts, Failure Handling
+    Options will be reset to their default values" (Transaction.Start), so options set before
+    Start would be lost, and Revit would show its own warning and error dialogs at the commit."""
+    transaction.Start()
     options = transaction.GetFailureHandlingOptions()
     options.SetFailuresPreprocessor(_failure_collector(warnings, errors))
     options.SetClearAfterRollback(True)  # no "transaction rolled back" dialog either
     transaction.SetFailureHandlingOptions(options)
-    return transaction
 
 
 def _failure_collector(warnings: list, errors: list) -> _FailureCollector:
@@ -218,7 +225,7 @@ class _Batch:
 
     def _write(self, ctx: ToolContext, call: PreparedCall) -> _Ran:
         errors: list[str] = []
-        transaction = tool_transaction(self.doc, call.name, ctx.warnings, errors)
+        transaction = tool_transaction(self.doc, call.name)
         if self.doc.IsReadOnly:
             return _Ran(error=f"'{self.doc.Title}' is read-only, so Revit cannot change it. Nothing was "
                               "changed. Open it for editing (or save a copy and open that), then ask again.")
@@ -226,7 +233,8 @@ class _Batch:
         with ChangeRecorder(self.doc.Application, self.doc) as recorder, \
                 StepGuard(getattr(self.uidoc, "Application", None), self.doc) as guard:
             try:
-                transaction.Start()  # inside the try: Revit may refuse it (a modal edit mode, say)
+                # Inside the try: Revit may refuse to start it (a modal edit mode, say).
+                start_tool_transaction(transaction, ctx.warnings, errors)
                 output = call.run(ctx)
                 status = transaction.Commit()
             # BaseException too: a script calling sys.exit() must not leave the transaction open.

@@ -36,7 +36,8 @@ from ..working_set import singular
 from . import document_events, undo_ledger
 from .changes import ChangeRecorder
 from .context import ToolContext, display_length_unit, element_id
-from .executor import MAX_RESULT_CHARS, _describe_error, _failures_text, _roll_back_if_open, tool_transaction
+from .executor import (MAX_RESULT_CHARS, _describe_error, _failures_text, _roll_back_if_open, start_tool_transaction,
+                       tool_transaction)
 from .step_guard import StepGuard
 from .user_elements import category_name, users_ids
 
@@ -181,9 +182,9 @@ def _bounded_error(text: str) -> str:
 def _run(doc, ctx: ToolContext, call: PreparedCall) -> str | None:
     """Run the call in a transaction and commit it; the error text when it fails, else None."""
     errors: list[str] = []
-    transaction = tool_transaction(doc, call.name, ctx.warnings, errors)
+    transaction = tool_transaction(doc, call.name)
     try:
-        transaction.Start()
+        start_tool_transaction(transaction, ctx.warnings, errors)
         call.run(ctx)
         status = transaction.Commit()
     except BaseException as exc:  # noqa: BLE001 - a script's sys.exit() too: the preview reports it

@@ -143,7 +143,16 @@ def tool_call_reports_revit_warnings(scratch):
     return f"options set before Start {start} Start; " + content.replace("\n", " | ")[:100]
 
 
+def options_are_reset_by_start(scratch):
+    """Documented (Transaction.Start), and what Paracore's tool transaction relies on by setting its
+    failures preprocessor only after Start."""
+    expect(not _options_survive_start(scratch.doc), "a failures preprocessor set before Start still ran at "
+           "the commit: Start did not reset the failure handling options as its documentation says")
+    return "a preprocessor set before Start did not run: Start reset the options"
+
+
 CHECKS = [
+    ("failure handling options are reset by Start", options_are_reset_by_start),
     ("a duplicate Mark is a warning at commit", duplicate_mark_is_a_warning),
     ("a preprocessor set after Start sees and deletes warnings", preprocessor_sees_and_deletes_warnings),
     ("ProceedWithRollBack rolls the transaction back", preprocessor_rolls_back),

@@ -83,6 +83,9 @@ class Transaction(_Named):
         document._open_transaction = self
         self._journal_start = document._journal.open(self._name)
         self._status = TransactionStatus.Started
+        # Revit (Transaction.Start): "every time a transaction starts, Failure Handling Options will
+        # be reset to their default values": options must be set after Start.
+        self._options = FailureHandlingOptions()
         return self._status
 
     def Commit(self, options: FailureHandlingOptions | None = None):  # noqa: N802
@@ -98,6 +101,9 @@ class Transaction(_Named):
         self._document._open_transaction = None
         self._document._journal.commit()
         self._status = TransactionStatus.Committed
+        # Revit (SetFailureHandlingOptions): "Once committed or rolled back, the transaction object
+        # will reset its options to their default values."
+        self._options = FailureHandlingOptions()
         return self._status
 
     def RollBack(self, options: FailureHandlingOptions | None = None):  # noqa: N802
@@ -116,6 +122,7 @@ class Transaction(_Named):
         document._open_transaction = None
         document._journal.roll_back()
         self._status = TransactionStatus.RolledBack
+        self._options = FailureHandlingOptions()
         return self._status
 
     def _require_started(self, verb: str):

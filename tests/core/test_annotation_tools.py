@@ -360,6 +360,23 @@ def test_rooms_are_tagged_with_room_tags_at_their_points(revit):
     assert len(room_tags_in(revit, revit.plan)) == len(rooms)
 
 
+def test_rooms_tagged_with_leaders_are_kept_wherever_revit_puts_the_tag(revit, monkeypatch):
+    """Where a room tag goes once it has a leader is not documented: a Revit that moved its
+    location (the head away from the room's point) is right too; the leader is what is compared."""
+    from Autodesk.Revit.DB.Architecture import RoomTag
+    real = RoomTag.HasLeader
+
+    def moved(tag, value):
+        real.fset(tag, value)
+        tag._update_state(location=tag._state["location"].Add(DB.XYZ(3, 3, 0)))
+    monkeypatch.setattr(RoomTag, "HasLeader", property(real.fget, moved))
+    rooms = rooms_on_plan_level(revit)[:2]
+    text = revit.text("tag_elements", {"element_ids": rooms, "view": revit.plan, "leader": True})
+    assert text.startswith("Tagged 2 elements"), text
+    assert sorted(room_tags_in(revit, revit.plan)) == sorted(rooms)
+    assert revit.call(lambda: [revit.element(t).HasLeader for t, _, _ in room_tags_in(revit, revit.plan).values()]) \
+        == [True, True]
+
 def test_a_multi_category_tag_does_not_tag_rooms(revit):
     rooms = rooms_on_plan_level(revit)[:1]
     text = revit.text("tag_elements", {"element_ids": rooms, "view": revit.plan, "tag_type": "M_Multi-Category Tag"})

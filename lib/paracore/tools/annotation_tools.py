@@ -269,7 +269,7 @@ def _place_tag(ctx, view, element, tag_type, head, leader: bool):
     if tag is None:   # NewRoomTag: "If successful a RoomTag object will be returned, otherwise null"
         raise ToolError(f"Revit made no room tag for room {ctx.id_value(element.Id)}. Load a room tag family "
                         "(Insert > Load Family > Annotations), then ask again.")
-    if tag.GetTypeId() != tag_type.Id:
+    if ctx.id_value(tag.GetTypeId()) != ctx.id_value(tag_type.Id):
         tag.ChangeTypeId(tag_type.Id)
     if leader:
         tag.HasLeader = True
@@ -279,19 +279,23 @@ def _place_tag(ctx, view, element, tag_type, head, leader: bool):
 def _read_back_tag(read_back: ReadBack, view, subject: str, tag, head, leader: bool) -> None:
     """Compare a new tag with the request, in the view's plane.
 
-    A room tag: its location is the point asked (SpatialElementTag.Location: "the location of the
-    tag within the level"). An IndependentTag without a leader: its head is the point
-    (IndependentTag.Create: "For tags without leaders, this point is the position of the tag
-    head"). With a leader the point is the leader's end and "a leader of default length will be
-    created from this point to the tag head": that length is not documented, and the attached end
-    has no position to read (GetLeaderEnd: "There is no leader end because the tag does not use a
-    free end leader"), so only the leader itself is compared."""
+    With a leader, only the leader is compared. IndependentTag.Create: "For tags with leaders,
+    this point is the end point of the leader, and a leader of default length will be created
+    from this point to the tag head": that length is not documented, and an attached end has no
+    position to read (GetLeaderEnd: "There is no leader end because the tag does not use a free end
+    leader"); where a room tag's head and location go once it has a leader is not documented either.
+    Without a leader, a room tag's location is the point asked (SpatialElementTag.Location: "the
+    location of the tag within the level"), and an IndependentTag's head is ("For tags without
+    leaders, this point is the position of the tag head")."""
+    from Autodesk.Revit import DB
     from Autodesk.Revit.DB.Architecture import RoomTag
     if leader:
         read_back.same(subject, "leader", "drawn", "drawn" if tag.HasLeader else "none")
-    if isinstance(tag, RoomTag):
-        read_back.point(subject, "location", head, tag.Location.Point)
-    elif not leader:
+    elif isinstance(tag, RoomTag):
+        location = tag.Location
+        at = location.Point if isinstance(location, DB.LocationPoint) else tag.TagHeadPosition
+        read_back.point(subject, "location", head, at)
+    else:
         read_back.point(subject, _where("head", view), in_view(view, head), in_view(view, tag.TagHeadPosition))
 
 

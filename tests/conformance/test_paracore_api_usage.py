@@ -85,6 +85,8 @@ def _members_of(cls: type) -> dict[str, object]:
     """Members a class offers to code: its stand-in (and System) members plus enum members."""
     members = {name: raw for name, (_, raw) in
                standin_api.class_members(cls, include=_is_modelled_class).items()}
+    if _is_modelled_class(type(cls)):   # static properties a metaclass gives (Transform.Identity: new each read)
+        members.update({n: raw for n, raw in vars(type(cls)).items() if isinstance(raw, property) and n[0] != "_"})
     if standin_api.is_enum_class(cls):
         members.update(cls.__members__)
     return members

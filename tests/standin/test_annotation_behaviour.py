@@ -125,6 +125,14 @@ def test_a_room_tag_goes_with_its_room(open_transaction):
     assert tag_id.Value in deleted and doc.GetElement(tag_id) is None
 
 
+def test_a_plans_collector_returns_the_rooms_of_its_level(duplex):
+    view = plan(duplex)
+    shown = {i.Value for i in FilteredElementCollector(duplex, view.Id).WhereElementIsNotElementType().ToElementIds()}
+    rooms = {r.Id.Value for r in FilteredElementCollector(duplex).OfCategory(BuiltInCategory.OST_Rooms)
+             .WhereElementIsNotElementType()}
+    own = {r.Id.Value for r in on_level(duplex, BuiltInCategory.OST_Rooms, view)}
+    assert own and rooms & shown == own
+
 # -- TextNote.Create: "A valid point must not be father then 10 miles (approx. 16 km) from the origin." ------
 
 def test_a_text_note_beyond_ten_miles_from_the_origin_is_refused(open_transaction):
@@ -168,6 +176,20 @@ def test_a_section_needs_a_section_type_and_an_orthonormal_box(open_transaction)
     with pytest.raises(ArgumentException, match="orthonormal"):
         ViewSection.CreateSection(doc, section_type, box)
 
+
+def test_a_dimension_between_faces_parallel_to_a_section_is_refused(open_transaction):
+    from Autodesk.Revit.DB import HostObjectUtils, Line, ReferenceArray, ShellLayerType
+    doc = open_transaction
+    section = cut_section(doc, (-5, -29), (35, -29), depth=60)   # looks north: faces facing north are parallel to it
+    walls = [w for w in FilteredElementCollector(doc).OfClass(Wall)
+             if isinstance(w.Location.Curve, Line) and abs(abs(w.Orientation.Y) - 1) < 1e-9][:2]
+    faces = ReferenceArray()
+    for wall in walls:
+        faces.Append(HostObjectUtils.GetSideFaces(wall, ShellLayerType.Exterior)[0])
+    start = walls[0].Location.Curve.Evaluate(0.5, True)
+    with pytest.raises(ArgumentException, match="not exactly orthogonal to this view"):
+        doc.Create.NewDimension(section, Line.CreateBound(start, start.Add(XYZ(0, 1, 0))), faces)
+    assert doc.Create.NewDimension(plan(doc, "Level 1"), Line.CreateBound(start, start.Add(XYZ(0, 1, 0))), faces)
 
 def test_transform_identity_is_a_new_transform_on_each_read():
     changed = Transform.Identity

@@ -14,7 +14,8 @@ from kit import expect, skip, transaction
 from paracore.revit.context import id_value
 
 SIZE = 20.0          # feet: the side of the square of walls around the check's room
-DEPTH = 10.0         # feet a check's section sees on each side of its plane
+DEPTH = 5.0          # feet a check's section sees on each side of the square's middle
+MILE = 5280.0        # feet
 
 
 # -- what the checks build -------------------------------------------------------------------------------
@@ -42,8 +43,9 @@ def _room(doc, level, u, v):
         return doc.Create.NewRoom(level, DB.UV(u, v))
 
 
-def _section_across(doc, walls, level):
-    """A section across the square's middle, looking at its first wall's inner face."""
+def _section_across(doc, walls, level, depth=DEPTH):
+    """A section through the square's middle looking along -X (towards its west wall), cutting its
+    first and third walls (along X) and seeing ``depth`` feet on each side of its middle."""
     section_type = next((t for t in DB.FilteredElementCollector(doc).OfClass(DB.ViewFamilyType)
                          if t.ViewFamily == DB.ViewFamily.Section), None)
     if section_type is None:
@@ -53,7 +55,7 @@ def _section_across(doc, walls, level):
     frame.BasisX, frame.BasisY, frame.BasisZ = DB.XYZ(0, 1, 0), DB.XYZ.BasisZ, DB.XYZ(1, 0, 0)
     box = DB.BoundingBoxXYZ()
     box.Transform = frame
-    box.Min, box.Max = DB.XYZ(-SIZE, -1.0, -DEPTH), DB.XYZ(SIZE, 15.0, DEPTH)
+    box.Min, box.Max = DB.XYZ(-SIZE, -1.0, -depth), DB.XYZ(SIZE, 15.0, depth)
     with transaction(doc, "Paracore check: a section"):
         return DB.ViewSection.CreateSection(doc, section_type.Id, box), frame
 
@@ -73,6 +75,20 @@ def leader_tag_head(scratch):
     expect(head.DistanceTo(point) > site.TOLERANCE,
            f"the head is at the point given ({site.shown(head)}): the stand-in puts it a default leader away")
     return f"head {head.DistanceTo(point):.4f} ft from the leader's end, at {site.shown(head)}, view scale {plan.Scale}"
+
+
+def tag_without_leader_head(scratch):
+    """Documented: "For tags without leaders, this point is the position of the tag head"."""
+    doc = scratch.doc
+    _, plan, _, door, _ = _walled_level(doc, with_door=True)
+    point = door.Location.Point
+    with transaction(doc, "Paracore check: a door tag"):
+        tag = DB.IndependentTag.Create(doc, _tag_type(doc, DB.BuiltInCategory.OST_DoorTags, "door tag").Id, plan.Id,
+                                       DB.Reference(door), False, DB.TagOrientation.Horizontal, point)
+    head = tag.TagHeadPosition
+    expect(site.near(head.X, point.X) and site.near(head.Y, point.Y),
+           f"the head is at {site.shown(head)}, not at the point {site.shown(point)}")
+    return f"head {site.shown(head)}, no leader: {not tag.HasLeader}"
 
 
 def tool_tags_with_a_leader(scratch):
@@ -122,6 +138,33 @@ def new_room_tag(scratch):
     expect(site.near(head.X, at.X) and site.near(head.Y, at.Y),
            f"a new room tag's head is at {site.shown(head)}, not at its location {site.shown(at)}")
     return f"location {site.shown(at)}, no leader, head at the location, type '{tag.Name}'"
+
+
+def new_room_tag_refuses_a_3d_view(scratch):
+    """Documented: "ArgumentException: viewId is not associated with a plan view or section view"."""
+    doc = scratch.doc
+    level, _, _, _, (u, v) = _walled_level(doc)
+    room = _room(doc, level, u, v)
+    three_d = next((t for t in DB.FilteredElementCollector(doc).OfClass(DB.ViewFamilyType)
+                    if t.ViewFamily == DB.ViewFamily.ThreeDimensional), None)
+    if three_d is None:
+        skip("the model has no 3D view type")
+    with transaction(doc, "Paracore check: a room tag in a 3D view"):
+        view = DB.View3D.CreateIsometric(doc, three_d.Id)
+        refusal = site.refused(lambda: doc.Create.NewRoomTag(DB.LinkElementId(room.Id), DB.UV(u, v), view.Id),
+                               ArgumentException)
+    expect(refusal is not None, "NewRoomTag tagged a room in a 3D view")
+    return f"refused: {refusal}"
+
+
+def class_filter_refuses_rooms_and_room_tags(scratch):
+    """Documented (ElementClassFilter): Room and RoomTag "exist in the API, but not in Revit's native
+    object model": OfClass refuses them; Paracore collects room tags by category."""
+    doc = scratch.doc
+    refusals = [site.refused(lambda: DB.FilteredElementCollector(doc).OfClass(cls), ArgumentException)
+                for cls in (DB.Architecture.Room, RoomTag)]
+    expect(all(refusals), f"OfClass(Room), OfClass(RoomTag): {refusals}")
+    return f"refused: {refusals}"
 
 
 def room_tag_goes_with_its_room(scratch):
@@ -180,6 +223,42 @@ def section_frame(scratch):
     return f"right {site.shown(got['right'])}, up {site.shown(got['up'])}, view {site.shown(got['view'])}"
 
 
+def section_shows_what_its_box_holds(scratch):
+    """Documented: the crop region is the box's Min and Max on the cut plane, and "the far clip
+    distance will be equal to the difference of the z-coordinates" of Min and Max: the section's
+    collector returns the walls it cuts, not those in front of it or beyond its far clip."""
+    doc = scratch.doc
+    level, _, walls, _, _ = _walled_level(doc)
+    section, _ = _section_across(doc, walls, level)
+    shown = {id_value(i) for i in DB.FilteredElementCollector(doc, section.Id).OfClass(DB.Wall).ToElementIds()}
+    cut, outside = [id_value(w.Id) for w in walls[0::2]], [id_value(w.Id) for w in walls[1::2]]
+    expect(set(cut) <= shown, f"the section does not show the walls it cuts ({cut}); it shows {sorted(shown)}")
+    expect(not set(outside) & shown, f"the section shows walls outside its box ({sorted(set(outside) & shown)})")
+    return "shows the 2 walls it cuts, not the 2 outside its depth"
+
+
+def dimension_refuses_faces_along_the_view(scratch):
+    """Not documented how: Revit's failure LinearDimensionReferenceNotOrthogonalToView ("The planes
+    of one or more references are not exactly orthogonal to this view"); the stand-in raises
+    ArgumentException. dimension_walls refuses such walls before calling Revit."""
+    doc = scratch.doc
+    level, _, walls, _, (u, v) = _walled_level(doc)
+    section, _ = _section_across(doc, walls, level, depth=SIZE)
+    faces = DB.ReferenceArray()
+    for wall in (walls[1], walls[3]):   # along Y: their faces look along the section's view direction
+        faces.Append(DB.HostObjectUtils.GetSideFaces(wall, DB.ShellLayerType.Exterior)[0])
+    across = DB.Line.CreateBound(DB.XYZ(u - SIZE, v, level.Elevation), DB.XYZ(u + SIZE, v, level.Elevation))
+    step = DB.Transaction(doc, "Paracore check: a dimension along the view")
+    step.Start()
+    try:
+        refusal = site.refused(lambda: doc.Create.NewDimension(section, across, faces),
+                               ArgumentException, InvalidOperationException)
+    finally:
+        site.ended(step)
+    expect(refusal is not None, "NewDimension made a dimension between faces parallel to the section")
+    return f"refused: {refusal}"
+
+
 def text_note_in_a_section(scratch):
     """Not documented: whether a text note created in a section stays at the depth given or goes
     onto the section's plane. add_text_note compares across and up the view only."""
@@ -193,6 +272,30 @@ def text_note_in_a_section(scratch):
     note = next(n for n in DB.FilteredElementCollector(doc).OfClass(DB.TextNote) if n.OwnerViewId == section.Id)
     depth = note.Coord.Subtract(section.Origin).DotProduct(section.ViewDirection)
     return f"{text[:80]}; the note is {depth:.4f} ft off the section's plane"
+
+
+def text_note_beyond_ten_miles(scratch):
+    """Documented: "A valid point must not be father then 10 miles (approx. 16 km) from the origin"."""
+    doc = scratch.doc
+    _, plan, _, _, _ = _walled_level(doc)
+    note_type = DB.FilteredElementCollector(doc).OfClass(DB.TextNoteType).FirstElement()
+    if note_type is None:
+        skip("the model has no text note type")
+    with transaction(doc, "Paracore check: a text note 11 miles out"):
+        refusal = site.refused(lambda: DB.TextNote.Create(doc, plan.Id, DB.XYZ(11 * MILE, 0, 0), "far", note_type.Id),
+                               ArgumentException)
+    expect(refusal is not None, "TextNote.Create made a note 11 miles from the origin")
+    return f"refused: {refusal}"
+
+
+def identity_is_a_new_transform(scratch):
+    """Not documented: Transform.Identity gives a new transform on each read (code that sets a
+    section box's basis on it leaves the next reader's identity alone)."""
+    changed = DB.Transform.Identity
+    changed.Origin = DB.XYZ(1, 2, 3)
+    fresh = DB.Transform.Identity
+    expect(fresh.Origin.IsAlmostEqualTo(DB.XYZ.Zero), f"Transform.Identity's origin is {site.shown(fresh.Origin)}")
+    return "a new identity on each read"
 
 
 # -- viewports ----------------------------------------------------------------------------------------------
@@ -220,14 +323,21 @@ def _size(outline):
 
 
 CHECKS = [
+    ("a tag without a leader: its head at the point", tag_without_leader_head),
     ("a leader tag's head: a default leader from the point", leader_tag_head),
     ("tag_elements with leaders passes its read-back", tool_tags_with_a_leader),
     ("IndependentTag.Create refuses a room", independent_tag_refuses_a_room),
     ("NewRoomTag: at the point on the room's level, no leader", new_room_tag),
+    ("NewRoomTag refuses a 3D view", new_room_tag_refuses_a_3d_view),
+    ("OfClass refuses Room and RoomTag", class_filter_refuses_rooms_and_room_tags),
     ("a room tag goes with its room", room_tag_goes_with_its_room),
     ("a plan's collector returns its level's rooms", plan_collector_returns_its_rooms),
     ("tag_elements tags a room with a room tag", tool_tags_a_room_with_a_room_tag),
     ("a section's frame is its box's", section_frame),
+    ("a section shows what its box holds", section_shows_what_its_box_holds),
+    ("NewDimension refuses faces along the view", dimension_refuses_faces_along_the_view),
     ("add_text_note in a section: across and up the view", text_note_in_a_section),
+    ("TextNote.Create refuses a point 11 miles out", text_note_beyond_ten_miles),
+    ("Transform.Identity is a new transform on each read", identity_is_a_new_transform),
     ("a new viewport's outline before Regenerate", viewport_outline_before_regenerate),
 ]

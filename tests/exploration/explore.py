@@ -48,7 +48,7 @@ from revit_standin.loader import resolve_model
 BUILDINGS = ("duplex", "SampleHouse4", "Office_A_20110811", "LargeBuilding")
 REGRESSIONS = Path(__file__).with_name("regressions.json")
 
-CI_EXAMPLES = 6            # per tool and building, derandomized: the CI budget (< 90 s for the folder)
+CI_EXAMPLES = 10           # per tool and building, derandomized: the CI budget (< 90 s for the folder)
 RESULT_BOUND = MAX_RESULT_CHARS + len("… (cut: 99999999999 more characters; ask for less)")
 _TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"]+", line \d+')
 _BACKSTOP_CUT = "more characters; ask for less)"

@@ -118,6 +118,8 @@ def explore(python: str, argv: list[str]) -> int:
     found, counts = scratch / "found.jsonl", scratch / "counts.jsonl"
     env = {**os.environ, "PARACORE_EXPLORE_EXAMPLES": str(options.examples), "PARACORE_EXPLORE_FOUND": str(found),
            "PARACORE_EXPLORE_COUNTS": str(counts), "PARACORE_EXPLORE_DEADLINE": str(deadline)}
+    damaged = ROOT / "tests" / "exploration" / "damaged_ifc_regressions.json"
+    damaged_before = _count_cases(damaged)
     rounds = 0
     while time.time() < deadline:
         seed = random.randrange(2**32)
@@ -127,8 +129,12 @@ def explore(python: str, argv: list[str]) -> int:
         subprocess.call([python, "-m", "pytest", "tests/exploration", "-q", "-p", "no:cacheprovider",
                          f"--hypothesis-seed={seed}"], cwd=ROOT, env=env)
     new = _keep_found(found)
+    new_damaged = _count_cases(damaged) - damaged_before   # test_damaged_ifc.py keeps its own cases
+    if new_damaged:
+        print(f"{new_damaged} damaged IFC copy(ies) newly kept in {damaged.relative_to(ROOT)}.")
+    new += new_damaged
     _print_counts(counts, rounds)
-    print(f"{new} new failing example(s) kept in tests/exploration/regressions.json." if new
+    print(f"{new} new failing example(s) kept (tests/exploration/*regressions.json)." if new
           else "Nothing new found.")
     return 1 if new else 0
 
@@ -153,6 +159,11 @@ def _keep_found(found: Path) -> int:
     if new:
         path.write_text(json.dumps(kept + new, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return len(new)
+
+
+def _count_cases(path: Path) -> int:
+    import json
+    return len(json.loads(path.read_text(encoding="utf-8"))) if path.exists() else 0
 
 
 def _print_counts(counts: Path, rounds: int) -> None:

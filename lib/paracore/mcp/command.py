@@ -62,7 +62,9 @@ def _backend(args):
         try:
             return StandinBackend(args.model, approver=approve_all if args.approve_writes else ask_the_client)
         except (FileNotFoundError, ValueError) as error:
-            raise _Unavailable(f"cannot open the model {args.model!r}: {error}") from error
+            detail = str(error)   # an unreadable file's message names the file already
+            raise _Unavailable(detail if args.model in detail else f"cannot open the model {args.model!r}: {detail}") \
+                from error
     if args.approve_writes:
         raise _Unavailable("--approve-writes works with --model only: in Revit, approvals are answered in "
                            "Paracore's pane")

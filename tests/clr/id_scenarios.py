@@ -17,24 +17,12 @@ from ParacoreClrLane.Eras import ElementId2023, ElementId2024, ElementId2026, Ta
 from System import Object
 from System.Collections.Generic import List
 
-FIRST_ID = 1000  # ParacoreClrLane.Revit.Open numbers its elements from here
+from scenarios import FIRST_ID, _error, _values
 ERAS = {"2023": ElementId2023, "2024-2025": ElementId2024, "2026": ElementId2026}
 
 
 def _open(count: int):
     return Revit.Open("Ids.rvt", count, False).ActiveUIDocument
-
-
-def _values(ids) -> list[int]:
-    return [eid.Value for eid in ids]
-
-
-def _error(fn) -> str | None:
-    try:
-        fn()
-    except Exception as error:  # noqa: BLE001 - the scenario reports it
-        return f"{type(error).__name__}: {error}"
-    return None
 
 
 def ids_from_ints() -> dict:

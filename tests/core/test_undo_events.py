@@ -27,20 +27,11 @@ from paracore.llm.scripted import ScriptedModel
 from paracore.revit import document_events, undo_ledger, undo_turn
 from paracore.revit.dotnet import typed_list
 from revit_standin import faults
+from undo_steps import TWO_STEPS, call
 
 IN_REVIT = Path(__file__).resolve().parents[1] / "in_revit"
-WALL_A = {"level": "Level 1", "start": [0, 0], "end": [5, 0]}
-WALL_B = {"level": "Level 1", "start": [0, 3], "end": [5, 3]}
 FLOOR = {"boundary": [[0, 0], [4, 0], [4, 3], [0, 3]], "level": "Level 1"}
 
-
-def call(call_id, name, arguments):
-    return {"id": call_id, "name": name, "arguments": arguments}
-
-
-TWO_STEPS = [{"tool_calls": [call("a1", "create_wall", WALL_A)]},
-             {"tool_calls": [call("a2", "create_wall", WALL_B)]},
-             {"text": "Two walls."}]
 
 
 @pytest.fixture

@@ -13,18 +13,7 @@ from paracore import events as ev
 from paracore.app.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
 from paracore.revit import undo_ledger, undo_turn
-
-WALL_A = {"level": "Level 1", "start": [0, 0], "end": [5, 0]}
-WALL_B = {"level": "Level 1", "start": [0, 3], "end": [5, 3]}
-
-
-def call(call_id, name, arguments):
-    return {"id": call_id, "name": name, "arguments": arguments}
-
-
-TWO_STEPS = [{"tool_calls": [call("a1", "create_wall", WALL_A)]},
-             {"tool_calls": [call("a2", "create_wall", WALL_B)]},
-             {"text": "Two walls."}]
+from undo_steps import TWO_STEPS, WALL_A, call
 
 
 @pytest.fixture

@@ -157,7 +157,7 @@ def test_the_field_kit_passes_on_the_stand_in_and_leaves_everything_as_it_found_
 def test_each_tool_check_fails_when_its_tool_answers_without_doing_anything(open_model, monkeypatch):
     """The checks read Revit, not the tool's words: a tool that only says "Done." fails its check."""
     checks = load_script()
-    import model_state
+    import revit_snapshot
     import tool_checks
     host = open_model("duplex")
     load_tools()
@@ -171,7 +171,7 @@ def test_each_tool_check_fails_when_its_tool_answers_without_doing_anything(open
         table = checks.Checks(out=lambda text: None)
         scratch = checks.Scratch(host.uiapp)
         session = session_for(uidoc.Document)
-        restorer = checks.Restorer(uidoc, session, model_state.take(uidoc, session))
+        restorer = checks.Restorer(uidoc, session, revit_snapshot.take(uidoc, session))
         for name, function in tool_checks.all_checks():
             checks._in_group(table, name, function, scratch, restorer)
         return {r.name: (r.status, r.detail) for r in table.results}
@@ -207,14 +207,14 @@ def test_the_last_row_names_what_a_check_left_behind(open_model, monkeypatch):
 
 def test_the_snapshot_names_each_change_the_run_must_undo(open_model):
     load_script()
-    import model_state
+    import revit_snapshot
     host = open_model("duplex")
 
     def change_everything():
         uidoc = host.uiapp.ActiveUIDocument
         doc = uidoc.Document
         session = session_for(doc)
-        before = model_state.take(uidoc, session)
+        before = revit_snapshot.take(uidoc, session)
         wall = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.Wall)))
         transaction = DB.Transaction(doc, "change")
         transaction.Start()
@@ -225,7 +225,7 @@ def test_the_snapshot_names_each_change_the_run_must_undo(open_model):
         transaction.Commit()
         uidoc.Selection.SetElementIds(element_id_list([int(wall.Id.Value)]))
         session.working_set.replace([int(wall.Id.Value)])
-        return model_state.differences(before, model_state.take(uidoc, session)), int(wall.Id.Value), \
+        return revit_snapshot.differences(before, revit_snapshot.take(uidoc, session)), int(wall.Id.Value), \
             int(created.Id.Value)
 
     found, wall, created = host.call(change_everything)

@@ -35,7 +35,7 @@ Each check runs in its own ``TransactionGroup`` that is rolled back, with a fres
 session; afterwards the runner puts back the active view, the selection, the views' temporary
 hide/isolate and the user's working set. A snapshot taken before and after the run (every
 element's id, category, type, level, location, name, Mark and Comments; the active view, the
-selection, the isolated views, the working set: model_state.py) makes the last row, which names
+selection, the isolated views, the working set: revit_snapshot.py) makes the last row, which names
 whatever differs.
 
 pytest never collects this file (pyproject's ``norecursedirs`` excludes tests/in_revit); the
@@ -69,7 +69,7 @@ if HERE not in sys.path:
 
 from Autodesk.Revit import DB  # noqa: E402
 
-import model_state  # noqa: E402
+import revit_snapshot  # noqa: E402
 import tool_checks  # noqa: E402
 from behaviour_checks import all_checks  # noqa: E402
 from kit import CheckFailed, Scratch, Skipped, expect, rolled_back  # noqa: E402
@@ -252,7 +252,7 @@ def check_quick_buttons(uiapp, scratch):
 
 
 def check_unchanged(before, after):
-    found = model_state.differences(before, after)
+    found = revit_snapshot.differences(before, after)
     expect(not found, "; ".join(found))
     return (f"{len(after['elements'])} elements as before; active view, selection, temporary isolation "
             "and working set put back")
@@ -273,7 +273,7 @@ def run_checks(uiapp, out=print):
     checks.run("bridge round trip (worker -> main thread)", check_bridge, uiapp, doc)
 
     session = runtime.session_for(doc)
-    before = model_state.take(uidoc, session)
+    before = revit_snapshot.take(uidoc, session)
     scratch = Scratch(uiapp)
     restorer = Restorer(uidoc, session, before)
     for name, function in tool_checks.all_checks():
@@ -283,7 +283,7 @@ def run_checks(uiapp, out=print):
     for area, name, function in all_checks():
         _in_group(checks, f"{area}: {name}", function, scratch, restorer)
     checks.run("model unchanged (snapshot before and after)", check_unchanged, before,
-               model_state.take(uidoc, session))
+               revit_snapshot.take(uidoc, session))
     out(checks.table())
     return checks.results
 
@@ -306,14 +306,14 @@ def _in_group(checks, name, function, scratch, restorer):
 
 class Restorer:
     """Puts back what the checks change outside the model: the views' temporary hide/isolate, the
-    active view, the Revit selection and the user's working set, as ``before`` (model_state) had them."""
+    active view, the Revit selection and the user's working set, as ``before`` (revit_snapshot) had them."""
 
     def __init__(self, uidoc, session, before):
         self.uidoc, self.doc, self.session, self.before = uidoc, uidoc.Document, session, before
 
     def isolation(self):
         """End the temporary hide/isolate of every view that had none before."""
-        stray = [v for v in model_state.isolated_views(self.doc) if id_value(v.Id) not in self.before["isolated views"]]
+        stray = [v for v in revit_snapshot.isolated_views(self.doc) if id_value(v.Id) not in self.before["isolated views"]]
         if not stray:
             return
         transaction = DB.Transaction(self.doc, "Paracore checks: reset temporary isolation")

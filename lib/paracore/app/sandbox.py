@@ -76,6 +76,10 @@ class Sandbox:
         if session is not None:
             from .. import session as sessions
             sessions.registry().remove(session.key)
+        # The handler holds the application it was attached through: detached, this stand-in's
+        # documents can be freed (a test process opens hundreds of sandboxes).
+        from ..revit import document_events
+        document_events.unsubscribe(self.host.application)
         self.host.stop()
 
     def __enter__(self):

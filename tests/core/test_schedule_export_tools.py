@@ -115,6 +115,16 @@ def test_paths_that_leave_documents_or_name_other_files_are_refused(duplex, docu
     assert not (tmp_path / "escape.csv").exists() and not missing.parent.exists()
 
 
+def test_a_name_the_file_system_refuses_is_refused_in_words(duplex, documents, tmp_path):
+    """Found by exploration: a 300-character file name reached the model as "OSError: [Errno 36] File
+    name too long", relative (inside Documents) and absolute alike."""
+    for path in ("x" * 300, str(tmp_path / ("y" * 300 + ".csv")), "sub/" + "z" * 300 + "/d.csv"):
+        error = duplex.error("export_schedule", {"schedule": "Door Schedule", "path": path})
+        assert error.startswith("Cannot use the path '"), error
+        assert "too long" in error and "Give a shorter path" in error, error
+        assert "OSError" not in error and "Errno" not in error, error
+
+
 def test_cells_a_spreadsheet_would_run_are_written_as_text(duplex, documents):
     door = duplex.ids(DOORS)[0]
     duplex.text("set_parameter", {"element_ids": [door], "name": "Mark", "value": "=HYPERLINK(\"http://x\")"})

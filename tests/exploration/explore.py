@@ -41,6 +41,7 @@ from paracore.llm.scripted import ScriptedModel
 from paracore.messages import ToolCallPart
 from paracore.revit import executor, preview
 from paracore.revit.executor import MAX_RESULT_CHARS
+from paracore.tools import schedule_export_tools
 from paracore.tools.registry import default_registry
 from paracore.tools.results import ToolError
 from revit_standin.loader import resolve_model
@@ -365,6 +366,8 @@ def _extent(elements) -> tuple[float, float, float, float]:
 
 JUNK_IDS = (0, -1, 1, 7, 999_999_999, 2**31, 2**53)
 TEMP = Path(tempfile.mkdtemp(prefix="paracore-exploration-"))
+# Exported files go to the exploration's own folder, never the user's Documents (relative paths land there).
+schedule_export_tools.documents_folder = lambda: TEMP / "Documents"
 UNITS = ("m", "mm", "cm", "ft", "in", "'", "\"", "metres", "yd", "")
 SNIPPETS = ("print('hello')", "result = 1 + 1", "x = [e for e in range(3)]\nprint(x)", "raise ValueError('boom')",
             "import math\nprint(math.pi)", "doc.Title", "1/0", "while False: pass", "def f(:\n  pass", "")
@@ -453,8 +456,8 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
     if key == "script":
         return some(v.scripts or ["No such script"])
     if key == "path":
-        return st.sampled_from(["out.csv", "sub/dir/out.txt", "out", "ü ñ.csv", "x" * 200 + ".csv", ""]).map(
-            lambda name: str(TEMP / name) if name else "")
+        return st.sampled_from(["out.csv", "sub/dir/out.txt", "out", "ü ñ.csv", "x" * 200 + ".csv", "x" * 300,
+                                "sub/" + "y" * 300 + "/out.csv", ""]).map(lambda name: str(TEMP / name) if name else "")
     if key == "code":
         return st.sampled_from(SNIPPETS)
     if key in POINT_NAMES and schema.get("type") == "array":

@@ -34,6 +34,7 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 from __future__ import annotations
 
 import csv
+import errno
 import re
 from collections import Counter
 from pathlib import Path
@@ -94,6 +95,19 @@ def _file_stem(name: str) -> str:
 
 def export_target(path: str | None, schedule_name: str) -> Path:
     """The file to write (not yet made unique): a .csv path, its folder existing or created."""
+    try:
+        return _target(path, schedule_name)
+    except OSError as exc:   # a name the file system refuses (too long, a reserved name, no access)
+        raise _unusable(path, exc) from None
+
+
+def _unusable(path, exc: OSError) -> ToolError:
+    advice = "Give a shorter path" if exc.errno == errno.ENAMETOOLONG else "Give another path"
+    return ToolError(f"Cannot use the path '{display_text(str(path), 200)}': {exc.strerror or exc}. {advice}, "
+                     "or leave path null to write to the Documents folder.")
+
+
+def _target(path: str | None, schedule_name: str) -> Path:
     documents = documents_folder()
     if path is None or not path.strip():
         documents.mkdir(parents=True, exist_ok=True)
@@ -145,8 +159,7 @@ def _write_new(target: Path, rows: list[list[str]]) -> Path:
         except FileExistsError:
             continue
         except OSError as exc:
-            raise ToolError(f"Could not write '{display_text(str(candidate), 200)}': {exc.strerror or exc}. "
-                            "Give another path.") from None
+            raise _unusable(candidate, exc) from None
     raise ToolError(f"'{display_text(target.name, 120)}' and {NUMBERED_COPIES - 1} numbered copies already "
                     "exist in that folder. Give another file name.")
 

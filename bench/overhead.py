@@ -44,7 +44,7 @@ def agent_overhead(grow_to: int | None, repeat: int, calls: int = CALLS_PER_TURN
     (select_elements on a working set of 5 elements) plus a final answer; with and without the
     scripted model's own time."""
     from paracore.llm.scripted import ScriptedModel
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
     label = "duplex" + (f" grown to {grow_to:,}" if grow_to else "")
     progress(f"agent overhead: {label}")
     with Sandbox("duplex", grow_to=grow_to) as sandbox:
@@ -70,7 +70,7 @@ def agent_overhead(grow_to: int | None, repeat: int, calls: int = CALLS_PER_TURN
 
 def bridge_round_trip(repeat: int) -> str:
     """An empty request from a worker thread to the main thread and back, alone."""
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
     progress("bridge round trip")
     with Sandbox("duplex") as sandbox:
         times = timed(lambda: sandbox.bridge.call(lambda: None), repeat)

@@ -32,7 +32,7 @@ class SizeResult:
 
 
 def measure_size(target: int, repeat: int) -> SizeResult:
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
     from paracore.tools.registry import default_registry
     progress(f"preview cost: {target:,} elements")
     result = SizeResult(target)

@@ -52,7 +52,7 @@ class SizeResult:
 
 def measure_size(target: int, repeat: int) -> SizeResult:
     """Every measurement of this module on the duplex grown to ``target`` elements."""
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
     from paracore.tools.registry import default_registry
     progress(f"scaling: {target:,} elements")
     result = SizeResult(target)

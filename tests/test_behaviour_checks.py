@@ -11,7 +11,7 @@ import pytest
 
 from Autodesk.Revit import DB
 
-from paracore import session as sessions
+from paracore.core import session as sessions
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 

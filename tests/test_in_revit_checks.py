@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from Autodesk.Revit import DB
-from paracore import session as sessions
+from paracore.core import session as sessions
 from paracore.app.build import load_tools
 from paracore.revit.dotnet import element_id_list
-from paracore.revit.runtime import session_for
+from paracore.hosts.revit.runtime import session_for
 from paracore.tools.registry import default_registry
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost

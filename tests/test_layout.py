@@ -11,7 +11,7 @@ def test_repository_layout_matches_the_design():
                    "tests", "bench", "docs"]:
         assert (ROOT / folder).is_dir(), folder
     for gone in ["templates", "scripts"]:
-        assert not (ROOT / gone).exists(), f"{gone}/ moved into the package (paracore.resources)"
+        assert not (ROOT / gone).exists(), f"{gone}/ moved into the package (paracore.core.resources)"
 
 
 def test_the_script_library_holds_only_scripts_and_the_developer_tools_live_in_tools():
@@ -49,7 +49,7 @@ def _climbs_from_own_file(node: ast.AST) -> int | None:
 
 
 def test_no_module_finds_data_by_climbing_folders_from_its_own_file():
-    """Data is found through the package (paracore.resources, importlib.resources): counting
+    """Data is found through the package (paracore.core.resources, importlib.resources): counting
     parent folders from ``__file__`` breaks in a non-editable install, where the package's
     neighbours are other packages. A folder beside the module (``.parent / "xaml"``) is fine."""
     offenders = []
@@ -65,5 +65,5 @@ def test_no_module_finds_data_by_climbing_folders_from_its_own_file():
                 and node.value.attr == "parents"
             if uses_parents or climbed > depth + 1:
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
-    assert not offenders, ("Find these through paracore.resources (importlib.resources) instead:\n  "
+    assert not offenders, ("Find these through paracore.core.resources (importlib.resources) instead:\n  "
                            + "\n  ".join(sorted(set(offenders))))

@@ -1,6 +1,6 @@
 """A non-editable install works: Paracore built as a wheel and installed into a fresh virtual
 environment finds its templates, bundled scripts, demos and the Revit stand-in through the
-package (paracore.resources), from a folder outside the clone.
+package (paracore.core.resources), from a folder outside the clone.
 
 The wheel is built from a copy of the clone's build inputs (so no build/ or egg-info lands in the
 clone) with this environment's setuptools, without build isolation: offline and fast. The fresh
@@ -30,8 +30,8 @@ PROBE = r"""
 import importlib.util, json, sys
 had_autodesk = importlib.util.find_spec("Autodesk") is not None
 import paracore
-from paracore import resources
-from paracore.prompts import PromptBuilder
+from paracore.core import resources
+from paracore.core.prompts import PromptBuilder
 from paracore.scripts.library import default_library
 print(json.dumps({
     "paracore": paracore.__file__,

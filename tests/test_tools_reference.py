@@ -2,7 +2,7 @@ from pathlib import Path
 
 from paracore.app.build import load_tools
 from paracore.tools.registry import default_registry
-from paracore.tools_reference import render
+from paracore.app.tools_reference import render
 
 ROOT = Path(__file__).resolve().parents[1]
 

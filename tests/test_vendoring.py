@@ -144,7 +144,7 @@ def test_wheel_tags_are_read_from_file_names():
 
 
 def test_the_doctor_reads_the_stamp_the_script_writes():
-    from paracore import doctor
+    from paracore.app import doctor
     assert doctor.VENDOR_STAMP == vendor.STAMP
     assert doctor.LOCK_FILE == vendor.LOCK and doctor.VENDOR_DIR == vendor.VENDOR
     assert doctor.lock_digest() == vendor.lock_digest()

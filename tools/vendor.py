@@ -52,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 LOCK = ROOT / "requirements" / "revit.txt"
 VENDOR = ROOT / "vendor"
-STAMP = ".paracore-vendor.json"          # read by paracore.doctor
+STAMP = ".paracore-vendor.json"          # read by paracore.app.doctor
 
 PLATFORM = "win_amd64"
 PYTHON_VERSION = "3.12"

@@ -2,7 +2,7 @@
 
 Each step streams one model response; its tool calls are validated, approved, and run in ONE
 batch on Revit's main thread (one undo entry per step); the results go back to the model in
-one message. The loop yields typed events (paracore.events) for the UI, the CLI and the trace.
+one message. The loop yields typed events (paracore.core.events) for the UI, the CLI and the trace.
 
 The history invariant holds whatever happens — tool error, denial, cancel, provider failure:
 every tool call in the history has exactly one result.
@@ -34,25 +34,38 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
-from . import events as ev
-from .llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, RetryNotice, ToolDefinition
-from .llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_history
-from .llm.pricing import estimate_cost
-from .llm.base import TextDelta as ModelTextDelta
-from .llm.base import ThinkingDelta as ModelThinkingDelta
-from .messages import (MAX_ARGUMENT_DEPTH, Message, TextPart, ToolCallPart, ToolResultPart, Usage, add_user_text,
-                       close_dangling_calls, nesting_exceeds)
-from .session import Session
-from .tools.forms import FormError, approval_form_of
-from .tools import toolsets
-from .tools.registry import PreparedCall, Registry, ToolCallError
+from paracore.core import events as ev
+from paracore.core.messages import (
+    MAX_ARGUMENT_DEPTH,
+    Message,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+    add_user_text,
+    close_dangling_calls,
+    nesting_exceeds,
+)
+from paracore.core.session import OPEN_ACTION, Session
+from paracore.llm.base import (
+    CancelToken,
+    ModelError,
+    ModelRequest,
+    ResponseComplete,
+    RetryNotice,
+    TextDelta as ModelTextDelta,
+    ThinkingDelta as ModelThinkingDelta,
+    ToolDefinition,
+)
+from paracore.llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_history
+from paracore.llm.pricing import estimate_cost
+from paracore.tools import toolsets
+from paracore.tools.forms import FormError, approval_form_of
+from paracore.tools.registry import PreparedCall, Registry, ToolCallError
 
 log = logging.getLogger("paracore.agent")
 
 Decision = Literal["approve", "deny", "always"]
-
-OPEN_ACTION = "open_action"
-"""Scratchpad key: while it is set, the current action spans turns and the scratchpad is kept."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +100,7 @@ class RequestNotRun(Exception):
 
 
 class RevitSide(Protocol):
-    """What the agent needs from Revit; implemented by paracore.revit.runtime (Revit or stand-in)."""
+    """What the agent needs from Revit; implemented by paracore.hosts.revit.runtime (Revit or stand-in)."""
 
     def execute_batch(self, step_name: str, calls: list[tuple[str, PreparedCall]]) -> list[CallOutcome]: ...
 
@@ -123,7 +136,7 @@ class Agent:
     registry: Registry
     session: Session
     revit: RevitSide
-    prompts: Any                                  # paracore.prompts.PromptBuilder
+    prompts: Any                                  # paracore.core.prompts.PromptBuilder
     approver: Approver = field(default=lambda request: "approve")
     policy: ApprovalPolicy = field(default_factory=ApprovalPolicy)
     limits: AgentLimits = field(default_factory=AgentLimits)

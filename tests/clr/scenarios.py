@@ -113,7 +113,7 @@ def working_set_isolate() -> dict:
 def tool_context_transforms() -> dict:
     """What move/copy/rotate/delete hand to Revit: ToolContext.element_id_list."""
     from paracore.revit.context import ToolContext
-    from paracore.session import Session
+    from paracore.core.session import Session
     uidoc = _open(6).ActiveUIDocument
     doc = uidoc.Document
     ctx = ToolContext(doc, uidoc, Session("lane", "Lane.rvt"))
@@ -137,7 +137,7 @@ def view_template_and_duplicate() -> dict:
     """What apply_view_template and duplicate_view hand to Revit: an ElementId to ViewTemplateId
     and IsValidViewTemplate, a ViewDuplicateOption to Duplicate, an ElementId back."""
     from paracore.revit.context import ToolContext
-    from paracore.session import Session
+    from paracore.core.session import Session
     uidoc = _open(2).ActiveUIDocument
     doc = uidoc.Document
     ctx = ToolContext(doc, uidoc, Session("lane", "Lane.rvt"))
@@ -175,7 +175,7 @@ def id_conversions() -> dict:
 
 def pane_provider() -> dict:
     """Revit calls SetupDockablePane on Paracore's provider: bool and enum properties set."""
-    from paracore.revit import pane
+    from paracore.app.revit import pane
     provider = pane.ChatPaneProvider()
     provider.content = "the chat view"
     data = Revit.SetUpPane(provider)
@@ -184,7 +184,7 @@ def pane_provider() -> dict:
 
 
 def failures_preprocessor() -> dict:
-    from paracore.revit import executor
+    from paracore.hosts.revit import executor
     warnings, errors = [], []
     only_warnings = Revit.RunFailures(executor._failure_collector(warnings, errors), ["Wall overlap"], [])
     with_error = Revit.RunFailures(executor._failure_collector([], errors), [], ["Cannot join"])
@@ -195,14 +195,14 @@ def failures_preprocessor() -> dict:
 def interface_classes_defined_once() -> dict:
     """Importing Paracore's modules again (pyRevit reload, importlib.reload) must reuse the
     .NET types: pythonnet raises "Duplicate type name" on a second definition."""
-    modules = ("paracore.revit.bridge", "paracore.revit.executor", "paracore.revit.pane")
+    modules = ("paracore.hosts.revit.bridge", "paracore.hosts.revit.executor", "paracore.app.revit.pane")
     first = [importlib.import_module(name) for name in modules]
-    classes = [m._BridgeHandler for m in first[:1]] + [first[1]._FailureCollector, first[2].ChatPaneProvider]
+    classes = [first[0]._BridgeHandler.cls, first[1]._FailureCollector.cls, first[2].ChatPaneProvider.cls]
     importlib.reload(first[0])
     for name in [n for n in sys.modules if n == "paracore" or n.startswith("paracore.")]:
         del sys.modules[name]
     again = [importlib.import_module(name) for name in modules]
-    classes_again = [again[0]._BridgeHandler, again[1]._FailureCollector, again[2].ChatPaneProvider]
+    classes_again = [again[0]._BridgeHandler.cls, again[1]._FailureCollector.cls, again[2].ChatPaneProvider.cls]
     app = _open()
     bridge = again[0].Bridge(app)
     bridge.close()
@@ -224,7 +224,7 @@ def _idle_until(app, done: threading.Event, limit: float = 20.0) -> int:
 
 def bridge_round_trip() -> dict:
     """A worker thread raises the event and waits; the main thread's idle loop drains it."""
-    from paracore.revit.bridge import Bridge
+    from paracore.hosts.revit.bridge import Bridge
     app = _open(3, title="Bridge.rvt")
     bridge = Bridge(app)
     outcome, done = {}, threading.Event()
@@ -251,7 +251,7 @@ def bridge_round_trip() -> dict:
 
 
 def bridge_refused() -> dict:
-    from paracore.revit.bridge import Bridge, RevitBusyError
+    from paracore.hosts.revit.bridge import Bridge, RevitBusyError
     app = _open(1)
     bridge = Bridge(app, raise_attempts=2, retry_delay=0.001)
     for _ in range(2):
@@ -264,7 +264,7 @@ def bridge_refused() -> dict:
 
 
 def bridge_main_thread_call() -> dict:
-    from paracore.revit.bridge import Bridge
+    from paracore.hosts.revit.bridge import Bridge
     bridge = Bridge(_open(1))
     message = _error(lambda: bridge.call(lambda: None))
     bridge.close()
@@ -275,8 +275,9 @@ def bridge_main_thread_call() -> dict:
 
 
 def document_events() -> dict:
-    from paracore import session as sessions
-    from paracore.revit import document_events, dotnet, runtime
+    from paracore.core import session as sessions
+    from paracore.hosts.revit import document_events, runtime
+    from paracore.revit import dotnet
     app = _open(4, title="Events.rvt")
     doc = app.ActiveUIDocument.Document
     session = sessions.registry().get_or_create(runtime.document_key(doc), doc.Title)
@@ -306,7 +307,7 @@ def change_recorder() -> dict:
 def step_guard_events() -> dict:
     """StepGuard on Revit's event shapes: DialogBoxShowing answered through OverrideResult(int) on
     each kind of dialog, the save pre-events cancelled, every handler detached afterwards."""
-    from paracore.revit.step_guard import StepGuard
+    from paracore.hosts.revit.step_guard import StepGuard
     app = _open(2, title="Guard.rvt")
     doc = app.ActiveUIDocument.Document
     before = (Revit.DialogBoxShowingSubscribers(app), Revit.SaveEventSubscribers(app))
@@ -423,7 +424,7 @@ def gil_pump(idle_ms: int = 400) -> dict:
 def doctor_worker_check(hold_seconds: float = 0.25, pump_seconds: float = 0.5) -> dict:
     """The Doctor's check as in Revit: it starts the probe and returns; idle Revit (holding the
     GIL) then runs the probe's DispatcherTimer and the chat's GilPump, and the result arrives."""
-    from paracore import doctor
+    from paracore.app import doctor
     from paracore.ui.gil_probe import WorkerProbe
     dispatcher = Revit.NewDispatcher()
     lines: list[str] = []
@@ -441,7 +442,7 @@ def doctor_worker_check(hold_seconds: float = 0.25, pump_seconds: float = 0.5) -
             "pump_ticks": made[0].pump.ticks}
 
 
-# -- the MCP listener inside Revit (paracore.revit.mcp_startup) --------------------------------
+# -- the MCP listener inside Revit (paracore.app.revit.mcp_startup) --------------------------------
 
 
 def _lane_dispatcher():
@@ -465,7 +466,7 @@ def mcp_revit_pump(idle_ms: int = 600) -> dict:
     """``revit_pump()`` as the startup step calls it, on the main thread: the idle pump's start
     goes through ``Dispatcher.BeginInvoke``; the timers tick at the intervals asked while idle
     Revit runs the dispatcher; ``busy()`` (any thread) adds the fast pump; ``stop()`` stops both."""
-    from paracore.revit import mcp_startup
+    from paracore.app.revit import mcp_startup
     pump = mcp_startup.revit_pump()
     dispatcher = _lane_dispatcher()
     seen = {"made": pump is not None, "queued_at_start": Revit.QueuedOperations(dispatcher),
@@ -534,8 +535,8 @@ def mcp_listener_while_revit_idles(idle_ms: int = 1500) -> dict:
     First on an idle loop without Paracore's pumps, then on Revit's dispatcher with them."""
     import tempfile
     from pathlib import Path
-    from paracore.revit import mcp_startup
-    from paracore.revit.bridge import Bridge
+    from paracore.app.revit import mcp_startup
+    from paracore.hosts.revit.bridge import Bridge
     app = _open(3, title="Mcp.rvt")
     Revit.AddLinkedDocument(app, "Linked.rvt")
     bridge = Bridge(app)
@@ -579,8 +580,8 @@ def mcp_stops_when_revit_closes() -> dict:
     import socket
     import tempfile
     from pathlib import Path
-    from paracore.revit import mcp_startup
-    from paracore.revit.bridge import Bridge
+    from paracore.app.revit import mcp_startup
+    from paracore.hosts.revit.bridge import Bridge
     app = _open(2, title="Closing.rvt")
     bridge = Bridge(app)
     running = mcp_startup.start(app, bridge, folder=Path(tempfile.mkdtemp()), record=False)
@@ -619,7 +620,7 @@ def chat_post_begin_invoke() -> dict:
 def _project(title: str):
     """A project on the lane (a floor plan "Level 1" active, level "Level 1") and a tool context."""
     from paracore.revit.context import ToolContext
-    from paracore.session import Session
+    from paracore.core.session import Session
     app = Revit.OpenProject(title)
     uidoc = app.ActiveUIDocument
     Revit.TakeCalls()
@@ -841,7 +842,8 @@ def undo_ledger_events() -> dict:
     carries is the ledger's (Equals, not the same Python wrapper); the handler (document_events) is
     subscribed once and paracore_work subscribes nothing; a change made inside paracore_work becomes
     Paracore's entry, one outside it someone else's."""
-    from paracore.revit import document_events, dotnet, undo_ledger
+    from paracore.hosts.revit import document_events, undo_ledger
+    from paracore.revit import dotnet
     app = _open(4, title="Ledger.rvt")
     doc = app.ActiveUIDocument.Document
     ledger = undo_ledger.ledger_for(doc)
@@ -869,8 +871,8 @@ def undo_turn_round_trip() -> dict:
     a second post while one is pending raises InvalidOperationException (the run's "still pending");
     Revit's TransactionUndone reaches the run through the ledger; the undo's own ExternalEvent,
     run at idle, finishes it and the working set goes back."""
-    from paracore import session as sessions
-    from paracore.revit import document_events, runtime, undo_ledger, undo_turn
+    from paracore.core import session as sessions
+    from paracore.hosts.revit import document_events, runtime, undo_ledger, undo_turn
     from Autodesk.Revit.Exceptions import InvalidOperationException
     app = _open(4, title="Undo.rvt")
     doc = app.ActiveUIDocument.Document
@@ -930,7 +932,7 @@ def _create_floor(ctx) -> str:
 def _user_floor(doc, name: str) -> None:
     """The user changes the model themselves: a transaction of their own."""
     from paracore.revit.context import ToolContext
-    from paracore.session import Session
+    from paracore.core.session import Session
     transaction = DB.Transaction(doc, name)
     transaction.Start()
     _create_floor(ToolContext(doc, None, Session("lane", doc.Title)))
@@ -954,10 +956,10 @@ def undo_turn_across_application_wrappers(group_event: bool = True) -> dict:
     wrapper on every read (Application has Object's Equals) and the subscribers live in the one
     application. The handler is subscribed once, as Revit's startup does. ``group_event``: whether a
     transaction group's RollBack raises DocumentChanged (Revit does not document it)."""
-    from paracore import session as sessions
-    from paracore.revit import document_events, runtime, undo_ledger, undo_turn
-    from paracore.revit.executor import run_batch
-    from paracore.revit.preview import preview_call
+    from paracore.core import session as sessions
+    from paracore.hosts.revit import document_events, runtime, undo_ledger, undo_turn
+    from paracore.hosts.revit.executor import run_batch
+    from paracore.hosts.revit.preview import preview_call
     Revit.GroupRollBackRaisesDocumentChanged = group_event
     app = _open(2, title="Wrappers.rvt")
     uidoc, doc = app.ActiveUIDocument, app.ActiveUIDocument.Document
@@ -996,10 +998,10 @@ def undo_turn_across_application_wrappers(group_event: bool = True) -> dict:
 def floor_and_its_sketch() -> dict:
     """create_floor's path on the lane: the executor runs a "replace" tool that makes a floor (and,
     as Revit does, its sketch); what joins the working set and what the turn's counts say."""
-    from paracore import session as sessions
-    from paracore.revit import document_events, runtime, undo_ledger
+    from paracore.core import session as sessions
+    from paracore.hosts.revit import document_events, runtime, undo_ledger
     from paracore.revit.changes import ChangeRecorder
-    from paracore.revit.executor import run_batch
+    from paracore.hosts.revit.executor import run_batch
     app = _open(1, title="Floor.rvt")
     uidoc, doc = app.ActiveUIDocument, app.ActiveUIDocument.Document
     session = sessions.registry().get_or_create(runtime.document_key(doc), doc.Title)
@@ -1026,7 +1028,7 @@ def session_events_subscription() -> dict:
     """session_events attaches DocumentOpened, DocumentClosing, DocumentClosed (on the Application)
     and ViewActivated (on the UIApplication) and detaches them, on a lane whose UIApplication.Application
     is a new wrapper per read: detaching through another read would raise "unknown event handler"."""
-    from paracore.revit import session_events
+    from paracore.hosts.revit import session_events
     app = _open(1, title="Sessions.rvt")
     before = Revit.SessionEventSubscribers(app)
     session_events.subscribe(app)

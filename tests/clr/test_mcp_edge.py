@@ -1,4 +1,4 @@
-"""Paracore's MCP listener inside Revit (paracore.revit.mcp_startup) at the .NET edge, run on
+"""Paracore's MCP listener inside Revit (paracore.app.revit.mcp_startup) at the .NET edge, run on
 pythonnet 3.0.3 and a real CLR: the ApplicationClosing handler, the GIL pumps posted through
 WPF's Dispatcher.BeginInvoke, and a client in another process answered while idle Revit holds
 the GIL. Each test runs one scenario of scenarios.py in the CLR worker.

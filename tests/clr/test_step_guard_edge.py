@@ -1,10 +1,10 @@
-"""The step guard (paracore.revit.step_guard) on pythonnet 3.0.3 and a real CLR: its handlers
+"""The step guard (paracore.hosts.revit.step_guard) on pythonnet 3.0.3 and a real CLR: its handlers
 subscribe to UIApplication.DialogBoxShowing and the Application's save pre-events with Revit's
 signatures (EventHandler<T>), answer dialogs through OverrideResult(int) and cancel saves through
 Cancel(), and are detached afterwards: one Python object per event, for += and -=."""
 from __future__ import annotations
 
-from paracore.revit.step_guard import NO_SAFE_ANSWER
+from paracore.hosts.revit.step_guard import NO_SAFE_ANSWER
 
 
 def test_the_guard_answers_dialogs_refuses_saves_and_lets_go(clr):

@@ -9,8 +9,8 @@ what a test checks is re-read from the model, independently of what the tools sa
 from __future__ import annotations
 
 from Autodesk.Revit import DB
-from paracore.revit.executor import CallOutcome, describe_call, describe_categories, run_batch
-from paracore.session import Session
+from paracore.hosts.revit.executor import CallOutcome, describe_call, describe_categories, run_batch
+from paracore.core.session import Session
 from paracore.tools import code_tools, schedule_tools, view_tools, working_set_tools  # noqa: F401 - registers
 from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
 from revit_standin import faults, guard

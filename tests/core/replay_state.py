@@ -7,7 +7,7 @@ from unittest import mock
 from paracore.app import replay as replay_module
 from paracore.app.replay import run_replay
 from paracore.app.replay_file import load_replay
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 
 
 def play_and_read(path, model: str, read) -> tuple[dict, object]:

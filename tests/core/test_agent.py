@@ -11,13 +11,13 @@ import types
 import pytest
 from pydantic import BaseModel, Field
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import Agent, AgentLimits, CallOutcome, RequestNotRun
 from paracore.llm.base import CancelToken, ModelError, ResponseComplete, TextDelta
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, Usage, validate_history
-from paracore.prompts import PromptBuilder
-from paracore.session import Session
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, Usage, validate_history
+from paracore.core.prompts import PromptBuilder
+from paracore.core.session import Session
 from paracore.tools.registry import Registry
 
 # -- tiny tools in a private registry ----------------------------------------------------------------

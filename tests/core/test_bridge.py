@@ -10,7 +10,7 @@ from revit_standin import guard
 
 from Autodesk.Revit.DB import ElementId, FilteredElementCollector, Level
 from Autodesk.Revit.Exceptions import InvalidOperationException
-from paracore.revit.bridge import Bridge, RevitBusyError, RevitTimeoutError, _BridgeHandler
+from paracore.hosts.revit.bridge import Bridge, RevitBusyError, RevitTimeoutError, _BridgeHandler
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def test_the_handler_is_one_module_level_dotnet_type(host, bridge):
     assert _BridgeHandler.__namespace__ == "Paracore.Bridge"
     assert bridge._handler.GetName() == "Paracore bridge"
     second = make_bridge(host)  # a second bridge (extension reload) reuses the same class
-    assert type(second._handler) is _BridgeHandler
+    assert type(second._handler) is _BridgeHandler.cls
     host.call(second.close)
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from paracore.app.build import build_agent, build_model
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.retry import RetryingModel
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit.chat_agent import ChatAgent
-from paracore.settings import Limits, Settings
+from paracore.app.revit.chat_agent import ChatAgent
+from paracore.core.settings import Limits, Settings
 
 SETTINGS = Settings(provider="anthropic", approval_policy="ask_all",
                     limits=Limits(max_steps=3, max_output_tokens=900, context_window_tokens=50_000))

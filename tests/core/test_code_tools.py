@@ -11,7 +11,7 @@ import pytest
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
 from paracore.agent import ApprovalPolicy
-from paracore.session import Session
+from paracore.core.session import Session
 from paracore.tools import code_tools
 from paracore.tools.code_tools import BoundedOutput
 from paracore.tools.registry import default_registry

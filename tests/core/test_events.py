@@ -4,8 +4,8 @@ import typing
 import pytest
 from pydantic import ValidationError
 
-from paracore import events as ev
-from paracore.messages import Usage
+from paracore.core import events as ev
+from paracore.core.messages import Usage
 
 ONE_OF_EACH = [
     ev.TurnStarted(user_text="Create a curved wall.", turn=0),

@@ -17,10 +17,10 @@ from revit_standin.host import RevitHost
 
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import InvalidOperationException
-from paracore.revit.bridge import Bridge
+from paracore.hosts.revit.bridge import Bridge
 from paracore.revit.changes import ChangeRecorder
-from paracore.revit.executor import CallOutcome, describe_categories, run_batch
-from paracore.session import Session
+from paracore.hosts.revit.executor import CallOutcome, describe_categories, run_batch
+from paracore.core.session import Session
 from paracore.tools.registry import Registry
 from paracore.tools.results import ToolError, ToolOutput, working_set_output
 
@@ -470,7 +470,7 @@ def test_change_recorder_records_one_documents_changes_while_active(host, doc):
 
 def test_elements_deleted_outside_the_agent_leave_the_working_set():
     """Whatever deletes elements (here a plain transaction, like the user in Revit), the ids go."""
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
     from Autodesk.Revit import DB
     with Sandbox("duplex") as sandbox:
         def delete_a_wall():

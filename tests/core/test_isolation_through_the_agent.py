@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 
 from Autodesk.Revit import DB
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import ApprovalPolicy
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import ToolCallPart
+from paracore.core.messages import ToolCallPart
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from paracore.llm.base import (
     is_retryable_status,
     redact_secrets,
 )
-from paracore.messages import Message, Usage
+from paracore.core.messages import Message, Usage
 
 
 def test_cancel_token_starts_clear_and_cancels_once_set():

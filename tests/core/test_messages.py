@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from paracore.messages import (
+from paracore.core.messages import (
     Message,
     TextPart,
     ThinkingPart,

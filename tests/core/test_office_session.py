@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from paracore import events as ev
-from paracore.messages import validate_history
+from paracore.core import events as ev
+from paracore.core.messages import validate_history
 from paracore.app.replay import scripted_approver
 from paracore.app.replay_file import load_replay
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.tools.lookup import model_element_count
 from paracore.tools.registry import default_registry
 

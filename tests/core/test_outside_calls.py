@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import ApprovalPolicy
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import ToolCallPart
+from paracore.core.messages import ToolCallPart
 
 WALL = {"level": "Level 1", "start": [0, 0], "end": [5, 0]}
 

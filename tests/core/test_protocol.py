@@ -5,13 +5,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paracore.protocol import (
+from paracore.core.protocol import (
     WorkingSetPayload,
     WorkingSetPayloadError,
     apply_payload,
     find_working_set_payload,
 )
-from paracore.working_set import WorkingSet
+from paracore.core.working_set import WorkingSet
 
 DOCUMENT = {101: "Walls", 102: "Walls", 201: "Doors", 202: "Doors", 203: "Doors"}
 

@@ -18,11 +18,11 @@ from duplex_revit import DuplexRevit
 from paracore.app.replay import failed_turns
 from paracore.revit.context import display_length_unit
 from paracore.revit.dotnet import typed_list
-from paracore.settings import Settings, save_settings, settings_path
+from paracore.core.settings import Settings, save_settings, settings_path
 from paracore.tools import qa_tools, sheet_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import default_registry
 from paracore.tools.toolsets import toolset_of
-from paracore.units import format_length
+from paracore.core.units import format_length
 
 REPLAY = Path(__file__).resolve().parent / "replays" / "qa_fix_marks.json"
 OPENINGS = (DB.BuiltInCategory.OST_Doors, DB.BuiltInCategory.OST_Windows)

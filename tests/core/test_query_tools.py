@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from Autodesk.Revit import DB, UI
-from paracore.revit.executor import describe_categories, run_batch
-from paracore.session import Session
-from paracore.units import format_length
+from paracore.hosts.revit.executor import describe_categories, run_batch
+from paracore.core.session import Session
+from paracore.core.units import format_length
 from paracore.tools import query_tools, working_set_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
 from revit_standin import guard

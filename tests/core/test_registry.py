@@ -30,7 +30,7 @@ from paracore.tools.registry import (
     make_spec,
     tool,
 )
-from paracore.units import Length
+from paracore.core.units import Length
 
 # --- sample tools (module level so a subprocess can rebuild the same registry) -------------
 

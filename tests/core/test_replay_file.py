@@ -5,7 +5,7 @@ import pytest
 
 from paracore.llm.base import CancelToken, ModelRequest, final_response
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import Message, ToolResultPart
+from paracore.core.messages import Message, ToolResultPart
 from paracore.app.replay_file import Replay, ReplayFileError, load_replay
 
 # The example of docs/replay.md.

@@ -6,8 +6,8 @@ import pytest
 from pydantic import BaseModel
 
 from Autodesk.Revit import DB
-from paracore.revit.bridge import Bridge
-from paracore.revit.runtime import RevitRuntime, session_for
+from paracore.hosts.revit.bridge import Bridge
+from paracore.hosts.revit.runtime import RevitRuntime, session_for
 from paracore.tools.registry import Registry
 
 tools = Registry()

@@ -14,7 +14,7 @@ from paracore.llm.base import (
     stream_event_adapter,
 )
 from paracore.llm.scripted import ScriptedModel, ScriptError, ScriptedStep
-from paracore.messages import Message, ToolResultPart, validate_history
+from paracore.core.messages import Message, ToolResultPart, validate_history
 
 CALL_STEP = {"tool_calls": [
     {"id": "c1", "name": "create_wall", "arguments": {"level": "Level 1", "length": 30}},

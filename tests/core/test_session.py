@@ -4,8 +4,8 @@ import logging
 
 import pytest
 
-import paracore.session as session_module
-from paracore.session import (
+import paracore.core.session as session_module
+from paracore.core.session import (
     Session,
     SessionEvent,
     SessionRegistry,
@@ -193,9 +193,9 @@ def test_prune_deleted_ignores_documents_without_a_session():
 # -- the process-wide registry ---------------------------------------------------------------------
 
 def test_registry_is_one_instance_for_the_whole_process():
-    from paracore.session import registry as imported_again
+    from paracore.core.session import registry as imported_again
 
-    same_module = importlib.import_module("paracore.session")
+    same_module = importlib.import_module("paracore.core.session")
     assert same_module is session_module
     assert registry() is imported_again() is same_module.registry()
     registry().get_or_create("doc-1", "Duplex.rvt")

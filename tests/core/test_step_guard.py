@@ -1,4 +1,4 @@
-"""Dialogs and saves while a step runs (paracore.revit.step_guard, hooked into the executor).
+"""Dialogs and saves while a step runs (paracore.hosts.revit.step_guard, hooked into the executor).
 
 On the stand-in duplex through the real executor: a dialog raised during a writing call is
 answered with its safe default and reported in the call's result; a script that saves is
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from Autodesk.Revit import DB, UI  # noqa: E402
 from Autodesk.Revit.Exceptions import OperationCanceledException  # noqa: E402
-from paracore.revit.step_guard import NO_SAFE_ANSWER, DialogAnswer, StepGuard  # noqa: E402
+from paracore.hosts.revit.step_guard import NO_SAFE_ANSWER, DialogAnswer, StepGuard  # noqa: E402
 from paracore.tools import code_tools, script_tools  # noqa: E402,F401 - registers run_python, run_script
 from revit_standin import dialogs, faults  # noqa: E402
 from tool_harness import bridge, doc, host, model_count, run, run1, session, walls  # noqa: E402,F401
@@ -275,7 +275,7 @@ def test_a_run_python_warning_is_reported(run1, host, doc):
 
 
 def preview_of(host, session, name: str, arguments: dict):
-    from paracore.revit.preview import preview_call
+    from paracore.hosts.revit.preview import preview_call
     from tool_harness import prepare
     call = prepare(session, name, arguments)
     return host.call(lambda: preview_call(host.uiapp.ActiveUIDocument, session, call))
@@ -305,7 +305,7 @@ REPLAY = Path(__file__).resolve().parent / "replays" / "dialog_captured.json"
 def test_the_replay_shows_a_dialog_captured_and_a_save_refused(host):
     from paracore.app.replay import failed_turns, run_replay
     from paracore.app.replay_file import load_replay
-    from paracore.revit.overview import selection_and_element_count
+    from paracore.tools.overview import selection_and_element_count
     _, count_before = host.call(lambda: selection_and_element_count(host.uiapp.ActiveUIDocument))
     result = run_replay(load_replay(REPLAY), model="duplex", trace=False)
     assert failed_turns(result) == []

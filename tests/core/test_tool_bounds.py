@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.tools import code_tools, script_tools
 from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from Autodesk.Revit import DB, UI
-from paracore.protocol import apply_payload
+from paracore.core.protocol import apply_payload
 from paracore.revit.context import ToolContext
-from paracore.session import Session
+from paracore.core.session import Session
 from paracore.tools import creation_tools, working_set_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
 from paracore.tools.results import ToolError, ToolOutput

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.app.build import build_agent, load_tools
 from paracore.app.replay_file import load_replay
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import ToolCallPart, validate_history
-from paracore.settings import Settings
+from paracore.core.messages import ToolCallPart, validate_history
+from paracore.core.settings import Settings
 from paracore.tools import toolsets
 from paracore.tools.registry import default_registry
 

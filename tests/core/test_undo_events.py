@@ -20,11 +20,11 @@ import pytest
 
 from Autodesk.Revit import DB
 from Autodesk.Revit.UI import PostableCommand, RevitCommandId
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import ApprovalPolicy
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit import document_events, undo_ledger, undo_turn
+from paracore.hosts.revit import document_events, undo_ledger, undo_turn
 from paracore.revit.dotnet import typed_list
 from revit_standin import faults
 from undo_steps import TWO_STEPS, call

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from paracore import events as ev
-from paracore.app.sandbox import Sandbox
+from paracore.core import events as ev
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit import undo_ledger, undo_turn
+from paracore.hosts.revit import undo_ledger, undo_turn
 from undo_steps import TWO_STEPS, WALL_A, call
 
 
@@ -199,7 +199,7 @@ def test_only_the_last_turn_is_undone_and_a_second_press_undoes_the_one_before(s
 
 
 def test_an_isolate_on_top_changes_nothing_and_is_undone_along_the_way(sandbox):
-    from paracore.revit import panel_actions
+    from paracore.app.revit import panel_actions
     agent = sandbox.agent(ScriptedModel.from_turns([TWO_STEPS]))
     before = state(sandbox)
     run(agent, "two walls")
@@ -254,7 +254,7 @@ def test_the_sandbox_prints_the_turn_s_changes_and_undoes_them_with_slash_undo()
 def test_the_tab_button_starts_the_undo_and_reports_when_it_ends(sandbox):
     import threading
 
-    from paracore.revit import review_actions
+    from paracore.app.revit import review_actions
     agent = sandbox.agent(ScriptedModel.from_turns([TWO_STEPS]))
     before = state(sandbox)
     run(agent, "two walls")

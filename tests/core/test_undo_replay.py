@@ -7,7 +7,7 @@ from pathlib import Path
 
 from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import load_replay
-from paracore.revit import undo_ledger
+from paracore.hosts.revit import undo_ledger
 
 REPLAY = Path(__file__).resolve().parent / "replays" / "undo_last_turn.json"
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field, ValidationError
 
-from paracore.units import (
+from paracore.core.units import (
     LENGTH_UNITS,
     Angle,
     Length,

@@ -4,7 +4,7 @@ import threading
 
 import pytest
 
-from paracore.working_set import WorkingSet, WorkingSetChange, count_label, singular
+from paracore.core.working_set import WorkingSet, WorkingSetChange, count_label, singular
 
 CATEGORIES = {1: "Walls", 2: "Walls", 3: "Doors", 4: "Doors", 5: "Doors", 6: "Windows",
               7: "Furniture", 8: "Casework", 9: "Structural Columns"}
@@ -149,7 +149,7 @@ def test_a_failing_subscriber_is_logged_and_does_not_stop_the_others(ws, caplog)
 
     ws.subscribe(broken)
     ws.subscribe(seen.append)
-    with caplog.at_level(logging.ERROR, logger="paracore.working_set"):
+    with caplog.at_level(logging.ERROR, logger="paracore.core.working_set"):
         change = ws.replace([1])
     assert ws.ids == (1,)
     assert seen == [change]
@@ -286,7 +286,7 @@ def test_a_failing_resolver_costs_the_category_not_the_operation(caplog):
         raise RuntimeError("Revit is busy")
 
     ws = WorkingSet(broken)
-    with caplog.at_level(logging.WARNING, logger="paracore.working_set"):
+    with caplog.at_level(logging.WARNING, logger="paracore.core.working_set"):
         ws.replace([1, 2])
     assert ws.ids == (1, 2)
     assert ws.summary() == "2 Unknown"

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from Autodesk.Revit import DB
-from paracore.revit.bridge import Bridge
-from paracore.revit.executor import CallOutcome, describe_call, describe_categories, run_batch
-from paracore.session import Session
+from paracore.hosts.revit.bridge import Bridge
+from paracore.hosts.revit.executor import CallOutcome, describe_call, describe_categories, run_batch
+from paracore.core.session import Session
 from paracore.tools import creation_tools, modify_tools, working_set_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
 from revit_standin import faults, guard

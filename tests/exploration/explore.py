@@ -34,13 +34,13 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from Autodesk.Revit import DB
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import ApprovalPolicy
-from paracore.app.sandbox import Sandbox, load_tools
+from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import ToolCallPart
-from paracore.revit import executor, preview
-from paracore.revit.executor import MAX_RESULT_CHARS
+from paracore.core.messages import ToolCallPart
+from paracore.hosts.revit import executor, preview
+from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 from paracore.tools import schedule_export_tools
 from paracore.tools.registry import default_registry
 from paracore.tools.results import ToolError

@@ -10,7 +10,7 @@ import pytest
 
 from explore import BUILDINGS, explorer
 
-from paracore.revit.overview import model_summary_text
+from paracore.tools.overview import model_summary_text
 from paracore.tools.lookup import model_element_count
 
 

@@ -48,8 +48,8 @@ class Scratch:
 
     def fresh_session(self):
         """A new, empty session (working set, scratchpad, toolsets): each check starts from it."""
-        from paracore.revit.executor import describe_categories
-        from paracore.session import Session
+        from paracore.hosts.revit.executor import describe_categories
+        from paracore.core.session import Session
         self.session = Session("paracore-in-revit-checks", self.doc.Title, describe=describe_categories(self.doc))
         self.wall = None
         return self.session
@@ -60,7 +60,7 @@ class Scratch:
         return self.outcome(tool, arguments, allow_error=allow_error).content
 
     def outcome(self, tool, arguments, allow_error=False):
-        from paracore.revit.executor import run_batch
+        from paracore.hosts.revit.executor import run_batch
         from paracore.tools.registry import PreparedCall, default_registry
         prepared = default_registry().prepare(tool, arguments, self.session.working_set.ids)
         if not isinstance(prepared, PreparedCall):

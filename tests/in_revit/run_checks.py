@@ -73,8 +73,9 @@ import revit_snapshot  # noqa: E402
 import tool_checks  # noqa: E402
 from behaviour_checks import all_checks  # noqa: E402
 from kit import CheckFailed, Scratch, Skipped, expect, rolled_back  # noqa: E402
-from paracore import quick_buttons as qb  # noqa: E402
-from paracore.revit import runtime, selection  # noqa: E402
+from paracore.app.revit import quick_buttons as qb  # noqa: E402
+from paracore.hosts.revit import runtime
+from paracore.revit import selection
 from paracore.revit.context import element_id, id_value  # noqa: E402
 from paracore.revit.dotnet import element_id_list  # noqa: E402
 
@@ -145,7 +146,7 @@ def _first_line(text):
 # -- the checks --------------------------------------------------------------------------------------
 
 def check_packages():
-    from paracore import doctor
+    from paracore.app import doctor
     checks = [doctor.check_package(d, m) for d, m in doctor.RUNTIME_PACKAGES]
     failed = [c for c in checks if c.status != "ok"]
     expect(not failed, "; ".join(f"{c.name}: {c.detail}" for c in failed))
@@ -154,7 +155,7 @@ def check_packages():
 
 def check_bridge(uiapp, doc):
     """A worker thread's requests through the bridge, dispatched the way idle Revit does."""
-    from paracore.revit.bridge import Bridge
+    from paracore.hosts.revit.bridge import Bridge
     bridge = Bridge(uiapp)
     main = threading.get_ident()
     box = {}

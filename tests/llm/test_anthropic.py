@@ -27,7 +27,7 @@ from paracore.llm.base import (
 )
 from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
 
 MODEL = "claude-sonnet-4-6"
 KEY = "sk-ant-api03-" + "Zq7" * 14

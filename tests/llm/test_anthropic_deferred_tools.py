@@ -6,7 +6,7 @@ from __future__ import annotations
 from paracore.llm.anthropic_provider import AnthropicModel
 from paracore.llm.base import ModelRequest, ToolDefinition
 from paracore.llm.retry import RetryingModel
-from paracore.messages import Message, TextPart, ToolCallPart, ToolResultPart
+from paracore.core.messages import Message, TextPart, ToolCallPart, ToolResultPart
 
 SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}
 

@@ -12,7 +12,7 @@ from paracore.llm.context_window import (
     trim_note,
     turn_starts,
 )
-from paracore.messages import (
+from paracore.core.messages import (
     Message,
     TextPart,
     ThinkingPart,

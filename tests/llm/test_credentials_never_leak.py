@@ -15,8 +15,8 @@ from paracore.llm.common import model_error
 from paracore.llm.credentials import CredentialStoreError, get_key, store_key
 from paracore.llm.pricing import TurnUsage, UsageLog
 from paracore.llm.providers import ProviderNotConfigured, create_model
-from paracore.messages import Usage
-from paracore.settings import Settings, load_settings, read_settings, save_settings
+from paracore.core.messages import Usage
+from paracore.core.settings import Settings, load_settings, read_settings, save_settings
 
 CASES = [
     ("anthropic", "ANTHROPIC_API_KEY", "sk-ant-api03-LEAKCHECK-abcdefghijklmnop0123456789"),

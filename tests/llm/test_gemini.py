@@ -29,9 +29,9 @@ from paracore.llm.base import (
 from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.gemini import GeminiModel
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage, validate_history
-from paracore.prompts import PromptBuilder
-from paracore.session import Session
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage, validate_history
+from paracore.core.prompts import PromptBuilder
+from paracore.core.session import Session
 from paracore.tools.registry import Registry
 
 KEY = "AIzaSyFAKE-test-key-0123456789abcdefgh"

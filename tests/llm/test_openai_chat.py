@@ -18,7 +18,7 @@ from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.common import LOCAL_SERVER_KEY
 from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
 BASE_URL = "http://localhost:11434/v1"
 TOOL = ToolDefinition(

@@ -15,7 +15,7 @@ from paracore.llm.base import (CancelToken, ModelError, ModelRequest, ResponseCo
 from paracore.llm.base import MAX_RAW_ARGUMENTS
 from paracore.llm.openai_responses import OpenAIResponsesModel
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 
 KEY = "sk-proj-testkey1234567890abcdef"
 TOOL = ToolDefinition(

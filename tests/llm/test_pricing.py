@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
-from paracore.events import UsageReported
+from paracore.core.events import UsageReported
 from paracore.llm.pricing import (
     PRICES_PATH,
     TurnUsage,
@@ -18,7 +18,7 @@ from paracore.llm.pricing import (
     is_local_url,
     usage_log_path,
 )
-from paracore.messages import Usage
+from paracore.core.messages import Usage
 
 
 def test_cost_of_each_kind_of_token():

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import approve_all
-from paracore.messages import Usage, validate_history
+from paracore.core.messages import Usage, validate_history
 from paracore.app.replay_file import load_replay
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from wire_fakes import PROVIDERS, Call, ScriptedProvider, Step, provider_usage, signature
 
 ROOT = Path(__file__).resolve().parents[2]

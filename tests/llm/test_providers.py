@@ -19,7 +19,7 @@ from paracore.llm.providers import (
     check_configuration,
     create_model,
 )
-from paracore.settings import Limits, Settings
+from paracore.core.settings import Limits, Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -187,7 +187,7 @@ def test_configuration_is_checked_before_any_adapter_is_imported(isolated, monke
 
 def test_importing_providers_imports_no_sdk():
     code = ("import sys; import paracore.llm.providers, paracore.llm.pricing, paracore.llm.context_window, "
-            "paracore.llm.credentials, paracore.settings; "
+            "paracore.llm.credentials, paracore.core.settings; "
             "loaded = [m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'httpx', 'keyring', "
             "'truststore') if m in sys.modules]; print(loaded); sys.exit(1 if loaded else 0)")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={"PYTHONPATH": str(ROOT / "lib")},

@@ -17,7 +17,7 @@ from paracore.llm.base import (
     final_response,
 )
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Message, Usage
+from paracore.core.messages import Message, Usage
 
 REQUEST = ModelRequest(system="be brief", messages=[Message.user_text("hi")])
 FAST = RetryPolicy(base_delay=0.0)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from paracore.messages import Usage, validate_history
+from paracore.core.messages import Usage, validate_history
 from paracore.app.replay_file import load_replay
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from wire_fakes import Call, Step, anthropic_stream, chat_stream, split
 
 ROOT = Path(__file__).resolve().parents[2]

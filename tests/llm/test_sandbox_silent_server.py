@@ -17,7 +17,7 @@ import time
 import pytest
 
 from paracore.app import terminal_chat
-from paracore import events as ev
+from paracore.core import events as ev
 from test_sandbox_cli import ROOT, child_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT, which Windows does not have")

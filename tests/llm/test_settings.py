@@ -6,8 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from _config_support import isolated  # noqa: F401 - fixture
-from paracore import settings as settings_module
-from paracore.settings import (
+from paracore.core import settings as settings_module
+from paracore.core.settings import (
     Limits,
     Settings,
     SettingsError,
@@ -65,7 +65,7 @@ def test_save_is_atomic_and_leaves_no_temporary_files(isolated, monkeypatch):
 def test_a_damaged_file_gives_defaults_a_warning_and_is_set_aside(isolated, caplog):
     isolated.config_dir.mkdir(parents=True)
     isolated.settings_file.write_text('{"provider": "anthropic", ', encoding="utf-8")
-    with caplog.at_level(logging.WARNING, logger="paracore.settings"):
+    with caplog.at_level(logging.WARNING, logger="paracore.core.settings"):
         settings = load_settings()
     assert settings == Settings()
     assert "damaged" in caplog.text and "default settings" in caplog.text

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from paracore.llm.base import MAX_RAW_ARGUMENTS, checked_tool_arguments, parse_tool_arguments
-from paracore.messages import MAX_ARGUMENT_DEPTH
+from paracore.core.messages import MAX_ARGUMENT_DEPTH
 
 
 def nested(depth: int, opener: str = '{"a": ', closer: str = "}") -> str:

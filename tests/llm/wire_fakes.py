@@ -18,7 +18,7 @@ A step is what a model says in one response: tool calls or a text, plus its usag
   sends a function call whole (with its ``thoughtSignature``), so only the bytes are split;
   ``usageMetadata.cachedContentTokenCount`` is part of ``promptTokenCount``.
 
-Tokens are given neutrally (``paracore.messages.Usage``: ``input_tokens`` is the uncached
+Tokens are given neutrally (``paracore.core.messages.Usage``: ``input_tokens`` is the uncached
 input); ``provider_usage`` says what each adapter should report back for them (only
 Anthropic has a cache-write count). The SSE bytes are delivered in small pieces
 (``split``), so events and JSON are cut at arbitrary places, as on a real connection.
@@ -33,7 +33,7 @@ from typing import Any, Callable
 import httpx2
 
 from openai_fakes import chat_sse, responses_sse
-from paracore.messages import Usage
+from paracore.core.messages import Usage
 
 SSE_HEADERS = {"content-type": "text/event-stream"}
 PROVIDERS = ("anthropic", "openai", "openai-compatible", "gemini")

@@ -13,9 +13,9 @@ import http.client
 import json
 import threading
 
-from paracore import session as sessions
-from paracore.app.sandbox import Sandbox
-from paracore.revit import mcp_startup
+from paracore.core import session as sessions
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.app.revit import mcp_startup
 from paracore.ui.chat_state import ChatState
 
 WALL = {"level": "Level 1", "start": [0, 0], "end": [5, 0]}

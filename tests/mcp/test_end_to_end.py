@@ -16,7 +16,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from mcp_support import ERAS, WALL, Heard, ServerProcess, client, elicit_with, stdio, text
-from paracore import session as sessions
+from paracore.core import session as sessions
 from paracore.app.build import load_tools
 from paracore.mcp import remote
 from paracore.mcp.catalogue import tool_infos

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paracore import resources
+from paracore.core import resources
 from paracore.mcp import install
 from paracore.mcp.install import CLIENTS, Machine, config_path, main
 

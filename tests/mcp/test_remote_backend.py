@@ -11,7 +11,7 @@ import pytest
 from paracore.mcp import discovery, remote
 from paracore.mcp.backend import WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
 from paracore.mcp.remote import RevitBackend
-from paracore.revit.mcp_listener import McpListener
+from paracore.app.revit.mcp_listener import McpListener
 
 from revit_listener_support import WALL, ListeningRevit, Person
 

@@ -1,4 +1,4 @@
-"""Paracore's MCP listener inside Revit (paracore.revit.mcp_listener, mcp_service, mcp_startup)
+"""Paracore's MCP listener inside Revit (paracore.app.revit.mcp_listener, mcp_service, mcp_startup)
 on the stand-in: loopback only, the token, DNS-rebinding checks, bounded requests, calls through
 the chat's approvals (asked in the pane) and undo, and a client that leaves mid-call."""
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_the_file_follows_the_documents_and_goes_when_the_listener_stops(folder)
     revit = ListeningRevit(folder)
     try:
         second = revit.box.on_main_thread(lambda: revit.box.host.new_document("Annex"))
-        from paracore.revit import session_events
+        from paracore.hosts.revit import session_events
         revit.box.on_main_thread(lambda: session_events.activate(second))
         data = json.loads(revit.running.path.read_text(encoding="utf-8"))
         assert set(data["documents"]) == {revit.box.doc_title, "Annex"} and data["active_document"] == "Annex"
@@ -218,7 +218,7 @@ def test_without_the_pane_a_write_is_refused_with_what_to_do(folder):
 
 def test_a_chat_turn_ending_or_stop_leaves_the_mcp_question_alone(revit):
     """The pane's own turn ends (or Stop is pressed) while an MCP client waits: its card stays."""
-    from paracore import events as ev
+    from paracore.core import events as ev
     person = Person(revit.state, "approve", before=lambda request: (
         revit.state.request_stop(),
         revit.state.apply_event(ev.TurnFinished(turn=0, reply="", stop_reason="end_turn")),

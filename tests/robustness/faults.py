@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Literal
 
 from paracore.llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, StreamEvent
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import validate_history
+from paracore.core.messages import validate_history
 from paracore.tools.registry import Registry, ToolSpec, default_registry
 
 from scenario import TurnShape

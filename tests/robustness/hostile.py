@@ -23,11 +23,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.llm.base import ModelError, ResponseComplete
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage, validate_history
-from paracore.revit.executor import MAX_RESULT_CHARS
+from paracore.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage, validate_history
+from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 
 from pairing import next_request_problems
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 
-from paracore.revit import executor
+from paracore.hosts.revit import executor
 
 
 def snapshot(doc) -> dict[int, dict]:

@@ -23,7 +23,7 @@ from paracore.llm.anthropic_provider import AnthropicModel
 from paracore.llm.base import ModelRequest
 from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.llm.openai_responses import OpenAIResponsesModel
-from paracore.messages import Message, add_user_text, validate_history
+from paracore.core.messages import Message, add_user_text, validate_history
 
 _ANTHROPIC_ID = re.compile(r"^[a-zA-Z0-9_-]+$")
 NEXT_USER_TEXT = "And now?"

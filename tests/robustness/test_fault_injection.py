@@ -48,16 +48,16 @@ from pathlib import Path
 
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import Agent, ApprovalPolicy, ApprovalRequest
 from paracore.llm.base import CancelToken
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import ToolResultPart, validate_history
-from paracore.persistence import SessionStore
-from paracore.prompts import PromptBuilder
-from paracore.revit.bridge import DEFAULT_TIMEOUT, RevitBusyError
-from paracore.app.sandbox import Sandbox
-from paracore.session import Session
+from paracore.core.messages import ToolResultPart, validate_history
+from paracore.core.persistence import SessionStore
+from paracore.core.prompts import PromptBuilder
+from paracore.hosts.revit.bridge import DEFAULT_TIMEOUT, RevitBusyError
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.core.session import Session
 
 from faults import (FAULT_KINDS, INJECTED, Blocker, FaultLog, FaultPlan, FaultyModel, StreamFault, ToolFaults,
                     clear_commit_failures, delete_as_user, draw_faults, fail_next_commit, fault_registry,

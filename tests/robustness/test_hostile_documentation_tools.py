@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from Autodesk.Revit import DB
-from paracore.app.sandbox import Sandbox, load_tools
+from paracore.hosts.standin.sandbox import Sandbox, load_tools
 
 from hostile import assert_helpful_error, check_invariants, play
 

@@ -17,9 +17,9 @@ import re
 
 import pytest
 
-from paracore import events as ev
-from paracore.messages import ToolCallPart
-from paracore.app.sandbox import Sandbox, load_tools
+from paracore.core import events as ev
+from paracore.core.messages import ToolCallPart
+from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.tools.registry import default_registry
 
 from hostile import HostileModel, assert_helpful_error, check_invariants, play, tool_result_parts

@@ -13,7 +13,7 @@ from hypothesis import given, strategies as st
 import pytest
 
 from Autodesk.Revit import DB
-from paracore.app.sandbox import Sandbox, load_tools
+from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.tools.read_back import LENGTH_TOLERANCE, SHOWN_DIFFERENCES, ReadBack
 from revit_standin import faults
 

@@ -13,16 +13,16 @@ import pytest
 from pydantic import BaseModel, Field
 
 from paracore.llm.context_window import estimate_tokens, trim_history
-from paracore.messages import Message, ToolCallPart, ToolResultPart, validate_history
-from paracore.prompts import PromptBuilder
-from paracore.protocol import WorkingSetPayloadError, find_working_set_payload
+from paracore.core.messages import Message, ToolCallPart, ToolResultPart, validate_history
+from paracore.core.prompts import PromptBuilder
+from paracore.core.protocol import WorkingSetPayloadError, find_working_set_payload
 from paracore.tools.arguments import describe_validation_error, normalise_arguments
-from paracore.display import display_text, escape_unsafe
+from paracore.core.display import display_text, escape_unsafe
 from paracore.tools.lookup import close_matches
 from paracore.tools.registry import PreparedCall, Registry, ToolCallError
 from paracore.tools.results import ToolError
 from paracore.trace.recorder import TOO_DEEP, TraceRecorder, redact
-from paracore.units import Length, UnitParseError, parse_length
+from paracore.core.units import Length, UnitParseError, parse_length
 
 
 def _nested(depth: int, kind=list):
@@ -195,7 +195,7 @@ def test_the_trace_records_deep_arguments_cut_and_keeps_one_record_per_line(tmp_
     assert "TOO_DEEP" not in json.dumps(redact({"a": _nested(50)}))
     assert TOO_DEEP in json.dumps(redact({"a": _nested(10_000)}))
     recorder = TraceRecorder(directory=tmp_path, keep=None)
-    from paracore import events as ev
+    from paracore.core import events as ev
     recorder.on_event(ev.ToolCallStarted(turn=0, call_id="c1", name="x", arguments={"a": _nested(10_000, dict)},
                                          summary="x"))
     recorder.on_event(ev.TurnStarted(turn=0, user_text="line\u2028separator\u2029and\x85next line"))

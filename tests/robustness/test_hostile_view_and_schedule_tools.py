@@ -10,7 +10,7 @@ import csv
 
 import pytest
 
-from paracore.app.sandbox import Sandbox, load_tools
+from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.tools import schedule_export_tools
 
 from hostile import assert_helpful_error, check_invariants, play

@@ -20,16 +20,16 @@ import traceback
 import httpx2
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.llm.base import CancelToken, ModelError, ModelRequest
 from paracore.llm.credentials import get_key, store_key
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import create_model
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Message
-from paracore.persistence import SessionStore
-from paracore.app.sandbox import Sandbox
-from paracore.settings import Settings, save_settings
+from paracore.core.messages import Message
+from paracore.core.persistence import SessionStore
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.core.settings import Settings, save_settings
 from paracore.trace.recorder import TraceRecorder
 
 from _config_support import isolated  # noqa: F401 - fixture: config, data and keyring in tmp_path
@@ -185,7 +185,7 @@ def test_a_key_reaches_no_log_trace_session_usage_log_event_or_error(isolated, t
         texts.append("\n".join(m.model_dump_json() for m in sandbox.session.history))
 
     # 4. Doctor checks the provider (whether the server answers is not asked: no network)
-    from paracore import doctor
+    from paracore.app import doctor
     secrets: list[str] = []
     monkeypatch.setattr(doctor, "check_reachable", lambda url, timeout=0: doctor.Check("Provider reachable", "ok", url))
     checks = doctor.check_provider(secrets)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 
 from Autodesk.Revit import DB
-from paracore import events as ev
-from paracore.app.sandbox import Sandbox, load_tools
+from paracore.core import events as ev
+from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit import preview as previews
+from paracore.hosts.revit import preview as previews
 from paracore.tools.registry import default_registry
 from revit_standin import faults
 from revit_standin.snapshot import differences, document_state
@@ -121,7 +121,7 @@ def test_a_preview_that_cannot_be_made_still_lets_the_user_decide(sandbox, monke
 
 
 def test_a_failure_quoting_a_megabyte_argument_is_cut_to_the_result_bound(sandbox):
-    from paracore.revit.executor import MAX_RESULT_CHARS
+    from paracore.hosts.revit.executor import MAX_RESULT_CHARS
     result = preview(sandbox, "set_parameter", {"name": "Long name " * 100_000, "value": "x"})
     assert result.error is not None and "cut: " in result.error
     assert len(result.error) <= MAX_RESULT_CHARS - previews.ERROR_FRAME + len("… (cut: 9999999 more characters)")

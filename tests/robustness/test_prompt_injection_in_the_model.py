@@ -22,10 +22,10 @@ import re
 
 import pytest
 
-from paracore import events as ev
-from paracore.prompts import PromptBuilder
-from paracore.app.sandbox import Sandbox
-from paracore.display import _UNSAFE
+from paracore.core import events as ev
+from paracore.core.prompts import PromptBuilder
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.core.display import _UNSAFE
 from paracore.trace.recorder import TraceRecorder
 from paracore.trace.timeline import Timeline
 

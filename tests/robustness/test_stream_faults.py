@@ -55,15 +55,15 @@ import pytest
 
 from openai_fakes import chat_sse, responses_sse
 from pairing import anthropic_problems, chat_problems, next_request_problems, responses_problems
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.llm.anthropic_provider import AnthropicModel
 from paracore.llm.base import CancelToken, ModelError
 from paracore.llm.gemini import GeminiModel
 from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.llm.openai_responses import OpenAIResponsesModel
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.messages import Usage, validate_history
-from paracore.app.sandbox import Sandbox
+from paracore.core.messages import Usage, validate_history
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.tools.registry import Registry, default_registry
 from wire_fakes import (PATHS, PROVIDERS, SSE_HEADERS, Call, Step, anthropic_stream, chat_stream, gemini_stream,
                         responses_stream, split)

@@ -51,7 +51,7 @@ BROKEN = {
                5, "no run(ctx, params)"),
     "Params_Not_A_Model": ('"""Bad Params."""\n\nclass Params:\n    x = 1\n\n\ndef run(ctx, params):\n    return 1\n',
                            3, "must be a pydantic model"),
-    "Bad_Default": ('"""Bad default."""\nfrom pydantic import BaseModel, Field\nfrom paracore.units import Length\n\n'
+    "Bad_Default": ('"""Bad default."""\nfrom pydantic import BaseModel, Field\nfrom paracore.core.units import Length\n\n'
                     'class Params(BaseModel):\n    ok: int = 1\n    radius: Length = Field("ten metres")\n\n'
                     'def run(ctx, params):\n    return 1\n', 7, "default of radius"),
     "No_Docstring": ('from pydantic import BaseModel\n\nclass Params(BaseModel):\n    x: int = 1\n\n'
@@ -160,7 +160,7 @@ def test_a_missing_folder_is_a_problem_not_a_crash(tmp_path):
 
 
 def test_default_folders_are_the_bundled_scripts_then_settings(tmp_path, monkeypatch):
-    from paracore.settings import Settings, save_settings
+    from paracore.core.settings import Settings, save_settings
     monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
     user = tmp_path / "mine"
     user.mkdir()

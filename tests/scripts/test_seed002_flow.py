@@ -15,12 +15,12 @@ import json
 
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import OPEN_ACTION
-from paracore.messages import validate_history
+from paracore.core.messages import validate_history
 from paracore.app.replay import scripted_approver
 from paracore.app.replay_file import load_replay
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.scripts import library as lib
 from paracore.tools.script_tools import SCRIPT_KEY
 

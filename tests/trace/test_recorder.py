@@ -172,7 +172,7 @@ def test_a_recorder_that_cannot_write_never_breaks_the_turn(tmp_path):
 
 def test_a_failing_request_observer_never_breaks_the_turn():
     from paracore.llm.scripted import ScriptedModel
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
 
     def explode(request):
         raise RuntimeError("observer bug")
@@ -193,7 +193,7 @@ def test_attach_keeps_an_observer_already_there(tmp_path):
     agent = Agent()
     recorder = TraceRecorder("chain", tmp_path).attach(agent)
     from paracore.llm.base import ModelRequest
-    from paracore.messages import Message
+    from paracore.core.messages import Message
     request = ModelRequest(system="s", messages=[Message.user_text("hi")])
     agent.on_request(request)
     recorder.close()

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.llm.base import ModelRequest, ToolDefinition
-from paracore.messages import Message, Usage
+from paracore.core.messages import Message, Usage
 from paracore.trace.recorder import TraceRecorder
 from paracore.trace.timeline import (STATUS_THINKING, STATUS_WAITING_FOR_APPROVAL, STATUS_WAITING_FOR_TOOLS,
                                      Timeline, load_export, parse_lines)

@@ -58,7 +58,7 @@ def dispatcher():
 
 @pytest.fixture
 def sandbox():
-    from paracore.app.sandbox import Sandbox
+    from paracore.hosts.standin.sandbox import Sandbox
 
     with Sandbox("duplex") as box:
         yield box

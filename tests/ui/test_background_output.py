@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from paracore.revit import startup_tasks
+from paracore.app.revit import startup_tasks
 
 
 @pytest.fixture

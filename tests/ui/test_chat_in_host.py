@@ -19,12 +19,13 @@ import pytest
 
 from Autodesk.Revit import DB
 
-from paracore import session as sessions
+from paracore.core import session as sessions
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit import host_state, panel_actions, session_events, startup_tasks
-from paracore.revit.chat_agent import ChatAgent
-from paracore.revit.runtime import document_key
-from paracore.settings import Settings
+from paracore.hosts.revit import host_state, session_events
+from paracore.app.revit import panel_actions, startup_tasks
+from paracore.app.revit.chat_agent import ChatAgent
+from paracore.revit.documents import document_key
+from paracore.core.settings import Settings
 from paracore.ui.chat_state import ChatState
 from paracore.ui.turn_runner import TurnRunner
 from revit_standin import guard
@@ -53,7 +54,7 @@ def revit(tmp_path, monkeypatch):
     yield SimpleNamespace(host=host, doc=doc, session=session, bridge=state.bridge)
     host.call(state.bridge.close)
     host.call(lambda: session_events.unsubscribe(host.uiapp))
-    from paracore.revit import document_events
+    from paracore.hosts.revit import document_events
     host.call(lambda: document_events.unsubscribe(host.application))
     host.stop()
     guard.reset_main_thread()

@@ -13,14 +13,14 @@ import threading
 
 import pytest
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import Agent, ApprovalRequest, CallOutcome
 from paracore.llm.base import ModelError
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import Usage, validate_history
-from paracore.prompts import PromptBuilder
+from paracore.core.messages import Usage, validate_history
+from paracore.core.prompts import PromptBuilder
 from paracore.revit.working_set_rows import rows_provider
-from paracore.session import Session
+from paracore.core.session import Session
 from paracore.tools.registry import Registry
 from paracore.ui.approvals import ApprovalGate
 from paracore.ui.batching import EventBatcher

@@ -17,9 +17,9 @@ import keyring
 import pytest
 
 from _config_support import PROVIDER_ENV, MemoryKeyring
-from paracore import doctor
-from paracore.revit import host_state
-from paracore.revit.bridge import Bridge
+from paracore.app import doctor
+from paracore.hosts.revit import host_state
+from paracore.hosts.revit.bridge import Bridge
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 

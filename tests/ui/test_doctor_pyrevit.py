@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from paracore import doctor
+from paracore.app import doctor
 
 
 def _pyrevit(monkeypatch, version: str):

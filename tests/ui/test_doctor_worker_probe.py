@@ -6,7 +6,7 @@ from __future__ import annotations
 import fake_wpf
 import pytest
 
-from paracore import doctor
+from paracore.app import doctor
 
 
 @pytest.fixture

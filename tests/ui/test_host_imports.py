@@ -1,4 +1,5 @@
-"""The core stays free of host imports: only paracore.revit touches Autodesk, System and clr at
+"""The core stays free of host imports: only the Revit API kit (paracore.revit), the Revit host
+(paracore.hosts.revit) and the pyRevit glue (paracore.app.revit) touch Autodesk, System and clr at
 import time. Tool bodies, the WPF view and the settings dialog import them lazily, inside the
 functions that run in Revit, so everything else imports (and is tested) anywhere."""
 from __future__ import annotations
@@ -32,21 +33,24 @@ def is_host(name: str) -> bool:
     return name.split(".")[0] in HOST_MODULES
 
 
+REVIT_FOLDERS = (PACKAGE / "revit", PACKAGE / "hosts" / "revit", PACKAGE / "app" / "revit")
+
+
 def test_no_module_outside_revit_imports_the_host_at_import_time():
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        if (PACKAGE / "revit") in path.parents:
+        if any(folder in path.parents for folder in REVIT_FOLDERS):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node, names in module_level_imports(tree):
             if any(is_host(name) for name in names):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {', '.join(names)}")
-    assert not offenders, "host imports at module level outside lib/paracore/revit:\n" + "\n".join(offenders)
+    assert not offenders, "host imports at module level outside the Revit folders:\n" + "\n".join(offenders)
 
 
 # Where a host import may appear at all: the Revit glue (and the scripts that ship with it), tool
 # bodies (inside the functions, checked above), and the WPF views, which run only in Revit.
-HOST_CODE = (PACKAGE / "revit", PACKAGE / "tools")
+HOST_CODE = (*REVIT_FOLDERS, PACKAGE / "tools")
 WPF_MODULES = ("ui/wpf_view.py", "ui/settings_view.py", "ui/gil_probe.py")
 
 
@@ -92,18 +96,18 @@ def test_the_core_check_sees_function_local_and_dynamic_imports():
     assert [names for _, names in every_import(tree) if any(is_host(n) for n in names)] == [
         ["Autodesk.Revit"], ["System.Windows"]]
     assert all((PACKAGE / module).is_file() for module in WPF_MODULES)
-    assert PACKAGE / "doctor.py" in set(core_files()) and PACKAGE / "scripts" / "library.py" in set(core_files())
+    assert PACKAGE / "app" / "doctor.py" in set(core_files()) and PACKAGE / "scripts" / "library.py" in set(core_files())
 
 
 def test_the_core_and_the_ui_import_without_revit():
     """In a fresh interpreter WITHOUT the stand-in on the path: any host import would fail."""
     modules = [
-        "paracore.agent", "paracore.session", "paracore.working_set", "paracore.settings", "paracore.events",
-        "paracore.persistence", "paracore.prompts", "paracore.llm.providers", "paracore.quick_buttons",
-        "paracore.doctor", "paracore.ui.chat_state", "paracore.ui.turn_runner", "paracore.ui.wpf_view",
-        "paracore.ui.settings_view", "paracore.revit.host_state", "paracore.revit.startup_tasks",
-        "paracore.revit.session_events", "paracore.revit.chat_agent", "paracore.revit.panel_actions",
-        "paracore.revit.chat_launcher",
+        "paracore.agent", "paracore.core.session", "paracore.core.working_set", "paracore.core.settings", "paracore.core.events",
+        "paracore.core.persistence", "paracore.core.prompts", "paracore.llm.providers", "paracore.app.revit.quick_buttons",
+        "paracore.app.doctor", "paracore.ui.chat_state", "paracore.ui.turn_runner", "paracore.ui.wpf_view",
+        "paracore.ui.settings_view", "paracore.hosts.revit.host_state", "paracore.app.revit.startup_tasks",
+        "paracore.hosts.revit.session_events", "paracore.app.revit.chat_agent", "paracore.app.revit.panel_actions",
+        "paracore.app.revit.chat_launcher",
     ]
     script = ("import importlib, sys\n"
               f"sys.path[:] = [{str(LIB)!r}] + [p for p in sys.path if 'stubs' not in p]\n"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import threading
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.agent import ApprovalRequest
-from paracore.revit.mcp_startup import ListenerPump
+from paracore.app.revit.mcp_startup import ListenerPump
 from paracore.ui.chat_state import ChatState
 
 REQUEST = ApprovalRequest("mcp_1", "create_wall", {"level": "Level 1"}, "Create a wall on Level 1")

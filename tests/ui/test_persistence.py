@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from paracore import persistence
+from paracore.core import persistence
 from paracore.llm.credentials import get_key, store_key
 from paracore.llm.scripted import ScriptedModel
-from paracore.messages import Message, TextPart, ToolCallPart, ToolResultPart, validate_history
-from paracore.persistence import (SessionStore, new_conversation, parse_session, restore_session, save_session,
+from paracore.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, validate_history
+from paracore.core.persistence import (SessionStore, new_conversation, parse_session, restore_session, save_session,
                                   session_file_name)
 from paracore.revit.working_set_rows import exists_provider
-from paracore.session import Session
+from paracore.core.session import Session
 from paracore.ui.chat_state import ChatState
 from paracore.ui.turn_runner import TurnRunner
 

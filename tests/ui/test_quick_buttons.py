@@ -10,10 +10,10 @@ import pytest
 from Autodesk.Revit import DB
 from paracore.revit.dotnet import typed_list
 
-from paracore import quick_buttons
-from paracore import session as sessions
-from paracore.revit import document_events
-from paracore.revit.runtime import document_key
+from paracore.app.revit import quick_buttons
+from paracore.core import session as sessions
+from paracore.hosts.revit import document_events
+from paracore.revit.documents import document_key
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 

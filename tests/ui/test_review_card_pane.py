@@ -8,7 +8,7 @@ from fake_wpf import Visibility, pump_until
 from test_wpf_view_smoke import WALL_CALL, activate, idle, revit, scripted, send, ui  # noqa: F401 - fixtures
 
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit import host_state
+from paracore.hosts.revit import host_state
 from paracore.ui import wpf_view
 
 

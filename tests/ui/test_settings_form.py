@@ -7,7 +7,7 @@ import pytest
 
 from _config_support import BrokenKeyring, isolated  # noqa: F401 - fixture
 from paracore.llm import credentials
-from paracore.settings import Settings, read_settings
+from paracore.core.settings import Settings, read_settings
 from paracore.ui.settings_view import (APPROVAL_CHOICES, PROVIDER_CHOICES, FormValues,
                                        SettingsForm)
 
@@ -23,7 +23,7 @@ def test_the_fields_show_the_settings(isolated):
 
 
 def test_the_choices_cover_every_provider_and_policy():
-    from paracore.settings import PROVIDERS
+    from paracore.core.settings import PROVIDERS
     assert [name for name, _ in PROVIDER_CHOICES] == [None, *PROVIDERS]
     assert {name for name, _ in APPROVAL_CHOICES} == {"ask_writes", "ask_all", "never"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
-from paracore.settings import Settings, read_settings
+from paracore.core.settings import Settings, read_settings
 from paracore.tools.toolsets import NAMES
 from paracore.ui.settings_view import FormValues, SettingsForm
 

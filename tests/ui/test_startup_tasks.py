@@ -1,4 +1,4 @@
-"""startup.py's work (paracore.revit.startup_tasks) against the Revit stand-in.
+"""startup.py's work (paracore.app.revit.startup_tasks) against the Revit stand-in.
 
 The stand-in host has a real main thread with Revit's idle loop; ``host.call`` runs the startup
 there, as pyRevit runs startup.py on Revit's main thread. Checked: the bridge is created on the
@@ -14,10 +14,11 @@ import pytest
 
 from Autodesk.Revit import DB
 
-from paracore import persistence
-from paracore import session as sessions
-from paracore.revit import host_state, session_events, startup_tasks
-from paracore.revit.runtime import document_key
+from paracore.core import persistence
+from paracore.core import session as sessions
+from paracore.hosts.revit import host_state, session_events
+from paracore.app.revit import startup_tasks
+from paracore.revit.documents import document_key
 from revit_standin import guard
 from revit_standin.host import RevitHost
 
@@ -44,7 +45,7 @@ def revit(data_dir):
     if "document_sessions" in state.subscriptions:
         host.call(lambda: session_events.unsubscribe(host.uiapp))
     if "document_changed" in state.subscriptions:
-        from paracore.revit import document_events
+        from paracore.hosts.revit import document_events
         host.call(lambda: document_events.unsubscribe(host.application))
     host.stop()
     guard.reset_main_thread()
@@ -158,7 +159,7 @@ def test_the_event_arguments_the_handlers_read_are_revits(revit):
 
 
 def test_a_saved_conversation_comes_back_when_its_document_opens(revit, data_dir):
-    from paracore.messages import Message, TextPart
+    from paracore.core.messages import Message, TextPart
     start(revit)
     first = revit.call(lambda: revit.open("duplex"))
     key = revit.call(lambda: document_key(first))
@@ -191,7 +192,7 @@ def test_saved_ids_that_left_the_model_are_dropped_on_restore(revit, data_dir):
     revit.call(lambda: revit.close(doc))
     earlier = sessions.Session(key, "duplex")
     earlier.working_set.add([wall, 99999999])
-    from paracore.messages import Message, TextPart
+    from paracore.core.messages import Message, TextPart
     earlier.history[:] = [Message(role="user", parts=[TextPart(text="Hi")]),
                           Message(role="assistant", parts=[TextPart(text="Hello.")])]
     assert persistence.save_session(earlier).saved

@@ -12,13 +12,13 @@ import pytest
 
 from Autodesk.Revit import DB
 
-from paracore import quick_buttons
-from paracore import session as sessions
-from paracore.revit import panel_actions
+from paracore.app.revit import quick_buttons
+from paracore.core import session as sessions
+from paracore.app.revit import panel_actions
 from paracore.revit import working_set_actions as actions
 from paracore.revit.dotnet import element_id_list
-from paracore.revit.executor import run_batch
-from paracore.revit.runtime import session_for
+from paracore.hosts.revit.executor import run_batch
+from paracore.hosts.revit.runtime import session_for
 from paracore.tools import view_tools  # noqa: F401 - registers isolate_in_view
 from paracore.tools.registry import default_registry
 from revit_standin import faults, guard

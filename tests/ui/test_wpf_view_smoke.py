@@ -15,10 +15,11 @@ import pytest
 import fake_wpf
 from fake_wpf import Key, Keyboard, ModifierKeys, Visibility, pump_until
 
-from paracore import session as sessions
+from paracore.core import session as sessions
 from paracore.llm.scripted import ScriptedModel
-from paracore.revit import chat_agent, host_state, session_events, startup_tasks
-from paracore.settings import Settings
+from paracore.app.revit import chat_agent, startup_tasks
+from paracore.hosts.revit import host_state, session_events
+from paracore.core.settings import Settings
 from paracore.ui import settings_view, wpf_view
 from revit_standin import guard
 from revit_standin.host import RevitHost
@@ -45,7 +46,7 @@ def revit(tmp_path, monkeypatch):
         view.close()
     host.call(state.bridge.close)
     host.call(lambda: session_events.unsubscribe(host.uiapp))
-    from paracore.revit import document_events
+    from paracore.hosts.revit import document_events
     host.call(lambda: document_events.unsubscribe(host.application))
     host.stop()
     guard.reset_main_thread()
@@ -249,7 +250,7 @@ def test_a_view_built_before_any_document_follows_the_first_one_opened(revit, ui
     assert "Open a project" in view.state.snapshot().messages[-1].text
     doc = revit.host.call(lambda: revit.host.open("duplex"))
     pump_until(ui, lambda: view.ui.DocumentText.Text == "duplex", what="the view to follow the opened document")
-    assert view.session.key == revit.host.call(lambda: __import__("paracore.revit.runtime", fromlist=["x"])
+    assert view.session.key == revit.host.call(lambda: __import__("paracore.hosts.revit.runtime", fromlist=["x"])
                                                 .document_key(doc))
 
 
@@ -283,7 +284,7 @@ def test_the_window_fallback_hosts_the_same_view(revit, ui):
 
 
 def test_startup_registers_the_pane_once_and_the_chat_button_toggles_it(revit, ui):
-    from paracore.revit import chat_launcher, pane
+    from paracore.app.revit import chat_launcher, pane
     uiapp = revit.host.uiapp
     state = revit.host.call(lambda: startup_tasks.run(uiapp, log_dir=None))  # everything, the pane too
     assert state.steps["pane"].ok and state.pane_registered, state.summary_lines()
@@ -300,7 +301,7 @@ def test_startup_registers_the_pane_once_and_the_chat_button_toggles_it(revit, u
 
 
 def test_without_a_pane_the_chat_button_opens_the_window(revit, ui):
-    from paracore.revit import chat_launcher
+    from paracore.app.revit import chat_launcher
     uiapp = revit.host.uiapp
     assert revit.host.call(lambda: chat_launcher.toggle_chat(uiapp)) == "The chat window is opened."
     assert revit.host.call(lambda: chat_launcher.toggle_chat(uiapp)) == "The chat window is brought to front."

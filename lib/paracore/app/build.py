@@ -15,10 +15,13 @@ import pkgutil
 import threading
 from typing import Any, Callable
 
-from ..agent import Agent, AgentLimits, ApprovalPolicy, Approver, approve_all
-from ..prompts import PromptBuilder
-from ..settings import Settings
-from ..tools.registry import default_registry
+from paracore import tools
+from paracore.agent import Agent, AgentLimits, ApprovalPolicy, Approver, approve_all
+from paracore.core.prompts import PromptBuilder
+from paracore.core.settings import Settings
+from paracore.llm.providers import create_model
+from paracore.llm.retry import RetryingModel, RetryPolicy
+from paracore.tools.registry import default_registry
 
 _tools_lock = threading.Lock()
 _tools_loaded = False
@@ -30,7 +33,6 @@ def load_tools() -> None:
     with _tools_lock:
         if _tools_loaded:
             return
-        from .. import tools
         for module in pkgutil.iter_modules(tools.__path__):
             importlib.import_module(f"{tools.__name__}.{module.name}")
         _tools_loaded = True
@@ -46,8 +48,6 @@ def build_model(settings: Settings, *, model_factory: Callable[[Settings], Any] 
     """The settings' model (``providers.create_model``, or ``model_factory``) behind the retry
     policy, with the settings' first-byte timeout. Raises ``ProviderNotConfigured`` with what to
     do when the settings lack something."""
-    from ..llm.providers import create_model
-    from ..llm.retry import RetryingModel, RetryPolicy
     policy = RetryPolicy(first_byte_timeout=settings.limits.first_byte_timeout)
     return RetryingModel((model_factory or create_model)(settings), policy)
 

@@ -6,7 +6,23 @@ import argparse
 import json
 import sys
 
-from .. import resources
+from paracore.agent import ApprovalPolicy
+from paracore.app.build import build_model, load_tools
+from paracore.app.cli_view import ConversationPrinter
+from paracore.app.replay import failed_turns, run_replay
+from paracore.app.replay_file import ReplayFileError, load_replay
+from paracore.app.terminal_chat import run_chat
+from paracore.app.tools_reference import render
+from paracore.core import resources
+from paracore.core.settings import load_settings, settings_path
+from paracore.hosts.standin.sandbox import Sandbox, install_standin
+from paracore.llm.pricing import UsageLog
+from paracore.llm.providers import ProviderNotConfigured
+from paracore.mcp.command import main as mcp_main
+from paracore.tools.overview import model_summary_text
+from paracore.tools.registry import default_registry
+from paracore.trace.recorder import find_trace, list_traces, traces_dir
+from paracore.trace.timeline import Timeline
 
 DEMO = resources.demo("seed000")
 
@@ -14,7 +30,6 @@ DEMO = resources.demo("seed000")
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["mcp"]:  # its own options and subcommands (paracore.mcp.command)
-        from ..mcp.command import main as mcp_main
         return mcp_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
@@ -102,8 +117,6 @@ def _replay(args) -> int:
 
 def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
     """Exit status: 0 when every turn ran as scripted, 1 when a turn failed, 2 for a bad file or model."""
-    from .replay import failed_turns, run_replay
-    from .replay_file import ReplayFileError, load_replay
     try:
         replay = load_replay(path)
     except (ReplayFileError, OSError) as error:
@@ -114,7 +127,6 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
             result = run_replay(replay, model)
             print(json.dumps(result, ensure_ascii=False, indent=2))
         else:
-            from .cli_view import ConversationPrinter
             printer = ConversationPrinter(sys.stdout)
             result = run_replay(replay, model, on_event=printer.on_event)
             printer.final(result)
@@ -130,8 +142,6 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
 
 
 def _trace(args) -> int:
-    from ..trace.recorder import find_trace, list_traces, traces_dir
-    from ..trace.timeline import Timeline
     if not args.session:
         if args.export:
             print("paracore: --export needs a session (an id, a prefix or 'latest')", file=sys.stderr)
@@ -163,12 +173,10 @@ def _trace(args) -> int:
 
 
 def _model(args) -> int:
-    from .sandbox import install_standin
     install_standin()
-    from revit_standin.host import RevitHost
     from revit_standin.grow import grow
+    from revit_standin.host import RevitHost
 
-    from ..revit.overview import model_summary_text
     host = RevitHost()
     try:
         doc = host.open(args.name)
@@ -182,28 +190,18 @@ def _model(args) -> int:
 
 
 def _tools_doc(args) -> int:
-    from .build import load_tools
-    from ..tools.registry import default_registry
-    from ..tools_reference import render
     load_tools()
     sys.stdout.write(render(default_registry()))
     return 0
 
 
 def _sandbox(args) -> int:
-    from ..llm.pricing import UsageLog
-    from ..llm.providers import ProviderNotConfigured
-    from ..settings import load_settings
-    from .build import build_model
-    from .sandbox import Sandbox
-    from .terminal_chat import run_chat
     settings = load_settings()
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
     settings = settings.with_changes(**changes) if changes else settings
     try:
         model = build_model(settings)  # its retries are printed as the agent reports them
     except ProviderNotConfigured as error:
-        from ..settings import settings_path
         print(f"paracore: {error}\nOutside Revit there is no Settings window: the settings are the file "
               f"{settings_path()} (provider, model, base_url; keys come from the environment), or pass "
               "--provider, --model and --base-url, e.g.\n"
@@ -220,6 +218,5 @@ def _sandbox(args) -> int:
     # usage log alike.
     base_url = getattr(model, "base_url", None) or settings.base_url
     with sandbox:
-        from ..agent import ApprovalPolicy
         return run_chat(sandbox, model, base_url=base_url, policy=ApprovalPolicy(mode=settings.approval_policy),
                         usage_log=UsageLog(base_url=base_url), settings=settings)

@@ -1,7 +1,7 @@
 """Prints agent events as a readable conversation in a terminal: tool cards and the working set."""
 from __future__ import annotations
 
-from .. import events as ev
+from paracore.core import events as ev
 
 _STATUS_MARK = {"done": "✓", "error": "✗", "denied": "⊘", "cancelled": "…"}
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import events as ev
-from ..agent import ApprovalRequest
-from .replay_file import Replay
-from .sandbox import Sandbox
-from ..trace.recorder import TraceRecorder
+from paracore.agent import ApprovalRequest
+from paracore.app.replay_file import Replay
+from paracore.core import events as ev
+from paracore.hosts.revit.undo_turn import undo_last_turn
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.tools.overview import selection_and_element_count
+from paracore.trace.recorder import TraceRecorder
 
 
 def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
@@ -95,7 +97,6 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, re
 
 def _undo_last_turn(sandbox) -> dict:
     """Undo last turn, as the pane's button does; what it said and the working set after it."""
-    from ..revit.undo_turn import undo_last_turn
     result = undo_last_turn(sandbox.runtime)
     working_set = sandbox.session.working_set
     return {"done": result.done, "message": result.message,
@@ -112,7 +113,6 @@ def _context_sent(scripted, first_request: int) -> str:
 
 def _final_state(sandbox) -> dict:
     def read():
-        from ..revit.overview import selection_and_element_count
         return selection_and_element_count(sandbox.host.uiapp.ActiveUIDocument)
     selection, count = sandbox.on_main_thread(read)
     working_set = sandbox.session.working_set

@@ -19,12 +19,15 @@ import threading
 import time
 from typing import Callable
 
-from .. import events as ev
-from ..agent import ApprovalPolicy, ApprovalRequest
-from .cli_view import ConversationPrinter
-from ..llm.base import CancelToken
-from ..llm.pricing import TurnUsage, UsageLog
-from ..trace.recorder import TraceRecorder
+from paracore.agent import ApprovalPolicy, ApprovalRequest
+from paracore.app.cli_view import ConversationPrinter
+from paracore.app.revit import review_actions
+from paracore.core import events as ev
+from paracore.hosts.revit import undo_turn
+from paracore.llm.base import CancelToken
+from paracore.llm.pricing import TurnUsage, UsageLog
+from paracore.trace.recorder import TraceRecorder
+from paracore.ui.review_card import summary_text
 
 _DONE = object()
 TICK = 0.25            # seconds between updates of the waiting line
@@ -117,8 +120,6 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -
 
 def _print_review(agent, out) -> None:
     """The review card's summary, when the turn changed the model (docs/SAFETY.md)."""
-    from ..revit import review_actions
-    from ..ui.review_card import summary_text
     read = getattr(agent.revit, "read", None)
     if read is None:
         return
@@ -144,7 +145,6 @@ def _command(text: str, agent, out) -> None:
         server = getattr(model, "base_url", None) or "the provider's own"
         out.write(f"  {model.provider} · model {model.name} · server: {server}\n")
     elif name == "/undo":
-        from ..revit import undo_turn
         out.write(f"  {undo_turn.undo_last_turn(agent.revit).message}\n")
     elif name == "/clear":
         agent.session.clear_conversation()

@@ -19,10 +19,17 @@ from typing import Any, Callable, Iterable, Iterator
 import httpx2
 import openai
 
-from .base import CancelToken, ModelError, ResponseComplete
-from .common import SDK_RETRIES, close_on_cancel, http_timeout, model_error, provider_label, retry_after, sdk_http_client
-from ..messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
-
+from paracore.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, Usage
+from paracore.llm.base import CancelToken, ModelError, ResponseComplete
+from paracore.llm.common import (
+    SDK_RETRIES,
+    close_on_cancel,
+    http_timeout,
+    model_error,
+    provider_label,
+    retry_after,
+    sdk_http_client,
+)
 
 # --------------------------------------------------------------------------------------------
 # The client

@@ -15,7 +15,7 @@ messages, and a request may mark at most four blocks. We mark:
    toolsets that are off are sent with ``defer_loading`` (docs/TOOLSETS.md): they are not part
    of the cached prompt, and ``use_toolset``'s result loads them with ``tool_reference`` blocks,
    in the conversation, so turning a toolset on never changes the cached prefix;
-2. the system block: rendered once per session (``paracore.prompts``), so tools + system is
+2. the system block: rendered once per session (``paracore.core.prompts``), so tools + system is
    one stable prefix, written by the first call and read by every later one, across turns;
 3. the last block of the last message (rolling): each request writes the conversation so
    far, and the next request — the same history plus one assistant message and one user
@@ -44,11 +44,10 @@ from typing import Any, Iterator
 import anthropic
 import httpx2
 
-from paracore.messages import Message, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
-
-from .base import (
-    CancelToken,
+from paracore.core.messages import Message, Part, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.llm.base import (
     Cancelled,
+    CancelToken,
     ModelError,
     ModelRequest,
     ResponseComplete,
@@ -61,8 +60,16 @@ from .base import (
     checked_tool_arguments,
     parse_tool_arguments,
 )
-from .common import (CHUNK_TIMEOUT, SDK_RETRIES, close_on_cancel, http_timeout, is_quota_error, model_error,
-                     retry_after, sdk_http_client)
+from paracore.llm.common import (
+    CHUNK_TIMEOUT,
+    SDK_RETRIES,
+    close_on_cancel,
+    http_timeout,
+    is_quota_error,
+    model_error,
+    retry_after,
+    sdk_http_client,
+)
 
 PROVIDER = "anthropic"
 DEFAULT_MAX_OUTPUT_TOKENS = 8192  # Anthropic requires max_tokens on every request

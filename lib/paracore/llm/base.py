@@ -24,9 +24,7 @@ from typing import Annotated, Any, Iterable, Iterator, Literal, Protocol, Union,
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from paracore.messages import MAX_ARGUMENT_DEPTH, Message, Usage, nesting_exceeds
-
-StopReason = Literal["end_turn", "tool_use", "max_tokens", "refusal", "cancelled", "error"]
+from paracore.core.messages import MAX_ARGUMENT_DEPTH, Message, StopReason, Usage, nesting_exceeds
 
 
 class _Frozen(BaseModel):

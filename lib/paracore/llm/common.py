@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import httpx2
 
-from .base import CancelToken, ModelError
+from paracore.llm.base import CancelToken, ModelError
 
 log = logging.getLogger("paracore.llm")
 

@@ -35,7 +35,7 @@ from typing import Callable, Iterable, Sequence
 
 from pydantic import BaseModel
 
-from paracore.messages import Message, TextPart, ToolResultPart
+from paracore.core.messages import Message, TextPart, ToolResultPart
 
 CHARS_PER_TOKEN = 4
 DEFAULT_DROP_FRACTION = 0.25

@@ -26,8 +26,8 @@ import threading
 import traceback
 from typing import Iterable, Literal
 
+from paracore.core.settings import PROVIDERS
 from paracore.llm.base import redact_secrets
-from paracore.settings import PROVIDERS
 
 log = logging.getLogger(__name__)
 

@@ -74,11 +74,10 @@ from typing import Any, Iterable, Iterator
 import httpx2
 import pydantic
 from google import genai
-from google.genai import errors as genai_errors
-from google.genai import types
+from google.genai import errors as genai_errors, types
 
-from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
-from .base import (
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.llm.base import (
     CancelToken,
     ModelError,
     ModelRequest,
@@ -91,8 +90,15 @@ from .base import (
     ToolDefinition,
     checked_tool_arguments,
 )
-from .common import (CHUNK_TIMEOUT, close_on_cancel, http_timeout, model_error, provider_label, retry_after,
-                     system_tls_context)
+from paracore.llm.common import (
+    CHUNK_TIMEOUT,
+    close_on_cancel,
+    http_timeout,
+    model_error,
+    provider_label,
+    retry_after,
+    system_tls_context,
+)
 
 PROVIDER = "gemini"
 LABEL = provider_label(PROVIDER)

@@ -35,11 +35,21 @@ from typing import Any, Iterator
 
 import httpx2
 
-from . import _openai_shared as shared
-from .base import (CancelToken, ModelRequest, ResponseComplete, StopReason, StreamEvent, TextDelta,
-                   ThinkingDelta, ToolCallDelta, ToolDefinition, parse_tool_arguments)
-from .common import CHUNK_TIMEOUT, LOCAL_SERVER_KEY
-from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.llm import _openai_shared as shared
+from paracore.llm.base import (
+    CancelToken,
+    ModelRequest,
+    ResponseComplete,
+    StopReason,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallDelta,
+    ToolDefinition,
+    parse_tool_arguments,
+)
+from paracore.llm.common import CHUNK_TIMEOUT, LOCAL_SERVER_KEY
 
 PROVIDER = "openai-compatible"
 _REASONING_FIELDS = ("reasoning_content", "reasoning")

@@ -31,11 +31,21 @@ from typing import Any, Iterator
 
 import httpx2
 
-from . import _openai_shared as shared
-from .base import (CancelToken, ModelRequest, ResponseComplete, StopReason, StreamEvent, TextDelta,
-                   ThinkingDelta, ToolCallDelta, ToolDefinition, parse_tool_arguments)
-from .common import CHUNK_TIMEOUT
-from ..messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from paracore.llm import _openai_shared as shared
+from paracore.llm.base import (
+    CancelToken,
+    ModelRequest,
+    ResponseComplete,
+    StopReason,
+    StreamEvent,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallDelta,
+    ToolDefinition,
+    parse_tool_arguments,
+)
+from paracore.llm.common import CHUNK_TIMEOUT
 
 PROVIDER = "openai"
 _TERMINAL = {"response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed"}

@@ -16,7 +16,6 @@ import ipaddress
 import json
 import logging
 import math
-import os
 import re
 import threading
 import uuid
@@ -27,13 +26,13 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from paracore.core.messages import Usage
+from paracore.core.paths import data_dir
 from paracore.llm.base import redact_secrets
-from paracore.messages import Usage
 
 log = logging.getLogger(__name__)
 
 PRICES_PATH = Path(__file__).resolve().parent.parent / "data" / "prices.json"
-DATA_DIR_ENV = "PARACORE_DATA_DIR"
 USAGE_LOG_FILENAME = "usage.jsonl"
 
 
@@ -141,16 +140,6 @@ def estimate_cost(provider: str, model: str, usage: Usage, *, base_url: str | No
 # --------------------------------------------------------------------------------------------
 # The usage log
 # --------------------------------------------------------------------------------------------
-
-def data_dir() -> Path:
-    """Where Paracore keeps its data: ``PARACORE_DATA_DIR`` or the user's data directory."""
-    override = os.environ.get(DATA_DIR_ENV, "").strip()
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("Paracore", appauthor=False))
-
 
 def usage_log_path() -> Path:
     return data_dir() / USAGE_LOG_FILENAME

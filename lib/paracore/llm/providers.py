@@ -13,9 +13,10 @@ import inspect
 import logging
 from typing import Any
 
+from paracore.core.settings import PROVIDERS, Settings
 from paracore.llm import credentials
 from paracore.llm.base import Model
-from paracore.settings import PROVIDERS, Settings
+from paracore.llm.common import LOCAL_SERVER_KEY
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,6 @@ def create_model(settings: Settings, *, http_client: Any = None, api_key: str | 
     """
     provider, name, key, url = _resolve(settings, api_key=api_key, base_url=base_url, model=model)
     if key is None:  # openai-compatible without a key: never let the SDK fall back to OPENAI_API_KEY
-        from paracore.llm.common import LOCAL_SERVER_KEY
         key = LOCAL_SERVER_KEY
     module_name, class_name = _ADAPTERS[provider]
     adapter = getattr(importlib.import_module(module_name), class_name)

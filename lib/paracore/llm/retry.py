@@ -36,9 +36,18 @@ import time
 from dataclasses import dataclass
 from typing import Iterator
 
-from .base import Cancelled, CancelToken, Model, ModelError, ModelRequest, ResponseComplete, RetryNotice, StreamEvent
-from .common import provider_label
-from ..messages import Message, Usage
+from paracore.core.messages import Message, Usage
+from paracore.llm.base import (
+    Cancelled,
+    CancelToken,
+    Model,
+    ModelError,
+    ModelRequest,
+    ResponseComplete,
+    RetryNotice,
+    StreamEvent,
+)
+from paracore.llm.common import provider_label
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,7 @@ from typing import Any, Iterator, Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from paracore.core.messages import Message, TextPart, ToolCallPart, Usage, validate_history
 from paracore.llm.base import (
     CancelToken,
     ModelError,
@@ -33,7 +34,6 @@ from paracore.llm.base import (
     TextDelta,
     ToolCallDelta,
 )
-from paracore.messages import Message, TextPart, ToolCallPart, Usage, validate_history
 
 Approval = Literal["approve", "deny"]
 

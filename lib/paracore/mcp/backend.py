@@ -8,7 +8,7 @@ every request to a :class:`Backend`:
 * ``paracore.mcp.remote.RevitBackend`` (``paracore mcp`` alone): the running Revit(s), found
   through their instance files and reached over loopback with a per-session token; inside
   Revit the call goes through the same bridge, executor, approvals and undo as the chat
-  (``paracore.revit.mcp_listener``).
+  (``paracore.app.revit.mcp_listener``).
 
 The server never touches Revit, the agent or the session itself: it maps MCP to these calls,
 so both backends behave the same to a client. Everything here is plain data (JSON-able), since

@@ -1,5 +1,5 @@
 """One MCP tool call run by an agent, wherever the agent lives: in ``paracore mcp --model`` (the
-stand-in, ``local``) or inside Revit (``paracore.revit.mcp_listener``). Both go through
+stand-in, ``local``) or inside Revit (``paracore.app.revit.mcp_listener``). Both go through
 ``Agent.run_calls``: the chat's validation, approval policy, executor, undo and working set.
 
 The call is recorded in the trace of its MCP client (``source: mcp``, the client's name), like a
@@ -12,9 +12,9 @@ import threading
 import uuid
 from typing import Any, Callable
 
-from .. import events as ev
-from ..messages import ToolCallPart
-from .backend import CallResult, ClientInfo, Progress
+from paracore.core import events as ev
+from paracore.core.messages import ToolCallPart
+from paracore.mcp.backend import CallResult, ClientInfo, Progress
 
 WAITING_FOR_APPROVAL = "Waiting for the user's approval in Revit"
 RUNNING_IN_REVIT = "Running in Revit"

@@ -4,8 +4,8 @@ model gets, plus MCP's hints (``readOnlyHint`` for tools that leave the model un
 changes nothing more than calling once)."""
 from __future__ import annotations
 
-from ..tools.registry import Registry
-from .backend import DESTRUCTIVE_TOOLS, ToolInfo
+from paracore.mcp.backend import DESTRUCTIVE_TOOLS, ToolInfo
+from paracore.tools.registry import Registry
 
 IDEMPOTENT_WRITES = frozenset({"set_parameter", "change_type", "isolate_in_view", "reset_view_isolation",
                                "color_elements", "filter_schedule", "sort_schedule"})

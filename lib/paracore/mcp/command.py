@@ -16,6 +16,14 @@ import sys
 
 import anyio
 
+from paracore.agent import approve_all
+from paracore.mcp.inflight import ask_the_client
+from paracore.mcp.install import main as install_main
+from paracore.mcp.local import StandinBackend
+from paracore.mcp.remote import RevitBackend
+from paracore.mcp.server import build_server
+from paracore.mcp.transports import bind, http_server, serve_stdio, url
+
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["install"]:
@@ -56,9 +64,6 @@ class _Unavailable(Exception):
 
 def _backend(args):
     if args.model:
-        from ..agent import approve_all
-        from .local import StandinBackend
-        from .inflight import ask_the_client
         try:
             return StandinBackend(args.model, approver=approve_all if args.approve_writes else ask_the_client)
         except (FileNotFoundError, ValueError) as error:
@@ -68,11 +73,6 @@ def _backend(args):
     if args.approve_writes:
         raise _Unavailable("--approve-writes works with --model only: in Revit, approvals are answered in "
                            "Paracore's pane")
-    try:
-        from .remote import RevitBackend
-    except ImportError as error:
-        raise _Unavailable(f"serving a running Revit is not available in this version ({error}); "
-                           "use --model duplex to serve the stand-in") from error
     return RevitBackend(approval_timeout=args.approval_timeout) if _takes_timeout(RevitBackend) else RevitBackend()
 
 
@@ -85,8 +85,6 @@ def _takes_timeout(cls) -> bool:
 
 
 def _serve(backend, args) -> int:
-    from .server import build_server
-    from .transports import bind, http_server, serve_stdio, url
     server = build_server(backend, read_only=args.read_only, approval_timeout=args.approval_timeout,
                           instances_tool=not args.model, heartbeat=args.heartbeat)
     if args.http is None:
@@ -99,11 +97,6 @@ def _serve(backend, args) -> int:
 
 
 def _install(argv: list[str]) -> int:
-    try:
-        from .install import main as install_main
-    except ImportError as error:
-        print(f"paracore mcp install: not available in this version ({error})", file=sys.stderr)
-        return 2
     return install_main(argv)
 
 

@@ -1,6 +1,6 @@
 """Instance files: how ``paracore mcp`` (outside Revit) finds the Revits running Paracore.
 
-Each Revit process whose Paracore listens for MCP calls (``paracore.revit.mcp_listener``) keeps
+Each Revit process whose Paracore listens for MCP calls (``paracore.app.revit.mcp_listener``) keeps
 one JSON file in ``<data dir>/mcp/instances/`` (``PARACORE_DATA_DIR`` overrides the data dir)::
 
     {"id": "revit-2025-12345", "pid": 12345, "revit_version": "2025",
@@ -29,7 +29,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..atomic_file import atomic_write
+from paracore.core.atomic_file import atomic_write
+from paracore.core.paths import data_dir
 
 log = logging.getLogger("paracore.mcp.discovery")
 
@@ -68,7 +69,6 @@ class InstanceFile:
 
 def instances_dir() -> Path:
     """``<data dir>/mcp/instances``: per user (see the module docstring)."""
-    from ..llm.pricing import data_dir
     return data_dir() / "mcp" / "instances"
 
 

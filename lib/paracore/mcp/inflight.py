@@ -25,9 +25,9 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
-from ..agent import ApprovalRequest, Decision
-from .backend import CallResult
-from .calls import Heartbeat
+from paracore.agent import ApprovalRequest, Decision
+from paracore.mcp.backend import CallResult
+from paracore.mcp.calls import Heartbeat
 
 NO_ELICITATION = ("Not run: {name} changes the model and needs the user's approval, but this MCP client "
                   "cannot ask its user (it does not support elicitation). To allow writes in the stand-in, "

@@ -39,8 +39,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
 
-from .. import resources
-from ..atomic_file import atomic_write
+from paracore.core import resources
+from paracore.core.atomic_file import atomic_write
 
 __all__ = ["main", "CLIENTS", "Machine", "config_path", "server_entry", "merge_entry", "ConfigError"]
 

@@ -1,6 +1,6 @@
 """``paracore mcp --model duplex|PATH.ifc``: the MCP backend on a stand-in model in this process.
 
-The server can be tried and tested without Revit: a :class:`~paracore.app.sandbox.Sandbox` opens
+The server can be tried and tested without Revit: a :class:`~paracore.hosts.standin.sandbox.Sandbox` opens
 the model with its main thread, bridge and session, and every call runs through
 ``calls.run_call`` (``Agent.run_calls``: the chat's validation, approval policy, executor, undo and
 working set). No LLM is ever called: the agent only runs the calls the client sends.
@@ -16,11 +16,14 @@ import logging
 import threading
 from typing import Any, Callable
 
-from ..agent import ApprovalPolicy, Approver
-from .backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, Instance, Progress, ToolInfo
-from .calls import run_call
-from .catalogue import tool_infos
-from .inflight import ask_the_client
+from paracore.agent import ApprovalPolicy, Approver
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, Instance, Progress, ToolInfo
+from paracore.mcp.calls import run_call
+from paracore.mcp.catalogue import tool_infos
+from paracore.mcp.inflight import ask_the_client
+from paracore.tools.registry import ToolCallError
+from paracore.trace.recorder import TraceRecorder
 
 log = logging.getLogger("paracore.mcp")
 
@@ -41,7 +44,6 @@ class StandinBackend:
 
     def __init__(self, model: str = "duplex", *, approver: Approver = ask_the_client,
                  policy: ApprovalPolicy | None = None, trace_dir=None):
-        from ..app.sandbox import Sandbox
         self.sandbox = Sandbox(model)
         self.agent = self.sandbox.agent(_NoModel(), approver=approver, policy=policy or ApprovalPolicy())
         self.document = self.sandbox.doc_title
@@ -103,7 +105,6 @@ class StandinBackend:
 
     def _overview(self) -> str:
         """What ``get_model_overview`` says, without a trace entry or an undo step."""
-        from ..tools.registry import ToolCallError
         runtime = self.sandbox.runtime
         prepared = self.agent.registry.prepare("get_model_overview", {}, self.sandbox.session.working_set.ids)
         if isinstance(prepared, ToolCallError):  # the registry always has it; said plainly if not
@@ -138,7 +139,6 @@ class StandinBackend:
     # -- the trace ----------------------------------------------------------------------------------------
     def _recorder(self, client: ClientInfo):
         """One trace per MCP client, like one per chat session."""
-        from ..trace.recorder import TraceRecorder
         with self._lock:
             recorder = self._recorders.get(client.name)
             if recorder is None:

@@ -1,7 +1,7 @@
 """``paracore mcp`` without ``--model``: the MCP backend that forwards calls to running Revits.
 
 Each Revit running Paracore listens on loopback and publishes an instance file
-(``paracore.mcp.discovery``; the listener is ``paracore.revit.mcp_listener``). This backend
+(``paracore.mcp.discovery``; the listener is ``paracore.app.revit.mcp_listener``). This backend
 reads the live ones, and forwards each request to one of them over HTTP with its token. Inside
 Revit the call goes through the chat's bridge, executor, approvals (asked in Paracore's pane)
 and undo.
@@ -29,8 +29,11 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlencode
 
-from . import discovery
-from .backend import RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ToolInfo
+from paracore.app.build import load_tools
+from paracore.mcp import discovery
+from paracore.mcp.backend import RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ToolInfo
+from paracore.mcp.catalogue import tool_infos
+from paracore.tools.registry import default_registry
 
 log = logging.getLogger("paracore.mcp.remote")
 
@@ -259,9 +262,6 @@ def _described(instance: discovery.InstanceFile) -> Instance:
 
 
 def _own_catalogue() -> list[ToolInfo]:
-    from ..app.build import load_tools
-    from ..tools.registry import default_registry
-    from .catalogue import tool_infos
     load_tools()
     return tool_infos(default_registry())
 

@@ -28,10 +28,18 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.subscriptions import ResourceUpdated
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .. import __version__
-from .backend import MODEL_URI, WORKING_SET_URI, Backend, CallResult, ClientInfo, ToolInfo
-from .inflight import CLIENT_GONE, NO_ELICITATION, TIMED_OUT, Asked, CallInFlight, Done, Progressed
-from .inflight import answer as settle
+from paracore import __version__
+from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, Backend, CallResult, ClientInfo, ToolInfo
+from paracore.mcp.inflight import (
+    CLIENT_GONE,
+    NO_ELICITATION,
+    TIMED_OUT,
+    Asked,
+    CallInFlight,
+    Done,
+    Progressed,
+    answer as settle,
+)
 
 log = logging.getLogger("paracore.mcp")
 

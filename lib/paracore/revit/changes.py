@@ -9,7 +9,7 @@ Main thread only: DocumentChanged is raised on the main thread, and subscribing 
 """
 from __future__ import annotations
 
-from .context import id_value
+from paracore.revit.context import id_value
 
 __all__ = ["ChangeRecorder"]
 

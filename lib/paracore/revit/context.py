@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from Autodesk.Revit import DB
+from paracore.core.errors import ToolError
+from paracore.core.session import Session
+from paracore.core.units import parse_angle, parse_length
+from paracore.revit import element_ids
+from paracore.revit.api import DB
+from paracore.revit.dotnet import element_id_list
+from paracore.revit.element_ids import id_value
 
-from ..session import Session
-from ..tools.results import ToolError
-from ..units import parse_angle, parse_length
-from . import element_ids
-
-_UNIT_NAMES = {  # UnitTypeId type-id stem -> the short names paracore.units speaks
+_UNIT_NAMES = {  # UnitTypeId type-id stem -> the short names paracore.core.units speaks
     "meters": "m", "centimeters": "cm", "millimeters": "mm", "feet": "ft",
     "feetFractionalInches": "ft", "inches": "in",
 }
@@ -27,12 +28,6 @@ def element_id(value: int) -> DB.ElementId:
     """The ElementId of ``value`` (an int, or what ``int()`` takes), made by ElementId's integer
     constructor picked once (``element_ids``: a fraction of the cost of ``DB.ElementId(value)``)."""
     return element_ids.element_id(value)
-
-
-def id_value(eid: DB.ElementId) -> int:
-    """The integer of an ElementId on every supported Revit version."""
-    value = getattr(eid, "Value", None)
-    return int(value) if value is not None else int(eid.IntegerValue)
 
 
 def display_length_unit(doc: DB.Document) -> str:
@@ -68,7 +63,6 @@ class ToolContext:
 
     def element_id_list(self, values):
         """A ``List<ElementId>`` of ``values`` for API methods taking ``ICollection<ElementId>``."""
-        from .dotnet import element_id_list  # dotnet imports this module
         return element_id_list(values)
 
     def element(self, value: int):

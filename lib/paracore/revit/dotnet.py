@@ -22,35 +22,31 @@ import sys
 import types
 from typing import Callable, Iterable
 
-from Autodesk.Revit import DB
-from System import Array
-from System.Collections.Generic import IEnumerable, List
-
-from .context import id_value
-from .element_ids import element_id_array
+from paracore.revit.api import DB, Generic, System
+from paracore.revit.element_ids import element_id_array, id_value
 
 
 def typed_list(item_type, items: Iterable):
     """A new ``List<item_type>`` holding ``items`` in order; accepted wherever the Revit API asks
     for an ``ICollection<T>``, ``IList<T>`` or ``IEnumerable<T>`` of that type."""
-    return List[item_type](Array[item_type](list(items)))
+    return Generic.List[item_type](System.Array[item_type](list(items)))
 
 
 def element_id_list(values):
     """A new ``List<ElementId>`` of ``values``, in order: ints (made in .NET, see ``element_ids``),
     ElementIds (reused: a collector's ids go on as Revit made them), or a .NET collection of
     ElementIds such as ``FilteredElementCollector.ToElementIds()`` (copied inside .NET)."""
-    if isinstance(values, IEnumerable[DB.ElementId]):
-        return List[DB.ElementId](values)
+    if isinstance(values, Generic.IEnumerable[DB.ElementId]):
+        return Generic.List[DB.ElementId](values)
     items = list(values)
     # Ints first: isinstance(an int, DB.ElementId) asks pythonnet, a crossing per item.
     if all(isinstance(item, int) for item in items):
-        return List[DB.ElementId](element_id_array(items))
+        return Generic.List[DB.ElementId](element_id_array(items))
     if all(isinstance(item, DB.ElementId) for item in items):
         return typed_list(DB.ElementId, items)
     # Both, or numbers int() takes (7.0): rare; ElementIds among them are read back and made again.
     integers = [id_value(item) if isinstance(item, DB.ElementId) else item for item in items]
-    return List[DB.ElementId](element_id_array(integers))
+    return Generic.List[DB.ElementId](element_id_array(integers))
 
 
 # Not under ``paracore.``: a purge of Paracore's modules leaves it, and the .NET types, alone.
@@ -67,16 +63,38 @@ def _defined_types() -> dict:
     return holder.classes
 
 
-def defined_once(name: str) -> Callable[[Callable[[], type]], type]:
+def defined_once(name: str) -> Callable[[Callable[[], type]], "DefinedOnce"]:
     """Decorator: the class that the decorated function defines, defined on first use only.
 
     ``name`` is the .NET type's full name (``__namespace__`` + class name). A later import gets
     the class of the first one, whose methods run the first import's code: keep them thin, so
     they delegate to attributes that the current code sets on the instance.
     """
-    def define(make_class: Callable[[], type]) -> type:
-        classes = _defined_types()
-        if name not in classes:
-            classes[name] = make_class()
-        return classes[name]
+    def define(make_class: Callable[[], type]) -> DefinedOnce:
+        return DefinedOnce(name, make_class)
     return define
+
+
+class DefinedOnce:
+    """A .NET-derived class made on first use: calling it makes an instance, ``.cls`` is the class.
+
+    Defining the class needs the Revit API; defining it when the module is imported would make
+    every module that imports this one need Revit too.
+    """
+
+    def __init__(self, name: str, make_class: Callable[[], type]) -> None:
+        self._name = name
+        self._make_class = make_class
+
+    @property
+    def cls(self) -> type:
+        classes = _defined_types()
+        if self._name not in classes:
+            classes[self._name] = self._make_class()
+        return classes[self._name]
+
+    def __call__(self, *args, **kwargs):
+        return self.cls(*args, **kwargs)
+
+    def __getattr__(self, member: str):
+        return getattr(self.cls, member)

@@ -23,19 +23,31 @@ ElementId shape of each Revit year (tests/clr/test_id_cost.py).
 """
 from __future__ import annotations
 
+import types
 from functools import lru_cache
 
-from Autodesk.Revit import DB
-from System import Array
+from paracore.core.errors import ToolError
+from paracore.revit.api import DB, System
 
-from ..tools.results import ToolError
 
-try:
-    import clr
-    from System import Converter, Int32, Int64, Type
-    from System.Reflection.Emit import DynamicMethod, OpCodes
-except ImportError:  # the stand-in: no CLR (see the module's docstring)
-    DynamicMethod = None
+def _emit():
+    """pythonnet's ``clr`` and the .NET types the emitted constructor needs; None on the stand-in,
+    which has no CLR (see the module's docstring). Imported on first use: importing this module
+    must not start a .NET runtime."""
+    try:
+        import clr
+        from System import Converter, Int32, Int64, Type
+        from System.Reflection.Emit import DynamicMethod, OpCodes
+    except ImportError:
+        return None
+    return types.SimpleNamespace(clr=clr, Converter=Converter, Int32=Int32, Int64=Int64, Type=Type,
+                                 DynamicMethod=DynamicMethod, OpCodes=OpCodes)
+
+
+def id_value(eid) -> int:
+    """The integer of an ElementId on every supported Revit version."""
+    value = getattr(eid, "Value", None)
+    return int(value) if value is not None else int(eid.IntegerValue)
 
 
 def element_id(value: int):
@@ -52,7 +64,8 @@ def element_id_array(values: list[int]):
 def maker(id_class):
     """The id maker of ``id_class`` (Revit's ElementId; the lane passes each year's shape of it),
     built on first use."""
-    return _NetMaker(id_class) if DynamicMethod is not None else _PythonMaker(id_class)
+    net = _emit()
+    return _NetMaker(id_class, net) if net is not None else _PythonMaker(id_class)
 
 
 class _NetMaker:
@@ -60,23 +73,24 @@ class _NetMaker:
 
     made_in_dotnet = True
 
-    def __init__(self, id_class):
-        clr_type = clr.GetClrType(id_class)
+    def __init__(self, id_class, net):
+        clr_type = net.clr.GetClrType(id_class)
         self.id_class = id_class
-        self.integer, self.bits, constructor = _integer_constructor(clr_type)
-        emitted = DynamicMethod(f"New{clr_type.Name}", clr_type, Array[Type]([clr.GetClrType(self.integer)]))
+        self.integer, self.bits, constructor = _integer_constructor(clr_type, net)
+        argument_types = System.Array[net.Type]([net.clr.GetClrType(self.integer)])
+        emitted = net.DynamicMethod(f"New{clr_type.Name}", clr_type, argument_types)
         code = emitted.GetILGenerator()
-        code.Emit(OpCodes.Ldarg_0)
-        code.Emit(OpCodes.Newobj, constructor)
-        code.Emit(OpCodes.Ret)
-        self._new = emitted.CreateDelegate(clr.GetClrType(Converter[self.integer, id_class]))
+        code.Emit(net.OpCodes.Ldarg_0)
+        code.Emit(net.OpCodes.Newobj, constructor)
+        code.Emit(net.OpCodes.Ret)
+        self._new = emitted.CreateDelegate(net.clr.GetClrType(net.Converter[self.integer, id_class]))
 
     def one(self, value: int):
         return self._new(_in_range(value, self.bits))
 
     def array(self, values: list[int]):
-        integers = Array[self.integer](_all_in_range(values, self.bits))
-        return Array.ConvertAll[self.integer, self.id_class](integers, self._new)
+        integers = System.Array[self.integer](_all_in_range(values, self.bits))
+        return System.Array.ConvertAll[self.integer, self.id_class](integers, self._new)
 
 
 class _PythonMaker:
@@ -92,13 +106,13 @@ class _PythonMaker:
         return self.id_class(_in_range(value, self.bits))
 
     def array(self, values: list[int]):
-        return Array[self.id_class]([self.id_class(value) for value in _all_in_range(values, self.bits)])
+        return System.Array[self.id_class]([self.id_class(value) for value in _all_in_range(values, self.bits)])
 
 
-def _integer_constructor(clr_type):
+def _integer_constructor(clr_type, net):
     """(the integer type, its bits, the constructor): ``ElementId(Int64)``, else ``ElementId(Int32)``."""
-    for integer, bits in ((Int64, 64), (Int32, 32)):
-        constructor = clr_type.GetConstructor(Array[Type]([clr.GetClrType(integer)]))
+    for integer, bits in ((net.Int64, 64), (net.Int32, 32)):
+        constructor = clr_type.GetConstructor(System.Array[net.Type]([net.clr.GetClrType(integer)]))
         if constructor is not None:
             return integer, bits, constructor
     raise TypeError(f"{clr_type.FullName} has no constructor taking an Int64 or an Int32.")

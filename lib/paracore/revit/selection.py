@@ -3,13 +3,13 @@ actions (``working_set_actions``) are built on.
 
 Everything here calls the Revit API, so it runs on Revit's main thread in API context: a
 pushbutton click is, and so is the bridge's ExternalEvent handler. Ids go in and out as plain
-ints (``paracore.working_set`` never sees an ``ElementId``).
+ints (``paracore.core.working_set`` never sees an ``ElementId``).
 """
 from __future__ import annotations
 
-from .context import id_value
-from .dotnet import element_id_list
-from .element_ids import element_id_array
+from paracore.revit.context import id_value
+from paracore.revit.dotnet import element_id_list
+from paracore.revit.element_ids import element_id_array
 
 
 def selected_ids(uidoc) -> list[int]:

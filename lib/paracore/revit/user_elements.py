@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from Autodesk.Revit import DB
-
-from .context import element_id, id_value
+from paracore.revit.api import DB
+from paracore.revit.context import element_id, id_value
 
 __all__ = ["is_internal", "users_ids", "category_name"]
 
-# The line styles of sketches (a floor's, roof's or ceiling's boundary), which Revit files as model lines.
-_SKETCH_LINE_CATEGORIES = frozenset({int(DB.BuiltInCategory.OST_SketchLines)})
+
+def _sketch_line_category() -> int:
+    """The line style of sketches (a floor's, roof's or ceiling's boundary), filed as model lines."""
+    return int(DB.BuiltInCategory.OST_SketchLines)
 
 
 def is_internal(element) -> bool:
@@ -35,7 +36,7 @@ def is_internal(element) -> bool:
     if isinstance(element, (DB.Sketch, DB.SketchPlane)):
         return True
     category = element.Category
-    return category is None or id_value(category.Id) in _SKETCH_LINE_CATEGORIES
+    return category is None or id_value(category.Id) == _sketch_line_category()
 
 
 def category_name(element) -> str | None:

@@ -1,7 +1,7 @@
 """The working-set actions, written once: change the set (add, remove, replace; with the Revit
 selection or given ids), clear it, drop deleted ids, select its elements, isolate them.
 
-Three surfaces use them: the ribbon's quick buttons (``paracore.quick_buttons``), the chat pane's
+Three surfaces use them: the ribbon's quick buttons (``paracore.app.revit.quick_buttons``), the chat pane's
 side panel (``panel_actions``) and the agent's tools (``tools/working_set_tools.py``,
 ``tools/view_tools.py``). An action returns an ``Outcome`` (what it acted on, what it skipped and
 why); a surface only words it. Everything here runs on Revit's main thread in API context.
@@ -21,11 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from Autodesk.Revit import DB
-
-from . import selection
-from .context import id_value
-from .dotnet import element_id_list
+from paracore.revit import selection
+from paracore.revit.api import DB
+from paracore.revit.context import id_value
+from paracore.revit.dotnet import element_id_list
 
 Operation = Literal["add", "remove", "replace"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..ui.chat_state import WorkingSetRow
-from .context import element_id
+from paracore.revit.context import element_id
+from paracore.ui.chat_state import WorkingSetRow
 
 MISSING_CATEGORY = "Missing"
 """The category of a row whose element is gone (deleted while the row was being fetched)."""

@@ -7,7 +7,7 @@ A script is one Python file with three things (docs/SCRIPTS.md)::
     The new wall joins the working set.
     '''
     from pydantic import BaseModel, Field
-    from paracore.units import Length
+    from paracore.core.units import Length
 
     class Params(BaseModel):
         level: str = Field("Level 1", description="Level the wall stands on.")
@@ -19,7 +19,7 @@ A script is one Python file with three things (docs/SCRIPTS.md)::
 - the module docstring: what the script does (its first line is the summary the agent shows;
   the whole docstring is searched);
 - ``Params``, a pydantic model: one field per parameter, with its type, default and
-  description. Lengths and angles use ``paracore.units.Length`` / ``Angle`` (a number in the
+  description. Lengths and angles use ``paracore.core.units.Length`` / ``Angle`` (a number in the
   project's units, or a string with a unit: "3 m"); convert with ``ctx.length(value)``;
 - ``run(ctx, params)``: the script's work. ``ctx`` is the tools' ``ToolContext`` (``doc``,
   ``uidoc``, ``session``, ``length()``, ``element()``...). It runs on Revit's main thread inside
@@ -59,8 +59,10 @@ from typing import Any, Callable, Iterable, Literal, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic_core import to_jsonable_python
 
-from .. import resources
-from ..units import Angle, Length
+from paracore.core import resources
+from paracore.core.settings import load_settings
+from paracore.core.units import Angle, Length
+from paracore.tools.arguments import describe_validation_error
 
 __all__ = [
     "Parameter", "Script", "ScriptProblem", "Match", "ScriptLibrary", "ScriptNotFound", "ParameterError",
@@ -157,7 +159,6 @@ class Script:
                 f"Its parameters: {', '.join(valid) or '(none)'}.")
 
     def _invalid_message(self, error: ValidationError) -> str:
-        from ..tools.arguments import describe_validation_error
         text = describe_validation_error(self.name, self.params_model, error)
         lines = [line for line in text.splitlines() if line.startswith("- ")]
         return "\n".join([f"These parameter values for {self.name} are not valid:", *lines,
@@ -196,7 +197,6 @@ class ScriptNotFound(LookupError):
 
 def default_folders() -> list[Path]:
     """The scripts that ship with Paracore and then the folders in the user's Settings."""
-    from ..settings import load_settings
     try:
         extra = load_settings().script_folders
     except Exception:  # noqa: BLE001 - settings must never take the script library down

@@ -20,14 +20,23 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from ..units import Length, format_length
-from .lookup import category_of, category_summary, find_view, id_sample, names_match, type_label, view_label
-from .reach import refuse_out_of_reach
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput
-from .view_plane import axis_names, in_view, is_plan, model_point
+from paracore.core.display import display_text
+from paracore.core.units import Length, format_length
+from paracore.revit.context import id_value
+from paracore.revit.working_set_actions import visible_ids
+from paracore.tools.lookup import (
+    category_summary,
+    find_view,
+    id_sample,
+    names_match,
+    type_label,
+    view_label,
+)
+from paracore.tools.reach import refuse_out_of_reach
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.view_plane import axis_names, in_view, is_plan, model_point
 
 MAX_ELEMENTS = 500            # elements tagged or dimensioned in one call
 MAX_TEXT = 1000               # characters of a text note
@@ -110,7 +119,6 @@ def _element_ids(args) -> list[int]:
 
 
 def _visible(ctx, view) -> set[int]:
-    from ..revit.working_set_actions import visible_ids
     return visible_ids(ctx.doc, view)
 
 
@@ -143,7 +151,6 @@ def _category_name(element) -> str | None:
 
 def _id(item) -> int:
     """The int id of an ElementId, or of an element."""
-    from ..revit.context import id_value
     return id_value(getattr(item, "Id", item))
 
 

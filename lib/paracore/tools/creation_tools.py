@@ -26,14 +26,28 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
 
-from ..units import Angle, Length, format_length
-from ..working_set import singular
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput
-from .lookup import (LISTED_CHOICES, _no_such_type, _normal, category_of, category_summary, door_label, elements_by_id,
-                     find_door_type, find_family_type, find_level, find_wall_type, id_sample, levels_by_elevation,
-                     listed_levels)
+from paracore.core.units import Angle, Length, format_length
+from paracore.core.working_set import singular
+from paracore.revit.dotnet import typed_list
+from paracore.tools.lookup import (
+    LISTED_CHOICES,
+    _no_such_type,
+    _normal,
+    category_of,
+    category_summary,
+    door_label,
+    elements_by_id,
+    find_door_type,
+    find_family_type,
+    find_level,
+    find_wall_type,
+    id_sample,
+    levels_by_elevation,
+    listed_levels,
+)
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
 
 SHORT_CURVE_TOLERANCE = 0.00256026455729167   # feet: Revit refuses shorter curves (about 0.8 mm)
 DEFAULT_HEIGHT_METRIC = 3.0 / 0.3048          # 3 m, when there is no level above
@@ -778,7 +792,6 @@ def create_floor(ctx, args: CreateFloorArgs):
     """
     from Autodesk.Revit import DB
 
-    from ..revit.dotnet import typed_list
 
     plan = _plan_floor(ctx, args)
     loop = DB.CurveLoop()

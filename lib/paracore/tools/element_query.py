@@ -28,12 +28,21 @@ from typing import Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field
 
-from ..units import UnitParseError, parse_angle
-from ..working_set import singular
-from ..display import display_text
-from .lookup import (LISTED_CHOICES, _no_such_type, builtin_categories, category_name, close_matches, find_level_near,
-                     names_match, resolve_category, type_label)
-from .results import ToolError
+from paracore.core.display import display_text
+from paracore.core.units import UnitParseError, parse_angle
+from paracore.core.working_set import singular
+from paracore.tools.lookup import (
+    LISTED_CHOICES,
+    _no_such_type,
+    builtin_categories,
+    category_name,
+    close_matches,
+    find_level_near,
+    names_match,
+    resolve_category,
+    type_label,
+)
+from paracore.tools.results import ToolError
 
 Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
 _ORDER_OPS = ("<", "<=", ">", ">=")

@@ -10,9 +10,9 @@ import functools
 import re
 from collections import Counter
 
-from ..display import display_text
-from ..working_set import count_label, singular
-from .results import ToolError
+from paracore.core.display import display_text
+from paracore.core.working_set import count_label, singular
+from paracore.tools.results import ToolError
 
 LISTED_CHOICES = 12     # names listed in an error message
 SAMPLE_IDS = 10         # ids quoted inline in results

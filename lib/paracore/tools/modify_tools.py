@@ -36,13 +36,21 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
-from ..units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
-from ..working_set import singular
-from ..display import display_text
-from .lookup import LISTED_CHOICES, _normal, category_of, category_summary, close_matches, id_sample
-from .read_back import ReadBack, regenerate, same_point, shown_length
-from .registry import tool
-from .results import ToolError, ToolOutput
+from paracore.core.display import display_text
+from paracore.core.units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
+from paracore.core.working_set import singular
+from paracore.tools.lookup import (
+    LISTED_CHOICES,
+    _normal,
+    category_of,
+    category_summary,
+    close_matches,
+    find_level,
+    id_sample,
+)
+from paracore.tools.read_back import ReadBack, regenerate, same_point, shown_length
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
 
 SAMPLE = 5              # elements described one by one in a result
 SHOWN_TEXT = 80         # characters of a text value quoted in a result (long values are cut with "…")
@@ -642,7 +650,6 @@ def _refers_to_levels(ctx, parameter) -> bool:
 
 def _element_reference(ctx, parameter, value, name: str) -> int:
     from Autodesk.Revit import DB
-    from .lookup import find_level
     if isinstance(value, bool):
         raise ToolError(f"'{name}' refers to another element: give its name or id, not {value!r}.")
     if isinstance(value, float):

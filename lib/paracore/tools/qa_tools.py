@@ -20,13 +20,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from ..units import format_angle, format_length
-from ..working_set import singular
-from .element_query import shorten
-from .lookup import category_name, category_of, resolve_category
-from .registry import tool
-from .results import ToolError, ToolOutput, working_set_output
+from paracore.core.display import display_text
+from paracore.core.settings import Settings, load_settings
+from paracore.core.units import format_angle, format_length
+from paracore.core.working_set import singular
+from paracore.tools.element_query import shorten
+from paracore.tools.lookup import category_name, category_of, resolve_category
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput, working_set_output
 
 CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links",
           "coordinates")
@@ -117,7 +118,6 @@ def check_model(ctx, args: CheckModelArgs):
 
 def _rules():
     """The project's QA settings; the defaults when the settings cannot be read (a check must run)."""
-    from ..settings import Settings, load_settings
     try:
         return load_settings()
     except Exception:  # noqa: BLE001 - settings must never take a read-only check down

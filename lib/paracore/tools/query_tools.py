@@ -18,15 +18,34 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from ..units import format_length
-from ..working_set import singular
-from .element_query import (NAME_SAMPLE, Condition, build_query, counts_text, display_value, find_parameter,
-                            level_name, listed, no_such_parameter, parameter_names, shorten)
-from .lookup import (category_name, category_of, elements_by_id, id_sample, levels_by_elevation, model_counts,
-                     resolve_category, type_label)
-from .registry import tool
-from .results import ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.core.display import display_text
+from paracore.core.units import format_length
+from paracore.core.working_set import singular
+from paracore.tools.element_query import (
+    NAME_SAMPLE,
+    Condition,
+    build_query,
+    counts_text,
+    display_value,
+    find_parameter,
+    level_name,
+    listed,
+    no_such_parameter,
+    parameter_names,
+    shorten,
+)
+from paracore.tools.lookup import (
+    category_name,
+    category_of,
+    elements_by_id,
+    id_sample,
+    levels_by_elevation,
+    model_counts,
+    resolve_category,
+    type_label,
+)
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
 
 SAMPLE_ROWS = 10        # default rows in a search sample
 MAX_ROWS = 20           # the most rows any result lists

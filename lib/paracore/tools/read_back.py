@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..units import format_angle, format_length
-from .results import ToolError
+from paracore.core.units import format_angle, format_length
+from paracore.tools.results import ToolError
 
 LENGTH_TOLERANCE = 1e-6   # feet (0.3 µm): a re-read length or coordinate within this is as asked
 ANGLE_TOLERANCE = 1e-6    # radians

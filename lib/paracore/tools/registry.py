@@ -30,11 +30,11 @@ from typing import Any, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ValidationError
 
-from .arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
-from .errors import format_exception_for_model
-from ..display import escape_unsafe
-from .results import ToolError, ToolOutput
-from .schema import check_strict_schema, strict_schema
+from paracore.core.display import escape_unsafe
+from paracore.tools.arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
+from paracore.tools.errors import format_exception_for_model
+from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.schema import check_strict_schema, strict_schema
 
 __all__ = [
     "ToolSpec", "PreparedCall", "ToolCallError", "Registry", "WorkingSetPolicy",

@@ -13,11 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..protocol import WorkingSetPayload
-
-
-class ToolError(Exception):
-    """A mistake in the call that the model can fix: the message says how."""
+from paracore.core.errors import ToolError  # noqa: F401 - part of what a tool module imports from here
+from paracore.core.protocol import WorkingSetPayload
 
 
 @dataclass

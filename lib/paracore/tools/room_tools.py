@@ -27,13 +27,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from ..units import format_length
-from .lookup import elements_by_id, find_level, id_sample
-from .reach import refuse_out_of_reach
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput, working_set_output
+from paracore.core.display import display_text
+from paracore.core.units import format_length
+from paracore.tools.lookup import elements_by_id, find_level, id_sample
+from paracore.tools.reach import refuse_out_of_reach
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput, working_set_output
 
 SAMPLE = 8                 # rooms or elements described one by one in a result
 MAX_RENUMBER = 5_000       # elements renumbered in one call

@@ -41,11 +41,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from .lookup import find_schedule
-from .registry import tool
-from .results import ToolError
-from .schedule_tools import COUNTED_ROWS, schedule_rows
+from paracore.core.display import display_text
+from paracore.tools.lookup import find_schedule
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError
+from paracore.tools.schedule_tools import COUNTED_ROWS, schedule_rows
 
 EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
 NUMBERED_COPIES = 100       # "name (2).csv" ... tried before giving up

@@ -21,12 +21,20 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..units import UnitParseError, format_length
-from ..display import display_text
-from .lookup import LISTED_CHOICES, close_matches, find_schedule, names_match, resolve_category, type_label
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput
+from paracore.core.display import display_text
+from paracore.core.units import UnitParseError, format_length
+from paracore.tools.errors import format_exception_for_model
+from paracore.tools.lookup import (
+    LISTED_CHOICES,
+    close_matches,
+    find_schedule,
+    names_match,
+    resolve_category,
+    type_label,
+)
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
 
 SHOWN_ROWS = 10          # rows quoted in a result
 SHOWN_FIELDS = 20        # fields (and sort keys, filters) named in a result
@@ -423,7 +431,6 @@ def create_schedule(ctx, args: CreateScheduleArgs):
     try:
         schedule = DB.ViewSchedule.CreateSchedule(ctx.doc, category.Id)
     except Exception as exc:  # noqa: BLE001 - Revit refuses some categories
-        from .errors import format_exception_for_model
         raise ToolError(f"Revit cannot schedule {category.Name}: {format_exception_for_model(exc)}") from None
     if name:
         schedule.Name = name

@@ -28,15 +28,15 @@ from typing import Any, Union
 
 from pydantic import BaseModel, Field
 
-from ..agent import OPEN_ACTION
-from ..protocol import WorkingSetPayload, WorkingSetPayloadError, find_working_set_payload
-from ..scripts.library import ParameterError, Script, ScriptNotFound, default_library
-from ..units import format_length
-from .code_tools import BoundedOutput
-from .errors import format_exception_for_model
-from .forms import ApprovalForm, FormError
-from .registry import tool
-from .results import ToolError, ToolOutput
+from paracore.core.protocol import WorkingSetPayload, WorkingSetPayloadError, find_working_set_payload
+from paracore.core.session import OPEN_ACTION
+from paracore.core.units import format_length
+from paracore.scripts.library import ParameterError, Script, ScriptNotFound, default_library
+from paracore.tools.code_tools import BoundedOutput
+from paracore.tools.errors import format_exception_for_model
+from paracore.tools.forms import ApprovalForm, FormError
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
 
 SCRIPT_KEY = "script"            # scratchpad key of the selected script
 OUTPUT_LIMIT = 4000              # characters of printed output kept

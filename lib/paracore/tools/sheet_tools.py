@@ -26,11 +26,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from .lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput, working_set_output
+from paracore.core.display import display_text
+from paracore.tools.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput, working_set_output
 
 MM = 1 / 304.8                 # feet per millimetre (sheets are measured in feet on paper)
 BINDING_MARGIN = 20 * MM

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .registry import default_registry, tool
-from .toolsets import NAMES, TOOLSETS, USE_TOOLSET, describe_toolsets
+from paracore.tools.registry import default_registry, tool
+from paracore.tools.toolsets import NAMES, TOOLSETS, USE_TOOLSET, describe_toolsets
 
 
 class UseToolsetArgs(BaseModel):

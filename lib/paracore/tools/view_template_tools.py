@@ -19,12 +19,20 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..display import display_text
-from .lookup import (LISTED_CHOICES, all_views, close_matches, find_view, names_match, pick_by_name, view_label,
-                     view_type_name)
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.core.display import display_text
+from paracore.tools.lookup import (
+    LISTED_CHOICES,
+    all_views,
+    close_matches,
+    find_view,
+    names_match,
+    pick_by_name,
+    view_label,
+    view_type_name,
+)
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
 
 SHOWN_TEMPLATES = 30    # templates listed by list_view_templates...
 ROWS_BUDGET = 1500      # ...within this many characters

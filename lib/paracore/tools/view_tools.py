@@ -24,11 +24,13 @@ import re
 
 from pydantic import BaseModel, Field
 
-from ..units import format_length
-from .lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
-from .read_back import ReadBack, regenerate
-from .registry import tool
-from .results import ToolError, ToolOutput
+from paracore.core.units import format_length
+from paracore.revit import working_set_actions as actions
+from paracore.tools.errors import format_exception_for_model
+from paracore.tools.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
+from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
 
 SECTION_BOX_PADDING_M = 1.0     # metres around the elements, every side
 DEFAULT_HEIGHT_M = 3.0          # metres above an element whose height is unknown (a storey)
@@ -145,7 +147,6 @@ def isolate_in_view(ctx, args: ElementsArgs):
     not show (another level, cropped out) are left out. Leave element_ids out to isolate the
     working set. The working set does not change.
     """
-    from ..revit import working_set_actions as actions
     ids = _unique(args.element_ids)
     if not ids:
         raise ToolError("element_ids is empty: give the elements to isolate, or call reset_view_isolation "
@@ -349,7 +350,6 @@ def activate_view(ctx, args: ActivateViewArgs):
     try:
         ctx.uidoc.ActiveView = view
     except Exception as exc:  # noqa: BLE001 - Revit says why it cannot switch now
-        from .errors import format_exception_for_model
         raise ToolError(f"Revit could not open '{view_label(view)}' now: {format_exception_for_model(exc)}. "
                         "Try again in the next step, or open it in Revit.") from None
     active = ctx.uidoc.ActiveView

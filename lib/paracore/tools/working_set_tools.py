@@ -15,10 +15,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..working_set import singular
-from .registry import tool
-from .lookup import category_of, category_summary, elements_by_id, id_sample
-from .results import ToolError, ToolOutput, working_set_output
+from paracore.core.working_set import singular
+from paracore.revit import working_set_actions as actions
+from paracore.tools.lookup import category_of, category_summary, elements_by_id, id_sample
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput, working_set_output
 
 SHOWN_IDS = 20          # ids listed one per line by get_working_set
 
@@ -127,7 +128,6 @@ def set_working_set(ctx, args: ElementIdsArgs):
 @tool(working_set_policy="none")
 def add_to_working_set(ctx, args: ElementIdsArgs):
     """Add elements to the working set (ids already in it are kept once)."""
-    from ..revit import working_set_actions as actions
     ctx.elements(args.element_ids)  # a ToolError lists ids that do not exist
     outcome = actions.change(ctx.session.working_set, "add", args.element_ids)
     if not outcome.done:
@@ -145,7 +145,6 @@ def add_to_working_set(ctx, args: ElementIdsArgs):
 @tool(working_set_policy="none")
 def remove_from_working_set(ctx, args: ElementIdsArgs):
     """Remove elements from the working set. The elements stay in the Revit model."""
-    from ..revit import working_set_actions as actions
     outcome = actions.change(ctx.session.working_set, "remove", args.element_ids)
     if not outcome.done:
         raise ToolError(
@@ -162,7 +161,6 @@ def remove_from_working_set(ctx, args: ElementIdsArgs):
 @tool(working_set_policy="none")
 def clear_working_set(ctx, args: NoArgs):
     """Empty the working set. The elements stay in the Revit model."""
-    from ..revit import working_set_actions as actions
     outcome = actions.clear(ctx.session.working_set)
     if outcome.refused:
         content = "The working set was already empty."
@@ -180,7 +178,6 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     in Revit. mode 'add' (default) adds them, 'replace' makes them the whole working set,
     'remove' takes them out of it.
     """
-    from ..revit import working_set_actions as actions
     outcome = actions.change_with_selection(ctx.uidoc, ctx.session.working_set, args.mode)
     if outcome.refused:
         raise ToolError("Nothing is selected in Revit. Select elements first, then ask again.")
@@ -209,7 +206,6 @@ def select_elements(ctx, args: SelectElementsArgs):
     Leave element_ids out to select the working set ("select them in Revit").
     The working set does not change.
     """
-    from ..revit import working_set_actions as actions
     ids = _unique(args.element_ids)
     ctx.elements(ids)  # a ToolError lists ids that do not exist
     outcome = actions.select(ctx.uidoc, ids)

@@ -47,8 +47,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .. import events as ev
-from ..llm.base import redact_secrets
+from paracore.core import events as ev
+from paracore.core.paths import data_dir
+from paracore.llm.base import redact_secrets
 
 log = logging.getLogger("paracore.trace")
 
@@ -64,7 +65,6 @@ _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 def traces_dir() -> Path:
     """``<user data dir>/traces`` (PARACORE_DATA_DIR overrides the data dir)."""
-    from ..llm.pricing import data_dir
     return data_dir() / TRACES_FOLDER
 
 
@@ -168,7 +168,7 @@ class TraceRecorder:
             log.exception("trace: recording a request failed")
 
     def on_event(self, event) -> None:
-        """One agent event (paracore.events)."""
+        """One agent event (paracore.core.events)."""
         try:
             with self._lock:
                 handler = getattr(self, f"_on_{event.kind}", None)

@@ -33,8 +33,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import events as ev
-from .recorder import redact
+from paracore.core import events as ev
+from paracore.trace.recorder import redact
 
 EXPORT_FORMAT = "paracore-trace-export"
 EXPORT_VERSION = 1

@@ -50,12 +50,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
-from paracore import events as ev
+from paracore.core import events as ev
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
+from paracore.core.working_set import count_label
 from paracore.llm.pricing import TurnUsage, UsageTotals
-from paracore.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
-
-from .approvals import DECISIONS, ApprovalGate, check_decision
-from .batching import EventBatcher
+from paracore.ui.approvals import DECISIONS, ApprovalGate, check_decision
+from paracore.ui.batching import EventBatcher
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 # The status line. The agent reports Thinking / Waiting for Revit / Waiting for your approval
-# (paracore.events); these are the state's own.
+# (paracore.core.events); these are the state's own.
 STATUS_IDLE = ""
 STATUS_WORKING = "Working…"
 """Right after the user answered an approval, until the agent says what it does next."""
@@ -1083,7 +1083,6 @@ def _preview(content: str) -> str:
 def _summary_of(ids: tuple[int, ...], rows: Mapping[int, WorkingSetRow]) -> str:
     if not ids:
         return "empty"
-    from paracore.working_set import count_label
 
     tally = Counter(rows[i].category if i in rows else "Unknown" for i in ids)
     ordered = sorted(tally.items(), key=lambda item: (-item[1], item[0]))

@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from .wpf_view import PUMP_INTERVAL_MS, PUMP_SLICE_S, GilPump, on
+from paracore.ui.wpf_view import PUMP_INTERVAL_MS, PUMP_SLICE_S, GilPump, load_wpf, on
 
 HOLD_SECONDS = 0.25   # Revit idles without the pump
 PUMP_SECONDS = 0.5    # then with it
@@ -23,7 +23,6 @@ PUMP_SECONDS = 0.5    # then with it
 def current_dispatcher():
     """The WPF Dispatcher of the calling thread (Revit's UI thread), or None without WPF."""
     try:
-        from .wpf_view import load_wpf
         load_wpf()
         from System.Windows.Threading import Dispatcher
         return Dispatcher.CurrentDispatcher

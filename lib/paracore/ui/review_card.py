@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..working_set import count_label
+from paracore.core.working_set import count_label
 
 Status = Literal["open", "undoing", "undone", "failed"]
 SHOWN_CATEGORIES = 4   # per line; the rest are "and N more"

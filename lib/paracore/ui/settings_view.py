@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
-from ..llm import credentials
-from ..llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
-from ..settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
-from ..tools.toolsets import NAMES as TOOLSET_NAMES
+from paracore.core.settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
+from paracore.llm import credentials
+from paracore.llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
+from paracore.tools.toolsets import NAMES as TOOLSET_NAMES
+from paracore.ui.wpf_view import Named, _brush, _visibility, on, parse_xaml
 
 log = logging.getLogger("paracore.ui.settings")
 
@@ -183,7 +184,6 @@ class SettingsDialog:
     """settings_window.xaml bound to a SettingsForm."""
 
     def __init__(self, form: SettingsForm) -> None:
-        from .wpf_view import Named, on, parse_xaml
         self.form = form
         self.window = parse_xaml(SETTINGS_XAML)
         self.ui = Named(self.window, SETTINGS_XAML, XAML_NAMES)
@@ -234,7 +234,6 @@ class SettingsDialog:
         ui.RemoveKeyButton.IsEnabled = values.provider is not None
 
     def _say(self, text: str, error: bool = False) -> None:
-        from .wpf_view import _brush, _visibility
         self.ui.MessageText.Text = text
         self.ui.MessageText.Foreground = _brush("#FFC62828" if error else "#FF2E8B57")
         self.ui.MessageText.Visibility = _visibility(bool(text))

@@ -22,10 +22,9 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from paracore import events as ev
+from paracore.core import events as ev
 from paracore.llm.base import CancelToken
-
-from .chat_state import ChatState, Notice, TurnThreadEnded
+from paracore.ui.chat_state import ChatState, Notice, TurnThreadEnded
 
 log = logging.getLogger(__name__)
 

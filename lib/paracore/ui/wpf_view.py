@@ -29,11 +29,16 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import session as sessions
-from ..revit import host_state
-from .chat_state import ChatState, WorkingSetRow
-from .markdown import markdown_blocks
-from .review_card import ReviewCardState
+from paracore.app.revit import panel_actions
+from paracore.app.revit.chat_agent import ChatAgent
+from paracore.core import events as ev, session as sessions
+from paracore.hosts.revit import host_state, session_events
+from paracore.revit import working_set_rows
+from paracore.ui.batching import EventBatcher
+from paracore.ui.chat_state import ChatState, WorkingSetRow
+from paracore.ui.markdown import Span, markdown_blocks
+from paracore.ui.review_card import ReviewCardState
+from paracore.ui.turn_runner import TurnRunner
 
 log = logging.getLogger("paracore.ui.wpf")
 
@@ -199,7 +204,6 @@ class ChatView:
         return cls(parse_xaml(PANE_XAML))
 
     def __init__(self, root) -> None:
-        from .batching import EventBatcher
         self.root = root
         self.ui = Named(root, PANE_XAML)
         self.dispatcher = root.Dispatcher
@@ -332,7 +336,6 @@ class ChatView:
             history = list(session.history)
         self.state.show_history(history)
         self.ui.DocumentText.Text = session.title
-        from ..revit import session_events
         note = session_events.take_note(session.key)
         if note:
             self.state.add_notice(note)
@@ -344,7 +347,6 @@ class ChatView:
             return
 
         def activate_active_document():
-            from ..revit import session_events
             uidoc = self.bridge.uiapp.ActiveUIDocument if self.bridge.uiapp is not None else None
             if uidoc is not None:
                 session_events.activate(uidoc.Document)
@@ -357,7 +359,6 @@ class ChatView:
     def _rows_provider(self, key: str):
         """Working-set rows of the session's document (runs on the main thread, via the bridge)."""
         def rows(ids):
-            from ..revit import panel_actions, working_set_rows
             bridge = self.bridge
             doc = panel_actions.document_for(bridge.uiapp, key) if bridge is not None else None
             if doc is None:
@@ -372,11 +373,9 @@ class ChatView:
             return None
         runner = self._runners.get(session.key)
         if runner is None or runner.agent.session is not session:
-            from ..revit.chat_agent import ChatAgent
-            from .turn_runner import TurnRunner
             hooks = []
             try:
-                from .. import persistence
+                from paracore.core import persistence
                 hooks.append(persistence.save_session)
             except ImportError:
                 pass
@@ -462,7 +461,7 @@ class ChatView:
 
         def start_over():  # main thread: clearing the working set notifies Revit-side subscribers
             try:
-                from .. import persistence
+                from paracore.core import persistence
             except ImportError:
                 with session.lock:
                     session.history.clear()
@@ -482,7 +481,6 @@ class ChatView:
 
     def working_set_action(self, which: str) -> None:
         """Select / Isolate / Remove / Clear: always through the bridge, on Revit's main thread."""
-        from ..revit import panel_actions
         session = self.session
         if session is None:
             self.state.add_notice("No document is active: open a project first.")
@@ -505,13 +503,12 @@ class ChatView:
 
     def _follow_turns_for_review(self, items: list) -> None:
         """A turn starts: the card goes. A turn ends: ask the ledger (main thread) what it changed."""
-        from .. import events as ev
         if any(isinstance(item, ev.TurnStarted) for item in items):
             self.review.turn_started()
         session = self.session
         if session is None or not any(isinstance(item, (ev.TurnFinished, ev.TurnFailed)) for item in items):
             return
-        from ..revit import review_actions
+        from paracore.app.revit import review_actions
         self._submit_with_notice("review the turn's changes", lambda: review_actions.turn_changes(session),
                                  then=self._show_review)
 
@@ -521,7 +518,7 @@ class ChatView:
 
     def review_action(self, which: str) -> None:
         """Show / Isolate / Keep on the review card."""
-        from ..revit import panel_actions, review_actions
+        from paracore.app.revit import panel_actions, review_actions
         card, session = self.review.card, self.session
         if card is None or session is None:
             return
@@ -541,7 +538,7 @@ class ChatView:
     def undo_last_turn(self) -> None:
         """Undo last turn (the header's button and the card's Undo): started on Revit's main thread;
         the outcome arrives later, after Revit ran its Undo commands."""
-        from ..revit import review_actions
+        from paracore.app.revit import review_actions
         session = self.session
         if session is None:
             self.state.add_notice("No document is active: open a project first.")
@@ -920,8 +917,7 @@ def _open_link(sender, args) -> None:
 def render_markdown(text: str) -> list:
     """WPF elements for a reply, block by block (see paracore.ui.markdown for the mapping)."""
     from System.Windows import FontWeights, Thickness
-    from System.Windows.Controls import (ColumnDefinition, Grid, RowDefinition, Separator, StackPanel,
-                                         TextBlock, TextBox)
+    from System.Windows.Controls import ColumnDefinition, Grid, RowDefinition, Separator, StackPanel, TextBlock, TextBox
     from System.Windows.Media import FontFamily
     elements = []
     for block in markdown_blocks(text):
@@ -977,7 +973,6 @@ def render_markdown(text: str) -> list:
 
 
 def _plain(text: str):
-    from .markdown import Span
     return Span(text)
 
 

@@ -20,10 +20,10 @@ from Autodesk.Revit import DB
 from behaviour_checks import _site as site
 from behaviour_checks.document_changed import Changes
 from kit import expect, skip, transaction
-from paracore.revit import document_events, undo_ledger
+from paracore.hosts.revit import document_events, undo_ledger
 from paracore.revit.context import element_id, id_value
 from paracore.revit.dotnet import typed_list
-from paracore.revit.preview import preview_call
+from paracore.hosts.revit.preview import preview_call
 from paracore.revit.user_elements import is_internal
 from paracore.tools.registry import PreparedCall, default_registry
 

@@ -10,7 +10,7 @@ import math
 
 from pydantic import BaseModel, Field
 
-from paracore.units import Angle, Length, format_length
+from paracore.core.units import Angle, Length, format_length
 
 
 class Params(BaseModel):

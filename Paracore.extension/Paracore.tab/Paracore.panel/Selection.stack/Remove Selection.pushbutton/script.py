@@ -1,11 +1,11 @@
 #! python3
 """Remove Selection: takes the elements selected in Revit out of the working set.
 
-Title and tooltip: bundle.yaml. The work is paracore.quick_buttons.remove_selection; its answer shows in the
+Title and tooltip: bundle.yaml. The work is paracore.app.revit.quick_buttons.remove_selection; its answer shows in the
 chat when the chat is on screen, else in pyRevit's output window.
 """
 import paracore_boot  # noqa: F401 - first: makes the repository's lib/ importable
-from paracore.quick_buttons import remove_selection
-from paracore.revit.chat_launcher import report
+from paracore.app.revit.quick_buttons import remove_selection
+from paracore.app.revit.chat_launcher import report
 
 report(remove_selection(__revit__))  # noqa: F821 - pyRevit's builtin: the UIApplication

@@ -1,11 +1,11 @@
 #! python3
 """Clear Set: empties the working set (the model does not change).
 
-Title and tooltip: bundle.yaml. The work is paracore.quick_buttons.clear_working_set; its answer shows in the
+Title and tooltip: bundle.yaml. The work is paracore.app.revit.quick_buttons.clear_working_set; its answer shows in the
 chat when the chat is on screen, else in pyRevit's output window.
 """
 import paracore_boot  # noqa: F401 - first: makes the repository's lib/ importable
-from paracore.quick_buttons import clear_working_set
-from paracore.revit.chat_launcher import report
+from paracore.app.revit.quick_buttons import clear_working_set
+from paracore.app.revit.chat_launcher import report
 
 report(clear_working_set(__revit__))  # noqa: F821 - pyRevit's builtin: the UIApplication

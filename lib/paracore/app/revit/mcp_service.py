@@ -1,0 +1,257 @@
+"""What an MCP call does inside Revit: the service the loopback listener serves.
+
+Every call goes where the chat's go: an agent put together by ``app.build.build_agent`` for the
+session of the named (or active) document, on a ``RevitRuntime`` over the process's one
+ExternalEvent ``Bridge``, through ``mcp.calls.run_call`` → ``Agent.run_calls`` (the same
+validation, approval policy, executor, one undo entry per call, working set). The agent runs on
+the listener's request thread, never on Revit's main thread; only the bridge's jobs run there.
+
+Approvals go to the person at Revit: the chat pane shows the question on a card, with the
+client's name ("Claude Desktop asks: …"), and the card's buttons answer it
+(``ChatState.ask_outside``). When the pane is not open, the call is refused with a sentence
+that says so; when nobody answers within ``approval_timeout`` seconds, the call is refused and
+nothing runs. Either way the client gets a tool error, never a hang.
+
+``pane()`` returns the pane's ``ChatState`` when the pane is on screen, else None; inside Revit
+it asks the WPF view on Revit's main thread (``pane_in_revit``); tests give a ChatState.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from paracore.app.build import build_agent, load_tools
+from paracore.core import events as ev
+from paracore.core.settings import load_settings
+from paracore.hosts.revit import host_state, session_events
+from paracore.hosts.revit.runtime import RevitRuntime
+from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
+from paracore.mcp.calls import run_call
+from paracore.mcp.catalogue import tool_infos
+from paracore.revit.documents import document_key
+from paracore.tools.registry import ToolCallError, default_registry
+from paracore.trace.recorder import TraceRecorder
+from paracore.ui import wpf_view
+
+log = logging.getLogger("paracore.app.revit.mcp_service")
+
+APPROVAL_TIMEOUT = 120.0
+REVIT_TIMEOUT = 120.0
+
+
+class CallRefused(Exception):
+    """The call cannot start (no such document, no document open); the message says why."""
+
+
+class NoModel:
+    """The agent's model for MCP calls: the client is the model, so this one is never asked."""
+
+    provider = "mcp"
+    base_url = None
+
+    def stream(self, request, cancel=None):
+        raise RuntimeError("An MCP call's agent runs tool calls only; it never asks a model.")
+
+
+class McpService:
+    """Tools, calls, resources and this Revit's description, for ``McpListener``."""
+
+    def __init__(self, bridge, uiapp=None, *, pane: Callable[[], Any] | None = None,
+                 approval_timeout: float = APPROVAL_TIMEOUT, revit_timeout: float = REVIT_TIMEOUT,
+                 settings_loader: Callable[[], Any] | None = None, record: bool = True) -> None:
+        self.bridge = bridge
+        self.uiapp = uiapp if uiapp is not None else bridge.uiapp
+        self.pane = pane or (lambda: pane_in_revit(bridge))
+        self.approval_timeout = approval_timeout
+        self.revit_timeout = revit_timeout
+        self.settings_loader = settings_loader
+        self.record = record
+        self.on_change: Callable[[str], None] = lambda uri: None
+        self.revit_version = ""
+        self.instance_id = ""
+        self._recorders: dict[str, Any] = {}
+        self._recorders_lock = threading.Lock()
+
+    # -- the catalogue --------------------------------------------------------------------------
+
+    def tools(self) -> list[ToolInfo]:
+        load_tools()
+        return tool_infos(default_registry())
+
+    # -- one call -------------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: Any, client: ClientInfo, *, document: str | None = None,
+             approval_timeout: float | None = None) -> CallResult:
+        """Run one tool call for ``client``; every failure is an error result. ``approval_timeout``:
+        the client's own limit, when shorter than this Revit's."""
+        try:
+            session = self._session(document)
+        except CallRefused as refused:
+            return CallResult(str(refused), is_error=True)
+        pane = _PaneCall()
+        wait = min(self.approval_timeout, approval_timeout or self.approval_timeout)
+        agent = self._agent(session, self._approver(client, pane, wait))
+        result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane))
+        if pane.refusal:  # the approval never came: say why in the client's words, not "the user denied"
+            result = CallResult(pane.refusal, is_error=True)
+        if pane.wrote:
+            self.on_change(MODEL_URI)
+        return result
+
+    def _agent(self, session, approver):
+        settings = (self.settings_loader or load_settings)()
+        runtime = RevitRuntime(self.uiapp, self.bridge, session, timeout=self.revit_timeout)
+        return build_agent(settings, runtime, session, approver, model=NoModel())
+
+    def _approver(self, client: ClientInfo, pane: _PaneCall, wait: float):
+        def approve(request):
+            state = pane.state = self.pane()
+            if state is None:
+                pane.refusal = (f"Not run: open the Paracore pane in Revit to approve changes from {client.name}, "
+                                "then call again. Nothing was changed.")
+                return "deny"
+            answer = state.ask_outside(request, client.name, wait)
+            if answer is None:
+                pane.refusal = (f"Not run: nobody approved {request.name} in Revit within "
+                                f"{wait:g} s. Nothing was changed; ask the user to watch the "
+                                "Paracore pane, then call again.")
+                return "deny"
+            return answer
+        return approve
+
+    def _recorder(self, client: ClientInfo):
+        """One trace per MCP client for the life of the listener (``paracore trace`` shows it)."""
+        if not self.record:
+            return None
+        with self._recorders_lock:
+            recorder = self._recorders.get(client.name)
+            if recorder is None:
+                recorder = TraceRecorder(meta={"source": "mcp", "client": client.name, "revit": self.revit_version})
+                self._recorders[client.name] = recorder
+            return recorder
+
+    # -- documents and sessions -----------------------------------------------------------------
+
+    def _session(self, document: str | None):
+        """The session of ``document`` (a title or session key), or of the active document."""
+
+        def find():
+            docs = [d for d in self.uiapp.Application.Documents if not bool(getattr(d, "IsLinked", False))]
+            if document:
+                doc = next((d for d in docs if document in (d.Title, document_key(d), _stem(d.Title))), None)
+                if doc is None:
+                    titles = ", ".join(d.Title for d in docs) or "none"
+                    raise CallRefused(f"No open document named {document!r} in this Revit. Open documents: {titles}.")
+            else:
+                uidoc = self.uiapp.ActiveUIDocument
+                if uidoc is None:
+                    raise CallRefused("No document is open in Revit. Open a project in Revit, then call again.")
+                doc = uidoc.Document
+            return session_events.adopt(doc)
+
+        try:
+            return self.bridge.call(find, timeout=self.revit_timeout)
+        except CallRefused:
+            raise
+        except Exception as error:  # noqa: BLE001 - Revit busy, bridge closed: said to the client
+            raise CallRefused(f"Revit did not answer: {error}") from error
+
+    def documents(self) -> tuple[list[str], str | None]:
+        """(the open documents' titles, the active one's). Revit's main thread, or a worker."""
+        def read():
+            docs = [d.Title for d in self.uiapp.Application.Documents if not bool(getattr(d, "IsLinked", False))]
+            uidoc = self.uiapp.ActiveUIDocument
+            return docs, (uidoc.Document.Title if uidoc is not None else None)
+        if self.bridge.on_main_thread():
+            return read()
+        return self.bridge.call(read, timeout=min(self.revit_timeout, 10.0))
+
+    # -- resources and the instance --------------------------------------------------------------
+
+    def read(self, uri: str, *, document: str | None = None) -> str:
+        if uri not in (WORKING_SET_URI, MODEL_URI):
+            raise KeyError(uri)
+        try:
+            session = self._session(document)
+        except CallRefused as refused:
+            return str(refused)
+        if uri == WORKING_SET_URI:
+            ids = list(session.working_set.ids)
+            return json.dumps({"document": session.title, "ids": ids, "count": len(ids),
+                               "summary": session.working_set.summary()}, ensure_ascii=False)
+        return self._overview(session)
+
+    def _overview(self, session) -> str:
+        """What ``get_model_overview`` says (as the stand-in backend reads it), without a trace."""
+        load_tools()
+        prepared = default_registry().prepare("get_model_overview", {}, session.working_set.ids)
+        if isinstance(prepared, ToolCallError):
+            return prepared.message
+        runtime = RevitRuntime(self.uiapp, self.bridge, session, timeout=self.revit_timeout)
+        outcome = runtime.execute_batch("Paracore (mcp): model overview", [("overview", prepared)])
+        return outcome[0].content if outcome else "The model overview could not be read."
+
+    def instance(self) -> dict:
+        documents, active = self.documents()
+        return {"id": self.instance_id, "revit_version": self.revit_version, "documents": documents,
+                "active_document": active, "limits": self.limits()}
+
+    def limits(self) -> dict[str, float]:
+        """How long a call may wait (the client's HTTP timeout is built from these)."""
+        return {"approval_s": self.approval_timeout, "revit_s": self.revit_timeout}
+
+
+def pane_in_revit(bridge):
+    """The chat pane's state when the pane (or the chat window) is on screen, else None.
+    WPF answers only on its own thread, Revit's main thread: asked through the bridge."""
+    def visible_state():
+        view = host_state.state().chat_view
+        return view.state if view is not None and wpf_view.is_visible() else None
+    try:
+        return bridge.call(visible_state, timeout=10)
+    except Exception:  # noqa: BLE001 - Revit busy: as good as no pane, the refusal says what to do
+        log.warning("Could not ask Revit whether the chat pane is open", exc_info=True)
+        return None
+
+
+class _PaneCall:
+    """One call's dealings with the pane: the state that was asked to approve (its card then
+    shows the result), why the approval never came, and whether the model changed."""
+
+    def __init__(self) -> None:
+        self.state = None
+        self.refusal: str | None = None
+        self.wrote = False
+
+    def on_event(self, event) -> None:
+        if isinstance(event, ev.ToolCallFinished):
+            if event.status == "done":
+                self.wrote = self.wrote or _writes(event.name)
+            if self.state is not None:
+                self.state.outside_finished(event)
+
+
+class _Both:
+    """Two event recorders as one (either may be None)."""
+
+    def __init__(self, *recorders) -> None:
+        self.recorders = [r for r in recorders if r is not None]
+
+    def on_event(self, event) -> None:
+        for recorder in self.recorders:
+            try:
+                recorder.on_event(event)
+            except Exception:  # noqa: BLE001 - a recorder must never break the call
+                log.exception("An MCP call's event could not be recorded")
+
+
+def _writes(name: str) -> bool:
+    spec = default_registry().get(name)
+    return spec is None or spec.writes
+
+
+def _stem(title: str) -> str:
+    return title.rsplit(".", 1)[0] if title.lower().endswith((".rvt", ".rfa")) else title

@@ -1,0 +1,425 @@
+"""Runs the tool calls of one model response on Revit's main thread, as one undo entry.
+
+The agent loop calls ``bridge.call(lambda: run_batch(uidoc, session, step_name, calls))``:
+everything here runs inside the bridge's ExternalEvent handler, on the main thread.
+
+How a batch runs:
+
+- If any call writes, the batch runs inside ONE ``TransactionGroup`` named after the step,
+  assimilated at the end, so the user undoes an agent step with one Ctrl+Z. When nothing was
+  committed the group is rolled back instead (it would be an empty undo entry).
+- Each writing tool runs in its own ``Transaction``. A tool that raises gets its transaction
+  rolled back and an error result; the other tools' results stand. Revit warnings are
+  recorded and deleted (they must not block an unattended commit); Revit errors roll the
+  transaction back and are reported.
+- Reading tools run without a transaction.
+- After a commit: ``ToolOutput.verify`` re-reads the result from the model; the working set is
+  updated (docs/WORKING_SET.md): an explicit update wins (``ToolOutput.working_set``, or, from a tool that
+  runs scripts, a protocol payload in the content), else the tool's ``working_set_policy`` applies
+  to the elements the tool created. Deleted elements always leave the working set.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from paracore.agent import CallOutcome
+from paracore.core.protocol import WorkingSetPayloadError, apply_payload, find_working_set_payload
+from paracore.core.session import Session
+from paracore.core.working_set import Describe, WorkingSet, WorkingSetChange
+from paracore.hosts.revit import undo_ledger
+from paracore.hosts.revit.step_guard import StepGuard
+from paracore.revit import dotnet
+from paracore.revit.api import DB
+from paracore.revit.changes import ChangeRecorder
+from paracore.revit.context import ToolContext, element_id, id_value
+from paracore.revit.user_elements import is_internal
+from paracore.tools.errors import format_exception_for_model
+from paracore.tools.registry import PreparedCall
+from paracore.tools.results import ToolError, ToolOutput
+
+log = logging.getLogger("paracore.executor")
+
+__all__ = ["CallOutcome", "run_batch", "describe_call", "describe_categories"]
+
+
+
+def run_batch(uidoc, session: Session, step_name: str,
+              calls: Sequence[tuple[str, PreparedCall]]) -> list[CallOutcome]:
+    """Run ``calls`` ([(call_id, prepared call)]) in order; one outcome per call, same order.
+
+    Main thread, API context only (inside the bridge's Execute). Never leaves a transaction or
+    a transaction group open.
+    """
+    batch = _Batch(uidoc, session)
+    if not any(call.spec.writes for _, call in calls):
+        return [batch.run(call_id, call) for call_id, call in calls]
+    # The ledger files the step's entry under the session's turn (Undo last turn, the review card).
+    with undo_ledger.paracore_work(batch.doc, session):
+        return _run_as_one_entry(batch, step_name, calls)
+
+
+def _run_as_one_entry(batch: "_Batch", step_name: str, calls) -> list[CallOutcome]:
+    group = DB.TransactionGroup(batch.doc, step_name or "Paracore")
+    mark = undo_ledger.ledger_for(batch.doc).work_mark()
+    try:
+        group.Start()
+    except Exception:  # noqa: BLE001 - e.g. a read-only document: each call then reports its own error
+        log.info("The step's transaction group did not start; calls run one by one", exc_info=True)
+        return [batch.run(call_id, call) for call_id, call in calls]
+    try:
+        return [batch.run(call_id, call) for call_id, call in calls]
+    finally:
+        # One undo entry for the step, or none at all when every writing tool failed.
+        if batch.committed:
+            group.Assimilate()
+            undo_ledger.step_committed(batch.doc, group.GetName())
+        else:
+            group.RollBack()
+            undo_ledger.group_rolled_back(batch.doc, mark)   # whether or not Revit said so
+
+
+def describe_call(uidoc, session: Session, call: PreparedCall) -> str | None:
+    """The tool's own words for what the call will change (for the approval prompt), or None.
+    Main thread; reads only. A failing describe must not block the approval: None instead."""
+    describe = call.spec.describe
+    if describe is None:
+        return None
+    try:
+        return describe(ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session), call.args)
+    except Exception as error:  # noqa: BLE001 - the generic description is used instead
+        # Often expected (the user deleted the elements meanwhile): a warning, the trace at debug.
+        log.warning("describe failed for %s: %s: %s", call.name, type(error).__name__, error)
+        log.debug("describe failed for %s", call.name, exc_info=True)
+        return None
+
+
+def describe_categories(doc) -> Describe:
+    """A WorkingSet ``describe`` resolver for ``doc``: element ids -> Revit category names.
+
+    It calls the Revit API, so it must run on the main thread. It does: the working set calls
+    it when ids enter the set, which happens inside the executor (in the bridge's Execute) and
+    from the quick buttons (also on the main thread). Ids without an element or a category are
+    left out (the set counts them as "Unknown").
+    """
+    def describe(ids: Sequence[int]) -> dict[int, str]:
+        names: dict[int, str] = {}
+        for value in ids:
+            element = doc.GetElement(element_id(value))
+            category = element.Category if element is not None else None
+            if category is not None:
+                names[value] = category.Name
+        return names
+
+    return describe
+
+
+# -- Revit failures ----------------------------------------------------------------------------
+
+
+@dotnet.defined_once("Paracore.Executor._FailureCollector")
+def _FailureCollector():  # noqa: N802 - binds the class
+    class _FailureCollector(DB.IFailuresPreprocessor):
+        """Records failure texts at commit: warnings are kept as text and deleted, errors reported.
+
+        A .NET type, made once per process (see `dotnet.defined_once`). No constructor
+        arguments: the executor sets ``warnings`` and ``errors`` after creating it.
+        """
+
+        __namespace__ = "Paracore.Executor"
+
+        warnings = None  # list: texts of the warnings deleted (the ToolContext's list)
+        errors = None    # list: texts of the errors that make Revit roll the transaction back
+
+        def PreprocessFailures(self, failuresAccessor):  # noqa: N802, N803 - the .NET interface's names
+            return _preprocess_failures(failuresAccessor, self.warnings, self.errors)
+
+    return _FailureCollector
+
+
+def _preprocess_failures(failures_accessor, warnings: list, errors: list):
+    """Keep warnings as text and delete them; with errors left, ask for the rollback ourselves:
+    "Continue" would make Revit show its modal error dialog in the middle of an agent step."""
+    for failure in list(failures_accessor.GetFailureMessages()):
+        text = failure.GetDescriptionText()
+        if failure.GetSeverity() == DB.FailureSeverity.Warning:
+            warnings.append(text)
+            failures_accessor.DeleteWarning(failure)
+        else:
+            errors.append(text)
+    if errors:
+        return DB.FailureProcessingResult.ProceedWithRollBack
+    return DB.FailureProcessingResult.Continue
+
+
+def tool_transaction(doc, tool_name: str):
+    """The Transaction one tool call runs in (not started), named after the tool; start it with
+    ``start_tool_transaction`` (also the preview's)."""
+    return DB.Transaction(doc, _transaction_title(tool_name))
+
+
+def start_tool_transaction(transaction, warnings: list, errors: list) -> None:
+    """Start ``transaction``, then have its failures collected into ``warnings`` and ``errors``
+    instead of Revit's dialogs. In that order: "every time a transaction starts, Failure Handling
+    Options will be reset to their default values" (Transaction.Start), so options set before
+    Start would be lost, and Revit would show its own warning and error dialogs at the commit."""
+    transaction.Start()
+    options = transaction.GetFailureHandlingOptions()
+    options.SetFailuresPreprocessor(_failure_collector(warnings, errors))
+    options.SetClearAfterRollback(True)  # no "transaction rolled back" dialog either
+    transaction.SetFailureHandlingOptions(options)
+
+
+def _failure_collector(warnings: list, errors: list) -> _FailureCollector:
+    collector = _FailureCollector()
+    collector.warnings = warnings
+    collector.errors = errors
+    return collector
+
+
+# -- one batch ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Ran:
+    """What running a tool body produced, before results are rendered."""
+
+    output: Any = None
+    error: str | None = None                            # set when the tool's work was undone
+    added: list[int] = field(default_factory=list)      # ids Revit reported added at commit
+    deleted: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)      # dialogs answered, saves refused (StepGuard)
+
+
+class _Batch:
+    def __init__(self, uidoc, session: Session) -> None:
+        self.uidoc = uidoc
+        self.doc = uidoc.Document
+        self.session = session
+        self.committed = False  # at least one tool transaction committed
+
+    def run(self, call_id: str, call: PreparedCall) -> CallOutcome:
+        start = time.perf_counter()
+        ctx = ToolContext(doc=self.doc, uidoc=self.uidoc, session=self.session, call_id=call_id)
+        with _ChangeCollector(self.session.working_set) as changes:
+            ran = self._write(ctx, call) if call.spec.writes else self._read(ctx, call)
+            if ran.error is not None:
+                content, is_error = ran.error, True
+            else:
+                content, is_error = self._report(ctx, call, ran)
+        duration_ms = (time.perf_counter() - start) * 1000.0
+        content = _bounded(content) + "".join(f"\n{note}" for note in ran.notes)
+        return CallOutcome(call_id, call.name, content, is_error, duration_ms, changes.merged())
+
+    # -- running the tool body -------------------------------------------------------------------
+
+    def _read(self, ctx: ToolContext, call: PreparedCall) -> _Ran:
+        try:
+            return _Ran(output=call.run(ctx))
+        except BaseException as exc:  # noqa: BLE001 - the model gets the error as the tool's result
+            return _Ran(error=_describe_error(exc))
+
+    def _write(self, ctx: ToolContext, call: PreparedCall) -> _Ran:
+        errors: list[str] = []
+        transaction = tool_transaction(self.doc, call.name)
+        if self.doc.IsReadOnly:
+            return _Ran(error=f"'{self.doc.Title}' is read-only, so Revit cannot change it. Nothing was "
+                              "changed. Open it for editing (or save a copy and open that), then ask again.")
+        # The guard answers Revit's dialogs and refuses saves while the tool runs (step_guard.py).
+        with ChangeRecorder(self.doc.Application, self.doc) as recorder, \
+                StepGuard(getattr(self.uidoc, "Application", None), self.doc) as guard:
+            try:
+                # Inside the try: Revit may refuse to start it (a modal edit mode, say).
+                start_tool_transaction(transaction, ctx.warnings, errors)
+                output = call.run(ctx)
+                status = transaction.Commit()
+            # BaseException too: a script calling sys.exit() must not leave the transaction open.
+            except BaseException as exc:  # noqa: BLE001 - undo this tool's work, report, go on
+                _roll_back_if_open(transaction)
+                return _Ran(error=_describe_error(exc), notes=guard.report())
+        if status != DB.TransactionStatus.Committed:
+            reasons = _failures_text(errors) or "Revit gave no reason"
+            return _Ran(error=f"Revit rolled the change back: {reasons}", notes=guard.report())
+        self.committed = True
+        return _Ran(output=output, added=recorder.added, deleted=recorder.deleted, notes=guard.report())
+
+    # -- after the tool ran ----------------------------------------------------------------------
+
+    def _report(self, ctx: ToolContext, call: PreparedCall, ran: _Ran) -> tuple[str, bool]:
+        """Update the working set, verify, and render the content the model reads."""
+        working_set = self.session.working_set
+        if ran.deleted:
+            working_set.discard_deleted(ran.deleted)
+        output = ran.output if isinstance(ran.output, ToolOutput) else ToolOutput(content=ran.output)
+        try:
+            message = self._update_working_set(call, output, ran.added)
+        except WorkingSetPayloadError as exc:
+            kept = " The tool's changes to the model were kept." if call.spec.writes else ""
+            return f"{exc}{kept}", True
+        if output.verify is not None:
+            try:
+                content = output.verify()
+            except Exception as exc:  # noqa: BLE001
+                return ("The change was made and kept, but reading it back failed: "
+                        f"{_describe_error(exc)}. Check the model before repeating the call."
+                        + _warnings_note(ctx.warnings)), True
+        else:
+            content = output.content
+        if message is not None:
+            content = message
+        return _render(content) + _warnings_note(ctx.warnings), False
+
+    def _update_working_set(self, call: PreparedCall, output: ToolOutput, added: list[int]) -> str | None:
+        """Apply the tool's working-set update; return the text replacing the content, if any.
+
+        Raises WorkingSetPayloadError (nothing applied) for a malformed payload or unknown ids.
+        """
+        working_set = self.session.working_set
+        if output.working_set is not None:
+            apply_payload(output.working_set, working_set, self._exists, source=call.name)
+            return None
+        payload = find_working_set_payload(output.content) if call.spec.runs_scripts else None
+        if payload is not None:
+            # The protocol: the payload's display_message replaces the tool's output.
+            return apply_payload(payload, working_set, self._exists, source=call.name)
+        self._apply_policy(call, added)
+        return None
+
+    def _apply_policy(self, call: PreparedCall, added: list[int]) -> None:
+        """The tool's policy (docs/WORKING_SET.md): the elements the tool created join (or become) the
+        set; Revit's own elements made with them (a floor's sketch and its lines) do not."""
+        policy = call.spec.working_set_policy
+        if policy == "none":
+            return
+        created = [i for i in added if _is_model_element(self.doc.GetElement(element_id(i)))]
+        if not created:
+            return
+        if policy == "replace":
+            self.session.working_set.replace(created, source=call.name)
+        else:
+            self.session.working_set.add(created, source=call.name)
+
+    def _exists(self, value: int) -> bool:
+        return self.doc.GetElement(element_id(value)) is not None
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+# Levels and grids are what a user works on like model elements, but Revit files them under
+# annotation categories.
+def _datum_categories() -> set[int]:
+    return {int(DB.BuiltInCategory.OST_Levels), int(DB.BuiltInCategory.OST_Grids)}
+
+
+def _is_model_element(element) -> bool:
+    """True for elements a user means by "the walls I just made": not types, views or internals."""
+    if element is None or isinstance(element, DB.ElementType) or is_internal(element):
+        return False
+    category = element.Category
+    if category is None:
+        return False
+    return category.CategoryType == DB.CategoryType.Model or id_value(category.Id) in _datum_categories()
+
+
+def _transaction_title(tool_name: str) -> str:
+    """A readable transaction name: "create_wall" -> "Create wall"."""
+    return tool_name.replace("_", " ").strip().capitalize() or "Paracore"
+
+
+def _roll_back_if_open(transaction) -> None:
+    if transaction.GetStatus() == DB.TransactionStatus.Started:
+        transaction.RollBack()
+
+
+def _describe_error(exc: BaseException) -> str:
+    """A ToolError is written for the model; anything else is rendered with its cause chain."""
+    return str(exc) if isinstance(exc, ToolError) else format_exception_for_model(exc)
+
+
+# Whatever a tool or a user script returns, the model never gets more than this: a result is a
+# few hundred tokens, and the tools bound their own output well below it. This is the backstop.
+MAX_RESULT_CHARS = 4300
+
+
+def _bounded(content: str) -> str:
+    if len(content) <= MAX_RESULT_CHARS:
+        return content
+    hidden = len(content) - MAX_RESULT_CHARS
+    return content[:MAX_RESULT_CHARS] + f"… (cut: {hidden} more characters; ask for less)"
+
+
+def _render(content: Any) -> str:
+    """The content as the model reads it: text as is, data as compact JSON."""
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return "Done."
+    if hasattr(content, "model_dump"):  # a pydantic model
+        content = content.model_dump(mode="json")
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _warnings_note(warnings: list[str]) -> str:
+    text = _failures_text(warnings)
+    return f"\nRevit warnings: {text}" if text else ""
+
+
+SHOWN_FAILURES = 5      # distinct Revit warnings (or errors) quoted in a result
+FAILURE_TEXT = 200      # characters of one quoted warning
+
+
+def _failures_text(texts: list[str]) -> str:
+    """ "A; B; … and 12 more": the distinct texts, a few of them, each cut to a sentence's length
+    (code can make Revit post hundreds; the result stays short)."""
+    unique = _unique(texts)
+    shown = [t if len(t) <= FAILURE_TEXT else t[:FAILURE_TEXT - 1] + "…" for t in unique[:SHOWN_FAILURES]]
+    if len(unique) > SHOWN_FAILURES:
+        shown.append(f"… and {len(unique) - SHOWN_FAILURES} more")
+    return "; ".join(shown)
+
+
+def _unique(texts: list[str]) -> list[str]:
+    return list(dict.fromkeys(texts))
+
+
+class _ChangeCollector:
+    """The working-set changes made on this thread while active, merged into one.
+
+    Filtered by thread because another thread (the chat pane) may change the set meanwhile.
+    """
+
+    def __init__(self, working_set: WorkingSet) -> None:
+        self._working_set = working_set
+        self._thread = threading.get_ident()
+        self._changes: list[WorkingSetChange] = []
+        self._unsubscribe = None
+
+    def __enter__(self) -> "_ChangeCollector":
+        self._unsubscribe = self._working_set.subscribe(self._on_change)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self._unsubscribe()
+        return False
+
+    def _on_change(self, change: WorkingSetChange) -> None:
+        if threading.get_ident() == self._thread:
+            self._changes.append(change)
+
+    def merged(self) -> WorkingSetChange | None:
+        """One change from the first ``before`` to the last ``after``; None if nothing changed."""
+        if len(self._changes) <= 1:
+            return self._changes[0] if self._changes else None
+        first, last = self._changes[0], self._changes[-1]
+        if first.before == last.after:
+            return None
+        before, after = set(first.before), set(last.after)
+        return WorkingSetChange(
+            before=first.before, after=last.after,
+            added=tuple(i for i in last.after if i not in before),
+            removed=tuple(i for i in first.before if i not in after),
+            source=last.source, version=last.version)

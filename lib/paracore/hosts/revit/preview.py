@@ -1,0 +1,304 @@
+"""Previews: what a writing call would change, found by running it and rolling it back.
+
+Before the user is asked to approve a writing call, the call runs for real inside a transaction
+group: its transaction is committed, so Revit processes failures and reports (DocumentChanged)
+the elements added, modified and deleted; the changed elements are read; then the group is
+rolled back, and the undo ledger is told so (Revit does not document that a group's rollback
+raises DocumentChanged). The model is as it was, and no undo entry is left. The approval then shows:
+
+- per element, values before -> after (parameters, type, level, location), on a bounded sample;
+- the elements that would be created and deleted, by category; for deletes, what Revit deletes
+  along with the elements asked for (hosted doors, tags, dimensions). Revit's own elements (a
+  floor's sketch, its plane and lines: ``user_elements``) are not counted;
+- the Revit warnings the step would raise.
+
+A call whose preview fails (the tool raises, or Revit would roll the change back) is answered
+with that error and never offered for approval (docs/SAFETY.md).
+
+The calls approved earlier in the same step run first inside the group, unmeasured: a step that
+creates a level and then a wall on it previews the wall against the new level.
+
+Main thread only (the bridge's Execute), like the executor.
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from paracore.core.display import display_text
+from paracore.core.session import Session
+from paracore.core.units import format_length
+from paracore.core.working_set import singular
+from paracore.hosts.revit import document_events, undo_ledger
+from paracore.hosts.revit.executor import (
+    MAX_RESULT_CHARS,
+    _describe_error,
+    _failures_text,
+    _roll_back_if_open,
+    start_tool_transaction,
+    tool_transaction,
+)
+from paracore.hosts.revit.step_guard import StepGuard
+from paracore.revit.api import DB
+from paracore.revit.changes import ChangeRecorder
+from paracore.revit.context import ToolContext, display_length_unit, element_id
+from paracore.revit.user_elements import category_name, users_ids
+from paracore.tools.element_query import display_value
+from paracore.tools.registry import ELEMENT_IDS, PreparedCall
+
+log = logging.getLogger("paracore.preview")
+
+__all__ = ["Preview", "ValueChange", "preview_call", "SAMPLE_ELEMENTS"]
+
+SAMPLE_ELEMENTS = 20   # modified elements whose values are read before and after
+SHOWN_CHANGES = 6      # value-change lines in the approval
+SHOWN_CATEGORIES = 5   # categories named per line
+SHOWN_IDS = 8          # ids named for what a delete takes along
+VALUE_TEXT = 40        # characters of one value
+ERROR_FRAME = 300      # characters the agent puts around a failed preview's error
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """One value that changes the same way on ``count`` of the sampled elements."""
+
+    name: str
+    before: str
+    after: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a call would do to the model. ``error`` set: it would fail, and changes nothing."""
+
+    error: str | None = None
+    created: dict[str, int] = field(default_factory=dict)        # category -> count
+    modified: dict[str, int] = field(default_factory=dict)
+    deleted: dict[str, int] = field(default_factory=dict)
+    also_deleted: dict[int, str] = field(default_factory=dict)   # id -> category: not asked for
+    changes: tuple[ValueChange, ...] = ()
+    sampled: int = 0                                             # modified elements compared
+    warnings: tuple[str, ...] = ()
+    guarded: tuple[str, ...] = ()   # dialogs answered and saves refused (revit/step_guard.py)
+
+    @property
+    def modified_count(self) -> int:
+        return sum(self.modified.values())
+
+    def text(self) -> str:
+        """The preview in words, for the approval prompt."""
+        if self.error is not None:
+            return f"It would fail: {self.error}"
+        lines = [line for line in (self._counts_line("Creates", self.created),
+                                   self._counts_line("Modifies", self.modified),
+                                   self._counts_line("Deletes", self.deleted)) if line]
+        lines += self._also_deleted_lines() + self._change_lines()
+        if self.warnings:
+            lines.append(f"Revit would warn: {_failures_text(list(self.warnings))}")
+        lines += self.guarded
+        return "\n".join(lines) if lines else "No change to the model."
+
+    @staticmethod
+    def _counts_line(verb: str, counts: dict[str, int]) -> str | None:
+        if not counts:
+            return None
+        return f"{verb} {sum(counts.values()):,}: {_counts(counts)}"
+
+    def _also_deleted_lines(self) -> list[str]:
+        if not self.also_deleted:
+            return []
+        ids = sorted(self.also_deleted)
+        shown = ", ".join(str(i) for i in ids[:SHOWN_IDS]) + (f", … {len(ids) - SHOWN_IDS} more"
+                                                               if len(ids) > SHOWN_IDS else "")
+        by_category = Counter(self.also_deleted.values())
+        return [f"Revit also deletes what depends on them: {_counts(dict(by_category))} (ids {shown})"]
+
+    def _change_lines(self) -> list[str]:
+        if not self.changes:
+            return []
+        of = (f" (on the {self.sampled} of {self.modified_count:,} compared)"
+              if self.sampled < self.modified_count else "")
+        lines = [f"Values{of}:"]
+        for change in self.changes[:SHOWN_CHANGES]:
+            times = f" ×{change.count}" if change.count > 1 else ""
+            lines.append(f"- {change.name}: {change.before} → {change.after}{times}")
+        if len(self.changes) > SHOWN_CHANGES:
+            lines.append(f"- … and {len(self.changes) - SHOWN_CHANGES} more kinds of change")
+        return lines
+
+
+def preview_call(uidoc, session: Session, call: PreparedCall,
+                 earlier: Sequence[PreparedCall] = ()) -> Preview | None:
+    """Run ``earlier`` then ``call`` in a transaction group that is rolled back; what ``call`` did.
+
+    None when no preview can be made (the document is read-only, or a group cannot start): the
+    approval then goes ahead without one, and the executor reports any failure as usual.
+    """
+    doc = uidoc.Document
+    if doc.IsReadOnly:
+        return None
+    group = DB.TransactionGroup(doc, "Paracore preview")
+    # paracore_work: the preview's commits, rolled back with its group, are not the user's edits.
+    with document_events.previewing(doc), undo_ledger.paracore_work(doc) as ledger:
+        mark = ledger.work_mark()
+        try:
+            group.Start()
+        except Exception:  # noqa: BLE001 - e.g. an edit mode Revit will not leave: no preview
+            log.info("No preview: the transaction group did not start", exc_info=True)
+            return None
+        try:
+            for before in (c for c in earlier if c.spec.writes):
+                with StepGuard(getattr(uidoc, "Application", None), doc):
+                    _run(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), before)
+            measured = _measure(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), call)
+        finally:
+            _roll_back(group)
+            # Its commits are gone, whether or not Revit raised DocumentChanged for the rollback
+            # (and, should RollBack fail, Revit rolls the open group back at the end of Execute).
+            undo_ledger.group_rolled_back(doc, mark)
+    return _finish(doc, measured)
+
+
+def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured":
+    """Run ``call`` in its own committed transaction; read what changed (the group is still open)."""
+    # Dialogs are answered and saves refused as in the real run (step_guard.py), so the preview
+    # sees what the step will do, and never stops Revit on a modal dialog.
+    with ChangeRecorder(doc.Application, doc) as recorder, \
+            StepGuard(getattr(ctx.uidoc, "Application", None), doc) as guard:
+        error = _run(doc, ctx, call)
+    if error is not None:
+        return Preview(error=_bounded_error("\n".join([error, *guard.report()])))
+    modified = users_ids(doc, recorder.modified)
+    sample = modified[:SAMPLE_ELEMENTS]
+    return _Measured(deleted=recorder.deleted, sample=sample, after={i: _snapshot(doc, i) for i in sample},
+                     created=_categories(doc, recorder.added), modified=_categories(doc, modified),
+                     warnings=tuple(dict.fromkeys(ctx.warnings)), asked=_asked_ids(call),
+                     guarded=tuple(guard.report()))
+
+
+def _bounded_error(text: str) -> str:
+    """The failure as the model reads it, inside the result bound with the agent's "Not run: …"
+    around it (an argument a megabyte long is quoted back by the tool's error)."""
+    limit = MAX_RESULT_CHARS - ERROR_FRAME
+    return text if len(text) <= limit else text[:limit] + f"… (cut: {len(text) - limit} more characters)"
+
+
+def _run(doc, ctx: ToolContext, call: PreparedCall) -> str | None:
+    """Run the call in a transaction and commit it; the error text when it fails, else None."""
+    errors: list[str] = []
+    transaction = tool_transaction(doc, call.name)
+    try:
+        start_tool_transaction(transaction, ctx.warnings, errors)
+        call.run(ctx)
+        status = transaction.Commit()
+    except BaseException as exc:  # noqa: BLE001 - a script's sys.exit() too: the preview reports it
+        _roll_back_if_open(transaction)
+        return _describe_error(exc)
+    if status != DB.TransactionStatus.Committed:
+        return f"Revit would roll the change back: {_failures_text(errors) or 'Revit gave no reason'}"
+    return None
+
+
+@dataclass
+class _Measured:
+    """A call measured inside the group; its "before" side is read once the group is rolled back."""
+
+    deleted: list[int]
+    sample: list[int]
+    after: dict[int, dict[str, str]]
+    created: dict[str, int]
+    modified: dict[str, int]
+    warnings: tuple[str, ...]
+    asked: set[int]
+    guarded: tuple[str, ...]     # the dialogs the step guard answered, the saves it refused
+
+
+def _roll_back(group) -> None:
+    try:
+        group.RollBack()
+    except Exception:  # noqa: BLE001 - Revit rolls an open group back at the end of Execute anyway
+        log.exception("The preview's transaction group could not be rolled back")
+
+
+def _finish(doc, measured) -> Preview:
+    """The Preview, with the "before" values read from the restored model."""
+    if isinstance(measured, Preview):
+        return measured
+    before = {i: _snapshot(doc, i) for i in measured.sample}
+    deleted = users_ids(doc, measured.deleted)   # read once the group is rolled back: they exist again
+    also = {i: _category(doc, i) for i in deleted if i not in measured.asked}
+    return Preview(created=measured.created, modified=measured.modified,
+                   deleted=_categories(doc, deleted), also_deleted=also,
+                   changes=tuple(_value_changes(measured.sample, before, measured.after)),
+                   sampled=len(measured.sample), warnings=measured.warnings, guarded=measured.guarded)
+
+
+# -- reading elements ------------------------------------------------------------------------------
+
+
+def _asked_ids(call: PreparedCall) -> set[int]:
+    ids = getattr(call.args, ELEMENT_IDS, None) if call.spec.takes_element_ids else None
+    return set(ids or ())
+
+
+def _category(doc, value: int) -> str:
+    return category_name(doc.GetElement(element_id(value))) or "Other"
+
+
+def _categories(doc, ids: Sequence[int]) -> dict[str, int]:
+    """Counts per category of the user's elements among ``ids`` (Revit's own are left out)."""
+    return dict(Counter(_category(doc, i) for i in users_ids(doc, ids)).most_common())
+
+
+def _snapshot(doc, value: int) -> dict[str, str]:
+    """An element's values as the user sees them: parameters, type, level and location."""
+    element = doc.GetElement(element_id(value))
+    if element is None:
+        return {}
+    values = {p.Definition.Name: display_value(p) for p in element.Parameters}
+    type_element = doc.GetElement(element.GetTypeId())
+    if type_element is not None:
+        values["Type"] = type_element.Name
+    level = doc.GetElement(element.LevelId) if element.LevelId is not None else None
+    if level is not None:
+        values["Level"] = level.Name
+    values["Location"] = _location_text(doc, element.Location)
+    return values
+
+
+def _location_text(doc, location) -> str:
+    unit = display_length_unit(doc)
+
+    def point(xyz) -> str:
+        return "(" + ", ".join(format_length(v, unit) for v in (xyz.X, xyz.Y, xyz.Z)) + ")"
+
+    if isinstance(location, DB.LocationPoint):
+        return point(location.Point)
+    if isinstance(location, DB.LocationCurve):
+        curve = location.Curve
+        return f"{point(curve.GetEndPoint(0))} to {point(curve.GetEndPoint(1))}"
+    return ""
+
+
+def _value_changes(sample: Sequence[int], before: dict, after: dict) -> list[ValueChange]:
+    """The changes on the sampled elements, alike ones merged, the most frequent first."""
+    counts: Counter = Counter()
+    for value in sample:
+        old, new = before.get(value, {}), after.get(value, {})
+        for name in dict.fromkeys([*old, *new]):
+            if old.get(name, "") != new.get(name, ""):
+                counts[(name, _short(old.get(name, "(none)")), _short(new.get(name, "(none)")))] += 1
+    return [ValueChange(name, old, new, n) for (name, old, new), n in counts.most_common()]
+
+
+def _short(text: str) -> str:
+    return display_text(text or "(empty)", VALUE_TEXT)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    items = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    text = ", ".join(f"{n:,} {(name if n != 1 else singular(name)).lower()}" for name, n in items[:SHOWN_CATEGORIES])
+    return text + (f", and {len(items) - SHOWN_CATEGORIES} more categories" if len(items) > SHOWN_CATEGORIES else "")

@@ -1,0 +1,87 @@
+"""The sandbox: the real agent and tools running against the Revit stand-in.
+
+The stand-in (the clone's stubs/ folder, or its copy inside an installed package: see
+paracore.core.resources) is put on sys.path here, at run time: it is never importable by itself, so
+nothing outside the sandbox, the tests and the benchmarks can mistake it for Revit.
+"""
+from __future__ import annotations
+
+import sys
+
+from paracore.agent import Agent, ApprovalPolicy, Approver, approve_all
+from paracore.app.build import build_agent, load_tools
+from paracore.core import resources, session as sessions
+from paracore.core.settings import Settings
+from paracore.hosts.revit import document_events
+from paracore.hosts.revit.bridge import Bridge
+from paracore.hosts.revit.runtime import RevitRuntime, session_for
+from paracore.revit.documents import document_key
+
+
+def install_standin() -> None:
+    stubs = str(resources.standin())  # RuntimeError, saying where it looked, when there is none
+    if stubs not in sys.path:
+        sys.path.insert(0, stubs)
+
+
+def _fresh_session(doc):
+    """A new session for ``doc``. The process-wide registry keys sessions by document path or
+    title, so a second sandbox on the same sample would otherwise inherit the first one's
+    history and working set (ids of another document)."""
+    sessions.registry().remove(document_key(doc))
+    return session_for(doc)
+
+
+class Sandbox:
+    """A stand-in Revit with a model open, its main thread idling, and the agent's Revit side."""
+
+    def __init__(self, model: str = "duplex", grow_to: int | None = None):
+        install_standin()
+        load_tools()
+        from revit_standin.host import RevitHost
+
+        self.host = RevitHost.start()
+        try:
+            self.doc = self.host.call(lambda: self.host.open(model))
+            if grow_to:
+                from revit_standin.grow import grow
+                self.host.call(lambda: grow(self.doc, grow_to))
+            self.bridge = self.host.call(Bridge)
+            self.session = self.host.call(lambda: _fresh_session(self.doc))
+            self.host.call(self._follow_document_changes)
+        except BaseException:
+            self.close()
+            raise
+        self.runtime = RevitRuntime(self.host.uiapp, self.bridge, self.session)
+        self.doc_title = self.host.call(lambda: self.doc.Title)
+
+    def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None,
+              settings: Settings | None = None, toolsets: bool = False) -> Agent:
+        """The agent on this sandbox's document (``paracore.app.build``); ``settings`` give the
+        limits and, without ``policy``, the approval policy (defaults when None). ``toolsets``:
+        as in Revit, the model starts with the core tools (docs/TOOLSETS.md); False (scripted
+        models, tests) sends every tool."""
+        return build_agent(settings, self.runtime, self.session, approver, model=model,
+                           policy=policy or ApprovalPolicy(), toolsets=toolsets)
+
+    def _follow_document_changes(self) -> None:
+        document_events.subscribe(self.host.application)
+
+    def on_main_thread(self, fn, *args):
+        return self.host.call(fn, *args)
+
+    def close(self) -> None:
+        session = getattr(self, "session", None)
+        if session is not None:
+            sessions.registry().remove(session.key)
+        # The handler holds the application it was attached through: detached, this stand-in's
+        # documents can be freed (a test process opens hundreds of sandboxes).
+        document_events.unsubscribe(self.host.application)
+        self.host.stop()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

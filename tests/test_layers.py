@@ -1,0 +1,95 @@
+"""The layers of docs/ARCHITECTURE.md hold: the import-linter contracts in pyproject.toml pass, no
+import circle runs through lib/paracore (imports inside functions count), and Paracore's own
+modules are imported inside a function only where that must be lazy, each with its reason."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "lib" / "paracore"
+MOST_LAZY_IMPORTS = 10
+
+
+def test_the_import_linter_contracts_are_kept():
+    lint_imports = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert "0 broken" in done.stdout, done.stdout[-3000:]
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or through others (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in graph.get(module, ()):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            groups.append(group)
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return groups
+
+
+def test_no_import_circle_even_through_imports_inside_functions():
+    graph = grimp.build_graph("paracore")   # every import statement, inside functions too
+    edges = {module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+    circles = [sorted(group) for group in strongly_connected(edges) if len(group) > 1]
+    assert circles == [], f"import circles: {circles}"
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert sorted(map(sorted, strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}))) == [
+        ["a", "b", "c"], ["d"]]
+
+
+def lazy_imports() -> list[tuple[str, int, str]]:
+    """(file, line, the line's text) of each import of a Paracore module inside a function."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "bundled_scripts" in path.parts:
+            continue
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        for function in ast.walk(ast.parse(source)):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("paracore") or (
+                        isinstance(node, ast.Import) and any(a.name.startswith("paracore") for a in node.names)):
+                    found.append((str(path.relative_to(ROOT)), node.lineno, lines[node.lineno - 1]))
+    return sorted(set(found))
+
+
+def test_paracore_modules_are_imported_inside_a_function_only_with_a_reason():
+    found = lazy_imports()
+    without_reason = [f"{file}:{line}" for file, line, text in found if "#" not in text]
+    assert without_reason == [], ("import these at the top of the module, or say on the line why they must be "
+                                  f"lazy: {without_reason}")
+    assert len(found) <= MOST_LAZY_IMPORTS, "\n".join(f"{file}:{line}: {text.strip()}" for file, line, text in found)

@@ -4,7 +4,7 @@ The stand-in (stubs/: Autodesk, System, clr, revit_standin) lives at the clone's
 lib/, so that no folder on sys.path makes it importable by itself: nothing may mistake it for Revit.
 A non-editable install still needs it (the sandbox, `paracore demo`), so the wheel carries a copy as
 data in paracore/_standin/ — a folder of the package, not a package itself and not on sys.path;
-paracore.resources.standin() finds it and the sandbox puts it on sys.path at run time. An editable
+paracore.core.resources.standin() finds it and the sandbox puts it on sys.path at run time. An editable
 install (and pyRevit's clone) read the clone's stubs/ instead, so nothing is copied for those.
 """
 import shutil
@@ -14,7 +14,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 STUBS = Path(__file__).resolve().parent / "stubs"
-TARGET = ("paracore", "_standin")  # paracore.resources.STANDIN_IN_PACKAGE
+TARGET = ("paracore", "_standin")  # paracore.core.resources.STANDIN_IN_PACKAGE
 
 
 class BuildPyWithStandin(build_py):

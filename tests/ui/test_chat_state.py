@@ -25,8 +25,9 @@ from paracore.tools.registry import Registry
 from paracore.ui.approvals import ApprovalGate
 from paracore.ui.batching import EventBatcher
 from paracore.ui.chat_state import (PARTS, STATUS_IDLE, STATUS_STOPPING, STATUS_WORKING, ChatState, Notice,
-                                    TurnThreadEnded, WorkingSetRow)
+                                    TurnThreadEnded)
 from paracore.ui.turn_runner import TurnRunner
+from paracore.core.working_set import WorkingSetRow
 
 T = 0  # the turn index of the hand-made events
 

@@ -47,6 +47,21 @@ class WorkingSetChange:
     version: int
 
 
+@dataclass(frozen=True)
+class WorkingSetRow:
+    """One element of the working set as the pane lists it: its id, category and name.
+
+    Read from the document on Revit's main thread (``paracore.revit.working_set_rows``) and shown
+    by the chat pane's working-set panel. ``resolved`` is False for a placeholder shown until the
+    row has been read.
+    """
+
+    id: int
+    category: str
+    name: str
+    resolved: bool = True
+
+
 T = TypeVar("T")
 
 

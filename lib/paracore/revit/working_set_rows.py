@@ -2,14 +2,14 @@
 
 Both return callables that call the Revit API: run them ON REVIT'S MAIN THREAD (submit them to
 the bridge from the pane, or call them in a document event handler). The chat state never calls
-them itself (see ``paracore.ui.chat_state``).
+them itself (see ``paracore.ui.working_set_panel``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from paracore.core.working_set import WorkingSetRow
 from paracore.revit.context import element_id
-from paracore.ui.chat_state import WorkingSetRow
 
 MISSING_CATEGORY = "Missing"
 """The category of a row whose element is gone (deleted while the row was being fetched)."""

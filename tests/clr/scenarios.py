@@ -347,15 +347,15 @@ def guarded_event_and_action() -> dict:
     """The chat view's helpers: ``on`` subscribes a guarded handler; ``Action`` wraps a callable."""
     from System import Action
     from paracore.revit import dotnet
-    from paracore.ui import wpf_view
+    from paracore.ui import wpf
     app = _open(2)
     seen = []
-    wpf_view.on(app.Application.DocumentChanged, "count deletions",
-                lambda sender, args: seen.append(len(list(args.GetDeletedElementIds()))))
-    wpf_view.on(app.Application.DocumentChanged, "fail on purpose", lambda sender, args: 1 / 0)
+    wpf.on(app.Application.DocumentChanged, "count deletions",
+           lambda sender, args: seen.append(len(list(args.GetDeletedElementIds()))))
+    wpf.on(app.Application.DocumentChanged, "fail on purpose", lambda sender, args: 1 / 0)
     Revit.FireDocumentChanged(app, dotnet.element_id_list([FIRST_ID]))
-    Revit.Invoke(Action(wpf_view.guarded("append", lambda: seen.append("action"))))
-    Revit.Invoke(Action(wpf_view.guarded("fail", lambda: 1 / 0)))
+    Revit.Invoke(Action(wpf.guarded("append", lambda: seen.append("action"))))
+    Revit.Invoke(Action(wpf.guarded("fail", lambda: 1 / 0)))
     return {"seen": seen}
 
 
@@ -392,7 +392,7 @@ def boundary_costs(repeat: int = 5, accesses: int = 20_000) -> dict:
 
 def gil_pump(idle_ms: int = 400) -> dict:
     """How far a worker thread gets while idle Revit holds the GIL, without and with the pump."""
-    from paracore.ui.wpf_view import GilPump
+    from paracore.ui.wpf import GilPump
     dispatcher = Revit.NewDispatcher()
     pump = GilPump(dispatcher)
     steps, stop = [0], threading.Event()
@@ -598,14 +598,14 @@ def mcp_stops_when_revit_closes() -> dict:
 
 
 def chat_post_begin_invoke() -> dict:
-    """The chat view's ``_post`` (``BeginInvoke(DispatcherPriority.Normal, Action(...))``), from a
+    """The chat view's ``post`` (``BeginInvoke(DispatcherPriority.Normal, Action(...))``), from a
     worker thread as the agent's events arrive: queued, then run on the dispatcher's thread."""
     import types
     from paracore.ui.wpf_view import ChatView
     dispatcher = Revit.NewDispatcher()
     ran = []
-    poster = threading.Thread(target=lambda: ChatView._post(types.SimpleNamespace(dispatcher=dispatcher),
-                                                            lambda: ran.append(threading.current_thread().name)))
+    poster = threading.Thread(target=lambda: ChatView.post(types.SimpleNamespace(dispatcher=dispatcher),
+                                                           lambda: ran.append(threading.current_thread().name)))
     poster.start()
     poster.join(5)
     queued = Revit.QueuedOperations(dispatcher)

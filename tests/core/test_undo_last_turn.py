@@ -6,6 +6,7 @@ edit, while a turn runs, or with nothing to undo."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
@@ -270,6 +271,45 @@ def test_the_tab_button_starts_the_undo_and_reports_when_it_ends(sandbox):
     assert state(sandbox)["elements"] == before["elements"]
     again = sandbox.on_main_thread(lambda: review_actions.undo_from_button(sandbox.host.uiapp, report))
     assert again.startswith("Nothing to undo")
+
+
+class ChatOnScreen:
+    """The chat as the tab's Undo button sees it (review_actions.ChatPane): shown or hidden."""
+
+    def __init__(self, visible: bool) -> None:
+        self.visible = visible
+        self.results = []
+        self.finished = threading.Event()
+
+    def undo_finished(self, result) -> None:
+        self.results.append(result)
+        self.finished.set()
+
+    def is_visible(self) -> bool:
+        return self.visible
+
+
+@pytest.mark.parametrize("visible", [True, False], ids=["chat on screen", "chat hidden"])
+def test_the_tab_button_tells_the_chat_and_reports_only_what_the_user_cannot_see_there(sandbox, visible):
+    from paracore.app.revit import review_actions
+    from paracore.hosts.revit import host_state
+    run(sandbox.agent(ScriptedModel.from_turns([TWO_STEPS])), "two walls")
+    chat = host_state.state().chat = ChatOnScreen(visible)
+    reports, reported = [], threading.Event()
+
+    def report(text):
+        reports.append(text)
+        reported.set()
+
+    try:
+        said = sandbox.on_main_thread(lambda: review_actions.undo_from_button(sandbox.host.uiapp, report))
+        assert said == "Undoing the last turn…"
+        assert chat.finished.wait(10) and chat.results[0].message.startswith("Undid turn 1")
+        if not visible:  # reported once the chat said it is hidden
+            assert reported.wait(10)
+        assert reports == ([] if visible else [chat.results[0].message])
+    finally:
+        host_state.state().chat = None
 
 
 def test_the_approval_preview_does_not_count_as_a_user_change(sandbox):

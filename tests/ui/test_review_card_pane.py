@@ -5,10 +5,9 @@ refuses when there is nothing to undo."""
 from __future__ import annotations
 
 from fake_wpf import Visibility, pump_until
-from test_wpf_view_smoke import WALL_CALL, activate, idle, revit, scripted, send, ui  # noqa: F401 - fixtures
+from test_wpf_view_smoke import WALL_CALL, activate, idle, open_chat, revit, scripted, send, ui  # noqa: F401 - fixtures
 
 from paracore.llm.scripted import ScriptedModel
-from paracore.hosts.revit import host_state
 from paracore.ui import wpf_view
 
 
@@ -16,51 +15,51 @@ def visible(element) -> bool:
     return element.Visibility is Visibility.Visible
 
 
-def notices(view) -> list[str]:
-    return [m.text for m in view.state.snapshot().messages]
+def notices(chat) -> list[str]:
+    return [m.text for m in chat.state.snapshot().messages]
 
 
-def approve_all(ui, view):
-    while not idle(view):
-        pump_until(ui, lambda: idle(view) or any(visible(c.ui.ApprovalPanel) and c.ui.ApproveButton.IsEnabled
-                                                 for c in view._items.values() if isinstance(c, wpf_view.CardItem)),
+def approve_all(ui, chat):
+    while not idle(chat):
+        pump_until(ui, lambda: idle(chat) or any(visible(c.ui.ApprovalPanel) and c.ui.ApproveButton.IsEnabled
+                                                 for c in chat.view._items.values()
+                                                 if isinstance(c, wpf_view.CardItem)),
                    what="an approval or the end of the turn")
-        for card in [c for c in view._items.values() if isinstance(c, wpf_view.CardItem)]:
+        for card in [c for c in chat.view._items.values() if isinstance(c, wpf_view.CardItem)]:
             if visible(card.ui.ApprovalPanel) and card.ui.ApproveButton.IsEnabled:
                 card.ui.ApproveButton.Click.fire()
 
 
 def test_the_card_after_a_turn_show_then_undo(revit, ui, scripted):  # noqa: F811
     scripted.model = ScriptedModel.from_turns([[{"tool_calls": [WALL_CALL]}, {"text": "One wall."}]])
-    view = wpf_view.ChatView.create()
-    host_state.state().chat_view = view
+    chat = open_chat()
     activate(revit)
-    pump_until(ui, lambda: view.session is not None, what="the session")
+    pump_until(ui, lambda: chat.session is not None, what="the session")
     count = revit.host.call(lambda: len(revit.doc._elements))
-    assert not visible(view.ui.ReviewCard)
+    assert not visible(chat.view.ui.ReviewCard)
 
-    send(view, "Create a 30-meter long curved wall.")
-    approve_all(ui, view)
-    pump_until(ui, lambda: visible(view.ui.ReviewCard), what="the review card")
-    assert view.ui.ReviewTitle.Text == "Turn 1 changed the model"
-    assert view.ui.ReviewLines.Text == "Created: 1 Wall"
-    assert view.ui.ReviewShowButton.IsEnabled and view.ui.ReviewUndoButton.IsEnabled
+    send(chat, "Create a 30-meter long curved wall.")
+    approve_all(ui, chat)
+    pump_until(ui, lambda: visible(chat.view.ui.ReviewCard), what="the review card")
+    assert chat.view.ui.ReviewTitle.Text == "Turn 1 changed the model"
+    assert chat.view.ui.ReviewLines.Text == "Created: 1 Wall"
+    assert chat.view.ui.ReviewShowButton.IsEnabled and chat.view.ui.ReviewUndoButton.IsEnabled
 
-    view.ui.ReviewShowButton.Click.fire()
-    pump_until(ui, lambda: view.ui.ReviewNote.Text.startswith("Selected and zoomed"), what="Show")
-    (wall,) = view.review.card.ids
+    chat.view.ui.ReviewShowButton.Click.fire()
+    pump_until(ui, lambda: chat.view.ui.ReviewNote.Text.startswith("Selected and zoomed"), what="Show")
+    (wall,) = chat.review.card.ids
     assert revit.host.call(lambda: [i.Value for i in revit.host.uiapp.ActiveUIDocument.Selection.GetElementIds()]) == [wall]
     assert revit.doc._shown == [wall]
 
-    view.ui.ReviewUndoButton.Click.fire()
-    pump_until(ui, lambda: view.review.card.status == "undone", what="the undo")
-    assert view.ui.ReviewNote.Text.startswith("Undid turn 1: 1 undo entry ('Paracore: create_curved_wall')")
-    assert not view.ui.ReviewUndoButton.IsEnabled and not view.ui.ReviewShowButton.IsEnabled
+    chat.view.ui.ReviewUndoButton.Click.fire()
+    pump_until(ui, lambda: chat.review.card.status == "undone", what="the undo")
+    assert chat.view.ui.ReviewNote.Text.startswith("Undid turn 1: 1 undo entry ('Paracore: create_curved_wall')")
+    assert not chat.view.ui.ReviewUndoButton.IsEnabled and not chat.view.ui.ReviewShowButton.IsEnabled
     assert revit.host.call(lambda: len(revit.doc._elements)) == count
-    assert any(text.startswith("Undid turn 1") for text in notices(view))
+    assert any(text.startswith("Undid turn 1") for text in notices(chat))
 
-    view.ui.ReviewKeepButton.Click.fire()
-    pump_until(ui, lambda: not visible(view.ui.ReviewCard), what="the card to close")
+    chat.view.ui.ReviewKeepButton.Click.fire()
+    pump_until(ui, lambda: not visible(chat.view.ui.ReviewCard), what="the card to close")
 
-    view.ui.UndoTurnButton.Click.fire()   # the header's button: nothing left to undo
-    pump_until(ui, lambda: any(t.startswith("Nothing to undo") for t in notices(view)), what="the refusal")
+    chat.view.ui.UndoTurnButton.Click.fire()   # the header's button: nothing left to undo
+    pump_until(ui, lambda: any(t.startswith("Nothing to undo") for t in notices(chat)), what="the refusal")

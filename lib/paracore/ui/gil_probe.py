@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from paracore.ui.wpf_view import PUMP_INTERVAL_MS, PUMP_SLICE_S, GilPump, load_wpf, on
+from paracore.ui.wpf import PUMP_INTERVAL_MS, PUMP_SLICE_S, GilPump, load_wpf, on
 
 HOLD_SECONDS = 0.25   # Revit idles without the pump
 PUMP_SECONDS = 0.5    # then with it

@@ -18,7 +18,7 @@ from paracore.core.settings import PROVIDERS, Settings, SettingsError, load_sett
 from paracore.llm import credentials
 from paracore.llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
 from paracore.tools.toolsets import NAMES as TOOLSET_NAMES
-from paracore.ui.wpf_view import Named, _brush, _visibility, on, parse_xaml
+from paracore.ui.wpf import Named, brush, on, parse_xaml, visibility
 
 log = logging.getLogger("paracore.ui.settings")
 
@@ -235,8 +235,8 @@ class SettingsDialog:
 
     def _say(self, text: str, error: bool = False) -> None:
         self.ui.MessageText.Text = text
-        self.ui.MessageText.Foreground = _brush("#FFC62828" if error else "#FF2E8B57")
-        self.ui.MessageText.Visibility = _visibility(bool(text))
+        self.ui.MessageText.Foreground = brush("#FFC62828" if error else "#FF2E8B57")
+        self.ui.MessageText.Visibility = visibility(bool(text))
 
     def _check(self) -> None:
         try:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import logging
 
-from paracore.app.revit import pane
+from paracore.app.revit import chat_controller, pane
 from paracore.hosts.revit import host_state
 from paracore.hosts.revit.bridge import Bridge
-from paracore.ui import settings_view, wpf_view
+from paracore.ui import settings_view
 
 log = logging.getLogger("paracore.revit.launcher")
 
@@ -38,7 +38,7 @@ def toggle_chat(uiapp) -> str:
         shown = None
     if shown is not None:
         return f"The chat pane is {shown}."
-    return f"The chat window is {wpf_view.show_window(uiapp)}."
+    return f"The chat window is {chat_controller.show_window(uiapp)}."
 
 
 def open_settings(uiapp) -> bool:
@@ -51,9 +51,9 @@ def report(message: str) -> None:
     if not message:
         return
     try:
-        view = host_state.state().chat_view
-        if view is not None and wpf_view.is_visible():
-            view.state.add_notice(message)
+        chat = host_state.state().chat
+        if chat is not None and chat.is_visible():
+            chat.state.add_notice(message)
             return
     except Exception:  # noqa: BLE001 - fall back to the output window
         log.debug("Could not show the message in the chat", exc_info=True)

@@ -34,7 +34,6 @@ from paracore.mcp.catalogue import tool_infos
 from paracore.revit.documents import document_key
 from paracore.tools.registry import ToolCallError, default_registry
 from paracore.trace.recorder import TraceRecorder
-from paracore.ui import wpf_view
 
 log = logging.getLogger("paracore.app.revit.mcp_service")
 
@@ -208,8 +207,8 @@ def pane_in_revit(bridge):
     """The chat pane's state when the pane (or the chat window) is on screen, else None.
     WPF answers only on its own thread, Revit's main thread: asked through the bridge."""
     def visible_state():
-        view = host_state.state().chat_view
-        return view.state if view is not None and wpf_view.is_visible() else None
+        chat = host_state.state().chat
+        return chat.state if chat is not None and chat.is_visible() else None
     try:
         return bridge.call(visible_state, timeout=10)
     except Exception:  # noqa: BLE001 - Revit busy: as good as no pane, the refusal says what to do

@@ -35,7 +35,7 @@ from paracore.app.revit.mcp_service import McpService
 from paracore.core import session as sessions
 from paracore.mcp import discovery
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI
-from paracore.ui.wpf_view import GilPump, guarded, load_wpf
+from paracore.ui.wpf import GilPump, guarded, load_wpf
 
 log = logging.getLogger("paracore.app.revit.mcp_startup")
 
@@ -173,7 +173,7 @@ def _stop_all() -> None:
 class ListenerPump:
     """Keeps the listener's threads running while Revit idles (see the module docstring).
 
-    ``idle`` and ``fast`` are pumps with ``start``/``stop`` (``wpf_view.GilPump``); ``post(fn)``
+    ``idle`` and ``fast`` are pumps with ``start``/``stop`` (``paracore.ui.wpf.GilPump``); ``post(fn)``
     runs ``fn`` on the UI thread, where DispatcherTimers are started and stopped."""
 
     def __init__(self, idle, fast, post: Callable[[Callable[[], None]], None]) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 
+from paracore.app.revit.chat_controller import ChatController
 from paracore.hosts.revit import host_state
 from paracore.revit import dotnet
 from paracore.revit.api import UI
@@ -62,11 +63,11 @@ def _describe_pane(data, content) -> None:
 
 
 def _build_content():
-    """The chat view's root element; a plain message if the view cannot be built (Doctor says why)."""
+    """The chat's root element; a plain message if the chat cannot be built (Doctor says why)."""
     try:
-        view = wpf_view.ChatView.create()
-        host_state.state().chat_view = view
-        return view.root
+        chat = ChatController.create()
+        host_state.state().chat = chat
+        return chat.root
     except Exception as error:  # noqa: BLE001 - Revit must still get an element
         log.exception("Could not build the chat pane's content")
         host_state.state().record("pane_content", "failed", "The chat pane could not be built; "

@@ -5,6 +5,7 @@ Each returns what the chat shows and never raises: a button must not break Revit
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from paracore.app.revit import panel_actions
 from paracore.core import session as sessions
@@ -12,9 +13,18 @@ from paracore.hosts.revit import host_state, undo_ledger, undo_turn
 from paracore.revit import working_set_actions as actions
 from paracore.revit.documents import document_key
 from paracore.revit.dotnet import element_id_list
-from paracore.ui import wpf_view
 
 log = logging.getLogger("paracore.revit.review")
+
+
+class ChatPane(Protocol):
+    """What the tab's Undo button needs of the chat (``host_state.chat``)."""
+
+    def undo_finished(self, result: undo_turn.UndoResult) -> None:
+        """Show the outcome and update the review card."""
+
+    def is_visible(self) -> bool:
+        """Whether the chat is on screen, so the user sees the outcome there."""
 
 
 def turn_changes(session):
@@ -73,11 +83,11 @@ def _tell_the_pane(result) -> bool:
     """The chat pane (if it exists) shows the outcome and updates its review card; True when the
     chat is on screen, so the user saw it there."""
     try:
-        view = host_state.state().chat_view
-        if view is None:
+        pane: ChatPane | None = host_state.state().chat
+        if pane is None:
             return False
-        view.undo_finished(result)
-        return bool(wpf_view.is_visible())
+        pane.undo_finished(result)
+        return bool(pane.is_visible())
     except Exception:  # noqa: BLE001
         log.exception("Could not tell the chat pane about the undo")
         return False

@@ -43,7 +43,7 @@ class HostState:
     pane_provider: Any = None               # the IDockablePaneProvider registered with Revit
     pane_registered: bool = False
     subscriptions: set[str] = field(default_factory=set)   # Revit events already subscribed
-    chat_view: Any = None                   # the chat view shown in the pane or the window
+    chat: Any = None                        # the chat (chat_controller.ChatController), in the pane or the window
     chat_window: Any = None                 # the modeless fallback window, while open
     mcp: Any = None                         # the running MCP listener (mcp_startup.RunningListener)
 

@@ -51,7 +51,8 @@ def test_no_module_outside_revit_imports_the_host_at_import_time():
 # Where a host import may appear at all: the Revit glue (and the scripts that ship with it), tool
 # bodies (inside the functions, checked above), and the WPF views, which run only in Revit.
 HOST_CODE = (*REVIT_FOLDERS, PACKAGE / "tools")
-WPF_MODULES = ("ui/wpf.py", "ui/wpf_view.py", "ui/wpf_markdown.py", "ui/settings_view.py", "ui/gil_probe.py")
+WPF_MODULES = ("ui/wpf.py", "ui/wpf_view.py", "ui/wpf_markdown.py", "ui/settings_view.py",
+               "ui/gil_probe.py")
 
 
 def every_import(tree: ast.Module):
@@ -102,12 +103,13 @@ def test_the_core_check_sees_function_local_and_dynamic_imports():
 def test_the_core_and_the_ui_import_without_revit():
     """In a fresh interpreter WITHOUT the stand-in on the path: any host import would fail."""
     modules = [
-        "paracore.agent", "paracore.core.session", "paracore.core.working_set", "paracore.core.settings", "paracore.core.events",
-        "paracore.core.persistence", "paracore.core.prompts", "paracore.llm.providers", "paracore.app.revit.quick_buttons",
-        "paracore.app.doctor", "paracore.ui.chat_state", "paracore.ui.turn_runner", "paracore.ui.wpf_view",
-        "paracore.ui.wpf_markdown", "paracore.ui.settings_view", "paracore.hosts.revit.host_state", "paracore.app.revit.startup_tasks",
-        "paracore.hosts.revit.session_events", "paracore.app.revit.chat_agent", "paracore.app.revit.panel_actions",
-        "paracore.app.revit.chat_launcher", "paracore.app.revit.chat_controller",
+        "paracore.agent", "paracore.core.session", "paracore.core.working_set", "paracore.core.settings",
+        "paracore.core.events", "paracore.core.persistence", "paracore.core.prompts", "paracore.llm.providers",
+        "paracore.app.revit.quick_buttons", "paracore.app.doctor", "paracore.ui.chat_state", "paracore.ui.turn_runner",
+        "paracore.ui.wpf_view", "paracore.ui.wpf_markdown", "paracore.ui.settings_view",
+        "paracore.hosts.revit.host_state", "paracore.app.revit.startup_tasks", "paracore.hosts.revit.session_events",
+        "paracore.app.revit.chat_agent", "paracore.app.revit.panel_actions", "paracore.app.revit.chat_launcher",
+        "paracore.app.revit.chat_controller",
     ]
     script = ("import importlib, sys\n"
               f"sys.path[:] = [{str(LIB)!r}] + [p for p in sys.path if 'stubs' not in p]\n"

@@ -333,7 +333,8 @@ class ChatState:
                                          lambda c: replace(c, arguments_expanded=not c.arguments_expanded)))
 
     def toggle_result(self, call_id: str) -> None:
-        self._publish(self.timeline.edit("call:" + call_id, lambda c: replace(c, result_expanded=not c.result_expanded)))
+        self._publish(self.timeline.edit("call:" + call_id,
+                                         lambda c: replace(c, result_expanded=not c.result_expanded)))
 
     # -- new conversation ----------------------------------------------------------------------
 

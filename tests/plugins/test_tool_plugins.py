@@ -27,7 +27,7 @@ TIMEOUT = 120
 
 PROBE = r"""
 import json, sys
-from paracore.settings import Settings
+from paracore.core.settings import Settings
 from paracore.ui.settings_view import FormValues, SettingsForm
 # The Settings pin an installed package's toolset before any package is imported (read from metadata).
 pinned = Settings(pinned_toolsets=["door_checks", "views"]).pinned_toolsets
@@ -36,7 +36,7 @@ hint = SettingsForm(Settings()).pinned_toolsets_hint()
 saved = SettingsForm(Settings()).settings_from(FormValues(provider="anthropic", pinned_toolsets="door_checks")).pinned_toolsets
 
 from paracore.app.build import load_tools, plugin_problems
-from paracore.app.sandbox import Sandbox
+from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
 from paracore.tools import toolsets
 from paracore.tools.registry import default_registry

@@ -1,5 +1,5 @@
 """Prompts, rendered from the jinja2 templates: the clone's top-level templates/ folder, or the
-copy a wheel carries (paracore.resources.templates).
+copy a wheel carries (paracore.core.resources.templates).
 
 The system prompt is a stable prefix: rendered once per session from facts that do not change
 (Revit version, units, document), so it stays byte-identical across turns and prompt caching

@@ -1,17 +1,26 @@
 import ast
 from pathlib import Path
 
+from paracore.core import resources
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "lib" / "paracore"
 
 
 def test_repository_layout_matches_the_design():
     for folder in ["Paracore.extension", "lib/paracore/tools", "lib/paracore/llm", "lib/paracore/revit",
-                   "lib/paracore/ui", "lib/paracore/templates", "lib/paracore/revit/bundled_scripts", "stubs", "tools",
+                   "lib/paracore/ui", "templates", "lib/paracore/revit/bundled_scripts", "stubs", "tools",
                    "tests", "bench", "docs"]:
         assert (ROOT / folder).is_dir(), folder
-    for gone in ["templates", "scripts"]:
-        assert not (ROOT / gone).exists(), f"{gone}/ moved into the package (paracore.core.resources)"
+    assert not (ROOT / "scripts").exists(), "scripts/ moved into the package (paracore.core.resources)"
+    # The prompt templates sit at the top level; setup.py copies them into a wheel (tests/test_packaging.py).
+    assert not (PACKAGE / "templates").exists(), "the prompt templates live in the clone's templates/"
+    assert sorted(path.name for path in (ROOT / "templates").iterdir()) == ["context.md.j2", "system.md.j2"]
+
+
+def test_a_clone_reads_its_own_top_level_folders():
+    assert resources.templates() == ROOT / "templates"
+    assert resources.standin() == ROOT / "stubs"
 
 
 def test_the_script_library_holds_only_scripts_and_the_developer_tools_live_in_tools():

@@ -1,6 +1,7 @@
 """A non-editable install works: Paracore built as a wheel and installed into a fresh virtual
 environment finds its templates, bundled scripts, demos and the Revit stand-in through the
-package (paracore.core.resources), from a folder outside the clone.
+package (paracore.core.resources), from a folder outside the clone. The templates and the stand-in sit
+at the clone's top level: setup.py's build step copies them into the wheel.
 
 The wheel is built from a copy of the clone's build inputs (so no build/ or egg-info lands in the
 clone) with this environment's setuptools, without build isolation: offline and fast. The fresh
@@ -18,12 +19,13 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "lib", "stubs")
+BUILD_INPUTS = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "lib", "stubs", "templates")
 TIMEOUT = 120
 
 PROBE = r"""
@@ -32,6 +34,7 @@ had_autodesk = importlib.util.find_spec("Autodesk") is not None
 import paracore
 from paracore.core import resources
 from paracore.core.prompts import PromptBuilder
+from paracore.core.session import Session
 from paracore.scripts.library import default_library
 print(json.dumps({
     "paracore": paracore.__file__,
@@ -39,10 +42,13 @@ print(json.dumps({
     "autodesk_before_sandbox": had_autodesk,
     "clone": str(resources.clone()),
     "standin": str(resources.standin()),
+    "templates": str(resources.templates()),
     "scripts": sorted(script.name for script in default_library().refresh().scripts),
     "problems": [str(problem) for problem in default_library().problems],
     "system_prompt": PromptBuilder({"revit_version": "2026", "length_unit": "m",
                                     "document_title": "duplex"}).system_prompt(),
+    "context_block": PromptBuilder({}).context_block(Session("doc", "duplex"),
+                                                     {"active_view": "Level 1", "selection_count": 1}),
 }))
 """
 
@@ -107,7 +113,17 @@ def installed(tmp_path_factory):
     outside = base / "elsewhere"
     outside.mkdir()
     return {"python": python, "paracore": bin_dir / ("paracore.exe" if os.name == "nt" else "paracore"),
-            "site": site, "cwd": outside, "env": env}
+            "site": site, "cwd": outside, "env": env, "wheel": wheel}
+
+
+def test_the_wheel_carries_the_top_level_templates_and_stand_in(installed):
+    with zipfile.ZipFile(installed["wheel"]) as wheel:
+        names = set(wheel.namelist())
+    templates = sorted(path.name for path in (ROOT / "templates").glob("*.j2"))
+    assert templates == ["context.md.j2", "system.md.j2"]
+    for name in templates:
+        assert f"paracore/templates/{name}" in names, sorted(n for n in names if "template" in n)
+    assert "paracore/_standin/revit_standin/host.py" in names
 
 
 def test_the_installed_package_finds_its_files_through_the_package(installed):
@@ -118,10 +134,12 @@ def test_the_installed_package_finds_its_files_through_the_package(installed):
     assert str(ROOT / "lib") not in found["sys_path"], "the clone's lib/ leaked into the installed environment"
     assert found["clone"] == "None"
     assert Path(found["standin"]).resolve() == (package / "_standin").resolve()
+    assert Path(found["templates"]).resolve() == (package / "templates").resolve()
     assert not found["autodesk_before_sandbox"], "the stand-in is importable by itself: it could pass for Revit"
     assert found["scripts"] == ["Add_To_Working_Set", "Array_Doors_On_Wall", "Create_Curved_Wall", "Keep_On_Level"]
     assert found["problems"] == []
-    assert "duplex" in found["system_prompt"]
+    assert "duplex" in found["system_prompt"] and "metres" in found["system_prompt"]
+    assert found["context_block"].startswith("CONTEXT: The working set is empty. Active view: "), found["context_block"]
 
 
 def test_model_summary_runs_from_the_installed_package(installed):

@@ -1,5 +1,5 @@
-"""Bootstrap imported first by every Paracore script: makes the repository's lib/ (and vendor/)
-importable, now and later.
+"""Bootstrap imported first by every Paracore script: makes the repository's lib/ (and vendor/,
+and plugins/: packages that bring tools of their own, docs/PLUGINS.md) importable, now and later.
 
 pyRevit only discovers *.extension and *.lib folders, so the package in <clone>/lib is not on the
 path by itself. Putting it on ``sys.path`` once is not enough: pyRevit's CPython engine
@@ -27,7 +27,8 @@ import sys
 
 _EXTENSION = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _CLONE = os.path.dirname(_EXTENSION)
-FOLDERS = tuple(f for f in (os.path.join(_CLONE, "lib"), os.path.join(_CLONE, "vendor")) if os.path.isdir(f))
+# In this order: a plugin installed with its own copy of a vendored package gets Paracore's.
+FOLDERS = tuple(f for f in (os.path.join(_CLONE, name) for name in ("lib", "vendor", "plugins")) if os.path.isdir(f))
 
 
 class ParacorePathFinder:

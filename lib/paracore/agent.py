@@ -168,7 +168,7 @@ class Agent:
         deferred, in one order for the whole conversation: use_toolset's result loads them."""
         if self.defers_tools():
             on = toolsets.order_on(self.pinned_toolsets, [])
-            names = toolsets.tools_sent(self.registry.names(), toolsets.order_on(on, toolsets.NAMES))
+            names = toolsets.tools_sent(self.registry.names(), toolsets.order_on(on, toolsets.names()))
             deferred = set(names) - set(toolsets.tools_sent(self.registry.names(), on))
         else:
             names, deferred = self.tools_on(), set()

@@ -62,3 +62,30 @@ def test_vendored_names_win_over_another_extensions_copy(tmp_path):
     _package(decoy, "1.0")
     seen = _run_like_pyrevit(_clone(tmp_path), decoy=decoy)
     assert seen["module"] == "vendor" and seen["version"] == "2.0"
+
+
+def test_packages_in_the_plugins_folder_are_importable_with_their_entry_points_and_vendored_names_win(tmp_path):
+    """docs/PLUGINS.md: in Revit, a firm's tool package is installed into <clone>/plugins; its
+    paracore.tools entry point stays visible, and a vendored package it brought a copy of is Paracore's."""
+    clone = _clone(tmp_path)
+    plugins = clone / "plugins"
+    plugins.mkdir()
+    _package(plugins, "1.5")   # the plugin's own copy of a vendored package
+    (plugins / "firm_tools").mkdir()
+    (plugins / "firm_tools" / "__init__.py").write_text("ORIGIN = 'plugins'\n", encoding="utf-8")
+    info = plugins / "firm_tools-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: firm-tools\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[paracore.tools]\nfirm = firm_tools\n", encoding="utf-8")
+    script = textwrap.dedent(f"""
+        import importlib.metadata as metadata, json, sys
+        sys.path.insert(0, {str(clone / "Paracore.extension" / "lib")!r})
+        import paracore_boot
+        sys.path[:] = [p for p in sys.path if p not in paracore_boot.FOLDERS and "Paracore.extension" not in p]
+        import firm_tools, vendpkg
+        print(json.dumps({{"tools": [e.value for e in metadata.entry_points(group="paracore.tools")],
+                           "firm_tools": firm_tools.ORIGIN, "vendpkg": vendpkg.ORIGIN}}))
+    """)
+    done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"tools": ["firm_tools"], "firm_tools": "plugins", "vendpkg": "vendor"}

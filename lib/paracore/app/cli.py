@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 
 from paracore.agent import ApprovalPolicy
@@ -38,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     # The terminal shows what the user needs (retries included); log records are for log files,
     # and without a handler Python would print the warnings a second time.
-    import logging
     logging.getLogger("paracore").addHandler(logging.NullHandler())
+    _show_plugin_problems(logging.getLogger("paracore.plugins"))
     try:
         return args.handler(args)
     except KeyboardInterrupt:
@@ -51,6 +52,21 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"paracore: {error}", file=sys.stderr)  # one line: a bad building is the user's input
         return 2
+
+
+class _PluginProblemsToStderr(logging.Handler):
+    """Writes to the ``sys.stderr`` of the moment (a test may have replaced it since)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"paracore: {record.getMessage()}", file=sys.stderr)
+
+
+def _show_plugin_problems(logger: logging.Logger) -> None:
+    """An installed package whose tools were left out is told on stderr, in its one line, by any
+    command that loads the tools (docs/PLUGINS.md): the user must see it to fix or uninstall it."""
+    if not any(isinstance(handler, _PluginProblemsToStderr) for handler in logger.handlers):
+        logger.addHandler(_PluginProblemsToStderr(logging.WARNING))
+    logger.propagate = False
 
 
 def _is_model_file_error(error: Exception) -> bool:

@@ -1,4 +1,5 @@
-"""Prompts, rendered from the jinja2 templates in the package's templates/ folder.
+"""Prompts, rendered from the jinja2 templates: the clone's top-level templates/ folder, or the
+copy a wheel carries (paracore.core.resources.templates).
 
 The system prompt is a stable prefix: rendered once per session from facts that do not change
 (Revit version, units, document), so it stays byte-identical across turns and prompt caching
@@ -16,19 +17,20 @@ import jinja2
 from paracore.core import resources
 from paracore.core.display import one_line, quoted
 
-TEMPLATES = resources.templates()
-
 _UNIT_NAMES = {"m": "metres", "cm": "centimetres", "mm": "millimetres", "ft": "feet", "in": "inches"}
 
 
-def environment(folder: Path = TEMPLATES) -> jinja2.Environment:
+def environment(folder: Path | None = None) -> jinja2.Environment:
+    """The templates of ``folder`` (by default Paracore's own, found when first needed: a missing
+    folder is an error of the first prompt, never of an import)."""
+    folder = folder if folder is not None else resources.templates()
     # StrictUndefined: a missing value is a bug to see at once, not an empty hole in a prompt.
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined,
                               keep_trailing_newline=False, autoescape=False)
 
 
 class PromptBuilder:
-    def __init__(self, facts: dict, folder: Path = TEMPLATES):
+    def __init__(self, facts: dict, folder: Path | None = None):
         self.facts = dict(facts)
         self.env = environment(folder)
 

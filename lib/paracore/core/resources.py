@@ -4,13 +4,15 @@ install (``pip install .``). Nothing else in the package finds a file by climbin
 from ``__file__`` (tests/test_layout.py checks it).
 
 - Package data, shipped in the wheel (pyproject's ``package-data``) and in ``lib/paracore/`` in a
-  clone: ``templates/`` (the prompts), ``revit/bundled_scripts/`` (the scripts that ship with
-  Paracore: they run in Revit and import it, so they live with the Revit glue, outside the core),
-  ``demos/`` (replay files), ``data/``.
-- The Revit stand-in is not package data in a clone: it stays at the clone's top level
-  (``stubs/``), outside every folder on ``sys.path``, so that nothing can mistake it for Revit.
-  A wheel carries a copy as data under ``paracore/_standin/`` (setup.py's build step copies it
-  there); the sandbox puts that folder on ``sys.path`` at run time, and nothing else does.
+  clone: ``revit/bundled_scripts/`` (the scripts that ship with Paracore: they run in Revit and
+  import it, so they live with the Revit glue, outside the core), ``demos/`` (replay files),
+  ``data/``.
+- Two folders sit at the clone's top level and are copied into a wheel by setup.py's build step:
+  the prompt templates (``templates/``, a part of the product one reads and edits apart from the
+  code; ``paracore/templates/`` in a wheel) and the Revit stand-in (``stubs/``, outside every
+  folder on ``sys.path`` so that nothing can mistake it for Revit; ``paracore/_standin/`` in a
+  wheel, which the sandbox puts on ``sys.path`` at run time, and nothing else does). The copy in
+  the package wins; a clone (pyRevit's, an editable install) has none and reads its own folder.
 - The clone: the folder holding ``Paracore.extension/`` and ``lib/paracore/`` (this package),
   which pyRevit loads and where ``vendor/`` and ``requirements/`` are. A non-editable install has
   none (``clone()`` is None).
@@ -24,6 +26,7 @@ __all__ = ["package_path", "templates", "bundled_scripts", "demo", "clone", "sta
 
 PACKAGE = "paracore"
 STANDIN_IN_PACKAGE = "_standin"      # where setup.py puts the stand-in inside a wheel
+TEMPLATES_IN_PACKAGE = "templates"   # where setup.py puts the clone's templates/ inside a wheel
 
 
 def package_path(*parts: str) -> Path:
@@ -33,8 +36,9 @@ def package_path(*parts: str) -> Path:
 
 
 def templates() -> Path:
-    """The jinja2 prompt templates."""
-    return package_path("templates")
+    """The folder of the jinja2 prompt templates: the wheel's copy inside the package, else the
+    clone's ``templates/``."""
+    return _copied_or_in_clone(TEMPLATES_IN_PACKAGE, "templates", "system.md.j2", "The prompt templates")
 
 
 def bundled_scripts() -> Path:
@@ -61,13 +65,19 @@ def clone() -> Path | None:
 def standin() -> Path:
     """The folder that holds the Revit stand-in (``Autodesk``, ``System``, ``clr``,
     ``revit_standin``): the wheel's copy inside the package, else the clone's ``stubs/``."""
-    packaged = package_path(STANDIN_IN_PACKAGE)
-    if (packaged / "revit_standin").is_dir():
+    return _copied_or_in_clone(STANDIN_IN_PACKAGE, "stubs", "revit_standin", "The Revit stand-in")
+
+
+def _copied_or_in_clone(in_package: str, in_clone: str, marker: str, what: str) -> Path:
+    """A top-level folder of the clone that setup.py copies into a wheel: the package's copy when
+    it holds ``marker``, else the clone's folder."""
+    packaged = package_path(in_package)
+    if (packaged / marker).exists():
         return packaged
     root = clone()
-    if root is not None and (root / "stubs" / "revit_standin").is_dir():
-        return root / "stubs"
+    if root is not None and (root / in_clone / marker).exists():
+        return root / in_clone
     raise RuntimeError(
-        f"The Revit stand-in was not found: neither {packaged} (an installed Paracore) nor a clone's stubs/ "
+        f"{what} could not be found: neither {packaged} (an installed Paracore) nor a clone's {in_clone}/ "
         f"beside {package_path().parent}. Reinstall Paracore (pip install <clone>) or run from a clone "
         "(python3 tasks.py demo).")

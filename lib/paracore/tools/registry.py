@@ -15,6 +15,10 @@ description from the docstring. `Registry.prepare` turns a model's raw call into
 validated `PreparedCall` — injecting the working set into `element_ids` when the model left
 it out (docs/ARCHITECTURE.md) — or a `ToolCallError` whose message tells the model how to fix it.
 Running the call is the executor's business.
+
+Tools from other installed packages (docs/PLUGINS.md) are declared the same way; while such a
+package is imported, ``registering_into`` sends its declarations to a registry of their own, so that
+the package's tools join the catalogue all together or not at all.
 """
 from __future__ import annotations
 
@@ -25,8 +29,10 @@ import inspect
 import json
 import re
 import typing
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -38,7 +44,7 @@ from paracore.tools.schema import check_strict_schema, strict_schema
 
 __all__ = [
     "ToolSpec", "PreparedCall", "ToolCallError", "Registry", "WorkingSetPolicy",
-    "tool", "default_registry", "format_exception_for_model", "check_strict_schema",
+    "tool", "default_registry", "registering_into", "format_exception_for_model", "check_strict_schema",
 ]
 
 WorkingSetPolicy = Literal["add", "replace", "none"]
@@ -128,18 +134,24 @@ def make_spec(
     describe: Callable[[Any, BaseModel], str] | None = None,
     runs_scripts: bool = False,
     previewable: bool = True,
+    args_model: type[BaseModel] | None = None,
+    description: str | None = None,
 ) -> ToolSpec:
-    """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration."""
+    """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
+
+    ``args_model`` and ``description``, when given, stand for the annotation of the function's
+    second parameter and for its docstring: for a tool whose arguments are known only at run time
+    (``use_toolset``: its enum names the toolsets there are, installed packages' included)."""
     name = name or function.__name__
     if not _NAME.fullmatch(name):
         raise ValueError(f"tool name {name!r} must be 1-64 letters, digits, '_' or '-'")
     if working_set_policy not in _POLICIES:
         raise ValueError(f"tool {name}: working_set_policy must be one of {_POLICIES}, "
                          f"not {working_set_policy!r}")
-    description = inspect.cleandoc(function.__doc__ or "")
+    description = inspect.cleandoc(description if description is not None else function.__doc__ or "")
     if not description:
         raise TypeError(f"tool {name}: add a docstring; it is the description the model reads")
-    args_model = _args_model(function, name)
+    args_model = args_model if args_model is not None else _args_model(function, name)
     takes_ids = ELEMENT_IDS in args_model.model_fields
     if needs_element_ids and not takes_ids:
         raise TypeError(f"tool {name}: needs_element_ids=True but {args_model.__name__} "
@@ -306,11 +318,26 @@ def _origin(function: Callable) -> str:
 
 
 _DEFAULT = Registry()
+_REGISTERING_INTO: ContextVar[Registry | None] = ContextVar("paracore_registering_into", default=None)
 
 
 def default_registry() -> Registry:
     """The process-wide registry that `@tool` fills when tool modules are imported."""
     return _DEFAULT
+
+
+@contextmanager
+def registering_into(registry: Registry) -> Iterator[Registry]:
+    """While inside, `@tool` without ``registry=`` registers into ``registry``, not the default one.
+
+    Tools of an installed package (paracore.tools.plugins) are declared into a registry of their
+    own this way and join the default one only when the whole package imported and none of its
+    names is taken: a package that fails half-way leaves nothing behind."""
+    token = _REGISTERING_INTO.set(registry)
+    try:
+        yield registry
+    finally:
+        _REGISTERING_INTO.reset(token)
 
 
 def tool(
@@ -328,11 +355,14 @@ def tool(
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
 
-    Registers into `registry` (default: `default_registry()`) and returns the function
-    unchanged, with its ToolSpec as `fn.__paracore_tool__`. Declaration mistakes (no args
-    model, no docstring, a schema strict mode cannot express) raise at import time.
+    Registers into `registry` (default: `default_registry()`, or the one `registering_into`
+    names) and returns the function unchanged, with its ToolSpec as `fn.__paracore_tool__`.
+    Declaration mistakes (no args model, no docstring, a schema strict mode cannot express) raise
+    at import time.
     """
-    target = registry if registry is not None else _DEFAULT
+    if registry is None:
+        registry = _REGISTERING_INTO.get()
+    target = registry if registry is not None else _DEFAULT  # an empty Registry is falsy (len 0)
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,

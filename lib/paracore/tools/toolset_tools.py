@@ -4,23 +4,26 @@ It only records the toolset in the session; the agent sends its tools from the n
 appended after the tools already sent (docs/TOOLSETS.md). A toolset stays on until the
 conversation is cleared: turning one off would change the tools block in its middle and cost the
 whole cached prompt again, while keeping it costs only its definitions, read from the cache.
+
+Its enum and description name every toolset there is. Installed packages add theirs after
+Paracore's tools are loaded (paracore.tools.plugins), so ``declare`` runs again then: the tool is
+declared once per process before any conversation starts, and stays byte-identical after that.
 """
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
-from paracore.tools.registry import default_registry, tool
-from paracore.tools.toolsets import NAMES, TOOLSETS, USE_TOOLSET, describe_toolsets
+from paracore.tools import toolsets
+from paracore.tools.registry import Registry, default_registry, make_spec
+
+DESCRIPTION = ("Turn on a toolset: more tools, available from your next step until the conversation is cleared. "
+               "Only the core tools are loaded at first. Toolsets:\n")
 
 
-class UseToolsetArgs(BaseModel):
-    name: Literal[NAMES] = Field(description="The toolset to turn on.")
-
-
-def use_toolset(ctx, args: UseToolsetArgs) -> str:
-    toolset = next(t for t in TOOLSETS if t.name == args.name)
+def use_toolset(ctx, args) -> str:
+    toolset = toolsets.find(args.name)
     newly = ctx.session.turn_on_toolset(toolset.name)
     tools = ", ".join(sorted(name for name in toolset.tools if name in default_registry()))
     state = "is now on" if newly else "was already on"
@@ -28,7 +31,17 @@ def use_toolset(ctx, args: UseToolsetArgs) -> str:
             "Call them from your next step.")
 
 
-use_toolset.__doc__ = (
-    "Turn on a toolset: more tools, available from your next step until the conversation is cleared. "
-    "Only the core tools are loaded at first. Toolsets:\n" + describe_toolsets())
-tool(working_set_policy="none", name=USE_TOOLSET)(use_toolset)
+def arguments_model(names: tuple[str, ...]) -> type[BaseModel]:
+    """use_toolset's arguments: one of ``names``."""
+    return create_model("UseToolsetArgs", name=(Literal[names], Field(description="The toolset to turn on.")))
+
+
+def declare(registry: Registry | None = None) -> None:
+    """Declare use_toolset (again) in ``registry`` (the default one if None) for the toolsets there are now."""
+    registry = registry if registry is not None else default_registry()
+    registry.register(make_spec(use_toolset, working_set_policy="none", name=toolsets.USE_TOOLSET,
+                                args_model=arguments_model(toolsets.names()),
+                                description=DESCRIPTION + toolsets.describe_toolsets()))
+
+
+declare()

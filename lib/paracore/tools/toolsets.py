@@ -14,14 +14,28 @@ model turned on, in the order it turned them on. Providers cache the prompt as a
 then system prompt, then messages), so turning a toolset on keeps the cached core and pinned
 definitions; docs/TOOLSETS.md has the details and bench/RESULTS.md the cost.
 
+Installed packages add toolsets of their own (docs/PLUGINS.md): each entry point of the
+``paracore.tools`` group is one toolset, named by the entry point, holding the tools its module
+declares. paracore.tools.plugins imports them and adds the toolsets here (``add_plugin_toolset``),
+after Paracore's, which keep their names and tools. The names installed packages declare are read
+from their metadata without importing them (``installed_plugin_names``): the settings may pin such a
+toolset before any plugin is imported.
+
 Pure data and small functions: imported by the settings, the agent and the tools, without Revit.
 """
 from __future__ import annotations
 
+import functools
+import importlib.metadata
+import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 USE_TOOLSET = "use_toolset"
+PLUGIN_GROUP = "paracore.tools"
+"""The entry-point group through which installed packages bring tools (docs/PLUGINS.md)."""
+NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+"""What a plugin's toolset may be called: it is typed in Settings and sent in use_toolset's enum."""
 
 CORE: frozenset[str] = frozenset({
     USE_TOOLSET,
@@ -41,6 +55,7 @@ class Toolset:
     name: str
     holds: str                 # what it is for, in a few words: use_toolset's description lists it
     tools: frozenset[str]
+    package: str | None = None  # the installed package that brought it ("acme-tools 1.2"); None: Paracore's
 
 
 TOOLSETS: tuple[Toolset, ...] = (
@@ -68,12 +83,61 @@ TOOLSETS: tuple[Toolset, ...] = (
 )
 
 NAMES: tuple[str, ...] = tuple(toolset.name for toolset in TOOLSETS)
-_BY_NAME = {toolset.name: toolset for toolset in TOOLSETS}
+"""Paracore's own toolsets; ``names()`` adds those installed packages brought."""
+_plugin_toolsets: tuple[Toolset, ...] = ()   # replaced whole, never changed in place: readers need no lock
+
+
+def all_toolsets() -> tuple[Toolset, ...]:
+    """Paracore's toolsets, then those installed packages brought, in the order they were loaded."""
+    return TOOLSETS + _plugin_toolsets
+
+
+def plugin_toolsets() -> tuple[Toolset, ...]:
+    return _plugin_toolsets
+
+
+def names() -> tuple[str, ...]:
+    """Every toolset there is (what use_toolset accepts), Paracore's first."""
+    return tuple(toolset.name for toolset in all_toolsets())
+
+
+def find(name: str) -> Toolset | None:
+    return next((toolset for toolset in all_toolsets() if toolset.name == name), None)
+
+
+def add_plugin_toolset(toolset: Toolset) -> None:
+    """Add a toolset an installed package brought; ValueError if its name or a tool is taken."""
+    global _plugin_toolsets
+    if not NAME.fullmatch(toolset.name):
+        raise ValueError(f"toolset name {toolset.name!r} must be 1-40 lower-case letters, digits, '_' or '-', "
+                         "starting with a letter")
+    if find(toolset.name) is not None:
+        raise ValueError(f"a toolset named {toolset.name!r} already exists")
+    placed = sorted(name for name in toolset.tools if is_placed(name))
+    if placed:
+        raise ValueError(f"tools already placed elsewhere: {', '.join(placed)}")
+    _plugin_toolsets = (*_plugin_toolsets, toolset)
+
+
+@functools.lru_cache(maxsize=1)
+def installed_plugin_names() -> tuple[str, ...]:
+    """The toolset names installed packages declare (their ``paracore.tools`` entry points), read
+    from their metadata without importing them; read once per process (a package installed
+    later is seen after a restart, as its tools are)."""
+    return tuple(sorted({entry_point.name for entry_point in importlib.metadata.entry_points(group=PLUGIN_GROUP)
+                         if NAME.fullmatch(entry_point.name) and entry_point.name not in NAMES}))
+
+
+def pinnable_names() -> tuple[str, ...]:
+    """What Settings may pin: every toolset there is, and those installed packages declare
+    whether or not they are imported yet (a package that then fails to load adds no tools and is
+    reported; pinning its name is no error)."""
+    return tuple(dict.fromkeys([*names(), *installed_plugin_names()]))
 
 
 def toolset_of(tool_name: str) -> str | None:
     """The toolset holding ``tool_name``; None for a core tool or a tool placed nowhere."""
-    return next((toolset.name for toolset in TOOLSETS if tool_name in toolset.tools), None)
+    return next((toolset.name for toolset in all_toolsets() if tool_name in toolset.tools), None)
 
 
 def is_placed(tool_name: str) -> bool:
@@ -83,16 +147,21 @@ def is_placed(tool_name: str) -> bool:
 def check_names(names: Iterable[str]) -> list[str]:
     """The names as given, without duplicates; ValueError naming the valid ones for an unknown one."""
     names = list(dict.fromkeys(names))
-    unknown = [name for name in names if name not in _BY_NAME]
-    if unknown:
-        raise ValueError(f"unknown toolset {', '.join(map(repr, unknown))}; toolsets: {', '.join(NAMES)}")
+    known = set(NAMES)
+    unknown = [name for name in names if name not in known]
+    if unknown:  # only then: most settings pin Paracore's toolsets, which need no look at installed packages
+        valid = pinnable_names()
+        unknown = [name for name in unknown if name not in valid]
+        if unknown:
+            raise ValueError(f"unknown toolset {', '.join(map(repr, unknown))}; toolsets: {', '.join(valid)}")
     return names
 
 
 def order_on(pinned: Sequence[str], turned_on: Sequence[str]) -> list[str]:
     """The toolsets on, in the order their tools are sent: pinned ones in canonical order first
-    (they are on from the first request), then the ones turned on, in the order they were."""
-    pinned_in_order = [name for name in NAMES if name in pinned]
+    (they are on from the first request), then the ones turned on, in the order they were. A
+    pinned toolset that is not there (an installed package that failed to load) is left out."""
+    pinned_in_order = [name for name in names() if name in pinned]
     return list(dict.fromkeys([*pinned_in_order, *turned_on]))
 
 
@@ -101,10 +170,11 @@ def tools_sent(registered: Iterable[str], toolsets_on: Sequence[str]) -> list[st
     tool is never hidden by mistake) sorted by name, then each toolset's tools sorted by name."""
     registered = sorted(registered)
     first = [name for name in registered if toolset_of(name) is None]
-    later = [name for toolset in toolsets_on for name in registered if name in _BY_NAME[toolset].tools]
+    later = [name for toolset in map(find, toolsets_on) if toolset is not None
+             for name in registered if name in toolset.tools]
     return first + later
 
 
 def describe_toolsets() -> str:
     """One line per toolset, for use_toolset's description."""
-    return "\n".join(f"- {toolset.name}: {toolset.holds}" for toolset in TOOLSETS)
+    return "\n".join(f"- {toolset.name}: {toolset.holds}" for toolset in all_toolsets())

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from paracore.core.settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
 from paracore.llm import credentials
 from paracore.llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
-from paracore.tools.toolsets import NAMES as TOOLSET_NAMES
+from paracore.tools.toolsets import pinnable_names
 from paracore.ui.wpf import Named, brush, on, parse_xaml, visibility
 
 log = logging.getLogger("paracore.ui.settings")
@@ -116,7 +116,7 @@ class SettingsForm:
     @staticmethod
     def pinned_toolsets_hint() -> str:
         return (f"Toolsets on from the start of every conversation (the model turns the others on when it "
-                f"needs them): {', '.join(TOOLSET_NAMES)}. Each adds its tools to every request.")
+                f"needs them): {', '.join(pinnable_names())}. Each adds its tools to every request.")
 
     def settings_from(self, values: FormValues) -> Settings:
         """The settings the fields make, validated; raises ValueError with a message for the user."""

@@ -45,7 +45,7 @@ def with_toolsets(replay):
     """The replay with ``"toolsets": true`` and a ``use_toolset`` step before each step that calls
     a tool of a toolset not on yet (one call per toolset, in the order the step needs them)."""
     from paracore.app.replay_file import Replay
-    from paracore.tools.toolsets import USE_TOOLSET, toolset_of
+    from paracore.core.toolsets import USE_TOOLSET, toolset_of
     on: list[str] = []
     turns = []
     for number, turn in enumerate(replay.turns, start=1):
@@ -75,8 +75,8 @@ def turned_on(replay) -> list[tuple[int, str]]:
 def definition_rows() -> list[tuple[str, int, int, int]]:
     """(label, tools, bytes, o200k tokens) for the core, each toolset and the whole catalogue, as
     compact JSON of the registry's definitions (what ``definitions_json`` renders)."""
-    from paracore.app.build import load_tools
-    from paracore.tools import toolsets
+    from paracore.tools.catalogue import load_tools
+    from paracore.core import toolsets
     from paracore.tools.registry import default_registry
     load_tools()
     registry = default_registry()

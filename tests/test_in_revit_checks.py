@@ -20,7 +20,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from paracore.core import session as sessions
-from paracore.app.build import load_tools
+from paracore.tools.catalogue import load_tools
 from paracore.revit.dotnet import element_id_list
 from paracore.hosts.revit.runtime import session_for
 from paracore.tools.registry import default_registry

@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from paracore.app.build import load_tools
+from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 from paracore.app.tools_reference import render
 

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Literal, Protocol, Sequence
 
-from paracore.core import events as ev
+from paracore.core import events as ev, toolsets
 from paracore.core.messages import (
     MAX_ARGUMENT_DEPTH,
     Message,
@@ -59,7 +59,6 @@ from paracore.llm.base import (
 )
 from paracore.llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_history
 from paracore.llm.pricing import estimate_cost
-from paracore.tools import toolsets
 from paracore.tools.forms import FormError, approval_form_of
 from paracore.tools.registry import PreparedCall, Registry, ToolCallError
 

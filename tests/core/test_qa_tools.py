@@ -21,7 +21,7 @@ from paracore.revit.dotnet import typed_list
 from paracore.core.settings import Settings, save_settings, settings_path
 from paracore.tools import qa_tools, sheet_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import default_registry
-from paracore.tools.toolsets import toolset_of
+from paracore.core.toolsets import toolset_of
 from paracore.core.units import format_length
 
 REPLAY = Path(__file__).resolve().parent / "replays" / "qa_fix_marks.json"

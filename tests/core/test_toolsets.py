@@ -8,13 +8,14 @@ import pytest
 from pydantic import ValidationError
 
 from paracore.core import events as ev
-from paracore.app.build import build_agent, load_tools
+from paracore.app.build import build_agent
+from paracore.tools.catalogue import load_tools
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import ToolCallPart, validate_history
 from paracore.core.settings import Settings
-from paracore.tools import toolsets
+from paracore.core import toolsets
 from paracore.tools.registry import default_registry
 
 
@@ -57,7 +58,7 @@ def fresh(sandbox):
 
 def test_every_registered_tool_is_in_the_core_or_a_toolset():
     unplaced = [name for name in registered() if not toolsets.is_placed(name)]
-    assert not unplaced, (f"place these tools in lib/paracore/tools/toolsets.py (CORE or a toolset): "
+    assert not unplaced, (f"place these tools in lib/paracore/core/toolsets.py (CORE or a toolset): "
                           f"{', '.join(unplaced)}")
 
 

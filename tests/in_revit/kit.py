@@ -38,7 +38,7 @@ class Scratch:
     """
 
     def __init__(self, uiapp):
-        from paracore.app.build import load_tools
+        from paracore.tools.catalogue import load_tools
         load_tools()
         self.uiapp = uiapp
         self.uidoc = uiapp.ActiveUIDocument

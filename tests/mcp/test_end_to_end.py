@@ -17,7 +17,7 @@ from mcp.shared.exceptions import MCPError
 
 from mcp_support import ERAS, WALL, Heard, ServerProcess, client, elicit_with, stdio, text
 from paracore.core import session as sessions
-from paracore.app.build import load_tools
+from paracore.tools.catalogue import load_tools
 from paracore.mcp import remote
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.registry import default_registry

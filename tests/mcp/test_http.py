@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 
 from mcp_support import ERAS, WALL, elicit_with, live_ids, undo_names
-from paracore.app.build import load_tools
+from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 from mcp_support import client as client_of
 

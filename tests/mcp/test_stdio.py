@@ -11,7 +11,7 @@ from mcp import Client
 
 from mcp_support import ERAS, WALL, Heard, elicit_with, stdio, text
 from mcp_support import client as client_of
-from paracore.app.build import load_tools
+from paracore.tools.catalogue import load_tools
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.registry import default_registry
 

@@ -11,8 +11,9 @@ from importlib.metadata import EntryPoint
 import pytest
 from pydantic import BaseModel
 
-from paracore.app.build import load_tools
-from paracore.tools import toolset_tools, toolsets
+from paracore.tools.catalogue import load_tools
+from paracore.core import toolsets
+from paracore.tools import toolset_tools
 from paracore.tools.plugins import load_plugins
 from paracore.tools.registry import Registry, default_registry, registering_into, tool
 

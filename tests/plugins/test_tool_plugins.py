@@ -35,10 +35,10 @@ imported_by_settings = "paracore_example_tools" in sys.modules
 hint = SettingsForm(Settings()).pinned_toolsets_hint()
 saved = SettingsForm(Settings()).settings_from(FormValues(provider="anthropic", pinned_toolsets="door_checks")).pinned_toolsets
 
-from paracore.app.build import load_tools, plugin_problems
+from paracore.tools.catalogue import load_tools, plugin_problems
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
-from paracore.tools import toolsets
+from paracore.core import toolsets
 from paracore.tools.registry import default_registry
 load_tools()
 registry = default_registry()

@@ -6,7 +6,7 @@ import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
 from paracore.core.settings import Settings, read_settings
-from paracore.tools.toolsets import NAMES
+from paracore.core.toolsets import NAMES
 from paracore.ui.settings_view import FormValues, SettingsForm
 
 

@@ -5,47 +5,20 @@ From the settings it takes the model (created by the provider's adapter and wrap
 ``RetryingModel``, the one retry policy: a request that fails before its first delta is sent
 again), the agent's
 limits and the approval policy; from the runtime, the facts the system prompt states; and it
-makes sure every tool module is loaded, Paracore's and then those of installed packages (the
-``paracore.tools`` entry points, docs/PLUGINS.md). A host that brings its own model (a scripted one, in
+makes sure the whole tool catalogue is loaded (``tools.catalogue``). A host that brings its own model (a scripted one, in
 tests and replays) passes it and gets it used as it is.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import threading
 from typing import Any, Callable
 
-from paracore import tools
 from paracore.agent import Agent, AgentLimits, ApprovalPolicy, Approver, approve_all
 from paracore.core.prompts import PromptBuilder
 from paracore.core.settings import Settings
 from paracore.llm.providers import create_model
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.tools.plugins import PluginReport, load_plugins
+from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
-
-_tools_lock = threading.Lock()
-_plugins: PluginReport | None = None   # None until the tools are loaded
-
-
-def load_tools() -> None:
-    """Import every tool module once, so that the default registry holds the whole catalogue:
-    Paracore's own first, then the installed packages' (a package that fails is left out and
-    reported, see ``plugin_problems``; it never stops Paracore)."""
-    global _plugins
-    with _tools_lock:
-        if _plugins is not None:
-            return
-        for module in pkgutil.iter_modules(tools.__path__):
-            importlib.import_module(f"{tools.__name__}.{module.name}")
-        _plugins = load_plugins(default_registry())
-
-
-def plugin_problems() -> list[str]:
-    """One line per installed package whose tools were left out, saying what to do (they are
-    logged as warnings too); empty before ``load_tools``."""
-    return list(_plugins.problems) if _plugins is not None else []
 
 
 def agent_limits(settings: Settings) -> AgentLimits:

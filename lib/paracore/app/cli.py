@@ -8,7 +8,7 @@ import logging
 import sys
 
 from paracore.agent import ApprovalPolicy
-from paracore.app.build import build_model, load_tools
+from paracore.app.build import build_model
 from paracore.app.cli_view import ConversationPrinter
 from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import ReplayFileError, load_replay
@@ -20,6 +20,7 @@ from paracore.hosts.standin.sandbox import Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import ProviderNotConfigured
 from paracore.mcp.command import main as mcp_main
+from paracore.tools.catalogue import load_tools
 from paracore.tools.overview import model_summary_text
 from paracore.tools.registry import default_registry
 from paracore.trace.recorder import find_trace, list_traces, traces_dir

@@ -4,8 +4,8 @@ Regenerate with: python3 tasks.py paracore tools-doc > docs/TOOLS.md
 """
 from __future__ import annotations
 
+from paracore.core.toolsets import toolset_of
 from paracore.tools.registry import Registry
-from paracore.tools.toolsets import toolset_of
 
 
 def render(registry: Registry) -> str:

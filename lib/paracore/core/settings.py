@@ -29,7 +29,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from paracore.core.atomic_file import atomic_write
-from paracore.tools.toolsets import check_names
+from paracore.core.toolsets import check_names
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class Settings(_SettingsModel):
     script_folders: list[str] = Field(default_factory=list)
     """Folders of user scripts the agent may offer (paths as typed; they may be offline drives)."""
     pinned_toolsets: list[str] = Field(default_factory=lambda: ["modelling"])
-    """Toolsets on from the first request of every conversation (paracore.tools.toolsets.NAMES);
+    """Toolsets on from the first request of every conversation (paracore.core.toolsets.NAMES);
     the model turns the others on when it needs them (docs/TOOLSETS.md). Modelling by default:
     "create a wall, place doors on it" is the most common first request, and asking for the
     toolset first would cost every such conversation an extra model step."""

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlencode
 
-from paracore.app.build import load_tools
 from paracore.mcp import discovery
 from paracore.mcp.backend import RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ToolInfo
 from paracore.mcp.catalogue import tool_infos
+from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 
 log = logging.getLogger("paracore.mcp.remote")

@@ -23,9 +23,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from paracore.tools import toolset_tools, toolsets
+from paracore.core import toolsets
+from paracore.core.toolsets import Toolset
+from paracore.tools import toolset_tools
 from paracore.tools.registry import Registry, registering_into
-from paracore.tools.toolsets import Toolset
 
 __all__ = ["PluginReport", "load_plugins"]
 
@@ -51,10 +52,10 @@ class _LeftOut(Exception):
 
 def load_plugins(registry: Registry, entry_points: Iterable | None = None) -> PluginReport:
     """Import every ``paracore.tools`` entry point (``entry_points``, by default the installed
-    ones) and add its tools to ``registry`` and its toolset to paracore.tools.toolsets.
+    ones) and add its tools to ``registry`` and its toolset to paracore.core.toolsets.
 
     Run it once per process, after Paracore's own tools are registered, so that a clash is always
-    the package's (paracore.app.build.load_tools does)."""
+    the package's (paracore.tools.catalogue.load_tools does)."""
     found = entry_points if entry_points is not None else importlib.metadata.entry_points(group=toolsets.PLUGIN_GROUP)
     report = PluginReport()
     for entry_point in sorted(found, key=lambda ep: (ep.name, ep.value)):

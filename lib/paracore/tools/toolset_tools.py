@@ -1,4 +1,4 @@
-"""``use_toolset``: the model turns on a group of tools (paracore.tools.toolsets).
+"""``use_toolset``: the model turns on a group of tools (paracore.core.toolsets).
 
 It only records the toolset in the session; the agent sends its tools from the next request on,
 appended after the tools already sent (docs/TOOLSETS.md). A toolset stays on until the
@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, create_model
 
-from paracore.tools import toolsets
+from paracore.core import toolsets
 from paracore.tools.registry import Registry, default_registry, make_spec
 
 DESCRIPTION = ("Turn on a toolset: more tools, available from your next step until the conversation is cleared. "

@@ -15,9 +15,9 @@ import logging
 from dataclasses import dataclass, replace
 
 from paracore.core.settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
+from paracore.core.toolsets import pinnable_names
 from paracore.llm import credentials
 from paracore.llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
-from paracore.tools.toolsets import pinnable_names
 from paracore.ui.wpf import Named, brush, on, parse_xaml, visibility
 
 log = logging.getLogger("paracore.ui.settings")

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from paracore.app.build import build_agent, load_tools
+from paracore.app.build import build_agent
 from paracore.core import events as ev
 from paracore.core.settings import load_settings
 from paracore.hosts.revit import host_state, session_events
@@ -32,6 +32,7 @@ from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientI
 from paracore.mcp.calls import run_call
 from paracore.mcp.catalogue import tool_infos
 from paracore.revit.documents import document_key
+from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import ToolCallError, default_registry
 from paracore.trace.recorder import TraceRecorder
 

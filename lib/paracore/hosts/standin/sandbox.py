@@ -9,13 +9,14 @@ from __future__ import annotations
 import sys
 
 from paracore.agent import Agent, ApprovalPolicy, Approver, approve_all
-from paracore.app.build import build_agent, load_tools
+from paracore.app.build import build_agent
 from paracore.core import resources, session as sessions
 from paracore.core.settings import Settings
 from paracore.hosts.revit import document_events
 from paracore.hosts.revit.bridge import Bridge
 from paracore.hosts.revit.runtime import RevitRuntime, session_for
 from paracore.revit.documents import document_key
+from paracore.tools.catalogue import load_tools
 
 
 def install_standin() -> None:

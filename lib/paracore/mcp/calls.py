@@ -2,9 +2,10 @@
 stand-in, ``local``) or inside Revit (``paracore.app.revit.mcp_listener``). Both go through
 ``Agent.run_calls``: the chat's validation, approval policy, executor, undo and working set.
 
-The call is recorded in the trace of its MCP client (``source: mcp``, the client's name), like a
-chat turn: one ``turn_started`` (the call, as the client sent it), the tool's events, and one
-``turn_finished``. Progress sentences go to the client while it waits (approval, Revit busy).
+The call's result comes back through the sink it is run with (``KeptResults``), never through the
+chat's history. The call is recorded in the trace of its MCP client (``source: mcp``, the client's
+name), like a chat turn: one ``turn_started`` (the call, as the client sent it), the tool's events,
+and one ``turn_finished``. Progress sentences go to the client while it waits (approval, Revit busy).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import threading
 import uuid
 from typing import Any, Callable
 
+from paracore.agent import KeptResults
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
 from paracore.mcp.backend import CallResult, ClientInfo, Progress
@@ -28,17 +30,16 @@ def run_call(agent, name: str, arguments: Any, client: ClientInfo, *, recorder=N
     refuses it. ``recorder`` (a ``TraceRecorder``) gets the call's events; ``progress`` a
     sentence at each wait."""
     call = _call_part(name, arguments)
-    finished: ev.ToolCallFinished | None = None
+    kept = KeptResults()
     _record(recorder, ev.TurnStarted(user_text=f"[MCP {client.name}] {name}"))
-    for event in agent.run_calls([call], source=f"MCP {client.name}"):
+    for event in agent.run_calls([call], source=f"MCP {client.name}", sink=kept):
         _record(recorder, event)
         _say(progress, event, approval_place)
-        if isinstance(event, ev.ToolCallFinished) and event.call_id == call.id:
-            finished = event
-    if finished is None:  # run_calls answers every call; this is a bug, said plainly
+    answered = kept.get(call.id)
+    if answered is None:  # run_calls answers every call; this is a bug, said plainly
         result = CallResult(f"{name} returned no result. Nothing is known to have changed; check the model.", True)
     else:
-        result = CallResult(finished.content, finished.is_error)
+        result = CallResult(answered.content, answered.is_error)
     _record(recorder, ev.TurnFinished(reply=result.text, stop_reason="end_turn"))
     return result
 

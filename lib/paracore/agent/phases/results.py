@@ -1,0 +1,60 @@
+"""The results of one step's calls, recorded as they come: each call's result is recorded before
+it is announced, so a consumer that stops listening at an event leaves a history that says what
+the timeline showed."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+
+from paracore.core import events as ev
+from paracore.core.messages import ToolCallPart, ToolResultPart
+from paracore.agent.phases.context import RunContext
+
+CANCELLED = "Cancelled by the user before it ran."
+ENDED = "Not run: the turn ended before this call ran."
+
+
+class StepResults:
+    """The step's calls, those announced (``ToolCallStarted``) and the results known so far."""
+
+    def __init__(self, ctx: RunContext, calls: Sequence[ToolCallPart]):
+        self.ctx = ctx
+        self.calls = calls
+        self.parts: dict[str, ToolResultPart] = {}
+        self.started: set[str] = set()
+
+    def start(self, call: ToolCallPart) -> ev.ToolCallStarted:
+        self.started.add(call.id)
+        return self.ctx.event(ev.ToolCallStarted, call_id=call.id, name=call.name, arguments=call.arguments,
+                              summary=summary(call))
+
+    def answer(self, call: ToolCallPart, content: str, status: str, duration_ms: float = 0.0) -> Iterator:
+        """Record the call's result, then announce it."""
+        self.record(call, content, status)
+        yield self.finished(call, content, status, duration_ms)
+
+    def record(self, call: ToolCallPart, content: str, status: str) -> None:
+        self.parts[call.id] = result_part(call, content, status)
+
+    def finished(self, call: ToolCallPart, content: str, status: str, duration_ms: float) -> ev.ToolCallFinished:
+        return self.ctx.event(ev.ToolCallFinished, call_id=call.id, name=call.name, is_error=status != "done",
+                              content=content, duration_ms=duration_ms, status=status)
+
+    def answer_the_rest(self, content: str, status: str) -> Iterator:
+        """Every call without a result gets ``content``; one never announced is announced first (a
+        ToolCallStarted without its ToolCallFinished spins in the timeline forever)."""
+        for call in self.calls:
+            if call.id in self.parts:
+                continue
+            if call.id not in self.started:
+                yield self.start(call)
+            yield from self.answer(call, content, status)
+
+
+def result_part(call: ToolCallPart, content: str, status: str) -> ToolResultPart:
+    return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=status != "done")
+
+
+def summary(call: ToolCallPart) -> str:
+    text = json.dumps(call.arguments, ensure_ascii=False, separators=(", ", ": "))
+    return f"{call.name}({text[1:-1][:120]})"

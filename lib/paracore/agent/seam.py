@@ -1,0 +1,38 @@
+"""The seam between the agent and its host: what the agent needs from Revit (or the stand-in).
+
+``paracore.hosts.revit.runtime`` implements it; the execute phase is its only caller for batches.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from paracore.tools.registry import PreparedCall
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What Revit made of one tool call; ``content`` is what the model reads."""
+    call_id: str
+    name: str
+    content: str
+    is_error: bool
+    duration_ms: float
+    working_set_change: Any = None   # the WorkingSetChange the call caused, if any
+
+
+class RequestNotRun(Exception):
+    """Raised by ``RevitSide.execute_batch`` when Revit certainly did not run the batch (the
+    request was refused, or withdrawn before it started): its calls are then answered "Not run"
+    rather than "Unknown whether this call ran"."""
+
+
+class RevitSide(Protocol):
+    """What the agent needs from Revit; implemented by paracore.hosts.revit.runtime (Revit or stand-in).
+    A host may also offer ``preview_call`` and ``describe_call`` (used by the approve phase)."""
+
+    def execute_batch(self, step_name: str, calls: list[tuple[str, PreparedCall]]) -> list[CallOutcome]: ...
+
+    def prompt_facts(self) -> dict: ...
+
+    def volatile_context(self) -> dict: ...

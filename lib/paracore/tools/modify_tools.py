@@ -209,7 +209,7 @@ def _with_hosted(ctx, elements) -> str:
     return f" (and the {_noun(hosted)} hosted in {_it(elements)})" if hosted else ""
 
 
-# --- positions: what move, copy and rotate change and verify ------------------------------------------
+# --- positions: what move, copy and rotate change and read back ---------------------------------------
 
 
 def _position(element):

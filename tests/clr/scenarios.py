@@ -184,10 +184,10 @@ def pane_provider() -> dict:
 
 
 def failures_preprocessor() -> dict:
-    from paracore.hosts.revit import executor
+    from paracore.hosts.revit import transactions
     warnings, errors = [], []
-    only_warnings = Revit.RunFailures(executor._failure_collector(warnings, errors), ["Wall overlap"], [])
-    with_error = Revit.RunFailures(executor._failure_collector([], errors), [], ["Cannot join"])
+    only_warnings = Revit.RunFailures(transactions._failure_collector(warnings, errors), ["Wall overlap"], [])
+    with_error = Revit.RunFailures(transactions._failure_collector([], errors), [], ["Cannot join"])
     return {"only_warnings": only_warnings, "with_error": with_error, "warnings": warnings,
             "errors": errors}
 
@@ -195,7 +195,7 @@ def failures_preprocessor() -> dict:
 def interface_classes_defined_once() -> dict:
     """Importing Paracore's modules again (pyRevit reload, importlib.reload) must reuse the
     .NET types: pythonnet raises "Duplicate type name" on a second definition."""
-    modules = ("paracore.hosts.revit.bridge", "paracore.hosts.revit.executor", "paracore.app.revit.pane")
+    modules = ("paracore.hosts.revit.bridge", "paracore.hosts.revit.transactions", "paracore.app.revit.pane")
     first = [importlib.import_module(name) for name in modules]
     classes = [first[0]._BridgeHandler.cls, first[1]._FailureCollector.cls, first[2].ChatPaneProvider.cls]
     importlib.reload(first[0])
@@ -627,12 +627,15 @@ def _project(title: str):
     return uidoc.Document, ToolContext(uidoc.Document, uidoc, Session("lane", title))
 
 
-def _run_tool(doc, call) -> str:
-    """A write tool's body and its read-back, in one transaction (as the executor runs them)."""
+def _run_tool(ctx, call) -> str:
+    """A write tool's body and its read-back, in one transaction (as the executor's runner reads it)."""
+    from paracore.hosts.revit.transactions import read_back_after_commit, read_back_in_transaction
+
     def body():
         output = call()
-        return output.verify() if getattr(output, "verify", None) else getattr(output, "content", output)
-    return _in_transaction(doc, body)
+        read_back_in_transaction(ctx, output)
+        return read_back_after_commit(ctx, output)
+    return _in_transaction(ctx.doc, body)
 
 
 def annotation_tools() -> dict:
@@ -649,14 +652,14 @@ def annotation_tools() -> dict:
     Revit.AddFamilyType(doc, DB.BuiltInCategory.OST_MultiCategoryTags, "M_Multi-Category Tag", "Standard", 0, 0)
     Revit.AddTextNoteType(doc, "2.5mm Arial")
     ids = [ctx.id_value(e.Id) for e in (door, near)]
-    seen = {"tagged": _run_tool(doc, lambda: tools.tag_elements(ctx, tools.TagElementsArgs(element_ids=ids, leader=True))),
+    seen = {"tagged": _run_tool(ctx, lambda: tools.tag_elements(ctx, tools.TagElementsArgs(element_ids=ids, leader=True))),
             "tag_calls": list(Revit.TakeCalls()), "door_category": tools._category_name(door),
             "head": [tools._head_position(e).X for e in (door, near)]}
-    seen["note"] = _run_tool(doc, lambda: tools.add_text_note(
+    seen["note"] = _run_tool(ctx, lambda: tools.add_text_note(
         ctx, tools.AddTextNoteArgs(text="Fire exit", position=["2 m", "1 m"])))
     seen["note_calls"] = list(Revit.TakeCalls())
     walls = [ctx.id_value(near.Id), ctx.id_value(far.Id)]
-    seen["dimension"] = _run_tool(doc, lambda: tools.dimension_walls(ctx, tools.DimensionWallsArgs(element_ids=walls)))
+    seen["dimension"] = _run_tool(ctx, lambda: tools.dimension_walls(ctx, tools.DimensionWallsArgs(element_ids=walls)))
     seen["dimension_calls"] = list(Revit.TakeCalls())
     seen.update(_annotation_edges(doc, ctx, view, near, door, tag_type))
     return seen
@@ -706,14 +709,14 @@ def sheet_tools() -> dict:
     doc, ctx = _project("Sheets.rvt")
     Revit.AddPlan(doc, "Level 2", 0.6, 0.45)
     Revit.AddFamilyType(doc, DB.BuiltInCategory.OST_TitleBlocks, "A1 metric", "A1", 841 / 304.8, 594 / 304.8)
-    seen = {"created": _run_tool(doc, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A101", name="Plans"))),
+    seen = {"created": _run_tool(ctx, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A101", name="Plans"))),
             "create_calls": list(Revit.TakeCalls())}
-    seen["placed"] = _run_tool(doc, lambda: tools.place_views_on_sheet(
+    seen["placed"] = _run_tool(ctx, lambda: tools.place_views_on_sheet(
         ctx, tools.PlaceViewsArgs(sheet="A101", views=["Level 1", "Level 2"])))
     seen["place_calls"] = list(Revit.TakeCalls())
     seen["listed"] = tools.list_sheets(ctx, tools.NoArgs())
-    _run_tool(doc, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A102", name="More")))
-    seen["again"] = _error(lambda: _run_tool(doc, lambda: tools.place_views_on_sheet(
+    _run_tool(ctx, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A102", name="More")))
+    seen["again"] = _error(lambda: _run_tool(ctx, lambda: tools.place_views_on_sheet(
         ctx, tools.PlaceViewsArgs(sheet="A102", views=["Level 1"]))))
     sheet = tools.find_sheet(ctx, "A101")
     seen["placed_views_type"] = sheet.GetAllPlacedViews().GetType().Name
@@ -731,9 +734,9 @@ def room_tools() -> dict:
     first = Revit.AddEnclosure(doc, level, 0, 0, 20, 15)
     Revit.AddEnclosure(doc, level, 30, 0, 45, 15)
     Revit.AddDoor(doc, first[0], 5, 0)
-    seen = {"placed": _run_tool(doc, lambda: tools.place_rooms(ctx, tools.PlaceRoomsArgs(level="Level 1"))),
+    seen = {"placed": _run_tool(ctx, lambda: tools.place_rooms(ctx, tools.PlaceRoomsArgs(level="Level 1"))),
             "place_calls": list(Revit.TakeCalls())}
-    seen["one"] = _run_tool(doc, lambda: tools.place_rooms(ctx, tools.PlaceRoomsArgs(
+    seen["one"] = _run_tool(ctx, lambda: tools.place_rooms(ctx, tools.PlaceRoomsArgs(
         level="Level 1", in_enclosed_regions=False, at=["20 m", "20 m"])))
     seen["one_calls"] = list(Revit.TakeCalls())
     rooms = [r for r in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms)]
@@ -758,9 +761,9 @@ def view_template_tools() -> dict:
     Revit.AddPlan(doc, "Level 2", 0.6, 0.45)
     Revit.AddTemplate(doc, "Architectural Plan", 50, DB.ViewDetailLevel.Medium)
     listed = tools.list_view_templates(ctx, tools.ListViewTemplatesArgs())
-    applied = _run_tool(doc, lambda: tools.apply_view_template(ctx, tools.ApplyViewTemplateArgs(
+    applied = _run_tool(ctx, lambda: tools.apply_view_template(ctx, tools.ApplyViewTemplateArgs(
         views=["Level 1", "Level 2"], template="Architectural Plan")))
-    duplicated = _run_tool(doc, lambda: tools.duplicate_view(ctx, tools.DuplicateViewArgs(
+    duplicated = _run_tool(ctx, lambda: tools.duplicate_view(ctx, tools.DuplicateViewArgs(
         view="Level 2", name="Level 2 - Furniture", with_detailing=True)))
     return {"listed": listed, "applied": applied, "duplicated": duplicated}
 

@@ -20,9 +20,10 @@ from Autodesk.Revit.Exceptions import InvalidOperationException
 from paracore.hosts.revit.bridge import Bridge
 from paracore.revit.changes import ChangeRecorder
 from paracore.hosts.revit.executor import CallOutcome, describe_categories, run_batch
+from paracore.hosts.revit.preview import preview_call
 from paracore.core.session import Session
 from paracore.tools.registry import Registry
-from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
 
 # -- test tools (a private registry; tool bodies run on the main thread) -------------------------
 
@@ -139,11 +140,39 @@ def create_wall_explicitly(ctx, args: NoArgs):
 
 @tools.tool(writes=True)
 def create_level_verified(ctx, args: LevelArgs):
-    """Create a level and report what Revit says about it after the commit."""
+    """Create a level and report what Revit says about it after the commit (nothing to compare)."""
     level = DB.Level.Create(ctx.doc, args.elevation)
     level_id = level.Id
-    return ToolOutput(content="unverified", verify=lambda: {"name": ctx.doc.GetElement(level_id).Name,
-                                                            "in_transaction": ctx.doc.IsModifiable, "é": "ü"})
+    return ToolOutput(content="unverified", change=Change(report=lambda: {
+        "name": ctx.doc.GetElement(level_id).Name, "in_transaction": ctx.doc.IsModifiable, "é": "ü"}))
+
+
+class ReadBackArgs(BaseModel):
+    elevation: float = Field(description="Elevation in feet.")
+    expected: float = Field(description="The elevation the read-back expects (another one makes a difference).")
+    after_commit: float | None = Field(None, description="What it expects once the change is committed.")
+
+
+PROTOCOL: list[tuple] = []   # (step, in a transaction, Regenerates so far): what the runner did, in order
+
+
+@tools.tool(writes=True)
+def create_level_read_back(ctx, args: ReadBackArgs):
+    """Create a level and declare it: the executor compares its elevation with ``expected``."""
+    level_id = DB.Level.Create(ctx.doc, args.elevation).Id
+
+    def compare(read_back) -> None:
+        modifiable = ctx.doc.IsModifiable
+        PROTOCOL.append(("compare", modifiable, REGENERATES[0]))
+        asked = args.expected if modifiable or args.after_commit is None else args.after_commit
+        read_back.length(f"level {ctx.id_value(level_id)}", "elevation", asked, ctx.doc.GetElement(level_id).Elevation)
+
+    def report() -> str:
+        PROTOCOL.append(("report", ctx.doc.IsModifiable, REGENERATES[0]))
+        return f"Created {ctx.doc.GetElement(level_id).Name}."
+
+    return ToolOutput(change=Change(action="Creating a level", compare=compare, report=report,
+                                    hint=lambda read_back: f"{len(read_back.differences)} difference: ask again."))
 
 
 @tools.tool(writes=True)
@@ -155,9 +184,9 @@ def duplicate_wall_type(ctx, args: TextArgs):
 
 @tools.tool(writes=True)
 def create_level_unverifiable(ctx, args: LevelArgs):
-    """Create a level whose verification fails."""
+    """Create a level whose report fails after the commit."""
     DB.Level.Create(ctx.doc, args.elevation)
-    return ToolOutput(content="unverified", verify=lambda: ctx.element(987654))
+    return ToolOutput(content="unverified", change=Change(report=lambda: ctx.element(987654)))
 
 
 @tools.tool
@@ -198,6 +227,22 @@ def host():
 @pytest.fixture
 def doc(host):
     return host.uiapp._active_document
+
+
+REGENERATES = [0]   # Document.Regenerate calls since the test began
+
+
+@pytest.fixture(autouse=True)
+def regenerates(monkeypatch):
+    """Counts the stand-in's Regenerate calls (REGENERATES) and clears PROTOCOL."""
+    original = DB.Document.Regenerate
+    REGENERATES[0] = 0
+    PROTOCOL.clear()
+
+    def regenerate(self):
+        REGENERATES[0] += 1
+        return original(self)
+    monkeypatch.setattr(DB.Document, "Regenerate", regenerate)
 
 
 @pytest.fixture
@@ -313,17 +358,64 @@ def test_warnings_are_reported_and_do_not_block_the_commit(run, doc, host):
     assert host.call(lambda: len(list(doc.GetWarnings()))) == 0  # deleted, not left in the model
 
 
-def test_verify_runs_after_the_commit_and_data_is_compact_json(run):
+def test_a_report_without_a_comparison_runs_after_the_commit_only_and_data_is_compact_json(run):
     [outcome] = run([("create_level_verified", {"elevation": 30})])
     assert outcome.content == '{"name":"Level 3","in_transaction":false,"é":"ü"}'
+    assert REGENERATES == [0]   # nothing to compare: the runner does not regenerate
 
 
-def test_a_failing_verify_is_an_error_that_says_the_change_was_kept(run, doc, host, session):
+def test_a_failing_read_back_after_the_commit_is_an_error_that_says_the_change_was_kept(run, doc, host, session):
     [outcome] = run([("create_level_unverifiable", {"elevation": 30})])
     assert outcome.is_error
     assert outcome.content.startswith("The change was made and kept, but reading it back failed: "
                                       "Element 987654 does not exist")
     assert count(host, doc, DB.Level) == 3 and len(session.working_set) == 1
+
+
+# -- the write protocol: the runner regenerates, reads the declared change back and decides ----------
+
+def test_a_declared_change_is_regenerated_once_then_read_back_in_the_transaction_and_after_the_commit(run):
+    [outcome] = run([("create_level_read_back", {"elevation": 30, "expected": 30})])
+    assert not outcome.is_error and outcome.content == "Created Level 3."
+    assert PROTOCOL == [("compare", True, 1), ("report", True, 1), ("compare", False, 1), ("report", False, 1)]
+
+
+def test_a_difference_in_the_transaction_rolls_the_call_back_in_the_tools_words(run, doc, host):
+    levels = count(host, doc, DB.Level)
+    [outcome] = run([("create_level_read_back", {"elevation": 30, "expected": 31})])
+    assert outcome.is_error
+    assert outcome.content.startswith("Creating a level: Revit did not do what was asked. Read back from the "
+                                      "model: level ")
+    assert outcome.content.endswith(" elevation: asked 9448.8 mm, Revit has 9144 mm. Nothing was changed: the change "
+                                    "was rolled back. 1 difference: ask again."), outcome.content
+    assert PROTOCOL == [("compare", True, 1)]   # no report, no commit
+    assert count(host, doc, DB.Level) == levels and undo_names(doc) == []
+
+
+def test_a_difference_found_only_after_the_commit_says_the_change_was_kept(run, doc, host):
+    levels = count(host, doc, DB.Level)
+    [outcome] = run([("create_level_read_back", {"elevation": 30, "expected": 30, "after_commit": 32})])
+    assert outcome.is_error
+    assert outcome.content.startswith("The change was made and kept, but reading it back failed: Creating a "
+                                      "level: Revit did not do what was asked."), outcome.content
+    assert "The change was kept (Revit changed it at commit)" in outcome.content
+    assert count(host, doc, DB.Level) == levels + 1
+
+
+def test_the_preview_runs_the_same_read_back_as_the_executor(host, doc, session):
+    def preview(call):
+        return host.call(lambda: preview_call(host.uiapp.ActiveUIDocument, session, call))
+
+    differs = tools.prepare("create_level_read_back", {"elevation": 30, "expected": 31})
+    fine = tools.prepare("create_level_read_back", {"elevation": 30, "expected": 30})
+    refused = preview(differs)
+    assert refused.error.startswith("Creating a level: Revit did not do what was asked.")
+    assert refused.error.endswith("Nothing was changed: the change was rolled back. 1 difference: ask again.")
+    PROTOCOL.clear()
+    made = preview(fine)
+    assert made.error is None and made.created == {"Levels": 1}
+    assert PROTOCOL == [("compare", True, 2), ("report", True, 2)]   # in its transaction only: then rolled back
+    assert undo_names(doc) == []
 
 
 # -- the working set (docs/WORKING_SET.md) -------------------------------------------------------

@@ -1,10 +1,11 @@
 """The first tools (working set, selection, walls, doors) run on the Revit stand-in.
 
 No executor here: each test builds a ToolContext itself, opens the duplex model on the test
-thread, and wraps writing calls in a Transaction it commits (or rolls back). After a commit,
-`Run` does what the executor does, in its order: update the working set (an explicit
-ToolOutput.working_set first, else the tool's policy applied to the elements it created), then
-call ToolOutput.verify() for the text the model reads.
+thread, and wraps writing calls in a Transaction it commits (or rolls back), reading the tool's
+declared change back inside it as the executor's runner does (``read_back_in_transaction``).
+After a commit, `Run` does what the executor does, in its order: update the working set (an
+explicit ToolOutput.working_set first, else the tool's policy applied to the elements it
+created), then read the change back (``read_back_after_commit``) for the text the model reads.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from paracore.tools.results import ToolError, ToolOutput
 from revit_standin import guard
 from revit_standin.host import RevitHost
 from paracore.revit.dotnet import typed_list
+from paracore.hosts.revit.transactions import read_back_after_commit, read_back_in_transaction
 
 M = 1 / 0.3048          # feet per metre
 LIB = Path(__file__).resolve().parents[2] / "lib"
@@ -65,6 +67,7 @@ class Run:
             transaction.Start()
             try:
                 self.output = self.prepared.run(ctx)
+                read_back_in_transaction(ctx, self.output)
             except BaseException:
                 transaction.RollBack()
                 raise
@@ -77,11 +80,7 @@ class Run:
             self.output = self.prepared.run(ctx)
         self.created = [i for i in _model_ids(ctx.doc) if i not in before]
         self._update_working_set(ctx)
-        out = self.output
-        if isinstance(out, ToolOutput):
-            self.text = out.verify() if out.verify is not None else out.content
-        else:
-            self.text = out
+        self.text = read_back_after_commit(ctx, self.output)
 
     def _update_working_set(self, ctx) -> None:
         out = self.output
@@ -396,7 +395,7 @@ def test_create_curved_wall_rolled_back_leaves_no_wall(ctx):
     call = run(ctx, "create_curved_wall", CURVED_WALL, commit=False)
     assert call.created == [] and len(walls(ctx)) == count
     with pytest.raises(ToolError, match="is not in the model"):
-        call.output.verify()
+        read_back_after_commit(ctx, call.output)
 
 
 # --- straight walls ---------------------------------------------------------------------------------
@@ -413,7 +412,7 @@ def test_create_wall(ctx):
     assert ctx.session.working_set.ids == (wall.Id.Value,)
     # The working-set sentence is read, not assumed: without the update it is left out.
     ctx.session.working_set.clear()
-    assert call.output.verify().endswith("height 2.5 m, from (0 m, 0 m) to (6 m, 8 m).")
+    assert read_back_after_commit(ctx, call.output).endswith("height 2.5 m, from (0 m, 0 m) to (6 m, 8 m).")
 
 
 def test_create_wall_errors(ctx):
@@ -561,4 +560,4 @@ def test_doors_rolled_back_are_not_reported(ctx):
     call = run(ctx, "place_doors_on_wall", {"wall_id": wall_id, "count": 3}, commit=False)
     assert call.created == []
     with pytest.raises(ToolError, match="No door was placed"):
-        call.output.verify()
+        read_back_after_commit(ctx, call.output)

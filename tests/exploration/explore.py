@@ -39,7 +39,7 @@ from paracore.agent import ApprovalPolicy
 from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import ToolCallPart
-from paracore.hosts.revit import executor, preview
+from paracore.hosts.revit import executor, transactions
 from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 from paracore.tools import schedule_export_tools
 from paracore.tools.registry import default_registry
@@ -90,12 +90,12 @@ class Outcome:
 
 
 class _Unexpected:
-    """Records the exceptions that reach a result without being a ToolError (executor and preview
-    both word a failure through ``_describe_error``)."""
+    """Records the exceptions that reach a result without being a ToolError (the executor, and the
+    transaction runner it shares with the preview, word a failure through ``describe_error``)."""
 
     def __init__(self) -> None:
         self.seen: list[BaseException] = []
-        self._originals = (executor._describe_error, preview._describe_error)
+        self._originals = (executor.describe_error, transactions.describe_error)
 
     def __enter__(self):
         original = self._originals[0]
@@ -104,11 +104,11 @@ class _Unexpected:
             if not isinstance(exc, ToolError):
                 self.seen.append(exc)
             return original(exc)
-        executor._describe_error = preview._describe_error = describe
+        executor.describe_error = transactions.describe_error = describe
         return self
 
     def __exit__(self, *exc):
-        executor._describe_error, preview._describe_error = self._originals
+        executor.describe_error, transactions.describe_error = self._originals
         return False
 
 

@@ -65,6 +65,12 @@ class ToolContext:
         """A ``List<ElementId>`` of ``values`` for API methods taking ``ICollection<ElementId>``."""
         return element_id_list(values)
 
+    def regenerate_mid_change(self) -> None:
+        """Let Revit settle a change half made, when the tool's next step needs what Revit computes
+        (a family symbol just activated, new viewports' boxes). The Regenerate before a change is
+        read back is not the tool's: the executor's runner makes it (hosts/revit/transactions.py)."""
+        self.doc.Regenerate()
+
     def element(self, value: int):
         """The element with this id, or a ToolError saying it is gone."""
         found = self.doc.GetElement(element_id(value))

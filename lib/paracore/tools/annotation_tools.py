@@ -33,10 +33,11 @@ from paracore.tools.lookup import (
     view_label,
 )
 from paracore.tools.reach import refuse_out_of_reach
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput
 from paracore.tools.view_plane import axis_names, in_view, is_plan, model_point
+from paracore.tools.wording import listed, plural, unique_ids
 
 MAX_ELEMENTS = 500            # elements tagged or dimensioned in one call
 MAX_TEXT = 1000               # characters of a text note
@@ -88,10 +89,6 @@ class DimensionWallsArgs(BaseModel):
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _annotation_view(ctx, name: str | None):
     """The view asked for (or the active one), when it can hold annotations."""
     from Autodesk.Revit import DB
@@ -104,12 +101,8 @@ def _annotation_view(ctx, name: str | None):
     return view
 
 
-def _unique(ids) -> list[int]:
-    return list(dict.fromkeys(int(i) for i in ids))
-
-
 def _element_ids(args) -> list[int]:
-    ids = _unique(args.element_ids or [])
+    ids = unique_ids(args.element_ids or [])
     if not ids:
         raise ToolError("element_ids is empty and so is the working set: give the elements, or put them in the "
                         "working set first (search_elements).")
@@ -217,7 +210,7 @@ def _tags_in_view(ctx, view) -> dict[int, int]:
 def _describe_tag(ctx, args: TagElementsArgs) -> str:
     where = f"view {args.view!r}" if args.view else "the active view"
     what = f"with {args.tag_type!r}" if args.tag_type else "with each category's default tag"
-    return f"Tag {_plural(len(args.element_ids or []), 'element')} in {where} {what}" + \
+    return f"Tag {plural(len(args.element_ids or []), 'element')} in {where} {what}" + \
         (", with leaders." if args.leader else ".")
 
 
@@ -250,19 +243,16 @@ def tag_elements(ctx, args: TagElementsArgs):
         asked[ctx.id_value(tag.Id)] = head
     view_id = ctx.id_value(view.Id)
 
-    def verify(in_transaction: bool = False):
-        read_back = ReadBack(ctx.length_unit)
+    def compare(read_back: ReadBack) -> None:
         for tag_value, head in asked.items():
             tag = ctx.doc.GetElement(ctx.element_id(tag_value))
             if tag is not None:   # a missing tag is _check_tags' error
                 _read_back_tag(read_back, view, f"tag {tag_value}", tag, head, bool(args.leader))
-        read_back.confirm(f"Tagging {_plural(len(placed), 'element')} in {_view_name(view)}",
-                          "Check the view and the tag types, then ask again.",
-                          in_transaction)
-        return _check_tags(ctx, view_id, placed, skipped)
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Tagging {plural(len(placed), 'element')} in {_view_name(view)}",
+        hint="Check the view and the tag types, then ask again.", compare=compare,
+        report=lambda: _check_tags(ctx, view_id, placed, skipped)))
 
 
 def _place_tag(ctx, view, element, tag_type, head, leader: bool):
@@ -350,15 +340,15 @@ def _check_tags(ctx, view_id: int, placed, skipped) -> str:
         if tag is None or ctx.id_value(tag.OwnerViewId) != view_id or tags != [element_value]:
             wrong.append(element_value)
     if wrong:
-        raise ToolError(f"Revit did not keep the tags of {_plural(len(wrong), 'element')}: "
+        raise ToolError(f"Revit did not keep the tags of {plural(len(wrong), 'element')}: "
                         f"{id_sample(wrong, where='')}.")
     tagged_elements = [ctx.doc.GetElement(ctx.element_id(e)) for e, _ in placed]
-    text = (f"Tagged {_plural(len(placed), 'element')} in {_view_name(view)}"
+    text = (f"Tagged {plural(len(placed), 'element')} in {_view_name(view)}"
             + (f" ({category_summary(tagged_elements)})" if placed else "") + ".")
     if placed:
         text += f" New tag ids: {id_sample([t for _, t in placed], where='')}."
     for reason, values in skipped.items():
-        text += f" Not tagged, {reason}: {_plural(len(values), 'element')} ({id_sample(values, where='')})."
+        text += f" Not tagged, {reason}: {plural(len(values), 'element')} ({id_sample(values, where='')})."
     return text + " The working set is unchanged."
 
 
@@ -390,24 +380,30 @@ def add_text_note(ctx, args: AddTextNoteArgs):
     note = DB.TextNote.Create(ctx.doc, view.Id, point, text, note_type.Id)
     note_id, view_id = ctx.id_value(note.Id), ctx.id_value(view.Id)
 
-    def verify(in_transaction: bool = False):
+    def kept():
         found = ctx.doc.GetElement(ctx.element_id(note_id))
         if found is None or ctx.id_value(found.OwnerViewId) != view_id:
             raise ToolError("Revit did not keep the text note.")
-        read_back = ReadBack(ctx.length_unit)
+        return found
+
+    def compare(read_back: ReadBack) -> None:
+        found = kept()
         read_back.same(f"text note {note_id}", "text", f"'{display_text(text, NAME)}'",
                        f"'{display_text(found.Text, NAME)}'")
+        read_back.point(f"text note {note_id}", _where("position", view), in_view(view, point),
+                        in_view(view, found.Coord))
+
+    def report() -> str:
+        found = kept()
         shown = in_view(view, found.Coord)
-        read_back.point(f"text note {note_id}", _where("position", view), in_view(view, point), shown)
-        read_back.confirm("Adding the text note", "Check the text and the position, then ask again.", in_transaction)
         at = ", ".join(format_length(v, ctx.length_unit) for v in (shown.X, shown.Y))
         where = "" if is_plan(view) else f" ({axis_names(view)})"
         return (f"Added text note {note_id} '{display_text(found.Text, NAME)}' in "
                 f"{_view_name(ctx.doc.GetElement(ctx.element_id(view_id)))} at [{at}]{where}. "
                 "The working set is unchanged.")
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(action="Adding the text note", compare=compare, report=report,
+                                    hint="Check the text and the position, then ask again."))
 
 
 # --- dimension_walls ---------------------------------------------------------------------------------
@@ -426,7 +422,7 @@ def _walls(ctx, ids, visible) -> list:
         raise ToolError(f"Only straight walls can be dimensioned: {id_sample(curved, where='')} are curved.")
     hidden = [v for v in ids if v not in visible]
     if hidden:
-        raise ToolError(f"The view does not show {_plural(len(hidden), 'wall')} ({id_sample(hidden, where='')}): "
+        raise ToolError(f"The view does not show {plural(len(hidden), 'wall')} ({id_sample(hidden, where='')}): "
                         "dimension them in the plan of their level.")
     if len(elements) < 2:
         raise ToolError("Give two or more parallel walls: a dimension string measures between walls.")
@@ -463,7 +459,7 @@ def _dimension_line(view, wall):
 
 def _describe_dimension(ctx, args: DimensionWallsArgs) -> str:
     where = f"view {args.view!r}" if args.view else "the active view"
-    return f"Dimension {_plural(len(args.element_ids or []), 'wall')} in {where} (both faces of each)."
+    return f"Dimension {plural(len(args.element_ids or []), 'wall')} in {where} (both faces of each)."
 
 
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension)
@@ -488,17 +484,15 @@ def dimension_walls(ctx, args: DimensionWallsArgs):
     dimension_id, view_id = ctx.id_value(dimension.Id), ctx.id_value(view.Id)
     references_asked = references.Size
 
-    def verify(in_transaction: bool = False):
+    def compare(read_back: ReadBack) -> None:
         found = ctx.doc.GetElement(ctx.element_id(dimension_id))
         if found is not None:   # a missing dimension is _check_dimension's error
-            read_back = ReadBack(ctx.length_unit)
             read_back.same(f"dimension {dimension_id}", "references", references_asked, found.References.Size)
-            read_back.confirm(f"Dimensioning {_plural(len(walls), 'wall')}", "Check that the walls are parallel "
-                              "and shown in the view, then ask again.", in_transaction)
-        return _check_dimension(ctx, dimension_id, view_id, len(walls))
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Dimensioning {plural(len(walls), 'wall')}", compare=compare,
+        hint="Check that the walls are parallel and shown in the view, then ask again.",
+        report=lambda: _check_dimension(ctx, dimension_id, view_id, len(walls))))
 
 
 def _check_dimension(ctx, dimension_id: int, view_id: int, walls: int) -> str:
@@ -509,9 +503,8 @@ def _check_dimension(ctx, dimension_id: int, view_id: int, walls: int) -> str:
         values = [segment.Value for segment in found.Segments]
     else:
         values = [found.Value]
-    shown = ", ".join(format_length(v, ctx.length_unit) for v in values[:20])
-    more = f", … and {len(values) - 20} more" if len(values) > 20 else ""
+    shown = listed([format_length(v, ctx.length_unit) for v in values], 20)
     view = ctx.doc.GetElement(ctx.element_id(view_id))
-    return (f"Dimensioned {_plural(walls, 'wall')} in {_view_name(view)}: dimension {dimension_id} with "
-            f"{_plural(len(values), 'segment')}: {shown}{more} (total {format_length(sum(values), ctx.length_unit)}). "
+    return (f"Dimensioned {plural(walls, 'wall')} in {_view_name(view)}: dimension {dimension_id} with "
+            f"{plural(len(values), 'segment')}: {shown} (total {format_length(sum(values), ctx.length_unit)}). "
             "The working set is unchanged.")

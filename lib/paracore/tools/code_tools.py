@@ -42,7 +42,7 @@ from pydantic import BaseModel, Field
 
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
 
 TIME_BUDGET_SECONDS = 10.0      # the code is stopped after this long (configurable: set this attribute)
 OUTPUT_LIMIT = 4000             # characters of printed output kept
@@ -129,7 +129,7 @@ def run_python(ctx, args: RunPythonArgs):
 
     payload = result.get("payload")
 
-    def verify():
+    def report() -> str:
         lines = [f"The code ran ({elapsed:.2f} s) and its changes were committed."]
         text = output.text()
         lines.append(f"Output:\n{text}" if text.strip() else "It printed nothing.")
@@ -141,7 +141,8 @@ def run_python(ctx, args: RunPythonArgs):
                          + (f": {message}" if message else "."))
         return "\n".join(lines)
 
-    return ToolOutput(content=verify(), verify=verify, working_set=payload)
+    # Nothing to compare (the tool cannot know what the code meant): the result is read after the commit.
+    return ToolOutput(change=Change(report=report), working_set=payload)
 
 
 # --- checking the code before it runs --------------------------------------------------------------

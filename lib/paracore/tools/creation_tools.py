@@ -5,10 +5,10 @@ Each tool validates its arguments against the document (level, type, geometry) b
 anything, so a mistake comes back as a ToolError that lists the valid choices. The executor runs
 the tool inside its own transaction; a tool never opens one. What the tool created becomes the
 working set (policy "replace", docs/WORKING_SET.md), and its result is re-read from the document after
-the commit (``ToolOutput.verify``): the model is told what exists, never what was intended.
-Read-back (tools/read_back.py): the same re-read runs inside the transaction after a Regenerate
-and compares what Revit made with what was asked (location, host, level, type, height, sill,
-elevation); any difference is an error and nothing is created.
+the commit (``ToolOutput.change``): the model is told what exists, never what was intended.
+Read-back (tools/read_back.py): the executor reads the change back inside the transaction too,
+after a Regenerate, comparing what Revit made with what was asked (location, host, level, type,
+height, sill, elevation); any difference is an error and nothing is created.
 
 Working sets: what a tool creates replaces the working set, except create_level (policy
 "none"): a new level is a datum the user refers to by name, not the thing they are working on,
@@ -45,9 +45,9 @@ from paracore.tools.lookup import (
     levels_by_elevation,
     listed_levels,
 )
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput
 
 SHORT_CURVE_TOLERANCE = 0.00256026455729167   # feet: Revit refuses shorter curves (about 0.8 mm)
 DEFAULT_HEIGHT_METRIC = 3.0 / 0.3048          # 3 m, when there is no level above
@@ -183,13 +183,7 @@ def create_curved_wall(ctx, args: CreateCurvedWallArgs):
     wall = DB.Wall.Create(ctx.doc, arc, wall_type.Id, level.Id, height, 0.0, False, False)
     wall_id = ctx.id_value(wall.Id)
     asked = _AskedWall(level.Id, wall_type.Id, height, [arc.GetEndPoint(0), arc.GetEndPoint(1)], length, radius)
-
-    def verify(in_transaction: bool = False):
-        _read_back_wall(ctx, wall_id, asked, in_transaction)
-        return _describe_wall(ctx, wall_id, "curved")
-
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return _wall_output(ctx, wall_id, asked, "curved")
 
 
 def _describe_create_wall(ctx, args: CreateWallArgs) -> str:
@@ -219,13 +213,7 @@ def create_wall(ctx, args: CreateWallArgs):
     wall = DB.Wall.Create(ctx.doc, line, wall_type.Id, level.Id, height, 0.0, False, False)
     wall_id = ctx.id_value(wall.Id)
     asked = _AskedWall(level.Id, wall_type.Id, height, [start, end], start.DistanceTo(end))
-
-    def verify(in_transaction: bool = False):
-        _read_back_wall(ctx, wall_id, asked, in_transaction)
-        return _describe_wall(ctx, wall_id, "straight")
-
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return _wall_output(ctx, wall_id, asked, "straight")
 
 
 @dataclass
@@ -240,12 +228,19 @@ class _AskedWall:
     radius: float | None = None
 
 
-def _read_back_wall(ctx, wall_id: int, asked: _AskedWall, in_transaction: bool) -> None:
+def _wall_output(ctx, wall_id: int, asked: _AskedWall, shape: str) -> ToolOutput:
+    return ToolOutput(change=Change(
+        action=f"Creating wall {wall_id}", hint="Check the level, the type and the points, then ask again.",
+        compare=lambda read_back: _compare_wall(ctx, read_back, wall_id, asked),
+        report=lambda: _describe_wall(ctx, wall_id, shape)))
+
+
+def _compare_wall(ctx, read_back: ReadBack, wall_id: int, asked: _AskedWall) -> None:
     from Autodesk.Revit import DB
     wall = ctx.doc.GetElement(ctx.element_id(wall_id))
     if wall is None:
         return  # _describe_wall says it was not created
-    subject, read_back = f"wall {wall_id}", ReadBack(ctx.length_unit)
+    subject = f"wall {wall_id}"
     curve = wall.Location.Curve
     read_back.points(subject, "location line", asked.ends, [curve.GetEndPoint(0), curve.GetEndPoint(1)])
     read_back.length(subject, "length", asked.length, wall.get_Parameter(DB.BuiltInParameter.CURVE_ELEM_LENGTH).AsDouble())
@@ -254,8 +249,6 @@ def _read_back_wall(ctx, wall_id: int, asked: _AskedWall, in_transaction: bool) 
     read_back.same(subject, "level", _name_of(ctx, asked.level_id), _name_of(ctx, wall.LevelId))
     read_back.same(subject, "type", _name_of(ctx, asked.type_id), _name_of(ctx, wall.GetTypeId()))
     read_back.length(subject, "height", asked.height, _wall_height(ctx, wall))
-    read_back.confirm(f"Creating wall {wall_id}", "Check the level, the type and the points, then ask again.",
-                      in_transaction)
 
 
 def _name_of(ctx, element_id) -> str:
@@ -410,7 +403,7 @@ def _place_openings(ctx, opening: _Opening, wall, from_working_set: bool, symbol
 
     if not symbol.IsActive:
         symbol.Activate()
-        ctx.doc.Regenerate()
+        ctx.regenerate_mid_change()   # the activated symbol settled before its instances are placed
     level = ctx.doc.GetElement(wall.LevelId)
     ids, points = [], []
     for i in range(count):
@@ -423,13 +416,12 @@ def _place_openings(ctx, opening: _Opening, wall, from_working_set: bool, symbol
     if opening is WINDOWS:
         _check_window_height(ctx, wall, symbol, ctx.doc.GetElement(ctx.element_id(ids[0])), label)
     asked = _AskedOpenings(wall_id, level.Id, symbol.Id, points, sill)
-
-    def verify(in_transaction: bool = False):
-        _read_back_openings(ctx, opening, ids, asked, in_transaction)
-        return _describe_openings_placed(ctx, opening, wall_id, ids, label, notes)
-
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Placing {len(ids)} {opening.kinds} in wall {wall_id}",
+        hint=(f"Check that wall {wall_id} can host '{_name_of(ctx, symbol.Id).strip(chr(39))}' "
+              f"{opening.kinds} (a basic wall, not in an edit mode), then ask again."),
+        compare=lambda read_back: _compare_openings(ctx, read_back, opening, ids, asked),
+        report=lambda: _describe_openings_placed(ctx, opening, wall_id, ids, label, notes)))
 
 
 @dataclass
@@ -443,14 +435,13 @@ class _AskedOpenings:
     sill: float | None
 
 
-def _read_back_openings(ctx, opening: _Opening, ids: list[int], asked: _AskedOpenings, in_transaction: bool) -> None:
+def _compare_openings(ctx, read_back: ReadBack, opening: _Opening, ids: list[int], asked: _AskedOpenings) -> None:
     """Each door or window: in the model, hosted by the wall, where it was sent, on the wall's
     level, of the type asked, at the sill asked."""
     from Autodesk.Revit import DB
     if not any(isinstance(ctx.doc.GetElement(ctx.element_id(v)), DB.FamilyInstance) for v in ids):
         raise ToolError(f"No {opening.kind} was placed: none of the {len(ids)} {opening.kinds} is in the "
                         f"model hosted by wall {asked.wall_id}.")
-    read_back = ReadBack(ctx.length_unit)
     for value, point in zip(ids, asked.points):
         instance = ctx.doc.GetElement(ctx.element_id(value))
         subject = f"{opening.kind} {value}"
@@ -467,9 +458,6 @@ def _read_back_openings(ctx, opening: _Opening, ids: list[int], asked: _AskedOpe
         if asked.sill is not None:
             stored = instance.get_Parameter(DB.BuiltInParameter.INSTANCE_SILL_HEIGHT_PARAM)
             read_back.length(subject, "sill height", asked.sill, stored.AsDouble() if stored is not None else None)
-    read_back.confirm(f"Placing {len(ids)} {opening.kinds} in wall {asked.wall_id}",
-                      f"Check that wall {asked.wall_id} can host '{_name_of(ctx, asked.type_id).strip(chr(39))}' "
-                      f"{opening.kinds} (a basic wall, not in an edit mode), then ask again.", in_transaction)
 
 
 def _check_window_height(ctx, wall, symbol, window, label: str) -> None:
@@ -802,26 +790,30 @@ def create_floor(ctx, args: CreateFloorArgs):
     source = plan.source
     asked_area = _outline_area(plan.curves)
 
-    def verify(in_transaction: bool = False):
-        created = ctx.doc.GetElement(ctx.element_id(floor_id))
-        if created is None:
+    def created():
+        floor = ctx.doc.GetElement(ctx.element_id(floor_id))
+        if floor is None:
             raise ToolError(f"The floor is not in the model (id {floor_id} does not exist): it was not created.")
-        read_back = ReadBack(ctx.length_unit)
-        subject = f"floor {floor_id}"
-        read_back.same(subject, "level", _name_of(ctx, plan.level.Id), _name_of(ctx, created.LevelId))
-        read_back.same(subject, "type", _name_of(ctx, plan.floor_type.Id), _name_of(ctx, created.GetTypeId()))
-        stored_area = created.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+        return floor
+
+    def compare(read_back: ReadBack) -> None:
+        floor, subject = created(), f"floor {floor_id}"
+        read_back.same(subject, "level", _name_of(ctx, plan.level.Id), _name_of(ctx, floor.LevelId))
+        read_back.same(subject, "type", _name_of(ctx, plan.floor_type.Id), _name_of(ctx, floor.GetTypeId()))
+        stored_area = floor.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
         if asked_area is not None and abs(stored_area - asked_area) > AREA_TOLERANCE * max(1.0, asked_area):
             read_back.same(subject, "area", _area_text(ctx, asked_area), _area_text(ctx, stored_area))
-        read_back.confirm(f"Creating a floor from {source}", "Check the outline (one closed loop that does not "
-                          "cross itself), the level and the type, then ask again.", in_transaction)
-        area = created.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsValueString()
-        level = ctx.doc.GetElement(created.LevelId)
-        return (f"Created a floor (id {floor_id}, type '{created.Name}') on {level.Name} from {source}: "
+
+    def report() -> str:
+        floor = created()
+        area = floor.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsValueString()
+        level = ctx.doc.GetElement(floor.LevelId)
+        return (f"Created a floor (id {floor_id}, type '{floor.Name}') on {level.Name} from {source}: "
                 f"area {area}.{_working_set_note(ctx, [floor_id], 'It is')}")
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Creating a floor from {source}", compare=compare, report=report,
+        hint="Check the outline (one closed loop that does not cross itself), the level and the type, then ask again."))
 
 
 AREA_TOLERANCE = 1e-6   # relative: a floor's computed area this close to the outline's is as asked
@@ -880,25 +872,29 @@ def create_level(ctx, args: CreateLevelArgs):
         level.Name = args.name.strip()
     level_id = ctx.id_value(level.Id)
 
-    def verify(in_transaction: bool = False):
-        created = ctx.doc.GetElement(ctx.element_id(level_id))
-        if created is None:
+    def created():
+        found = ctx.doc.GetElement(ctx.element_id(level_id))
+        if found is None:
             raise ToolError(f"The level is not in the model (id {level_id} does not exist): it was not created.")
-        read_back = ReadBack(ctx.length_unit)
-        read_back.length(f"level {level_id}", "elevation", elevation, created.Elevation)
+        return found
+
+    def compare(read_back: ReadBack) -> None:
+        found = created()
+        read_back.length(f"level {level_id}", "elevation", elevation, found.Elevation)
         if args.name is not None:
-            read_back.same(f"level {level_id}", "name", f"'{args.name.strip()}'", f"'{created.Name}'")
-        read_back.confirm("Creating a level", "Check the name (it must be new) and the elevation, then ask again.",
-                          in_transaction)
+            read_back.same(f"level {level_id}", "name", f"'{args.name.strip()}'", f"'{found.Name}'")
+
+    def report() -> str:
+        found = created()
         levels = [lv.Name for lv in levels_by_elevation(ctx)]
-        text = (f"Created level '{created.Name}' (id {level_id}) at elevation {_fmt(ctx, created.Elevation)}. "
-                f"{_levels_around(levels, created.Name)} No floor plan view was created for it.")
+        text = (f"Created level '{found.Name}' (id {level_id}) at elevation {_fmt(ctx, found.Elevation)}. "
+                f"{_levels_around(levels, found.Name)} No floor plan view was created for it.")
         if same:
             text += f" Note: {', '.join(same)} {'is' if len(same) == 1 else 'are'} at the same elevation."
         return text
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(action="Creating a level", compare=compare, report=report,
+                                    hint="Check the name (it must be new) and the elevation, then ask again."))
 
 
 def _levels_around(names: list[str], new: str) -> str:
@@ -917,8 +913,8 @@ def _levels_around(names: list[str], new: str) -> str:
 def _working_set_note(ctx, ids, subject: str) -> str:
     """ " It is now the working set." when the working set holds exactly ``ids``.
 
-    Read, not assumed: the executor applies the tool's working-set policy before it calls
-    verify, so this says what the working set really holds.
+    Read, not assumed: the executor applies the tool's working-set policy before it reads the
+    change back after the commit, so this says what the working set really holds.
     """
     return f" {subject} now the working set." if set(ctx.session.working_set.ids) == set(ids) else ""
 

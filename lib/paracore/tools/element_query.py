@@ -43,6 +43,7 @@ from paracore.tools.lookup import (
     type_label,
 )
 from paracore.tools.results import ToolError
+from paracore.tools.wording import listed
 
 Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
 _ORDER_OPS = ("<", "<=", ">", ">=")
@@ -316,9 +317,7 @@ def no_such_parameter(name: str, known: list[str], where: str) -> str:
         lowered = {k.casefold(): k for k in known}
         close = [lowered[c] for c in close_matches(name.casefold(), list(lowered), n=3, cutoff=0.6)]
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(known[:SHOWN_PARAMETERS])
-    if len(known) > SHOWN_PARAMETERS:
-        shown += f", … and {len(known) - SHOWN_PARAMETERS} more"
+    shown = listed(known, SHOWN_PARAMETERS)
     return f"No parameter '{name}' on {where}.{hint} Parameters: {shown}."
 
 
@@ -591,13 +590,6 @@ def level_name(ctx, element) -> str | None:
         return None
     level = ctx.doc.GetElement(level_id)
     return display_text(level.Name) if level is not None else None
-
-
-def listed(names: list[str], limit: int = LISTED_CHOICES) -> str:
-    shown = ", ".join(names[:limit])
-    if len(names) > limit:
-        shown += f", … and {len(names) - limit} more"
-    return shown
 
 
 __all__ = ["Condition", "ElementQuery", "build_query", "find_parameter", "parameter_names",

@@ -13,6 +13,7 @@ from collections import Counter
 from paracore.core.display import display_text
 from paracore.core.working_set import count_label, singular
 from paracore.tools.results import ToolError
+from paracore.tools.wording import listed
 
 LISTED_CHOICES = 12     # names listed in an error message
 SAMPLE_IDS = 10         # ids quoted inline in results
@@ -146,10 +147,8 @@ def close_matches(word: str, possibilities, n: int = 3, cutoff: float = 0.6) -> 
 def _no_such_type(kind: str, name: str, names: list[str]) -> str:
     close = close_matches(name, names, n=3, cutoff=0.5)
     hint = f" Did you mean {' or '.join(repr(display_text(c)) for c in close)}?" if close else ""
-    listed = ", ".join(display_text(n) for n in names[:LISTED_CHOICES])
-    if len(names) > LISTED_CHOICES:
-        listed += f", … and {len(names) - LISTED_CHOICES} more"
-    return f"No {kind} named '{display_text(name)}'.{hint} {kind.capitalize()}s: {listed}."
+    shown = listed([display_text(n) for n in names], LISTED_CHOICES)
+    return f"No {kind} named '{display_text(name)}'.{hint} {kind.capitalize()}s: {shown}."
 
 
 # --- summaries -------------------------------------------------------------------------------------
@@ -321,9 +320,7 @@ def _no_such_category(ctx, name: str) -> str:
         absent = {category_name(ctx, bic) for bic in builtin_categories()} - set(names) - {None}
         close = close_matches(asked, sorted(absent), n=2, cutoff=0.75)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(f"{label} ({count:,})" for _bic, label, count in present[:CATEGORY_CHOICES])
-    if len(present) > CATEGORY_CHOICES:
-        shown += f", … and {len(present) - CATEGORY_CHOICES} more"
+    shown = listed([f"{label} ({count:,})" for _bic, label, count in present], CATEGORY_CHOICES)
     listing = f" Categories in the model: {shown}." if present else " The model has no elements."
     return f"No category named '{display_text(name)}'.{hint}{listing}"
 
@@ -424,10 +421,8 @@ def find_view(ctx, name: str, views=None, kind: str = "view"):
     labels = [v.Name for v in views] if kind == "schedule" else [view_label(v) for v in views]
     close = close_matches(text, [v.Name for v in views], n=3, cutoff=0.5)
     hint = f" Did you mean {' or '.join(repr(display_text(c)) for c in close)}?" if close else ""
-    listed = ", ".join(display_text(label) for label in labels[:LISTED_CHOICES])
-    if len(labels) > LISTED_CHOICES:
-        listed += f", … and {len(labels) - LISTED_CHOICES} more"
-    raise ToolError(f"No {kind} named '{display_text(name)}'.{hint} {kind.capitalize()}s: {listed}.")
+    shown = listed([display_text(label) for label in labels], LISTED_CHOICES)
+    raise ToolError(f"No {kind} named '{display_text(name)}'.{hint} {kind.capitalize()}s: {shown}.")
 
 
 def find_schedule(ctx, name: str):

@@ -3,8 +3,9 @@
 Every tool takes ``element_ids`` (the working set when left out), checks the whole call against
 the document before changing anything, and raises a ToolError that lists the valid choices when
 the call cannot work. The executor runs each call in its own transaction: an error rolls back
-everything the call changed. Results are bounded (counts and a short sample) and verified: after
-the commit, ``ToolOutput.verify`` re-reads the model and says what is really there.
+everything the call changed. Results are bounded (counts and a short sample) and read back: after
+the commit, the tool's declared change (``ToolOutput.change``) re-reads the model and says what is
+really there.
 
 Decisions:
 - ``set_parameter(preview=True)`` is a dry run: the values are set inside a SubTransaction,
@@ -20,10 +21,10 @@ Decisions:
 - Pinned elements are not moved or rotated (the user pinned them so they stay put); the
   error names them. Copying them is fine.
 - Doors and windows go with their host wall when it moves, rotates or is copied, as in Revit.
-- Read-back (tools/read_back.py): after the change and a Regenerate, each tool reads back what
-  it changed (positions, hosts, types, stored values) inside the transaction; anything not as
-  asked (a door moved across its wall stays in the wall; a value Revit stored rounded) is an
-  error and the change is rolled back.
+- Read-back (tools/read_back.py): each tool declares how to compare what it changed (positions,
+  hosts, types, stored values) with the request; the executor, after a Regenerate, reads it
+  back inside the transaction, and anything not as asked (a door moved across its wall stays in
+  the wall; a value Revit stored rounded) is an error and the change is rolled back.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -48,9 +49,10 @@ from paracore.tools.lookup import (
     find_level,
     id_sample,
 )
-from paracore.tools.read_back import ReadBack, regenerate, same_point, shown_length
+from paracore.tools.read_back import ReadBack, same_point, shown_length
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput
+from paracore.tools.wording import listed, unique_ids
 
 SAMPLE = 5              # elements described one by one in a result
 SHOWN_TEXT = 80         # characters of a text value quoted in a result (long values are cut with "…")
@@ -119,15 +121,11 @@ class DeleteElementsArgs(BaseModel):
 # --- shared helpers ---------------------------------------------------------------------------------
 
 
-def _unique(ids) -> list[int]:
-    return list(dict.fromkeys(int(i) for i in ids))
-
-
 def _targets(ctx, ids) -> list:
     if not ids:
         raise ToolError("element_ids is empty: give at least one element id, or leave it out to use "
                         "the working set.")
-    return ctx.elements(_unique(ids))
+    return ctx.elements(unique_ids(ids))
 
 
 def _noun(elements) -> str:
@@ -182,11 +180,7 @@ def _type_label(element_type) -> str:
 
 
 def _choices(names, limit: int = LISTED_CHOICES) -> str:
-    names = list(names)
-    shown = ", ".join(display_text(name) for name in names[:limit])
-    if len(names) > limit:
-        shown += f", … and {len(names) - limit} more"
-    return shown
+    return listed([display_text(name) for name in names], limit)
 
 
 def _close(name: str, names) -> str:
@@ -215,7 +209,7 @@ def _with_hosted(ctx, elements) -> str:
     return f" (and the {_noun(hosted)} hosted in {_it(elements)})" if hosted else ""
 
 
-# --- positions: what move, copy and rotate change and verify ------------------------------------------
+# --- positions: what move, copy and rotate change and read back ---------------------------------------
 
 
 def _position(element):
@@ -319,10 +313,9 @@ def _rotation(element) -> float | None:
     return location.Rotation if isinstance(location, DB.LocationPoint) else None
 
 
-def _read_back_positions(ctx, snapshot: _Snapshot, expected_of, turn: float = 0.0) -> ReadBack:
+def _compare_positions(ctx, read_back: ReadBack, snapshot: _Snapshot, expected_of, turn: float = 0.0) -> None:
     """Compare where every element (and every insert its host carries) is with where it was sent;
     ``turn`` is the rotation a point-based element should have gained."""
-    read_back = ReadBack(ctx.length_unit)
     for value in snapshot.ids + snapshot.hosted_ids:
         element = ctx.doc.GetElement(ctx.element_id(value))
         before = snapshot.before[value]
@@ -337,7 +330,6 @@ def _read_back_positions(ctx, snapshot: _Snapshot, expected_of, turn: float = 0.
             read_back.point(subject, "location", expected_of(before), now if not isinstance(now, tuple) else None)
         if turn and snapshot.rotations.get(value) is not None and element is not None:
             read_back.angle(subject, "rotation", snapshot.rotations[value] + turn, _rotation(element))
-    return read_back
 
 
 def _stays_in_host_hint(ctx, snapshot: _Snapshot, read_back: ReadBack, offset=None) -> str:
@@ -768,25 +760,22 @@ def set_parameter(ctx, args: SetParameterArgs):
     subject = _subject(ctx, plan)
     skipped = _skipped_note(ctx, plan)
 
-    def verify(in_transaction: bool = False):
-        holding, differing, shown = [], [], None
-        read_back = ReadBack(ctx.length_unit)
-        for value, new in ids:
-            owner = ctx.doc.GetElement(ctx.element_id(value))
-            parameter = _find_parameter(owner, plan.name) if owner is not None else None
-            if parameter is not None and _holds(ctx, parameter, new):
-                holding.append(value)
-                shown = shown or _shown(ctx, parameter)
-            else:
-                differing.append(value)
+    def compare(read_back: ReadBack) -> None:
+        for value, new, owner, parameter, holds in _stored_values(ctx, plan.name, ids):
+            if not holds:
                 asked = _stored_text(ctx, plan.targets[0].parameter, new)
                 got = _stored_text(ctx, parameter, _raw(ctx, parameter)) if parameter is not None else "no such parameter"
                 read_back.same(f"{_label(ctx, owner)}" if owner is not None else f"element {value}",
                                f"'{plan.name}'", asked, got)
-        read_back.confirm(f"Setting '{plan.name}' to {_given(args.value)} on {subject}",
-                          "Revit stores only what the element allows (a family's formula, a value range or a "
-                          "type catalogue may round or clamp a value): read the allowed values with "
-                          "get_parameters, then ask again with one of them.", in_transaction)
+
+    def report() -> str:
+        holding, differing, shown = [], [], None
+        for value, _, _, parameter, holds in _stored_values(ctx, plan.name, ids):
+            if holds:
+                holding.append(value)
+                shown = shown or _shown(ctx, parameter)
+            else:
+                differing.append(value)
         text = f"Set '{plan.name}' on {subject}: {len(holding)} of {len(ids)} now read {shown or _given(args.value)}"
         text += "." if not differing else (f"; {len(differing)} do not ({id_sample(differing, where='')}).")
         changes = [f"{_label(ctx, t.owner)}: {o} → {shown}" for t, o in zip(plan.targets, old)
@@ -795,8 +784,19 @@ def set_parameter(ctx, args: SetParameterArgs):
             text += " " + "; ".join(changes) + (f"; … and {len(ids) - len(changes)} more" if len(ids) > len(changes) else "") + "."
         return text + skipped
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Setting '{plan.name}' to {_given(args.value)} on {subject}", compare=compare, report=report,
+        hint="Revit stores only what the element allows (a family's formula, a value range or a type catalogue "
+             "may round or clamp a value): read the allowed values with get_parameters, then ask again with one "
+             "of them."))
+
+
+def _stored_values(ctx, name: str, ids: list[tuple[int, object]]):
+    """(id, value asked, element, its parameter ``name``, whether it holds the value) for each element set."""
+    for value, new in ids:
+        owner = ctx.doc.GetElement(ctx.element_id(value))
+        parameter = _find_parameter(owner, name) if owner is not None else None
+        yield value, new, owner, parameter, parameter is not None and _holds(ctx, parameter, new)
 
 
 def _stored_text(ctx, parameter, raw) -> str:
@@ -923,17 +923,15 @@ def change_type(ctx, args: ChangeTypeArgs):
             element.ChangeTypeId(new_type.Id)
         changes.append((ctx.id_value(element.Id), ctx.id_value(new_type.Id), _type_label(new_type)))
 
-    def verify(in_transaction: bool = False):
-        now = [ctx.doc.GetElement(ctx.element_id(value)) for value, _, _ in changes]
-        read_back = ReadBack(ctx.length_unit)
-        for element, (value, type_id, label) in zip(now, changes):
+    def compare(read_back: ReadBack) -> None:
+        for value, _, label in changes:
+            element = ctx.doc.GetElement(ctx.element_id(value))
             got = _type_label(ctx.doc.GetElement(element.GetTypeId())) if element is not None else "no element"
             read_back.same(f"{_label(ctx, element)}" if element is not None else f"element {value}", "type",
                            f"'{label}'", f"'{got}'")
-        read_back.confirm(f"Changing the type of {_noun(elements)} to '{args.type_name}'",
-                          "Revit keeps a type it cannot swap (a hosted element whose host does not fit it, a "
-                          "type of another family kind): check the elements and the type with get_element_info.",
-                          in_transaction)
+
+    def report() -> str:
+        now = [ctx.doc.GetElement(ctx.element_id(value)) for value, _, _ in changes]
         right = [e for e, (_, type_id, _) in zip(now, changes)
                  if e is not None and ctx.id_value(e.GetTypeId()) == type_id]
         labels = list(dict.fromkeys(label for _, _, label in changes))
@@ -950,8 +948,10 @@ def change_type(ctx, args: ChangeTypeArgs):
             text += f" These do not: {id_sample(wrong, where='')}."
         return text
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Changing the type of {_noun(elements)} to '{args.type_name}'", compare=compare, report=report,
+        hint="Revit keeps a type it cannot swap (a hosted element whose host does not fit it, a type of another "
+             "family kind): check the elements and the type with get_element_info."))
 
 
 # --- move, copy, rotate ------------------------------------------------------------------------------------
@@ -982,15 +982,14 @@ def move_elements(ctx, args: MoveElementsArgs):
     DB.ElementTransformUtils.MoveElements(ctx.doc, ctx.element_id_list(snapshot.ids), offset)
     moved = f"Moved {_noun(elements)} by {_vector_text(ctx, offset)}."
 
-    def verify(in_transaction: bool = False):
-        read_back = _read_back_positions(ctx, snapshot, lambda p: p.Add(offset))
-        read_back.confirm(f"Moving {_noun(elements)} by {_vector_text(ctx, offset)}",
-                          _stays_in_host_hint(ctx, snapshot, read_back, offset), in_transaction)
-        report, now = _placement_report(ctx, snapshot, lambda p: p.Add(offset), "new")
-        return moved + report + _sample_positions(ctx, now)
+    def report() -> str:
+        placement, now = _placement_report(ctx, snapshot, lambda p: p.Add(offset), "new")
+        return moved + placement + _sample_positions(ctx, now)
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Moving {_noun(elements)} by {_vector_text(ctx, offset)}", report=report,
+        compare=lambda read_back: _compare_positions(ctx, read_back, snapshot, lambda p: p.Add(offset)),
+        hint=lambda read_back: _stays_in_host_hint(ctx, snapshot, read_back, offset)))
 
 
 def _describe_copy(ctx, args: CopyElementsArgs) -> str:
@@ -1016,10 +1015,7 @@ def copy_elements(ctx, args: CopyElementsArgs):
         ctx.doc, ctx.element_id_list([e.Id for e in elements]), offset)]
     copied = f"Copied {_noun(elements)}" + (f" with the {_noun(hosted)} hosted in {_it(elements)}" if hosted else "")
 
-    def verify(in_transaction: bool = False):
-        read_back = _read_back_copies(ctx, originals, new_ids, offset)
-        read_back.confirm(f"Copying {_noun(elements)} by {_vector_text(ctx, offset)}",
-                          "Check the elements' hosts and constraints, then ask again.", in_transaction)
+    def report() -> str:
         copies, missing = [], []
         for value in new_ids:
             element = ctx.doc.GetElement(ctx.element_id(value))
@@ -1035,17 +1031,18 @@ def copy_elements(ctx, args: CopyElementsArgs):
             text += " They joined the working set."
         return text + _sample_positions(ctx, copies)
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Copying {_noun(elements)} by {_vector_text(ctx, offset)}", report=report,
+        compare=lambda read_back: _compare_copies(ctx, read_back, originals, new_ids, offset),
+        hint="Check the elements' hosts and constraints, then ask again."))
 
 
-def _read_back_copies(ctx, originals: _Snapshot, new_ids: list[int], offset) -> ReadBack:
+def _compare_copies(ctx, read_back: ReadBack, originals: _Snapshot, new_ids: list[int], offset) -> None:
     """Each copy must sit where an original of its category sits, shifted by ``offset`` (Revit does
     not say which copy is of which original), and a copied door or window must be hosted by a copy.
     The shifted originals are indexed by a grid cell of their first point, so 20,000 copies are
     matched in linear time."""
     from Autodesk.Revit import DB
-    read_back = ReadBack(ctx.length_unit)
     read_back.same("the copy", "number of new elements", len(originals.before), len(new_ids))
     expected = _shifted_by_cell(ctx, originals, offset)
     for value in new_ids:
@@ -1064,7 +1061,6 @@ def _read_back_copies(ctx, originals: _Snapshot, new_ids: list[int], offset) -> 
         host = copy.Host if isinstance(copy, DB.FamilyInstance) else None
         if host is not None and ctx.id_value(host.Id) in originals.ids:  # its wall was copied too
             read_back.same(_label(ctx, copy), "host", "the copy of its wall", _label(ctx, host))
-    return read_back
 
 
 CELL = 1e-3   # feet: the grid that indexes copies' expected places (far above LENGTH_TOLERANCE)
@@ -1143,15 +1139,14 @@ def rotate_elements(ctx, args: RotateElementsArgs):
     rotated = (f"Rotated {_noun(elements)} by {format_angle(angle)} "
                f"({'counter-clockwise' if angle > 0 else 'clockwise'}) about {_point(ctx, center)}.")
 
-    def verify(in_transaction: bool = False):
-        read_back = _read_back_positions(ctx, snapshot, _rotated(center, angle), turn=angle)
-        read_back.confirm(f"Rotating {_noun(elements)} by {format_angle(angle)} about {_point(ctx, center)}",
-                          _stays_in_host_hint(ctx, snapshot, read_back), in_transaction)
-        report, now = _placement_report(ctx, snapshot, _rotated(center, angle), "rotated")
-        return rotated + report + _sample_positions(ctx, now)
+    def report() -> str:
+        placement, now = _placement_report(ctx, snapshot, _rotated(center, angle), "rotated")
+        return rotated + placement + _sample_positions(ctx, now)
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Rotating {_noun(elements)} by {format_angle(angle)} about {_point(ctx, center)}", report=report,
+        compare=lambda read_back: _compare_positions(ctx, read_back, snapshot, _rotated(center, angle), turn=angle),
+        hint=lambda read_back: _stays_in_host_hint(ctx, snapshot, read_back)))
 
 
 # --- delete_elements -----------------------------------------------------------------------------------------
@@ -1196,17 +1191,19 @@ def delete_elements(ctx, args: DeleteElementsArgs):
     given = set(requested)
     cascaded = [i for i in deleted if i not in given]
 
-    def verify(in_transaction: bool = False):
-        still = [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]
-        read_back = ReadBack(ctx.length_unit)
+    def still_there() -> list[int]:
+        return [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]
+
+    def compare(read_back: ReadBack) -> None:
         for value in requested:
             exists = ctx.doc.GetElement(ctx.element_id(value)) is not None
             read_back.same(f"element {value}", "existence", "deleted", "still in the model" if exists else "deleted")
-        for value in still:
+        for value in still_there():
             if value not in given:
                 read_back.same(f"element {value}", "existence", "deleted (Revit reported it)", "still in the model")
-        read_back.confirm(f"Deleting {what}", "Check whether the elements are pinned, in a group or owned by "
-                          "another element, then ask again.", in_transaction)
+
+    def report() -> str:
+        still = still_there()
         text = f"Deleted {what} ({_ids_text(requested)})."
         if cascaded:
             counts = Counter(kinds.get(i, "Other") for i in cascaded)
@@ -1220,5 +1217,6 @@ def delete_elements(ctx, args: DeleteElementsArgs):
             text += f" These still exist: {id_sample(still, where='')}."
         return text
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Deleting {what}", compare=compare, report=report,
+        hint="Check whether the elements are pinned, in a group or owned by another element, then ask again."))

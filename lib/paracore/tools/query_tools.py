@@ -29,7 +29,6 @@ from paracore.tools.element_query import (
     display_value,
     find_parameter,
     level_name,
-    listed,
     no_such_parameter,
     parameter_names,
     shorten,
@@ -46,6 +45,7 @@ from paracore.tools.lookup import (
 )
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.tools.wording import listed, plural, unique_ids
 
 SAMPLE_ROWS = 10        # default rows in a search sample
 MAX_ROWS = 20           # the most rows any result lists
@@ -133,14 +133,10 @@ def _n(count: int) -> str:
     return f"{count:,}"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{_n(count)} {word}{'' if count == 1 else 's'}"
-
-
 def _category_words(count: int, label: str | None) -> str:
     """ "1 Wall", "42 Walls", "3 elements"."""
     if not label:
-        return _plural(count, "element")
+        return plural(count, "element", grouped=True)
     return f"{_n(count)} {singular(label) if count == 1 else label}"
 
 
@@ -175,10 +171,6 @@ def _fit(lines: list[str], budget: int = ROW_BUDGET) -> list[str]:
     return fit_rows(lines, budget)
 
 
-def _id_values(ctx, ids) -> list[int]:
-    return list(dict.fromkeys(int(i) for i in ids))
-
-
 def _existing(ctx, ids: list[int]) -> tuple[list, list[int]]:
     """(elements, missing ids); a ToolError when none of the ids exists."""
     elements, missing = elements_by_id(ctx, ids)
@@ -192,22 +184,23 @@ def _missing_note(missing: list[int]) -> str:
     if not missing:
         return ""
     verb = "exists" if len(missing) == 1 else "exist"
-    return f"\n{_plural(len(missing), 'id')} no longer {verb} in the model: {id_sample(missing, where='')}."
+    return (f"\n{plural(len(missing), 'id', grouped=True)} no longer {verb} in the model: "
+            f"{id_sample(missing, where='')}.")
 
 
 def _working_set_sentence(ctx, ids: list[int], operation: str, match_summary: str) -> str:
     """What the working set will hold once the executor applies the update."""
     if operation == "replace":
-        return f"The working set is now these {_plural(len(ids), 'element')} ({match_summary})."
+        return f"The working set is now these {plural(len(ids), 'element', grouped=True)} ({match_summary})."
     current = set(ctx.session.working_set.ids)
     new = sum(1 for i in ids if i not in current)
     if not new:
         return "The working set already held all of them; it did not change."
-    text = f"Added {_plural(new, 'element')} to the working set"
+    text = f"Added {plural(new, 'element', grouped=True)} to the working set"
     if new < len(ids):
         already = len(ids) - new
         text += f" ({_n(already)} {'was' if already == 1 else 'were'} already in it)"
-    return text + f"; it now holds {_plural(len(current) + new, 'element')}."
+    return text + f"; it now holds {plural(len(current) + new, 'element', grouped=True)}."
 
 
 # --- the model ----------------------------------------------------------------------------------
@@ -246,10 +239,11 @@ def get_model_overview(ctx, args: NoArgs):
     else:
         lines.append("Active view: none.")
     working_set = ctx.session.working_set
-    lines.append(f"Working set: {_plural(len(working_set), 'element')} ({working_set.summary()})."
+    lines.append(f"Working set: {plural(len(working_set), 'element', grouped=True)} ({working_set.summary()})."
                  if len(working_set) else "Working set: empty.")
     selected = len(list(ctx.uidoc.Selection.GetElementIds()))
-    lines.append(f"Revit selection: {_plural(selected, 'element')}." if selected else "Revit selection: nothing.")
+    lines.append(f"Revit selection: {plural(selected, 'element', grouped=True)}." if selected
+                 else "Revit selection: nothing.")
     return "\n".join(lines)
 
 
@@ -386,21 +380,22 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     kept_ids = [ctx.id_value(e.Id) for e in kept]
 
     if not kept:
-        text = (f"None of the {_plural(len(elements), 'element')} in the working set matches ({criteria}); "
+        text = (f"None of the {plural(len(elements), 'element', grouped=True)} in the working set matches "
+                f"({criteria}); "
                 f"the working set was left as it was ({_summary(elements)}).")
         if query.level is not None:
             levels = Counter(level_name(ctx, e) or "no level" for e in elements)
             text += f" Their levels: {counts_text(levels)}."
         return text + _missing_note(missing)
 
-    text = (f"Kept {_n(len(kept))} of the {_plural(len(elements), 'element')} in the working set "
+    text = (f"Kept {_n(len(kept))} of the {plural(len(elements), 'element', grouped=True)} in the working set "
             f"({criteria}): {_summary(kept)}.")
     if removed:
         text += f" Removed {_n(len(removed))}: {_summary(removed)}."
     else:
         text += " Nothing was removed: they all match."
     if missing:
-        text += (f" Also dropped {_plural(len(missing), 'id')} that no longer "
+        text += (f" Also dropped {plural(len(missing), 'id', grouped=True)} that no longer "
                  f"{'exists' if len(missing) == 1 else 'exist'}.")
     text += f" Working set ids: {id_sample(kept_ids)}."
     return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text))
@@ -417,14 +412,14 @@ def get_element_info(ctx, args: ElementInfoArgs):
     A few elements are described in full; for many, a count by category and one line each for
     the first ones.
     """
-    ids = _id_values(ctx, args.element_ids)
+    ids = unique_ids(args.element_ids)
     if not ids:
         raise ToolError("Give at least one element id.")
     elements, missing = _existing(ctx, ids)
     if len(elements) <= DETAILED:
         blocks = [_details(ctx, e) for e in elements]
         return "\n".join(blocks) + _missing_note(missing)
-    lines = [f"{_plural(len(elements), 'element')}: {_summary(elements)}."]
+    lines = [f"{plural(len(elements), 'element', grouped=True)}: {_summary(elements)}."]
     rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
     lines += rows
     if len(elements) > len(rows):
@@ -460,7 +455,8 @@ def _details(ctx, element) -> str:
     if isinstance(element, DB.HostObject):
         inserts = [ctx.id_value(i) for i in element.FindInserts(True, False, False, False)]
         if inserts:
-            facts.append(f"hosts {_plural(len(inserts), 'door/window')} ({id_sample(inserts, 5, where='')})")
+            facts.append(f"hosts {plural(len(inserts), 'door/window', grouped=True)} "
+                         f"({id_sample(inserts, 5, where='')})")
     for name in ("Mark", "Area", "Number"):
         parameter = element.LookupParameter(name)
         if parameter is not None and parameter.HasValue and display_value(parameter) != "(empty)":
@@ -480,7 +476,7 @@ def get_parameters(ctx, args: GetParametersArgs):
     Without names: every parameter of the first element. With names: those parameters for each
     element (type parameters too), and for many elements the most common values.
     """
-    ids = _id_values(ctx, args.element_ids)
+    ids = unique_ids(args.element_ids)
     if not ids:
         raise ToolError("Give at least one element id.")
     elements, missing = _existing(ctx, ids)
@@ -548,7 +544,7 @@ def _all_parameters(ctx, elements) -> str:
     except Exception:  # noqa: BLE001 - an element without an ordered list
         parameters = list(element.Parameters)
     head = (f"{singular(category_of(element))} {ctx.id_value(element.Id)} '{shorten(_element_name(ctx, element))}' "
-            f"has {_plural(len(parameters), 'parameter')} (value as displayed [storage type]):")
+            f"has {plural(len(parameters), 'parameter', grouped=True)} (value as displayed [storage type]):")
     valued, empty = [], []
     for parameter in parameters:
         value = display_value(parameter)
@@ -599,7 +595,7 @@ def _named_parameters(ctx, elements, names: list[str]) -> str:
                 kinds[name] = _kind(parameter) + (", type parameter" if on_type else "")
                 break
     header = "; ".join(f"{name} [{kinds[name]}]" for name in resolved)
-    lines = [f"{_plural(len(elements), 'element')} ({_summary(elements)}) · {header}:"]
+    lines = [f"{plural(len(elements), 'element', grouped=True)} ({_summary(elements)}) · {header}:"]
     rows = []
     for element in elements[:MAX_ROWS]:
         values = []
@@ -644,7 +640,7 @@ def list_levels(ctx, args: NameFilterArgs):
     rows = [f"- {display_text(lv.Name)} · elevation {format_length(lv.Elevation, unit)} · id {ctx.id_value(lv.Id)}"
             for lv in levels[:MAX_ROWS * 2]]
     shown = _fit(rows)
-    lines = [f"{_plural(len(levels), 'level')}, lowest first:", *shown]
+    lines = [f"{plural(len(levels), 'level', grouped=True)}, lowest first:", *shown]
     if len(levels) > len(shown):
         top = levels[-1]
         lines.append(f"- … and {_n(len(levels) - len(shown))} more, up to {display_text(top.Name)} at "
@@ -670,9 +666,9 @@ def list_types(ctx, args: ListTypesArgs):
                    DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsNotElementType())
     types.sort(key=lambda t: type_label(t).casefold())
     rows = [f"- {shorten(type_label(t), 70)} · id {ctx.id_value(t.Id)} · "
-            f"{_plural(used.get(ctx.id_value(t.Id), 0), 'instance')}" for t in types[:MAX_ROWS * 2]]
+            f"{plural(used.get(ctx.id_value(t.Id), 0), 'instance', grouped=True)}" for t in types[:MAX_ROWS * 2]]
     shown = _fit(rows)
-    lines = [f"{_plural(len(types), f'{singular(label)} type')}:", *shown]
+    lines = [f"{plural(len(types), f'{singular(label)} type', grouped=True)}:", *shown]
     if len(types) > len(shown):
         lines.append(f"- … and {_n(len(types) - len(shown))} more. Pass name_contains to narrow the list.")
     return "\n".join(lines)
@@ -703,7 +699,7 @@ def list_views(ctx, args: NameFilterArgs):
         rows.append(row)
     shown = _fit(rows)
     kinds = Counter(_view_kind(v) for v in views)
-    lines = [f"{_plural(len(views), 'view')}: {counts_text(kinds, 6)}.", *shown]
+    lines = [f"{plural(len(views), 'view', grouped=True)}: {counts_text(kinds, 6)}.", *shown]
     if len(views) > len(shown):
         lines.append(f"- … and {_n(len(views) - len(shown))} more. Pass name_contains to narrow the list.")
     return "\n".join(lines)
@@ -718,11 +714,11 @@ def get_selection(ctx, args: NoArgs):
 
     The working set does not change; call add_selection_to_working_set to work on the selection.
     """
-    ids = _id_values(ctx, (ctx.id_value(i) for i in ctx.uidoc.Selection.GetElementIds()))
+    ids = unique_ids(ctx.id_value(i) for i in ctx.uidoc.Selection.GetElementIds())
     if not ids:
         return "Nothing is selected in Revit."
     elements, missing = elements_by_id(ctx, ids)
-    lines = [f"{_plural(len(ids), 'element')} selected in Revit: {_summary(elements)}."]
+    lines = [f"{plural(len(ids), 'element', grouped=True)} selected in Revit: {_summary(elements)}."]
     rows = _fit([_row(ctx, e) for e in elements[:SAMPLE_ROWS]])
     lines += rows
     if len(elements) > len(rows):
@@ -747,7 +743,7 @@ def get_warnings(ctx, args: NoArgs):
         for element_id in warning.GetFailingElements():
             failing[ctx.id_value(element_id)] = None
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    lines = [f"{_plural(len(warnings), 'warning')} of {_plural(len(ordered), 'kind')}:"]
+    lines = [f"{plural(len(warnings), 'warning', grouped=True)} of {plural(len(ordered), 'kind', grouped=True)}:"]
     rows = []
     for text, n in ordered[:WARNING_KINDS]:
         ids = list(groups[text])

@@ -2,16 +2,17 @@
 
 A tool that reports success while Revit did something else (a door that stayed in its wall
 instead of going where it was sent, a value stored rounded, a host Revit ignored) is worse than
-a tool that fails: the model builds on a wrong picture. So every writing tool, after its change
-and a ``doc.Regenerate()`` (Revit settles joins, hosts and constraints there), reads back what
-it changed and records each difference from the request in a ``ReadBack``. Any difference
-raises a ToolError *inside the transaction*, so the executor rolls the change back and nothing
-surprising stays in the model; the message says what Revit did differently, that nothing was
-changed, and what to do next.
+a tool that fails: the model builds on a wrong picture. So every writing tool declares what it
+changed (``results.Change``: how to compare, what to report), and the executor's transaction
+runner, after its change and a Regenerate (Revit settles joins, hosts and constraints there),
+reads it back with ``read_back_change``: each difference from the request is recorded in a
+``ReadBack``, and any difference raises a ToolError *inside the transaction*, so the executor
+rolls the change back and nothing surprising stays in the model; the message says what Revit did
+differently, that nothing was changed, and what to do next.
 
-The same comparison runs again as the executor's after-commit ``verify``. A difference found
-only then (nothing in the stand-in does that; it guards against Revit changing the model at
-commit) cannot be undone any more: the message says the change was kept.
+The same comparison runs again after the commit. A difference found only then (nothing in the
+stand-in does that; it guards against Revit changing the model at commit) cannot be undone any
+more: the message says the change was kept.
 
 Lengths and angles are compared in internal units (feet, radians) with the tolerances below,
 and shown in the project's display units. Nothing here imports Revit: points are anything with
@@ -21,9 +22,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from paracore.core.units import format_angle, format_length
-from paracore.tools.results import ToolError
+from paracore.tools.results import Change, ToolError
 
 LENGTH_TOLERANCE = 1e-6   # feet (0.3 µm): a re-read length or coordinate within this is as asked
 ANGLE_TOLERANCE = 1e-6    # radians
@@ -143,9 +145,18 @@ def _angle_gap(a: float, b: float) -> float:
     return min(gap, 2 * math.pi - gap)
 
 
-def regenerate(ctx) -> None:
-    """Let Revit settle the change (joins, hosts, constraints) before it is read back."""
-    ctx.doc.Regenerate()
+def read_back_change(change: Change, length_unit: str, in_transaction: bool) -> Any:
+    """Read ``change`` back from the model and decide: its result, or the ToolError that says what
+    differs from the request (``in_transaction``: the change is rolled back, else it was kept).
+
+    The caller has let Revit settle the change first (the executor's transaction runner)."""
+    if change.compare is not None:
+        read_back = ReadBack(change.length_unit or length_unit)
+        change.compare(read_back)
+        if read_back.differences:
+            hint = change.hint(read_back) if callable(change.hint) else change.hint
+            read_back.confirm(change.action, hint, in_transaction)
+    return change.report()
 
 
 def sample(lines: list[str], total: int | None = None, limit: int = SHOWN_DIFFERENCES) -> str:

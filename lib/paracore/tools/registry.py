@@ -31,7 +31,7 @@ import re
 import typing
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ValidationError
@@ -287,13 +287,13 @@ def _escaped(output: Any) -> Any:
     if isinstance(output, ToolOutput):
         if isinstance(output.content, str):
             output.content = escape_unsafe(output.content)
-        if output.verify is not None:
-            output.verify = functools.partial(_verified, output.verify)
+        if output.change is not None:
+            output.change = replace(output.change, report=functools.partial(_reported, output.change.report))
     return output
 
 
-def _verified(verify: Callable[[], Any]) -> Any:
-    return _escaped(verify())
+def _reported(report: Callable[[], Any]) -> Any:
+    return _escaped(report())
 
 
 def _empty_working_set_message(name: str, other_problems: Sequence[str] = ()) -> str:

@@ -1,8 +1,8 @@
 """What a tool returns, and the error a tool raises for a mistake the model can fix.
 
 A tool returns plain content (a str, or a dict/list sent as compact JSON) or a ToolOutput:
-- ``verify``: called after the executor has committed the tool's transaction; its return value
-  replaces the content, so what the model is told is re-read from the model, never assumed;
+- ``change``: what a writing tool changed, declared for the executor, which reads it back
+  (below); the result the model is told is then re-read from the model, never assumed;
 - ``working_set``: an explicit working-set update that wins over the tool's policy
   (the same object as the seed-000 protocol payload).
 Raising ToolError gives the model an error result with the message, and rolls back the tool's
@@ -17,10 +17,38 @@ from paracore.core.errors import ToolError  # noqa: F401 - part of what a tool m
 from paracore.core.protocol import WorkingSetPayload
 
 
+@dataclass(frozen=True)
+class Change:
+    """What a writing call changed and how to read it back: the write protocol's declaration.
+
+    A tool makes its change and returns ``ToolOutput(change=Change(...))``; it neither
+    regenerates the document nor decides. The executor's transaction runner does, once for every
+    tool (``hosts/revit/transactions.py``, the comparison in ``tools/read_back.py``):
+
+    1. inside the call's transaction, Revit regenerates the document, ``compare`` records every
+       difference between the model and the request in a ``read_back.ReadBack``, and any
+       difference is the ToolError that rolls the call back, worded from ``action`` ("Moving 2
+       doors by (0 m, 1 m)") and ``hint`` (what to do next; a function of the ReadBack when it
+       depends on what differed); then ``report`` words the result, read from the model (it may
+       raise a ToolError of its own, which rolls back too);
+    2. after the commit the same runs again, and its ``report`` is what the model reads; a
+       difference found only then is reported as kept.
+
+    Without ``compare`` (a script, whose intent the tool cannot know) nothing is read back in the
+    transaction: ``report`` words the result after the commit.
+    """
+
+    report: Callable[[], Any]
+    compare: Callable[[Any], None] | None = None   # gets a read_back.ReadBack to record differences in
+    action: str = ""
+    hint: str | Callable[[Any], str] = ""          # the text, or a function of the ReadBack giving it
+    length_unit: str | None = None                 # differences shown in this unit (the project's if None)
+
+
 @dataclass
 class ToolOutput:
-    content: Any
-    verify: Callable[[], Any] | None = None
+    content: Any = None
+    change: Change | None = None
     working_set: WorkingSetPayload | None = None
 
 

@@ -31,9 +31,10 @@ from paracore.core.display import display_text
 from paracore.core.units import format_length
 from paracore.tools.lookup import elements_by_id, find_level, id_sample
 from paracore.tools.reach import refuse_out_of_reach
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
+from paracore.tools.wording import plural
 
 SAMPLE = 8                 # rooms or elements described one by one in a result
 MAX_RENUMBER = 5_000       # elements renumbered in one call
@@ -90,10 +91,6 @@ def _length_text(ctx, feet: float) -> str:
     return format_length(feet, ctx.length_unit, digits=2)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _is_room(element) -> bool:
     from Autodesk.Revit.DB.Architecture import Room
     return isinstance(element, Room)
@@ -140,22 +137,19 @@ def place_rooms(ctx, args: PlaceRoomsArgs):
     level_name = display_text(level.Name, NAME)
     if not new_ids:
         return (f"Nothing placed: every region enclosed by walls on {level_name} already has a room "
-                f"({_plural(len(_rooms_on(ctx, level)), 'room')} on the level), or it has no closed regions. "
+                f"({plural(len(_rooms_on(ctx, level)), 'room')} on the level), or it has no closed regions. "
                 "The working set is unchanged.")
 
-    def verify(in_transaction: bool = False):
-        _read_back_rooms(ctx, new_ids, level_id, at, in_transaction)
-        return _placed_text(ctx, new_ids, level_name)
-
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify,
-                      working_set=working_set_output(new_ids, "replace", f"Placed {_plural(len(new_ids), 'room')}."))
+    return ToolOutput(change=Change(
+        action="Placing rooms", hint="Check the level and the point (inside walls on that level), then ask again.",
+        compare=lambda read_back: _compare_rooms(ctx, read_back, new_ids, level_id, at),
+        report=lambda: _placed_text(ctx, new_ids, level_name)),
+        working_set=working_set_output(new_ids, "replace", f"Placed {plural(len(new_ids), 'room')}."))
 
 
-def _read_back_rooms(ctx, new_ids: list[int], level_id: int, at, in_transaction: bool) -> None:
+def _compare_rooms(ctx, read_back: ReadBack, new_ids: list[int], level_id: int, at) -> None:
     """Each new room on the level asked; a room placed at a point holds that point."""
     from Autodesk.Revit import DB
-    read_back = ReadBack(ctx.length_unit)
     for value in new_ids:
         room = ctx.doc.GetElement(ctx.element_id(value))
         if room is None:
@@ -167,8 +161,6 @@ def _read_back_rooms(ctx, new_ids: list[int], level_id: int, at, in_transaction:
             location = room.Location
             read_back.point(f"room {value}", "location", at,
                             location.Point if isinstance(location, DB.LocationPoint) else None)
-    read_back.confirm("Placing rooms", "Check the level and the point (inside walls on that level), then ask again.",
-                      in_transaction)
 
 
 def _plan_point(ctx, at) -> tuple[float, float]:
@@ -191,7 +183,7 @@ def _placed_text(ctx, new_ids: list[int], level_name: str) -> str:
     if missing or not all(_is_room(r) for r in rooms):
         raise ToolError(f"Revit did not keep {len(missing)} of the {len(new_ids)} rooms placed.")
     enclosed = [r for r in rooms if r.Area > 0]
-    lines = [f"Placed {_plural(len(rooms), 'room')} on {level_name}; total area "
+    lines = [f"Placed {plural(len(rooms), 'room')} on {level_name}; total area "
              f"{area_text(ctx, sum(r.Area for r in rooms))}:"]
     lines += [f"- {room_label(ctx, r)}: {area_text(ctx, r.Area)}" for r in rooms[:SAMPLE]]
     if len(rooms) > SAMPLE:
@@ -218,9 +210,9 @@ def get_room_info(ctx, args: RoomInfoArgs):
     rooms = [e for e in found if _is_room(e)]
     if not rooms:
         given = "in the working set" if args.room_ids is None else "given"
-        raise ToolError(f"None of the {_plural(len(ids), 'element')} {given} is a room. "
+        raise ToolError(f"None of the {plural(len(ids), 'element')} {given} is a room. "
                         "Find rooms with search_elements (category 'Rooms'), or place them with place_rooms.")
-    lines = [f"{_plural(len(rooms), 'room')}, total area {area_text(ctx, sum(r.Area for r in rooms))}"
+    lines = [f"{plural(len(rooms), 'room')}, total area {area_text(ctx, sum(r.Area for r in rooms))}"
              + (f"; the first {SAMPLE}:" if len(rooms) > SAMPLE else ":")]
     lines += [_room_lines(ctx, room) for room in rooms[:SAMPLE]]
     skipped = len(found) - len(rooms)
@@ -237,10 +229,10 @@ def _room_lines(ctx, room) -> str:
     if not segments:
         return head + "; not enclosed (no bounding walls)"
     doors = _doors_of(ctx, walls, segments)
-    text = f"{head}; bounded by {_plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"
+    text = f"{head}; bounded by {plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"
     if others:
-        text += f" and {_plural(others, 'other element')}"
-    return text + f"; {_plural(len(doors), 'door')}" + (f" ({id_sample(doors, 6, '')})" if doors else "")
+        text += f" and {plural(others, 'other element')}"
+    return text + f"; {plural(len(doors), 'door')}" + (f" ({id_sample(doors, 6, '')})" if doors else "")
 
 
 def _bounding(ctx, room) -> tuple[list[int], int, list]:
@@ -292,7 +284,7 @@ def _near_boundary(door, segments) -> bool:
 
 def _describe_renumber(ctx, args: RenumberArgs) -> str:
     count = len(args.element_ids or [])
-    return (f"Set '{args.parameter}' of {_plural(count, 'element')} to {args.prefix}{args.start}, "
+    return (f"Set '{args.parameter}' of {plural(count, 'element')} to {args.prefix}{args.start}, "
             f"{args.prefix}{args.start + args.step}, … ({args.order.replace('_', ' ')}).")
 
 
@@ -314,12 +306,11 @@ def renumber_elements(ctx, args: RenumberArgs):
     for element, value in zip(ordered, values):
         element.get_Parameter(bip).Set(value)
     expected = [(ctx.id_value(e.Id), v) for e, v in zip(ordered, values)]
-
-    def verify(in_transaction: bool = False):
-        return _renumbered_text(ctx, expected, bip, args, in_transaction)
-
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Renumbering {plural(len(expected), 'element')}",
+        hint=f"Check that the elements' '{args.parameter}' can be set, then ask again.",
+        compare=lambda read_back: _compare_numbers(ctx, read_back, expected, bip, args.parameter),
+        report=lambda: _renumbered_text(ctx, expected, args)))
 
 
 def _elements_to_number(ctx, args: RenumberArgs) -> list:
@@ -336,23 +327,23 @@ def _elements_to_number(ctx, args: RenumberArgs) -> list:
                         "or renumber fewer at a time.")
     found, missing = elements_by_id(ctx, ids)
     if missing:
-        raise ToolError(f"{_plural(len(missing), 'id')} not in the model: {id_sample(missing, 6, '')}. "
+        raise ToolError(f"{plural(len(missing), 'id')} not in the model: {id_sample(missing, 6, '')}. "
                         "Leave them out; search_elements finds current ids.")
     rooms = [e for e in found if _is_room(e)]
     if args.parameter == "Number" and len(rooms) < len(found):
         raise ToolError(f"'Number' is a room's parameter, but {len(found) - len(rooms)} of the elements are not "
                         "rooms. Renumber rooms with parameter 'Number', other elements with 'Mark'.")
     if args.parameter == "Mark" and rooms:
-        raise ToolError(f"{_plural(len(rooms), 'room')} in the set: rooms are numbered by 'Number', not 'Mark'. "
+        raise ToolError(f"{plural(len(rooms), 'room')} in the set: rooms are numbered by 'Number', not 'Mark'. "
                         "Call again with parameter 'Number' for the rooms only.")
     bip = DB.BuiltInParameter.ROOM_NUMBER if args.parameter == "Number" else DB.BuiltInParameter.ALL_MODEL_MARK
     no_parameter = [e for e in found if e.get_Parameter(bip) is None or e.get_Parameter(bip).IsReadOnly]
     if no_parameter:
-        raise ToolError(f"{_plural(len(no_parameter), 'element')} cannot take a '{args.parameter}' "
+        raise ToolError(f"{plural(len(no_parameter), 'element')} cannot take a '{args.parameter}' "
                         f"(ids {id_sample([ctx.id_value(e.Id) for e in no_parameter], 6, '')}): leave them out.")
     unplaced = [e for e in found if plan_point(e) is None]
     if unplaced:
-        raise ToolError(f"{_plural(len(unplaced), 'element')} have no place in plan to order by "
+        raise ToolError(f"{plural(len(unplaced), 'element')} have no place in plan to order by "
                         f"(ids {id_sample([ctx.id_value(e.Id) for e in unplaced], 6, '')}): leave them out.")
     return found
 
@@ -398,7 +389,7 @@ def _refuse_collisions(ctx, ordered, values: list[str], parameter: str) -> None:
         if value in wanted:
             clashes.append(f"{display_text(value, NAME)} (id {ctx.id_value(other.Id)})")
     if clashes:
-        raise ToolError(f"Nothing was renumbered: {_plural(len(clashes), 'element')} outside the set already "
+        raise ToolError(f"Nothing was renumbered: {plural(len(clashes), 'element')} outside the set already "
                         f"{'has' if len(clashes) == 1 else 'have'} one of the new {parameter}s: "
                         f"{', '.join(clashes[:6])}{', …' if len(clashes) > 6 else ''}. Choose another start or "
                         "prefix, or include those elements in element_ids so they are renumbered too.")
@@ -423,20 +414,19 @@ def _value_of(element, parameter: str) -> str:
     return (found.AsString() or "") if found is not None else ""
 
 
-def _renumbered_text(ctx, expected: list[tuple[int, str]], bip, args: RenumberArgs,
-                     in_transaction: bool = False) -> str:
-    read_back = ReadBack(ctx.length_unit)
+def _compare_numbers(ctx, read_back: ReadBack, expected: list[tuple[int, str]], bip, parameter: str) -> None:
     for value, want in expected:
         element = ctx.doc.GetElement(ctx.element_id(value))
         stored = element.get_Parameter(bip).AsString() if element is not None else None
-        read_back.same(f"element {value}", f"'{args.parameter}'", f"'{display_text(want, NAME)}'",
+        read_back.same(f"element {value}", f"'{parameter}'", f"'{display_text(want, NAME)}'",
                        f"'{display_text(stored, NAME)}'" if stored is not None else "(none)")
-    read_back.confirm(f"Renumbering {_plural(len(expected), 'element')}",
-                      f"Check that the elements' '{args.parameter}' can be set, then ask again.", in_transaction)
+
+
+def _renumbered_text(ctx, expected: list[tuple[int, str]], args: RenumberArgs) -> str:
     shown = ", ".join(f"{display_text(v, NAME)} (id {i})" for i, v in expected[:SAMPLE])
     more = f", … and {len(expected) - SAMPLE} more" if len(expected) > SAMPLE else ""
     rule = ("west to east by plan X, same X north to south" if args.order == "left_to_right"
             else "from the leftmost, each next the nearest not yet numbered")
     noun = "room" if args.parameter == "Number" else "element"
-    return (f"Set '{args.parameter}' of {_plural(len(expected), noun)} ({rule}), read back from the model: "
+    return (f"Set '{args.parameter}' of {plural(len(expected), noun)} ({rule}), read back from the model: "
             f"{shown}{more}.")

@@ -46,6 +46,7 @@ from paracore.tools.lookup import find_schedule
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError
 from paracore.tools.schedule_tools import COUNTED_ROWS, schedule_rows
+from paracore.tools.wording import listed
 
 EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
 NUMBERED_COPIES = 100       # "name (2).csv" ... tried before giving up
@@ -249,8 +250,7 @@ def _key_column(common: list[str], table_a: list[dict], table_b: list[dict]) -> 
 
 
 def _listed(names: list[str]) -> str:
-    shown = ", ".join(f"'{display_text(n, CELL_TEXT)}'" for n in names[:SHOWN_COLUMNS])
-    return shown + (f", … and {len(names) - SHOWN_COLUMNS} more" if len(names) > SHOWN_COLUMNS else "")
+    return listed([f"'{display_text(n, CELL_TEXT)}'" for n in names], SHOWN_COLUMNS)
 
 
 def _sample(title: str, count: int, rows: list[str]) -> list[str]:

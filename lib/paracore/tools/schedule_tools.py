@@ -32,9 +32,10 @@ from paracore.tools.lookup import (
     resolve_category,
     type_label,
 )
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput
+from paracore.tools.wording import listed
 
 SHOWN_ROWS = 10          # rows quoted in a result
 SHOWN_FIELDS = 20        # fields (and sort keys, filters) named in a result
@@ -122,9 +123,7 @@ def resolve_schedulable_field(ctx, schedule, name: str):
     close = close_matches(text, names, n=3, cutoff=0.6) or \
         [n for n in names if text.casefold() in n.casefold()][:3]
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    shown = ", ".join(names[:FIELD_CHOICES])
-    if len(names) > FIELD_CHOICES:
-        shown += f", … and {len(names) - FIELD_CHOICES} more"
+    shown = listed(names, FIELD_CHOICES)
     raise ToolError(f"Schedule '{schedule.Name}' has no field named '{name}'.{hint} Fields: {shown}.")
 
 
@@ -200,7 +199,7 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
     lines = [f"{intro} Schedule '{_clip(schedule.Name, ROW_TEXT)}' (id {schedule_id}, "
              f"{category.Name if category is not None else 'no category'})."]
     if fields:
-        lines.append("Fields (columns, in order): " + _listed([_clip(f.GetName()) for f in fields]) + ".")
+        lines.append("Fields (columns, in order): " + listed([_clip(f.GetName()) for f in fields], SHOWN_FIELDS) + ".")
     else:
         lines.append("Fields: none yet (add them with add_schedule_field).")
     sorts = [definition.GetSortGroupField(i) for i in range(definition.GetSortGroupFieldCount())]
@@ -208,7 +207,7 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
         parts = [f"{_clip(definition.GetField(s.FieldId).GetName())} "
                  f"({'descending' if s.SortOrder == DB.ScheduleSortOrder.Descending else 'ascending'})"
                  for s in sorts]
-        lines.append("Sorted by " + _listed(parts, ", then ") + ".")
+        lines.append("Sorted by " + listed(parts, SHOWN_FIELDS, ", then ") + ".")
     filters = [definition.GetFilter(i) for i in range(definition.GetFilterCount())]
     if filters:
         parts = []
@@ -216,7 +215,7 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
             field = definition.GetField(flt.FieldId)
             word = _OPERATOR_WORDS.get(flt.FilterType.ToString(), flt.FilterType.ToString())
             parts.append(f"{_clip(field.GetName())} {word} {_clip(_filter_value_text(ctx, schedule, field, flt))}")
-        lines.append("Filters: " + _listed(parts, "; ") + ".")
+        lines.append("Filters: " + listed(parts, SHOWN_FIELDS, "; ") + ".")
     if fields:
         headings, rows, truncated = schedule_rows(schedule)
         count = f"more than {len(rows)}" if truncated else str(len(rows))
@@ -248,14 +247,6 @@ def _clip(text: str, limit: int = CELL_TEXT) -> str:
 def _row_text(cells: list[str]) -> str:
     """ "M_Single-Flush: 0864 x 2032mm | Level 1 | D101": cells cut, the row too if it is very wide."""
     return _clip(" | ".join(_clip(c) for c in cells), ROW_TEXT)
-
-
-def _listed(parts: list[str], separator: str = ", ") -> str:
-    """The first SHOWN_FIELDS parts, then how many more."""
-    shown = separator.join(parts[:SHOWN_FIELDS])
-    if len(parts) > SHOWN_FIELDS:
-        shown += f"{separator}… and {len(parts) - SHOWN_FIELDS} more"
-    return shown
 
 
 # --- field parameters (for filter values) ---------------------------------------------------------
@@ -442,20 +433,18 @@ def create_schedule(ctx, args: CreateScheduleArgs):
         schedule.Definition.AddField(field)
         added.append(resolved)
     schedule_id = ctx.id_value(schedule.Id)
-    regenerate(ctx)
-    read_back = ReadBack(ctx.length_unit)
-    subject = f"schedule {schedule_id}"
-    if name:
-        read_back.same(subject, "name", f"'{name}'", f"'{schedule.Name}'")
-    read_back.same(subject, "category", category.Name, _category_name(ctx, schedule))
-    read_back.same(subject, "fields", _quoted(added), _quoted(f.GetName() for f in _fields(schedule)))
-    read_back.confirm(f"Creating a schedule of {category.Name}", "Check the name (it must be new) and the fields, "
-                      "then ask again.")
 
-    def verify():
-        return describe_schedule(ctx, schedule_id, "Created the schedule.")
+    def compare(read_back: ReadBack) -> None:
+        subject = f"schedule {schedule_id}"
+        if name:
+            read_back.same(subject, "name", f"'{name}'", f"'{schedule.Name}'")
+        read_back.same(subject, "category", category.Name, _category_name(ctx, schedule))
+        read_back.same(subject, "fields", _quoted(added), _quoted(f.GetName() for f in _fields(schedule)))
 
-    return ToolOutput(content=f"Created schedule '{schedule.Name}'.", verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Creating a schedule of {category.Name}", compare=compare,
+        hint="Check the name (it must be new) and the fields, then ask again.",
+        report=lambda: describe_schedule(ctx, schedule_id, "Created the schedule.")))
 
 
 def _quoted(names) -> str:
@@ -485,16 +474,15 @@ def add_schedule_field(ctx, args: ScheduleFieldArgs):
     before = [f.GetName() for f in _fields(schedule)]
     schedule.Definition.AddField(field)
     schedule_id = ctx.id_value(schedule.Id)
-    regenerate(ctx)
-    read_back = ReadBack(ctx.length_unit)
-    read_back.same(f"schedule {schedule_id}", "fields", _quoted(before + [resolved]),
-                   _quoted(f.GetName() for f in _fields(schedule)))
-    read_back.confirm(f"Adding '{resolved}' to schedule '{schedule.Name}'", "Check the field name, then ask again.")
 
-    def verify():
-        return describe_schedule(ctx, schedule_id, f"Added the field '{resolved}'.")
+    def compare(read_back: ReadBack) -> None:
+        read_back.same(f"schedule {schedule_id}", "fields", _quoted(before + [resolved]),
+                       _quoted(f.GetName() for f in _fields(schedule)))
 
-    return ToolOutput(content=f"Added '{resolved}' to '{schedule.Name}'.", verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Adding '{resolved}' to schedule '{schedule.Name}'", compare=compare,
+        hint="Check the field name, then ask again.",
+        report=lambda: describe_schedule(ctx, schedule_id, f"Added the field '{resolved}'.")))
 
 
 def _describe_sort(ctx, args: SortScheduleArgs) -> str:
@@ -525,17 +513,15 @@ def sort_schedule(ctx, args: SortScheduleArgs):
         definition.AddSortGroupField(DB.ScheduleSortGroupField(field.FieldId, order))
     schedule_id = ctx.id_value(schedule.Id)
     field_name = field.GetName()
-    regenerate(ctx)
-    keys = [definition.GetSortGroupField(i) for i in range(definition.GetSortGroupFieldCount())]
-    got = next((k.SortOrder.ToString() for k in keys if k.FieldId == field.FieldId), "not a sort key")
-    read_back = ReadBack(ctx.length_unit)
-    read_back.same(f"schedule {schedule_id}", f"sort by '{field_name}'", order.ToString(), got)
-    read_back.confirm(f"Sorting schedule '{schedule.Name}'", "Check the field, then ask again.")
 
-    def verify():
-        return describe_schedule(ctx, schedule_id, f"Sorted by '{field_name}'.")
+    def compare(read_back: ReadBack) -> None:
+        keys = [definition.GetSortGroupField(i) for i in range(definition.GetSortGroupFieldCount())]
+        got = next((k.SortOrder.ToString() for k in keys if k.FieldId == field.FieldId), "not a sort key")
+        read_back.same(f"schedule {schedule_id}", f"sort by '{field_name}'", order.ToString(), got)
 
-    return ToolOutput(content=f"Sorted '{schedule.Name}' by '{field_name}'.", verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Sorting schedule '{schedule.Name}'", compare=compare, hint="Check the field, then ask again.",
+        report=lambda: describe_schedule(ctx, schedule_id, f"Sorted by '{field_name}'.")))
 
 
 def _describe_filter(ctx, args: FilterScheduleArgs) -> str:
@@ -557,17 +543,17 @@ def filter_schedule(ctx, args: FilterScheduleArgs):
     schedule.Definition.AddFilter(DB.ScheduleFilter(field.FieldId, filter_type, value))
     schedule_id = ctx.id_value(schedule.Id)
     field_name = field.GetName()
-    regenerate(ctx)
-    definition = schedule.Definition
-    last = definition.GetFilter(definition.GetFilterCount() - 1) if definition.GetFilterCount() else None
-    read_back = ReadBack(ctx.length_unit)
-    read_back.same(f"schedule {schedule_id}", "last filter",
-                   f"'{field_name}' {args.op} {_stored_filter_value(ctx, value)}",
-                   "none" if last is None else
-                   f"'{definition.GetField(last.FieldId).GetName()}' {_op_of(last.FilterType)} {_filter_stored(ctx, last)}")
-    read_back.confirm(f"Filtering schedule '{schedule.Name}'", "Check the field and the value, then ask again.")
 
-    def verify():
-        return describe_schedule(ctx, schedule_id, f"Filtered on '{field_name}'.")
+    def compare(read_back: ReadBack) -> None:
+        definition = schedule.Definition
+        last = definition.GetFilter(definition.GetFilterCount() - 1) if definition.GetFilterCount() else None
+        read_back.same(f"schedule {schedule_id}", "last filter",
+                       f"'{field_name}' {args.op} {_stored_filter_value(ctx, value)}",
+                       "none" if last is None else
+                       f"'{definition.GetField(last.FieldId).GetName()}' {_op_of(last.FilterType)} "
+                       f"{_filter_stored(ctx, last)}")
 
-    return ToolOutput(content=f"Filtered '{schedule.Name}' on '{field_name}'.", verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Filtering schedule '{schedule.Name}'", compare=compare,
+        hint="Check the field and the value, then ask again.",
+        report=lambda: describe_schedule(ctx, schedule_id, f"Filtered on '{field_name}'.")))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import replace
 from typing import Any, Union
 
 from pydantic import BaseModel, Field
@@ -36,7 +37,7 @@ from paracore.tools.code_tools import BoundedOutput
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.forms import ApprovalForm, FormError
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput
 
 SCRIPT_KEY = "script"            # scratchpad key of the selected script
 OUTPUT_LIMIT = 4000              # characters of printed output kept
@@ -383,15 +384,15 @@ def run_script(ctx, args: RunScriptArgs):
         raise ToolError(f"{script.name} failed: {_script_error(error, script)} Nothing was changed: the "
                         "transaction was rolled back." + output.note()) from None
 
-    text, payload, inner_verify = _outcome(result)
+    text, payload, declared = _outcome(result)
     header = f"Ran {script.name} with " + ", ".join(
         f"{p.name}={_with_unit(ctx, p, used.get(p.name))}" for p in script.parameters) + "." \
         if script.parameters else f"Ran {script.name}."
     session = ctx.session
 
-    def verify():
+    def report():
         session.end_action()  # the action is complete: forget the selected script
-        body = inner_verify() if inner_verify is not None else text
+        body = declared.report() if declared is not None else text
         lines = [header]
         if body not in (None, ""):
             lines.append(body if isinstance(body, str) else _json(body))
@@ -403,23 +404,25 @@ def run_script(ctx, args: RunScriptArgs):
 
     if payload is None and text is not None and not isinstance(text, str):
         text = _json(text)
+    # A script that declares its change is read back like a tool; otherwise its result is read after the commit.
     return ToolOutput(content=header + ("\n" + text if isinstance(text, str) and text else ""),
-                      verify=verify, working_set=payload)
+                      change=Change(report=report) if declared is None else replace(declared, report=report),
+                      working_set=payload)
 
 
 run_script.approval_form = _approval_form
 
 
-def _outcome(result: Any) -> tuple[Any, WorkingSetPayload | None, Any]:
-    """(text for the user, explicit working-set payload, the script's own verify)."""
+def _outcome(result: Any) -> tuple[Any, WorkingSetPayload | None, Change | None]:
+    """(text for the user, explicit working-set payload, the change the script declared)."""
     if result is None:
         return "Done.", None, None
     if isinstance(result, ToolOutput):
         payload = result.working_set
         if payload is None:
             text, payload, _ = _outcome(result.content)
-            return text, payload, result.verify
-        return result.content, payload, result.verify
+            return text, payload, result.change
+        return result.content, payload, result.change
     if isinstance(result, WorkingSetPayload):
         return result.display_message or "Done.", result, None
     try:

@@ -28,9 +28,10 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.tools.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
+from paracore.tools.wording import listed, plural
 
 MM = 1 / 304.8                 # feet per millimetre (sheets are measured in feet on paper)
 BINDING_MARGIN = 20 * MM
@@ -84,15 +85,6 @@ def _sheet_label(sheet) -> str:
     return f"{display_text(sheet.SheetNumber, NAME)} - {display_text(sheet.Name, NAME)}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _listed(names: list[str], limit: int = LISTED_CHOICES) -> str:
-    text = ", ".join(names[:limit])
-    return text + (f", … and {len(names) - limit} more" if len(names) > limit else "")
-
-
 def find_sheet(ctx, text: str):
     """The sheet with this number, name ("A101 - Plans" too) or id; a ToolError lists the sheets."""
     sheets = _sheets(ctx)
@@ -102,7 +94,8 @@ def find_sheet(ctx, text: str):
         (lambda s: s.SheetNumber == wanted, lambda s: names_match(s.SheetNumber, wanted),
          lambda s: names_match(s.Name, wanted), lambda s: names_match(f"{s.SheetNumber} - {s.Name}", wanted)),
         lambda matches: (f"Several sheets are named '{display_text(wanted, NAME)}': "
-                         f"{_listed([_sheet_label(s) for s in matches])}. Give the sheet by its number."))
+                         f"{listed([_sheet_label(s) for s in matches], LISTED_CHOICES)}. "
+                         "Give the sheet by its number."))
     if found is not None:
         return found
     if not sheets:
@@ -110,7 +103,7 @@ def find_sheet(ctx, text: str):
     close = close_matches(wanted, [s.Name for s in sheets] + [s.SheetNumber for s in sheets], n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(repr(display_text(c, NAME)) for c in close)}?" if close else ""
     raise ToolError(f"No sheet numbered or named '{display_text(wanted, NAME)}'.{hint} "
-                    f"Sheets: {_listed([_sheet_label(s) for s in sheets])}.")
+                    f"Sheets: {listed([_sheet_label(s) for s in sheets], LISTED_CHOICES)}.")
 
 
 def _title_blocks(ctx) -> list:
@@ -136,7 +129,7 @@ def find_title_block(ctx, name: str | None):
     close = close_matches(str(name), labels, n=3, cutoff=0.5)
     hint = f" Did you mean {' or '.join(repr(display_text(c, NAME)) for c in close)}?" if close else ""
     raise ToolError(f"No title block named '{display_text(name, NAME)}'.{hint} "
-                    f"Title blocks: {_listed([display_text(label, NAME) for label in labels])}.")
+                    f"Title blocks: {listed([display_text(label, NAME) for label in labels], LISTED_CHOICES)}.")
 
 
 def _title_block_of(ctx, sheet):
@@ -269,25 +262,29 @@ def create_sheet(ctx, args: CreateSheetArgs):
     sheet_id = ctx.id_value(sheet.Id)
     block_label = display_text(type_label(block), NAME)
 
-    def verify(in_transaction: bool = False):
-        created = ctx.doc.GetElement(ctx.element_id(sheet_id))
-        if not isinstance(created, DB.ViewSheet):
+    def created():
+        found = ctx.doc.GetElement(ctx.element_id(sheet_id))
+        if not isinstance(found, DB.ViewSheet):
             raise ToolError("The sheet is not in the model: it was not created.")
-        read_back = ReadBack(ctx.length_unit)
-        subject = f"sheet {sheet_id}"
-        read_back.same(subject, "number", f"'{number}'", f"'{created.SheetNumber}'")
-        read_back.same(subject, "name", f"'{name}'", f"'{created.Name}'")
-        read_back.same(subject, "title block", block_label, _title_block_label(ctx, created))
-        read_back.confirm(f"Creating sheet '{number}'", "Check the number (it must be new), the name and the "
-                          "title block, then ask again.", in_transaction)
-        outline = created.Outline
+        return found
+
+    def compare(read_back: ReadBack) -> None:
+        new_sheet, subject = created(), f"sheet {sheet_id}"
+        read_back.same(subject, "number", f"'{number}'", f"'{new_sheet.SheetNumber}'")
+        read_back.same(subject, "name", f"'{name}'", f"'{new_sheet.Name}'")
+        read_back.same(subject, "title block", block_label, _title_block_label(ctx, new_sheet))
+
+    def report() -> str:
+        new_sheet = created()
+        outline = new_sheet.Outline
         size = _size(outline.Max.U - outline.Min.U, outline.Max.V - outline.Min.V)
-        return (f"Created sheet '{_sheet_label(created)}' (id {sheet_id}) with title block "
-                f"{_title_block_label(ctx, created)} ({size}). "
+        return (f"Created sheet '{_sheet_label(new_sheet)}' (id {sheet_id}) with title block "
+                f"{_title_block_label(ctx, new_sheet)} ({size}). "
                 "It is now the working set. Place views on it with place_views_on_sheet.")
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify,
+    return ToolOutput(change=Change(action=f"Creating sheet '{number}'", compare=compare, report=report,
+                                    hint="Check the number (it must be new), the name and the title block, then "
+                                         "ask again."),
                       working_set=working_set_output([sheet_id], "replace", f"Created sheet {number}."))
 
 
@@ -331,9 +328,7 @@ def _why_not(ctx, view) -> str:
 
 
 def _describe_place(ctx, args: PlaceViewsArgs) -> str:
-    what = ", ".join(repr(str(v)) for v in args.views[:SHOWN_VIEWS]) if args.views else "the views in the working set"
-    if args.views and len(args.views) > SHOWN_VIEWS:
-        what += f", … and {len(args.views) - SHOWN_VIEWS} more"
+    what = listed([repr(str(v)) for v in args.views], SHOWN_VIEWS) if args.views else "the views in the working set"
     return f"Place {what} on sheet {args.sheet!r} ({args.layout} layout)."
 
 
@@ -362,7 +357,7 @@ def place_views_on_sheet(ctx, args: PlaceViewsArgs):
     centre = DB.XYZ((area[0] + area[2]) / 2, (area[1] + area[3]) / 2, 0)
     # Placed first, regenerated, then measured: the box Revit gives a viewport is the size to lay out.
     created = [DB.Viewport.Create(ctx.doc, sheet.Id, v.Id, centre) for v in views]
-    regenerate(ctx)
+    ctx.regenerate_mid_change()
     viewports = existing + created
     sizes = [_box_size(v) for v in viewports]
     centres = layout(sizes, args.layout, area)
@@ -374,13 +369,12 @@ def place_views_on_sheet(ctx, args: PlaceViewsArgs):
     new_ids = [ctx.id_value(v.Id) for v in created]
     asked = {ctx.id_value(v.Id): (ctx.id_value(v.ViewId), DB.XYZ(x, y, 0)) for v, (x, y) in zip(viewports, centres)}
 
-    def verify(in_transaction: bool = False):
-        _read_back_viewports(ctx, sheet_id, asked, in_transaction)
-        return _check_sheet(ctx, sheet_id, new_ids, moved=len(existing))
-
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify,
-                      working_set=working_set_output(new_ids, "replace", f"Placed {len(new_ids)} views."))
+    # Sheet coordinates are paper feet: the differences are shown in mm of paper, whatever the project's units.
+    return ToolOutput(change=Change(
+        action="Placing the views", hint="Check that the views can go on this sheet, then ask again.", length_unit="mm",
+        compare=lambda read_back: _compare_viewports(ctx, read_back, sheet_id, asked),
+        report=lambda: _check_sheet(ctx, sheet_id, new_ids, moved=len(existing))),
+        working_set=working_set_output(new_ids, "replace", f"Placed {len(new_ids)} views."))
 
 
 def _viewport_name(ctx, viewport) -> str:
@@ -392,15 +386,14 @@ def _does_not_fit(ctx, sheet, viewports, sizes, kind: str, area) -> str:
     names = [f"{_viewport_name(ctx, v)} ({_size(*s)})" for v, s in zip(viewports, sizes)]
     left_out = _what_does_not_fit(names, sizes, kind, area)
     return (f"Nothing was placed: the views do not all fit in the drawing area of sheet '{_sheet_label(sheet)}' "
-            f"({_size(area[2] - area[0], area[3] - area[1])}) in a {kind}. They do not fit: {_listed(left_out)}. "
+            f"({_size(area[2] - area[0], area[3] - area[1])}) in a {kind}. "
+            f"They do not fit: {listed(left_out, LISTED_CHOICES)}. "
             "Use a larger title block (create_sheet), place fewer views, use layout 'grid', or change the views' "
             "scale.")
 
 
-def _read_back_viewports(ctx, sheet_id: int, asked: dict, in_transaction: bool) -> None:
-    """Each viewport: on the sheet, showing its view, centred where the layout put it. Sheet
-    coordinates are paper feet, so the points are shown in mm of paper whatever the project's units."""
-    read_back = ReadBack("mm")
+def _compare_viewports(ctx, read_back: ReadBack, sheet_id: int, asked: dict) -> None:
+    """Each viewport: on the sheet, showing its view, centred where the layout put it."""
     for viewport_id, (view_id, centre) in asked.items():
         viewport = ctx.doc.GetElement(ctx.element_id(viewport_id))
         subject = f"viewport {viewport_id}"
@@ -410,8 +403,6 @@ def _read_back_viewports(ctx, sheet_id: int, asked: dict, in_transaction: bool) 
         read_back.same(subject, "sheet", sheet_id, ctx.id_value(viewport.SheetId))
         read_back.same(subject, "view", view_id, ctx.id_value(viewport.ViewId))
         read_back.point(subject, "centre on the sheet", centre, viewport.GetBoxCenter())
-    read_back.confirm("Placing the views", "Check that the views can go on this sheet, then ask again.",
-                      in_transaction)
 
 
 def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:
@@ -431,15 +422,15 @@ def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:
                    for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if overlap(boxes[i], boxes[j])]
     if outside or overlapping:
         raise ToolError(f"The viewports on sheet '{_sheet_label(sheet)}' are not laid out as asked: "
-                        f"outside the drawing area: {_listed(outside) or 'none'}; "
-                        f"overlapping: {_listed(overlapping) or 'none'}.")
+                        f"outside the drawing area: {listed(outside, LISTED_CHOICES) or 'none'}; "
+                        f"overlapping: {listed(overlapping, LISTED_CHOICES) or 'none'}.")
     placed = [v for v in viewports if ctx.id_value(v.Id) in new_ids]
-    shown = _listed([f"{_viewport_name(ctx, v)} ({_size(*_box_size(v))})" for v in placed], SHOWN_VIEWS)
-    text = (f"Placed {_plural(len(placed), 'view')} on sheet '{_sheet_label(sheet)}': {shown}. "
+    shown = listed([f"{_viewport_name(ctx, v)} ({_size(*_box_size(v))})" for v in placed], SHOWN_VIEWS)
+    text = (f"Placed {plural(len(placed), 'view')} on sheet '{_sheet_label(sheet)}': {shown}. "
             f"All {len(viewports)} viewports are inside the drawing area "
             f"({_size(area[2] - area[0], area[3] - area[1])}) and none overlaps.")
     if moved:
-        text += f" The {_plural(moved, 'viewport')} already on the sheet moved to make room (re-arranged with them)."
+        text += f" The {plural(moved, 'viewport')} already on the sheet moved to make room (re-arranged with them)."
     return text + " The new viewports are now the working set."
 
 
@@ -452,12 +443,12 @@ def list_sheets(ctx, args: NoArgs):
     sheets = _sheets(ctx)
     if not sheets:
         return "The project has no sheets. Create one with create_sheet."
-    lines = [_plural(len(sheets), "sheet")
+    lines = [plural(len(sheets), "sheet")
              + (f"; the first {SHOWN_SHEETS} by number:" if len(sheets) > SHOWN_SHEETS else ":")]
     for sheet in sheets[:SHOWN_SHEETS]:
         placed = [ctx.doc.GetElement(i) for i in sheet.GetAllPlacedViews()]
         names = sorted(display_text(v.Name, NAME) for v in placed if v is not None)
-        views = _plural(len(names), "view") + (f" ({_listed(names, SHOWN_VIEWS)})" if names else "")
+        views = plural(len(names), "view") + (f" ({listed(names, SHOWN_VIEWS)})" if names else "")
         label = f"{_sheet_label(sheet)} (id {ctx.id_value(sheet.Id)})"
         lines.append(f"- {label}: {_title_block_label(ctx, sheet)}; {views}")
     return "\n".join(lines)

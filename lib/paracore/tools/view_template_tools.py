@@ -30,9 +30,10 @@ from paracore.tools.lookup import (
     view_label,
     view_type_name,
 )
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.tools.wording import listed, plural
 
 SHOWN_TEMPLATES = 30    # templates listed by list_view_templates...
 ROWS_BUDGET = 1500      # ...within this many characters
@@ -75,11 +76,7 @@ def _name(text: str) -> str:
     return display_text(text, NAME_TEXT)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def _kind_plural(view) -> str:
+def _kindplural(view) -> str:
     """ "floor plans", "3D views", "schedules": the kind of view a template is for."""
     label = view_type_name(view)
     return (label if label.startswith("3D") else label.lower()) + "s"
@@ -93,9 +90,9 @@ def view_templates(ctx) -> list:
 
 
 def _template_row(ctx, template, users: int) -> str:
-    row = f"- '{_name(template.Name)}' · for {_kind_plural(template)} · scale 1:{template.Scale}"
+    row = f"- '{_name(template.Name)}' · for {_kindplural(template)} · scale 1:{template.Scale}"
     row += f" · detail {template.DetailLevel.ToString()}"
-    return row + f" · applied to {_plural(users, 'view')} · id {ctx.id_value(template.Id)}"
+    return row + f" · applied to {plural(users, 'view')} · id {ctx.id_value(template.Id)}"
 
 
 def _listed_templates(templates, limit: int = LISTED_CHOICES) -> str:
@@ -159,10 +156,7 @@ def _resolve_views(ctx, names) -> list:
 
 
 def _views_text(views) -> str:
-    shown = ", ".join(f"'{_name(view_label(v))}'" for v in views[:SHOWN_VIEWS])
-    if len(views) > SHOWN_VIEWS:
-        shown += f", … and {len(views) - SHOWN_VIEWS} more"
-    return shown
+    return listed([f"'{_name(view_label(v))}'" for v in views], SHOWN_VIEWS)
 
 
 # --- tools ---------------------------------------------------------------------------------------
@@ -180,7 +174,7 @@ def list_view_templates(ctx, args: ListViewTemplatesArgs):
         found = f" whose name contains '{display_text(args.name_contains)}'" if args.name_contains else ""
         return f"The project has no view templates{found}."
     users = _template_users(ctx)
-    lines = [f"{_plural(len(templates), 'view template')}:"]
+    lines = [f"{plural(len(templates), 'view template')}:"]
     rows = _fit([_template_row(ctx, t, users.get(ctx.id_value(t.Id), 0)) for t in templates[:SHOWN_TEMPLATES]])
     lines += rows
     if len(templates) > len(rows):
@@ -204,25 +198,23 @@ def _template_users(ctx) -> dict[int, int]:
 def _describe_apply(ctx, args: ApplyViewTemplateArgs) -> str:
     if args.views is None:
         views = _views_in_working_set(ctx)
-        target = f"{_plural(len(views), 'view')} of the working set" + (f" ({_views_text(views)})" if views else "")
+        target = f"{plural(len(views), 'view')} of the working set" + (f" ({_views_text(views)})" if views else "")
     else:
-        target = ", ".join(f"'{_name(str(v))}'" for v in args.views[:SHOWN_VIEWS])
-        if len(args.views) > SHOWN_VIEWS:
-            target += f", … and {len(args.views) - SHOWN_VIEWS} more"
+        target = listed([f"'{_name(str(v))}'" for v in args.views], SHOWN_VIEWS)
     return f"Apply the view template '{_name(args.template)}' to {target}: they take its scale, detail level " \
            "and other settings."
 
 
 def _unfit_text(ctx, template, unfit) -> str:
     """Why a template cannot go on some views, and the templates that fit them."""
-    text = (f"The view template '{_name(template.Name)}' is for {_kind_plural(template)}, so Revit cannot apply "
+    text = (f"The view template '{_name(template.Name)}' is for {_kindplural(template)}, so Revit cannot apply "
             f"it to {_views_text(unfit)}.")
     templates = view_templates(ctx)
     for kind in dict.fromkeys(view_type_name(v) for v in unfit):
         fitting = [t for t in templates if view_type_name(t) == kind]
         example = next(v for v in unfit if view_type_name(v) == kind)
-        text += (f" Templates for {_kind_plural(example)}: {_listed_templates(fitting, UNFIT_TEMPLATES)}." if fitting
-                 else f" The project has no template for {_kind_plural(example)}.")
+        text += (f" Templates for {_kindplural(example)}: {_listed_templates(fitting, UNFIT_TEMPLATES)}." if fitting
+                 else f" The project has no template for {_kindplural(example)}.")
     return text + " Nothing was changed: call again without those views, or with a template of their kind."
 
 
@@ -243,28 +235,30 @@ def apply_view_template(ctx, args: ApplyViewTemplateArgs):
     view_ids = [ctx.id_value(v.Id) for v in views]
     template_id = ctx.id_value(template.Id)
 
-    def verify(in_transaction: bool = False):
-        current = [ctx.doc.GetElement(ctx.element_id(i)) for i in view_ids]
-        read_back = ReadBack(ctx.length_unit)
-        for value, view in zip(view_ids, current):
+    def compare(read_back: ReadBack) -> None:
+        for value in view_ids:
+            view = ctx.doc.GetElement(ctx.element_id(value))
             got = ctx.doc.GetElement(view.ViewTemplateId) if view is not None else None
             read_back.same(f"view {value}", "view template", f"'{_name(template.Name)}'",
                            f"'{_name(got.Name)}'" if got is not None else "none")
-        read_back.confirm(f"Applying the view template '{_name(template.Name)}'",
-                          "Check that the views can take it (list_view_templates), then ask again.", in_transaction)
+
+    def report() -> str:
+        current = [ctx.doc.GetElement(ctx.element_id(i)) for i in view_ids]
         done = [v for v in current if v is not None and ctx.id_value(v.ViewTemplateId) == template_id]
         missed = [i for i, v in zip(view_ids, current)
                   if v is None or ctx.id_value(v.ViewTemplateId) != template_id]
-        text = f"Applied the view template '{_name(template.Name)}' to {_plural(len(done), 'view')}: {_views_text(done)}."
+        text = (f"Applied the view template '{_name(template.Name)}' to {plural(len(done), 'view')}: "
+                f"{_views_text(done)}.")
         settings = dict.fromkeys(f"1:{v.Scale}, detail {v.DetailLevel.ToString()}" for v in done)
         if settings:
             text += f" {'It shows' if len(done) == 1 else 'They show'} at " + "; ".join(settings) + "."
         if missed:
-            text += f" {_plural(len(missed), 'view')} did not take it (ids {', '.join(map(str, missed[:SHOWN_VIEWS]))})."
+            text += f" {plural(len(missed), 'view')} did not take it (ids {', '.join(map(str, missed[:SHOWN_VIEWS]))})."
         return text
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Applying the view template '{_name(template.Name)}'", compare=compare, report=report,
+        hint="Check that the views can take it (list_view_templates), then ask again."))
 
 
 def _describe_duplicate(ctx, args: DuplicateViewArgs) -> str:
@@ -309,26 +303,28 @@ def duplicate_view(ctx, args: DuplicateViewArgs):
     new_value, source_label = ctx.id_value(new_id), view_label(view)
     source_kind, source_template = view_type_name(view), ctx.id_value(view.ViewTemplateId)
 
-    def verify(in_transaction: bool = False):
-        created = ctx.doc.GetElement(ctx.element_id(new_value))
-        if created is None:
+    def created():
+        found = ctx.doc.GetElement(ctx.element_id(new_value))
+        if found is None:
             raise ToolError("The new view is not in the model: it was not created.")
-        read_back = ReadBack(ctx.length_unit)
-        subject = f"view {new_value}"
+        return found
+
+    def compare(read_back: ReadBack) -> None:
+        found, subject = created(), f"view {new_value}"
         if name:
-            read_back.same(subject, "name", f"'{_name(name)}'", f"'{_name(created.Name)}'")
-        read_back.same(subject, "kind", source_kind, view_type_name(created))
-        read_back.same(subject, "view template id", source_template, ctx.id_value(created.ViewTemplateId))
-        read_back.confirm(f"Duplicating '{_name(source_label)}'", "Check the name (it must be new), then ask again.",
-                          in_transaction)
+            read_back.same(subject, "name", f"'{_name(name)}'", f"'{_name(found.Name)}'")
+        read_back.same(subject, "kind", source_kind, view_type_name(found))
+        read_back.same(subject, "view template id", source_template, ctx.id_value(found.ViewTemplateId))
+
+    def report() -> str:
+        new_view = created()
         text = (f"Duplicated '{_name(source_label)}' {'with' if args.with_detailing else 'without'} detailing: "
-                f"new view '{_name(view_label(created))}' (id {new_value}), now the working set.")
-        template = ctx.doc.GetElement(created.ViewTemplateId)
+                f"new view '{_name(view_label(new_view))}' (id {new_value}), now the working set.")
+        template = ctx.doc.GetElement(new_view.ViewTemplateId)
         if template is not None:
             text += f" It uses the view template '{_name(template.Name)}'."
         return text + " Call activate_view to open it."
 
-    regenerate(ctx)
-    verify(in_transaction=True)
-    return ToolOutput(content=f"Duplicated '{_name(source_label)}'.", verify=verify,
+    return ToolOutput(change=Change(action=f"Duplicating '{_name(source_label)}'", compare=compare, report=report,
+                                    hint="Check the name (it must be new), then ask again."),
                       working_set=working_set_output([new_value], "replace"))

@@ -28,9 +28,10 @@ from paracore.core.units import format_length
 from paracore.revit import working_set_actions as actions
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
-from paracore.tools.read_back import ReadBack, regenerate
+from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput
+from paracore.tools.wording import plural, unique_ids
 
 SECTION_BOX_PADDING_M = 1.0     # metres around the elements, every side
 DEFAULT_HEIGHT_M = 3.0          # metres above an element whose height is unknown (a storey)
@@ -99,10 +100,6 @@ def _graphic_view(ctx, action: str):
     return view
 
 
-def _unique(ids) -> list[int]:
-    return list(dict.fromkeys(int(i) for i in ids))
-
-
 def _graphic_elements(ctx, ids):
     """(elements a view can show, ids left out: types, views and other non-graphic elements)."""
     from Autodesk.Revit import DB
@@ -116,14 +113,10 @@ def _graphic_elements(ctx, ids):
     return shown, skipped
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _skipped_note(skipped) -> str:
     if not skipped:
         return ""
-    return (f" Left out {_plural(len(skipped), 'id')} that are not elements shown in views "
+    return (f" Left out {plural(len(skipped), 'id')} that are not elements shown in views "
             f"(types, views...): {id_sample(skipped, where='')}.")
 
 
@@ -132,7 +125,7 @@ def _skipped_note(skipped) -> str:
 
 def _describe_isolate(ctx, args: ElementsArgs) -> str:
     view = ctx.uidoc.ActiveView
-    return (f"Temporarily isolate {_plural(len(args.element_ids or []), 'element')} in view "
+    return (f"Temporarily isolate {plural(len(args.element_ids or []), 'element')} in view "
             f"'{view.Name if view is not None else '?'}' (everything else is hidden until the isolation is reset).")
 
 
@@ -147,7 +140,7 @@ def isolate_in_view(ctx, args: ElementsArgs):
     not show (another level, cropped out) are left out. Leave element_ids out to isolate the
     working set. The working set does not change.
     """
-    ids = _unique(args.element_ids)
+    ids = unique_ids(args.element_ids)
     if not ids:
         raise ToolError("element_ids is empty: give the elements to isolate, or call reset_view_isolation "
                         "to show everything again.")
@@ -162,38 +155,42 @@ def isolate_in_view(ctx, args: ElementsArgs):
         return _nothing_isolated(ctx, outcome) + _skipped_note(skipped)
     view_id = view.Id
 
-    def verify(in_transaction: bool = False):
+    def isolated():
         current = ctx.doc.GetElement(view_id)
         if current is None or not current.IsTemporaryHideIsolateActive():
             raise ToolError(f"Revit did not isolate the elements: view '{view.Name}' has no temporary "
                             "isolation.")
-        visible = actions.visible_ids(ctx.doc, current)
-        read_back = ReadBack(ctx.length_unit)
+        return current, actions.visible_ids(ctx.doc, current)
+
+    def compare(read_back: ReadBack) -> None:
+        _, visible = isolated()
         for value in outcome.done:
             read_back.same(f"element {value}", "visibility", "shown", "shown" if value in visible else "hidden")
-        read_back.confirm(f"Isolating in view '{current.Name}'", "Check the view's filters and visibility settings "
-                          "(they can hide the elements), then ask again.", in_transaction)
+
+    def report() -> str:
+        current, visible = isolated()
         found, _ = elements_by_id(ctx, [i for i in outcome.done if i in visible])
-        text = (f"Isolated {_plural(len(found), 'element')} ({category_summary(found)}) in view "
+        text = (f"Isolated {plural(len(found), 'element')} ({category_summary(found)}) in view "
                 f"'{current.Name}': everything else is temporarily hidden.")
         if outcome.reset:
             text += " (The view's earlier temporary hide/isolate was reset first.)"
         left_out = outcome.skipped_ids(actions.NOT_IN_VIEW)
         if left_out:
-            text += (f" Left out {_plural(len(left_out), 'element')} this view does not show "
+            text += (f" Left out {plural(len(left_out), 'element')} this view does not show "
                      f"({id_sample(left_out, where='')}): they are outside it (another level, or cropped); "
                      "a 3D view shows them (create_3d_view, activate_view).")
         return text + _skipped_note(skipped) + " Call reset_view_isolation to show everything again."
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Isolating in view '{view.Name}'", compare=compare, report=report,
+        hint="Check the view's filters and visibility settings (they can hide the elements), then ask again."))
 
 
 def _nothing_isolated(ctx, outcome) -> str:
     """Not an error: the view's earlier isolation was reset, as a button's would be; the
     transaction commits so that all three surfaces leave the view the same."""
     found, _ = elements_by_id(ctx, outcome.requested)
-    text = (f"Nothing was isolated: none of the {_plural(len(found), 'element')} ({category_summary(found)}) "
+    text = (f"Nothing was isolated: none of the {plural(len(found), 'element')} ({category_summary(found)}) "
             f"is shown in view '{outcome.view_name}' (another level, or cropped out).")
     if outcome.reset:
         text += " The view's earlier temporary hide/isolate was reset, so it shows all its elements."
@@ -215,13 +212,17 @@ def reset_view_isolation(ctx, args: NoArgs):
     view.DisableTemporaryViewMode(DB.TemporaryViewMode.TemporaryHideIsolate)
     view_id = view.Id
 
-    def verify():
+    def reset():
         current = ctx.doc.GetElement(view_id)
         if current.IsTemporaryHideIsolateActive():
             raise ToolError(f"View '{current.Name}' still has a temporary hide/isolate after the reset.")
-        return f"Reset the temporary hide/isolate: view '{current.Name}' shows all its elements again."
+        return current
 
-    return ToolOutput(content=verify(), verify=verify)
+    def report() -> str:
+        return f"Reset the temporary hide/isolate: view '{reset().Name}' shows all its elements again."
+
+    # Nothing to record: a view still isolated is the ToolError itself, in the transaction and after it.
+    return ToolOutput(change=Change(compare=lambda read_back: reset(), report=report))
 
 
 # --- colour --------------------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def _describe_color(ctx, args: ColorElementsArgs) -> str:
         what = f"Colour {rgb!r}:"
     else:
         what = "Remove the colour override of" if rgb is None else f"Colour {_colour_text(rgb)}:"
-    return (f"{what} {_plural(len(args.element_ids or []), 'element')} in view "
+    return (f"{what} {plural(len(args.element_ids or []), 'element')} in view "
             f"'{view.Name if view is not None else '?'}'.")
 
 
@@ -277,7 +278,7 @@ def color_elements(ctx, args: ColorElementsArgs):
     """
     from Autodesk.Revit import DB
     rgb = parse_color(args.color)
-    ids = _unique(args.element_ids)
+    ids = unique_ids(args.element_ids)
     if not ids:
         raise ToolError("element_ids is empty: give the elements to colour.")
     view = _graphic_view(ctx, "coloured")
@@ -297,18 +298,17 @@ def color_elements(ctx, args: ColorElementsArgs):
         view.SetElementOverrides(element.Id, settings)
     view_id = view.Id
 
-    def verify(in_transaction: bool = False):
+    def compare(read_back: ReadBack) -> None:
         current = ctx.doc.GetElement(view_id)
-        done = []
-        read_back = ReadBack(ctx.length_unit)
         for value in coloured:
             line = current.GetElementOverrides(ctx.element_id(value)).ProjectionLineColor
             got = _colour_text((line.Red, line.Green, line.Blue)) if line.IsValid else "no colour"
             if rgb is not None:
                 read_back.same(f"element {value}", "line colour", _colour_text(rgb), got)
-        read_back.confirm(f"Colouring {_plural(len(coloured), 'element')} in view '{current.Name}'",
-                          "Check that the view allows overrides (a view template may lock them), then ask again.",
-                          in_transaction)
+
+    def report() -> str:
+        current = ctx.doc.GetElement(view_id)
+        done = []
         for value in coloured:
             overrides = current.GetElementOverrides(ctx.element_id(value))
             line = overrides.ProjectionLineColor
@@ -319,10 +319,10 @@ def color_elements(ctx, args: ColorElementsArgs):
                 done.append(value)
         found, _ = elements_by_id(ctx, done)
         if rgb is None:
-            text = (f"Removed the colour override of {_plural(len(done), 'element')} ({category_summary(found)}) "
+            text = (f"Removed the colour override of {plural(len(done), 'element')} ({category_summary(found)}) "
                     f"in view '{current.Name}'.")
         else:
-            text = (f"Coloured {_plural(len(done), 'element')} ({category_summary(found)}) "
+            text = (f"Coloured {plural(len(done), 'element')} ({category_summary(found)}) "
                     f"{_colour_text(rgb)} in view '{current.Name}'.")
         taken = set(done)
         missed = [i for i in coloured if i not in taken]
@@ -330,8 +330,9 @@ def color_elements(ctx, args: ColorElementsArgs):
             text += f" {len(missed)} did not take the colour: {id_sample(missed, where='')}."
         return text + _skipped_note(skipped)
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action=f"Colouring {plural(len(coloured), 'element')} in view '{view.Name}'", compare=compare, report=report,
+        hint="Check that the view allows overrides (a view template may lock them), then ask again."))
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -362,7 +363,7 @@ def activate_view(ctx, args: ActivateViewArgs):
 def _describe_3d(ctx, args: Create3DViewArgs) -> str:
     text = f"Create a 3D view{f' named {args.name!r}' if args.name else ''}"
     if args.element_ids:
-        text += f" with a section box around {_plural(len(args.element_ids), 'element')}"
+        text += f" with a section box around {plural(len(args.element_ids), 'element')}"
     return text + "."
 
 
@@ -390,7 +391,7 @@ def create_3d_view(ctx, args: Create3DViewArgs):
                             "Choose another name, or open it with activate_view.")
     box, boxed, skipped = (None, [], [])
     if args.element_ids:
-        box, boxed, skipped = _section_box(ctx, _unique(args.element_ids))
+        box, boxed, skipped = _section_box(ctx, unique_ids(args.element_ids))
 
     view = DB.View3D.CreateIsometric(ctx.doc, family_type.Id)
     if name:
@@ -399,40 +400,45 @@ def create_3d_view(ctx, args: Create3DViewArgs):
         view.SetSectionBox(box)
     view_id = ctx.id_value(view.Id)
 
-    def verify(in_transaction: bool = False):
-        created = ctx.doc.GetElement(ctx.element_id(view_id))
-        if created is None:
+    def created():
+        found = ctx.doc.GetElement(ctx.element_id(view_id))
+        if found is None:
             raise ToolError("The 3D view is not in the model: it was not created.")
-        read_back = ReadBack(ctx.length_unit)
+        return found
+
+    def compare(read_back: ReadBack) -> None:
+        new_view = created()
         if name:
-            read_back.same(f"view {view_id}", "name", f"'{name}'", f"'{created.Name}'")
+            read_back.same(f"view {view_id}", "name", f"'{name}'", f"'{new_view.Name}'")
         if box is not None:
-            kept = created.GetSectionBox() if created.IsSectionBoxActive else None
+            kept = new_view.GetSectionBox() if new_view.IsSectionBoxActive else None
             if kept is None:
                 read_back.same(f"view {view_id}", "section box", "on", "none")
             else:
                 read_back.point(f"view {view_id}", "section box low corner", box.Min, kept.Min, z=True)
                 read_back.point(f"view {view_id}", "section box high corner", box.Max, kept.Max, z=True)
-        read_back.confirm("Creating the 3D view", "Check the name (it must be new) and the elements for the box, "
-                          "then ask again.", in_transaction)
-        text = f"Created the 3D view '{created.Name}' (id {view_id})"
-        if created.IsSectionBoxActive:
-            section = created.GetSectionBox()
+
+    def report() -> str:
+        new_view = created()
+        text = f"Created the 3D view '{new_view.Name}' (id {view_id})"
+        if new_view.IsSectionBoxActive:
+            section = new_view.GetSectionBox()
             low, high = section.Min, section.Max
             unit = ctx.length_unit
             size = ", ".join(format_length(v, unit) for v in (high.X - low.X, high.Y - low.Y, high.Z - low.Z))
-            text += (f" with a section box around {_plural(len(boxed), 'element')} "
+            text += (f" with a section box around {plural(len(boxed), 'element')} "
                      f"({size} wide, deep and high)")
         elif box is not None:
             text += ", but Revit did not keep the section box"
         text += ". Call activate_view to open it."
         if skipped:
-            text += (f" Left out of the box {_plural(len(skipped), 'element')} without a location: "
+            text += (f" Left out of the box {plural(len(skipped), 'element')} without a location: "
                      f"{id_sample(skipped, where='')}.")
         return text
 
-    regenerate(ctx)
-    return ToolOutput(content=verify(in_transaction=True), verify=verify)
+    return ToolOutput(change=Change(
+        action="Creating the 3D view", compare=compare, report=report,
+        hint="Check the name (it must be new) and the elements for the box, then ask again."))
 
 
 def _section_box(ctx, ids):

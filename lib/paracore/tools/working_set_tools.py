@@ -20,6 +20,7 @@ from paracore.revit import working_set_actions as actions
 from paracore.tools.lookup import category_of, category_summary, elements_by_id, id_sample
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.wording import plural, unique_ids
 
 SHOWN_IDS = 20          # ids listed one per line by get_working_set
 
@@ -33,22 +34,14 @@ def _element_line(ctx, element) -> str:
     return f"- {ctx.id_value(element.Id)} {singular(category_of(element))} '{name}'"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _state_sentence(ctx, ids) -> str:
     if not ids:
         return "The working set is now empty."
     elements, missing = elements_by_id(ctx, ids)
-    text = f"The working set now holds {_plural(len(ids), 'element')}: {category_summary(elements)}"
+    text = f"The working set now holds {plural(len(ids), 'element')}: {category_summary(elements)}"
     if missing:
         text += f" (and {len(missing)} that no longer exist in the model)"
     return text + "."
-
-
-def _unique(ids) -> list[int]:
-    return list(dict.fromkeys(int(i) for i in ids))
 
 
 def _update(outcome, operation: str, message: str) -> ToolOutput:
@@ -100,12 +93,12 @@ def get_working_set(ctx, args: NoArgs):
         return ("The working set is empty. Create elements, or call add_selection_to_working_set "
                 "after the user selects elements in Revit.")
     elements, missing = elements_by_id(ctx, ids)
-    lines = [f"The working set holds {_plural(len(ids), 'element')}: {category_summary(elements)}."]
+    lines = [f"The working set holds {plural(len(ids), 'element')}: {category_summary(elements)}."]
     lines += [_element_line(ctx, e) for e in elements[:SHOWN_IDS]]
     if len(elements) > SHOWN_IDS:
         lines.append(f"- … and {len(elements) - SHOWN_IDS} more — in the working set.")
     if missing:
-        lines.append(f"{_plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}.")
+        lines.append(f"{plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}.")
     return "\n".join(lines)
 
 
@@ -118,9 +111,9 @@ def set_working_set(ctx, args: ElementIdsArgs):
 
     Use it when the user names the elements to work on from now on ("work on walls 101 and 102").
     """
-    ids = _unique(args.element_ids)
+    ids = unique_ids(args.element_ids)
     elements = ctx.elements(ids)  # a ToolError lists ids that do not exist
-    message = (f"The working set is now these {_plural(len(ids), 'element')}: "
+    message = (f"The working set is now these {plural(len(ids), 'element')}: "
                f"{category_summary(elements)} (ids {id_sample(ids, where='')}).")
     return ToolOutput(content=message, working_set=working_set_output(ids, "replace", message))
 
@@ -133,7 +126,7 @@ def add_to_working_set(ctx, args: ElementIdsArgs):
     if not outcome.done:
         message = "The working set already holds all of these elements; nothing changed."
     else:
-        message = f"Added {_plural(len(outcome.done), 'element')} ({category_summary(ctx.elements(outcome.done))}) " \
+        message = f"Added {plural(len(outcome.done), 'element')} ({category_summary(ctx.elements(outcome.done))}) " \
                   "to the working set"
         already = len(outcome.skipped_ids(actions.ALREADY_IN))
         if already:
@@ -150,7 +143,7 @@ def remove_from_working_set(ctx, args: ElementIdsArgs):
         raise ToolError(
             f"None of the ids {id_sample(outcome.requested, where='')} is in the working set, so nothing was "
             f"removed. Call get_working_set to see its ids.")
-    message = f"Removed {_plural(len(outcome.done), 'element')} from the working set"
+    message = f"Removed {plural(len(outcome.done), 'element')} from the working set"
     outside = outcome.skipped_ids(actions.NOT_IN)
     if outside:
         message += f" ({len(outside)} of the ids given were not in it)"
@@ -182,7 +175,7 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     if outcome.refused:
         raise ToolError("Nothing is selected in Revit. Select elements first, then ask again.")
     selected = outcome.requested
-    what = f"the {_plural(len(selected), 'selected element')} ({category_summary(ctx.elements(selected))})"
+    what = f"the {plural(len(selected), 'selected element')} ({category_summary(ctx.elements(selected))})"
     if args.mode == "add":
         message = f"Added {what} to the working set."
     elif args.mode == "replace":
@@ -191,7 +184,7 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
         raise ToolError(f"None of {what} is in the working set, so nothing was removed. "
                         "Call get_working_set to see what it holds.")
     else:
-        message = f"Removed {_plural(len(outcome.done), 'selected element')} from the working set."
+        message = f"Removed {plural(len(outcome.done), 'selected element')} from the working set."
     message += " " + _state_sentence(ctx, outcome.after)
     return _update(outcome, args.mode, message)
 
@@ -206,18 +199,18 @@ def select_elements(ctx, args: SelectElementsArgs):
     Leave element_ids out to select the working set ("select them in Revit").
     The working set does not change.
     """
-    ids = _unique(args.element_ids)
+    ids = unique_ids(args.element_ids)
     ctx.elements(ids)  # a ToolError lists ids that do not exist
     outcome = actions.select(ctx.uidoc, ids)
     selected = list(outcome.done)
     if not ids:
         return "Cleared the Revit selection." if not selected else \
-            f"Revit still has {_plural(len(selected), 'element')} selected: {id_sample(selected, where='')}."
+            f"Revit still has {plural(len(selected), 'element')} selected: {id_sample(selected, where='')}."
     elements, _ = elements_by_id(ctx, selected)
     not_selected = outcome.skipped_ids(actions.NOT_SELECTED)
     source = " — the working set" if set(ids) == set(ctx.session.working_set.ids) else ""
     if not not_selected:
-        return (f"Selected {_plural(len(selected), 'element')} in Revit{source}: "
+        return (f"Selected {plural(len(selected), 'element')} in Revit{source}: "
                 f"{category_summary(elements)}.")
     return (f"Revit selected {len(selected)} of the {len(ids)} elements ({category_summary(elements)}); "
             f"these could not be selected: {id_sample(not_selected, where='')}.")

@@ -8,15 +8,18 @@ How a batch runs:
 - If any call writes, the batch runs inside ONE ``TransactionGroup`` named after the step,
   assimilated at the end, so the user undoes an agent step with one Ctrl+Z. When nothing was
   committed the group is rolled back instead (it would be an empty undo entry).
-- Each writing tool runs in its own ``Transaction``. A tool that raises gets its transaction
+- Each writing tool runs in its own ``Transaction`` (``transactions.run_in_transaction``, shared
+  with the preview): Revit regenerates and the tool's declared change is read back before the
+  commit. A tool that raises, or whose change Revit did not make as asked, gets its transaction
   rolled back and an error result; the other tools' results stand. Revit warnings are
   recorded and deleted (they must not block an unattended commit); Revit errors roll the
   transaction back and are reported.
 - Reading tools run without a transaction.
-- After a commit: ``ToolOutput.verify`` re-reads the result from the model; the working set is
-  updated (docs/WORKING_SET.md): an explicit update wins (``ToolOutput.working_set``, or, from a tool that
-  runs scripts, a protocol payload in the content), else the tool's ``working_set_policy`` applies
-  to the elements the tool created. Deleted elements always leave the working set.
+- After a commit: the working set is updated (docs/WORKING_SET.md): an explicit update wins
+  (``ToolOutput.working_set``, or, from a tool that runs scripts, a protocol payload in the
+  content), else the tool's ``working_set_policy`` applies to the elements the tool created.
+  Deleted elements always leave the working set. Then the tool's change is read back again
+  (``ToolOutput.change``) for the result the model reads.
 """
 from __future__ import annotations
 
@@ -33,14 +36,13 @@ from paracore.core.session import Session
 from paracore.core.working_set import Describe, WorkingSet, WorkingSetChange
 from paracore.hosts.revit import undo_ledger
 from paracore.hosts.revit.step_guard import StepGuard
-from paracore.revit import dotnet
+from paracore.hosts.revit.transactions import describe_error, failures_text, read_back_after_commit, run_in_transaction
 from paracore.revit.api import DB
 from paracore.revit.changes import ChangeRecorder
 from paracore.revit.context import ToolContext, element_id, id_value
 from paracore.revit.user_elements import is_internal
-from paracore.tools.errors import format_exception_for_model
 from paracore.tools.registry import PreparedCall
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.results import ToolOutput
 
 log = logging.getLogger("paracore.executor")
 
@@ -118,69 +120,6 @@ def describe_categories(doc) -> Describe:
     return describe
 
 
-# -- Revit failures ----------------------------------------------------------------------------
-
-
-@dotnet.defined_once("Paracore.Executor._FailureCollector")
-def _FailureCollector():  # noqa: N802 - binds the class
-    class _FailureCollector(DB.IFailuresPreprocessor):
-        """Records failure texts at commit: warnings are kept as text and deleted, errors reported.
-
-        A .NET type, made once per process (see `dotnet.defined_once`). No constructor
-        arguments: the executor sets ``warnings`` and ``errors`` after creating it.
-        """
-
-        __namespace__ = "Paracore.Executor"
-
-        warnings = None  # list: texts of the warnings deleted (the ToolContext's list)
-        errors = None    # list: texts of the errors that make Revit roll the transaction back
-
-        def PreprocessFailures(self, failuresAccessor):  # noqa: N802, N803 - the .NET interface's names
-            return _preprocess_failures(failuresAccessor, self.warnings, self.errors)
-
-    return _FailureCollector
-
-
-def _preprocess_failures(failures_accessor, warnings: list, errors: list):
-    """Keep warnings as text and delete them; with errors left, ask for the rollback ourselves:
-    "Continue" would make Revit show its modal error dialog in the middle of an agent step."""
-    for failure in list(failures_accessor.GetFailureMessages()):
-        text = failure.GetDescriptionText()
-        if failure.GetSeverity() == DB.FailureSeverity.Warning:
-            warnings.append(text)
-            failures_accessor.DeleteWarning(failure)
-        else:
-            errors.append(text)
-    if errors:
-        return DB.FailureProcessingResult.ProceedWithRollBack
-    return DB.FailureProcessingResult.Continue
-
-
-def tool_transaction(doc, tool_name: str):
-    """The Transaction one tool call runs in (not started), named after the tool; start it with
-    ``start_tool_transaction`` (also the preview's)."""
-    return DB.Transaction(doc, _transaction_title(tool_name))
-
-
-def start_tool_transaction(transaction, warnings: list, errors: list) -> None:
-    """Start ``transaction``, then have its failures collected into ``warnings`` and ``errors``
-    instead of Revit's dialogs. In that order: "every time a transaction starts, Failure Handling
-    Options will be reset to their default values" (Transaction.Start), so options set before
-    Start would be lost, and Revit would show its own warning and error dialogs at the commit."""
-    transaction.Start()
-    options = transaction.GetFailureHandlingOptions()
-    options.SetFailuresPreprocessor(_failure_collector(warnings, errors))
-    options.SetClearAfterRollback(True)  # no "transaction rolled back" dialog either
-    transaction.SetFailureHandlingOptions(options)
-
-
-def _failure_collector(warnings: list, errors: list) -> _FailureCollector:
-    collector = _FailureCollector()
-    collector.warnings = warnings
-    collector.errors = errors
-    return collector
-
-
 # -- one batch ---------------------------------------------------------------------------------
 
 
@@ -221,36 +160,27 @@ class _Batch:
         try:
             return _Ran(output=call.run(ctx))
         except BaseException as exc:  # noqa: BLE001 - the model gets the error as the tool's result
-            return _Ran(error=_describe_error(exc))
+            return _Ran(error=describe_error(exc))
 
     def _write(self, ctx: ToolContext, call: PreparedCall) -> _Ran:
-        errors: list[str] = []
-        transaction = tool_transaction(self.doc, call.name)
         if self.doc.IsReadOnly:
             return _Ran(error=f"'{self.doc.Title}' is read-only, so Revit cannot change it. Nothing was "
                               "changed. Open it for editing (or save a copy and open that), then ask again.")
         # The guard answers Revit's dialogs and refuses saves while the tool runs (step_guard.py).
         with ChangeRecorder(self.doc.Application, self.doc) as recorder, \
                 StepGuard(getattr(self.uidoc, "Application", None), self.doc) as guard:
-            try:
-                # Inside the try: Revit may refuse to start it (a modal edit mode, say).
-                start_tool_transaction(transaction, ctx.warnings, errors)
-                output = call.run(ctx)
-                status = transaction.Commit()
-            # BaseException too: a script calling sys.exit() must not leave the transaction open.
-            except BaseException as exc:  # noqa: BLE001 - undo this tool's work, report, go on
-                _roll_back_if_open(transaction)
-                return _Ran(error=_describe_error(exc), notes=guard.report())
-        if status != DB.TransactionStatus.Committed:
-            reasons = _failures_text(errors) or "Revit gave no reason"
-            return _Ran(error=f"Revit rolled the change back: {reasons}", notes=guard.report())
+            done = run_in_transaction(ctx, call)
+        if done.error is not None:
+            return _Ran(error=done.error, notes=guard.report())
+        if done.refused is not None:
+            return _Ran(error=f"Revit rolled the change back: {done.refused}", notes=guard.report())
         self.committed = True
-        return _Ran(output=output, added=recorder.added, deleted=recorder.deleted, notes=guard.report())
+        return _Ran(output=done.output, added=recorder.added, deleted=recorder.deleted, notes=guard.report())
 
     # -- after the tool ran ----------------------------------------------------------------------
 
     def _report(self, ctx: ToolContext, call: PreparedCall, ran: _Ran) -> tuple[str, bool]:
-        """Update the working set, verify, and render the content the model reads."""
+        """Update the working set, read the change back, and render the content the model reads."""
         working_set = self.session.working_set
         if ran.deleted:
             working_set.discard_deleted(ran.deleted)
@@ -260,15 +190,12 @@ class _Batch:
         except WorkingSetPayloadError as exc:
             kept = " The tool's changes to the model were kept." if call.spec.writes else ""
             return f"{exc}{kept}", True
-        if output.verify is not None:
-            try:
-                content = output.verify()
-            except Exception as exc:  # noqa: BLE001
-                return ("The change was made and kept, but reading it back failed: "
-                        f"{_describe_error(exc)}. Check the model before repeating the call."
-                        + _warnings_note(ctx.warnings)), True
-        else:
-            content = output.content
+        try:
+            content = read_back_after_commit(ctx, output)
+        except Exception as exc:  # noqa: BLE001
+            return ("The change was made and kept, but reading it back failed: "
+                    f"{describe_error(exc)}. Check the model before repeating the call."
+                    + _warnings_note(ctx.warnings)), True
         if message is not None:
             content = message
         return _render(content) + _warnings_note(ctx.warnings), False
@@ -325,21 +252,6 @@ def _is_model_element(element) -> bool:
     return category.CategoryType == DB.CategoryType.Model or id_value(category.Id) in _datum_categories()
 
 
-def _transaction_title(tool_name: str) -> str:
-    """A readable transaction name: "create_wall" -> "Create wall"."""
-    return tool_name.replace("_", " ").strip().capitalize() or "Paracore"
-
-
-def _roll_back_if_open(transaction) -> None:
-    if transaction.GetStatus() == DB.TransactionStatus.Started:
-        transaction.RollBack()
-
-
-def _describe_error(exc: BaseException) -> str:
-    """A ToolError is written for the model; anything else is rendered with its cause chain."""
-    return str(exc) if isinstance(exc, ToolError) else format_exception_for_model(exc)
-
-
 # Whatever a tool or a user script returns, the model never gets more than this: a result is a
 # few hundred tokens, and the tools bound their own output well below it. This is the backstop.
 MAX_RESULT_CHARS = 4300
@@ -364,26 +276,8 @@ def _render(content: Any) -> str:
 
 
 def _warnings_note(warnings: list[str]) -> str:
-    text = _failures_text(warnings)
+    text = failures_text(warnings)
     return f"\nRevit warnings: {text}" if text else ""
-
-
-SHOWN_FAILURES = 5      # distinct Revit warnings (or errors) quoted in a result
-FAILURE_TEXT = 200      # characters of one quoted warning
-
-
-def _failures_text(texts: list[str]) -> str:
-    """ "A; B; … and 12 more": the distinct texts, a few of them, each cut to a sentence's length
-    (code can make Revit post hundreds; the result stays short)."""
-    unique = _unique(texts)
-    shown = [t if len(t) <= FAILURE_TEXT else t[:FAILURE_TEXT - 1] + "…" for t in unique[:SHOWN_FAILURES]]
-    if len(unique) > SHOWN_FAILURES:
-        shown.append(f"… and {len(unique) - SHOWN_FAILURES} more")
-    return "; ".join(shown)
-
-
-def _unique(texts: list[str]) -> list[str]:
-    return list(dict.fromkeys(texts))
 
 
 class _ChangeCollector:

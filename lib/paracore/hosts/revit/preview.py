@@ -1,10 +1,12 @@
 """Previews: what a writing call would change, found by running it and rolling it back.
 
 Before the user is asked to approve a writing call, the call runs for real inside a transaction
-group: its transaction is committed, so Revit processes failures and reports (DocumentChanged)
-the elements added, modified and deleted; the changed elements are read; then the group is
-rolled back, and the undo ledger is told so (Revit does not document that a group's rollback
-raises DocumentChanged). The model is as it was, and no undo entry is left. The approval then shows:
+group, through the executor's runner (``transactions.run_in_transaction``: the same start,
+read-back and commit as the real run): its transaction is committed, so Revit processes
+failures and reports (DocumentChanged) the elements added, modified and deleted; the changed
+elements are read; then the group is rolled back, and the undo ledger is told so (Revit does
+not document that a group's rollback raises DocumentChanged). The model is as it was, and no
+undo entry is left. The approval then shows:
 
 - per element, values before -> after (parameters, type, level, location), on a bounded sample;
 - the elements that would be created and deleted, by category; for deletes, what Revit deletes
@@ -32,15 +34,9 @@ from paracore.core.session import Session
 from paracore.core.units import format_length
 from paracore.core.working_set import singular
 from paracore.hosts.revit import document_events, undo_ledger
-from paracore.hosts.revit.executor import (
-    MAX_RESULT_CHARS,
-    _describe_error,
-    _failures_text,
-    _roll_back_if_open,
-    start_tool_transaction,
-    tool_transaction,
-)
+from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 from paracore.hosts.revit.step_guard import StepGuard
+from paracore.hosts.revit.transactions import failures_text, run_in_transaction
 from paracore.revit.api import DB
 from paracore.revit.changes import ChangeRecorder
 from paracore.revit.context import ToolContext, display_length_unit, element_id
@@ -97,7 +93,7 @@ class Preview:
                                    self._counts_line("Deletes", self.deleted)) if line]
         lines += self._also_deleted_lines() + self._change_lines()
         if self.warnings:
-            lines.append(f"Revit would warn: {_failures_text(list(self.warnings))}")
+            lines.append(f"Revit would warn: {failures_text(list(self.warnings))}")
         lines += self.guarded
         return "\n".join(lines) if lines else "No change to the model."
 
@@ -152,7 +148,7 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
         try:
             for before in (c for c in earlier if c.spec.writes):
                 with StepGuard(getattr(uidoc, "Application", None), doc):
-                    _run(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), before)
+                    _run(ToolContext(doc=doc, uidoc=uidoc, session=session), before)
             measured = _measure(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), call)
         finally:
             _roll_back(group)
@@ -168,7 +164,7 @@ def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured"
     # sees what the step will do, and never stops Revit on a modal dialog.
     with ChangeRecorder(doc.Application, doc) as recorder, \
             StepGuard(getattr(ctx.uidoc, "Application", None), doc) as guard:
-        error = _run(doc, ctx, call)
+        error = _run(ctx, call)
     if error is not None:
         return Preview(error=_bounded_error("\n".join([error, *guard.report()])))
     modified = users_ids(doc, recorder.modified)
@@ -186,20 +182,13 @@ def _bounded_error(text: str) -> str:
     return text if len(text) <= limit else text[:limit] + f"… (cut: {len(text) - limit} more characters)"
 
 
-def _run(doc, ctx: ToolContext, call: PreparedCall) -> str | None:
-    """Run the call in a transaction and commit it; the error text when it fails, else None."""
-    errors: list[str] = []
-    transaction = tool_transaction(doc, call.name)
-    try:
-        start_tool_transaction(transaction, ctx.warnings, errors)
-        call.run(ctx)
-        status = transaction.Commit()
-    except BaseException as exc:  # noqa: BLE001 - a script's sys.exit() too: the preview reports it
-        _roll_back_if_open(transaction)
-        return _describe_error(exc)
-    if status != DB.TransactionStatus.Committed:
-        return f"Revit would roll the change back: {_failures_text(errors) or 'Revit gave no reason'}"
-    return None
+def _run(ctx: ToolContext, call: PreparedCall) -> str | None:
+    """Run the call in a transaction and commit it, as the executor does; the error text when it
+    fails (a script's sys.exit() too), else None."""
+    done = run_in_transaction(ctx, call)
+    if done.refused is not None:
+        return f"Revit would roll the change back: {done.refused}"
+    return done.error
 
 
 @dataclass

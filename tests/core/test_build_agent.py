@@ -1,10 +1,10 @@
-"""One place puts the agent together (paracore.app.build): the pane and the sandbox get the same
+"""One place puts the agent together (paracore.agent.build): the pane and the sandbox get the same
 model wrapper, limits and policy from the settings."""
 from __future__ import annotations
 
 import pytest
 
-from paracore.app.build import build_agent, build_model
+from paracore.agent.build import build_agent, build_model
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.retry import RetryingModel
 from paracore.llm.scripted import ScriptedModel

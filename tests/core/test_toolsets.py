@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from paracore.core import events as ev
-from paracore.app.build import build_agent
+from paracore.agent.build import build_agent
 from paracore.tools.catalogue import load_tools
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox

@@ -16,7 +16,7 @@ from paracore.agent.history import ChatHistory, DiscardedResults, KeptResults, R
 from paracore.agent.phases.answer import NO_ANSWER
 from paracore.agent.policy import AgentLimits, ApprovalPolicy, ApprovalRequest, Approver, Decision, approve_all
 from paracore.agent.seam import CallOutcome, RequestNotRun, RevitSide
-from paracore.core.session import OPEN_ACTION   # the agent named it before the session did
+from paracore.core.session import OPEN_ACTION  # the agent named it before the session did
 
 __all__ = [
     "NO_ANSWER", "OPEN_ACTION", "Agent", "AgentLimits", "ApprovalPolicy", "ApprovalRequest", "Approver",

@@ -13,17 +13,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from paracore.core import events as ev
-from paracore.llm.base import CancelToken, ModelRequest, ToolDefinition
-from paracore.core.messages import ToolCallPart
-from paracore.core.session import Session
-from paracore.tools.registry import Registry
 from paracore.agent.history import DiscardedResults, ResultSink
 from paracore.agent.outside import run_outside_calls
 from paracore.agent.phases import offer
 from paracore.agent.policy import AgentLimits, ApprovalPolicy, Approver
 from paracore.agent.seam import RevitSide
 from paracore.agent.turn import ChatTurn
+from paracore.core import events as ev
+from paracore.core.messages import ToolCallPart
+from paracore.core.session import Session
+from paracore.llm.base import CancelToken, ModelRequest, ToolDefinition
+from paracore.tools.registry import Registry
 
 
 @dataclass

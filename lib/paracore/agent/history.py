@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from paracore.core.messages import (Message, TextPart, ToolCallPart, ToolResultPart, add_user_text,
-                                    close_dangling_calls)
-from paracore.core.session import Session
 from paracore.agent.phases.results import ENDED, result_part
+from paracore.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, add_user_text, close_dangling_calls
+from paracore.core.session import Session
 
 Results = dict[str, ToolResultPart]
 

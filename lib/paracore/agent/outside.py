@@ -9,14 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
-from paracore.core import events as ev
-from paracore.llm.base import CancelToken
-from paracore.core.messages import ToolCallPart
 from paracore.agent.history import ResultSink
 from paracore.agent.phases import execute, offer
 from paracore.agent.phases.context import AgentParts, RunContext
 from paracore.agent.phases.prepare import WorkingSetWatch
 from paracore.agent.step import ToolStep
+from paracore.core import events as ev
+from paracore.core.messages import ToolCallPart
+from paracore.llm.base import CancelToken
 
 log = logging.getLogger("paracore.agent")
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from paracore.core.messages import ToolCallPart
 from paracore.agent.history import ResultSink
 from paracore.agent.phases import approve, execute
 from paracore.agent.phases.context import RunContext
 from paracore.agent.phases.prepare import WorkingSetWatch
 from paracore.agent.phases.results import CANCELLED, ENDED, StepResults
+from paracore.core.messages import ToolCallPart
 
 NameBatch = Callable[[int, execute.Runnable], str]
 """The undo entry's name for step ``n``'s batch."""

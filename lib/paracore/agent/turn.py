@@ -16,14 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from paracore.core import events as ev
-from paracore.llm.base import CancelToken, ModelError
-from paracore.core.session import OPEN_ACTION, Session
 from paracore.agent.history import ChatHistory
 from paracore.agent.phases import answer, execute, offer, prepare
 from paracore.agent.phases.context import AgentParts, RunContext
 from paracore.agent.phases.results import CANCELLED
 from paracore.agent.step import ToolStep
+from paracore.core import events as ev
+from paracore.core.session import OPEN_ACTION, Session
+from paracore.llm.base import CancelToken, ModelError
+
 
 class ChatTurn:
     """One user turn: its history, its working-set watch, its tool step and the reply so far."""

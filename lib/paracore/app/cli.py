@@ -8,7 +8,7 @@ import logging
 import sys
 
 from paracore.agent import ApprovalPolicy
-from paracore.app.build import build_model
+from paracore.agent.build import build_model
 from paracore.app.cli_view import ConversationPrinter
 from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import ReplayFileError, load_replay

@@ -32,7 +32,6 @@ from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, parse_angle
 from paracore.core.working_set import singular
 from paracore.tools.lookup import (
-    LISTED_CHOICES,
     _no_such_type,
     builtin_categories,
     category_name,

@@ -10,13 +10,18 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 
-from paracore.core import events as ev
-from paracore.llm.base import ModelError, ModelRequest, ResponseComplete, RetryNotice
-from paracore.llm.base import TextDelta as ModelTextDelta
-from paracore.llm.base import ThinkingDelta as ModelThinkingDelta
-from paracore.llm.pricing import estimate_cost
-from paracore.core.messages import MAX_ARGUMENT_DEPTH, Message, TextPart, ToolCallPart, nesting_exceeds
 from paracore.agent.phases.context import RunContext
+from paracore.core import events as ev
+from paracore.core.messages import MAX_ARGUMENT_DEPTH, Message, TextPart, ToolCallPart, nesting_exceeds
+from paracore.llm.base import (
+    ModelError,
+    ModelRequest,
+    ResponseComplete,
+    RetryNotice,
+    TextDelta as ModelTextDelta,
+    ThinkingDelta as ModelThinkingDelta,
+)
+from paracore.llm.pricing import estimate_cost
 
 log = logging.getLogger("paracore.agent")
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 
+from paracore.agent.phases.context import RunContext
+from paracore.agent.phases.results import CANCELLED, StepResults
+from paracore.agent.policy import ApprovalRequest
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
 from paracore.tools.forms import FormError, approval_form_of
 from paracore.tools.registry import PreparedCall, ToolCallError
-from paracore.agent.policy import ApprovalRequest
-from paracore.agent.phases.context import RunContext
-from paracore.agent.phases.results import CANCELLED, StepResults
 
 log = logging.getLogger("paracore.agent")
 

@@ -5,11 +5,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from paracore.llm.base import CancelToken, ModelRequest, ToolDefinition
-from paracore.core.session import Session
-from paracore.tools.registry import Registry
 from paracore.agent.policy import AgentLimits, ApprovalPolicy, Approver
 from paracore.agent.seam import RevitSide
+from paracore.core.session import Session
+from paracore.llm.base import CancelToken, ModelRequest, ToolDefinition
+from paracore.tools.registry import Registry
 
 
 class AgentParts(Protocol):

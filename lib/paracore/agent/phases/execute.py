@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from paracore.core import events as ev
-from paracore.tools.registry import PreparedCall
-from paracore.agent.seam import RequestNotRun
 from paracore.agent.phases.context import RunContext
 from paracore.agent.phases.results import StepResults
+from paracore.agent.seam import RequestNotRun
+from paracore.core import events as ev
+from paracore.tools.registry import PreparedCall
 
 Runnable = list[tuple[str, PreparedCall]]
 

@@ -8,11 +8,11 @@ most tests) every registered tool is on. Calls from outside the conversation (MC
 """
 from __future__ import annotations
 
-from paracore.llm.base import ToolDefinition
-from paracore.core.messages import ToolCallPart, ToolResultPart
-from paracore.core import toolsets
-from paracore.tools.registry import Registry
 from paracore.agent.phases.context import AgentParts
+from paracore.core import toolsets
+from paracore.core.messages import ToolCallPart, ToolResultPart
+from paracore.llm.base import ToolDefinition
+from paracore.tools.registry import Registry
 
 
 def tools_on(agent: AgentParts) -> list[str]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 
+from paracore.agent.phases.context import AgentParts, RunContext
 from paracore.core import events as ev
+from paracore.core.messages import Message
 from paracore.llm.base import ModelRequest
 from paracore.llm.context_window import DEFAULT_CONTEXT_WINDOWS, history_budget, trim_history
-from paracore.core.messages import Message
-from paracore.agent.phases.context import AgentParts, RunContext
 
 
 def context_block(ctx: RunContext) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 
+from paracore.agent.phases.context import RunContext
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart, ToolResultPart
-from paracore.agent.phases.context import RunContext
 
 CANCELLED = "Cancelled by the user before it ran."
 ENDED = "Not run: the turn ended before this call ran."

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from paracore.app.build import build_agent, build_model
+from paracore.agent.build import build_agent, build_model
 from paracore.core import events as ev
 from paracore.core.settings import load_settings
 from paracore.hosts.revit.runtime import RevitRuntime
@@ -37,7 +37,7 @@ class ChatAgent:
                  model_factory: Callable[[Any], Any] | None = None, timeout: float = 120.0) -> None:
         """``settings_loader`` and ``model_factory`` default to ``load_settings`` and
         ``providers.create_model`` (looked up at each turn); the agent is put together by
-        ``paracore.app.build``."""
+        ``paracore.agent.build``."""
         self.session = session
         self.bridge = bridge
         self.uiapp = uiapp if uiapp is not None else bridge.uiapp

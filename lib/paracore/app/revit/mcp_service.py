@@ -1,6 +1,6 @@
 """What an MCP call does inside Revit: the service the loopback listener serves.
 
-Every call goes where the chat's go: an agent put together by ``app.build.build_agent`` for the
+Every call goes where the chat's go: an agent put together by ``agent.build.build_agent`` for the
 session of the named (or active) document, on a ``RevitRuntime`` over the process's one
 ExternalEvent ``Bridge``, through ``mcp.calls.run_call`` → ``Agent.run_calls`` (the same
 validation, approval policy, executor, one undo entry per call, working set). The agent runs on
@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from paracore.app.build import build_agent
+from paracore.agent.build import build_agent
 from paracore.core import events as ev
 from paracore.core.settings import load_settings
 from paracore.hosts.revit import host_state, session_events

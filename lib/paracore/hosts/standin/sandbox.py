@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from paracore.agent import Agent, ApprovalPolicy, Approver, approve_all
-from paracore.app.build import build_agent
+from paracore.agent.build import build_agent
 from paracore.core import resources, session as sessions
 from paracore.core.settings import Settings
 from paracore.hosts.revit import document_events
@@ -58,7 +58,7 @@ class Sandbox:
 
     def agent(self, model, approver: Approver = approve_all, policy: ApprovalPolicy | None = None,
               settings: Settings | None = None, toolsets: bool = False) -> Agent:
-        """The agent on this sandbox's document (``paracore.app.build``); ``settings`` give the
+        """The agent on this sandbox's document (``paracore.agent.build``); ``settings`` give the
         limits and, without ``policy``, the approval policy (defaults when None). ``toolsets``:
         as in Revit, the model starts with the core tools (docs/TOOLSETS.md); False (scripted
         models, tests) sends every tool."""

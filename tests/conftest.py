@@ -16,10 +16,24 @@ if str(LLM_TEST_HELPERS) not in sys.path:
     sys.path.insert(0, str(LLM_TEST_HELPERS))
 
 # Settings, sessions, traces and usage logs written by tests (and by the commands they run in
-# subprocesses) go to a throwaway folder, never into the user's own Paracore folders.
+# subprocesses) go to a throwaway folder, never into the user's own Paracore folders. Each process
+# gets its own: with pytest-xdist every worker inherits the environment of the process that started
+# it, so a folder this file chose there (named in _SCRATCH_OWNED) is replaced, never shared. A
+# folder the developer set before running pytest is kept.
 _SCRATCH = Path(tempfile.mkdtemp(prefix="paracore-tests-"))
-os.environ.setdefault("PARACORE_DATA_DIR", str(_SCRATCH / "data"))
-os.environ.setdefault("PARACORE_CONFIG_DIR", str(_SCRATCH / "config"))
+_SCRATCH_OWNED = "PARACORE_TESTS_SCRATCH"
+_owned = set(os.environ.get(_SCRATCH_OWNED, "").split())
+for _variable, _folder in (("PARACORE_DATA_DIR", "data"), ("PARACORE_CONFIG_DIR", "config")):
+    if _variable not in os.environ or _variable in _owned:
+        os.environ[_variable] = str(_SCRATCH / _folder)
+        _owned.add(_variable)
+os.environ[_SCRATCH_OWNED] = " ".join(sorted(_owned))
+
+# Retries do not sleep in tests: the pause between attempts is scaled to nothing (paracore.llm.retry,
+# PARACORE_RETRY_DELAY_SCALE); the delays announced stay the real 1 s, 2 s, 4 s. Tests of the pause
+# itself give their policy wait_scale=1.0; commands run in subprocesses get the variable only if a
+# test passes it on.
+os.environ.setdefault("PARACORE_RETRY_DELAY_SCALE", "0")
 
 
 def pytest_configure(config):

@@ -844,7 +844,7 @@ def test_cancel_during_the_retry_back_off_returns_at_once():
     threading.Timer(0.1, cancel.cancel).start()
 
     started = time.monotonic()
-    events, done = run(RetryingModel(make_model(server)), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel)
 
     assert time.monotonic() - started < 2
     assert [type(e) for e in events] == [RetryNotice] and events[0].delay_s == 30

@@ -657,7 +657,7 @@ def test_cancel_during_a_retry_wait_stops_at_once():
     server = FakeGemini(limited_then_cancelled)
     started = time.monotonic()
 
-    events, done = run(RetryingModel(make_model(server)), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel)
 
     assert time.monotonic() - started < 2 and len(server.requests) == 1
     assert [(type(e), e.delay_s) for e in events] == [(RetryNotice, 30)]

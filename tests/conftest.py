@@ -36,6 +36,44 @@ os.environ[_SCRATCH_OWNED] = " ".join(sorted(_owned))
 os.environ.setdefault("PARACORE_RETRY_DELAY_SCALE", "0")
 
 
+def _read_each_sample_building_once() -> None:
+    """The stand-in reads a building's IFC file with ifcopenshell on every open (0.4 s for the
+    duplex, 1.4 s for the office), and the suite opens the samples thousands of times. In the test
+    process a sample building's file (one in the stand-in's model folders, unchanged since) is read
+    once; every open still builds a new document from its own copy of the data (a pickle round
+    trip, 15 ms), so no test sees another's changes. Any other path is read every time, as are
+    the samples in the commands the tests run in subprocesses; tests/standin reads the files itself."""
+    import pickle
+    import threading
+
+    from revit_standin import loader
+    from revit_standin.ifc_reader import read_ifc
+
+    read: dict[tuple, bytes] = {}
+    lock = threading.Lock()
+    open_every_time = loader.open_model
+
+    def open_model(model: str, application):
+        path = loader.resolve_model(model).resolve()
+        folders = {folder.resolve() for folder in loader.model_search_path() if folder.is_dir()}
+        if path.parent not in folders:
+            return open_every_time(model, application)
+        stat = path.stat()
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        with lock:
+            data = read.get(key)
+        if data is None:
+            data = pickle.dumps(read_ifc(str(path)))
+            with lock:
+                read[key] = data
+        return loader.build_document(pickle.loads(data), application)
+
+    loader.open_model = open_model
+
+
+_read_each_sample_building_once()
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "network: needs the package index (PyPI); fails, never skips, when it cannot be reached")

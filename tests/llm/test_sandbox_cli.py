@@ -47,7 +47,7 @@ class LoopbackProvider:
 
     EXTRA = 2
 
-    def __init__(self, replies: list[bytes], deadline: float = 30.0) -> None:
+    def __init__(self, replies: list[bytes], deadline: float = 120.0) -> None:
         self.replies = list(replies)
         self.requests: list[dict] = []
         self._stop = threading.Event()

@@ -2,7 +2,8 @@
 """Developer entry point: sets up a virtual environment on first use, then runs a task.
 
     python3 tasks.py demo      the sandbox demo, against the Revit stand-in
-    python3 tasks.py test      the whole test suite
+    python3 tasks.py test      the whole test suite, its files shared out over the cores (pytest-xdist);
+                               pytest's own options may follow (-n 0 or --pdb runs it in this process)
     python3 tasks.py bench     the benchmarks (--write saves bench/RESULTS.md, --quick is shorter)
     python3 tasks.py explore --minutes N   the exploration suite (tests/exploration) in rounds with
                                fresh seeds and more examples for N minutes (default 30); what it
@@ -91,7 +92,7 @@ def main(argv: list[str]) -> int:
         return explore(python, rest)
     commands = {
         "demo": [python, "-m", "paracore", "demo", *rest],
-        "test": [python, "-m", "pytest", *rest],
+        "test": [python, "-m", "pytest", *parallel_options(rest), *rest],
         "bench": [python, str(ROOT / "bench" / "run.py"), *rest],
         "paracore": [python, "-m", "paracore", *rest],
     }
@@ -99,6 +100,25 @@ def main(argv: list[str]) -> int:
         print(f"Unknown task {task!r}. Tasks: {', '.join([*commands, 'explore'])}.", file=sys.stderr)
         return 2
     return run_child(commands[task])
+
+
+# Options after which `test` leaves the distribution to the user (or runs in one process: a
+# debugger or uncaptured output needs the tests in the process it talks to).
+_OWN_DISTRIBUTION = ("-n", "--numprocesses", "--dist", "--tx", "--pdb", "--trace", "-s", "--capture")
+
+
+def parallel_options(argv: list[str]) -> list[str]:
+    """pytest-xdist's options for `test`: one worker per core, each taking whole files (so a file's
+    module fixtures, such as a loaded sample building, are made once), unless ``argv`` chooses
+    otherwise (-n, --dist, -p naming xdist, a debugger, -s)."""
+    for n, arg in enumerate(argv):
+        if arg.startswith(_OWN_DISTRIBUTION):
+            return []
+        plugin = arg[2:] if arg.startswith("-p") and len(arg) > 2 else (argv[n + 1] if arg == "-p" and
+                                                                          n + 1 < len(argv) else "")
+        if "xdist" in plugin:
+            return []
+    return ["-n", "auto", "--dist", "loadfile"]
 
 
 def explore(python: str, argv: list[str]) -> int:

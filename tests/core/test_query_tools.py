@@ -1,5 +1,6 @@
-"""The query tools on the stand-in: the duplex model for behaviour, a model grown to 100k
-elements for the bounded-result rule.
+"""The query tools on the stand-in: the duplex model for behaviour, a model grown to 10k
+elements for the bounded-result rule (the benchmark runs them at 100k: bench/scaling.py,
+bench/tool_bounds.py).
 
 Every call goes through the registry (validation) and the executor's run_batch, so the working
 set changes the way it does in Revit: ToolOutput.working_set applied by the executor. The model
@@ -30,6 +31,7 @@ from paracore.revit.dotnet import typed_list
 M = 1 / 0.3048          # feet per metre
 LIB = Path(__file__).resolve().parents[2] / "lib"
 BOUND = 2000            # characters: "a few hundred tokens", whatever the model's size
+BIG = 10_000            # elements: about 2,400 walls, 170 levels; every result must still fit in BOUND
 QUERY_TOOLS = ("get_model_overview", "search_elements", "get_element_info", "get_parameters", "list_levels",
                "list_types", "list_views", "get_selection", "get_warnings", "filter_working_set")
 
@@ -102,11 +104,12 @@ def revit(monkeypatch):
 
 @pytest.fixture(scope="module")
 def big_doc():
-    """The duplex grown to 100k elements (once for the module)."""
+    """The duplex grown to BIG elements (once for the module; the tests that change it undo nothing
+    the others read: the ids and counts they check are taken from the model when they run)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(guard, "_main_thread_id", threading.get_ident())
         doc = RevitHost().open("duplex")
-        grow(doc, 100_000)
+        grow(doc, BIG)
         yield doc
 
 
@@ -624,15 +627,16 @@ def test_get_warnings(revit):
         f"- 1 × Elements have duplicate 'Mark' values. Elements (3): {', '.join(map(str, ids_of(walls[:3])))}"]
 
 
-# --- the bounded rule on a 100k-element model --------------------------------------------------------
+# --- the bounded rule on a 10k-element model --------------------------------------------------------
 
 
 def test_the_grown_model_is_big(big):
-    assert len(list(DB.FilteredElementCollector(big.doc).WhereElementIsNotElementType())) >= 100_000
-    assert len(big.walls()) > 20_000
+    assert len(big.doc._elements) >= BIG   # what grow counts: every element, types included
+    assert len(list(DB.FilteredElementCollector(big.doc).WhereElementIsNotElementType())) > 0.99 * BIG
+    assert len(big.walls()) > BIG // 5
 
 
-def test_search_on_100k_is_exact_bounded_and_fast(big):
+def test_search_on_10k_is_exact_bounded_and_fast(big):
     walls = big.walls()
     started = time.perf_counter()
     text = big.text("search_elements", {"category": "Walls", "limit": 20})
@@ -641,7 +645,7 @@ def test_search_on_100k_is_exact_bounded_and_fast(big):
     assert len(text) <= BOUND and len(rows(text)) <= 20
 
     tall = sum(w.LookupParameter("Unconnected Height").AsDouble() > 2.5 * M + 0.005 * M for w in walls)
-    assert tall > 15_000
+    assert tall > len(walls) // 2
     started = time.perf_counter()
     outcome = big.call("search_elements", {"category": "Walls", "conditions": [cond("Unconnected Height", ">", "2.5 m")],
                                            "limit": 20, "to_working_set": "replace"})
@@ -659,8 +663,10 @@ def test_search_on_100k_is_exact_bounded_and_fast(big):
           f"every model category with a text condition {anything * 1000:.0f} ms")
 
 
-def test_every_query_tool_is_bounded_on_100k(big):
+def test_every_query_tool_is_bounded_on_10k(big):
     walls = ids_of(big.walls())
+    levels = len(list(DB.FilteredElementCollector(big.doc).OfClass(DB.Level)))
+    assert levels > 100
     big.session.working_set.replace(walls)
     big.select(walls)
     sizes = {}
@@ -674,8 +680,8 @@ def test_every_query_tool_is_bounded_on_100k(big):
 
     overview = measure("get_model_overview")
     assert f"Working set: {len(walls):,} elements" in overview
-    assert "Levels (1,696, lowest first)" in overview
-    assert header(measure("list_levels")) == "1,696 levels, lowest first:"
+    assert f"Levels ({levels:,}, lowest first)" in overview
+    assert header(measure("list_levels")) == f"{levels:,} levels, lowest first:"
     measure("list_types", {"category": "Walls"})
     measure("list_views")
     assert header(measure("get_selection")).startswith(f"{len(walls):,} elements selected in Revit")
@@ -685,10 +691,10 @@ def test_every_query_tool_is_bounded_on_100k(big):
                                                 "Top Constraint", "Location Line", "Room Bounding", "Structural",
                                                 "Mark", "Width", "Area", "Volume"]})
     assert f"Across all {len(walls):,}" in many
-    measure("search_elements", {"level": "Level 1 (200)", "limit": 20})
+    measure("search_elements", {"level": "Level 1 (20)", "limit": 20})
     measure("search_elements", {"category": "Furniture", "limit": 20, "to_working_set": "add"})
     measure("search_elements", {"category": "Wals"}, error=True)
-    measure("search_elements", {"category": "Walls", "level": "Level 1 (2OO)"}, error=True)
+    measure("search_elements", {"category": "Walls", "level": "Level 1 (2O)"}, error=True)
     measure("search_elements", {"category": "Walls", "conditions": [cond("Coments", "=", "x")]}, error=True)
     measure("list_types", {"category": "Dors"}, error=True)
 
@@ -699,11 +705,11 @@ def test_every_query_tool_is_bounded_on_100k(big):
     assert text.startswith(f"Kept {len(kept)} of the {len(walls):,} elements in the working set (on Level 2 (7))")
     assert big.working_set == tuple(kept)
 
-    def duplicate_marks():   # 2,000 pairs of walls sharing a Mark: 2,000 warnings
-        for index, wall in enumerate(big.walls()[:4000]):
+    def duplicate_marks():   # 1,000 pairs of walls sharing a Mark: 1,000 warnings
+        for index, wall in enumerate(big.walls()[:2000]):
             wall.LookupParameter("Mark").Set(f"M{index // 2}")
     big.edit(duplicate_marks)
     warnings = measure("get_warnings")
-    assert header(warnings) == "2,000 warnings of 1 kind:"
-    print("\nlargest results on 100k (characters):",
+    assert header(warnings) == "1,000 warnings of 1 kind:"
+    print("\nlargest results on 10k (characters):",
           ", ".join(f"{name.strip()}: {size}" for name, size in sorted(sizes.items(), key=lambda kv: -kv[1])[:5]))

@@ -573,14 +573,14 @@ def test_429_with_retry_after_is_sent_again_by_retrying_model_then_succeeds():
                              **{"retry-after": "0.02"})
     server = Server(limited, error_response(429, "rate_limit_error", "again", **{"retry-after": "0.02"}),
                     sse_response(message_start() + text_block(0, "ok") + message_end("end_turn")))
-    model = RetryingModel(make_model(server), RetryPolicy(base_delay=0))
+    model = RetryingModel(make_model(server), RetryPolicy(base_delay=0, wait_scale=1.0))
 
     started = time.monotonic()
     events, done = run(model, ask())
 
     assert done.message.text == "ok"
     assert server.calls == 3
-    assert time.monotonic() - started >= 0.04  # the retry-after was honoured
+    assert time.monotonic() - started >= 0.04  # the retry-after was honoured (waited for real: 40 ms)
     notices = [e for e in events if isinstance(e, RetryNotice)]
     assert [(n.attempt, n.delay_s) for n in notices] == [(2, pytest.approx(0.02)), (3, pytest.approx(0.02))]
     assert [h["x-stainless-retry-count"] for h in server.headers] == ["0", "0", "0"]  # each is one SDK attempt
@@ -844,7 +844,7 @@ def test_cancel_during_the_retry_back_off_returns_at_once():
     threading.Timer(0.1, cancel.cancel).start()
 
     started = time.monotonic()
-    events, done = run(RetryingModel(make_model(server)), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel)
 
     assert time.monotonic() - started < 2
     assert [type(e) for e in events] == [RetryNotice] and events[0].delay_s == 30

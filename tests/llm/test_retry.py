@@ -16,11 +16,14 @@ from paracore.llm.base import (
     TextDelta,
     final_response,
 )
-from paracore.llm.retry import RetryingModel, RetryPolicy
+from paracore.llm.retry import DELAY_SCALE_VARIABLE, RetryingModel, RetryPolicy
 from paracore.core.messages import Message, Usage
 
 REQUEST = ModelRequest(system="be brief", messages=[Message.user_text("hi")])
 FAST = RetryPolicy(base_delay=0.0)
+# The pauses as a user waits them: the suite sets PARACORE_RETRY_DELAY_SCALE=0 (tests/conftest.py),
+# which every other policy here reads.
+UNSCALED = RetryPolicy(wait_scale=1.0)
 
 
 def complete(text="done", stop_reason="end_turn"):
@@ -120,7 +123,7 @@ def test_it_is_a_model():
 def test_a_request_that_fails_before_its_first_event_is_sent_again_and_announced():
     inner = FlakyModel(([], broken("Could not reach the model server")), ([], broken("overloaded")),
                        ([TextDelta(text="answer"), complete("answer")], None))
-    model = RetryingModel(inner)
+    model = RetryingModel(inner, UNSCALED)
     cancel = RecordingCancel()
     events = list(model.stream(REQUEST, cancel))
     assert [(n.attempt, n.max_attempts, n.reason, n.delay_s) for n in notices(events)] == [
@@ -129,6 +132,41 @@ def test_a_request_that_fails_before_its_first_event_is_sent_again_and_announced
     assert events[-1].message.text == "answer"
     assert inner.requests == [REQUEST] * 3 and model.retries == 2
     assert cancel.waits == [1.0, 2.0]  # backing off, announced before each pause
+
+
+def test_the_real_back_off_waits_1_2_and_4_seconds_before_giving_up():
+    """The schedule a user waits through, read from the pauses asked of the cancel token (which
+    records them and returns at once): nothing sleeps."""
+    inner = FlakyModel(*[([], broken(f"failure {n}")) for n in range(1, 5)])
+    model = RetryingModel(inner, UNSCALED)
+    cancel = RecordingCancel()
+    events = []
+    with pytest.raises(ModelError, match="failure 4"):
+        for event in model.stream(REQUEST, cancel):
+            events.append(event)
+    assert cancel.waits == [1.0, 2.0, 4.0]
+    assert [n.delay_s for n in notices(events)] == [1.0, 2.0, 4.0]
+    assert RetryPolicy().max_retries == 3 and RetryPolicy().base_delay == 1.0
+
+
+def test_the_delay_scale_shortens_the_pause_but_not_the_announced_delay():
+    inner = FlakyModel(([], broken()), ([], broken(retry_after=10.0)), ([complete()], None))
+    cancel = RecordingCancel()
+    events = list(RetryingModel(inner, RetryPolicy(wait_scale=0.25)).stream(REQUEST, cancel))
+    assert [n.delay_s for n in notices(events)] == [1.0, 10.0]
+    assert cancel.waits == [0.25, 2.5]
+    with pytest.raises(ValueError):
+        RetryPolicy(wait_scale=-1)
+
+
+@pytest.mark.parametrize("value, scale", [(None, 1.0), ("", 1.0), ("0", 0.0), ("0.5", 0.5), ("3", 3.0),
+                                          ("soon", 1.0), ("-2", 1.0)])
+def test_the_delay_scale_is_read_from_the_environment(monkeypatch, value, scale):
+    if value is None:
+        monkeypatch.delenv(DELAY_SCALE_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(DELAY_SCALE_VARIABLE, value)
+    assert RetryPolicy().wait_scale == scale
 
 
 def test_a_stream_that_breaks_after_its_first_event_is_not_sent_again():
@@ -189,7 +227,7 @@ def test_an_error_raised_when_the_stream_is_opened_is_retried_too():
 def test_the_providers_retry_after_is_honoured_and_a_longer_one_is_not_waited_for():
     inner = FlakyModel(([], broken(retry_after=7.5)), ([complete()], None))
     cancel = RecordingCancel()
-    final_response(RetryingModel(inner).stream(REQUEST, cancel))
+    final_response(RetryingModel(inner, UNSCALED).stream(REQUEST, cancel))
     assert cancel.waits == [7.5]
 
     inner = FlakyModel(([], broken("rate limited, wait 10 minutes", retry_after=600)))

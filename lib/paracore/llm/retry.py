@@ -17,6 +17,10 @@ How long things wait (``RetryPolicy``):
   than ``max_retry_after`` is not retried: its error is shown as it is), else 1 s, 2 s, 4 s …
   up to ``max_delay``.
 * a cancel ends the stream at once, whatever the attempt is doing.
+* ``PARACORE_RETRY_DELAY_SCALE`` (a number, 1 when unset; read here only, by ``RetryPolicy``'s
+  ``wait_scale``) multiplies the pause actually waited between attempts, not the delay the policy
+  computes and announces. The test suite sets it to 0 so its retries do not sleep; the schedule
+  itself (1 s, 2 s, 4 s, the provider's ``retry-after``) stays what ``RetryPolicy.delay`` says.
 
 Each attempt is read on a thread of its own and its events reach the caller through a queue, so
 the caller always waits on something it can stop: a cancel or the first-byte timeout takes
@@ -30,10 +34,11 @@ say it as it happens; the agent turns it into a ``ModelRetrying`` event.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from paracore.core.messages import Message, Usage
@@ -54,6 +59,18 @@ log = logging.getLogger(__name__)
 POLL = 0.1            # seconds between looks at the cancel token and the clock while waiting
 CANCEL_GRACE = 0.5    # seconds a cancelled attempt gets to hand back its partial reply
 FIRST_BYTE_TIMEOUT = 60.0
+DELAY_SCALE_VARIABLE = "PARACORE_RETRY_DELAY_SCALE"
+
+
+def delay_scale_from_environment() -> float:
+    """``PARACORE_RETRY_DELAY_SCALE`` as a factor >= 0; 1 when unset or not a number >= 0."""
+    text = os.environ.get(DELAY_SCALE_VARIABLE, "").strip()
+    try:
+        scale = float(text) if text else 1.0
+    except ValueError:
+        log.warning("%s=%r is not a number; retry pauses are not scaled", DELAY_SCALE_VARIABLE, text)
+        return 1.0
+    return scale if scale >= 0 else 1.0
 
 
 @dataclass(frozen=True)
@@ -69,10 +86,14 @@ class RetryPolicy:
     """A server that asks for a longer wait is not retried: its error says so at once."""
     first_byte_timeout: float | None = FIRST_BYTE_TIMEOUT
     """Seconds to wait for an attempt's first event; None waits as long as the HTTP client does."""
+    wait_scale: float = field(default_factory=delay_scale_from_environment)
+    """The pause waited between attempts is ``delay() * wait_scale``; 1 outside the test suite."""
 
     def __post_init__(self) -> None:
         if self.max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
+        if self.wait_scale < 0:
+            raise ValueError("wait_scale must be 0 or more")
         if self.first_byte_timeout is not None and self.first_byte_timeout <= 0:
             raise ValueError("first_byte_timeout must be more than 0 seconds")
 
@@ -91,6 +112,10 @@ class RetryPolicy:
         if error.retry_after is not None and error.retry_after >= 0:
             return float(error.retry_after)
         return min(self.base_delay * 2 ** (attempt - 1), self.max_delay)
+
+    def pause(self, error: ModelError, attempt: int) -> float:
+        """Seconds actually waited after attempt number ``attempt`` failed: the delay, scaled."""
+        return self.delay(error, attempt) * self.wait_scale
 
 
 class RetryingModel:
@@ -135,7 +160,7 @@ class RetryingModel:
                         self.policy.max_attempts)
             yield RetryNotice(attempt=attempt + 1, max_attempts=self.policy.max_attempts,
                               reason=failure.message, delay_s=delay)
-            if cancel.wait(delay):
+            if cancel.wait(self.policy.pause(failure, attempt)):
                 yield self._cancelled()
                 return
 

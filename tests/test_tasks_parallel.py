@@ -1,0 +1,38 @@
+"""`python3 tasks.py test` shares the suite's files out over the cores (pytest-xdist, one file per
+worker at a time), unless the options given choose how to run it."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import tasks  # noqa: E402
+
+PARALLEL = ["-n", "auto", "--dist", "loadfile"]
+
+
+@pytest.mark.parametrize("argv", [[], ["-x"], ["-q", "-p", "no:cacheprovider"], ["tests/core", "-k", "seed_7"],
+                                  ["--strict-markers", "--durations=20"]])
+def test_the_suite_runs_one_file_per_worker_on_every_core(argv):
+    assert tasks.parallel_options(argv) == PARALLEL
+
+
+@pytest.mark.parametrize("argv", [["-n", "0"], ["-n2"], ["--numprocesses=3"], ["--dist", "load"], ["--dist=loadscope"],
+                                  ["-p", "no:xdist"], ["-pno:xdist"], ["--pdb"], ["--trace"], ["-s"],
+                                  ["--capture=no"], ["tests/llm", "-x", "-n", "1"]])
+def test_options_that_choose_how_to_run_are_left_alone(argv):
+    assert tasks.parallel_options(argv) == []
+
+
+@pytest.mark.parametrize("argv, options", [(["-x"], [*PARALLEL, "-x"]), (["-n", "0", "-x"], ["-n", "0", "-x"])])
+def test_the_test_task_runs_pytest_with_them(monkeypatch, argv, options):
+    ran = []
+    monkeypatch.setattr(tasks, "ensure_environment", lambda: Path("/venv/python"))
+    monkeypatch.setattr(tasks, "ensure_clr_runtime", lambda: None)
+    monkeypatch.setattr(tasks, "run_child", lambda command: ran.append(command) or 0)
+    assert tasks.main(["test", *argv]) == 0
+    assert ran == [[str(Path("/venv/python")), "-m", "pytest", *options]]

@@ -9,11 +9,12 @@ STUBS = ROOT / "stubs"
 if str(STUBS) not in sys.path:
     sys.path.insert(0, str(STUBS))
 
-# The provider tests' helpers (_config_support, wire_fakes, openai_fakes) serve other suites too
-# (ui, robustness); they import each other as top-level modules.
-LLM_TEST_HELPERS = ROOT / "tests" / "llm"
-if str(LLM_TEST_HELPERS) not in sys.path:
-    sys.path.insert(0, str(LLM_TEST_HELPERS))
+# Helpers shared across test folders (tests/support: the tool harness, the provider fakes, the fake
+# WPF, the MCP helpers, the replays) are imported as top-level modules; their fixtures are a plugin.
+SUPPORT = ROOT / "tests" / "support"
+if str(SUPPORT) not in sys.path:
+    sys.path.insert(0, str(SUPPORT))
+pytest_plugins = ["shared_fixtures"]
 
 # Settings, sessions, traces and usage logs written by tests (and by the commands they run in
 # subprocesses) go to a throwaway folder, never into the user's own Paracore folders. Each process

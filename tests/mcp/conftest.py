@@ -1,12 +1,5 @@
-"""The MCP tests' helpers (mcp_support) are imported as a top-level module."""
-import sys
-from pathlib import Path
-
-HERE = str(Path(__file__).resolve().parent)
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
-
-import pytest  # noqa: E402
+"""The MCP tests' HTTP server; their helpers (mcp_support) are in tests/support."""
+import pytest
 
 
 @pytest.fixture

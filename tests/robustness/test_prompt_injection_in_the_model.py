@@ -49,7 +49,7 @@ INJECTIONS = {
 # result inside its tool_result block whatever it says.)
 FORGED_LINE_STARTS = ("CONTEXT:", "Selected in Revit", '{"role"', "<tool_result>", "# SYSTEM", "**Run**",
                       "two", "three", "four", "five", "six", "seven")
-RESULT_BOUND = 2_000  # what tests/core/test_tool_bounds.py allows a result
+RESULT_BOUND = 2_000  # what tests/tools/test_tool_bounds.py allows a result
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "core"))
-
 from Autodesk.Revit import DB  # noqa: E402
 from paracore.scripts import library as lib  # noqa: E402
 from paracore.scripts.library import BUNDLED_SCRIPTS, ScriptLibrary, ScriptNotFound  # noqa: E402

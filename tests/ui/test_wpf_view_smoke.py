@@ -1,6 +1,6 @@
 """A smoke test of the chat view's Python (paracore.ui.wpf_view, settings_view) on a fake WPF.
 
-There is no WPF here (tests/ui/fake_wpf.py says what the fake is and is not). The Revit side is
+There is no WPF here (tests/support/fake_wpf.py says what the fake is and is not). The Revit side is
 the stand-in with Paracore's startup done, so the view's bridge, sessions, approvals, GIL pump
 and working-set panel run for real; the test thread plays Revit's UI thread and pumps the
 fake Dispatcher. What only Revit can check (pythonnet's conversions, layout, the pane's

@@ -5,7 +5,7 @@ for tools a conversation never calls. The core is what nearly every conversation
 elements, reading and setting parameters, the working set and the selection, the model's
 levels, types and views) plus ``use_toolset``; the rest is grouped here by what the user wants
 to do. This module is the one place that says where a tool belongs: a registered tool that is in
-neither list fails tests/core/test_toolsets.py, so every new tool must be placed here. Names of
+neither list fails tests/tools/test_toolsets.py, so every new tool must be placed here. Names of
 tools not written yet may be listed already; only registered tools are ever sent.
 
 The order of the tools sent never changes inside a conversation except by appending: the core

@@ -1,4 +1,4 @@
-"""tests/core/replays/undo_last_turn.json through `paracore replay`: the user presses Undo last
+"""tests/support/replays/undo_last_turn.json through `paracore replay`: the user presses Undo last
 turn after a turn of two writing steps; both entries are undone, the model and the working set
 are as they were after the first turn, and the next turn's CONTEXT tells the model."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import load_replay
 from paracore.hosts.revit import undo_ledger
 
-REPLAY = Path(__file__).resolve().parent / "replays" / "undo_last_turn.json"
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "undo_last_turn.json"
 
 
 def test_the_undo_last_turn_replay():

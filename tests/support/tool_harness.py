@@ -1,8 +1,8 @@
 """Running the real tools the way the agent runs them: one agent step at a time, through the
 executor (``run_batch``) on the stand-in's main thread, on a private copy of the duplex model.
 
-Test modules import the fixtures they use (``from tool_harness import host, doc, ...``) after
-putting this folder on sys.path, as the conformance tests do for their helpers.
+Test modules import the fixtures they use (``from tool_harness import host, doc, ...``); this
+folder (tests/support) is on sys.path through tests/conftest.py.
 """
 from __future__ import annotations
 

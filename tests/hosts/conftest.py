@@ -1,4 +1,4 @@
-"""Fixtures shared by the core tests."""
+"""Fixtures shared by the host tests (bridge, runtime)."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""`paracore replay` of tests/core/replays/preview_duplex.json: the approvals carry the preview.
+"""`paracore replay` of tests/support/replays/preview_duplex.json: the approvals carry the preview.
 
 A delete of a wall hosting a door and a window shows both in the approval; a call that would fail
 is answered with the failure and never offered for approval; a parameter change shows its value
@@ -12,7 +12,7 @@ from duplex_revit import DuplexRevit
 from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import load_replay
 
-REPLAY = Path(__file__).resolve().parent / "replays" / "preview_duplex.json"
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "preview_duplex.json"
 
 
 def inserts_of(wall: int) -> dict[int, str]:

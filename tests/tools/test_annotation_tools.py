@@ -159,7 +159,7 @@ def _skew_wall(revit, first: int) -> int:
 
 # --- the replays: doors tagged in a plan, a note, a dimension string across the two long walls --------------
 
-REPLAYS = Path(__file__).resolve().parent / "replays"
+REPLAYS = Path(__file__).resolve().parents[1] / "support" / "replays"
 # replay -> (its model, the plan it annotates, the note it writes, at (m, m), the walls it dimensions: longer than)
 ANNOTATION_REPLAYS = {
     "annotation_duplex.json": ("duplex", "Level 1", "Check door swings", (2.0, 2.0), 10.0),

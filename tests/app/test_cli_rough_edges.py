@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "lib" / "paracore" / "demos" / "seed000.json"
 DUPLEX = ROOT / "stubs" / "revit_standin" / "models" / "duplex.ifc"
 

@@ -1,5 +1,5 @@
 """The view-template, duplicate-view, export and compare tools in a replayed conversation
-(tests/core/replays/views_and_schedules.json) on the duplex and on SampleHouse4: the real agent,
+(tests/support/replays/views_and_schedules.json) on the duplex and on SampleHouse4: the real agent,
 the real tools, the stand-in. Each tool's result is checked, the exported file is read back from
 a Documents folder under tmp_path, and the final model is re-read before the sandbox closes: the
 views' templates, scales and detail levels, and the schedules' columns."""
@@ -15,7 +15,7 @@ from paracore.app.replay import failed_turns
 from paracore.tools import schedule_export_tools
 from replay_state import play_and_read
 
-REPLAY = Path(__file__).resolve().parent / "replays" / "views_and_schedules.json"
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "views_and_schedules.json"
 
 
 @pytest.fixture(params=["duplex", "SampleHouse4"])

@@ -7,12 +7,9 @@ call, even one that raised. Warnings raised by scripts and inside sub-transactio
 result through the failures preprocessor."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from Autodesk.Revit import DB, UI  # noqa: E402
 from Autodesk.Revit.Exceptions import OperationCanceledException  # noqa: E402
@@ -299,7 +296,7 @@ def test_a_preview_that_fails_on_a_dialog_says_so(host, doc, session):
 
 # -- the replay ---------------------------------------------------------------------------------------------
 
-REPLAY = Path(__file__).resolve().parent / "replays" / "dialog_captured.json"
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "dialog_captured.json"
 
 
 def test_the_replay_shows_a_dialog_captured_and_a_save_refused(host):

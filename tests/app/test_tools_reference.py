@@ -4,7 +4,7 @@ from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 from paracore.app.tools_reference import render
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_docs_tools_md_is_generated_from_the_registry():

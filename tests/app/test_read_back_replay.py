@@ -1,4 +1,4 @@
-"""Issue 16's read-back replay (tests/core/replays/read_back_move.json) on the duplex: a move
+"""Issue 16's read-back replay (tests/support/replays/read_back_move.json) on the duplex: a move
 whose read-back differs is an error and the model is unchanged; the move Revit can make succeeds
 and reports where the door is, in which wall, on which level. The real agent, the real tools,
 the stand-in."""
@@ -11,7 +11,7 @@ import pytest
 from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import load_replay
 
-REPLAY = Path(__file__).resolve().parent / "replays" / "read_back_move.json"
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "read_back_move.json"
 DOOR, WALL = 164, 88   # door A101 of the duplex, in a wall running north-south
 
 

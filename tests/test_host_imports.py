@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "lib"
 PACKAGE = LIB / "paracore"
 HOST_MODULES = ("Autodesk", "System", "clr")

@@ -1,5 +1,6 @@
-"""Shared by the chat-state and persistence tests: a stand-in UI dispatcher, the sandbox, and
-isolated data folders with an in-memory credential store."""
+"""Fixtures of the chat-state (tests/ui) and persistence (tests/core) tests, a plugin of the whole suite
+(tests/conftest.py): a stand-in UI dispatcher, the sandbox, and isolated data folders with an
+in-memory credential store."""
 from __future__ import annotations
 
 import queue

@@ -5,10 +5,6 @@ at a time on the stand-in's main thread), values re-read from the model.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from Autodesk.Revit import DB  # noqa: E402
 from revit_standin import faults  # noqa: E402

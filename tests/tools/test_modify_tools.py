@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 from Autodesk.Revit import DB  # noqa: E402
 from paracore.tools.registry import ToolCallError, default_registry  # noqa: E402
 from revit_standin import faults  # noqa: E402
@@ -473,7 +471,7 @@ def test_rotate_about_a_point_and_about_the_middle(run1, read, describe, wall):
 def test_delete_reports_what_revit_deletes_with_it(run1, read, describe, session, wall):
     inserts = read(lambda d: hosted(d, wall))
     session.working_set.replace([wall, *inserts])
-    # What else goes is the approval preview's to say (tests/core/test_preview.py).
+    # What else goes is the approval preview's to say (tests/hosts/test_preview.py).
     assert describe("delete_elements", {"element_ids": [wall]}) == f"Delete 1 wall (id {wall})"
     outcome = run1("delete_elements", {"element_ids": [wall]})
     assert not outcome.is_error

@@ -24,7 +24,7 @@ from paracore.tools.registry import default_registry
 from paracore.core.toolsets import toolset_of
 from paracore.core.units import format_length
 
-REPLAY = Path(__file__).resolve().parent / "replays" / "qa_fix_marks.json"
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "qa_fix_marks.json"
 OPENINGS = (DB.BuiltInCategory.OST_Doors, DB.BuiltInCategory.OST_Windows)
 
 

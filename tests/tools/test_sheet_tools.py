@@ -128,7 +128,7 @@ def test_layout_is_pure_and_all_or_nothing():
 
 # --- the replays: a sheet with three views laid out without overlap, on each building ---------------------
 
-REPLAYS = Path(__file__).resolve().parent / "replays"
+REPLAYS = Path(__file__).resolve().parents[1] / "support" / "replays"
 
 
 @pytest.mark.parametrize("replay", ["sheets_duplex.json", "sheets_samplehouse4.json"])

@@ -205,7 +205,7 @@ def test_a_room_revit_puts_elsewhere_is_an_error(revit, monkeypatch):
 
 # --- the replays: rooms placed then numbered left to right, on each building ---------------------------
 
-REPLAYS = Path(__file__).resolve().parent / "replays"
+REPLAYS = Path(__file__).resolve().parents[1] / "support" / "replays"
 
 
 @pytest.mark.parametrize("replay", ["rooms_duplex.json", "rooms_samplehouse4.json"])

@@ -13,7 +13,7 @@ and run_script return what the code print()s, which the model asked for by runni
 capped at the documented OUTPUT_LIMIT (4,000 characters) plus the tools' own sentences.
 
 Each scenario sets up what it needs itself, so it runs alone on a fresh model or after the others
-on one model. tests/core/test_tool_bounds.py runs every scenario on its own duplex grown to 10,000
+on one model. tests/tools/test_tool_bounds.py runs every scenario on its own duplex grown to 10,000
 elements; the benchmark runs them all, one after the other as in a long session, on the duplex
 grown to 100,000, writes the largest result per tool to .cache/tool-result-sizes.json
 (bench/tool_catalogue.py reads it) and reports them:
@@ -544,7 +544,7 @@ def bounds_section(size: int) -> list[str]:
              f"Every registered tool called the way that touches the most of the duplex grown to {data['elements']:,} "
              f"elements (every element or wall in the working set, 300 wall types and 200 views with long names, "
              f"300 kinds of warnings on thousands of walls), {data['calls']:,} calls through the executor "
-             f"(bench/tool_bounds.py; tests/core/test_tool_bounds.py runs the same scenarios at 10,000 elements). "
+             f"(bench/tool_bounds.py; tests/tools/test_tool_bounds.py runs the same scenarios at 10,000 elements). "
              f"Bound: {BOUND:,} characters per result, {BOUNDS['run_python']:,} for run_python and run_script "
              f"(what the code prints). The five largest results:", "",
              "| tool | characters | o200k tokens | bound | arguments |", "|---|---:|---:|---:|---|"]

@@ -1,6 +1,6 @@
 """The agent loop's phases as units (paracore.agent.phases), and the sinks a tool step writes to.
 
-tests/core/test_agent.py proves the loop's contract through ``run_turn``; here each phase runs
+tests/agent/test_agent.py proves the loop's contract through ``run_turn``; here each phase runs
 alone, with a fake host, and the tool step shared by ``run_turn`` and ``run_calls`` is given a
 sink that records what it is told: what the chat's history or an MCP caller would get.
 """

@@ -30,7 +30,10 @@ import standin_api  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LIB = ROOT / "lib" / "paracore"
-REVIT_SCOPE = ("revit", "tools")           # sub-packages of paracore that handle Revit objects
+# The folders of paracore that handle Revit objects: the API kit, the tools, the Revit host and the pyRevit glue.
+REVIT_SCOPE = ("revit", "tools", "hosts/revit", "app/revit")
+# WPF, not Revit, like the views in ui/: the chat pane's controller wires the pane's controls.
+WPF_FILES = ("app/revit/chat_controller.py",)
 API_ROOT = "Autodesk"
 
 # Uppercase members of .NET objects that Revit code may touch although no stand-in class defines
@@ -43,7 +46,8 @@ ALLOWED = {
     **{name: "System.Type / System.Reflection.Emit (.NET's core library, not Revit): paracore.revit.element_ids "
               "emits ElementId's constructor into a delegate; the stand-in has no CLR to emit into, the lane "
               "proves it (tests/clr/test_id_cost.py)"
-       for name in ("GetConstructor", "GetILGenerator", "Emit", "CreateDelegate")},
+       for name in ("GetConstructor", "GetILGenerator", "Emit", "CreateDelegate", "Type", "DynamicMethod", "OpCodes",
+                    "Ldarg_0", "Newobj", "Ret", "Converter")},
 }
 
 
@@ -307,7 +311,10 @@ def paracore_files() -> list[Path]:
 
 
 def in_revit_scope(path: Path) -> bool:
-    return path.relative_to(LIB).parts[0] in REVIT_SCOPE
+    if path.relative_to(LIB).as_posix() in WPF_FILES:
+        return False
+    folder = path.relative_to(LIB).parent.as_posix()
+    return any(folder == scope or folder.startswith(scope + "/") for scope in REVIT_SCOPE)
 
 
 def check_paracore(standin: StandIn) -> list[str]:

@@ -15,7 +15,7 @@ from openai_fakes import BlockingStream, FakeServer, SSE_HEADERS, chat_sse, coll
 from paracore.llm.base import (CancelToken, ModelError, ModelRequest, RetryNotice, TextDelta, ThinkingDelta,
                                ToolCallDelta, ToolDefinition)
 from paracore.llm.base import MAX_RAW_ARGUMENTS
-from paracore.llm.common import LOCAL_SERVER_KEY
+from paracore.llm.credentials import LOCAL_SERVER_KEY
 from paracore.llm.openai_chat import OpenAIChatModel
 from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart

@@ -10,7 +10,7 @@ import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
 from paracore.llm import common, providers
-from paracore.llm.common import LOCAL_SERVER_KEY
+from paracore.llm.credentials import LOCAL_SERVER_KEY
 from paracore.llm.credentials import store_key
 from paracore.llm.pricing import find_price
 from paracore.llm.providers import (

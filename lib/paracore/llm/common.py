@@ -25,9 +25,6 @@ SDK_RETRIES = 0        # the SDKs' own retries: off, ``paracore.llm.retry`` deci
 CONNECT_TIMEOUT = 15.0
 CHUNK_TIMEOUT = 60.0   # the longest silence accepted between two streamed chunks
 
-LOCAL_SERVER_KEY = "not-needed"
-"""Sent as the key to an OpenAI-compatible server that needs none: the SDK requires one, and it
-must never fall back to ``OPENAI_API_KEY`` (a local server must not receive the OpenAI key)."""
 
 _LABELS = {"anthropic": "Anthropic", "openai": "OpenAI", "openai-compatible": "The model server",
            "gemini": "Google Gemini"}

@@ -29,6 +29,10 @@ from typing import Iterable, Literal
 from paracore.core.settings import PROVIDERS
 from paracore.llm.base import redact_secrets
 
+LOCAL_SERVER_KEY = "not-needed"
+"""Sent as the key to an OpenAI-compatible server that needs none: the SDK requires one, and it
+must never fall back to ``OPENAI_API_KEY`` (a local server must not receive the OpenAI key)."""
+
 log = logging.getLogger(__name__)
 
 SERVICE = "Paracore"

@@ -49,7 +49,8 @@ from paracore.llm.base import (
     ToolDefinition,
     parse_tool_arguments,
 )
-from paracore.llm.common import CHUNK_TIMEOUT, LOCAL_SERVER_KEY
+from paracore.llm.common import CHUNK_TIMEOUT
+from paracore.llm.credentials import LOCAL_SERVER_KEY
 
 PROVIDER = "openai-compatible"
 _REASONING_FIELDS = ("reasoning_content", "reasoning")

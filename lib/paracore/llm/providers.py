@@ -16,7 +16,7 @@ from typing import Any
 from paracore.core.settings import PROVIDERS, Settings
 from paracore.llm import credentials
 from paracore.llm.base import Model
-from paracore.llm.common import LOCAL_SERVER_KEY
+from paracore.llm.credentials import LOCAL_SERVER_KEY
 
 log = logging.getLogger(__name__)
 

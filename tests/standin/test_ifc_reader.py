@@ -6,7 +6,6 @@ import functools
 import math
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -251,11 +250,13 @@ def test_parts_of_a_revit_element_are_not_elements():
     assert not data.floors
 
 
-def test_duplex_reads_fast():
+def test_duplex_reads_whole_twice_alike():
+    """The read's speed is measured in bench/ (the load bench), not asserted here: a timed assertion
+    fails on a loaded machine. Here: the read is whole and repeatable."""
     path = _model_path("duplex.ifc")
-    start = time.perf_counter()
-    read_ifc(path)
-    assert time.perf_counter() - start < 1.0
+    first, second = read_ifc(path), read_ifc(path)
+    assert first.levels and first.walls
+    assert repr(first) == repr(second)
 
 
 # --- errors -------------------------------------------------------------------------------

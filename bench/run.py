@@ -6,6 +6,8 @@ repeated runs for every timing):
   (loading.py); memory held by the 100k model (memory.py);
 - the agent's own overhead per tool call with a zero-latency scripted model (overhead.py);
 - the query tools at 1k, 10k and 100k elements: the scaling curve (scaling.py);
+- the largest result of every tool on the grown duplex, each held to its bound (tool_bounds.py; the
+  tests run the same scenarios at 10k);
 - the token economy of the seed-000 demo and of a 30-turn session (token_economy.py);
 - toolsets: definition tokens of the core and each toolset, and the 30-turn session switching
   toolsets (toolset_economy.py);
@@ -38,6 +40,7 @@ import overhead  # noqa: E402
 import preview_cost  # noqa: E402
 import scaling  # noqa: E402
 import token_economy  # noqa: E402
+import tool_bounds  # noqa: E402
 import toolset_economy  # noqa: E402
 from measure import progress  # noqa: E402
 
@@ -58,6 +61,7 @@ def build_report(quick: bool) -> list[str]:
     report += overhead.overhead_section([None, *sizes[1:]], repeat)
     report += scaling.scaling_section(sizes, 3 if quick else 7)
     report += preview_cost.preview_section(sizes, repeat)
+    report += tool_bounds.bounds_section(sizes[-1])
     report += token_economy.token_section()
     report += toolset_economy.toolset_section()
     report += clr_boundary.boundary_section(repeat)

@@ -519,8 +519,10 @@ def sweep(size: int) -> Bounds:
         sandbox.close()
 
 
-def write_sizes(bounds: Bounds, path: Path = RESULTS) -> dict:
-    """The largest result per tool (characters and o200k tokens) as JSON, for bench/tool_catalogue.py."""
+def write_sizes(bounds: Bounds, path: Path | None = None) -> dict:
+    """The largest result per tool (characters and o200k tokens) as JSON in ``path`` (RESULTS when
+    None), for bench/tool_catalogue.py."""
+    path = path or RESULTS
     tools = {}
     for name in sorted(bounds.largest):
         entry, bound = bounds.largest[name], BOUNDS.get(name, BOUND)

@@ -6,9 +6,9 @@ and the largest result a tool sent back on the duplex grown to 100,000 elements.
 
 The definitions are what every request to a provider carries (registry.definitions_json(), the
 bytes the prompt cache keys on); tokens are o200k_base (bench/tokens.py). The largest results come
-from .cache/tool-result-sizes.json, written by tests/tools/test_tool_bounds.py:
+from .cache/tool-result-sizes.json, written by bench/tool_bounds.py (and by the full benchmark):
 
-    .venv/bin/python -m pytest tests/tools/test_tool_bounds.py -q -p no:cacheprovider
+    .venv/bin/python bench/tool_bounds.py
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def definitions() -> tuple[int, int, int]:
 
 def largest_results(path: Path = RESULTS) -> list[str]:
     if not path.exists():
-        return [f"Largest tool result: no {path.relative_to(ROOT)} yet (run tests/tools/test_tool_bounds.py)."]
+        return [f"Largest tool result: no {path.relative_to(ROOT)} yet (run bench/tool_bounds.py)."]
     data = json.loads(path.read_text(encoding="utf-8"))
     tools = data["tools"]
     ranked = sorted(tools.items(), key=lambda item: -item[1]["chars"])

@@ -22,6 +22,7 @@ import preview_cost  # noqa: E402
 import request_bodies  # noqa: E402
 import scaling  # noqa: E402
 import token_economy  # noqa: E402
+import tool_bounds  # noqa: E402
 import toolset_economy  # noqa: E402
 
 
@@ -99,3 +100,18 @@ def test_the_header_names_machine_python_date_and_commit():
     text = "\n".join(machine.header_lines(quick=True))
     for word in ("Machine:", "Python", "Date:", "Commit:"):
         assert word in text
+
+
+def test_the_bounds_section_reports_the_largest_results_and_writes_them(tmp_path, monkeypatch):
+    monkeypatch.setattr(tool_bounds, "RESULTS", tmp_path / "tool-result-sizes.json")
+    monkeypatch.setattr(tool_bounds, "SCENARIOS", [tool_bounds.overview_levels_types_views_and_warnings])
+    text = "\n".join(tool_bounds.bounds_section(1_000))
+    assert text.startswith(tool_bounds.HEADING)
+    written = json.loads((tmp_path / "tool-result-sizes.json").read_text(encoding="utf-8"))
+    assert {"get_warnings", "list_types", "export_schedule", "compare_schedules"} <= set(written["tools"])
+    largest = max(written["tools"].items(), key=lambda item: item[1]["chars"])[0]
+    assert f"| {largest} |" in text
+    assert "not measured: " in text  # most tools: this run had two scenarios only
+    assert tool_bounds.replace_section("# R\n\n## A\nold\n\n## Token economy\nx", ["## Tool results on a big model",
+                                                                                  "new", ""]) == \
+        "# R\n\n## A\nold\n\n## Tool results on a big model\nnew\n\n## Token economy\nx"

@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -162,15 +163,20 @@ def wheel_path(version: int) -> Path:
 
 
 def _download(package: str, release: str) -> None:
+    """pip downloads into a folder of this process's own, then the wheel is moved into CACHE in one
+    step: test processes running side by side (pytest-xdist) never read a half-written wheel."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "-q", "-d", str(CACHE), f"{package}=={release}"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise RealApiUnavailable(_download_help(package, release, command, str(error))) from error
-    if done.returncode != 0:
-        raise RealApiUnavailable(_download_help(package, release, command, done.stderr))
+    with tempfile.TemporaryDirectory(prefix="download-", dir=CACHE) as folder:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                   "--disable-pip-version-check", "-q", "-d", folder, f"{package}=={release}"]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise RealApiUnavailable(_download_help(package, release, command, str(error))) from error
+        if done.returncode != 0:
+            raise RealApiUnavailable(_download_help(package, release, command, done.stderr))
+        for wheel in Path(folder).glob("*.whl"):
+            os.replace(wheel, CACHE / wheel.name)
 
 
 def _download_help(package: str, release: str, command: list[str], detail: str) -> str:

@@ -27,6 +27,7 @@ from paracore.core import events as ev, persistence, session as sessions
 from paracore.core.working_set import WorkingSetRow
 from paracore.hosts.revit import host_state, session_events
 from paracore.revit import working_set_rows
+from paracore.revit.api import Windows, WindowsInterop
 from paracore.ui.batching import EventBatcher
 from paracore.ui.chat_state import ChatState
 from paracore.ui.review_card import ReviewCardState
@@ -430,8 +431,8 @@ def show_window(uiapp=None) -> str:
     The window's Closed handler takes the content back, so the next click reuses it.
     """
     load_wpf()
-    from System.Windows import Window, WindowState
-    from System.Windows.Interop import WindowInteropHelper
+    Window, WindowState = Windows.Window, Windows.WindowState
+    WindowInteropHelper = WindowsInterop.WindowInteropHelper
     state = host_state.state()
     window = state.chat_window
     if window is not None:

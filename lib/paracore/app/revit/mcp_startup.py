@@ -35,6 +35,7 @@ from paracore.app.revit.mcp_service import McpService
 from paracore.core import session as sessions
 from paracore.mcp import discovery
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI
+from paracore.revit.api import System, WindowsThreading
 from paracore.ui.wpf import GilPump, guarded, load_wpf
 
 log = logging.getLogger("paracore.app.revit.mcp_startup")
@@ -209,13 +210,11 @@ def revit_pump() -> ListenerPump | None:
     stand-in, whose main thread does not hold the GIL while idle)."""
     try:
         load_wpf()
-        from System import Action
-        from System.Windows.Threading import Dispatcher
-        dispatcher = Dispatcher.CurrentDispatcher
+        dispatcher = WindowsThreading.Dispatcher.CurrentDispatcher
     except Exception:  # noqa: BLE001 - no WPF here
         return None
 
     def post(fn: Callable[[], None]) -> None:
-        dispatcher.BeginInvoke(Action(guarded("pump the GIL for MCP calls", fn)))
+        dispatcher.BeginInvoke(System.Action(guarded("pump the GIL for MCP calls", fn)))
 
     return ListenerPump(GilPump(dispatcher, 100, 0.002), GilPump(dispatcher, 10, 0.003), post)

@@ -24,7 +24,7 @@ import logging
 from paracore.app.revit.chat_controller import ChatController
 from paracore.hosts.revit import host_state
 from paracore.revit import dotnet
-from paracore.revit.api import UI
+from paracore.revit.api import UI, System
 from paracore.ui import wpf_view
 
 log = logging.getLogger("paracore.app.revit.pane")
@@ -82,8 +82,7 @@ def _build_content():
 
 
 def pane_id():
-    from System import Guid
-    return UI.DockablePaneId(Guid(PANE_GUID))
+    return UI.DockablePaneId(System.Guid(PANE_GUID))
 
 
 def is_registered() -> bool:

@@ -29,7 +29,7 @@ from typing import Callable
 
 from paracore.hosts.revit import undo_ledger
 from paracore.revit import dotnet
-from paracore.revit.api import UI
+from paracore.revit.api import UI, RevitExceptions
 from paracore.revit.context import element_id
 from paracore.revit.documents import document_key
 
@@ -152,11 +152,10 @@ class _Run:
 
     def _post(self) -> str | None:
         """Post Revit's Undo: None when posted, PENDING when our last one has not run yet, else why not."""
-        from Autodesk.Revit.Exceptions import InvalidOperationException
         command = UI.RevitCommandId.LookupPostableCommandId(UI.PostableCommand.Undo)
         try:
             self.uiapp.PostCommand(command)
-        except InvalidOperationException:
+        except RevitExceptions.InvalidOperationException:
             return PENDING
         except Exception as error:  # noqa: BLE001 - Revit says why in the exception
             return f"Revit did not accept its Undo command ({error})."

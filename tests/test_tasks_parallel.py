@@ -33,6 +33,20 @@ def test_the_test_task_runs_pytest_with_them(monkeypatch, argv, options):
     ran = []
     monkeypatch.setattr(tasks, "ensure_environment", lambda: Path("/venv/python"))
     monkeypatch.setattr(tasks, "ensure_clr_runtime", lambda: None)
+    monkeypatch.setattr(tasks, "compile_sources", lambda python: ran.append(["compile", python]))
     monkeypatch.setattr(tasks, "run_child", lambda command: ran.append(command) or 0)
     assert tasks.main(["test", *argv]) == 0
-    assert ran == [[str(Path("/venv/python")), "-m", "pytest", *options]]
+    python = str(Path("/venv/python"))
+    assert ran == [["compile", python], [python, "-m", "pytest", *options]]
+
+
+def test_the_sources_are_compiled_where_python_may_not_keep_them(tmp_path, monkeypatch):
+    """compileall writes the caches even with PYTHONDONTWRITEBYTECODE set, as the tests' own
+    `paracore` processes would not."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "stubs").mkdir()
+    (tmp_path / "lib" / "module.py").write_text("VALUE = 1\n", encoding="utf-8")
+    monkeypatch.setattr(tasks, "ROOT", tmp_path)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    tasks.compile_sources(sys.executable)
+    assert [p.name for p in (tmp_path / "lib" / "__pycache__").iterdir()][0].startswith("module.")

@@ -224,7 +224,8 @@ class FaultRun:
 
     def play(self, shape: TurnShape, plan: FaultPlan, rng: random.Random, label: str) -> list:
         self.turns += 1
-        planner = StepPlanner(shape, random.Random(rng.random()), self._world, call_prefix=f"t{self.turns}")
+        planner = StepPlanner(shape, random.Random(rng.random()), self._world_for_the_model,
+                              call_prefix=f"t{self.turns}")
         model = FaultyModel(planner, plan.stream, lambda i, step: self._before_step(plan, rng, i, step), self.log)
         self.agent.model = RetryingModel(model, RetryPolicy(max_retries=2, base_delay=0.0)) if plan.restarting \
             else model
@@ -271,6 +272,13 @@ class FaultRun:
 
     def _world(self) -> World:
         return World.read(self.sandbox, self.original_max_id)
+
+    def _world_for_the_model(self) -> World:
+        """The world the scripted model plans its next step from. The model does not wait for Revit:
+        a busy Revit (a timeout fault from the turn's start) is released first, or reading the world
+        would wait for the blocker's own time limit."""
+        self._release()
+        return self._world()
 
     def _before_step(self, plan: FaultPlan, rng: random.Random, index: int, step: dict) -> None:
         """Before the model's step ``index`` is streamed: the user deletes, Revit gets busy."""

@@ -19,7 +19,6 @@ from paracore.core.settings import load_settings, settings_path
 from paracore.hosts.standin.sandbox import Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import ProviderNotConfigured
-from paracore.mcp.command import main as mcp_main
 from paracore.tools.catalogue import load_tools
 from paracore.tools.overview import model_summary_text
 from paracore.tools.registry import default_registry
@@ -32,6 +31,7 @@ DEMO = resources.demo("seed000")
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["mcp"]:  # its own options and subcommands (paracore.mcp.command)
+        from paracore.mcp.command import main as mcp_main  # lazy: the MCP SDK takes ~1 s to import
         return mcp_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)

@@ -2,13 +2,15 @@
 
 ``open_model("duplex")`` loads the bundled sample; any other name is looked up among the
 sample buildings (``PARACORE_MODELS`` or the repository's ``../shared/models``), and a path is
-read as is. The IFC file is read into plain data by ifc_reader, then mapped onto elements here.
+read as is. The IFC file is read into plain data by ifc_reader (a sample once per machine:
+building_cache), then mapped onto elements here.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from .building_cache import read_building
 from .building_data import ArcData, BuildingData, LineData, PropValue
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -45,9 +47,8 @@ def resolve_model(model: str) -> Path:
 
 
 def open_model(model: str, application):
-    from .ifc_reader import read_ifc
     path = resolve_model(model)
-    return build_document(read_ifc(str(path)), application)
+    return build_document(read_building(path, model_search_path()), application)
 
 
 def new_document(application, title: str = "Project1", metric: bool = True):

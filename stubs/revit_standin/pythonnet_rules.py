@@ -140,17 +140,36 @@ def _strict(fn, member: str, skip_self: bool):
     positions, names = _element_id_parameters(fn, skip_self)
     by_arity = getattr(inspect.unwrap(fn), "_element_ids_at", None)
 
+    first = 1 if skip_self else 0
+
     @functools.wraps(fn)
     def strict(*args, **kwargs):
-        shown = args[1:] if skip_self else args
-        at = by_arity.get(len(shown), ()) if by_arity is not None else positions
-        if (kwargs or any(map(is_python_sequence, shown))
-                or (at and any(i < len(shown) and _is_number(shown[i]) for i in at))):
-            _refuse(member, shown, kwargs, at, names)
+        # Every API call of the stand-in passes here: a call without arguments (most getters)
+        # returns at once, and the common case is checked with plain loops.
+        if kwargs or len(args) > first:
+            shown = args[first:]
+            at = by_arity.get(len(shown), ()) if by_arity is not None else positions
+            if kwargs or _any_python_sequence(shown) or (at and _number_at(shown, at)):
+                _refuse(member, shown, kwargs, at, names)
         return fn(*args, **kwargs)
 
     strict._pythonnet_member = member
     return strict
+
+
+def _any_python_sequence(values) -> bool:
+    for value in values:
+        if isinstance(value, PYTHON_SEQUENCES) and not getattr(value, "_is_dotnet_collection", False):
+            return True
+    return False
+
+
+def _number_at(values, positions) -> bool:
+    count = len(values)
+    for i in positions:
+        if i < count and _is_number(values[i]):
+            return True
+    return False
 
 
 def _refuse(member: str, shown, kwargs, positions, names) -> None:

@@ -7,10 +7,12 @@ import json
 import os
 import socket
 import stat
+import threading
 import time
 
 import pytest
 
+from paracore.app.revit import mcp_listener
 from paracore.mcp import discovery
 from paracore.mcp.backend import WORKING_SET_URI
 
@@ -66,6 +68,20 @@ def test_the_file_follows_the_documents_and_goes_when_the_listener_stops(folder)
         revit.close()
     assert not revit.running.path.exists()
     assert discovery.list_live(folder) == []
+
+
+def test_stopping_does_not_wait_for_the_serve_loops_next_look(folder, monkeypatch):
+    """Revit closing stops the listener; its serve loops look at the stop flag only between two
+    waits for a connection, and stop() wakes them rather than waiting (here: for an hour)."""
+    monkeypatch.setattr(mcp_listener, "SERVE_POLL", 3600.0)
+    revit = ListeningRevit(folder)
+    listener, threads = revit.listener, list(revit.listener._threads)
+    stopping = threading.Thread(target=revit.close, daemon=True)
+    stopping.start()
+    stopping.join(30)
+    assert not stopping.is_alive() and not any(thread.is_alive() for thread in threads)
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", listener.port), timeout=2).close()
 
 
 def test_a_stale_instance_file_is_ignored_and_removed(revit, folder):

@@ -61,6 +61,7 @@ MAX_BODY = 1_000_000
 MAX_CONCURRENT = 16
 READ_TIMEOUT = 30.0           # seconds a client may take to send its request
 MAX_POLL = 30.0               # the longest /changes waits before answering "nothing new"
+SERVE_POLL = 0.5              # seconds between two looks of a serve loop at its stop flag
 
 
 class ChangeFeed:
@@ -148,17 +149,26 @@ class McpListener:
         self._servers = servers
         self.hosts = [IPV4 if s.address_family == socket.AF_INET else IPV6 for s in servers]
         for server in servers:
-            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.5},
+            thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": SERVE_POLL},
                                       name=f"paracore-mcp-{server.server_address[0]}", daemon=True)
             thread.start()
             self._threads.append(thread)
 
     def stop(self) -> None:
-        for server in self._servers:
+        """Stop both servers together. A serve loop sees the stop only between two waits for a
+        connection (every SERVE_POLL s, so that an idle Revit's listener threads seldom wake); a
+        connection of our own ends the wait at once, so closing Revit does not wait for it."""
+        servers, self._servers = self._servers, []
+        stoppers = [threading.Thread(target=server.shutdown, name="paracore-mcp-stop", daemon=True)
+                    for server in servers]
+        for stopper in stoppers:
+            stopper.start()
+        for server, stopper in zip(servers, stoppers):
+            while stopper.is_alive():
+                _wake(server)
+                stopper.join(0.05)
             with contextlib.suppress(Exception):
-                server.shutdown()
                 server.server_close()
-        self._servers = []
 
     # -- one request ----------------------------------------------------------------------------
 
@@ -242,6 +252,12 @@ class _Server(ThreadingHTTPServer):
         # seconds on a machine with a slow DNS.
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), self.server_address[1]
+
+
+def _wake(server: _Server) -> None:
+    """Connect and hang up: the serve loop's wait ends (the empty request is dropped unanswered)."""
+    with contextlib.suppress(OSError):
+        socket.create_connection(server.server_address[:2], timeout=0.2).close()
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -361,9 +361,17 @@ def create_on_the_big_model(b: Bounds) -> None:
 
 
 def many_sheets(b: Bounds, count: int = 40) -> None:
-    """More sheets than list_sheets shows, with long names."""
+    """More sheets than list_sheets shows, with long names (the ones an earlier scenario made on
+    this model are kept: creating them again would be refused)."""
+    taken = b.on_main(_sheet_numbers)
     for n in range(count):
-        b.call("create_sheet", {"number": f"A{100 + n}", "name": f"{LONG_TEXT[:80]} {n}"})
+        if f"A{100 + n}" not in taken:
+            b.call("create_sheet", {"number": f"A{100 + n}", "name": f"{LONG_TEXT[:80]} {n}"})
+
+
+def _sheet_numbers(doc) -> set[str]:
+    from Autodesk.Revit import DB
+    return {sheet.SheetNumber for sheet in DB.FilteredElementCollector(doc).OfClass(DB.ViewSheet)}
 
 
 def sheets_on_the_big_model(b: Bounds) -> None:

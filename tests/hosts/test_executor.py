@@ -17,13 +17,12 @@ from revit_standin.host import RevitHost
 
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import InvalidOperationException
-from paracore.hosts.revit.bridge import Bridge
 from paracore.revit.changes import ChangeRecorder
 from paracore.hosts.revit.executor import CallOutcome, describe_categories, run_batch
 from paracore.hosts.revit.preview import preview_call
-from paracore.core.session import Session
 from paracore.tools.registry import Registry
 from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
+from tool_harness import bridge, session  # noqa: F401 - fixtures, on this file's empty project
 
 # -- test tools (a private registry; tool bodies run on the main thread) -------------------------
 
@@ -243,18 +242,6 @@ def regenerates(monkeypatch):
         REGENERATES[0] += 1
         return original(self)
     monkeypatch.setattr(DB.Document, "Regenerate", regenerate)
-
-
-@pytest.fixture
-def bridge(host):
-    bridge = host.call(lambda: Bridge(host.uiapp))
-    yield bridge
-    host.call(bridge.close)
-
-
-@pytest.fixture
-def session(host, doc):
-    return Session("test", host.call(lambda: doc.Title), describe=describe_categories(doc))
 
 
 @pytest.fixture

@@ -261,6 +261,26 @@ def test_reasoning_items_are_kept_and_sent_back_in_order_before_their_calls():
     ]
 
 
+def test_the_conversation_and_tools_go_as_mapped_because_the_sdks_own_walk_would_not_change_them():
+    # The adapter sends input and tools through extra_body, past the SDK's walk of its typed
+    # parameters (slow on a long conversation). Were the SDK to rename or reformat anything in
+    # them (an alias, a date, a file), that walk would change the body: this is where it would show.
+    from openai._utils._transform import maybe_transform
+    from openai.types.responses.response_create_params import ResponseCreateParamsStreaming
+
+    assistant = Message(role="assistant", parts=[
+        ThinkingPart(text="Need a wall.", provider="openai", provider_data={
+            "id": "rs_1", "encrypted_content": "gAAAA", "summary": [{"type": "summary_text", "text": "Need a wall."}]}),
+        TextPart(text="On it."),
+        ToolCallPart(id="call_a", name="create_wall", arguments={"level": "L1"}, raw_arguments=None)])
+    results = Message(role="user", parts=[ToolResultPart(call_id="call_a", name="create_wall", content="Wall 7."),
+                                          ToolResultPart(call_id="call_b", name="x", content="no", is_error=True),
+                                          TextPart(text="Thanks")])
+    body = model_for(FakeServer())._map_request(request(Message.user_text("Make a wall"), assistant, results))
+    assert {"input", "tools"} <= body.keys()
+    assert maybe_transform(body, ResponseCreateParamsStreaming) == body
+
+
 def test_history_mapping_drops_other_providers_thinking_and_marks_failed_results():
     assistant = Message(role="assistant", parts=[
         ThinkingPart(text="hmm", signature="sig", provider="anthropic"),

@@ -50,6 +50,14 @@ from paracore.llm.common import CHUNK_TIMEOUT
 PROVIDER = "openai"
 _TERMINAL = {"response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed"}
 
+# Sent through the SDK's ``extra_body``, which it merges into the JSON body unchanged. Its typed
+# parameters are walked against the SDK's type definitions first, trying every variant of a union
+# on every item: for the conversation and the tool list that is about 0.2 s of CPU per request at
+# 30 turns (bench/RESULTS.md), growing with the conversation, for a walk that changes nothing here:
+# the adapter already maps them to the wire format (tests/llm/test_openai_responses.py compares
+# the body sent with the mapping).
+_SENT_AS_MAPPED = ("input", "tools")
+
 
 class OpenAIResponsesModel:
     """An OpenAI model (``gpt-5``, ``o4-mini``, ``gpt-4.1``…) through the Responses API.
@@ -75,7 +83,9 @@ class OpenAIResponsesModel:
         """Yield deltas, then one ``ResponseComplete``; raises ``ModelError`` on failure."""
         body = self._map_request(request)
         state = _State()
-        events = shared.read_stream(lambda: self._client.responses.create(**body), cancel, PROVIDER, self._secrets)
+        typed, as_is = _split_body(body)
+        events = shared.read_stream(lambda: self._client.responses.create(**typed, extra_body=as_is), cancel, PROVIDER,
+                                    self._secrets)
         with contextlib.closing(events):  # closes the HTTP response however this generator ends
             for event in events:
                 yield from self._map_event(event, state)
@@ -320,3 +330,9 @@ def _map_usage(response: Any):
     details = getattr(raw, "input_tokens_details", None)
     return shared.usage(getattr(raw, "input_tokens", 0), getattr(raw, "output_tokens", 0),
                         getattr(details, "cached_tokens", 0), getattr(details, "cache_write_tokens", 0))
+
+
+def _split_body(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The SDK's typed parameters, and the parts sent as mapped (``_SENT_AS_MAPPED``)."""
+    typed = {key: value for key, value in body.items() if key not in _SENT_AS_MAPPED}
+    return typed, {key: body[key] for key in _SENT_AS_MAPPED if key in body}

@@ -9,13 +9,16 @@ from __future__ import annotations
 import logging
 import types
 
+import json
+
 import pytest
+from hypothesis import given, settings, strategies as st
 from pydantic import BaseModel
 
 from paracore.agent import Agent, AgentLimits, ApprovalPolicy, CallOutcome, ChatHistory, KeptResults, RequestNotRun
 from paracore.agent.phases import answer, approve, execute, offer, prepare
 from paracore.agent.phases.context import RunContext
-from paracore.agent.phases.results import ENDED, StepResults, result_part
+from paracore.agent.phases.results import ENDED, SUMMARY_CHARS, StepResults, result_part, summary
 from paracore.agent.step import ToolStep
 from paracore.core import events as ev
 from paracore.core.messages import Message, TextPart, ToolCallPart, validate_history
@@ -275,3 +278,28 @@ def test_a_chat_history_left_mid_step_keeps_the_results_known_and_closes_the_oth
     assert validate_history(session.history) == []
     history.repair()   # once repaired, nothing more is added
     assert len(session.history) == 3
+
+
+# Long enough to cross the cut in every way: in a string (escapes included), a key, a list, an
+# object, deep nesting. Long texts are short ones repeated: generating them is quicker.
+_TEXT = st.builds(lambda text, times: text * times, st.text(max_size=6), st.integers(0, 40))
+_DIGITS = st.builds(lambda count: list(range(count)), st.integers(0, 200))   # many short items
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT | _DIGITS,
+                     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(_TEXT, inner, max_size=6),
+                     max_leaves=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(_TEXT, _JSON, max_size=6))
+def test_a_calls_summary_is_the_first_characters_of_its_whole_arguments_json(arguments):
+    whole = json.dumps(arguments, ensure_ascii=False, separators=(", ", ": "))
+    call = ToolCallPart(id="c1", name="set_parameter", arguments=arguments)
+    assert summary(call) == f"set_parameter({whole[1:-1][:SUMMARY_CHARS]})"
+
+
+def test_a_summary_of_a_megabyte_of_arguments_nested_deep_encodes_only_what_shows():
+    deep = "x" * 1_000_000
+    for _ in range(5_000):
+        deep = [deep]
+    call = ToolCallPart(id="c1", name="run_python", arguments={"code": "y" * 1_000_000, "deep": deep})
+    assert summary(call) == "run_python(" + ('"code": "' + "y" * 1_000_000)[:SUMMARY_CHARS] + ")"

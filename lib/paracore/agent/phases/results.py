@@ -3,6 +3,7 @@ it is announced, so a consumer that stops listening at an event leaves a history
 the timeline showed."""
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator, Sequence
 
@@ -55,6 +56,28 @@ def result_part(call: ToolCallPart, content: str, status: str) -> ToolResultPart
     return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=status != "done")
 
 
+SUMMARY_CHARS = 120
+
+
 def summary(call: ToolCallPart) -> str:
-    text = json.dumps(call.arguments, ensure_ascii=False, separators=(", ", ": "))
-    return f"{call.name}({text[1:-1][:120]})"
+    """``name(arguments)`` for the timeline, the arguments' JSON cut to SUMMARY_CHARS characters.
+    Only what can show is encoded: a model may send a megabyte of arguments."""
+    shown = _shortened(call.arguments, SUMMARY_CHARS + 2)
+    text = json.dumps(shown, ensure_ascii=False, separators=(", ", ": "))
+    return f"{call.name}({text[1:-1][:SUMMARY_CHARS]})"
+
+
+def _shortened(value, room: int, depth: int = 0):
+    """``value`` without what lies beyond the first ``room`` characters of its JSON: strings, keys,
+    lists and objects cut to ``room`` characters or items (an item takes one character at least),
+    nesting deeper than ``room`` levels dropped (each level opens with a bracket)."""
+    if depth >= room:
+        return None
+    if isinstance(value, str):
+        return value[:room]
+    if isinstance(value, dict):
+        return {(key[:room] if isinstance(key, str) else key): _shortened(item, room, depth + 1)
+                for key, item in itertools.islice(value.items(), room)}
+    if isinstance(value, (list, tuple)):
+        return [_shortened(item, room, depth + 1) for item in value[:room]]
+    return value

@@ -77,6 +77,18 @@ def test_usage_is_a_plausible_estimate_that_grows_with_the_history():
     assert first.usage.input_tokens == -(-len(request([Message.user_text("go")]).model_dump_json()) // 4)
 
 
+def test_the_usage_estimate_counts_the_whole_request_whatever_its_tools():
+    # The tools' JSON is counted once per set of tools; each request's estimate is still its whole JSON's.
+    metric = ToolDefinition(name="set_höhe", description="Höhe in mm — “metric”.", parameters={"type": "object"},
+                            deferred=True)
+    model = ScriptedModel([TEXT_STEP] * 4)
+    for tools in (TOOLS, TOOLS, [*TOOLS, metric], []):
+        sent = ModelRequest(system="Sé Paracore.", tools=tools, messages=[Message.user_text("go ✓")])
+        done = final_response(model.stream(sent, CancelToken()))
+        assert done.usage.input_tokens == -(-len(sent.model_dump_json()) // 4)
+        assert model.requests[-1] == sent
+
+
 def test_every_request_is_recorded_as_a_deep_copy():
     model = ScriptedModel([CALL_STEP, TEXT_STEP])
     history = [Message.user_text("go")]

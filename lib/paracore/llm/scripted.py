@@ -20,7 +20,7 @@ import math
 import re
 from typing import Any, Iterator, Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from pydantic_core import PydanticCustomError
 
 from paracore.core.messages import Message, TextPart, ToolCallPart, Usage, validate_history
@@ -33,9 +33,11 @@ from paracore.llm.base import (
     StreamEvent,
     TextDelta,
     ToolCallDelta,
+    ToolDefinition,
 )
 
 Approval = Literal["approve", "deny"]
+_TOOL_LIST = TypeAdapter(list[ToolDefinition])
 
 
 class ScriptedCall(BaseModel):
@@ -102,6 +104,7 @@ class ScriptedModel:
         self._next = 0
         self._turn_of_step: list[int] | None = None
         self._approvals = _approvals_by_call_id(self.steps)
+        self._tools_size: tuple[list[ToolDefinition], int] | None = None
 
     @classmethod
     def from_turns(cls, turns: Sequence[Sequence[ScriptedStep | dict[str, Any]]], *, name: str = "scripted") -> ScriptedModel:
@@ -110,21 +113,39 @@ class ScriptedModel:
         model._turn_of_step = [index for index, turn in enumerate(turns) for _ in turn]
         return model
 
+    # ---- what is kept of a request ------------------------------------------------------------
+
+    @staticmethod
+    def _kept(request: ModelRequest, history_json: str) -> ModelRequest:
+        """The request as it was sent, for ``requests``: its history deep-copied (a JSON round
+        trip, twice as fast as copy.deepcopy on long histories), as the agent's own messages may
+        change later; its tool definitions shared, as nobody changes one once made (the agent
+        builds them once per set of tools, agent/phases/offer.py). They are most of a request's
+        size: copying them too doubled the cost of a scripted session's requests."""
+        return ModelRequest.model_validate_json(history_json).model_copy(update={"tools": list(request.tools)})
+
+    def _tools_chars(self, tools: list[ToolDefinition]) -> int:
+        """Characters of the tools' JSON list in the request's JSON, counted once per set of tools."""
+        known = self._tools_size
+        if known is None or len(known[0]) != len(tools) or any(a is not b for a, b in zip(known[0], tools)):
+            known = self._tools_size = (list(tools), len(_TOOL_LIST.dump_json(list(tools)).decode()))
+        return known[1]
+
     # ---- the Model interface -----------------------------------------------------------
 
     def stream(self, request: ModelRequest, cancel: CancelToken | None = None) -> Iterator[StreamEvent]:
         """Play the next step. Raises ``ModelError`` for an invalid request history and
         ``ScriptError`` when no step is left (both when iteration starts, like a real
         provider's HTTP call)."""
-        request_json = request.model_dump_json()
-        # A JSON round trip is a deep copy, twice as fast as copy.deepcopy on long histories.
-        self.requests.append(ModelRequest.model_validate_json(request_json))
+        history_json = request.model_copy(update={"tools": []}).model_dump_json()
+        self.requests.append(self._kept(request, history_json))
         number = len(self.requests)
         _check_history(request, number)
         step = self._take_step(request, number)
         if cancel is None:
             cancel = CancelToken()
-        input_tokens = estimate_tokens(request_json)
+        # The request's whole JSON, counted without being made: "tools":[] takes the tools' place.
+        input_tokens = math.ceil((len(history_json) - 2 + self._tools_chars(request.tools)) / 4)
         if step.text is not None:
             yield from self._play_text(step.text, input_tokens, cancel)
         else:
@@ -258,3 +279,4 @@ def _approvals_by_call_id(steps: list[ScriptedStep]) -> dict[str, Approval | Non
                 raise ValueError(f"call id {call.id!r} appears twice in the script; call ids must be unique")
             approvals[call.id] = call.approval
     return approvals
+

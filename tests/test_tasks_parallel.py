@@ -2,6 +2,7 @@
 worker at a time), unless the options given choose how to run it."""
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -50,3 +51,32 @@ def test_the_sources_are_compiled_where_python_may_not_keep_them(tmp_path, monke
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     tasks.compile_sources(sys.executable)
     assert [p.name for p in (tmp_path / "lib" / "__pycache__").iterdir()][0].startswith("module.")
+
+
+def test_a_fresh_install_reads_the_real_api_beside_it_and_waits_for_it(tmp_path, monkeypatch):
+    """The install keeps one core busy; the conformance tests' cache of the real API is filled on
+    the other meanwhile (tests/conformance/real_api.py run as a script), and the suite starts after both."""
+    ran = []
+
+    class Started:
+        def __init__(self, command, **options):
+            ran.append(("started", command[1:]))
+
+        def wait(self, timeout=None):
+            ran.append(("waited", timeout))
+
+    monkeypatch.setattr(tasks, "VENV", tmp_path / "venv")
+    monkeypatch.setattr(tasks, "STAMP", tmp_path / "venv" / "stamp")
+    monkeypatch.setattr(tasks.venv, "EnvBuilder", lambda **options: type("B", (), {"create": lambda self, path: None})())
+    monkeypatch.setattr(tasks.subprocess, "Popen", Started)
+    monkeypatch.setattr(tasks.subprocess, "run", lambda command, **options: ran.append(("installed", command[-1])))
+    (tmp_path / "venv").mkdir()
+    tasks.ensure_environment()
+    assert ran == [("started", [str(tasks.REAL_API)]), ("installed", f"{tasks.ROOT}[dev]"), ("waited", 120)]
+
+
+def test_the_real_api_script_fills_the_cache_the_conformance_tests_read():
+    done = subprocess.run([sys.executable, str(tasks.REAL_API)], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert {f"api-{version}.json" for version in (2023, 2024, 2025, 2026)} <= \
+        {path.name for path in (ROOT / ".cache" / "pyrevit-stubs").iterdir()}

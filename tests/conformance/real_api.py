@@ -354,3 +354,9 @@ def load_api(version: int) -> RealApi:
 
 def load_all() -> dict[int, RealApi]:
     return {version: load_api(version) for version in SUPPORTED_VERSIONS}
+
+
+if __name__ == "__main__":
+    # `python tests/conformance/real_api.py`: download and parse every supported version into the
+    # cache (tasks.py runs it beside a fresh clone's install, which leaves a core idle).
+    load_all()

@@ -147,28 +147,40 @@ async def test_a_wrong_token_in_the_instance_file_is_a_clear_tool_error_and_noth
 
 # -- progress while a call waits ------------------------------------------------------------------------
 
+# A client that gives up on a request silent for SILENCE seconds survives an approval of APPROVAL
+# seconds (scaled down from a 30 s client timeout and a 100 s approval: the note of the change that
+# made heartbeats flow during the approval gives those timings).
+APPROVAL, SILENCE = 2.5, 1.0
+
+
 @pytest.mark.parametrize("era", ERAS)
-async def test_a_call_waiting_for_the_pane_sends_progress_heartbeats(revit, data_dir, era):
-    person = Person(revit.state, "approve", before=lambda request: time.sleep(1.5))
+async def test_a_call_waiting_for_the_pane_sends_progress_heartbeats_while_it_waits(revit, data_dir, era):
+    person = Person(revit.state, "approve", before=lambda request: time.sleep(APPROVAL))
     heard = Heard()
     with anyio.fail_after(LIMIT):
         async with through_revit(data_dir, "--heartbeat", "0.2", era=era) as session:
+            sent = time.monotonic()
             made = await session.call_tool("create_wall", WALL, progress_callback=heard.on_progress)
+            answered = time.monotonic()
     person.join()
     assert not made.is_error, text(made)
     assert len(heard.progress) >= 4 and set(heard.progress) == {remote.SENDING}
+    assert answered - sent > APPROVAL and heard.longest_silence(sent, answered) < SILENCE
 
 
-async def test_a_call_waiting_for_the_clients_approval_sends_progress_heartbeats_on_the_standin():
+async def test_a_call_waiting_for_the_clients_approval_sends_progress_heartbeats_while_it_waits_on_the_standin():
     """The handshake era, where the question travels while the call's request is open."""
     heard = Heard()
-    slow = elicit_with("accept", delay=1.5)
+    slow = elicit_with("accept", delay=APPROVAL)
     with anyio.fail_after(LIMIT):
         async with client(stdio("--heartbeat", "0.2"), elicitation_callback=slow) as session:
+            sent = time.monotonic()
             made = await session.call_tool("create_wall", WALL, progress_callback=heard.on_progress)
+            answered = time.monotonic()
     assert not made.is_error, text(made)
     waiting = "Waiting for the user's approval: Create a straight wall on Level 1 from (0 m, 0 m) to (5 m, 0 m)"
     assert heard.progress[0] == waiting and heard.progress.count(waiting) >= 4
+    assert answered - sent > APPROVAL and heard.longest_silence(sent, answered) < SILENCE
 
 
 # -- the model resource on the stand-in -------------------------------------------------------------------

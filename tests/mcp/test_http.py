@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from mcp_support import ERAS, WALL, elicit_with, live_ids, undo_names
+from mcp_support import ERAS, WALL, Heard, elicit_with, http_server, live_ids, undo_names
 from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 from mcp_support import client as client_of
@@ -117,6 +117,19 @@ async def test_a_client_that_leaves_during_the_approval_leaves_a_whole_step_and_
     ids = list(box.session.working_set.ids)
     assert ids == doors[2:] and live_ids(box, ids) == set(ids)
     assert undo_names(box) == [*before, "Paracore (MCP pytest-client): delete_elements"]
+
+
+async def test_a_call_waiting_for_the_clients_approval_sends_progress_heartbeats_while_it_waits():
+    """The handshake era over HTTP: the call's request stays open while the client's user reads the
+    question, and its heartbeats reach the client meanwhile (tests/mcp/test_end_to_end.py: stdio)."""
+    heard = Heard()
+    with http_server(approval_timeout=5, heartbeat=0.2) as served, anyio.fail_after(LIMIT):
+        async with client(served, elicitation_callback=elicit_with("accept", delay=2.5)) as session:
+            sent = time.monotonic()
+            made = await session.call_tool("create_wall", WALL, progress_callback=heard.on_progress)
+            answered = time.monotonic()
+    assert not made.is_error, made.content[0].text
+    assert answered - sent > 2.5 and heard.longest_silence(sent, answered) < 1.0
 
 
 async def test_connections_to_the_http_server_send_small_writes_at_once():

@@ -123,10 +123,19 @@ class Heard:
 
     def __init__(self) -> None:
         self.progress: list[str] = []
+        self.progress_at: list[float] = []   # time.monotonic() of each
         self.updated: list[str] = []
 
     async def on_progress(self, progress, total, message) -> None:
         self.progress.append(message)
+        self.progress_at.append(time.monotonic())
+
+    def longest_silence(self, start: float, end: float) -> float:
+        """The longest the client heard nothing of its call between ``start`` (its request sent) and
+        ``end`` (its result): what a client that restarts its timeout on progress (the TypeScript
+        SDK's ``resetTimeoutOnProgress``) has to wait through without giving up."""
+        times = [start, *(t for t in self.progress_at if start <= t <= end), end]
+        return max(later - earlier for earlier, later in zip(times, times[1:]))
 
     async def on_message(self, message) -> None:
         if isinstance(message, types.ResourceUpdatedNotification):

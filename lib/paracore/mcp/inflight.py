@@ -87,6 +87,7 @@ class CallInFlight:
         self._refusal: str | None = None  # why an approval was refused, said instead of "the user denied"
         self._abandoned = False
         self._lock = threading.Lock()
+        self._put_back: list[Any] = []   # read again before the stream (see put_back)
 
     # -- the loop's side ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -95,7 +96,13 @@ class CallInFlight:
         threading.Thread(target=context.run, args=(self._work,), name="paracore-mcp-call", daemon=True).start()
 
     async def next(self) -> Asked | Progressed | Done:
+        if self._put_back:
+            return self._put_back.pop(0)
         return await self._receive.receive()
+
+    def put_back(self, item: Asked | Progressed | Done) -> None:
+        """``item`` is what ``next`` returns next (a reader that stopped at it leaves it to another)."""
+        self._put_back.append(item)
 
     def refuse(self, asked: Asked, reason: str) -> None:
         """Answer an approval with no: ``reason`` becomes the call's result."""

@@ -83,6 +83,31 @@ def _instances_tool() -> types.Tool:
                                                         open_world_hint=False))
 
 
+
+class _Progress:
+    """The progress notifications of one ``tools/call`` request, numbered as they are sent."""
+
+    def __init__(self, ctx) -> None:
+        self._ctx = ctx
+        self._step = 0
+
+    async def report(self, sentence: str) -> None:
+        self._step += 1
+        await self._ctx.session.report_progress(self._step, None, sentence)
+
+    async def relay_heartbeats(self, call: CallInFlight, waiting: anyio.CancelScope) -> None:
+        """Report the call's heartbeats while its thread waits for an approval. Anything else
+        means the call went on without it (its own wait ran out first): the item is put back for
+        ``_follow`` and the wait is ended."""
+        while True:
+            item = await call.next()
+            if not isinstance(item, Progressed):
+                call.put_back(item)
+                waiting.cancel()
+                return
+            await self.report(item.sentence)
+
+
 def _result(result: CallResult) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
                                 is_error=result.is_error, structured_content=result.structured)
@@ -158,15 +183,14 @@ class ParacoreServer:
     async def _follow(self, ctx, call: CallInFlight):
         """Relay the call's progress and approvals until it is done, or parked for a retry."""
         asked: Asked | None = None
-        step = 0
+        progress = _Progress(ctx)
         try:
             while True:
                 item = await call.next()
                 if isinstance(item, Done):
                     return _result(item.result)
                 if isinstance(item, Progressed):
-                    step += 1
-                    await ctx.session.report_progress(step, None, item.sentence)
+                    await progress.report(item.sentence)
                     continue
                 asked = item
                 if not self._can_elicit(ctx):
@@ -174,7 +198,7 @@ class ParacoreServer:
                 elif ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
                     return self._park(call, asked)
                 else:
-                    await self._elicit(ctx, call, asked)
+                    await self._elicit(ctx, call, asked, progress)
                 asked = None
         except BaseException:  # cancelled (the client left) or broken: the call runs on, or is refused
             if asked is not None:
@@ -182,12 +206,17 @@ class ParacoreServer:
             call.abandon(CLIENT_GONE.format(name=asked.request.name if asked else "this call"))
             raise
 
-    async def _elicit(self, ctx, call: CallInFlight, asked: Asked) -> None:
-        """Ask over the connection's back-channel (handshake-era clients)."""
+    async def _elicit(self, ctx, call: CallInFlight, asked: Asked, progress: _Progress) -> None:
+        """Ask over the connection's back-channel (handshake-era clients). The call's heartbeats go
+        on meanwhile: a client that gives up on a silent request (many do after 60 s, fewer than
+        the approval window) keeps waiting while its user reads the question."""
         answer = None
-        with anyio.move_on_after(self.approval_timeout):
-            answer = await ctx.session.elicit_form(_question(asked), APPROVAL_SCHEMA,
-                                                   related_request_id=ctx.request_id)
+        async with anyio.create_task_group() as relay:
+            relay.start_soon(progress.relay_heartbeats, call, relay.cancel_scope)
+            with anyio.move_on_after(self.approval_timeout):
+                answer = await ctx.session.elicit_form(_question(asked), APPROVAL_SCHEMA,
+                                                       related_request_id=ctx.request_id)
+            relay.cancel_scope.cancel()   # the relay put back whatever was not a heartbeat
         if answer is None:
             call.refuse(asked, TIMED_OUT.format(name=asked.request.name, seconds=self.approval_timeout))
             return

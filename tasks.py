@@ -153,7 +153,6 @@ def explore(python: str, argv: list[str]) -> int:
     """Rounds of tests/exploration with fresh seeds and more examples until the time is up; the
     shrunk failing examples go into tests/exploration/regressions.json (replayed by every test run)."""
     import argparse
-    import json
     import random
     import tempfile
     import time

@@ -1,5 +1,6 @@
 """A newcomer's first hour with the command line: a bad building is one clear line and exit 2,
-and a reader that stops early (``| head``) ends the command quietly."""
+a reader that stops early (``| head``) ends the command quietly, and ``paracore mcp --http`` on a
+port in use or a number that is no port says so in one line."""
 from __future__ import annotations
 
 import subprocess
@@ -7,6 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from paracore.mcp import command as mcp_command
+from paracore.mcp.transports import bind
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "lib" / "paracore" / "demos" / "seed000.json"
@@ -50,3 +54,32 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
     _, errors = process.communicate(timeout=240)
     assert "Traceback" not in errors.decode() and "BrokenPipe" not in errors.decode()
     assert process.returncode == 0
+
+
+# -- paracore mcp ----------------------------------------------------------------------------------------
+
+
+def test_mcp_http_on_a_port_in_use_is_one_line_and_exit_2_before_the_model_loads(capsys, monkeypatch):
+    monkeypatch.setattr(mcp_command, "_backend", lambda args: pytest.fail("the model was loaded"))
+    taken = bind(0)
+    try:
+        code = mcp_command.main(["--model", "duplex", "--http", str(taken.getsockname()[1])])
+    finally:
+        taken.close()
+    errors = capsys.readouterr().err
+    assert code == 2 and len(errors.strip().splitlines()) == 1, errors
+    assert "is in use" in errors and "--http 0" in errors and "Traceback" not in errors
+
+
+@pytest.mark.parametrize("port", ["99999", "-1", "eighty"])
+def test_mcp_http_with_a_number_that_is_no_port_says_so(capsys, port):
+    with pytest.raises(SystemExit) as exited:
+        mcp_command.main(["--model", "duplex", "--http", port])
+    errors = capsys.readouterr().err
+    assert exited.value.code == 2 and f"'{port}' is not a port" in errors and "Traceback" not in errors
+
+
+def test_mcp_help_names_its_install_command(capsys):
+    with pytest.raises(SystemExit) as exited:
+        mcp_command.main(["--help"])
+    assert exited.value.code == 0 and "paracore mcp install --help" in capsys.readouterr().out

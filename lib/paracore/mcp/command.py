@@ -11,6 +11,7 @@ stderr.
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import sys
 
@@ -22,7 +23,9 @@ from paracore.mcp.install import main as install_main
 from paracore.mcp.local import StandinBackend
 from paracore.mcp.remote import RevitBackend
 from paracore.mcp.server import build_server
-from paracore.mcp.transports import bind, http_server, serve_stdio, url
+from paracore.mcp.transports import LOOPBACK, bind, http_server, serve_stdio, url
+
+WSAEADDRINUSE = 10048   # Windows' "address in use" (errno.EADDRINUSE is POSIX's)
 
 
 def main(argv: list[str]) -> int:
@@ -31,12 +34,13 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     _log_to_stderr()
     try:
+        sock = _listen(args.http) if args.http is not None else None   # before the model loads: fails fast
         backend = _backend(args)
     except _Unavailable as error:
         print(f"paracore mcp: {error}", file=sys.stderr)
         return 2
     try:
-        return _serve(backend, args)
+        return _serve(backend, args, sock)
     except KeyboardInterrupt:
         return 130
     finally:
@@ -44,9 +48,12 @@ def main(argv: list[str]) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="paracore mcp", description="Serve Paracore's Revit tools over MCP.")
+    parser = argparse.ArgumentParser(prog="paracore mcp", description="Serve Paracore's Revit tools over MCP.",
+                                     epilog="paracore mcp install: write an MCP client's configuration for this "
+                                            "server (Claude Desktop, Claude Code, Cursor, VS Code); "
+                                            "`paracore mcp install --help` says how.")
     parser.add_argument("--model", help="serve a stand-in model instead of Revit: duplex, a sample name or an .ifc path")
-    parser.add_argument("--http", nargs="?", type=int, const=8765, metavar="PORT",
+    parser.add_argument("--http", nargs="?", type=_port, const=8765, metavar="PORT",
                         help="serve Streamable HTTP on 127.0.0.1:PORT (default 8765; 0 picks one) instead of stdio")
     parser.add_argument("--read-only", action="store_true", help="offer only the tools that leave the model unchanged")
     parser.add_argument("--approve-writes", action="store_true",
@@ -60,6 +67,28 @@ def _parser() -> argparse.ArgumentParser:
 
 class _Unavailable(Exception):
     pass
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a number from 1 to 65535, or 0 to take a "
+                                         "free one")
+    return port
+
+
+def _listen(port: int):
+    try:
+        return bind(port)
+    except OSError as error:
+        if error.errno in (errno.EADDRINUSE, WSAEADDRINUSE):
+            raise _Unavailable(f"{LOOPBACK}:{port} is in use (another `paracore mcp --http`?). Give another port "
+                               "(--http 8766), or --http 0 to take a free one.") from None
+        raise _Unavailable(f"cannot listen on {LOOPBACK}:{port}: {error.strerror or error}. Give another port "
+                           "(--http 8766), or --http 0 to take a free one.") from None
 
 
 def _backend(args):
@@ -84,13 +113,12 @@ def _takes_timeout(cls) -> bool:
         return False
 
 
-def _serve(backend, args) -> int:
+def _serve(backend, args, sock) -> int:
     server = build_server(backend, read_only=args.read_only, approval_timeout=args.approval_timeout,
                           instances_tool=not args.model, heartbeat=args.heartbeat)
-    if args.http is None:
+    if sock is None:
         anyio.run(serve_stdio, server)
         return 0
-    sock = bind(args.http)
     print(f"paracore mcp: serving {url(sock)} (Streamable HTTP, loopback only)", file=sys.stderr, flush=True)
     anyio.run(lambda: http_server(server, sock).serve(sockets=[sock]))
     return 0

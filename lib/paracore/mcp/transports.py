@@ -46,9 +46,16 @@ def bind(port: int = 0) -> socket.socket:
     headers then body (Starlette's ``Response``: every 2026-07-28 JSON answer) waited for the
     client's delayed ACK of the headers: 40 ms more per call on Linux."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((LOOPBACK, port))
-    sock.listen(64)
+    try:
+        # On Windows SO_REUSEADDR lets a second server take a port another one listens on (both
+        # then get connections); SO_EXCLUSIVEADDRUSE makes that an error, as it is elsewhere.
+        exclusive = getattr(socket, "SO_EXCLUSIVEADDRUSE", None)
+        sock.setsockopt(socket.SOL_SOCKET, exclusive if exclusive is not None else socket.SO_REUSEADDR, 1)
+        sock.bind((LOOPBACK, port))
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from paracore.app import cli
 from paracore.mcp import command as mcp_command
 from paracore.mcp.transports import bind
 
@@ -83,3 +84,17 @@ def test_mcp_help_names_its_install_command(capsys):
     with pytest.raises(SystemExit) as exited:
         mcp_command.main(["--help"])
     assert exited.value.code == 0 and "paracore mcp install --help" in capsys.readouterr().out
+
+
+# -- settings the sandbox cannot use ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("saved, said", [('{"provider": "claude", "model": "x"}', "The setting 'provider' is invalid"),
+                                         ('{"provider": ', "is damaged")])
+def test_settings_the_sandbox_ignores_are_said_with_their_file(tmp_path, monkeypatch, capsys, saved, said):
+    monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "settings.json").write_text(saved, encoding="utf-8")
+    assert cli.main(["sandbox"]) == 2   # no provider left: the sandbox says how to choose one
+    errors = capsys.readouterr().err
+    assert said in errors and str(tmp_path / "settings.json") in errors
+    assert "No provider is selected" in errors

@@ -15,7 +15,7 @@ from paracore.app.replay_file import ReplayFileError, load_replay
 from paracore.app.terminal_chat import run_chat
 from paracore.app.tools_reference import render
 from paracore.core import resources
-from paracore.core.settings import load_settings, settings_path
+from paracore.core.settings import Settings, read_settings, settings_path
 from paracore.hosts.standin.sandbox import Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import ProviderNotConfigured
@@ -206,6 +206,15 @@ def _model(args) -> int:
     return 0
 
 
+def _settings_said_aloud() -> Settings:
+    """The saved settings; what was ignored in them is said on stderr (the log is silent here)."""
+    loaded = read_settings()
+    path = settings_path()
+    for warning in loaded.warnings:
+        print(f"paracore: {warning if str(path) in warning else f'{path}: {warning}'}", file=sys.stderr)
+    return loaded.settings
+
+
 def _tools_doc(args) -> int:
     load_tools()
     sys.stdout.write(render(default_registry()))
@@ -213,7 +222,7 @@ def _tools_doc(args) -> int:
 
 
 def _sandbox(args) -> int:
-    settings = load_settings()
+    settings = _settings_said_aloud()
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
     settings = settings.with_changes(**changes) if changes else settings
     try:

@@ -107,6 +107,19 @@ def compile_sources(python: str) -> None:
                    check=True, stdout=subprocess.DEVNULL)
 
 
+# The stand-in's cache of sample buildings for the tests and the commands they start (tests/conftest.py).
+STANDIN_CACHE = ROOT / ".cache" / "standin"
+
+
+def read_samples(python: str) -> subprocess.Popen:
+    """Start reading the sample buildings into the stand-in's cache (a few seconds, once per
+    clone), beside the compile: otherwise each test worker reads the same IFC files at once."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "stubs"),
+           "PARACORE_STANDIN_CACHE": os.environ.get("PARACORE_STANDIN_CACHE") or str(STANDIN_CACHE)}
+    return subprocess.Popen([python, "-m", "revit_standin.building_cache"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -115,7 +128,10 @@ def main(argv: list[str]) -> int:
     python = str(ensure_environment())
     if task in {"test", "bench"}:
         ensure_clr_runtime()
+        samples = read_samples(python) if task == "test" else None
         compile_sources(python)
+        if samples is not None:
+            samples.wait()
     if task == "explore":
         return explore(python, rest)
     commands = {

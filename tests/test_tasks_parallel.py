@@ -34,11 +34,13 @@ def test_the_test_task_runs_pytest_with_them(monkeypatch, argv, options):
     ran = []
     monkeypatch.setattr(tasks, "ensure_environment", lambda: Path("/venv/python"))
     monkeypatch.setattr(tasks, "ensure_clr_runtime", lambda: None)
+    monkeypatch.setattr(tasks, "read_samples", lambda python: ran.append(["samples", python]) or
+                        type("Reading", (), {"wait": lambda self: ran.append(["read"])})())
     monkeypatch.setattr(tasks, "compile_sources", lambda python: ran.append(["compile", python]))
     monkeypatch.setattr(tasks, "run_child", lambda command: ran.append(command) or 0)
     assert tasks.main(["test", *argv]) == 0
     python = str(Path("/venv/python"))
-    assert ran == [["compile", python], [python, "-m", "pytest", *options]]
+    assert ran == [["samples", python], ["compile", python], ["read"], [python, "-m", "pytest", *options]]
 
 
 def test_the_sources_are_compiled_where_python_may_not_keep_them(tmp_path, monkeypatch):
@@ -80,3 +82,10 @@ def test_the_real_api_script_fills_the_cache_the_conformance_tests_read():
     assert done.returncode == 0, done.stderr
     assert {f"api-{version}.json" for version in (2023, 2024, 2025, 2026)} <= \
         {path.name for path in (ROOT / ".cache" / "pyrevit-stubs").iterdir()}
+
+
+def test_the_sample_buildings_are_read_into_the_tests_cache_before_the_suite(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARACORE_STANDIN_CACHE", str(tmp_path))
+    reading = tasks.read_samples(sys.executable)
+    assert reading.wait(timeout=120) == 0
+    assert {"duplex", "SampleHouse4"} <= {path.name.split("-")[0] for path in tmp_path.glob("*.pickle")}

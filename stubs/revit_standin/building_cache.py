@@ -42,6 +42,19 @@ def read_building(path: Path, sample_folders: list[Path]) -> BuildingData:
     return building
 
 
+def read_every_sample(sample_folders: list[Path]) -> list[str]:
+    """Read every sample building into the cache; the names of those that could not be read (the
+    tests that open them say why)."""
+    unread = []
+    for folder in sample_folders:
+        for path in sorted(folder.glob("*.ifc")) if folder.is_dir() else ():
+            try:
+                read_building(path, sample_folders)
+            except Exception:  # noqa: BLE001 - a damaged sample is the tests' to report
+                unread.append(path.stem)
+    return unread
+
+
 def cache_folder() -> Path:
     configured = os.environ.get(CACHE_ENV)
     if configured:
@@ -120,3 +133,10 @@ def _forget(entry: Path) -> None:
         entry.unlink()
     except OSError:
         pass
+
+
+if __name__ == "__main__":
+    # `python -m revit_standin.building_cache` (stubs/ on the path): tasks.py fills the cache so the
+    # test workers do not each read the same samples at once on a fresh clone.
+    from .loader import model_search_path
+    sys.exit(1 if read_every_sample(model_search_path()) else 0)

@@ -159,9 +159,22 @@ def _strict(fn, member: str, skip_self: bool):
 
 def _any_python_sequence(values) -> bool:
     for value in values:
-        if isinstance(value, PYTHON_SEQUENCES) and not getattr(value, "_is_dotnet_collection", False):
+        kind = type(value)
+        refused = _REFUSED_BY_TYPE.get(kind)
+        if refused is None:
+            refused = _REFUSED_BY_TYPE[kind] = _is_python_sequence_type(kind)
+        if refused:
             return True
     return False
+
+
+# Whether pythonnet refuses a value depends on its type alone (``_is_dotnet_collection`` is a class
+# attribute): known per type, every API call's arguments are checked with one lookup each.
+_REFUSED_BY_TYPE: dict[type, bool] = {}
+
+
+def _is_python_sequence_type(kind: type) -> bool:
+    return issubclass(kind, PYTHON_SEQUENCES) and not getattr(kind, "_is_dotnet_collection", False)
 
 
 def _number_at(values, positions) -> bool:

@@ -11,6 +11,7 @@ import urllib.request
 import anyio
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from mcp_support import ERAS, WALL, Heard, elicit_with, http_server, live_ids, undo_names
 from paracore.tools.catalogue import load_tools
@@ -66,6 +67,28 @@ async def test_a_declined_write_over_http_changes_nothing(http, era):
             denied = await session.call_tool("create_wall", WALL)
     assert denied.is_error and "denied" in denied.content[0].text
     assert undo_names(http.sandbox) == before
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_an_unknown_tool_is_the_specs_protocol_error_naming_the_closest_tools(http, era):
+    with anyio.fail_after(LIMIT):
+        async with client(http, era) as session:
+            with pytest.raises(MCPError) as raised:
+                await session.call_tool("search_element", {"category": "Doors"})
+    assert raised.value.code == -32602 and "'search_element'" in raised.value.message
+    assert "Did you mean search_elements or" in raised.value.message
+
+
+async def test_a_read_only_server_names_only_the_tools_it_serves():
+    with http_server(read_only=True) as served, anyio.fail_after(LIMIT):
+        async with client(served) as session:
+            reads = len((await session.list_tools()).tools)
+            with pytest.raises(MCPError) as raised:
+                await session.call_tool("create_walls", WALL)
+            refused = await session.call_tool("create_wall", WALL)
+    assert raised.value.code == -32602 and "create_wall" not in raised.value.message.replace("'create_walls'", "")
+    assert f"the {reads} tools this server serves" in raised.value.message
+    assert refused.is_error and "read-only" in refused.content[0].text
 
 
 def test_a_foreign_origin_or_host_is_refused_and_a_loopback_one_served(http):

@@ -15,6 +15,7 @@ retry (``inflight``).
 from __future__ import annotations
 
 import contextlib
+import difflib
 import logging
 import time
 import uuid
@@ -25,6 +26,7 @@ import anyio.from_thread
 import mcp_types as types
 from mcp.server.lowlevel.server import Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import ResourceUpdated
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -160,7 +162,9 @@ class ParacoreServer:
         if self.instances_tool and params.name == INSTANCES_TOOL:
             return _result(await anyio.to_thread.run_sync(self._list_instances))
         info = self.infos.get(params.name)
-        if info is not None and info.writes and self.read_only:
+        if info is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=self._unknown_tool(params.name))
+        if info.writes and self.read_only:
             return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name), is_error=True))
         client = _client(ctx)
 
@@ -170,6 +174,14 @@ class ParacoreServer:
         call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat)
         call.start()
         return await self._follow(ctx, call)
+
+    def _unknown_tool(self, name: str) -> str:
+        """The spec's protocol error for a tool this server does not list, with the names it
+        does list that come closest (a read-only server's reads only)."""
+        served = [info.name for info in self.offered()] + ([INSTANCES_TOOL] if self.instances_tool else [])
+        close = difflib.get_close_matches(name, served, n=3, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(close)}?" if close else ""
+        return f"Unknown tool: {name!r}.{hint} tools/list gives the {len(served)} tools this server serves."
 
     def _list_instances(self) -> CallResult:
         instances = self.backend.instances()

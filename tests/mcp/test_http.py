@@ -20,6 +20,7 @@ from mcp_support import client as client_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
 LIMIT = 30
+MODEL, WORKING_SET = "paracore://model", "paracore://working-set"
 
 
 @pytest.fixture
@@ -89,6 +90,22 @@ async def test_a_read_only_server_names_only_the_tools_it_serves():
     assert raised.value.code == -32602 and "create_wall" not in raised.value.message.replace("'create_walls'", "")
     assert f"the {reads} tools this server serves" in raised.value.message
     assert refused.is_error and "read-only" in refused.content[0].text
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_the_model_is_announced_after_a_write_that_ran_and_with_the_working_set_never_at_approval(http, era):
+    heard = Heard()
+    with anyio.fail_after(LIMIT):
+        async with client(http, era, elicitation_callback=elicit_with("decline"), message_handler=heard.on_message) \
+                as session:
+            async with heard.watching(session, era, MODEL, WORKING_SET):
+                declined = await session.call_tool("create_wall", WALL)
+                await anyio.sleep(0.5)   # what the declined write's preview would have announced
+                announced_while_declined = list(heard.updated)
+                await session.call_tool("search_elements", {"category": "Doors", "to_working_set": "replace"})
+                await heard.until_updated(WORKING_SET)
+                await heard.until_updated(MODEL)
+    assert declined.is_error and announced_while_declined == []
 
 
 def test_a_foreign_origin_or_host_is_refused_and_a_loopback_one_served(http):

@@ -23,18 +23,24 @@ RUNNING_IN_REVIT = "Running in Revit"
 
 
 def run_call(agent, name: str, arguments: Any, client: ClientInfo, *, recorder=None,
-             progress: Progress | None = None, approval_place: str = WAITING_FOR_APPROVAL) -> CallResult:
+             progress: Progress | None = None, approval_place: str = WAITING_FOR_APPROVAL,
+             on_model_change: Callable[[], None] | None = None) -> CallResult:
     """Run ``name(arguments)`` through ``agent.run_calls`` and return its one result.
 
     ``arguments`` may be anything the client sent: a non-object is refused the way the chat
     refuses it. ``recorder`` (a ``TraceRecorder``) gets the call's events; ``progress`` a
-    sentence at each wait."""
+    sentence at each wait; ``on_model_change`` is called once, after the call, if a write ran
+    (not when it was only previewed for its approval, nor when it was declined or failed)."""
     call = _call_part(name, arguments)
     kept = KeptResults()
+    wrote = False
     _record(recorder, ev.TurnStarted(user_text=f"[MCP {client.name}] {name}"))
     for event in agent.run_calls([call], source=f"MCP {client.name}", sink=kept):
         _record(recorder, event)
         _say(progress, event, approval_place)
+        wrote = wrote or _a_write_ran(agent, event)
+    if wrote and on_model_change is not None:
+        on_model_change()
     answered = kept.get(call.id)
     if answered is None:  # run_calls answers every call; this is a bug, said plainly
         result = CallResult(f"{name} returned no result. Nothing is known to have changed; check the model.", True)
@@ -42,6 +48,13 @@ def run_call(agent, name: str, arguments: Any, client: ClientInfo, *, recorder=N
         result = CallResult(answered.content, answered.is_error)
     _record(recorder, ev.TurnFinished(reply=result.text, stop_reason="end_turn"))
     return result
+
+
+def _a_write_ran(agent, event) -> bool:
+    if not isinstance(event, ev.ToolCallFinished) or event.status != "done":
+        return False
+    spec = agent.registry.get(event.name)
+    return spec is None or spec.writes
 
 
 def _call_part(name: str, arguments: Any) -> ToolCallPart:

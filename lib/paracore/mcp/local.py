@@ -51,8 +51,9 @@ class StandinBackend:
         self._recorders: dict[str, Any] = {}
         self._lock = threading.Lock()
         self._listeners: list[Callable[[str], None]] = []
-        self._unhooks = [self.sandbox.session.working_set.subscribe(lambda change: self._changed(WORKING_SET_URI)),
-                         self._follow_model()]
+        # The model resource's text shows the working set too: a change of the set changes both.
+        self._unhooks = [self.sandbox.session.working_set.subscribe(
+            lambda change: self._changed(WORKING_SET_URI, MODEL_URI))]
 
     # -- Backend ---------------------------------------------------------------------------------------
     def tools(self) -> list[ToolInfo]:
@@ -64,7 +65,8 @@ class StandinBackend:
             return CallResult(f"No Revit instance '{instance}'. This server has one: '{STANDIN_ID}' "
                               f"(the stand-in, {self.document}).", is_error=True)
         return run_call(self.agent, name, arguments, client, recorder=self._recorder(client), progress=progress,
-                        approval_place="Waiting for the user's approval")
+                        approval_place="Waiting for the user's approval",
+                        on_model_change=lambda: self._changed(MODEL_URI))
 
     def read(self, uri: str, *, instance: str | None = None) -> str:
         if uri == WORKING_SET_URI:
@@ -116,21 +118,14 @@ class StandinBackend:
         return self.sandbox.on_main_thread(lambda: str(self.sandbox.host.application.VersionNumber))
 
     # -- change notifications ----------------------------------------------------------------------------
-    def _follow_model(self) -> Callable[[], None]:
-        """Any committed change, undo or redo in the document changes the model resource."""
-        application = self.sandbox.host.application
-
-        def on_document_changed(sender, args) -> None:
-            self._changed(MODEL_URI)
-
-        self.sandbox.on_main_thread(lambda: application.DocumentChanged.__iadd__(on_document_changed))
-        return lambda: self.sandbox.on_main_thread(
-            lambda: application.DocumentChanged.__isub__(on_document_changed))
-
-    def _changed(self, uri: str) -> None:
+    # The model changes only through this server's calls (the stand-in has no user of its own):
+    # announced after a call whose write ran, as Revit's listener does (app/revit/mcp_service.py).
+    # Not on the document's own change events: the preview of a write for its approval commits
+    # and rolls back transactions, which announced a change that had not happened.
+    def _changed(self, *uris: str) -> None:
         with self._lock:
             listeners = list(self._listeners)
-        for listener in listeners:
+        for listener, uri in ((listener, uri) for listener in listeners for uri in uris):
             try:
                 listener(uri)
             except Exception:  # noqa: BLE001 - a broken listener must not break Revit's event

@@ -102,8 +102,12 @@ class RunningListener:
         with self._lock:
             if session.key in self._watched:
                 return
-            self._watched[session.key] = session.working_set.subscribe(
-                lambda change: self.listener.changes.publish(WORKING_SET_URI))
+            self._watched[session.key] = session.working_set.subscribe(self._working_set_changed)
+
+    def _working_set_changed(self, change) -> None:
+        # The model resource's text shows the working set too: both changed.
+        self.listener.changes.publish(WORKING_SET_URI)
+        self.listener.changes.publish(MODEL_URI)
 
     # -- stopping -------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ a reader that stops early (``| head``) ends the command quietly, and ``paracore 
 port in use or a number that is no port says so in one line."""
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -62,6 +63,7 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
 
 def test_mcp_http_on_a_port_in_use_is_one_line_and_exit_2_before_the_model_loads(capsys, monkeypatch):
     monkeypatch.setattr(mcp_command, "_backend", lambda args: pytest.fail("the model was loaded"))
+    monkeypatch.setattr(mcp_command, "_log_to_stderr", lambda: None)   # the process's logging stays as it is
     taken = bind(0)
     try:
         code = mcp_command.main(["--model", "duplex", "--http", str(taken.getsockname()[1])])
@@ -94,7 +96,9 @@ def test_mcp_help_names_its_install_command(capsys):
 def test_settings_the_sandbox_ignores_are_said_with_their_file(tmp_path, monkeypatch, capsys, saved, said):
     monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path))
     (tmp_path / "settings.json").write_text(saved, encoding="utf-8")
-    assert cli.main(["sandbox"]) == 2   # no provider left: the sandbox says how to choose one
+    # `paracore sandbox` without main's setting up of this process's logging: no provider is left,
+    # so the sandbox says how to choose one and stops before opening a building.
+    assert cli._sandbox(argparse.Namespace(provider=None, model=None, base_url=None, building="duplex")) == 2
     errors = capsys.readouterr().err
     assert said in errors and str(tmp_path / "settings.json") in errors
     assert "No provider is selected" in errors

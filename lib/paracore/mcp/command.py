@@ -128,11 +128,28 @@ def _install(argv: list[str]) -> int:
     return install_main(argv)
 
 
+class _ToStderr(logging.StreamHandler):
+    """Writes to the ``sys.stderr`` of the moment (a test may have replaced it, and closed the one
+    it replaced, since)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass   # always the stderr of the moment
+
+
 def _log_to_stderr() -> None:
-    """Paracore's and the SDK's log records go to stderr, warnings and up: stdout is the protocol."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    """Paracore's and the SDK's log records go to stderr, warnings and up: stdout is the protocol.
+    Once per process, however often ``main`` runs."""
     for name in ("paracore", "mcp"):
         logger = logging.getLogger(name)
-        logger.addHandler(handler)
+        if not any(isinstance(handler, _ToStderr) for handler in logger.handlers):
+            logger.addHandler(_ToStderr())
         logger.setLevel(logging.WARNING)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "stubs"))
 sys.path.insert(0, str(ROOT / "lib"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT / "tests" / "mcp"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))   # mcp_support: the tests' MCP client and servers
 
 import anyio  # noqa: E402
 

@@ -8,6 +8,7 @@ and the token-economy and scaling sections render.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -94,6 +95,17 @@ def test_the_preview_section_has_a_row_per_call_with_its_ratio():
     for label, *_ in preview_cost.CALLS:
         row = next(line for line in text.splitlines() if line.startswith(f"| {label} |"))
         assert row.rstrip(" |").split("| ×")[-1].replace(".", "", 1).isdigit(), row
+
+
+def test_the_mcp_section_runs_as_the_bench_runs_it_and_has_a_row_per_transport_and_era():
+    # In a process of its own: the bench has none of the tests' folders on its path but those it puts there.
+    done = subprocess.run([sys.executable, str(BENCH / "mcp_roundtrip.py"), "--calls", "1"], capture_output=True,
+                          text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for transport in ("stdio", "Streamable HTTP"):
+        for era in ("2026-07-28", "2025-11-25 (initialize)"):
+            assert f"| {transport}, {era} |" in done.stdout
+    assert "`tools/list`:" in done.stdout and "tokens (o200k_base)" in done.stdout
 
 
 def test_the_header_names_machine_python_date_and_commit():

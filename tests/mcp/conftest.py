@@ -5,5 +5,6 @@ import pytest
 @pytest.fixture
 def http():
     from mcp_support import http_server
-    with http_server(approval_timeout=5) as server:
+    # Short: a client that leaves mid-approval over HTTP is noticed when its approval times out.
+    with http_server(approval_timeout=2) as server:
         yield server

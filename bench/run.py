@@ -14,9 +14,10 @@ repeated runs for every timing):
 - the cost of one Python→.NET crossing on a real CLR, pythonnet 3.0.3 on Mono (clr_boundary.py);
 - the MCP round trip per call over stdio and HTTP, and the size of tools/list (mcp_roundtrip.py).
 
-    python3 tasks.py bench            print the report (under a minute)
+    python3 tasks.py bench            print the report (10 min 24 s on an idle 2-core machine, most of it
+                                      the 100,000-element model's tool bounds)
     python3 tasks.py bench --write    also save it to bench/RESULTS.md
-    python3 tasks.py bench --quick    fewer repeats, no 100k model (a few seconds)
+    python3 tasks.py bench --quick    fewer repeats, no 100k model (1 min 46 s on the same machine)
 
 Progress goes to stderr, the report to stdout. No test asserts a timing; the numbers live here.
 """

@@ -1,8 +1,11 @@
-"""The tool registry as MCP lists it: same names, descriptions and JSON schemas as the chat's
-model gets, plus MCP's hints (``readOnlyHint`` for tools that leave the model unchanged,
+"""The tool registry as MCP lists it: same names and descriptions as the chat's model gets, the
+same schemas in the form clients that validate arguments read ("required" only what a call
+must give, defaults as "default"; the providers' strict form lists every field), plus MCP's hints (``readOnlyHint`` for tools that leave the model unchanged,
 ``destructiveHint`` for deleting and generated code, ``idempotentHint`` where calling twice
 changes nothing more than calling once)."""
 from __future__ import annotations
+
+import copy
 
 from paracore.mcp.backend import DESTRUCTIVE_TOOLS, ToolInfo
 from paracore.tools.registry import Registry
@@ -19,7 +22,7 @@ def tool_infos(registry: Registry, *, read_only: bool = False) -> list[ToolInfo]
         if read_only and spec.writes:
             continue
         infos.append(ToolInfo(name=spec.name, description=definition["description"],
-                              input_schema=definition["parameters"], writes=spec.writes,
+                              input_schema=copy.deepcopy(spec.parameters_with_defaults), writes=spec.writes,
                               destructive=spec.name in DESTRUCTIVE_TOOLS,
                               idempotent=not spec.writes or spec.name in IDEMPOTENT_WRITES))
     return infos

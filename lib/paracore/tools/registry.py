@@ -31,7 +31,7 @@ import re
 import typing
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ValidationError
@@ -40,7 +40,7 @@ from paracore.core.display import escape_unsafe
 from paracore.tools.arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.results import ToolError, ToolOutput
-from paracore.tools.schema import check_strict_schema, strict_schema
+from paracore.tools.schema import check_strict_schema, conventional_schema, strict_schema
 
 __all__ = [
     "ToolSpec", "PreparedCall", "ToolCallError", "Registry", "WorkingSetPolicy",
@@ -79,6 +79,9 @@ class ToolSpec:
     # (temporary hide/isolate): Revit does not document that a rollback undoes it, so a tried
     # call could leave its change behind and the real call would then find it already done.
     previewable: bool = True
+    # The same schema as clients that validate arguments read it (MCP): "required" only what a
+    # call must give, defaults as "default" (tools/schema.conventional_schema).
+    parameters_with_defaults: dict[str, Any] = field(default_factory=dict)
 
     def definition(self) -> dict[str, Any]:
         """The provider-neutral definition: {"name", "description", "parameters"}."""
@@ -162,10 +165,12 @@ def make_spec(
         parameters = strict_schema(args_model)
     except TypeError as exc:
         raise TypeError(f"tool {name}: {exc}") from None
+    parameters_with_defaults = conventional_schema(args_model)
     return ToolSpec(name=name, description=description, args_model=args_model, function=function,
                     writes=bool(writes), needs_approval=bool(needs_approval),
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
-                    needs_element_ids=needs_ids, parameters=parameters, describe=describe,
+                    needs_element_ids=needs_ids, parameters=parameters,
+                    parameters_with_defaults=parameters_with_defaults, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable))
 
 

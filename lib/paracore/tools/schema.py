@@ -23,7 +23,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-__all__ = ["strict_schema", "check_strict_schema"]
+__all__ = ["strict_schema", "conventional_schema", "check_strict_schema"]
 
 _JSON_TYPES = {"string", "number", "integer", "boolean", "object", "array", "null"}
 _ALLOWED_KEYS = {"type", "description", "enum", "properties", "required",
@@ -61,6 +61,16 @@ def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
     return schema
 
 
+def conventional_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The strict schema as clients that validate arguments read JSON Schema (MCP's): "required"
+    lists only what a call must give, and an optional field's default is its "default". Optional
+    fields stay nullable (null means the default, as in the strict form), so both forms accept
+    the same calls: a call valid here, with null for what it leaves out, is valid strictly."""
+    raw = model.model_json_schema()
+    defs = raw.pop("$defs", {})
+    return _strict_node(_inline_refs(raw, defs, ()), where=model.__name__, conventional=True)
+
+
 # --- inlining $refs ----------------------------------------------------------------------
 
 
@@ -92,7 +102,7 @@ def _inline_children(key: str, value: Any, defs: dict, stack: tuple[str, ...]) -
 # --- making one node strict --------------------------------------------------------------
 
 
-def _strict_node(node: dict[str, Any], where: str) -> dict[str, Any]:
+def _strict_node(node: dict[str, Any], where: str, conventional: bool = False) -> dict[str, Any]:
     node = _simplify_combinators(dict(node), where)
     notes = [text.format(_json(node.pop(key)))
              for key, text in _CONSTRAINT_TEXT.items() if key in node]
@@ -102,14 +112,14 @@ def _strict_node(node: dict[str, Any], where: str) -> dict[str, Any]:
         node["description"] = _join(node.get("description"), *notes)
 
     if "items" in node:
-        node["items"] = _strict_node(node["items"], f"{where}[]")
+        node["items"] = _strict_node(node["items"], f"{where}[]", conventional)
     if "anyOf" in node:
-        branches, lifted = _flatten_any_of([_strict_node(branch, where) for branch in node["anyOf"]])
+        branches, lifted = _flatten_any_of([_strict_node(branch, where, conventional) for branch in node["anyOf"]])
         node["anyOf"] = branches
         if lifted and not node.get("description"):
             node["description"] = lifted
     if node.get("type") == "object" or "properties" in node:
-        node = _strict_object(node, where)
+        node = _strict_object(node, where, conventional)
     return _ordered(node)
 
 
@@ -134,7 +144,7 @@ def _simplify_combinators(node: dict[str, Any], where: str) -> dict[str, Any]:
     return node
 
 
-def _strict_object(node: dict[str, Any], where: str) -> dict[str, Any]:
+def _strict_object(node: dict[str, Any], where: str, conventional: bool = False) -> dict[str, Any]:
     if "properties" not in node:
         raise TypeError(
             f"{where}: free-form dicts are not allowed in strict tool schemas; "
@@ -145,12 +155,14 @@ def _strict_object(node: dict[str, Any], where: str) -> dict[str, Any]:
     strict_properties = {}
     for name, prop in properties.items():
         had_default, default = "default" in prop, prop.get("default")
-        prop = _strict_node(prop, f"{where}.{name}")
+        prop = _strict_node(prop, f"{where}.{name}", conventional)
         if name not in required:
             prop = _optional(prop, had_default, default)
+            if conventional and had_default:
+                prop = _ordered({**prop, "default": default})
         strict_properties[name] = prop
     node["properties"] = strict_properties
-    node["required"] = list(strict_properties)
+    node["required"] = [name for name in strict_properties if name in required or not conventional]
     node["additionalProperties"] = False
     node["type"] = "object"
     return node

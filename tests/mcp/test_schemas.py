@@ -1,0 +1,73 @@
+"""The tools' schemas as MCP lists them: "required" holds only what a call must give, defaults are
+"default" (clients that validate arguments, with Ajv or jsonschema, read that convention), and
+the providers' strict form of the same tool accepts the same calls."""
+from __future__ import annotations
+
+import pytest
+from jsonschema import Draft7Validator, Draft202012Validator
+
+from paracore.mcp.catalogue import tool_infos
+from paracore.tools.catalogue import load_tools
+from paracore.tools.registry import ToolCallError, default_registry
+
+load_tools()
+REGISTRY = default_registry()
+INFOS = {info.name: info for info in tool_infos(REGISTRY)}
+
+
+def minimal(schema: dict):
+    """The smallest value ``schema`` allows: only the required properties, each at its simplest."""
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "anyOf" in schema:
+        return minimal(next(branch for branch in schema["anyOf"] if branch.get("type") != "null"))
+    kind = schema.get("type")
+    if kind == "object":
+        return {name: minimal(schema["properties"][name]) for name in schema.get("required", [])}
+    return {"array": [], "string": "x", "integer": 1, "number": 1.0, "boolean": True, "null": None}[kind]
+
+
+def with_nulls(call: dict, strict: dict) -> dict:
+    """``call`` as the strict form wants it: every field given, null for those left out."""
+    return {name: call.get(name) for name in strict["properties"]}
+
+
+@pytest.mark.parametrize("name", sorted(INFOS))
+def test_a_minimal_call_of_every_tool_validates_against_its_mcp_schema(name):
+    schema = INFOS[name].input_schema
+    call = minimal(schema)
+    for validator in (Draft202012Validator, Draft7Validator):
+        validator.check_schema(schema)
+        validator(schema).validate(call)
+    assert set(schema["required"]) <= set(schema["properties"])
+
+
+@pytest.mark.parametrize("name", sorted(INFOS))
+def test_both_forms_accept_the_same_calls_and_the_registry_reads_them_alike(name):
+    spec = REGISTRY.get(name)
+    call = minimal(INFOS[name].input_schema)
+    strict_call = with_nulls(call, spec.parameters)
+    Draft202012Validator(spec.parameters).validate(strict_call)
+    assert not Draft202012Validator(spec.parameters).is_valid(call) or call == strict_call  # strict: every field
+    given, given_strictly = REGISTRY.prepare(name, call, []), REGISTRY.prepare(name, strict_call, [])
+    assert type(given) is type(given_strictly)
+    if isinstance(given, ToolCallError):
+        assert given.message == given_strictly.message
+    else:
+        assert given.args == given_strictly.args
+
+
+def test_an_optional_field_says_its_default_and_is_not_required():
+    schema = INFOS["search_elements"].input_schema
+    assert schema["required"] == [] and schema["properties"]["category"]["default"] is None
+    assert INFOS["list_levels"].input_schema["required"] == []
+    Draft7Validator(schema).validate({"category": "Doors"})
+    Draft7Validator(INFOS["list_levels"].input_schema).validate({})
+
+
+def test_fewer_fields_are_required_over_mcp_than_in_the_strict_form():
+    strict = sum(len(spec.parameters["required"]) for spec in REGISTRY.specs())
+    conventional = sum(len(info.input_schema["required"]) for info in INFOS.values())
+    assert conventional < strict
+    assert all(set(info.input_schema["required"]) <= set(REGISTRY.get(name).parameters["required"])
+               for name, info in INFOS.items())

@@ -143,7 +143,9 @@ def main(argv: list[str]) -> int:
     if task not in commands:
         print(f"Unknown task {task!r}. Tasks: {', '.join([*commands, 'explore'])}.", file=sys.stderr)
         return 2
-    return run_child(commands[task])
+    # `paracore` commands take the user's paths (an .ifc file, an MCP client's project folder):
+    # they run in the user's folder. The others run in the clone, where their files are.
+    return run_child(commands[task], cwd=Path.cwd() if task == "paracore" else ROOT)
 
 
 # Options after which `test` leaves the distribution to the user (or runs in one process: a
@@ -246,7 +248,7 @@ def _print_counts(counts: Path, rounds: int) -> None:
     print(f"Explored in {rounds} round(s): {tried or 'nothing'}.")
 
 
-def run_child(command: list[str]) -> int:
+def run_child(command: list[str], cwd: Path = ROOT) -> int:
     """Run ``command`` and return its exit code. Ctrl-C belongs to the child (the sandbox stops
     its turn on the first one and exits on the second): this process ignores it meanwhile, so it
     neither prints a traceback nor leaves the child running on its own. The child gets Ctrl-C's
@@ -256,7 +258,7 @@ def run_child(command: list[str]) -> int:
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     restore = {"preexec_fn": _default_ctrl_c} if os.name == "posix" else {}
     try:
-        return subprocess.call(command, cwd=ROOT, **restore)
+        return subprocess.call(command, cwd=cwd, **restore)
     finally:
         signal.signal(signal.SIGINT, previous)
 

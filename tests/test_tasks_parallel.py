@@ -37,7 +37,7 @@ def test_the_test_task_runs_pytest_with_them(monkeypatch, argv, options):
     monkeypatch.setattr(tasks, "read_samples", lambda python: ran.append(["samples", python]) or
                         type("Reading", (), {"wait": lambda self: ran.append(["read"])})())
     monkeypatch.setattr(tasks, "compile_sources", lambda python: ran.append(["compile", python]))
-    monkeypatch.setattr(tasks, "run_child", lambda command: ran.append(command) or 0)
+    monkeypatch.setattr(tasks, "run_child", lambda command, cwd: ran.append(command) or 0)
     assert tasks.main(["test", *argv]) == 0
     python = str(Path("/venv/python"))
     assert ran == [["samples", python], ["compile", python], ["read"], [python, "-m", "pytest", *options]]
@@ -89,3 +89,15 @@ def test_the_sample_buildings_are_read_into_the_tests_cache_before_the_suite(tmp
     reading = tasks.read_samples(sys.executable)
     assert reading.wait(timeout=120) == 0
     assert {"duplex", "SampleHouse4"} <= {path.name.split("-")[0] for path in tmp_path.glob("*.pickle")}
+
+
+def test_paracore_commands_run_in_the_users_folder_and_the_tests_in_the_clone(tmp_path, monkeypatch):
+    """`python3 clone/tasks.py paracore model shared/models/x.ifc` from the clone's parent finds the
+    file; `mcp install --scope project` writes into the folder it was run in."""
+    ran = []
+    monkeypatch.setattr(tasks, "ensure_environment", lambda: Path("/venv/python"))
+    monkeypatch.setattr(tasks, "run_child", lambda command, cwd: ran.append((command[-1], cwd)) or 0)
+    monkeypatch.chdir(tmp_path)
+    assert tasks.main(["paracore", "model", "shared/models/x.ifc"]) == 0
+    assert tasks.main(["demo"]) == 0
+    assert ran == [("shared/models/x.ifc", tmp_path), ("demo", tasks.ROOT)]

@@ -135,6 +135,22 @@ def test_the_name_can_be_chosen():
     assert servers["revit-live"]["args"] == ["-m", "paracore", "mcp"]
 
 
+def test_a_model_path_is_written_absolute_so_the_client_finds_it_from_its_own_folder(tmp_path, monkeypatch):
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "office.ifc").write_text("ISO-10303-21;", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["claude-code", "--model", "models/office.ifc"]) == 0
+    args = servers_of(user_file("claude-code"), "claude-code")["paracore"]["args"]
+    assert args == ["-m", "paracore", "mcp", "--model", str(tmp_path / "models" / "office.ifc")]
+
+
+def test_a_model_path_that_is_no_file_is_refused_before_anything_is_written(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["claude-code", "--model", "nosuch.ifc"])
+    assert exited.value.code == 2 and "--model nosuch.ifc: no such file" in capsys.readouterr().err
+    assert not user_file("claude-code").exists()
+
+
 # ----- what the file may look like -----
 
 JSONC = """{
@@ -255,10 +271,12 @@ def test_print_does_not_touch_an_existing_file(capsys):
 # ----- the entry -----
 
 @pytest.mark.parametrize("client", ALL_CLIENTS)
-def test_flags_reach_the_args(client):
-    assert main([client, "--model", "C:\\models\\office.ifc", "--read-only"]) == 0
+def test_flags_reach_the_args(client, tmp_path):
+    office = tmp_path / "office.ifc"
+    office.write_text("ISO-10303-21;", encoding="utf-8")
+    assert main([client, "--model", str(office), "--read-only"]) == 0
     entry = servers_of(user_file(client), client)["paracore"]
-    assert entry["args"] == ["-m", "paracore", "mcp", "--model", "C:\\models\\office.ifc", "--read-only"]
+    assert entry["args"] == ["-m", "paracore", "mcp", "--model", str(office), "--read-only"]
 
 
 @pytest.mark.parametrize("client", ALL_CLIENTS)

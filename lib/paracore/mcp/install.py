@@ -367,6 +367,8 @@ def main(argv: list[str], machine: Machine | None = None) -> int:
         parser.error(f"{client.label} has only a user config (no --scope project)")
     if not args.name.strip():
         parser.error("--name must not be empty")
+    if args.model:
+        args.model = _model_for_any_folder(args.model, parser)
     machine = machine or Machine.current()
     path = config_path(args.client, args.scope, machine)
     pythonpath = needed_pythonpath()
@@ -382,6 +384,20 @@ def main(argv: list[str], machine: Machine | None = None) -> int:
         return 1
     _report(args, outcome, entry)
     return 0
+
+
+def _model_for_any_folder(model: str, parser: argparse.ArgumentParser) -> str:
+    """A sample's name as it is (the server finds samples from any folder); a path made absolute,
+    since the client starts the server in a folder of its own, and refused when there is no such
+    file now rather than when the client first starts the server."""
+    candidate = Path(model).expanduser()
+    if candidate.suffix.lower() != ".ifc" and len(candidate.parts) == 1:
+        return model
+    absolute = candidate.resolve()
+    if not absolute.is_file():
+        parser.error(f"--model {model}: no such file ({absolute}). Give the path of an .ifc file, or a sample's "
+                     "name such as duplex.")
+    return str(absolute)
 
 
 def _show(client: str, name: str, entry: dict[str, Any], path: Path) -> None:

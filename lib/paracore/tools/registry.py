@@ -31,7 +31,7 @@ import re
 import typing
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from pydantic import BaseModel, ValidationError
@@ -79,9 +79,13 @@ class ToolSpec:
     # (temporary hide/isolate): Revit does not document that a rollback undoes it, so a tried
     # call could leave its change behind and the real call would then find it already done.
     previewable: bool = True
-    # The same schema as clients that validate arguments read it (MCP): "required" only what a
-    # call must give, defaults as "default" (tools/schema.conventional_schema).
-    parameters_with_defaults: dict[str, Any] = field(default_factory=dict)
+
+    @functools.cached_property
+    def parameters_with_defaults(self) -> dict[str, Any]:
+        """The same schema as clients that validate arguments read it (MCP): "required" only what
+        a call must give, defaults as "default" (tools/schema.conventional_schema). Made when
+        first asked for: only ``paracore mcp`` lists it."""
+        return conventional_schema(self.args_model)
 
     def definition(self) -> dict[str, Any]:
         """The provider-neutral definition: {"name", "description", "parameters"}."""
@@ -165,12 +169,10 @@ def make_spec(
         parameters = strict_schema(args_model)
     except TypeError as exc:
         raise TypeError(f"tool {name}: {exc}") from None
-    parameters_with_defaults = conventional_schema(args_model)
     return ToolSpec(name=name, description=description, args_model=args_model, function=function,
                     writes=bool(writes), needs_approval=bool(needs_approval),
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
-                    needs_element_ids=needs_ids, parameters=parameters,
-                    parameters_with_defaults=parameters_with_defaults, describe=describe,
+                    needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable))
 
 

@@ -46,17 +46,18 @@ os.environ.setdefault("PARACORE_STANDIN_CACHE", str(ROOT / ".cache" / "standin")
 def _read_each_sample_building_once() -> None:
     """The suite opens the samples thousands of times. In the test process a sample building
     (a file in the stand-in's model folders, unchanged since) is taken once from the stand-in's
-    building cache (read from the IFC file by the first process that needs it); every open still
-    builds a new document from its own copy of the data (a pickle round trip, 15 ms), so no test
-    sees another's changes. Any other path is read every time; the commands the tests run in
-    subprocesses use the building cache themselves; tests/standin reads the files itself."""
-    import pickle
+    building cache (read from the IFC file by the first process that needs it), and every open
+    builds a new document from that one ``BuildingData``: building reads the data, never changes
+    it, and gives the document none of its lists or dicts, so no test sees another's changes
+    (tests/standin/test_building_cache.py holds the loader to that). Any other path is read every
+    time; the commands the tests run in subprocesses use the building cache themselves;
+    tests/standin reads the files itself."""
     import threading
 
     from revit_standin import loader
     from revit_standin.building_cache import read_building
 
-    read: dict[tuple, bytes] = {}
+    read: dict[tuple, object] = {}
     lock = threading.Lock()
     open_every_time = loader.open_model
 
@@ -68,12 +69,12 @@ def _read_each_sample_building_once() -> None:
         stat = path.stat()
         key = (str(path), stat.st_size, stat.st_mtime_ns)
         with lock:
-            data = read.get(key)
-        if data is None:
-            data = pickle.dumps(read_building(path, loader.model_search_path()))
+            building = read.get(key)
+        if building is None:
+            building = read_building(path, loader.model_search_path())
             with lock:
-                read[key] = data
-        return loader.build_document(pickle.loads(data), application)
+                read[key] = building
+        return loader.build_document(building, application)
 
     loader.open_model = open_model
 

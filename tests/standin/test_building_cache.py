@@ -90,3 +90,48 @@ def test_the_default_folder_is_the_users_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setenv("LOCALAPPDATA", str(tmp_path))
     assert building_cache.cache_folder() == tmp_path / "paracore" / "standin"
+
+
+# -- one BuildingData, many documents (tests/conftest.py builds every open of a sample from one) ----------
+
+
+def _lists_and_dicts(value, found: dict, seen: set, skip=None) -> dict:
+    """Every list, dict and set reachable from ``value`` (objects' attributes included), by id."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or item is skip or isinstance(item, (type, str, bytes, int, float)) or callable(item):
+            continue
+        seen.add(id(item))
+        if isinstance(item, (list, dict, set)):
+            found[id(item)] = item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif hasattr(item, "__dict__"):
+            stack.append(vars(item))
+    return found
+
+
+@pytest.mark.parametrize("name", ["duplex", "SampleHouse4", "Office_A_20110811", "LargeBuilding"])
+def test_a_document_built_from_a_building_neither_changes_it_nor_shares_its_lists_and_dicts(name):
+    import pickle
+
+    from revit_standin import loader
+    from revit_standin.host import RevitHost
+    try:
+        path = loader.resolve_model(name)
+    except FileNotFoundError:
+        pytest.skip(f"{name} is not in the model folders")   # the samples of ../shared/models
+    building = read_building(path, loader.model_search_path())
+    before = pickle.dumps(building)
+    host = RevitHost()
+    try:
+        document = host.call(lambda: loader.build_document(building, host.application))
+        shared = _lists_and_dicts(document, {}, set(), skip=host.application).keys() & \
+            _lists_and_dicts(building, {}, set()).keys()
+    finally:
+        host.stop()
+    assert pickle.dumps(building) == before, "building the document changed the building data"
+    assert not shared, f"the document holds {len(shared)} list(s) or dict(s) of the building data"

@@ -102,3 +102,9 @@ def test_settings_the_sandbox_ignores_are_said_with_their_file(tmp_path, monkeyp
     errors = capsys.readouterr().err
     assert said in errors and str(tmp_path / "settings.json") in errors
     assert "No provider is selected" in errors
+
+
+def test_a_replay_whose_calls_fail_exits_1_even_when_the_reply_says_done():
+    done = paracore("replay", str(DEMO), "--building", "SampleHouse4")
+    assert done.returncode == 1, done.stderr
+    assert "turn 1: create_curved_wall failed: " in done.stderr and "No level named 'Level 1'" in done.stderr

@@ -161,3 +161,19 @@ def test_a_file_path_is_named_in_the_error(tmp_path):
 
 def test_replay_file_error_is_a_value_error():
     assert issubclass(ReplayFileError, ValueError)
+
+
+def test_a_failed_call_counts_unless_the_script_denies_it_or_expects_it_to_fail():
+    from paracore.app.replay import failed_calls
+    replay = load_replay(json.dumps({"turns": [{"user": "go", "steps": [
+        {"tool_calls": [{"id": "a", "name": "create_wall", "arguments": {}},
+                        {"id": "b", "name": "delete_elements", "arguments": {}, "approval": "deny"},
+                        {"id": "c", "name": "move_elements", "arguments": {}, "expect_error": True},
+                        {"id": "d", "name": "list_levels", "arguments": {}}]},
+        {"text": "Done."}]}]}))
+    result = {"turns": [{"tool_results": [
+        {"id": "a", "name": "create_wall", "is_error": True, "content": "No level named 'L9'.\nLevels: L1"},
+        {"id": "b", "name": "delete_elements", "is_error": True, "content": "The user denied this call."},
+        {"id": "c", "name": "move_elements", "is_error": True, "content": "Nothing to move."},
+        {"id": "d", "name": "list_levels", "is_error": False, "content": "L1"}]}]}
+    assert failed_calls(result, replay) == ["turn 1: create_wall failed: No level named 'L9'."]

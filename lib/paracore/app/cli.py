@@ -10,7 +10,7 @@ import sys
 from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_model
 from paracore.app.cli_view import ConversationPrinter
-from paracore.app.replay import failed_turns, run_replay
+from paracore.app.replay import failed_calls, failed_turns, run_replay
 from paracore.app.replay_file import ReplayFileError, load_replay
 from paracore.app.terminal_chat import run_chat
 from paracore.app.tools_reference import render
@@ -133,7 +133,8 @@ def _replay(args) -> int:
 
 
 def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
-    """Exit status: 0 when every turn ran as scripted, 1 when a turn failed, 2 for a bad file or model."""
+    """Exit status: 0 when every turn ran as scripted, 1 when a turn or a call the replay does not
+    mean to fail failed, 2 for a bad file or model."""
     try:
         replay = load_replay(path)
     except (ReplayFileError, OSError) as error:
@@ -155,7 +156,11 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
     failures = failed_turns(result)
     for failure in failures:
         print(f"paracore: the replay stopped at {failure}", file=sys.stderr)
-    return 1 if failures else 0
+    calls = failed_calls(result, replay)
+    for call in calls:   # the model's reply may still say "Done": the exit status does not
+        print(f"paracore: {call} (mark the call \"expect_error\": true if the replay means it to fail)",
+              file=sys.stderr)
+    return 1 if failures or calls else 0
 
 
 def _trace(args) -> int:

@@ -66,6 +66,16 @@ def failed_turns(result: dict) -> list[str]:
     return [f"turn {n}: {turn['error']}" for n, turn in enumerate(result["turns"], start=1) if "error" in turn]
 
 
+def failed_calls(result: dict, replay: Replay) -> list[str]:
+    """One line per tool call of a ``run_replay`` result that failed although the replay does not
+    mean it to: neither denied by the script ("approval": "deny") nor marked "expect_error"."""
+    meant = {call.id for turn in replay.turns for step in turn.steps for call in step.tool_calls or ()
+             if call.approval == "deny" or call.expect_error}
+    return [f"turn {n}: {call['name']} failed: {call['content'].splitlines()[0][:200] if call['content'] else ''}"
+            for n, turn in enumerate(result["turns"], start=1) for call in turn.get("tool_results", ())
+            if call["is_error"] and call["id"] not in meant]
+
+
 def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, recorder=None) -> dict:
     results, approvals, reply, failure = [], [], "", None
     first_request = len(scripted.requests)

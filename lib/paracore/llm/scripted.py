@@ -49,6 +49,8 @@ class ScriptedCall(BaseModel):
     name: str = Field(min_length=1)
     arguments: dict[str, Any]
     approval: Approval | None = None
+    expect_error: bool = False
+    """The replay means this call to fail (the refusal it shows): ``paracore replay`` still exits 0."""
 
 
 class ScriptedStep(BaseModel):

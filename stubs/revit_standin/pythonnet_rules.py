@@ -59,7 +59,20 @@ def _shown_type(value) -> str:
 
 def is_python_sequence(value) -> bool:
     """A Python collection, not one of the stand-in's .NET collections (which subclass list/set)."""
-    return isinstance(value, PYTHON_SEQUENCES) and not getattr(value, "_is_dotnet_collection", False)
+    return _is_python_sequence_type(type(value))
+
+
+# Whether pythonnet refuses a value depends on its type alone (``_is_dotnet_collection`` is a class
+# attribute): known per type, every API call's arguments are checked with one lookup each.
+_REFUSED_BY_TYPE: dict[type, bool] = {}
+
+
+def _is_python_sequence_type(kind: type) -> bool:
+    refused = _REFUSED_BY_TYPE.get(kind)
+    if refused is None:
+        refused = _REFUSED_BY_TYPE[kind] = issubclass(kind, PYTHON_SEQUENCES) and \
+            not getattr(kind, "_is_dotnet_collection", False)
+    return refused
 
 
 def _is_number(value) -> bool:
@@ -159,22 +172,9 @@ def _strict(fn, member: str, skip_self: bool):
 
 def _any_python_sequence(values) -> bool:
     for value in values:
-        kind = type(value)
-        refused = _REFUSED_BY_TYPE.get(kind)
-        if refused is None:
-            refused = _REFUSED_BY_TYPE[kind] = _is_python_sequence_type(kind)
-        if refused:
+        if _is_python_sequence_type(type(value)):
             return True
     return False
-
-
-# Whether pythonnet refuses a value depends on its type alone (``_is_dotnet_collection`` is a class
-# attribute): known per type, every API call's arguments are checked with one lookup each.
-_REFUSED_BY_TYPE: dict[type, bool] = {}
-
-
-def _is_python_sequence_type(kind: type) -> bool:
-    return issubclass(kind, PYTHON_SEQUENCES) and not getattr(kind, "_is_dotnet_collection", False)
 
 
 def _number_at(values, positions) -> bool:

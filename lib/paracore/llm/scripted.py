@@ -281,4 +281,3 @@ def _approvals_by_call_id(steps: list[ScriptedStep]) -> dict[str, Approval | Non
                 raise ValueError(f"call id {call.id!r} appears twice in the script; call ids must be unique")
             approvals[call.id] = call.approval
     return approvals
-

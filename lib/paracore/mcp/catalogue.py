@@ -1,8 +1,8 @@
-"""The tool registry as MCP lists it: same names and descriptions as the chat's model gets, the
-same schemas in the form clients that validate arguments read ("required" only what a call
-must give, defaults as "default"; the providers' strict form lists every field), plus MCP's hints (``readOnlyHint`` for tools that leave the model unchanged,
-``destructiveHint`` for deleting and generated code, ``idempotentHint`` where calling twice
-changes nothing more than calling once)."""
+"""The tool registry as MCP lists it: the names and descriptions the chat's model gets, the
+same schemas in the form clients that validate arguments read ("required" only what a call must
+give, defaults as "default"; the providers' strict form lists every field), plus MCP's hints
+(``readOnlyHint`` for tools that leave the model unchanged, ``destructiveHint`` for deleting and
+generated code, ``idempotentHint`` where calling twice changes nothing more than calling once)."""
 from __future__ import annotations
 
 import copy

@@ -125,11 +125,12 @@ class StandinBackend:
     def _changed(self, *uris: str) -> None:
         with self._lock:
             listeners = list(self._listeners)
-        for listener, uri in ((listener, uri) for listener in listeners for uri in uris):
-            try:
-                listener(uri)
-            except Exception:  # noqa: BLE001 - a broken listener must not break Revit's event
-                log.exception("An MCP resource listener failed for %s", uri)
+        for listener in listeners:
+            for uri in uris:
+                try:
+                    listener(uri)
+                except Exception:  # noqa: BLE001 - a broken listener must not break the call
+                    log.exception("An MCP resource listener failed for %s", uri)
 
     # -- the trace ----------------------------------------------------------------------------------------
     def _recorder(self, client: ClientInfo):

@@ -85,7 +85,6 @@ def _instances_tool() -> types.Tool:
                                                         open_world_hint=False))
 
 
-
 class _Progress:
     """The progress notifications of one ``tools/call`` request, numbered as they are sent."""
 

@@ -94,11 +94,10 @@ class McpService:
         pane = _PaneCall()
         wait = min(self.approval_timeout, approval_timeout or self.approval_timeout)
         agent = self._agent(session, self._approver(client, pane, wait))
-        result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane))
+        result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane),
+                          on_model_change=lambda: self.on_change(MODEL_URI))
         if pane.refusal:  # the approval never came: say why in the client's words, not "the user denied"
             result = CallResult(pane.refusal, is_error=True)
-        if pane.wrote:
-            self.on_change(MODEL_URI)
         return result
 
     def _agent(self, session, approver):
@@ -219,19 +218,15 @@ def pane_in_revit(bridge):
 
 class _PaneCall:
     """One call's dealings with the pane: the state that was asked to approve (its card then
-    shows the result), why the approval never came, and whether the model changed."""
+    shows the result), and why the approval never came."""
 
     def __init__(self) -> None:
         self.state = None
         self.refusal: str | None = None
-        self.wrote = False
 
     def on_event(self, event) -> None:
-        if isinstance(event, ev.ToolCallFinished):
-            if event.status == "done":
-                self.wrote = self.wrote or _writes(event.name)
-            if self.state is not None:
-                self.state.outside_finished(event)
+        if isinstance(event, ev.ToolCallFinished) and self.state is not None:
+            self.state.outside_finished(event)
 
 
 class _Both:
@@ -246,11 +241,6 @@ class _Both:
                 recorder.on_event(event)
             except Exception:  # noqa: BLE001 - a recorder must never break the call
                 log.exception("An MCP call's event could not be recorded")
-
-
-def _writes(name: str) -> bool:
-    spec = default_registry().get(name)
-    return spec is None or spec.writes
 
 
 def _stem(title: str) -> str:

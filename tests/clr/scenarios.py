@@ -551,8 +551,11 @@ def mcp_listener_while_revit_idles(idle_ms: int = 1500) -> dict:
         Revit.IdleHoldingGil(Revit.NewDispatcher(), idle_ms)
         ended = time.time()
         stalled = _answers(client)
+        # The idle lasts at least idle_ms from `started`; `ended` is read only once the main thread
+        # has the GIL back, which the listener's thread may take first, so it can be late by a tick.
+        idle_over = started + idle_ms / 1000
         unpumped = {"sent_before_idle_end_s": round(ended - stalled[0]["sent"], 3),
-                    "answered_after_idle_s": round(stalled[0]["at"] - ended, 3)}
+                    "answered_after_idle_s": round(stalled[0]["at"] - idle_over, 3)}
         Revit.RunDispatcher(dispatcher)  # the queued starts and stops: only the idle pump runs now
         # Revit idling on its dispatcher, with the pumps: the client's requests are answered while
         # the GIL is held; /instance reads the documents on the main thread through the bridge.

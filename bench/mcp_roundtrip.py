@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """MCP round trip per call on the stand-in, over stdio and over loopback Streamable HTTP, and the
-size of ``tools/list`` (what a client puts in its model's context for Paracore's tools).
+size of ``tools/list`` (what a client puts in its model's context for Paracore's tools): as a
+client sees it first (the core tools and use_toolset), on Revit (with revit_instances and each
+tool's ``instance``), and with ``--all-tools``.
 
     .venv/bin/python bench/mcp_roundtrip.py [--calls N]
 
@@ -31,16 +33,41 @@ from measure import progress, spread  # noqa: E402
 CALL = ("get_working_set", {})
 
 
-async def _time_calls(client, calls: int) -> tuple[list[float], str]:
+async def _time_calls(client, calls: int) -> list[float]:
     times = []
     async with client as session:
-        listed = await session.list_tools()
         for _ in range(calls + 2):
             start = time.perf_counter()
             await session.call_tool(*CALL)
             times.append(time.perf_counter() - start)
-    body = json.dumps(listed.model_dump(by_alias=True, mode="json", exclude_none=True), ensure_ascii=False)
-    return times[2:], body  # the first two calls warm the path (imports, the bridge)
+    return times[2:]  # the first two calls warm the path (imports, the bridge)
+
+
+async def _listed(url: str) -> str:
+    """tools/list's result as JSON, as the client receives it."""
+    from mcp import Client
+    from mcp_support import CLIENT
+    async with Client(url, mode="legacy", client_info=CLIENT, cache=None) as session:
+        listed = await session.list_tools()
+    return json.dumps(listed.model_dump(by_alias=True, mode="json", exclude_none=True), ensure_ascii=False)
+
+
+LISTINGS = (("first (the core and use_toolset), `--model`", {}),
+            ("first, on Revit (revit_instances, `instance` on each tool)", {"instances_tool": True}),
+            ("`--all-tools`, `--model`", {"all_tools": True}))
+
+
+def listing_lines() -> list[str]:
+    import tokens
+    from mcp_support import http_server
+    lines = ["| tools/list | tools | bytes of JSON | tokens (o200k_base) |", "|---|---|---|---|"]
+    for label, options in LISTINGS:
+        progress(f"mcp: tools/list, {label}")
+        with http_server(**options) as server:
+            body = anyio.run(_listed, server.url)
+        lines.append(f"| {label} | {len(json.loads(body)['tools'])} | {len(body.encode('utf-8')):,} | "
+                     f"{tokens.count(body):,} |")
+    return lines
 
 
 def _stdio_client(mode: str):
@@ -52,27 +79,26 @@ def _stdio_client(mode: str):
 def mcp_section(calls: int = 30) -> list[str]:
     from mcp import Client
 
-    import tokens
     from mcp_support import CLIENT, http_server
     os.environ.setdefault("PARACORE_DATA_DIR", tempfile.mkdtemp(prefix="paracore-bench-"))
-    rows, body = [], ""
+    rows = []
     for mode in ("auto", "legacy"):
         progress(f"mcp: stdio ({mode})")
-        times, body = anyio.run(_time_calls, _stdio_client(mode), calls)
-        rows.append((f"stdio, {_era(mode)}", times))
+        rows.append((f"stdio, {_era(mode)}", anyio.run(_time_calls, _stdio_client(mode), calls)))
     with http_server() as server:
         for mode in ("auto", "legacy"):
             progress(f"mcp: http ({mode})")
-            times, _ = anyio.run(_time_calls, Client(server.url, mode=mode, client_info=CLIENT, cache=None), calls)
+            times = anyio.run(_time_calls, Client(server.url, mode=mode, client_info=CLIENT, cache=None), calls)
             rows.append((f"Streamable HTTP, {_era(mode)}", times))
-    tools = json.loads(body)["tools"]
     lines = ["## MCP round trip (`paracore mcp --model duplex`)", "",
              f"One `{CALL[0]}` call (a read, no approval) from the SDK's own client to the answer, "
              "server and client on this machine (bench/mcp_roundtrip.py).", "",
              "| transport | per call |", "|---|---|"]
     lines += [f"| {name} | {spread(times, 1000, 'ms')} |" for name, times in rows]
-    lines += ["", f"`tools/list`: {len(tools)} tools, {len(body.encode('utf-8')):,} bytes of JSON, "
-              f"{tokens.count(body):,} tokens (o200k_base).", ""]
+    lines += ["", "What a client puts in its model's context for Paracore's tools, on every request. Turning a "
+              "toolset on (use_toolset) appends its tools (docs/MCP.md). Before toolsets over MCP every client "
+              "got every tool: 59 tools, 67,660 bytes, 18,014 tokens (run of 2026-11-25, commit 878c817).", ""]
+    lines += listing_lines() + [""]
     return lines
 
 

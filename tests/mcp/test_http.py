@@ -14,6 +14,7 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from mcp_support import ERAS, WALL, Heard, elicit_with, http_server, live_ids, undo_names
+from paracore.core import toolsets
 from paracore.mcp.backend import MODEL_URI as MODEL, WORKING_SET_URI as WORKING_SET
 from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
@@ -55,7 +56,7 @@ async def test_tools_search_and_the_working_set_over_http(http, era):
             found = await session.call_tool("search_elements", {"category": "Windows", "to_working_set": "replace"})
             working_set = json.loads((await session.read_resource("paracore://working-set")).contents[0].text)
             made = await session.call_tool("create_wall", WALL)
-    assert len(tools) == catalogue_size() and not found.is_error
+    assert {tool.name for tool in tools} == core_tools() and not found.is_error
     assert working_set["summary"] == "24 Windows"
     assert not made.is_error and len(http.sandbox.session.working_set) == 1
 
@@ -83,12 +84,14 @@ async def test_an_unknown_tool_is_the_specs_protocol_error_naming_the_closest_to
 async def test_a_read_only_server_names_only_the_tools_it_serves():
     with http_server(read_only=True) as served, anyio.fail_after(LIMIT):
         async with client(served) as session:
-            reads = len((await session.list_tools()).tools)
             with pytest.raises(MCPError) as raised:
                 await session.call_tool("create_walls", WALL)
+            with pytest.raises(MCPError) as unlisted:   # a read-only server's unknown tool: reads come closest
+                await session.call_tool("get_warning", {})
             refused = await session.call_tool("create_wall", WALL)
     assert raised.value.code == -32602 and "create_wall" not in raised.value.message.replace("'create_walls'", "")
-    assert f"the {reads} tools this server serves" in raised.value.message
+    assert "tools/list gives the tools this server serves; use_toolset lists more" in raised.value.message
+    assert "Did you mean get_warnings or" in unlisted.value.message   # in the qa toolset, off: still served
     assert refused.is_error and "read-only" in refused.content[0].text
 
 
@@ -123,7 +126,7 @@ async def test_a_malformed_request_gets_an_error_and_the_server_keeps_serving(ht
         assert 400 <= status < 500, (body, status, text)
     with anyio.fail_after(LIMIT):
         async with client(http) as session:
-            assert len((await session.list_tools()).tools) == catalogue_size()
+            assert {tool.name for tool in (await session.list_tools()).tools} == core_tools()
 
 
 async def test_a_client_that_leaves_during_the_approval_leaves_a_whole_step_and_live_ids(http):
@@ -196,6 +199,7 @@ async def test_connections_to_the_http_server_send_small_writes_at_once():
     assert nodelay == [1]
 
 
-def catalogue_size() -> int:
+def core_tools() -> set[str]:
+    """What a client is shown at first: the registry's core tools (use_toolset among them)."""
     load_tools()
-    return len(default_registry().specs())
+    return {spec.name for spec in default_registry().specs() if spec.name in toolsets.CORE}

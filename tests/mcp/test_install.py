@@ -249,12 +249,12 @@ def test_a_symlinked_config_stays_a_link_and_keeps_its_mode(home):
 
 @pytest.mark.parametrize("client", ALL_CLIENTS)
 def test_print_shows_the_snippet_and_writes_nothing(client, home, tmp_path, capsys):
-    assert main([client, "--print", "--model", "duplex", "--read-only"]) == 0
+    assert main([client, "--print", "--model", "duplex", "--read-only", "--all-tools"]) == 0
     captured = capsys.readouterr()
     snippet = json.loads(captured.out)              # stdout is the JSON alone
     entry = snippet[CLIENTS[client].servers_key]["paracore"]
     assert entry["command"] == sys.executable
-    assert entry["args"] == ["-m", "paracore", "mcp", "--model", "duplex", "--read-only"]
+    assert entry["args"] == ["-m", "paracore", "mcp", "--model", "duplex", "--read-only", "--all-tools"]
     assert str(user_file(client)) in captured.err and "To check it works" in captured.err
     assert list(home.rglob("*")) == [] and list((tmp_path / "project").rglob("*")) == []
 

@@ -33,10 +33,10 @@ async def test_every_registry_tool_is_listed_with_its_schema_description_and_hin
     load_tools()
     registry = {info.name: info for info in tool_infos(default_registry())}
     with anyio.fail_after(LIMIT):
-        async with client(era=era) as session:
+        async with client("--all-tools", era=era) as session:
             tools = (await session.list_tools()).tools
             assert session.protocol_version == ("2025-11-25" if era == "legacy" else "2026-07-28")
-    assert len(tools) == len(registry) >= 43
+    assert len(tools) == len(registry) - 1 >= 43 and "use_toolset" not in {tool.name for tool in tools}
     for tool in tools:
         info = registry[tool.name]
         assert tool.input_schema == info.input_schema and tool.description == info.description
@@ -110,9 +110,9 @@ async def test_a_client_that_cannot_ask_its_user_is_told_how_to_allow_writes(era
 
 async def test_read_only_lists_only_reads_and_refuses_a_write():
     load_tools()
-    reads = {info.name for info in tool_infos(default_registry(), read_only=True)}
+    reads = {info.name for info in tool_infos(default_registry(), read_only=True)} - {"use_toolset"}
     with anyio.fail_after(LIMIT):
-        async with client("--read-only") as session:
+        async with client("--read-only", "--all-tools") as session:
             listed = {tool.name for tool in (await session.list_tools()).tools}
             refused = await session.call_tool("create_wall", WALL)
             searched = await session.call_tool("search_elements", {"category": "Doors"})

@@ -196,10 +196,12 @@ async def test_mcp_clients_see_the_package_s_tools_and_a_call_runs_on_the_stand_
                     cache=None)
     with anyio.fail_after(TIMEOUT):
         async with client as session:
-            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-            counted = await session.call_tool("count_doors_by_level", {})
+            listed_first = {tool.name for tool in (await session.list_tools()).tools}
+            counted = await session.call_tool("count_doors_by_level", {})   # by name: turns its toolset on
             checked = await session.call_tool("check_door_marks", {"pattern": "^[AB]"})
             refused = await session.call_tool("check_door_marks", {"pattern": "("})
+            tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    assert not set(EXAMPLE_TOOLS) & listed_first   # a package's toolset is off at first, as Paracore's are
     assert set(EXAMPLE_TOOLS) <= set(tools) and not set(LEFT_OUT) & set(tools)
     assert tools["count_doors_by_level"].annotations.read_only_hint
     assert tools["check_door_marks"].input_schema["properties"]["pattern"]["description"].startswith("A regular")

@@ -21,6 +21,7 @@ import anyio.abc
 import mcp_types as types
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.message import SessionMessage
+from mcp.shared.subscriptions import SUBSCRIPTION_ID_META_KEY, ToolsListChanged
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = types.Implementation(name="pytest-client", version="1.0")
@@ -69,7 +70,8 @@ class HttpServer:
         from paracore.mcp.transports import bind, http_server, url
         self.trace_dir = Path(tempfile.mkdtemp(prefix="paracore-mcp-trace-"))
         self.backend = StandinBackend("duplex", trace_dir=self.trace_dir)
-        server = build_server(self.backend, instances_tool=False, **options)
+        options.setdefault("instances_tool", False)
+        server = build_server(self.backend, **options)
         self.sock = bind(0)
         self.url = url(self.sock)
         self.port = self.sock.getsockname()[1]
@@ -125,6 +127,7 @@ class Heard:
         self.progress: list[str] = []
         self.progress_at: list[float] = []   # time.monotonic() of each
         self.updated: list[str] = []
+        self.tools_changed = 0               # notifications/tools/list_changed heard
 
     async def on_progress(self, progress, total, message) -> None:
         self.progress.append(message)
@@ -138,23 +141,39 @@ class Heard:
         return max(later - earlier for earlier, later in zip(times, times[1:]))
 
     async def on_message(self, message) -> None:
+        meta = getattr(getattr(message, "params", None), "meta", None) or {}
+        if SUBSCRIPTION_ID_META_KEY in meta:   # a subscriptions/listen frame: ``watching`` hears those
+            return
         if isinstance(message, types.ResourceUpdatedNotification):
             self.updated.append(str(message.params.uri))
+        elif isinstance(message, types.ToolListChangedNotification):
+            self.tools_changed += 1
 
     @asynccontextmanager
-    async def watching(self, session, era: str, *uris: str):
+    async def watching(self, session, era: str, *uris: str, tools: bool = False):
+        """Subscribe to ``uris`` (and, with ``tools``, to tool-list changes: on the handshake era
+        they come unasked, to a client that listed the tools)."""
         if era == "legacy":
             for uri in uris:
                 await session.subscribe_resource(uri)
             yield self
             return
-        async with session.listen(resource_subscriptions=list(uris)) as events, anyio.create_task_group() as group:
+        async with session.listen(resource_subscriptions=list(uris), tools_list_changed=tools) as events, \
+                anyio.create_task_group() as group:
             async def collect():
                 async for event in events:
-                    self.updated.append(str(event.uri))
+                    if isinstance(event, ToolsListChanged):
+                        self.tools_changed += 1
+                    else:
+                        self.updated.append(str(event.uri))
             group.start_soon(collect)
             yield self
             group.cancel_scope.cancel()
+
+    async def until_tools_changed(self, times: int = 1, within: float = 15) -> None:
+        with anyio.fail_after(within):
+            while self.tools_changed < times:
+                await anyio.sleep(0.02)
 
     async def until_updated(self, uri: str, within: float = 15) -> None:
         with anyio.fail_after(within):

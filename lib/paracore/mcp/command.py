@@ -1,6 +1,6 @@
 """``paracore mcp``: serve Paracore's tools to MCP clients (Claude Desktop, Claude Code, Cursor, ...).
 
-    paracore mcp [--model NAME|PATH.ifc] [--http [PORT]] [--read-only] [--approve-writes]
+    paracore mcp [--model NAME|PATH.ifc] [--http [PORT]] [--read-only] [--all-tools] [--approve-writes]
                  [--approval-timeout S] [--heartbeat S]
     paracore mcp install ...      (writes client configurations: paracore.mcp.install)
 
@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--http", nargs="?", type=_port, const=8765, metavar="PORT",
                         help="serve Streamable HTTP on 127.0.0.1:PORT (default 8765; 0 picks one) instead of stdio")
     parser.add_argument("--read-only", action="store_true", help="offer only the tools that leave the model unchanged")
+    parser.add_argument("--all-tools", action="store_true",
+                        help="list every tool from the start (default: the core tools, and use_toolset to add "
+                             "the others by toolset)")
     parser.add_argument("--approve-writes", action="store_true",
                         help="stand-in only: approve every write without asking (there is no Revit pane to ask in)")
     parser.add_argument("--approval-timeout", type=float, default=120.0, metavar="S",
@@ -115,7 +118,7 @@ def _takes_timeout(cls) -> bool:
 
 def _serve(backend, args, sock) -> int:
     server = build_server(backend, read_only=args.read_only, approval_timeout=args.approval_timeout,
-                          instances_tool=not args.model, heartbeat=args.heartbeat)
+                          instances_tool=not args.model, heartbeat=args.heartbeat, all_tools=args.all_tools)
     if sock is None:
         anyio.run(serve_stdio, server)
         return 0

@@ -170,7 +170,7 @@ def _msix_claude_folder(machine: Machine) -> Path | None:
 
 # ----- the entry ------------------------------------------------------------------------------
 
-def server_entry(client: str, *, model: str | None = None, read_only: bool = False,
+def server_entry(client: str, *, model: str | None = None, read_only: bool = False, all_tools: bool = False,
                  python: str | None = None, pythonpath: str | None = None) -> dict[str, Any]:
     """Our entry in ``client``'s shape: this Python running ``-m paracore mcp`` with the flags."""
     args = ["-m", "paracore", "mcp"]
@@ -178,6 +178,8 @@ def server_entry(client: str, *, model: str | None = None, read_only: bool = Fal
         args += ["--model", model]
     if read_only:
         args.append("--read-only")
+    if all_tools:
+        args.append("--all-tools")
     entry: dict[str, Any] = {"type": "stdio"} if CLIENTS[client].typed else {}
     entry["command"] = python or sys.executable
     entry["args"] = args
@@ -353,6 +355,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", metavar="NAME",
                         help="serve a stand-in model (duplex or a .ifc path) instead of the running Revit")
     parser.add_argument("--read-only", action="store_true", help="offer only the tools that read the model")
+    parser.add_argument("--all-tools", action="store_true",
+                        help="list every tool from the start, not the core tools and use_toolset")
     parser.add_argument("--scope", choices=("user", "project"), default="user",
                         help="user: every project on this machine (default); project: the current folder's "
                              "config (.mcp.json, .cursor/mcp.json, .vscode/mcp.json)")
@@ -372,7 +376,8 @@ def main(argv: list[str], machine: Machine | None = None) -> int:
     machine = machine or Machine.current()
     path = config_path(args.client, args.scope, machine)
     pythonpath = needed_pythonpath()
-    entry = server_entry(args.client, model=args.model, read_only=args.read_only, pythonpath=pythonpath)
+    entry = server_entry(args.client, model=args.model, read_only=args.read_only, all_tools=args.all_tools,
+                         pythonpath=pythonpath)
     if args.print_only:
         _show(args.client, args.name, entry, path)
         return 0

@@ -24,13 +24,14 @@ from typing import Any
 import anyio
 import anyio.from_thread
 import mcp_types as types
-from mcp.server.lowlevel.server import Server
+from mcp.server.lowlevel.server import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
-from mcp.shared.subscriptions import ResourceUpdated
+from mcp.shared.subscriptions import ResourceUpdated, ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from paracore import __version__
+from paracore.core.toolsets import USE_TOOLSET
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, Backend, CallResult, ClientInfo, ToolInfo
 from paracore.mcp.inflight import (
     CLIENT_GONE,
@@ -42,6 +43,7 @@ from paracore.mcp.inflight import (
     Progressed,
     answer as settle,
 )
+from paracore.mcp.listing import ToolListing, turned_on_text
 
 log = logging.getLogger("paracore.mcp")
 
@@ -68,9 +70,8 @@ def mcp_tool(info: ToolInfo, *, with_instance: bool = False) -> types.Tool:
     MCP, so a non-destructive write says false)."""
     schema = info.input_schema
     if with_instance:
-        properties = {**schema.get("properties", {}), "instance": {
-            "type": "string", "description": f"Which Revit to run in (an id from {INSTANCES_TOOL}); "
-                                             "default: the only one, or the last one used."}}
+        # Said once, in revit_instances' description: repeated on every tool it cost ~500 tokens.
+        properties = {**schema.get("properties", {}), "instance": {"type": "string"}}
         schema = {**schema, "properties": properties}
     hints = types.ToolAnnotations(read_only_hint=info.read_only, destructive_hint=info.destructive,
                                   idempotent_hint=info.idempotent, open_world_hint=False)
@@ -79,7 +80,8 @@ def mcp_tool(info: ToolInfo, *, with_instance: bool = False) -> types.Tool:
 
 def _instances_tool() -> types.Tool:
     return types.Tool(name=INSTANCES_TOOL, description="List the running Revits that Paracore can reach: id, Revit "
-                      "version, open documents. Pass an id as `instance` to any tool to choose one.",
+                      "version, open documents. Pass an id as `instance` to any tool to run it in that Revit (default: "
+                      "the only one, or the last one used).",
                       input_schema={"type": "object", "properties": {}},
                       annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
                                                         open_world_hint=False))
@@ -124,31 +126,32 @@ class ParacoreServer:
     """The handlers of one ``paracore mcp`` server, and the state they share."""
 
     def __init__(self, backend: Backend, *, read_only: bool = False, approval_timeout: float = 120.0,
-                 instances_tool: bool = True, heartbeat: float = 5.0):
+                 instances_tool: bool = True, heartbeat: float = 5.0, all_tools: bool = False):
         self.backend = backend
         self.read_only = read_only
         self.approval_timeout = approval_timeout
         self.instances_tool = instances_tool
         self.heartbeat = heartbeat
-        self.infos = {info.name: info for info in backend.tools()}
+        self.listing = ToolListing({info.name: info for info in backend.tools()}, read_only=read_only,
+                                   all_tools=all_tools)
         self.bus = InMemorySubscriptionBus()
+        self._tool_listeners: list[Any] = []   # handshake-era connections that listed the tools
         self._parked: dict[str, tuple[CallInFlight, Asked, float]] = {}
         self._legacy_subscribers: dict[str, list[Any]] = {uri: [] for uri in (WORKING_SET_URI, MODEL_URI)}
         self._portal: anyio.from_thread.BlockingPortal | None = None
 
     def build(self) -> Server:
-        return Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
+        return _Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
                       lifespan=self._lifespan, on_list_tools=self.list_tools, on_call_tool=self.call_tool,
                       on_list_resources=self.list_resources, on_read_resource=self.read_resource,
                       on_subscribe_resource=self.subscribe, on_unsubscribe_resource=self.unsubscribe,
                       on_subscriptions_listen=ListenHandler(self.bus))
 
     # -- tools ------------------------------------------------------------------------------------------
-    def offered(self) -> list[ToolInfo]:
-        return [info for info in self.infos.values() if info.read_only or not self.read_only]
-
     async def list_tools(self, ctx, params) -> types.ListToolsResult:
-        tools = [mcp_tool(info, with_instance=self.instances_tool) for info in self.offered()]
+        self._listens_for_tools(ctx)
+        tools = [mcp_tool(info, with_instance=self.instances_tool and info.name != USE_TOOLSET)  # the server's own
+                 for info in self.listing.listed()]
         if self.instances_tool:
             tools.append(_instances_tool())
         return types.ListToolsResult(tools=tools)
@@ -160,11 +163,17 @@ class ParacoreServer:
         instance = arguments.pop("instance", None) if self.instances_tool else None
         if self.instances_tool and params.name == INSTANCES_TOOL:
             return _result(await anyio.to_thread.run_sync(self._list_instances))
-        info = self.infos.get(params.name)
+        info = self.listing.served(params.name)
         if info is None:
             raise MCPError(code=types.INVALID_PARAMS, message=self._unknown_tool(params.name))
+        if params.name == USE_TOOLSET:
+            return await self._use_toolset(ctx, arguments.get("name"))
         if info.writes and self.read_only:
             return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name), is_error=True))
+        toolset = self.listing.toolset_to_turn_on(params.name)
+        if toolset is not None:   # called by name while its toolset is off: the list now shows it
+            self.listing.turn_on(toolset)
+            await self._tools_changed(ctx)
         client = _client(ctx)
 
         def run(progress):
@@ -175,12 +184,40 @@ class ParacoreServer:
         return await self._follow(ctx, call)
 
     def _unknown_tool(self, name: str) -> str:
-        """The spec's protocol error for a tool this server does not list, with the names it
-        does list that come closest (a read-only server's reads only)."""
-        served = [info.name for info in self.offered()] + ([INSTANCES_TOOL] if self.instances_tool else [])
+        """The spec's protocol error for a tool this server does not serve, with the names it
+        serves that come closest (a read-only server's reads only)."""
+        served = [info.name for info in self.listing.served_infos()] + ([INSTANCES_TOOL] if self.instances_tool else [])
         close = difflib.get_close_matches(name, served, n=3, cutoff=0.6)
         hint = f" Did you mean {' or '.join(close)}?" if close else ""
-        return f"Unknown tool: {name!r}.{hint} tools/list gives the {len(served)} tools this server serves."
+        more = "" if self.listing.all_tools else f"; {USE_TOOLSET} lists more"
+        return f"Unknown tool: {name!r}.{hint} tools/list gives the tools this server serves{more}."
+
+    async def _use_toolset(self, ctx, name: Any) -> types.CallToolResult:
+        """Turn a toolset on for this server's clients and tell them their tool list changed."""
+        try:
+            turned = self.listing.turn_on(name if isinstance(name, str) else "")
+        except ValueError as error:
+            return _result(CallResult(f"Not run: {error} Call {USE_TOOLSET} with one of them as `name`.",
+                                      is_error=True))
+        if turned.added:
+            await self._tools_changed(ctx)
+        return _result(CallResult(turned_on_text(turned)))
+
+    def _listens_for_tools(self, ctx) -> None:
+        """Remember a handshake-era connection that listed the tools, to tell it when they change
+        (2026-07-28 clients ask for that on ``subscriptions/listen``)."""
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and \
+                not any(_same_connection(s, ctx.session) for s in self._tool_listeners):
+            self._tool_listeners.append(ctx.session)
+
+    async def _tools_changed(self, ctx) -> None:
+        self._listens_for_tools(ctx)
+        await self.bus.publish(ToolsListChanged())
+        for session in list(self._tool_listeners):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - that client is gone, or its connection cannot carry it
+                self._tool_listeners.remove(session)
 
     def _list_instances(self) -> CallResult:
         instances = self.backend.instances()
@@ -344,8 +381,18 @@ def _decide(asked: Asked, answer: Any) -> None:
     settle(asked.future, "approve" if approved else "deny")
 
 
+class _Server(Server):
+    """The SDK's server, telling handshake-era clients that its tool list changes (use_toolset):
+    the SDK's default says it never does, on every transport that builds the options itself."""
+
+    def create_initialization_options(self, notification_options: NotificationOptions | None = None, *args, **kwargs):
+        return super().create_initialization_options(notification_options or NotificationOptions(tools_changed=True),
+                                                     *args, **kwargs)
+
+
 def build_server(backend: Backend, *, read_only: bool = False, approval_timeout: float = 120.0,
-                 instances_tool: bool = True, heartbeat: float = 5.0) -> Server:
-    """The MCP server for ``backend``; serve it with :func:`serve_stdio` or :func:`http_app`."""
+                 instances_tool: bool = True, heartbeat: float = 5.0, all_tools: bool = False) -> Server:
+    """The MCP server for ``backend``; serve it with :func:`serve_stdio` or :func:`http_app`.
+    ``all_tools`` lists every tool at once instead of the core and ``use_toolset``."""
     return ParacoreServer(backend, read_only=read_only, approval_timeout=approval_timeout,
-                          instances_tool=instances_tool, heartbeat=heartbeat).build()
+                          instances_tool=instances_tool, heartbeat=heartbeat, all_tools=all_tools).build()

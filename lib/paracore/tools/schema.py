@@ -157,7 +157,7 @@ def _strict_object(node: dict[str, Any], where: str, conventional: bool = False)
         had_default, default = "default" in prop, prop.get("default")
         prop = _strict_node(prop, f"{where}.{name}", conventional)
         if name not in required:
-            prop = _optional(prop, had_default, default)
+            prop = _optional(prop, had_default, default, conventional)
             if conventional and had_default:
                 prop = _ordered({**prop, "default": default})
         strict_properties[name] = prop
@@ -168,9 +168,10 @@ def _strict_object(node: dict[str, Any], where: str, conventional: bool = False)
     return node
 
 
-def _optional(prop: dict[str, Any], had_default: bool, default: Any) -> dict[str, Any]:
-    """Strict mode sends every field; an optional one becomes nullable (null = the default)."""
-    note = f"Optional (default: {_json(default)})." if had_default else "Optional."
+def _optional(prop: dict[str, Any], had_default: bool, default: Any, conventional: bool = False) -> dict[str, Any]:
+    """Strict mode sends every field; an optional one becomes nullable (null = the default), and
+    its description says so. The conventional form says it with "required" and "default" alone."""
+    note = "" if conventional else f"Optional (default: {_json(default)})." if had_default else "Optional."
     if not _is_nullable(prop):
         description = prop.pop("description", None)
         if "anyOf" in prop and set(prop) == {"anyOf"}:
@@ -179,7 +180,9 @@ def _optional(prop: dict[str, Any], had_default: bool, default: Any) -> dict[str
             prop = {"anyOf": [prop, {"type": "null"}]}
         if description:
             prop["description"] = description
-    prop["description"] = _join(prop.get("description"), note)
+    description = _join(prop.get("description"), note)
+    if description:
+        prop["description"] = description
     return _ordered(prop)
 
 

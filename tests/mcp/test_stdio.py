@@ -130,3 +130,19 @@ async def test_each_call_is_in_the_clients_trace_with_source_mcp(tmp_path):
     lines = traces[0].read_text(encoding="utf-8")
     assert '"source":"mcp"' in lines and '"client":"pytest-client"' in lines and '"document":"duplex"' in lines
     assert "[MCP pytest-client] create_wall" in lines and '"type":"tool_result"' in lines
+
+
+def test_a_line_that_is_no_json_rpc_message_is_answered_with_its_error_and_said_on_stderr(tmp_path):
+    """The SDK's stdio transport drops such a line in silence; a client would wait for an answer."""
+    import subprocess
+    parameters = stdio(data_dir=str(tmp_path))
+    initialize = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+    done = subprocess.run([parameters.command, *parameters.args], input=f'not json\n{{"a": 1}}\n{initialize}\n',
+                          env=parameters.env, cwd=parameters.cwd, capture_output=True, text=True, timeout=LIMIT)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(a.get("id"), a.get("error", {}).get("code")) for a in answers] == [(None, -32700), (None, -32600),
+                                                                                 (1, None)]
+    assert answers[2]["result"]["capabilities"]["tools"] == {"listChanged": True}   # use_toolset changes it
+    assert "refused: Parse error" in done.stderr and "refused: Invalid request" in done.stderr
+    assert done.returncode == 0

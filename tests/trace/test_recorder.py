@@ -215,3 +215,30 @@ def test_listing_finding_and_pruning(tmp_path):
         find_trace("2025", tmp_path)
     assert [p.stem for p in prune(tmp_path, 1)] == ["20250102-000000-bbbbbb", "20250101-000000-aaaaaa"]
     assert [t.session for t in list_traces(tmp_path)] == ["20250103-000000-cccccc"]
+
+
+def test_a_huge_argument_is_recorded_by_its_start_and_size_and_the_line_stays_short(tmp_path):
+    from paracore.core import events as ev
+    recorder = TraceRecorder("big", tmp_path)
+    huge = "x" * 3_000_000
+    recorder.on_event(ev.ToolCallStarted(turn=0, call_id="c1", name="add_text_note",
+                                         arguments={"text": huge}, summary="add_text_note(...)"))
+    recorder.on_event(ev.ToolCallFinished(turn=0, call_id="c1", name="add_text_note", status="error",
+                                          is_error=True, content=huge, duration_ms=1.0))
+    recorder.close()
+    lines = recorder.path.read_text(encoding="utf-8").splitlines()
+    call, result = json.loads(lines[1]), json.loads(lines[2])
+    assert max(len(line) for line in lines) < 70_000
+    assert call["arguments"]["cut"].startswith("3,000,011 characters of JSON in all")  # {"text":"…"}
+    assert call["arguments"]["start"].startswith('{"text":"xxx')
+    assert result["content"].endswith("… [cut: 3,000,000 characters in all]")
+
+
+def test_traces_are_pruned_by_their_total_size_as_well_as_their_count(tmp_path):
+    for index in range(5):
+        path = tmp_path / f"2025010{index}-000000-aaaaaa.jsonl"
+        path.write_text("x" * 1000, encoding="utf-8")
+        os.utime(path, (1_700_000_000 + index, 1_700_000_000 + index))
+    deleted = prune(tmp_path, keep=10, max_bytes=2_500)
+    assert sorted(p.name[:8] for p in deleted) == ["20250100", "20250101", "20250102"]
+    assert sorted(t.session[:8] for t in list_traces(tmp_path)) == ["20250103", "20250104"]

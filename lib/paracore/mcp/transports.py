@@ -5,23 +5,57 @@ HTTP binds 127.0.0.1 only and checks Host and Origin on every request (the SDK's
 through DNS rebinding and change the model. Only a loopback Origin (or none, as command-line
 clients send) is accepted; anything else gets 403.
 
-On stdio, stdout is the protocol: logs go to stderr (``command.py``), never to stdout.
+On stdio, stdout is the protocol: logs go to stderr (``command.py``), never to stdout. A line
+that is not a JSON-RPC message gets JSON-RPC's error for it (-32700 or -32600, id null) and a
+line on stderr; the SDK alone drops it in silence, and a client would wait for an answer.
 """
 from __future__ import annotations
 
+import logging
 import socket
 
-from mcp.server.lowlevel.server import NotificationOptions, Server
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.message import SessionMessage
 
 LOOPBACK = "127.0.0.1"
 MCP_PATH = "/mcp"
+log = logging.getLogger("paracore.mcp")
 
 
 async def serve_stdio(server: Server) -> None:
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options(NotificationOptions()))
+        to_server, messages = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        async with anyio.create_task_group() as group:
+            group.start_soon(_answer_unreadable_lines, read_stream, to_server, write_stream)
+            await server.run(messages, write_stream, server.create_initialization_options())
+            group.cancel_scope.cancel()
+
+
+async def _answer_unreadable_lines(read_stream, to_server, write_stream) -> None:
+    """Pass the client's messages on; answer what the stdio transport could not read."""
+    async with to_server:
+        async for item in read_stream:
+            if isinstance(item, Exception):
+                await write_stream.send(SessionMessage(_unreadable(item)))
+            else:
+                await to_server.send(item)
+
+
+def _unreadable(error: Exception) -> types.JSONRPCError:
+    """-32700 for a line that is not JSON, -32600 for JSON that is no JSON-RPC message (id null:
+    the request's id could not be read)."""
+    kinds = [detail.get("type") for detail in getattr(error, "errors", lambda: [])()]
+    if "json_invalid" in kinds:
+        code, said = types.PARSE_ERROR, "Parse error: the line is not JSON"
+    else:
+        code, said = types.INVALID_REQUEST, ('Invalid request: the line is JSON but no JSON-RPC message (one needs '
+                                             '"jsonrpc": "2.0", and a "method", or a "result" or "error" with its "id")')
+    log.warning("a line on stdin was refused: %s; answered with JSON-RPC error %d", said, code)
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=said + "."))
 
 
 def loopback_only() -> TransportSecuritySettings:

@@ -57,7 +57,13 @@ FORMAT = "paracore-trace"
 VERSION = 1
 TRACES_FOLDER = "traces"
 SUFFIX = ".jsonl"
-KEEP_SESSIONS = 200          # older trace files are deleted when a new session starts
+KEEP_SESSIONS = 200          # older trace files are deleted when a new session starts,
+KEEP_BYTES = 200 * 1024**2   # and the oldest go too while all of them take more than this
+MAX_FIELD = 64_000
+"""Characters one field of a record may take (a tool call's arguments, a result's content, a
+reply): a 3 MB argument the model sent is recorded by its first characters and its size, so no
+line is too long to read and the traces stay a record, not a copy. The prompt record (the system
+prompt and tool definitions, once per session, Paracore's own text) is kept whole."""
 
 
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
@@ -96,6 +102,20 @@ def redact(value: Any, secrets: Iterable[str] = (), _depth: int = 0) -> Any:
     if isinstance(value, (list, tuple)):
         return [redact(v, secrets, _depth + 1) for v in value]
     return value
+
+
+def bounded(value: Any, limit: int = MAX_FIELD) -> Any:
+    """``value``, or what stands for it when its JSON is over ``limit`` characters: a text's first
+    characters and its length; anything else, the first characters of its JSON and their count."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else f"{value[:limit]}… [cut: {len(value):,} characters in all]"
+    if not isinstance(value, (dict, list, tuple)):
+        return value
+    encoded = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(encoded) <= limit:
+        return value
+    return {"cut": f"{len(encoded):,} characters of JSON in all; the first {limit:,} are kept",
+            "start": encoded[:limit]}
 
 
 def prompt_hash(system: str, tools: list[dict]) -> str:
@@ -255,7 +275,10 @@ class TraceRecorder:
         full = {"type": record["type"], "seq": self._seq, "ts": now_iso(),
                 **{k: v for k, v in record.items() if k != "type"}}
         self._seq += 1
-        line = json.dumps(redact(full, self._secrets), ensure_ascii=False, separators=(",", ":"), default=str)
+        redacted = redact(full, self._secrets)
+        if record["type"] != "prompt":
+            redacted = {key: bounded(value) for key, value in redacted.items()}
+        line = json.dumps(redacted, ensure_ascii=False, separators=(",", ":"), default=str)
         # json leaves these three unescaped, but str.splitlines() breaks lines at them: a level
         # named with a U+2028 would cut its record in two for a reader (Timeline.from_text).
         return line.translate(_LINE_BREAKS)
@@ -263,7 +286,7 @@ class TraceRecorder:
     def _open(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         if self._keep:
-            prune(self.directory, self._keep - 1)
+            prune(self.directory, self._keep - 1, max_bytes=KEEP_BYTES)
         self._file = open(self.path, "a", encoding="utf-8", newline="\n")
         header = {"type": "session", "session": self.session_id, "format": FORMAT, "version": VERSION,
                   "meta": self.meta}
@@ -359,18 +382,29 @@ def find_trace(name: str, directory: str | os.PathLike | None = None) -> Path:
     raise FileNotFoundError(f"No trace '{name}' in {folder}. Newest sessions: {shown}.")
 
 
-def prune(directory: str | os.PathLike, keep: int) -> list[Path]:
-    """Delete all but the ``keep`` newest trace files; returns the deleted paths."""
+def prune(directory: str | os.PathLike, keep: int, max_bytes: int | None = None) -> list[Path]:
+    """Delete all but the ``keep`` newest trace files, and the older ones beyond the newest that
+    together stay within ``max_bytes``; returns the deleted paths."""
     folder = Path(directory)
     files = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: (_mtime(p), p.name), reverse=True)
-    deleted = []
-    for path in files[max(keep, 0):]:
+    kept_bytes, deleted = 0, []
+    for index, path in enumerate(files):
+        kept_bytes += _size(path)
+        if index < max(keep, 0) and (max_bytes is None or kept_bytes <= max_bytes):
+            continue
         try:
             path.unlink()
             deleted.append(path)
         except OSError:
             pass
     return deleted
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _mtime(path: Path) -> float:

@@ -145,7 +145,15 @@ def main(argv: list[str]) -> int:
         return 2
     # `paracore` commands take the user's paths (an .ifc file, an MCP client's project folder):
     # they run in the user's folder. The others run in the clone, where their files are.
+    # The commands Paracore's messages suggest are said as this user runs them (not `paracore`,
+    # which is not on their PATH): paracore.core.command_line.
+    os.environ["PARACORE_COMMAND"] = f"{_python_as_typed()} {sys.argv[0]} paracore"
     return run_child(commands[task], cwd=Path.cwd() if task == "paracore" else ROOT)
+
+
+def _python_as_typed() -> str:
+    """The Python that runs tasks.py, as a user types it: python3 (python on Windows)."""
+    return "python" if os.name == "nt" else Path(sys.executable).name
 
 
 # Options after which `test` leaves the distribution to the user (or runs in one process: a

@@ -2,6 +2,7 @@
 worker at a time), unless the options given choose how to run it."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,16 @@ def test_paracore_commands_run_in_the_users_folder_and_the_tests_in_the_clone(tm
     assert tasks.main(["paracore", "model", "shared/models/x.ifc"]) == 0
     assert tasks.main(["demo"]) == 0
     assert ran == [("shared/models/x.ifc", tmp_path), ("demo", tasks.ROOT)]
+
+
+def test_the_commands_messages_suggest_are_said_as_a_tasks_py_user_runs_them(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(tasks, "ensure_environment", lambda: Path("/venv/python"))
+    monkeypatch.setattr(tasks, "run_child", lambda command, cwd: seen.append(os.environ["PARACORE_COMMAND"]) or 0)
+    monkeypatch.setattr(sys, "argv", ["p/tasks.py", "paracore", "trace", "list"])
+    monkeypatch.delenv("PARACORE_COMMAND", raising=False)   # restored after the test
+    assert tasks.main(["paracore", "trace", "list"]) == 0
+    python = "python" if os.name == "nt" else Path(sys.executable).name
+    assert seen == [f"{python} p/tasks.py paracore"]
+    from paracore.core.command_line import paracore
+    assert paracore("trace", "latest") == f"{python} p/tasks.py paracore trace latest"

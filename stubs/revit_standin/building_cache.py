@@ -26,6 +26,9 @@ from pathlib import Path
 from .building_data import BuildingData
 
 CACHE_ENV = "PARACORE_STANDIN_CACHE"
+READER_PACKAGES = ("ifcopenshell", "numpy")
+"""What reading IFC needs: Paracore's ``sandbox`` extra (pyproject.toml). ``paracore[mcp]`` alone
+has them not: it serves the running Revit, where no IFC is read."""
 _READER_SOURCES = ("ifc_reader.py", "ifc_integrity.py", "building_data.py", "building_cache.py")
 
 
@@ -66,9 +69,26 @@ def cache_folder() -> Path:
     return base / "paracore" / "standin"
 
 
+class IfcReaderMissing(ValueError):
+    """An IFC file to read, and no ifcopenshell or numpy in this Python: says what to install."""
+
+    def __init__(self, path: Path, missing: str):
+        super().__init__(
+            f"cannot read IFC file '{path}': reading IFC needs Paracore's sandbox extra, and {missing} is not "
+            f"installed in this Python. Add it: \"{sys.executable}\" -m pip install \"<your Paracore "
+            f"folder>[mcp,sandbox]\" (the folder you installed Paracore from)")
+        self.missing = missing
+
+
 def _read_ifc(path: Path) -> BuildingData:
     # Imported here, not at the top: ifcopenshell and numpy are the cost the cache saves.
-    from .ifc_reader import read_ifc
+    try:
+        from .ifc_reader import read_ifc
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in READER_PACKAGES:
+            raise
+        raise IfcReaderMissing(path, missing) from None
     return read_ifc(str(path))
 
 

@@ -30,11 +30,22 @@ def model_search_path() -> list[Path]:
     return paths
 
 
+class NotAModelFile(ValueError):
+    """A path that exists but is no IFC file (a folder, a .rvt, a .txt)."""
+
+
 def resolve_model(model: str) -> Path:
-    """The IFC file for a sample name or a path; a clear error listing the samples otherwise."""
+    """The IFC file for a sample name or a path; a clear error saying what to give otherwise."""
     candidate = Path(model)
-    if candidate.suffix.lower() == ".ifc" and candidate.exists():
-        return candidate
+    if candidate.is_dir():
+        inside = sorted(path.name for path in candidate.glob("*.ifc"))[:5]
+        raise NotAModelFile(f"'{model}' is a folder: give an .ifc file"
+                            + (f" in it ({', '.join(inside)})." if inside else ", or a sample's name."))
+    if candidate.is_file():
+        if candidate.suffix.lower() == ".ifc":
+            return candidate
+        raise NotAModelFile(f"'{model}' is not an IFC file: the stand-in reads buildings Revit exported as IFC "
+                            "(.ifc; in Revit: File > Export > IFC). Give an .ifc file, or a sample's name.")
     if candidate.suffix.lower() == ".ifc" or len(candidate.parts) > 1:  # a path, not a sample's name
         raise FileNotFoundError(f"File not found: {model}. Check the path (or give a sample's name instead).")
     for folder in model_search_path():
@@ -42,8 +53,10 @@ def resolve_model(model: str) -> Path:
             if path.stem.lower() == model.lower():
                 return path
     known = sorted({p.stem for f in model_search_path() if f.is_dir() for p in f.glob("*.ifc")})
-    raise FileNotFoundError(f"No model named {model!r}. Give the path of an .ifc file or one of: "
-                            f"{', '.join(known) or '(no sample models found)'}.")
+    searched = ", ".join(str(folder) for folder in model_search_path() if folder.is_dir())
+    raise FileNotFoundError(f"No sample named {model!r}. Give the path of an .ifc file or one of: "
+                            f"{', '.join(known) or '(no sample models found)'}. Samples are the .ifc files in "
+                            f"{searched} (set PARACORE_MODELS to a folder of your own).")
 
 
 def open_model(model: str, application):

@@ -4,6 +4,7 @@ port in use or a number that is no port says so in one line."""
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,55 @@ def test_a_replay_whose_calls_fail_exits_1_even_when_the_reply_says_done():
     done = paracore("replay", str(DEMO), "--building", "SampleHouse4")
     assert done.returncode == 1, done.stderr
     assert "turn 1: create_curved_wall failed: " in done.stderr and "No level named 'Level 1'" in done.stderr
+
+
+# -- what a new user gives, and what they are told ---------------------------------------------------------
+
+def test_a_file_that_is_no_ifc_and_a_folder_are_called_what_they_are(tmp_path):
+    (tmp_path / "plan.rvt").write_bytes(b"not an ifc")
+    done = paracore("model", str(tmp_path / "plan.rvt"))
+    assert done.returncode == 2 and "is not an IFC file" in done.stderr and "File not found" not in done.stderr
+    done = paracore("model", str(tmp_path))
+    assert done.returncode == 2 and "is a folder: give an .ifc file" in done.stderr, done.stderr
+
+
+def test_a_missing_sample_says_where_samples_are_looked_for():
+    done = paracore("model", "nosuchsample")
+    assert done.returncode == 2 and "No sample named 'nosuchsample'" in done.stderr
+    assert str(DUPLEX.parent) in done.stderr and "PARACORE_MODELS" in done.stderr
+
+
+@pytest.fixture
+def without_the_sandbox_extra(tmp_path, monkeypatch):
+    """A Python with paracore[mcp] only: importing numpy or ifcopenshell fails (and no cached samples)."""
+    for package in ("numpy", "ifcopenshell"):
+        (tmp_path / "site" / package).mkdir(parents=True)
+        (tmp_path / "site" / package / "__init__.py").write_text(
+            f"raise ModuleNotFoundError(\"No module named '{package}'\", name={package!r})\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path / "site"), str(ROOT / "lib")]))
+    monkeypatch.setenv("PARACORE_STANDIN_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))
+
+
+@pytest.mark.parametrize("command", [["model", "duplex"], ["demo"], ["mcp", "--model", "duplex"]])
+def test_without_the_sandbox_extra_a_model_is_refused_naming_the_extra_to_add(without_the_sandbox_extra, command):
+    done = paracore(*command)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "needs Paracore's sandbox extra" in done.stderr and "[mcp,sandbox]" in done.stderr
+
+
+def test_the_commands_suggested_are_the_ones_the_user_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("PARACORE_COMMAND", "python3 p/tasks.py paracore")
+    done = paracore("trace", "list")
+    assert "run `python3 p/tasks.py paracore demo`" in done.stdout + done.stderr
+
+
+def test_a_point_that_is_no_list_is_explained_with_what_the_list_holds():
+    from paracore.tools.catalogue import load_tools
+    from paracore.tools.registry import default_registry
+    load_tools()
+    refused = default_registry().prepare("create_wall", {"level": "Level 1", "start": "x", "end": [1, 0]}, [])
+    assert "valid tuple" not in refused.message
+    assert '- start: expected a list in [ ]; got "x" (a string). Start point in plan as [x, y]' in refused.message

@@ -380,3 +380,12 @@ def test_the_command_line_prints_the_claude_desktop_entry(home, tmp_path):
     entry = json.loads(done.stdout)["mcpServers"]["paracore"]
     assert entry["command"] == sys.executable and entry["args"][:3] == ["-m", "paracore", "mcp"]
     assert list(home.rglob("*")) == []
+
+
+def test_a_model_file_that_is_no_ifc_is_refused_with_what_it_is(tmp_path, monkeypatch, capsys):
+    (tmp_path / "office.rvt").write_bytes(b"RVT")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exited:
+        main(["claude-code", "--model", "office.rvt"])
+    assert exited.value.code == 2 and "is not an IFC file" in capsys.readouterr().err
+    assert not user_file("claude-code").exists()

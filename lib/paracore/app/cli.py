@@ -15,6 +15,7 @@ from paracore.app.replay_file import ReplayFileError, load_replay
 from paracore.app.terminal_chat import run_chat
 from paracore.app.tools_reference import render
 from paracore.core import resources
+from paracore.core.command_line import paracore
 from paracore.core.settings import Settings, read_settings, settings_path
 from paracore.hosts.standin.sandbox import Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
@@ -71,11 +72,14 @@ def _show_plugin_problems(logger: logging.Logger) -> None:
 
 
 def _is_model_file_error(error: Exception) -> bool:
-    """A building that cannot be opened: a missing path or an IFC file that cannot be read."""
+    """A building that cannot be opened: a missing path, an IFC file that cannot be read, or no
+    IFC reader installed (the sandbox extra)."""
     if isinstance(error, FileNotFoundError):
         return True
-    reader = sys.modules.get("revit_standin.ifc_reader")
-    return reader is not None and isinstance(error, reader.IfcReadError)
+    errors = (("revit_standin.ifc_integrity", "IfcReadError"), ("revit_standin.building_cache", "IfcReaderMissing"),
+              ("revit_standin.loader", "NotAModelFile"))
+    return any(isinstance(error, getattr(sys.modules.get(module), name, ()))
+               for module, name in errors)
 
 
 def _reader_went_away() -> int:
@@ -149,7 +153,7 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
             result = run_replay(replay, model, on_event=printer.on_event)
             printer.final(result)
             if result.get("trace"):
-                print(f"Trace: {result['trace']} (paracore trace latest)")
+                print(f"Trace: {result['trace']} ({paracore('trace', 'latest')})")
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
         return 2
@@ -171,7 +175,7 @@ def _trace(args) -> int:
         traces = list_traces(args.dir)
         folder = args.dir or traces_dir()
         if not traces:
-            print(f"No traces in {folder} yet: run `paracore demo`, or chat in Revit.")
+            print(f"No traces in {folder} yet: run `{paracore('demo')}`, or chat in Revit.")
             return 0
         print(f"Sessions in {folder} (newest first):")
         for info in traces:
@@ -236,8 +240,8 @@ def _sandbox(args) -> int:
         print(f"paracore: {error}\nOutside Revit there is no Settings window: the settings are the file "
               f"{settings_path()} (provider, model, base_url; keys come from the environment), or pass "
               "--provider, --model and --base-url, e.g.\n"
-              "  ANTHROPIC_API_KEY=... paracore sandbox --provider anthropic\n"
-              "  paracore sandbox --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3",
+              f"  ANTHROPIC_API_KEY=... {paracore('sandbox')} --provider anthropic\n"
+              f"  {paracore('sandbox')} --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3",
               file=sys.stderr)
         return 2
     try:

@@ -23,6 +23,7 @@ from paracore.agent import ApprovalPolicy, ApprovalRequest
 from paracore.app.cli_view import ConversationPrinter
 from paracore.app.revit import review_actions
 from paracore.core import events as ev
+from paracore.core.command_line import paracore
 from paracore.hosts.revit import undo_turn
 from paracore.llm.base import CancelToken
 from paracore.llm.pricing import TurnUsage, UsageLog
@@ -94,7 +95,7 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
         if recorder is not None:
             recorder.close()
             if recorder.path.is_file():
-                out.write(f"Trace: {recorder.path} (paracore trace latest)\n")
+                out.write(f"Trace: {recorder.path} ({paracore('trace', 'latest')})\n")
     return 0
 
 

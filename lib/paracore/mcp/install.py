@@ -41,6 +41,7 @@ from typing import Any, Mapping
 
 from paracore.core import resources
 from paracore.core.atomic_file import atomic_write
+from paracore.core.command_line import paracore
 
 __all__ = ["main", "CLIENTS", "Machine", "config_path", "server_entry", "merge_entry", "ConfigError"]
 
@@ -385,7 +386,7 @@ def main(argv: list[str], machine: Machine | None = None) -> int:
         outcome = merge_entry(path, args.client, args.name, entry)
     except ConfigError as error:
         print(f"paracore mcp install: {error}. Nothing was changed: fix the file, or add the entry by hand "
-              f"(`paracore mcp install {args.client} --print` shows it).", file=sys.stderr)
+              f"(`{paracore('mcp', 'install', args.client, '--print')}` shows it).", file=sys.stderr)
         return 1
     _report(args, outcome, entry)
     return 0
@@ -396,19 +397,22 @@ def _model_for_any_folder(model: str, parser: argparse.ArgumentParser) -> str:
     since the client starts the server in a folder of its own, and refused when there is no such
     file now rather than when the client first starts the server."""
     candidate = Path(model).expanduser()
-    if candidate.suffix.lower() != ".ifc" and len(candidate.parts) == 1:
-        return model
     absolute = candidate.resolve()
+    if candidate.suffix.lower() != ".ifc" and len(candidate.parts) == 1 and not absolute.exists():
+        return model
     if not absolute.is_file():
         parser.error(f"--model {model}: no such file ({absolute}). Give the path of an .ifc file, or a sample's "
                      "name such as duplex.")
+    if absolute.suffix.lower() != ".ifc":
+        parser.error(f"--model {model}: {absolute} is not an IFC file. Give an .ifc file Revit exported, or a "
+                     "sample's name such as duplex.")
     return str(absolute)
 
 
 def _show(client: str, name: str, entry: dict[str, Any], path: Path) -> None:
     """The snippet on stdout (pure JSON, so it can be piped); where it goes and the rest on stderr."""
     print(json.dumps({CLIENTS[client].servers_key: {name: entry}}, indent=2, ensure_ascii=False))
-    print(f"\nMerge this into {path}\n(or run `paracore mcp install {client}` to do it with a backup).\n"
+    print(f"\nMerge this into {path}\n(or run `{paracore('mcp', 'install', client)}` to do it with a backup).\n"
           f"To check it works: {CLIENTS[client].check}", file=sys.stderr)
 
 

@@ -218,12 +218,21 @@ def _error_line(path: str, items: list[dict], field: FieldInfo | None) -> str:
         return f"- {path}: expected at most {first['ctx']['max_length']} items; got {first['ctx'].get('actual_length')}."
     if first["type"] == "too_short" and "min_length" in first.get("ctx", {}):
         return f"- {path}: expected at least {first['ctx']['min_length']} items; got {first['ctx'].get('actual_length')}."
-    expected = " or ".join(dict.fromkeys(_expected(item["msg"]) for item in items))
-    return f"- {path}: expected {expected}; got {_shown(first['input'])} ({_kind(first['input'])})."
+    expected = " or ".join(dict.fromkeys(_expected(item) for item in items))
+    line = f"- {path}: expected {expected}; got {_shown(first['input'])} ({_kind(first['input'])})."
+    if first["type"] in _LIST_TYPES and field is not None and field.description:
+        line += f" {field.description}"   # what goes in the list, e.g. "as [x, y]"
+    return line
 
 
-def _expected(message: str) -> str:
-    prefix = "Input should be "
+_LIST_TYPES = {"tuple_type": "a list in [ ]", "list_type": "a list in [ ]"}
+"""pydantic says "a valid tuple" for a point [x, y]: JSON has no tuples, and the model sent none."""
+
+
+def _expected(item: dict) -> str:
+    if item["type"] in _LIST_TYPES:
+        return _LIST_TYPES[item["type"]]
+    message, prefix = item["msg"], "Input should be "
     return message[len(prefix):] if message.startswith(prefix) else message[:1].lower() + message[1:]
 
 

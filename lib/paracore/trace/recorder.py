@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from paracore.core import events as ev
+from paracore.core.command_line import paracore
 from paracore.core.paths import data_dir
 from paracore.llm.base import redact_secrets
 
@@ -374,7 +375,7 @@ def find_trace(name: str, directory: str | os.PathLike | None = None) -> Path:
         return matches[0].path
     folder = Path(directory) if directory is not None else traces_dir()
     if not traces:
-        raise FileNotFoundError(f"No traces in {folder} yet: run `paracore demo`, or chat in Revit.")
+        raise FileNotFoundError(f"No traces in {folder} yet: run `{paracore('demo')}`, or chat in Revit.")
     shown = ", ".join(t.session for t in traces[:10])
     if len(matches) > 1:
         raise FileNotFoundError(f"'{name}' matches {len(matches)} sessions: "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -427,3 +428,20 @@ def test_the_command_line_replays_the_session(cli, played):
     assert cli["element_count"] == final["element_count"]
     summaries = [t["working_set"]["summary"] for t in cli["turns"]]
     assert summaries[1:3] == ["7 Walls", "4 Walls"] and summaries[6] == "6 Doors" and summaries[12] == "2 Windows"
+
+
+WHOLE_NUMBER = re.compile(r"(?<![\d.])\d{2,}(?!\d|\.\d)")
+"""An id or a count in a sentence: two digits or more, not part of a decimal (8.80 m)."""
+
+
+def test_every_id_and_count_a_scripted_reply_quotes_came_from_a_tool_or_the_user(cli):
+    """The scripted model's replies must agree with what its tools returned: a reply that quotes
+    wall 72 when the search returned 87 teaches a reader the wrong model."""
+    heard: set[str] = set()
+    unheard = []
+    for number, turn in enumerate(cli["turns"]):
+        heard |= set(WHOLE_NUMBER.findall(turn["user"]))
+        for result in turn["tool_results"]:
+            heard |= set(WHOLE_NUMBER.findall(result["content"]))
+        unheard += [(number, quoted) for quoted in WHOLE_NUMBER.findall(turn["reply"]) if quoted not in heard]
+    assert unheard == []

@@ -241,7 +241,8 @@ def _sandbox(args) -> int:
               f"{settings_path()} (provider, model, base_url; keys come from the environment), or pass "
               "--provider, --model and --base-url, e.g.\n"
               f"  ANTHROPIC_API_KEY=... {paracore('sandbox')} --provider anthropic\n"
-              f"  {paracore('sandbox')} --provider openai-compatible --base-url http://localhost:11434/v1 --model qwen3",
+              f"  {paracore('sandbox')} --provider openai-compatible --base-url http://localhost:11434/v1 "
+              "--model qwen3",
               file=sys.stderr)
         return 2
     try:

@@ -17,18 +17,16 @@ every tool from the start and leaves ``use_toolset`` out.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from paracore.core import toolsets
 from paracore.mcp.backend import ToolInfo
-
 
 USE_TOOLSET_DESCRIPTION = ("Add a toolset's tools to tools/list (only the core tools are listed at first); the "
                            "server then sends notifications/tools/list_changed. Toolsets:\n")
 """use_toolset's description over MCP: the registry's speaks of the pane's conversation."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class TurnedOn:
     """What turning a toolset on did: its name, whether it was off, and the tools it added to the list."""
     toolset: str
@@ -37,6 +35,8 @@ class TurnedOn:
 
 
 class ToolListing:
+    """The server's tools, and which of them tools/list shows now (turned on by the event loop's thread only)."""
+
     def __init__(self, infos: dict[str, ToolInfo], *, read_only: bool = False, all_tools: bool = False):
         self.infos = dict(infos)
         if toolsets.USE_TOOLSET in self.infos:

@@ -186,7 +186,8 @@ class ParacoreServer:
     def _unknown_tool(self, name: str) -> str:
         """The spec's protocol error for a tool this server does not serve, with the names it
         serves that come closest (a read-only server's reads only)."""
-        served = [info.name for info in self.listing.served_infos()] + ([INSTANCES_TOOL] if self.instances_tool else [])
+        served = [info.name for info in self.listing.served_infos()]
+        served += [INSTANCES_TOOL] if self.instances_tool else []
         close = difflib.get_close_matches(name, served, n=3, cutoff=0.6)
         hint = f" Did you mean {' or '.join(close)}?" if close else ""
         more = "" if self.listing.all_tools else f"; {USE_TOOLSET} lists more"
@@ -205,8 +206,9 @@ class ParacoreServer:
 
     def _listens_for_tools(self, ctx) -> None:
         """Remember a handshake-era connection that listed the tools, to tell it when they change
-        (2026-07-28 clients ask for that on ``subscriptions/listen``)."""
-        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and \
+        (2026-07-28 clients ask for that on ``subscriptions/listen``). Stateless HTTP requests are
+        left out: they have no connection to tell, and each is a new one."""
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and ctx.session.can_send_request and \
                 not any(_same_connection(s, ctx.session) for s in self._tool_listeners):
             self._tool_listeners.append(ctx.session)
 

@@ -52,8 +52,9 @@ def _unreadable(error: Exception) -> types.JSONRPCError:
     if "json_invalid" in kinds:
         code, said = types.PARSE_ERROR, "Parse error: the line is not JSON"
     else:
-        code, said = types.INVALID_REQUEST, ('Invalid request: the line is JSON but no JSON-RPC message (one needs '
-                                             '"jsonrpc": "2.0", and a "method", or a "result" or "error" with its "id")')
+        code, said = types.INVALID_REQUEST, ('Invalid request: the line is JSON but no JSON-RPC message (one '
+                                             'needs "jsonrpc": "2.0", and a "method", or a "result" or "error" '
+                                             'with its "id")')
     log.warning("a line on stdin was refused: %s; answered with JSON-RPC error %d", said, code)
     return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=said + "."))
 

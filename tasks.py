@@ -107,6 +107,13 @@ def compile_sources(python: str) -> None:
                    check=True, stdout=subprocess.DEVNULL)
 
 
+def rewrite_tests(python: str) -> subprocess.Popen:
+    """Start writing pytest's cache of assertion-rewritten test modules (tests/support/rewrite_cache.py):
+    where PYTHONDONTWRITEBYTECODE is set, each worker would otherwise rewrite all of them itself."""
+    return subprocess.Popen([python, str(ROOT / "tests" / "support" / "rewrite_cache.py")], cwd=ROOT,
+                            stdout=subprocess.DEVNULL)
+
+
 # The stand-in's cache of sample buildings for the tests and the commands they start (tests/conftest.py).
 STANDIN_CACHE = ROOT / ".cache" / "standin"
 
@@ -128,10 +135,10 @@ def main(argv: list[str]) -> int:
     python = str(ensure_environment())
     if task in {"test", "bench"}:
         ensure_clr_runtime()
-        samples = read_samples(python) if task == "test" else None
+        beside = [read_samples(python), rewrite_tests(python)] if task == "test" else []
         compile_sources(python)
-        if samples is not None:
-            samples.wait()
+        for started in beside:
+            started.wait()
     if task == "explore":
         return explore(python, rest)
     commands = {

@@ -35,13 +35,17 @@ def test_the_test_task_runs_pytest_with_them(monkeypatch, argv, options):
     ran = []
     monkeypatch.setattr(tasks, "ensure_environment", lambda: Path("/venv/python"))
     monkeypatch.setattr(tasks, "ensure_clr_runtime", lambda: None)
-    monkeypatch.setattr(tasks, "read_samples", lambda python: ran.append(["samples", python]) or
-                        type("Reading", (), {"wait": lambda self: ran.append(["read"])})())
+    def started(what):
+        return lambda python: ran.append([what, python]) or type("Started", (), {"wait": lambda self: ran.append(
+            ["waited", what])})()
+    monkeypatch.setattr(tasks, "read_samples", started("samples"))
+    monkeypatch.setattr(tasks, "rewrite_tests", started("rewrite"))
     monkeypatch.setattr(tasks, "compile_sources", lambda python: ran.append(["compile", python]))
     monkeypatch.setattr(tasks, "run_child", lambda command, cwd: ran.append(command) or 0)
     assert tasks.main(["test", *argv]) == 0
     python = str(Path("/venv/python"))
-    assert ran == [["samples", python], ["compile", python], ["read"], [python, "-m", "pytest", *options]]
+    assert ran == [["samples", python], ["rewrite", python], ["compile", python], ["waited", "samples"],
+                   ["waited", "rewrite"], [python, "-m", "pytest", *options]]
 
 
 def test_the_sources_are_compiled_where_python_may_not_keep_them(tmp_path, monkeypatch):
@@ -115,3 +119,21 @@ def test_the_commands_messages_suggest_are_said_as_a_tasks_py_user_runs_them(tmp
     assert seen == [f"{python} p/tasks.py paracore"]
     from paracore.core.command_line import paracore
     assert paracore("trace", "latest") == f"{python} p/tasks.py paracore trace latest"
+
+
+def test_the_rewritten_test_modules_are_written_as_pytest_reads_them(tmp_path, monkeypatch):
+    """Where PYTHONDONTWRITEBYTECODE is set, pytest writes no cache of the modules it rewrites:
+    tasks.py writes it once, and pytest's own reader accepts every file."""
+    from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
+    (tmp_path / "test_example.py").write_text("def test_one():\n    assert 1 + 1 == 2\n", encoding="utf-8")
+    (tmp_path / "conftest.py").write_text("VALUE = 1\n", encoding="utf-8")
+    (tmp_path / "helper.py").write_text("VALUE = 2\n", encoding="utf-8")
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert tasks.rewrite_tests(sys.executable).wait(timeout=120) == 0   # the repository's tests: no error
+    monkeypatch.syspath_prepend(str(tasks.ROOT / "tests" / "support"))
+    import rewrite_cache
+    assert rewrite_cache.rewrite(tmp_path) == 2                           # test modules and conftest only
+    for name in ("test_example", "conftest"):
+        pyc = tmp_path / "__pycache__" / f"{name}{PYC_TAIL}"
+        assert _read_pyc(tmp_path / f"{name}.py", pyc, lambda message: None) is not None
+    assert not (tmp_path / "__pycache__" / f"helper{PYC_TAIL}").exists()

@@ -64,6 +64,7 @@ class RecordedReplay:
         self.turns = replay.turns
         self.model = replay.model
         self.toolsets = replay.toolsets
+        self.workshared = replay.workshared
         self.scripted = replay.scripted_model()
 
     def scripted_model(self):

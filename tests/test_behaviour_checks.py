@@ -25,7 +25,8 @@ def _checks():
     return all_checks()
 
 
-CHECKS = _checks()
+WORKSHARING = "worksharing"   # run on a plain and on a workshared duplex: tests/test_behaviour_checks_worksharing.py
+CHECKS = [check for check in _checks() if check[0] != WORKSHARING]
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +78,4 @@ def test_every_check_module_has_checks_with_unique_names():
     assert len(names) == len(set(names))
     assert {"core", "document_changed", "failures", "elements", "dimensions", "rooms", "views", "dialogs"} <= \
         {area for area, _, _ in CHECKS}
+    assert any(area == WORKSHARING for area, _, _ in _checks())

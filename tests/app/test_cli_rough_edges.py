@@ -83,6 +83,15 @@ def test_mcp_http_with_a_number_that_is_no_port_says_so(capsys, port):
     assert exited.value.code == 2 and f"'{port}' is not a port" in errors and "Traceback" not in errors
 
 
+def test_mcp_workshared_without_a_model_and_a_bad_holding_are_one_line_each(capsys, monkeypatch):
+    monkeypatch.setattr(mcp_command, "_log_to_stderr", lambda: None)
+    assert mcp_command.main(["--workshared", "maria:Walls:3"]) == 2
+    assert "--workshared works with --model only" in capsys.readouterr().err
+    assert mcp_command.main(["--model", "duplex", "--workshared", "maria:Walls"]) == 2
+    errors = capsys.readouterr().err
+    assert "USER:CATEGORY:COUNT" in errors and len(errors.strip().splitlines()) == 1, errors
+
+
 def test_mcp_help_names_its_install_command(capsys):
     with pytest.raises(SystemExit) as exited:
         mcp_command.main(["--help"])

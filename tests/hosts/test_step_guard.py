@@ -101,7 +101,7 @@ def test_a_save_of_the_document_is_cancelled_and_reported(host, doc):
 
 
 def test_save_as_and_synchronize_are_refused_too(host, doc):
-    doc._workshared = True
+    host.call(lambda: doc.EnableWorksharing("Shared Levels and Grids", "Workset1"))
 
     def both():
         errors = []

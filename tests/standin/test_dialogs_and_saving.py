@@ -143,7 +143,7 @@ def test_save_as_and_synchronize_raise_their_own_cancellable_events(host, doc):
     assert doc.PathName == "C:/Projects/Copy.rvt"
     with pytest.raises(InvalidOperationException, match="not workshared"):
         doc.SynchronizeWithCentral(TransactWithCentralOptions(), SynchronizeWithCentralOptions())
-    doc._workshared = True
+    doc.EnableWorksharing("Shared Levels and Grids", "Workset1")
     options = SynchronizeWithCentralOptions()
     options.Comment = "from a script"
     with pytest.raises(OperationCanceledException):

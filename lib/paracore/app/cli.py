@@ -27,6 +27,9 @@ from paracore.trace.recorder import find_trace, list_traces, traces_dir
 from paracore.trace.timeline import Timeline
 
 DEMO = resources.demo("seed000")
+WORKSHARED_METAVAR = "USER:CATEGORY:COUNT[@LEVEL]"
+WORKSHARED_HELP = ("open the model as a workshared one in which a colleague borrows elements, e.g. "
+                   "maria:Walls:3@Level 1 (docs/WORKSHARING.md)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +80,7 @@ def _is_model_file_error(error: Exception) -> bool:
     if isinstance(error, FileNotFoundError):
         return True
     errors = (("revit_standin.ifc_integrity", "IfcReadError"), ("revit_standin.building_cache", "IfcReaderMissing"),
-              ("revit_standin.loader", "NotAModelFile"))
+              ("revit_standin.loader", "NotAModelFile"), ("revit_standin.central", "HoldingError"))
     return any(isinstance(error, getattr(sys.modules.get(module), name, ()))
                for module, name in errors)
 
@@ -104,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--building", "--model", dest="building",
                         help="stand-in building: a sample name (duplex, ...) or an .ifc path (--model: the old name)")
     replay.add_argument("--json", action="store_true", help="print one JSON document")
+    replay.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
     replay.set_defaults(handler=_replay)
     model = sub.add_parser("model", help="print a summary of a stand-in model")
     model.add_argument("name", nargs="?", default="duplex")
@@ -117,6 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--model", help="the provider's model name (default: Settings, then the provider's default)")
     sandbox.add_argument("--base-url", help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama")
     sandbox.add_argument("--building", default="duplex", help="stand-in model: a sample name or an .ifc path")
+    sandbox.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
     sandbox.set_defaults(handler=_sandbox)
     trace = sub.add_parser("trace", help="list recorded sessions, or print one session's timeline")
     trace.add_argument("session", nargs="?", help="a session id (or a unique prefix), 'latest', or a .jsonl path")
@@ -133,10 +138,10 @@ def _demo(args) -> int:
 
 
 def _replay(args) -> int:
-    return _run_replay_file(args.file, args.building, args.json)
+    return _run_replay_file(args.file, args.building, args.json, workshared=args.workshared)
 
 
-def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
+def _run_replay_file(path: str, model: str | None, as_json: bool, workshared: str | None = None) -> int:
     """Exit status: 0 when every turn ran as scripted, 1 when a turn or a call the replay does not
     mean to fail failed, 2 for a bad file or model."""
     try:
@@ -146,11 +151,11 @@ def _run_replay_file(path: str, model: str | None, as_json: bool) -> int:
         return 2
     try:
         if as_json:
-            result = run_replay(replay, model)
+            result = run_replay(replay, model, workshared=workshared)
             print(json.dumps(result, ensure_ascii=False, indent=2))
         else:
             printer = ConversationPrinter(sys.stdout)
-            result = run_replay(replay, model, on_event=printer.on_event)
+            result = run_replay(replay, model, on_event=printer.on_event, workshared=workshared)
             printer.final(result)
             if result.get("trace"):
                 print(f"Trace: {result['trace']} ({paracore('trace', 'latest')})")
@@ -246,7 +251,7 @@ def _sandbox(args) -> int:
               file=sys.stderr)
         return 2
     try:
-        sandbox = Sandbox(args.building)
+        sandbox = Sandbox(args.building, workshared=args.workshared)
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
         return 2

@@ -28,14 +28,16 @@ def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
 
 
 def run_replay(replay: Replay, model: str | None = None, on_event: Callable | None = None,
-               grow_to: int | None = None, trace: TraceRecorder | bool = True) -> dict:
+               grow_to: int | None = None, trace: TraceRecorder | bool = True, workshared: str | None = None) -> dict:
     """Play every turn; stop after a turn that failed or left the script (its "error" says why),
     since the turns after it would not line up with the script.
 
     ``trace``: True records the session in the user's traces folder, False records nothing, or
-    a TraceRecorder to record with."""
+    a TraceRecorder to record with. ``workshared`` (or the file's "workshared"): a colleague's
+    borrowed elements, USER:CATEGORY:COUNT[@LEVEL] (docs/WORKSHARING.md)."""
     scripted = replay.scripted_model()
-    with Sandbox(model or replay.model or "duplex", grow_to=grow_to) as sandbox:
+    with Sandbox(model or replay.model or "duplex", grow_to=grow_to,
+                 workshared=workshared or replay.workshared) as sandbox:
         agent = sandbox.agent(scripted, approver=scripted_approver(scripted), toolsets=replay.toolsets)
         recorder = trace if isinstance(trace, TraceRecorder) else \
             TraceRecorder(meta={"source": "replay", "document": sandbox.doc_title}) if trace else None

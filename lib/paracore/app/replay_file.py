@@ -49,6 +49,9 @@ class Replay(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     model: str | None = None
+    workshared: str | None = None
+    """Open the model as a workshared one in which a colleague borrows elements:
+    "USER:CATEGORY:COUNT[@LEVEL]", e.g. "maria:Walls:3@Level 1" (docs/WORKSHARING.md)."""
     toolsets: bool = False
     """True: the model starts with the core tools and turns toolsets on with use_toolset, as in
     Revit (docs/TOOLSETS.md). False: every tool is on from the start."""

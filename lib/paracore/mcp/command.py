@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--http", nargs="?", type=_port, const=8765, metavar="PORT",
                         help="serve Streamable HTTP on 127.0.0.1:PORT (default 8765; 0 picks one) instead of stdio")
     parser.add_argument("--read-only", action="store_true", help="offer only the tools that leave the model unchanged")
+    parser.add_argument("--workshared", metavar="USER:CATEGORY:COUNT[@LEVEL]",
+                        help="stand-in only: open the model as a workshared one in which a colleague borrows "
+                             "elements, e.g. maria:Walls:3@Level 1 (docs/WORKSHARING.md)")
     parser.add_argument("--all-tools", action="store_true",
                         help="list every tool from the start (default: the core tools, and use_toolset to add "
                              "the others by toolset)")
@@ -97,11 +100,15 @@ def _listen(port: int):
 def _backend(args):
     if args.model:
         try:
-            return StandinBackend(args.model, approver=approve_all if args.approve_writes else ask_the_client)
+            return StandinBackend(args.model, approver=approve_all if args.approve_writes else ask_the_client,
+                                  workshared=args.workshared)
         except (FileNotFoundError, ValueError) as error:
             detail = str(error)   # an unreadable file's message names the file already
             raise _Unavailable(detail if args.model in detail else f"cannot open the model {args.model!r}: {detail}") \
                 from error
+    if args.workshared:
+        raise _Unavailable("--workshared works with --model only: a running Revit's model is workshared or not "
+                           "as it was opened")
     if args.approve_writes:
         raise _Unavailable("--approve-writes works with --model only: in Revit, approvals are answered in "
                            "Paracore's pane")

@@ -43,8 +43,8 @@ class StandinBackend:
     """A stand-in Revit with one model open, serving MCP clients (see :class:`Backend`)."""
 
     def __init__(self, model: str = "duplex", *, approver: Approver = ask_the_client,
-                 policy: ApprovalPolicy | None = None, trace_dir=None):
-        self.sandbox = Sandbox(model)
+                 policy: ApprovalPolicy | None = None, trace_dir=None, workshared: str | None = None):
+        self.sandbox = Sandbox(model, workshared=workshared)
         self.agent = self.sandbox.agent(_NoModel(), approver=approver, policy=policy or ApprovalPolicy())
         self.document = self.sandbox.doc_title
         self._trace_dir = trace_dir

@@ -36,17 +36,23 @@ def _fresh_session(doc):
 class Sandbox:
     """A stand-in Revit with a model open, its main thread idling, and the agent's Revit side."""
 
-    def __init__(self, model: str = "duplex", grow_to: int | None = None):
+    def __init__(self, model: str = "duplex", grow_to: int | None = None, workshared: str | None = None):
+        """``workshared``: open the model as a workshared one in which a colleague borrows some
+        elements, given as ``USER:CATEGORY:COUNT[@LEVEL]`` (revit_standin.central.HOLDING_FORMAT)."""
         install_standin()
         load_tools()
+        from revit_standin.central import hold, parse_holding
         from revit_standin.host import RevitHost
 
+        holding = parse_holding(workshared) if workshared else None   # a typo fails before the model loads
         self.host = RevitHost.start()
         try:
             self.doc = self.host.call(lambda: self.host.open(model))
             if grow_to:
                 from revit_standin.grow import grow
                 self.host.call(lambda: grow(self.doc, grow_to))
+            if holding is not None:
+                self.held = self.host.call(lambda: hold(self.doc, holding))
             self.bridge = self.host.call(Bridge)
             self.session = self.host.call(lambda: _fresh_session(self.doc))
             self.host.call(self._follow_document_changes)

@@ -25,6 +25,16 @@ class Application:
 
     def __init__(self):
         self._documents = []
+        self._username = "you"   # revit_standin.central.DEFAULT_USER: the user Revit's Options name
+
+    @property
+    def Username(self) -> str:  # noqa: N802
+        """The Revit user name (Options > General): who borrows elements in workshared models."""
+        return self._username
+
+    @Username.setter
+    def Username(self, value: str):  # noqa: N802
+        self._username = value
 
     @property
     def VersionNumber(self) -> str:  # noqa: N802

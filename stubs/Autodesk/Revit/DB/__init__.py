@@ -24,6 +24,9 @@ from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._sketches import CurveElement, ModelCurve, ModelLine, Sketch, SketchBase, SketchPlane
 from ._transactions import SubTransaction, Transaction, TransactionGroup
 from ._saving import SynchronizeWithCentralOptions, TransactWithCentralOptions
+from ._worksets import FilteredWorksetCollector, Workset, WorksetId, WorksetKind, WorksetPreview, WorksetTable
+from ._worksharing import (CheckoutStatus, ModelUpdatesStatus, RelinquishedItems, RelinquishOptions,
+                           WorksharingTooltipInfo, WorksharingUtils)
 from ._enums import ElementTypeGroup
 from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
@@ -71,6 +74,10 @@ __all__ = [
     "FailureDefinition", "FailureDefinitionId", "FailureSeverity", "FailureProcessingResult",
     # saving and synchronizing (Document.Save, SaveAs, SynchronizeWithCentral)
     "TransactWithCentralOptions", "SynchronizeWithCentralOptions",
+    # worksharing: worksets, element ownership, changes in central
+    "WorksetId", "WorksetKind", "WorksetPreview", "Workset", "WorksetTable", "FilteredWorksetCollector",
+    "CheckoutStatus", "ModelUpdatesStatus", "WorksharingTooltipInfo", "RelinquishOptions", "RelinquishedItems",
+    "WorksharingUtils",
     # views and schedules
     "View", "ViewPlan", "View3D", "ViewSection", "TableView", "ViewSchedule", "ViewFamilyType", "ScheduleDefinition",
     "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import itertools
 
 from revit_standin.guard import api_class
-from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal
+from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal, net_changes
 from revit_standin.pythonnet_rules import no_method_matches as _no_method_matches
 
 from . import _params
@@ -13,6 +13,7 @@ from ._enums import BuiltInCategory, DisplayUnit, ElementTypeGroup
 from ._failures import DUPLICATE_MARK, FailureMessage
 from ._ids import ElementId
 from ._saving import SavingDocument
+from ._worksharing import WorksharingDocument
 from ._units import Units
 
 _DOOR_AND_WINDOW = (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
@@ -25,7 +26,7 @@ _document_counter = itertools.count(1)
 
 
 @api_class
-class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving.py
+class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; worksharing: _worksharing.py
     def __init__(self, application, title: str, path: str = "", display_units=DisplayUnit.METRIC):
         self._application = application
         self._title = title
@@ -52,6 +53,21 @@ class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving
         self._unregenerated = {}      # element id -> the transaction that made it, until Regenerate
         self._inserts_cache = None    # (version, {host id: [insert ids]})
         self._annotations_cache = None  # (version, {element id: [tag and dimension ids]})
+        # Worksharing (_worksharing.py): none until EnableWorksharing or central.make_workshared.
+        self._central = None
+        self._worksets = {}
+        self._active_workset = -1
+        self._ownership_cache: dict[int, str] = {}
+        self._central_versions_cache: dict[int, int] = {}
+        self._central_deleted_cache: set[int] = set()
+        self._seen_versions: dict[int, int] = {}
+        self._unsynchronized: set[int] = set()
+
+    def GetWorksetId(self, id: ElementId):  # noqa: N802, A002
+        """The workset of the element ``id`` (_worksets.py); InvalidWorksetId when there is none."""
+        from ._worksets import WorksetId
+        element = self._elements.get(id._value)
+        return WorksetId.InvalidWorksetId if element is None else element.WorksetId
 
     # -- identity and state -----------------------------------------------------------------------
     @property
@@ -187,6 +203,8 @@ class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving
     def _add_element(self, cls, state: dict) -> Element:
         self._require_transaction()
         state.setdefault("params", {})
+        if self._central is not None:
+            state.setdefault("workset", self._active_workset)
         element = cls(self, next(self._ids), state)
         self._index(element)
         self._journal.record(ADDED, element)
@@ -279,6 +297,8 @@ class Document(SavingDocument):  # Save, SaveAs, SynchronizeWithCentral: _saving
         self._pending_failures.clear()
         failures += self._duplicate_mark_warnings()
         failures += self._injected_failures()
+        changes = net_changes(self._journal._operations)
+        failures += self._ownership_failures(changes.modified, changes.deleted)
         return failures
 
     def _duplicate_mark_warnings(self):

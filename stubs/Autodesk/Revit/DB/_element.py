@@ -188,6 +188,14 @@ class Element:
         return None if bic is None else Category(self._document, BuiltInCategory(bic))
 
     @property
+    def WorksetId(self):  # noqa: N802
+        """The element's user workset; InvalidWorksetId in a document that is not workshared."""
+        from ._worksets import WorksetId
+        if self._document._central is None:
+            return WorksetId.InvalidWorksetId
+        return WorksetId(self._state.get("workset", self._document._active_workset))
+
+    @property
     def LevelId(self) -> ElementId:  # noqa: N802
         return ElementId(self._state.get("level_id", -1))
 

@@ -72,6 +72,7 @@ class FailureMessage:
         self._definition = _DEFINITIONS[id]
         self._failing: list[int] = []
         self._text = self._definition._message
+        self._resolvable = True   # False: deleting the failing elements would fail the same way
 
     def SetFailingElements(self, idsToHighlight):  # noqa: N802, N803
         self._failing = [i._value for i in idsToHighlight]
@@ -96,7 +97,7 @@ class FailureMessage:
 
     def HasResolutions(self) -> bool:  # noqa: N802
         # The stand-in's errors can always be resolved by deleting the failing elements.
-        return self.GetSeverity() == FailureSeverity.Error and bool(self._failing)
+        return self.GetSeverity() == FailureSeverity.Error and bool(self._failing) and self._resolvable
 
 
 @api_class

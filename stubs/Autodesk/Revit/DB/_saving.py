@@ -17,7 +17,8 @@ in the order the stand-in checks it:
 4. Otherwise the document is saved and the post-event raised with Status Succeeded.
 
 The stand-in writes no file: a save is recorded in ``document._saves`` as (what, path), which is what
-tests check. Its documents are not workshared unless a test sets ``document._workshared``.
+tests check. A synchronize's own work (saving to central, reloading, relinquishing) is in
+_worksharing.py; a document is workshared once worksharing is enabled there.
 """
 from __future__ import annotations
 
@@ -45,6 +46,14 @@ class TransactWithCentralOptions:
 class SynchronizeWithCentralOptions:
     def __init__(self):
         self._comment = ""
+        self._relinquish = None   # None: Revit's default, relinquish everything
+
+    def GetRelinquishOptions(self):  # noqa: N802
+        from ._worksharing import RelinquishOptions
+        return self._relinquish if self._relinquish is not None else RelinquishOptions(True)
+
+    def SetRelinquishOptions(self, relinquishOptions) -> None:  # noqa: N802, N803
+        self._relinquish = relinquishOptions
 
     @property
     def Comment(self) -> str:  # noqa: N802
@@ -58,10 +67,6 @@ class SynchronizeWithCentralOptions:
 @api_class
 class SavingDocument:
     """Document's saving members (a base class of Document, kept in its own module)."""
-
-    @property
-    def IsWorkshared(self) -> bool:  # noqa: N802
-        return bool(getattr(self, "_workshared", False))
 
     def Save(self) -> None:  # noqa: N802
         from Autodesk.Revit.DB.Events import DocumentSavedEventArgs, DocumentSavingEventArgs
@@ -89,7 +94,9 @@ class SavingDocument:
         pre = DocumentSynchronizingWithCentralEventArgs(self, syncOptions.Comment if syncOptions else "")
         self._run_save("synchronize with central", self._path, "DocumentSynchronizingWithCentral", pre,
                        "DocumentSynchronizedWithCentral",
-                       lambda status: DocumentSynchronizedWithCentralEventArgs(self, status))
+                       lambda status: DocumentSynchronizedWithCentralEventArgs(self, status),
+                       then=lambda: self._synchronize(syncOptions.GetRelinquishOptions() if syncOptions else None)
+                       if self._central is not None else None)
 
     # -- machinery ---------------------------------------------------------------------------------
     def _check_can_save(self) -> None:
@@ -98,7 +105,8 @@ class SavingDocument:
         if self._read_only:
             raise _invalid_operation("The file is read-only, can not be saved.")
 
-    def _run_save(self, what: str, path: str, pre_event: str, pre_args, post_event: str, post_args) -> None:
+    def _run_save(self, what: str, path: str, pre_event: str, pre_args, post_event: str, post_args,
+                  then=None) -> None:
         from Autodesk.Revit.DB.Events import RevitAPIEventStatus
         from Autodesk.Revit.Exceptions import OperationCanceledException
         application = self._application
@@ -108,6 +116,8 @@ class SavingDocument:
             if application is not None:
                 getattr(application, post_event).fire(application, post_args(RevitAPIEventStatus.Cancelled))
             raise OperationCanceledException(CANCELLED_MESSAGE)
+        if then is not None:
+            then()   # a synchronize's own work (_worksharing.py); it raises if central cannot be reached
         self.__dict__.setdefault("_saves", []).append((what, path))
         if application is not None:
             getattr(application, post_event).fire(application, post_args(RevitAPIEventStatus.Succeeded))

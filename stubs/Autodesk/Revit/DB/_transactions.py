@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from revit_standin.dialogs import show_commit_dialogs
 from revit_standin.guard import api_class
+from revit_standin.journal import net_changes
 
 from ._enums import FailureProcessingResult, TransactionStatus
 from ._failures import FailureHandlingOptions, FailuresAccessor
@@ -98,8 +99,10 @@ class Transaction(_Named):
             return self._roll_back()
         if not self._process_failures():
             return self._roll_back()
+        changes = net_changes(self._document._journal._operations)
         self._document._open_transaction = None
         self._document._journal.commit()
+        self._document._committed(changes.modified + changes.added, changes.deleted)
         self._status = TransactionStatus.Committed
         # Revit (SetFailureHandlingOptions): "Once committed or rolled back, the transaction object
         # will reset its options to their default values."

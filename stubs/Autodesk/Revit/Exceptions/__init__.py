@@ -12,7 +12,7 @@ __all__ = [
     "ArgumentOutOfRangeException", "ArgumentsInconsistentException", "InvalidOperationException",
     "InvalidObjectException", "ModificationOutsideTransactionException",
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
-    "IOException", "InternalException",
+    "IOException", "InternalException", "CentralModelException", "CentralFileCommunicationException",
 ]
 
 
@@ -72,3 +72,11 @@ class FileNotFoundException(IOException):
 
 class InternalException(ApplicationException):
     pass
+
+
+class CentralModelException(ApplicationException):
+    """A workshared document's central model could not be used (DB/_worksharing.py)."""
+
+
+class CentralFileCommunicationException(CentralModelException):
+    """The central model could not be reached."""

@@ -63,8 +63,19 @@ class ModelUpdatesStatus(_RevitEnum):
     UpdatedInCentral = 3
 
 
+class _Disposable:
+    """IsValidObject and Dispose, as these small .NET objects have them (nothing to release here)."""
+
+    @property
+    def IsValidObject(self) -> bool:  # noqa: N802
+        return True
+
+    def Dispose(self) -> None:  # noqa: N802
+        pass
+
+
 @api_class
-class WorksharingTooltipInfo:
+class WorksharingTooltipInfo(_Disposable):
     def __init__(self, owner: str, creator: str, last_changed_by: str):
         self._owner, self._creator, self._last_changed_by = owner, creator, last_changed_by
 
@@ -80,31 +91,17 @@ class WorksharingTooltipInfo:
     def LastChangedBy(self) -> str:  # noqa: N802
         return self._last_changed_by
 
-    @property
-    def IsValidObject(self) -> bool:  # noqa: N802
-        return True
-
-    def Dispose(self) -> None:  # noqa: N802
-        pass
-
 
 @api_class
-class RelinquishOptions:
+class RelinquishOptions(_Disposable):
     def __init__(self, relinquishEverything: bool):  # noqa: N803
         everything = bool(relinquishEverything)
         self.StandardWorksets = self.FamilyWorksets = self.ViewWorksets = everything
         self.UserWorksets = self.CheckedOutElements = everything
 
-    @property
-    def IsValidObject(self) -> bool:  # noqa: N802
-        return True
-
-    def Dispose(self) -> None:  # noqa: N802
-        pass
-
 
 @api_class
-class RelinquishedItems:
+class RelinquishedItems(_Disposable):
     def __init__(self, element_ids: list[int]):
         self._element_ids = element_ids
 
@@ -113,13 +110,6 @@ class RelinquishedItems:
 
     def GetRelinquishedWorksets(self) -> list[WorksetId]:  # noqa: N802
         return []
-
-    @property
-    def IsValidObject(self) -> bool:  # noqa: N802
-        return True
-
-    def Dispose(self) -> None:  # noqa: N802
-        pass
 
 
 def _invalid_operation(message: str):

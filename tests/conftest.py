@@ -87,24 +87,6 @@ def pytest_configure(config):
         "markers", "network: needs the package index (PyPI); fails, never skips, when it cannot be reached")
 
 
-# The files that take longest (pytest --durations, a whole run on 2 cores), in that order. The
-# workers take files in collection order (--dist loadfile); one of these started last would leave
-# the other worker idle while it runs, so they go first. The order changes only how long the run
-# takes; a file missing here is simply scheduled where it was collected.
-LONGEST_FIRST = (
-    "tests/mcp/test_end_to_end.py", "tests/mcp/test_stdio.py", "tests/tools/test_tool_bounds.py",
-    "tests/robustness/test_fault_injection.py", "tests/test_bench_smoke.py", "tests/mcp/test_http.py",
-    "tests/mcp/test_listing.py", "tests/robustness/test_hostile_properties.py", "tests/test_tasks_parallel.py",
-    "tests/exploration/test_stateful.py", "tests/test_vendoring.py", "tests/app/test_sandbox_silent_server.py",
-)
-
-
-def pytest_collection_modifyitems(session, config, items):
-    rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
-    root = config.rootpath
-    items.sort(key=lambda item: rank.get(item.path.relative_to(root).as_posix(), len(rank)))   # stable
-
-
 def pytest_collection_finish(session):
     """What importing and collecting made (the SDKs' models, thousands of test items) lives for the
     whole run: moved out of the cyclic collector's sight, it is not walked again at every

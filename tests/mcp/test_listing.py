@@ -1,13 +1,14 @@
 """Toolsets over MCP: a client is shown the core tools and use_toolset; turning a toolset on
 sends notifications/tools/list_changed and the next tools/list appends its tools (the SDK's
-client over stdio, both protocol eras); ``--all-tools`` lists everything at once."""
+client, both protocol eras, over loopback HTTP: the server is the same on stdio, whose
+capability tests/mcp/test_stdio.py checks); ``all_tools`` lists everything at once."""
 from __future__ import annotations
 
 import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from mcp_support import ERAS, WALL, Heard, client, http_server, stdio, text
+from mcp_support import ERAS, WALL, Heard, client, http_server, text
 from paracore.core import toolsets
 from paracore.mcp.backend import ToolInfo
 from paracore.mcp.catalogue import tool_infos
@@ -36,8 +37,8 @@ def anyio_backend():
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_client_sees_the_core_turns_a_toolset_on_hears_it_and_the_list_grows_by_appending(era):
     heard = Heard()
-    with anyio.fail_after(LIMIT):
-        async with client(stdio("--approve-writes"), era, message_handler=heard.on_message) as session:
+    with http_server() as served, anyio.fail_after(LIMIT):
+        async with client(served.url, era, message_handler=heard.on_message) as session:
             async with heard.watching(session, era, tools=True):
                 first = names(await session.list_tools())
                 turned = await session.call_tool("use_toolset", {"name": "views"})
@@ -76,8 +77,8 @@ async def test_over_http_a_toolset_one_client_turns_on_is_announced_and_listed_f
 
 @pytest.mark.anyio
 async def test_all_tools_lists_every_tool_and_no_use_toolset():
-    with anyio.fail_after(LIMIT):
-        async with client(stdio("--all-tools")) as session:
+    with http_server(all_tools=True) as served, anyio.fail_after(LIMIT):
+        async with client(served.url) as session:
             listed = names(await session.list_tools())
             with pytest.raises(MCPError) as raised:
                 await session.call_tool("use_toolset", {"name": "views"})

@@ -114,6 +114,13 @@ def rewrite_tests(python: str) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL)
 
 
+def install_ts_sdk(python: str) -> subprocess.Popen:
+    """Start installing the MCP TypeScript SDK client the MCP tests run where Node is present
+    (tests/support/ts_sdk.py; nothing without Node), beside the compile."""
+    return subprocess.Popen([python, str(ROOT / "tests" / "support" / "ts_sdk.py")], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 # The stand-in's cache of sample buildings for the tests and the commands they start (tests/conftest.py).
 STANDIN_CACHE = ROOT / ".cache" / "standin"
 
@@ -135,7 +142,7 @@ def main(argv: list[str]) -> int:
     python = str(ensure_environment())
     if task in {"test", "bench"}:
         ensure_clr_runtime()
-        beside = [read_samples(python), rewrite_tests(python)] if task == "test" else []
+        beside = [read_samples(python), rewrite_tests(python), install_ts_sdk(python)] if task == "test" else []
         compile_sources(python)
         for started in beside:
             started.wait()

@@ -40,12 +40,13 @@ def test_the_test_task_runs_pytest_with_them(monkeypatch, argv, options):
             ["waited", what])})()
     monkeypatch.setattr(tasks, "read_samples", started("samples"))
     monkeypatch.setattr(tasks, "rewrite_tests", started("rewrite"))
+    monkeypatch.setattr(tasks, "install_ts_sdk", started("ts-sdk"))
     monkeypatch.setattr(tasks, "compile_sources", lambda python: ran.append(["compile", python]))
     monkeypatch.setattr(tasks, "run_child", lambda command, cwd: ran.append(command) or 0)
     assert tasks.main(["test", *argv]) == 0
     python = str(Path("/venv/python"))
-    assert ran == [["samples", python], ["rewrite", python], ["compile", python], ["waited", "samples"],
-                   ["waited", "rewrite"], [python, "-m", "pytest", *options]]
+    assert ran == [["samples", python], ["rewrite", python], ["ts-sdk", python], ["compile", python],
+                   ["waited", "samples"], ["waited", "rewrite"], ["waited", "ts-sdk"], [python, "-m", "pytest", *options]]
 
 
 def test_the_sources_are_compiled_where_python_may_not_keep_them(tmp_path, monkeypatch):

@@ -23,6 +23,7 @@ How a batch runs:
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import threading
@@ -34,7 +35,7 @@ from paracore.agent import CallOutcome
 from paracore.core.protocol import WorkingSetPayloadError, apply_payload, find_working_set_payload
 from paracore.core.session import Session
 from paracore.core.working_set import Describe, WorkingSet, WorkingSetChange
-from paracore.hosts.revit import undo_ledger
+from paracore.hosts.revit import ownership, undo_ledger
 from paracore.hosts.revit.step_guard import StepGuard
 from paracore.hosts.revit.transactions import describe_error, failures_text, read_back_after_commit, run_in_transaction
 from paracore.revit.api import DB
@@ -60,6 +61,8 @@ def run_batch(uidoc, session: Session, step_name: str,
     batch = _Batch(uidoc, session)
     if not any(call.spec.writes for _, call in calls):
         return [batch.run(call_id, call) for call_id, call in calls]
+    # In a workshared model: borrow what the step changes, before its group opens (ownership.py).
+    batch.narrowed = ownership.check_out(batch.doc, calls)
     # The ledger files the step's entry under the session's turn (Undo last turn, the review card).
     with undo_ledger.paracore_work(batch.doc, session):
         return _run_as_one_entry(batch, step_name, calls)
@@ -91,6 +94,8 @@ def describe_call(uidoc, session: Session, call: PreparedCall) -> str | None:
     describe = call.spec.describe
     if describe is None:
         return None
+    narrowed = ownership.from_cache(uidoc.Document, call)   # the call as it will run (ownership.py)
+    call = call if narrowed is None or narrowed.call is None else narrowed.call
     try:
         return describe(ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session), call.args)
     except Exception as error:  # noqa: BLE001 - the generic description is used instead
@@ -140,8 +145,18 @@ class _Batch:
         self.doc = uidoc.Document
         self.session = session
         self.committed = False  # at least one tool transaction committed
+        self.narrowed: dict[str, ownership.Narrowed] = {}   # calls some of whose elements others own
 
     def run(self, call_id: str, call: PreparedCall) -> CallOutcome:
+        narrowed = self.narrowed.get(call_id)
+        if narrowed is not None and narrowed.call is None:
+            return CallOutcome(call_id, call.name, narrowed.note, True, 0.0, None)
+        outcome = self._run(call_id, call if narrowed is None else narrowed.call)
+        if narrowed is not None:
+            outcome = dataclasses.replace(outcome, content=f"{outcome.content}\n{narrowed.note}")
+        return outcome
+
+    def _run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         start = time.perf_counter()
         ctx = ToolContext(doc=self.doc, uidoc=self.uidoc, session=self.session, call_id=call_id)
         with _ChangeCollector(self.session.working_set) as changes:

@@ -24,6 +24,7 @@ Main thread only (the bridge's Execute), like the executor.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ from paracore.core.display import display_text
 from paracore.core.session import Session
 from paracore.core.units import format_length
 from paracore.core.working_set import singular
-from paracore.hosts.revit import document_events, undo_ledger
+from paracore.hosts.revit import document_events, ownership, undo_ledger
 from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 from paracore.hosts.revit.step_guard import StepGuard
 from paracore.hosts.revit.transactions import failures_text, run_in_transaction
@@ -79,6 +80,7 @@ class Preview:
     sampled: int = 0                                             # modified elements compared
     warnings: tuple[str, ...] = ()
     guarded: tuple[str, ...] = ()   # dialogs answered and saves refused (revit/step_guard.py)
+    left_out: str = ""              # elements others own, left out of the call (hosts/revit/ownership.py)
 
     @property
     def modified_count(self) -> int:
@@ -95,6 +97,8 @@ class Preview:
         if self.warnings:
             lines.append(f"Revit would warn: {failures_text(list(self.warnings))}")
         lines += self.guarded
+        if self.left_out:
+            lines.append(self.left_out)
         return "\n".join(lines) if lines else "No change to the model."
 
     @staticmethod
@@ -136,6 +140,23 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     doc = uidoc.Document
     if doc.IsReadOnly:
         return None
+    # In a workshared model, as the executor will run it: without the elements others own (as far
+    # as this copy knows; the executor asks central, and nothing is borrowed before the approval).
+    narrowed = ownership.from_cache(doc, call)
+    if narrowed is not None and narrowed.call is None:
+        return Preview(error=narrowed.note)
+    earlier = [_as_it_will_run(doc, c) for c in earlier]
+    preview = _preview(uidoc, session, call if narrowed is None else narrowed.call, earlier)
+    return preview if narrowed is None or preview is None else dataclasses.replace(preview, left_out=narrowed.note)
+
+
+def _as_it_will_run(doc, call: PreparedCall) -> PreparedCall:
+    narrowed = ownership.from_cache(doc, call)
+    return call if narrowed is None or narrowed.call is None else narrowed.call
+
+
+def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall]) -> Preview | None:
+    doc = uidoc.Document
     group = DB.TransactionGroup(doc, "Paracore preview")
     # paracore_work: the preview's commits, rolled back with its group, are not the user's edits.
     with document_events.previewing(doc), undo_ledger.paracore_work(doc) as ledger:

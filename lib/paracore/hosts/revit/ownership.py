@@ -47,8 +47,10 @@ class Narrowed:
 def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narrowed]:
     """The writing calls of a step that must be narrowed (by call id), asking central. Outside any
     transaction. A central that cannot be reached refuses every call that targets elements."""
+    if not doc.IsWorkshared:   # first: most models are not, and a step may target 100,000 ids
+        return {}
     targets = _targets(calls)
-    if not targets or not doc.IsWorkshared:
+    if not targets:
         return {}
     try:
         blocked = _blocked_in_central(doc, targets)
@@ -64,8 +66,10 @@ def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narro
 def from_cache(doc, call: PreparedCall) -> Narrowed | None:
     """``call`` narrowed by what the local copy last learnt from central (the preview); None when
     nothing is in the way as far as it knows."""
+    if not doc.IsWorkshared:
+        return None
     ids = _ids_of(call)
-    if not ids or not doc.IsWorkshared:
+    if not ids:
         return None
     return _narrow_all([("call", call)], _blocked_in_cache(doc, ids)).get("call")
 

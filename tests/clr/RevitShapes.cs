@@ -433,6 +433,7 @@ namespace Autodesk.Revit.DB
         public string PathName { get; set; }
         public bool IsReadOnly { get; private set; }
         public bool IsLinked { get; internal set; }
+        public bool IsWorkshared { get; set; }
         private ProjectLocation location;
         // Revit: the project's shared coordinates ("Internal", all 0, in a new project).
         public ProjectLocation ActiveProjectLocation

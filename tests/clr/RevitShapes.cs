@@ -434,6 +434,11 @@ namespace Autodesk.Revit.DB
         public bool IsReadOnly { get; private set; }
         public bool IsLinked { get; internal set; }
         public bool IsWorkshared { get; set; }
+        // Worksharing, as WorksharingUtils reads it here: element id -> the user who borrows it,
+        // and the ids changed in central since this copy last reloaded.
+        public string Username = "you";
+        public Dictionary<long, string> Owners = new Dictionary<long, string>();
+        public HashSet<long> ChangedInCentral = new HashSet<long>();
         private ProjectLocation location;
         // Revit: the project's shared coordinates ("Internal", all 0, in a new project).
         public ProjectLocation ActiveProjectLocation
@@ -1456,6 +1461,61 @@ namespace Autodesk.Revit.DB
     public class PlanCircuit
     {
         internal PlanCircuit() { }
+    }
+
+    public enum CheckoutStatus { OwnedByCurrentUser = 0, OwnedByOtherUser = 1, NotOwned = 2 }
+
+    public enum ModelUpdatesStatus { CurrentWithCentral = 0, NotYetInCentral = 1, DeletedInCentral = 2, UpdatedInCentral = 3 }
+
+    public class WorksharingTooltipInfo
+    {
+        internal WorksharingTooltipInfo(string owner) { Owner = owner; Creator = ""; LastChangedBy = ""; }
+        public string Owner { get; private set; }
+        public string Creator { get; private set; }
+        public string LastChangedBy { get; private set; }
+    }
+
+    // The members of WorksharingUtils Paracore calls, with Revit's signatures: CheckoutElements
+    // takes and returns ICollection<ElementId> (ids the user owns afterwards, owned ones included).
+    public static class WorksharingUtils
+    {
+        public static ICollection<ElementId> CheckoutElements(Document document, ICollection<ElementId> elementsToCheckout)
+        {
+            if (!document.IsWorkshared) throw new Autodesk.Revit.Exceptions.ArgumentException("document is not a workshared document.");
+            List<ElementId> owned = new List<ElementId>();
+            foreach (ElementId id in elementsToCheckout)
+            {
+                string owner;
+                if (!document.Owners.TryGetValue(id.Value, out owner)) { document.Owners[id.Value] = document.Username; owner = document.Username; }
+                if (owner == document.Username) owned.Add(id);
+            }
+            return owned;
+        }
+
+        public static CheckoutStatus GetCheckoutStatus(Document document, ElementId elementId)
+        {
+            string owner;
+            return GetCheckoutStatus(document, elementId, out owner);
+        }
+
+        public static CheckoutStatus GetCheckoutStatus(Document document, ElementId elementId, out string owner)
+        {
+            if (!document.Owners.TryGetValue(elementId.Value, out owner)) { owner = ""; return CheckoutStatus.NotOwned; }
+            return owner == document.Username ? CheckoutStatus.OwnedByCurrentUser : CheckoutStatus.OwnedByOtherUser;
+        }
+
+        public static ModelUpdatesStatus GetModelUpdatesStatus(Document document, ElementId elementId)
+        {
+            return document.ChangedInCentral.Contains(elementId.Value) ? ModelUpdatesStatus.UpdatedInCentral
+                                                                       : ModelUpdatesStatus.CurrentWithCentral;
+        }
+
+        public static WorksharingTooltipInfo GetWorksharingTooltipInfo(Document document, ElementId elementId)
+        {
+            string owner;
+            document.Owners.TryGetValue(elementId.Value, out owner);
+            return new WorksharingTooltipInfo(owner ?? "");
+        }
     }
 }
 

@@ -1041,3 +1041,31 @@ def session_events_subscription() -> dict:
     during = Revit.SessionEventSubscribers(app)
     session_events.unsubscribe(app)
     return {"subscribers": [before, during, Revit.SessionEventSubscribers(app)]}
+
+
+def ownership_before_a_step() -> dict:
+    """hosts/revit/ownership.py on the real CLR: CheckoutElements given a List<ElementId> made from
+    ints and its ICollection<ElementId> read back, GetModelUpdatesStatus's enum compared,
+    GetWorksharingTooltipInfo's Owner read; the call narrowed to the element the user can change."""
+    from pydantic import BaseModel
+
+    from paracore.hosts.revit import ownership
+    from paracore.tools.registry import PreparedCall, ToolSpec
+
+    class Arguments(BaseModel):
+        element_ids: list[int] | None = None
+
+    spec = ToolSpec(name="set_comments", description="lane", args_model=Arguments, function=lambda ctx, args: "",
+                    writes=True, needs_approval=False, working_set_policy="none", takes_element_ids=True,
+                    needs_element_ids=True, parameters={})
+    call = PreparedCall(spec, Arguments(element_ids=[101, 102, 103]))
+    app = _open(2, title="Shared.rvt")
+    doc = app.ActiveUIDocument.Document
+    plain = ownership.check_out(doc, [("c1", call)])
+    doc.IsWorkshared = True
+    doc.Owners[101] = "maria"
+    doc.ChangedInCentral.Add(102)
+    cached = ownership.from_cache(doc, call)
+    narrowed = ownership.check_out(doc, [("c1", call)])["c1"]
+    return {"plain": plain, "cached_ids": cached.call.args.element_ids, "ids": narrowed.call.args.element_ids,
+            "note": narrowed.note, "owners": {str(k): v for k, v in doc.Owners.items()}}

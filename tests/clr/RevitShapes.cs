@@ -1492,15 +1492,11 @@ namespace Autodesk.Revit.DB
             return owned;
         }
 
+        // (Revit's overload with `out string owner` is left out: Paracore reads the owner from the tooltip.)
         public static CheckoutStatus GetCheckoutStatus(Document document, ElementId elementId)
         {
             string owner;
-            return GetCheckoutStatus(document, elementId, out owner);
-        }
-
-        public static CheckoutStatus GetCheckoutStatus(Document document, ElementId elementId, out string owner)
-        {
-            if (!document.Owners.TryGetValue(elementId.Value, out owner)) { owner = ""; return CheckoutStatus.NotOwned; }
+            if (!document.Owners.TryGetValue(elementId.Value, out owner)) return CheckoutStatus.NotOwned;
             return owner == document.Username ? CheckoutStatus.OwnedByCurrentUser : CheckoutStatus.OwnedByOtherUser;
         }
 

@@ -24,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from .building_data import BuildingData
+from .errors import CannotOpen
 
 CACHE_ENV = "PARACORE_STANDIN_CACHE"
 READER_PACKAGES = ("ifcopenshell", "numpy")
@@ -69,7 +70,7 @@ def cache_folder() -> Path:
     return base / "paracore" / "standin"
 
 
-class IfcReaderMissing(ValueError):
+class IfcReaderMissing(CannotOpen):
     """An IFC file to read, and no ifcopenshell or numpy in this Python: says what to install."""
 
     def __init__(self, path: Path, missing: str):

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from .errors import CannotOpen
+
 DEFAULT_USER = "you"
 GRIDS_WORKSET = "Shared Levels and Grids"
 DEFAULT_WORKSET = "Workset1"
@@ -127,7 +129,7 @@ HOLDING_FORMAT = "USER:CATEGORY:COUNT[@LEVEL]"
 "maria:Walls:3@Level 1": Maria borrows the first three walls on Level 1 (lowest ids first)."""
 
 
-class HoldingError(ValueError):
+class HoldingError(CannotOpen):
     """A colleague's elements that cannot be read or found: says what to give instead."""
 
 

@@ -30,6 +30,8 @@ from typing import Iterable, Optional
 import ifcopenshell
 import ifcopenshell.ifcopenshell_wrapper
 
+from .errors import CannotOpen
+
 _START = b"ISO-10303-21"
 _END = b"END-ISO-10303-21;"
 _AGAIN = "export or copy it again"
@@ -45,7 +47,7 @@ _NOT_PLACED = ("IfcFeatureElement", "IfcVirtualElement")
 _PART_OF = ("IfcRelAggregates", "IfcRelNests")
 
 
-class IfcReadError(ValueError):
+class IfcReadError(CannotOpen):
     """The file cannot be read as an IFC building; says which file and what is wrong."""
 
     def __init__(self, path, problem: str):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .building_cache import read_building
 from .building_data import ArcData, BuildingData, LineData, PropValue
+from .errors import CannotOpen
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = "duplex"
@@ -30,7 +31,7 @@ def model_search_path() -> list[Path]:
     return paths
 
 
-class NotAModelFile(ValueError):
+class NotAModelFile(CannotOpen):
     """A path that exists but is no IFC file (a folder, a .rvt, a .txt)."""
 
 

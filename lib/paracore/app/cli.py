@@ -75,14 +75,12 @@ def _show_plugin_problems(logger: logging.Logger) -> None:
 
 
 def _is_model_file_error(error: Exception) -> bool:
-    """A building that cannot be opened: a missing path, an IFC file that cannot be read, or no
-    IFC reader installed (the sandbox extra)."""
+    """A building that cannot be opened as asked: a missing path, or the stand-in's CannotOpen (a
+    damaged or non-IFC file, no IFC reader installed, a colleague's elements the model lacks)."""
     if isinstance(error, FileNotFoundError):
         return True
-    errors = (("revit_standin.ifc_integrity", "IfcReadError"), ("revit_standin.building_cache", "IfcReaderMissing"),
-              ("revit_standin.loader", "NotAModelFile"), ("revit_standin.central", "HoldingError"))
-    return any(isinstance(error, getattr(sys.modules.get(module), name, ()))
-               for module, name in errors)
+    errors = sys.modules.get("revit_standin.errors")   # loaded with the stand-in, if it ever was
+    return errors is not None and isinstance(error, errors.CannotOpen)
 
 
 def _reader_went_away() -> int:

@@ -82,8 +82,7 @@ class ToolListing:
         toolset = toolsets.toolset_of(name)
         if self.all_tools or toolset is None or toolset in self.on:
             return None
-        info = self.infos.get(name)
-        return toolset if info is not None and (info.read_only or not self.read_only) else None
+        return toolset if name in self._offered() else None
 
     def _offered(self) -> dict[str, ToolInfo]:
         return {name: info for name, info in self.infos.items() if info.read_only or not self.read_only}

@@ -317,7 +317,6 @@ class ParacoreServer:
         uri = str(params.uri)
         resource = next((r for r in RESOURCES if str(r.uri) == uri), None)
         if resource is None:
-            from mcp.shared.exceptions import MCPError
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource {uri}. Resources: "
                            f"{', '.join(str(r.uri) for r in RESOURCES)}.")
         text = await anyio.to_thread.run_sync(lambda: self.backend.read(uri))

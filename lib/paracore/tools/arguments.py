@@ -225,13 +225,13 @@ def _error_line(path: str, items: list[dict], field: FieldInfo | None) -> str:
     return line
 
 
-_LIST_TYPES = {"tuple_type": "a list in [ ]", "list_type": "a list in [ ]"}
+_LIST_TYPES = frozenset({"tuple_type", "list_type"})
 """pydantic says "a valid tuple" for a point [x, y]: JSON has no tuples, and the model sent none."""
 
 
 def _expected(item: dict) -> str:
     if item["type"] in _LIST_TYPES:
-        return _LIST_TYPES[item["type"]]
+        return "a list in [ ]"
     message, prefix = item["msg"], "Input should be "
     return message[len(prefix):] if message.startswith(prefix) else message[:1].lower() + message[1:]
 

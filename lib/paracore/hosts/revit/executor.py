@@ -94,8 +94,7 @@ def describe_call(uidoc, session: Session, call: PreparedCall) -> str | None:
     describe = call.spec.describe
     if describe is None:
         return None
-    narrowed = ownership.from_cache(uidoc.Document, call)   # the call as it will run (ownership.py)
-    call = call if narrowed is None or narrowed.call is None else narrowed.call
+    call = ownership.as_it_will_run(uidoc.Document, call)
     try:
         return describe(ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session), call.args)
     except Exception as error:  # noqa: BLE001 - the generic description is used instead

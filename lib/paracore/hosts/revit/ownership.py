@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 from paracore.revit.api import DB
 from paracore.revit.context import element_id, id_value
 from paracore.revit.dotnet import element_id_list
-from paracore.tools.registry import PreparedCall
+from paracore.tools.registry import ELEMENT_IDS, PreparedCall
 
 log = logging.getLogger("paracore.ownership")
 
@@ -74,6 +74,13 @@ def from_cache(doc, call: PreparedCall) -> Narrowed | None:
     return _narrow_all([("call", call)], _blocked_in_cache(doc, ids)).get("call")
 
 
+def as_it_will_run(doc, call: PreparedCall) -> PreparedCall:
+    """``call`` without the elements the cache says others hold; unchanged when none would be left
+    (its preview then says why it cannot run)."""
+    narrowed = from_cache(doc, call)
+    return call if narrowed is None or narrowed.call is None else narrowed.call
+
+
 # -- what is in the way ------------------------------------------------------------------------------
 
 
@@ -83,15 +90,16 @@ def _blocked_in_central(doc, ids: list[int]) -> dict[int, str]:
 
 
 def _blocked_in_cache(doc, ids: list[int]) -> dict[int, str]:
-    owned = {i for i in ids if DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i))
-             != DB.CheckoutStatus.OwnedByOtherUser}
-    return _reasons(doc, ids, owned)
+    free = {i for i in ids if DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i))
+            != DB.CheckoutStatus.OwnedByOtherUser}
+    return _reasons(doc, ids, free)
 
 
-def _reasons(doc, ids: list[int], owned: set[int]) -> dict[int, str]:
+def _reasons(doc, ids: list[int], available: set[int]) -> dict[int, str]:
+    """Why each id outside ``available`` (nobody else's) or out of date cannot be changed now."""
     reasons = {}
     for value in ids:
-        if value not in owned:
+        if value not in available:
             # The tooltip's Owner, not GetCheckoutStatus's out parameter: no by-ref argument to cross into .NET.
             owner = DB.WorksharingUtils.GetWorksharingTooltipInfo(doc, element_id(value)).Owner
             reasons[value] = f"borrowed by {owner}" if owner else "borrowed by another user"
@@ -143,8 +151,8 @@ def _targets(calls: Iterable[tuple[str, PreparedCall]]) -> list[int]:
 def _ids_of(call: PreparedCall) -> list[int]:
     if not (call.spec.writes and call.spec.takes_element_ids):
         return []
-    return list(getattr(call.args, "element_ids", None) or [])
+    return list(getattr(call.args, ELEMENT_IDS, None) or [])
 
 
 def _with_ids(call: PreparedCall, ids: list[int]) -> PreparedCall:
-    return dataclasses.replace(call, args=call.args.model_copy(update={"element_ids": ids}))
+    return dataclasses.replace(call, args=call.args.model_copy(update={ELEMENT_IDS: ids}))

@@ -145,14 +145,9 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
         return Preview(error=narrowed.note)
-    earlier = [_as_it_will_run(doc, c) for c in earlier]
+    earlier = [ownership.as_it_will_run(doc, c) for c in earlier]
     preview = _preview(uidoc, session, call if narrowed is None else narrowed.call, earlier)
     return preview if narrowed is None or preview is None else dataclasses.replace(preview, left_out=narrowed.note)
-
-
-def _as_it_will_run(doc, call: PreparedCall) -> PreparedCall:
-    narrowed = ownership.from_cache(doc, call)
-    return call if narrowed is None or narrowed.call is None else narrowed.call
 
 
 def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall]) -> Preview | None:

@@ -99,8 +99,14 @@ class SavingDocument:
                        if self._central is not None else None)
 
     # -- machinery ---------------------------------------------------------------------------------
+    def _transaction_phase_open(self) -> bool:
+        """A transaction, sub-transaction or transaction group is open: what saving, synchronizing
+        and the worksharing calls that talk to central refuse (_worksharing.py)."""
+        return self._open_transaction is not None or bool(self._open_subtransactions) or \
+            bool(self._journal.open_group_count)
+
     def _check_can_save(self) -> None:
-        if self._open_transaction is not None or self._open_subtransactions or self._journal.open_group_count:
+        if self._transaction_phase_open():
             raise _invalid_operation(OPEN_TRANSACTION_MESSAGE)
         if self._read_only:
             raise _invalid_operation("The file is read-only, can not be saved.")

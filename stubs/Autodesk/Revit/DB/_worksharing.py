@@ -210,7 +210,7 @@ class WorksharingDocument:
                                         f"have ({' '.join(_PROHIBITED)}).", argument)
         if self.IsWorkshared:
             raise _invalid_operation("This Document is a workshared document.")
-        if self._open_transaction is not None or self._open_subtransactions or self._journal.open_group_count:
+        if self._transaction_phase_open():
             raise _invalid_operation("There is a transaction phase left open (such as a transaction, "
                                      "sub-transaction of transaction group) at the time of invoking this method.")
         self._start_worksharing(Central(self._path or self._title), worksetNameGridLevel, worksetName)
@@ -266,7 +266,7 @@ class WorksharingDocument:
             raise ArgumentException("document is not a workshared document.", argument)
 
     def _require_no_transaction(self, what: str) -> None:
-        if self._open_transaction is not None or self._open_subtransactions or self._journal.open_group_count:
+        if self._transaction_phase_open():
             raise _invalid_operation(f"Cannot {what}: Operation is not permitted when there is any open "
                                      "sub-transaction, transaction, or transaction group.")
 

@@ -41,7 +41,7 @@ WHEELS = {
 }
 
 # Bump when the parser's output changes, so stale JSON caches are rebuilt.
-PARSER_VERSION = 5
+PARSER_VERSION = 6
 
 # Member kinds, as pythonnet exposes them to Python.
 PROPERTY = "property"
@@ -311,7 +311,9 @@ def parse_wheel(wheel: Path, version: int) -> RealApi:
     for namespace, node in raw:
         bases = tuple(_resolve_base(ast.unparse(b), namespace, by_name) for b in node.bases)
         cls = RealClass(namespace, node.name, bases, _member_kinds(node.body))
-        classes[cls.qualname] = cls
+        # The generator writes nested classes at the top level too: SpecTypeId.Reference (four static
+        # properties) comes after, and would replace, Autodesk.Revit.DB.Reference. The first is the class.
+        classes.setdefault(cls.qualname, cls)
     return RealApi(version, classes)
 
 

@@ -76,12 +76,25 @@ MIN_PYREVIT = (6, 5, 0)
 """The oldest pyRevit Paracore supports: 5.x runs CPython 3.12 but 6.0.0 and 6.4.0 could not run
 any `#! python3` command (pyRevit issues #3092 and #3284); 6.5.0 is the first release after
 those fixes, and the one Paracore is checked against."""
+MIN_PYREVIT_WHY: dict[int, str] = {
+    2027: ("on Revit 2027 pyRevit 6.4.0 was the first release to load, and its ribbon did not appear "
+           "(pyRevit issue #3441); 6.5.0 brought the Revit 2027 compatibility updates (pyRevit #3304)"),
+}
+"""Why a Revit version needs ``MIN_PYREVIT`` besides the CPython fixes, said when an older pyRevit runs there."""
 RELOAD_SAFE_PYREVIT: tuple[int, int, int] | None = None
-"""The first pyRevit whose Reload leaves CPython working on Revit 2025+ (.NET 8), once one exists.
-pyRevit issue #3510 (open): after Reload, pythonnet restores its stashed state with a
-BinaryFormatter that .NET 8 refuses, and every CPython command fails until Revit restarts."""
+"""The first pyRevit whose Reload leaves CPython working on Revit 2025+ (.NET 8; 2027: .NET 10),
+once one exists. pyRevit issue #3510 (open): after Reload, pythonnet 3.0.3 restores its stashed
+state with a BinaryFormatter, which .NET 8 disables and .NET 9+ removes, and every CPython command
+fails until Revit restarts."""
 RELOAD_BREAKS_FROM_REVIT = 2025
-SUPPORTED_REVIT = (2023, 2024, 2025, 2026)
+NET10_FROM_REVIT = 2027          # Revit 2025-2026 run on .NET 8, 2027 on .NET 10 (docs/DOTNET.md)
+SUPPORTED_REVIT = (2023, 2024, 2025, 2026, 2027)
+UNVERIFIED_REVIT: dict[int, str] = {
+    2027: ("not yet run in Revit 2027: its API is checked only against the removals and deprecations "
+           "published for 2027 (no full 2027 member list is published), and pyRevit's Reload on .NET 10 "
+           "is untested"),
+}
+"""What has not been verified on a supported Revit version; the Doctor's Revit line says it there."""
 
 # Where the reachability check goes when the settings and the environment name no base URL.
 PROVIDER_URLS = {
@@ -252,12 +265,17 @@ def check_pyrevit(pyrevit, revit_year: int | None = None) -> Check:
     parsed = pyrevit_version_tuple(version)
     minimum = ".".join(map(str, MIN_PYREVIT))
     if parsed is not None and parsed < MIN_PYREVIT:
-        return Check("pyRevit", "fail", f"{detail}; Paracore needs pyRevit {minimum} or newer",
+        why = MIN_PYREVIT_WHY.get(revit_year)
+        return Check("pyRevit", "fail", f"{detail}; Paracore needs pyRevit {minimum} or newer"
+                     + (f" ({why})" if why else ""),
                      f"Update pyRevit to {minimum} or newer (older releases lack the CPython 3.12 engine, or "
                      "cannot run `#! python3` commands), then restart Revit.")
     if _reload_breaks_cpython(parsed, revit_year):
+        reported = "" if revit_year < NET10_FROM_REVIT else (
+            ", as reported on .NET 8; on .NET 10, which removed the BinaryFormatter pythonnet's Reload uses, "
+            "not yet tried")
         return Check("pyRevit", "warn", f"{detail}; on Revit {revit_year} pyRevit's Reload stops every CPython "
-                     "command until Revit restarts (pyRevit issue #3510)",
+                     f"command until Revit restarts (pyRevit issue #3510{reported})",
                      "After updating Paracore or its settings files, restart Revit instead of using pyRevit's "
                      "Reload.")
     return Check("pyRevit", "ok", detail)
@@ -333,9 +351,12 @@ def check_revit(uiapp) -> Check:
     except (TypeError, ValueError):
         year = None
     if year not in SUPPORTED_REVIT:
-        return Check("Revit", "warn", f"{detail}; Paracore is tested with Revit "
+        return Check("Revit", "warn", f"{detail}; Paracore supports Revit "
                      f"{SUPPORTED_REVIT[0]}–{SUPPORTED_REVIT[-1]}",
                      "Things may work; report what does not.")
+    if year in UNVERIFIED_REVIT:
+        return Check("Revit", "ok", f"{detail}; supported, with pyRevit {'.'.join(map(str, MIN_PYREVIT))} or "
+                     f"newer; unverified: {UNVERIFIED_REVIT[year]}")
     return Check("Revit", "ok", detail)
 
 

@@ -58,8 +58,8 @@ def test_on_revit_2027_an_older_pyrevit_fails_and_says_why_2027_needs_6_5(monkey
     check = doctor.check_pyrevit(_pyrevit(monkeypatch, version), revit_year=2027)
     assert check.status == "fail"
     assert check.detail.endswith(
-        "Paracore needs pyRevit 6.5.0 or newer (on Revit 2027 pyRevit 6.4.0 was the first release to load, "
-        "and its ribbon did not appear (pyRevit issue #3441); 6.5.0 brought the Revit 2027 compatibility "
+        "Paracore needs pyRevit 6.5.0 or newer (on Revit 2027, pyRevit 6.4.0, the first release for 2027, "
+        "loaded without its ribbon (pyRevit issue #3441); 6.5.0 brought the Revit 2027 compatibility "
         "updates (pyRevit #3304))")
     assert "Update pyRevit to 6.5.0 or newer" in check.fix
 

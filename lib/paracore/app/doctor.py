@@ -77,7 +77,7 @@ MIN_PYREVIT = (6, 5, 0)
 any `#! python3` command (pyRevit issues #3092 and #3284); 6.5.0 is the first release after
 those fixes, and the one Paracore is checked against."""
 MIN_PYREVIT_WHY: dict[int, str] = {
-    2027: ("on Revit 2027 pyRevit 6.4.0 was the first release to load, and its ribbon did not appear "
+    2027: ("on Revit 2027, pyRevit 6.4.0, the first release for 2027, loaded without its ribbon "
            "(pyRevit issue #3441); 6.5.0 brought the Revit 2027 compatibility updates (pyRevit #3304)"),
 }
 """Why a Revit version needs ``MIN_PYREVIT`` besides the CPython fixes, said when an older pyRevit runs there."""

@@ -195,3 +195,47 @@ def test_the_2027_usage_check_catches_each_removed_form(table):
               "    return RevisionsOnSheetUIServiceData\n")
     found = removed_in_2027_uses(ast.parse(source), deprecated_classes(table))
     assert [line for line, _ in found] == [2, 3, 6]
+
+
+# --- .NET 10 (Revit 2027): no BinaryFormatter ----------------------------------------------------------
+
+NET_SERIALIZATION = {"BinaryFormatter", "SoapFormatter", "NetDataContractSerializer", "LosFormatter",
+                     "ObjectStateFormatter", "Formatters"}     # System.Runtime.Serialization.Formatters
+
+
+def net_serialization_uses(tree: ast.AST) -> list[tuple[int, str]]:
+    """Names in code (not in docstrings or messages) of a .NET formatter or its namespace."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names = [node.id]
+        elif isinstance(node, ast.Attribute):
+            names = [node.attr]
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [part for alias in node.names for part in alias.name.split(".")]
+            names += (getattr(node, "module", None) or "").split(".")
+        elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith("AddReference"):
+            names = [part for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                     for part in a.value.split(".")]
+        else:
+            continue
+        found += [(node.lineno, name) for name in names if name in NET_SERIALIZATION]
+    return found
+
+
+def test_paracore_names_no_binaryformatter_which_net_9_and_later_removed():
+    """Revit 2027 runs on .NET 10, where BinaryFormatter throws PlatformNotSupportedException
+    (docs/DOTNET.md, "Revit 2027 and .NET 10"). Paracore keeps its state in JSON."""
+    found = [f"{path.relative_to(ROOT)}:{line}: {name}"
+             for folder in SCANNED for path in sorted(folder.rglob("*.py"))
+             for line, name in net_serialization_uses(ast.parse(path.read_text(encoding="utf-8")))]
+    assert not found, "\n".join(found)
+
+
+def test_the_formatter_check_reads_code_not_prose():
+    source = ('"""Reload uses a BinaryFormatter."""\n'
+              "from System.Runtime.Serialization.Formatters.Binary import BinaryFormatter\n"
+              "clr.AddReference('System.Runtime.Serialization.Formatters')\n"
+              "f = System.Runtime.Serialization.Formatters.Binary.BinaryFormatter()\n"
+              "message = 'no BinaryFormatter here'\n")
+    assert sorted({line for line, _ in net_serialization_uses(ast.parse(source))}) == [2, 3, 4]

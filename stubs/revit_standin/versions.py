@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+# Revit 2027 is supported by Paracore (paracore.app.doctor) but not impersonated here: no member list
+# of its API is published to check a 2027 stand-in against (tests/conformance/revit_2027.json).
 SUPPORTED = (2023, 2024, 2025, 2026)
 DEFAULT = 2026
 

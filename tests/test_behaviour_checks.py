@@ -26,7 +26,8 @@ def _checks():
 
 
 WORKSHARING = "worksharing"   # run on a plain and on a workshared duplex: tests/test_behaviour_checks_worksharing.py
-CHECKS = [check for check in _checks() if check[0] != WORKSHARING]
+LINKS = "links"               # run on the duplex with and without a link: tests/test_behaviour_checks_links.py
+CHECKS = [check for check in _checks() if check[0] not in (WORKSHARING, LINKS)]
 
 
 @pytest.fixture(scope="module")

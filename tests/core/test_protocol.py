@@ -115,7 +115,7 @@ def test_deeply_nested_input_does_not_exhaust_the_stack():
     (payload(element_ids=...), "element_ids is missing"),
     (payload(operation=...), "operation is missing"),
     (payload(selection=[1]), "unexpected key 'selection' (allowed keys: paracore_output_type, "
-                             "operation, element_ids, display_message)"),
+                             "operation, element_ids, display_message, linked_ids)"),
     (payload(display_message=5), "display_message must be a string; got 5"),
 ])
 @pytest.mark.parametrize("as_text", [False, True])

@@ -30,6 +30,9 @@ DEMO = resources.demo("seed000")
 WORKSHARED_METAVAR = "USER:CATEGORY:COUNT[@LEVEL]"
 WORKSHARED_HELP = ("open the model as a workshared one in which a colleague borrows elements, e.g. "
                    "maria:Walls:3@Level 1 (docs/WORKSHARING.md)")
+LINK_METAVAR = "MODEL[@EAST,NORTH[,DEGREES]]"
+LINK_HELP = ("link another model into it, placed EAST and NORTH metres from its origin and turned DEGREES; "
+             "repeat for more links, e.g. --link SampleHouse4@30,-5,90 (docs/WORKING_SET.md)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="stand-in building: a sample name (duplex, ...) or an .ifc path (--model: the old name)")
     replay.add_argument("--json", action="store_true", help="print one JSON document")
     replay.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
+    replay.add_argument("--link", action="append", default=[], metavar=LINK_METAVAR, help=LINK_HELP)
     replay.set_defaults(handler=_replay)
     model = sub.add_parser("model", help="print a summary of a stand-in model")
     model.add_argument("name", nargs="?", default="duplex")
@@ -120,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--base-url", help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama")
     sandbox.add_argument("--building", default="duplex", help="stand-in model: a sample name or an .ifc path")
     sandbox.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
+    sandbox.add_argument("--link", action="append", default=[], metavar=LINK_METAVAR, help=LINK_HELP)
     sandbox.set_defaults(handler=_sandbox)
     trace = sub.add_parser("trace", help="list recorded sessions, or print one session's timeline")
     trace.add_argument("session", nargs="?", help="a session id (or a unique prefix), 'latest', or a .jsonl path")
@@ -136,10 +141,11 @@ def _demo(args) -> int:
 
 
 def _replay(args) -> int:
-    return _run_replay_file(args.file, args.building, args.json, workshared=args.workshared)
+    return _run_replay_file(args.file, args.building, args.json, workshared=args.workshared, links=args.link)
 
 
-def _run_replay_file(path: str, model: str | None, as_json: bool, workshared: str | None = None) -> int:
+def _run_replay_file(path: str, model: str | None, as_json: bool, workshared: str | None = None,
+                     links: list[str] | None = None) -> int:
     """Exit status: 0 when every turn ran as scripted, 1 when a turn or a call the replay does not
     mean to fail failed, 2 for a bad file or model."""
     try:
@@ -149,11 +155,11 @@ def _run_replay_file(path: str, model: str | None, as_json: bool, workshared: st
         return 2
     try:
         if as_json:
-            result = run_replay(replay, model, workshared=workshared)
+            result = run_replay(replay, model, workshared=workshared, links=links)
             print(json.dumps(result, ensure_ascii=False, indent=2))
         else:
             printer = ConversationPrinter(sys.stdout)
-            result = run_replay(replay, model, on_event=printer.on_event, workshared=workshared)
+            result = run_replay(replay, model, on_event=printer.on_event, workshared=workshared, links=links)
             printer.final(result)
             if result.get("trace"):
                 print(f"Trace: {result['trace']} ({paracore('trace', 'latest')})")
@@ -249,7 +255,7 @@ def _sandbox(args) -> int:
               file=sys.stderr)
         return 2
     try:
-        sandbox = Sandbox(args.building, workshared=args.workshared)
+        sandbox = Sandbox(args.building, workshared=args.workshared, links=args.link)
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
         return 2

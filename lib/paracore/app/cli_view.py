@@ -69,5 +69,7 @@ class ConversationPrinter:
 
     def final(self, result: dict) -> None:
         self._end_text()
+        linked = len(result.get("linked_selection", ()))
         self._write(f"\nWorking set: {result['working_set']['summary']} · selected in Revit: "
-                    f"{len(result['selection'])} · elements in the model: {result['element_count']}")
+                    f"{len(result['selection'])}" + (f" and {linked} linked" if linked else "")
+                    + f" · elements in the model: {result['element_count']}")

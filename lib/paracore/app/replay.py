@@ -16,6 +16,7 @@ from paracore.app.replay_file import Replay
 from paracore.core import events as ev
 from paracore.hosts.revit.undo_turn import undo_last_turn
 from paracore.hosts.standin.sandbox import Sandbox
+from paracore.revit import links
 from paracore.tools.overview import selection_and_element_count
 from paracore.trace.recorder import TraceRecorder
 
@@ -28,16 +29,18 @@ def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
 
 
 def run_replay(replay: Replay, model: str | None = None, on_event: Callable | None = None,
-               grow_to: int | None = None, trace: TraceRecorder | bool = True, workshared: str | None = None) -> dict:
+               grow_to: int | None = None, trace: TraceRecorder | bool = True, workshared: str | None = None,
+               links: list[str] | None = None) -> dict:
     """Play every turn; stop after a turn that failed or left the script (its "error" says why),
     since the turns after it would not line up with the script.
 
     ``trace``: True records the session in the user's traces folder, False records nothing, or
     a TraceRecorder to record with. ``workshared`` (or the file's "workshared"): a colleague's
-    borrowed elements, USER:CATEGORY:COUNT[@LEVEL] (docs/WORKSHARING.md)."""
+    borrowed elements, USER:CATEGORY:COUNT[@LEVEL] (docs/WORKSHARING.md). ``links`` (or the file's
+    "links"): models linked into it, MODEL[@EAST,NORTH[,DEGREES]] each."""
     scripted = replay.scripted_model()
     with Sandbox(model or replay.model or "duplex", grow_to=grow_to,
-                 workshared=workshared or replay.workshared) as sandbox:
+                 workshared=workshared or replay.workshared, links=links or replay.links) as sandbox:
         agent = sandbox.agent(scripted, approver=scripted_approver(scripted), toolsets=replay.toolsets)
         recorder = trace if isinstance(trace, TraceRecorder) else \
             TraceRecorder(meta={"source": "replay", "document": sandbox.doc_title}) if trace else None
@@ -101,7 +104,7 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, re
     working_set = sandbox.session.working_set
     turn = {"user": user_text, "approvals": approvals, "tool_results": results, "reply": reply,
             "context": _context_sent(scripted, first_request),
-            "working_set": {"ids": list(working_set.ids), "summary": working_set.summary()}}
+            "working_set": _working_set_state(working_set)}
     if failure:
         turn["error"] = failure
     return turn
@@ -112,7 +115,7 @@ def _undo_last_turn(sandbox) -> dict:
     result = undo_last_turn(sandbox.runtime)
     working_set = sandbox.session.working_set
     return {"done": result.done, "message": result.message,
-            "working_set": {"ids": list(working_set.ids), "summary": working_set.summary()}}
+            "working_set": _working_set_state(working_set)}
 
 
 def _context_sent(scripted, first_request: int) -> str:
@@ -123,10 +126,17 @@ def _context_sent(scripted, first_request: int) -> str:
     return next((t for t in reversed(texts) if t.startswith("CONTEXT:")), "")
 
 
+def _working_set_state(working_set) -> dict:
+    state = {"ids": list(working_set.ids), "summary": working_set.summary()}
+    if working_set.linked:   # elements inside links, as LINK:ID (docs/WORKING_SET.md)
+        state["linked"] = [str(e) for e in working_set.linked]
+    return state
+
+
 def _final_state(sandbox) -> dict:
     def read():
-        return selection_and_element_count(sandbox.host.uiapp.ActiveUIDocument)
-    selection, count = sandbox.on_main_thread(read)
-    working_set = sandbox.session.working_set
-    return {"working_set": {"ids": list(working_set.ids), "summary": working_set.summary()},
-            "selection": selection, "element_count": count}
+        uidoc = sandbox.host.uiapp.ActiveUIDocument
+        return (*selection_and_element_count(uidoc), links.selected_linked(uidoc.Document, uidoc))
+    selection, count, linked = sandbox.on_main_thread(read)
+    return {"working_set": _working_set_state(sandbox.session.working_set),
+            "selection": selection, "linked_selection": [str(e) for e in linked], "element_count": count}

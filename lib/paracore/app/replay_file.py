@@ -52,6 +52,9 @@ class Replay(BaseModel):
     workshared: str | None = None
     """Open the model as a workshared one in which a colleague borrows elements:
     "USER:CATEGORY:COUNT[@LEVEL]", e.g. "maria:Walls:3@Level 1" (docs/WORKSHARING.md)."""
+    links: list[str] = []
+    """Models linked into it, each "MODEL[@EAST,NORTH[,DEGREES]]" (metres, degrees), e.g.
+    "SampleHouse4@30,-5,90" (docs/WORKING_SET.md, "Linked elements")."""
     toolsets: bool = False
     """True: the model starts with the core tools and turns toolsets on with use_toolset, as in
     Revit (docs/TOOLSETS.md). False: every tool is on from the start."""

@@ -4,7 +4,8 @@ What is saved, per document (``Session.key``), in ``<data dir>/sessions/<name>.j
 dir is ``PARACORE_DATA_DIR`` or the user's data directory, as for the usage log):
 
     {"format": "paracore-session", "version": 1, "key": …, "title": …, "saved_at": …,
-     "working_set": [ids], "always_allowed_tools": [names],
+     "working_set": [ids], "linked_working_set": [[link id, element id, category, link name]],
+     "always_allowed_tools": [names],
      "history": <messages.dump_history: one message per line>}
 
 Never an API key (the session holds none) and never the scratchpad (transient by design).
@@ -41,6 +42,7 @@ from typing import Literal
 from paracore.core.atomic_file import atomic_write, replace_file
 from paracore.core.messages import dump_history, load_history, validate_history
 from paracore.core.paths import data_dir
+from paracore.core.linked import LinkedElement
 from paracore.core.working_set import validate_ids
 
 log = logging.getLogger(__name__)
@@ -182,6 +184,8 @@ class SessionStore:
             "title": title,
             "saved_at": datetime.fromtimestamp(self.clock(), timezone.utc).isoformat(timespec="seconds"),
             "working_set": list(session.working_set.ids),
+            "linked_working_set": [[e.link_id, e.element_id, e.category, e.link_name]
+                                   for e in session.working_set.linked],
             "always_allowed_tools": tools,
         }
         lines = [f" {json.dumps(name)}: {_compact(value)}" for name, value in header.items()]
@@ -229,12 +233,15 @@ class SessionStore:
         if saved["key"].casefold() != session.key.casefold():
             return RestoreResult("none", path=path)  # another document's file under the same name
         ids, dropped, check_failed = _alive(saved["working_set"], exists)
+        # A linked element stays while its link instance does (reading it says if its link is unloaded).
+        instances, _, _ = _alive(sorted({e.link_id for e in saved["linked_working_set"]}), exists)
+        linked = [e for e in saved["linked_working_set"] if e.link_id in set(instances)]
         with session.lock:
             if session.history:
                 return RestoreResult("skipped", path=path)
             session.history[:] = saved["history"]
             session.always_allowed_tools.update(saved["always_allowed_tools"])
-        session.working_set.replace(ids, source="restored")
+        session.working_set.replace(ids, source="restored", linked=linked)
         return RestoreResult("restored", path=path, messages=len(saved["history"]), working_set=tuple(ids),
                              dropped_ids=tuple(dropped),
                              message=_restored_message(len(saved["history"]), len(ids), dropped, check_failed))
@@ -331,12 +338,23 @@ def parse_session(text: str, key: str | None = None) -> dict:
         working_set = list(validate_ids(document.get("working_set", [])))
     except ValueError as error:
         raise SessionFileError(f"the working set is not a list of element ids: {_first_line(error)}") from None
+    linked = _linked_working_set(document.get("linked_working_set", []))
     tools = document.get("always_allowed_tools", [])
     if not isinstance(tools, list) or not all(isinstance(t, str) for t in tools):
         raise SessionFileError('"always_allowed_tools" must be a list of tool names')
     title = document.get("title")
     return {"key": saved_key, "title": title if isinstance(title, str) else "", "history": history,
-            "working_set": working_set, "always_allowed_tools": tools}
+            "working_set": working_set, "linked_working_set": linked, "always_allowed_tools": tools}
+
+
+def _linked_working_set(rows) -> list[LinkedElement]:
+    """The saved linked elements: [link id, element id, category, link name] each."""
+    def valid(row) -> bool:
+        return (isinstance(row, list) and len(row) == 4 and all(type(v) is int for v in row[:2])
+                and all(isinstance(v, str) for v in row[2:]))
+    if not isinstance(rows, list) or not all(valid(row) for row in rows):
+        raise SessionFileError('"linked_working_set" must list [link id, element id, category, link name]')
+    return [LinkedElement(*row) for row in rows]
 
 
 def _compact(value) -> str:

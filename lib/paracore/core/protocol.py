@@ -5,6 +5,9 @@ A script that wants to set the working set itself ends its output with a JSON ob
     {"paracore_output_type": "working_set_elements", "operation": "replace",
      "element_ids": [123, 456], "display_message": "Created 2 walls."}
 
+and, optionally, elements inside Revit links as "LINK:ID" texts (paracore.core.linked):
+``"linked_ids": ["5021:317"]``. A payload without it means what it always meant.
+
 ``find_working_set_payload`` finds and validates that object in a tool's output;
 ``apply_payload`` checks the ids against the document and changes the working set.
 Both are all-or-nothing: a malformed payload, or one naming an element that does not exist,
@@ -20,8 +23,9 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from paracore.core.linked import NOTATION_HELP, LinkedElement, parse_linked
 from paracore.core.working_set import WorkingSet
 
 OUTPUT_TYPE = "working_set_elements"
@@ -54,6 +58,17 @@ class WorkingSetPayloadError(ValueError):
 ElementIdValue = Annotated[StrictInt, Field(ge=-(2**63), le=2**63 - 1)]
 
 
+def _linked_text(text: str) -> str:
+    if parse_linked(text) is None:
+        raise ValueError(NOTATION_HELP)
+    return text
+
+
+LinkedIdText = Annotated[StrictStr, AfterValidator(_linked_text)]
+ResolveLinked = Callable[[list[LinkedElement]], tuple[list[LinkedElement], list[str]]]
+"""The linked elements that exist, described (category, link), and a sentence for each that does not."""
+
+
 class WorkingSetPayload(BaseModel):
     """A script's instruction to change the working set."""
 
@@ -63,6 +78,7 @@ class WorkingSetPayload(BaseModel):
     operation: Literal["replace", "add", "remove"]
     element_ids: list[ElementIdValue]
     display_message: StrictStr = ""
+    linked_ids: list[LinkedIdText] = []
 
 
 def find_working_set_payload(output: object) -> WorkingSetPayload | None:
@@ -87,19 +103,36 @@ def find_working_set_payload(output: object) -> WorkingSetPayload | None:
 
 
 def apply_payload(payload: WorkingSetPayload, working_set: WorkingSet,
-                  exists: Callable[[int], bool], *, source: str = "script") -> str:
+                  exists: Callable[[int], bool], *, source: str = "script",
+                  resolve_linked: ResolveLinked | None = None) -> str:
     """Apply ``payload`` to ``working_set`` and return the message to show the user.
 
-    ``exists(element_id)`` tells whether the document holds that element. If any id is missing
-    the whole payload is rejected (WorkingSetPayloadError listing the ids) and nothing changes.
+    ``exists(element_id)`` tells whether the document holds that element; ``resolve_linked`` reads
+    the linked elements (None: this host has no links to read). If any id is missing the whole
+    payload is rejected (WorkingSetPayloadError listing the ids) and nothing changes.
     """
     ids = list(dict.fromkeys(payload.element_ids))
     missing = tuple(i for i in ids if not exists(i))
     if missing:
         raise WorkingSetPayloadError(_missing_ids_message(missing), missing_ids=missing)
+    linked = _linked(payload, resolve_linked) if payload.linked_ids else []
     change = {"replace": working_set.replace, "add": working_set.add, "remove": working_set.remove}
-    change[payload.operation](ids, source=source)
+    change[payload.operation](ids, source=source, linked=linked)
     return payload.display_message or f"Working set: {working_set.summary()}"
+
+
+def _linked(payload: WorkingSetPayload, resolve_linked: ResolveLinked | None) -> list[LinkedElement]:
+    wanted = list(dict.fromkeys(parse_linked(text) for text in payload.linked_ids))
+    if resolve_linked is None:
+        raise WorkingSetPayloadError("linked_ids cannot be read here: this host has no Revit links. "
+                                     "The working set was not changed.")
+    found, problems = resolve_linked(wanted)
+    if problems and payload.operation != "remove":
+        shown = "; ".join(problems[:_MAX_PROBLEMS_SHOWN])
+        raise WorkingSetPayloadError(f"Some linked elements cannot be read: {shown}. The working set was not "
+                                     "changed. Return only linked elements that exist in loaded links.",
+                                     problems=tuple(problems))
+    return found if payload.operation != "remove" else wanted
 
 
 # -- finding the objects -------------------------------------------------------------------------
@@ -191,7 +224,7 @@ def _explain(detail: Mapping[str, Any]) -> str:
         return f"{field} is missing"
     if kind == "extra_forbidden":
         return (f"unexpected key {field!r} (allowed keys: paracore_output_type, operation, "
-                "element_ids, display_message)")
+                "element_ids, display_message, linked_ids)")
     if field == "operation":
         return f"operation must be one of {', '.join(OPERATIONS)}; got {_short(value)}"
     if field == "element_ids" and kind in ("greater_than_equal", "less_than_equal"):
@@ -201,6 +234,8 @@ def _explain(detail: Mapping[str, Any]) -> str:
         return f"element_ids must be integers; got {_short(value)} at position {location[1]}{note}"
     if field == "element_ids":
         return f"element_ids must be a list of integers; got {_short(value)}"
+    if field == "linked_ids":
+        return f"linked_ids must be texts 'LINK:ID'; got {_short(value)}"
     if field == "display_message":
         return f"display_message must be a string; got {_short(value)}"
     return f"{'.'.join(map(str, location))}: {detail['msg']}"

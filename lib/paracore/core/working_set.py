@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from paracore.core.linked import LinkedElement
+
 log = logging.getLogger(__name__)
 
 UNKNOWN = "Unknown"
@@ -45,6 +47,8 @@ class WorkingSetChange:
     removed: tuple[int, ...]
     source: str
     version: int
+    linked_before: tuple[LinkedElement, ...] = ()   # elements inside links (paracore.core.linked)
+    linked_after: tuple[LinkedElement, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class WorkingSetRow:
     category: str
     name: str
     resolved: bool = True
+    linked: LinkedElement | None = None   # an element inside a link: ``id`` is then its link instance
 
 
 T = TypeVar("T")
@@ -101,13 +106,15 @@ class Subscribers(Generic[T]):
 
 
 class WorkingSet:
-    """An ordered, duplicate-free list of element ids with cached categories and change events."""
+    """An ordered, duplicate-free list of element ids with cached categories and change events;
+    beside them, elements inside Revit links (``linked``), which carry their own category."""
 
     def __init__(self, describe: Describe | None = None) -> None:
         """``describe`` maps ids to category names; without one every id counts as "Unknown"."""
         self._describe = describe
         self._lock = threading.Lock()
         self._ids: tuple[int, ...] = ()
+        self._linked: tuple[LinkedElement, ...] = ()
         self._members: frozenset[int] = frozenset()
         # Kept after an id leaves the set (re-adding it costs no lookup); forgotten only when
         # the element leaves the document, the one case where Revit may reuse its id.
@@ -124,13 +131,21 @@ class WorkingSet:
             return self._ids
 
     @property
+    def linked(self) -> tuple[LinkedElement, ...]:
+        """The elements inside links, in the order they entered the set."""
+        with self._lock:
+            return self._linked
+
+    @property
     def version(self) -> int:
         """How many changes the set has seen; the ``version`` of the latest change."""
         with self._lock:
             return self._version
 
     def __len__(self) -> int:
-        return len(self.ids)
+        """Every member: host elements and linked ones."""
+        with self._lock:
+            return len(self._ids) + len(self._linked)
 
     def __contains__(self, element_id: object) -> bool:
         with self._lock:
@@ -152,9 +167,12 @@ class WorkingSet:
     def summary(self) -> str:
         """A short description for the UI and the prompt: "5 Doors, 2 Windows", or "empty"."""
         counts = self.category_counts()
-        if not counts:
-            return "empty"
-        return ", ".join(count_label(n, category) for category, n in counts.items())
+        with self._lock:
+            linked = Counter(element.category for element in self._linked)
+        parts = [count_label(n, category) for category, n in counts.items()]
+        parts += [f"{n} linked {singular(category) if n == 1 else category}" for category, n in
+                  sorted(linked.items(), key=lambda item: (-item[1], item[0]))]
+        return ", ".join(parts) or "empty"
 
     def known_categories(self) -> dict[int, str]:
         """The categories looked up so far, by id (a copy; ids that left the set included)."""
@@ -169,39 +187,42 @@ class WorkingSet:
     # Every mutation validates all ids first (a bad id raises ValueError, nothing changes) and
     # returns the WorkingSetChange it made, or None when the content stayed the same.
 
-    def replace(self, ids: Iterable[int], source: str = "replace") -> WorkingSetChange | None:
-        """Make ``ids`` the whole working set."""
-        new = validate_ids(ids)
+    def replace(self, ids: Iterable[int], source: str = "replace",
+                linked: Iterable[LinkedElement] = ()) -> WorkingSetChange | None:
+        """Make ``ids`` (and ``linked``) the whole working set."""
+        new, new_linked = validate_ids(ids), validate_linked(linked)
         self._resolve_categories(new)
-        return self._commit(lambda current: new, source)
+        return self._commit(lambda current, _: (new, new_linked), source)
 
-    def add(self, ids: Iterable[int], source: str = "add") -> WorkingSetChange | None:
-        """Append the ``ids`` that are not members yet, keeping their order."""
-        new = validate_ids(ids)
+    def add(self, ids: Iterable[int], source: str = "add",
+            linked: Iterable[LinkedElement] = ()) -> WorkingSetChange | None:
+        """Append the ``ids`` (and ``linked``) that are not members yet, keeping their order."""
+        new, new_linked = validate_ids(ids), validate_linked(linked)
         self._resolve_categories(new)
+        return self._commit(lambda current, in_links: (_appended(current, new), _appended(in_links, new_linked)),
+                            source)
 
-        def append_new(current: tuple[int, ...]) -> tuple[int, ...]:
-            present = frozenset(current)
-            return current + tuple(i for i in new if i not in present)
-
-        return self._commit(append_new, source)
-
-    def remove(self, ids: Iterable[int], source: str = "remove") -> WorkingSetChange | None:
-        """Drop ``ids`` from the set; ids that are not members are ignored."""
-        gone = set(validate_ids(ids))
-        return self._commit(lambda current: tuple(i for i in current if i not in gone), source)
+    def remove(self, ids: Iterable[int], source: str = "remove",
+               linked: Iterable[LinkedElement] = ()) -> WorkingSetChange | None:
+        """Drop ``ids`` (and ``linked``) from the set; those that are not members are ignored."""
+        gone, gone_linked = set(validate_ids(ids)), set(validate_linked(linked))
+        return self._commit(lambda current, in_links: (tuple(i for i in current if i not in gone),
+                                                       tuple(e for e in in_links if e not in gone_linked)), source)
 
     def clear(self, source: str = "clear") -> WorkingSetChange | None:
         """Empty the set."""
-        return self._commit(lambda current: (), source)
+        return self._commit(lambda current, in_links: ((), ()), source)
 
     def discard_deleted(self, ids: Iterable[int]) -> WorkingSetChange | None:
-        """Forget ``ids`` that left the document (whatever deleted them: a tool, the user, undo)."""
+        """Forget ``ids`` that left the document (whatever deleted them: a tool, the user, undo),
+        and the linked elements of a link instance among them."""
         gone = set(validate_ids(ids))
         with self._lock:
             for element_id in gone:  # Revit may reuse a deleted id for another element
                 self._categories.pop(element_id, None)
-        return self._commit(lambda current: tuple(i for i in current if i not in gone), "deleted")
+        return self._commit(lambda current, in_links: (tuple(i for i in current if i not in gone),
+                                                       tuple(e for e in in_links if e.link_id not in gone)),
+                            "deleted")
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -221,16 +242,18 @@ class WorkingSet:
         with self._lock:
             self._categories.update(resolved)
 
-    def _commit(self, transform: Callable[[tuple[int, ...]], tuple[int, ...]],
+    def _commit(self, transform: Callable[[tuple[int, ...], tuple[LinkedElement, ...]],
+                                          tuple[tuple[int, ...], tuple[LinkedElement, ...]]],
                 source: str) -> WorkingSetChange | None:
-        """Apply ``transform`` to the current ids under the lock, then notify outside it."""
+        """Apply ``transform`` to the current ids and linked elements under the lock, then notify
+        outside it."""
         with self._lock:
-            before = self._ids
-            after = transform(before)
-            if after == before:
+            before, linked_before = self._ids, self._linked
+            after, linked_after = transform(before, linked_before)
+            if after == before and linked_after == linked_before:
                 return None
             old_members, self._members = self._members, frozenset(after)
-            self._ids = after
+            self._ids, self._linked = after, linked_after
             self._version += 1
             change = WorkingSetChange(
                 before=before,
@@ -239,9 +262,26 @@ class WorkingSet:
                 removed=tuple(i for i in before if i not in self._members),
                 source=source,
                 version=self._version,
+                linked_before=linked_before,
+                linked_after=linked_after,
             )
         self._subscribers.notify(change)
         return change
+
+
+def _appended(current: tuple, new: tuple) -> tuple:
+    present = frozenset(current)
+    return current + tuple(item for item in new if item not in present)
+
+
+def validate_linked(linked: Iterable[LinkedElement]) -> tuple[LinkedElement, ...]:
+    """``linked`` as a tuple without duplicates, or ValueError (nothing changes)."""
+    values = tuple(linked)
+    for position, value in enumerate(values):
+        if not isinstance(value, LinkedElement):
+            raise ValueError(f"Linked elements must be LinkedElement; got {value!r} at position {position}. "
+                             "Nothing was changed.")
+    return tuple(dict.fromkeys(values))
 
 
 def validate_ids(ids: Iterable[int]) -> tuple[int, ...]:

@@ -59,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workshared", metavar="USER:CATEGORY:COUNT[@LEVEL]",
                         help="stand-in only: open the model as a workshared one in which a colleague borrows "
                              "elements, e.g. maria:Walls:3@Level 1 (docs/WORKSHARING.md)")
+    parser.add_argument("--link", action="append", default=[], metavar="MODEL[@EAST,NORTH[,DEGREES]]",
+                        help="stand-in only: link another model into it (metres, degrees); repeat for more, e.g. "
+                             "SampleHouse4@30,-5,90 (docs/WORKING_SET.md)")
     parser.add_argument("--all-tools", action="store_true",
                         help="list every tool from the start (default: the core tools, and use_toolset to add "
                              "the others by toolset)")
@@ -101,11 +104,14 @@ def _backend(args):
     if args.model:
         try:
             return StandinBackend(args.model, approver=approve_all if args.approve_writes else ask_the_client,
-                                  workshared=args.workshared)
+                                  workshared=args.workshared, links=args.link)
         except (FileNotFoundError, ValueError) as error:
             detail = str(error)   # an unreadable file's message names the file already
             raise _Unavailable(detail if args.model in detail else f"cannot open the model {args.model!r}: {detail}") \
                 from error
+    if args.link:
+        raise _Unavailable("--link works with --model only: link models into a running Revit's model in Revit "
+                           "(Insert > Link Revit)")
     if args.workshared:
         raise _Unavailable("--workshared works with --model only: a running Revit's model is workshared or not "
                            "as it was opened")

@@ -43,8 +43,9 @@ class StandinBackend:
     """A stand-in Revit with one model open, serving MCP clients (see :class:`Backend`)."""
 
     def __init__(self, model: str = "duplex", *, approver: Approver = ask_the_client,
-                 policy: ApprovalPolicy | None = None, trace_dir=None, workshared: str | None = None):
-        self.sandbox = Sandbox(model, workshared=workshared)
+                 policy: ApprovalPolicy | None = None, trace_dir=None, workshared: str | None = None,
+                 links=()):
+        self.sandbox = Sandbox(model, workshared=workshared, links=links)
         self.agent = self.sandbox.agent(_NoModel(), approver=approver, policy=policy or ApprovalPolicy())
         self.document = self.sandbox.doc_title
         self._trace_dir = trace_dir

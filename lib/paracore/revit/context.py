@@ -7,7 +7,7 @@ ElementId creation and reading (``IntegerValue`` is gone in Revit 2026, ``Value`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from paracore.core.errors import ToolError
@@ -43,10 +43,28 @@ class ToolContext:
     session: Session
     call_id: str = ""
     warnings: list[str] = field(default_factory=list)
+    # Reading inside a Revit link (in_link): the link (paracore.revit.links.Link) and the host's
+    # document, whose units and coordinates the results keep.
+    link: Any = None
+    host_doc: Any = None
 
     @property
     def length_unit(self) -> str:
-        return display_length_unit(self.doc)
+        return display_length_unit(self.host_doc if self.link is not None else self.doc)
+
+    def in_link(self, link) -> "ToolContext":
+        """This context reading ``link``'s document: ids shown as LINK:ID, points in the host's
+        coordinates, lengths in the host's units. Only for reading: a link is read-only."""
+        return replace(self, doc=link.document, link=link, host_doc=self.doc, warnings=self.warnings)
+
+    def shown_id(self, eid: DB.ElementId) -> str:
+        """An element's id as results write it: LINK:ID inside a link."""
+        value = id_value(eid)
+        return f"{self.link.id}:{value}" if self.link is not None else str(value)
+
+    def host_point(self, point):
+        """``point`` of this context's document in the host's coordinates."""
+        return self.link.to_host(point) if self.link is not None else point
 
     def length(self, value) -> float:
         """A length the model gave (number in display units, or '3 m') in internal feet."""

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
+from paracore.core.linked import parse_all_linked
 from paracore.core.units import format_length
 from paracore.core.working_set import singular
 from paracore.tools.element_query import (
@@ -43,6 +44,7 @@ from paracore.tools.lookup import (
     resolve_category,
     type_label,
 )
+from paracore.revit import links
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
 from paracore.tools.wording import listed, plural, unique_ids
@@ -91,6 +93,9 @@ class SearchElementsArgs(BaseModel):
     to_working_set: Literal["add", "replace"] | None = Field(
         None, description="Put ALL matches in the working set: 'replace' it with them or 'add' them to it. "
                           "Leave null to only look.")
+    link: str | None = Field(
+        None, description="Search inside loaded Revit links instead of this model: a link's name ('SampleHouse4' "
+                          "or 'SampleHouse4.rvt') or 'all'. Results are written LINK:ID (read-only here).")
 
 
 class FilterWorkingSetArgs(BaseModel):
@@ -101,14 +106,19 @@ class FilterWorkingSetArgs(BaseModel):
                                                description="Keep only elements meeting all these. " + _CONDITIONS_HELP)
 
 
+_LINKED_HELP = "Elements inside Revit links, written LINK:ID as search_elements with link gives them, e.g. '5021:317'."
+
+
 class ElementInfoArgs(BaseModel):
     element_ids: list[int] | None = Field(
-        None, description="Ids of the elements to describe. Leave null for the working set.")
+        None, description="Ids of the elements to describe. Leave null (and linked_ids) for the working set.")
+    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
 
 
 class GetParametersArgs(BaseModel):
     element_ids: list[int] | None = Field(
-        None, description="Ids of the elements to read. Leave null for the working set.")
+        None, description="Ids of the elements to read. Leave null (and linked_ids) for the working set.")
+    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
     names: list[str] | None = Field(
         None, max_length=MAX_NAMES,
         description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
@@ -158,7 +168,7 @@ def _element_name(ctx, element) -> str:
 
 def _row(ctx, element, extra: str = "") -> str:
     """ "- 312 Wall 'Basic Wall: Generic - 200mm' · Level 1 · Unconnected Height 2.90 m"."""
-    parts = [f"- {ctx.id_value(element.Id)} {singular(category_of(element))} '{shorten(_element_name(ctx, element))}'"]
+    parts = [f"- {ctx.shown_id(element.Id)} {singular(category_of(element))} '{shorten(_element_name(ctx, element))}'"]
     level = level_name(ctx, element)
     if level:
         parts.append(level)
@@ -173,6 +183,8 @@ def _fit(lines: list[str], budget: int = ROW_BUDGET) -> list[str]:
 
 def _existing(ctx, ids: list[int]) -> tuple[list, list[int]]:
     """(elements, missing ids); a ToolError when none of the ids exists."""
+    if not ids:
+        raise ToolError("Give at least one element id.")
     elements, missing = elements_by_id(ctx, ids)
     if not elements:
         raise ToolError(f"None of these element ids exists in '{ctx.doc.Title}': {id_sample(missing, where='')}. "
@@ -291,6 +303,8 @@ def search_elements(ctx, args: SearchElementsArgs):
     act on them; the result still lists only a sample. Elements without a conditioned parameter
     never match. Text compares ignoring case; = on numbers is to the displayed precision.
     """
+    if args.link is not None:
+        return _search_links(ctx, args)
     query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
                         conditions=args.conditions or (), in_active_view=args.in_active_view)
     keep_ids = args.to_working_set is not None
@@ -334,6 +348,53 @@ def search_elements(ctx, args: SearchElementsArgs):
     lines.append(sentence)
     content = "\n".join(lines)
     return ToolOutput(content=content, working_set=working_set_output(ids, args.to_working_set, sentence))
+
+
+def _search_links(ctx, args: SearchElementsArgs):
+    """search_elements inside the links ``args.link`` picks: each link's own levels and types."""
+    if args.in_active_view:
+        raise ToolError("in_active_view reads this model's active view; leave it false to search inside links.")
+    found, sample, searched, refused = [], [], [], []
+    by_category: Counter = Counter()
+    for link in links.chosen_links(ctx.doc, args.link):
+        link_ctx = ctx.in_link(link)
+        try:
+            query = build_query(link_ctx, category=args.category, level=args.level, type_name=args.type_name,
+                                conditions=args.conditions or ())
+        except ToolError as error:   # a level or type this link lacks: the other links may have it
+            refused.append(f"'{link.label}': {error}")
+            continue
+        searched.append(link.label)
+        for category, element in query.labelled():
+            if query.matches(element):
+                found.append(links.describe(link, element))
+                by_category[category] += 1
+                if len(sample) < args.limit:
+                    sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
+    if not searched:
+        raise ToolError("Nothing could be searched: " + " | ".join(refused))
+    where = listed([f"'{label}'" for label in searched], 6)
+    if not found:
+        return (f"No elements match in {where}." + (" The working set was not changed." if args.to_working_set else "")
+                + _refused_note(refused))
+    summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
+    lines = [f"{summary} match in {where} (ids are LINK:ID; a link is read-only here):"]
+    rows = _fit(sample)
+    lines += rows
+    if len(found) > len(rows):
+        lines.append(f"- … and {_n(len(found) - len(rows))} more" + (" — in the working set." if args.to_working_set
+                                                                    else ". Use to_working_set to keep them all."))
+    if args.to_working_set is None:
+        return "\n".join(lines) + _refused_note(refused)
+    sentence = (f"The working set is now these {_n(len(found))} linked elements." if args.to_working_set == "replace"
+                else f"Added the {_n(len(found))} linked elements to the working set.")
+    lines.append(sentence)
+    return ToolOutput(content="\n".join(lines) + _refused_note(refused),
+                      working_set=working_set_output([], args.to_working_set, sentence, linked=found))
+
+
+def _refused_note(refused: list[str]) -> str:
+    return ("\nNot searched: " + " | ".join(refused)) if refused else ""
 
 
 def _no_match(ctx, query, label, criteria, to_working_set) -> str:
@@ -412,14 +473,42 @@ def get_element_info(ctx, args: ElementInfoArgs):
     A few elements are described in full; for many, a count by category and one line each for
     the first ones.
     """
-    ids = unique_ids(args.element_ids)
-    if not ids:
-        raise ToolError("Give at least one element id.")
-    elements, missing = _existing(ctx, ids)
+    ids = unique_ids(args.element_ids or [])
+    groups, unread = _linked_groups(ctx, args.linked_ids)
+    parts = [_element_info(ctx, *_existing(ctx, ids))] if ids or not groups else []
+    parts += [_element_info(link_ctx, elements, []) for link_ctx, elements in groups]
+    return "\n".join(parts) + _unread_note(unread)
+
+
+def _linked_groups(ctx, linked_ids) -> tuple[list, list[str]]:
+    """The linked elements ``linked_ids`` name, by link (a context reading each link), and a
+    sentence for each that cannot be read. ToolError when some were given and none can be read."""
+    if not linked_ids:
+        return [], []
+    try:
+        wanted = parse_all_linked(linked_ids)
+    except ValueError as error:
+        raise ToolError(f"linked_ids: {error}") from None
+    found, unread = links.resolve_all(ctx.doc, wanted)
+    if not found:
+        raise ToolError("None of these linked elements can be read: " + "; ".join(unread[:5]) + ".")
+    groups: dict[int, tuple] = {}
+    for item in found:
+        groups.setdefault(item.link.id, (ctx.in_link(item.link), []))[1].append(item.element)
+    return list(groups.values()), unread
+
+
+def _unread_note(unread: list[str]) -> str:
+    return ("\nNot read: " + "; ".join(unread[:5]) + (f"; and {len(unread) - 5} more" if len(unread) > 5 else "")
+            + ".") if unread else ""
+
+
+def _element_info(ctx, elements, missing) -> str:
     if len(elements) <= DETAILED:
         blocks = [_details(ctx, e) for e in elements]
         return "\n".join(blocks) + _missing_note(missing)
-    lines = [f"{plural(len(elements), 'element', grouped=True)}: {_summary(elements)}."]
+    lines = [f"{plural(len(elements), 'element', grouped=True)}"
+             + (f" in link '{ctx.link.label}'" if ctx.link is not None else "") + f": {_summary(elements)}."]
     rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
     lines += rows
     if len(elements) > len(rows):
@@ -430,10 +519,11 @@ def get_element_info(ctx, args: ElementInfoArgs):
 def _details(ctx, element) -> str:
     from Autodesk.Revit import DB
     unit = ctx.length_unit
-    head = f"{singular(category_of(element))} {ctx.id_value(element.Id)} '{shorten(_element_name(ctx, element), 60)}'"
-    type_id = ctx.id_value(element.GetTypeId())
-    if type_id >= 0:
-        head += f" (type id {type_id})"
+    head = f"{singular(category_of(element))} {ctx.shown_id(element.Id)} '{shorten(_element_name(ctx, element), 60)}'"
+    if ctx.id_value(element.GetTypeId()) >= 0:
+        head += f" (type id {ctx.shown_id(element.GetTypeId())})"
+    if ctx.link is not None:
+        head += f" in link '{ctx.link.label}'"
     facts = []
     level = level_name(ctx, element)
     if level:
@@ -442,18 +532,20 @@ def _details(ctx, element) -> str:
     if isinstance(location, DB.LocationCurve):
         curve = location.Curve
         if isinstance(curve, DB.Arc):
-            facts.append(f"arc centre {_xy(curve.Center, unit)}, radius {format_length(curve.Radius, unit)}")
+            facts.append(f"arc centre {_xy(ctx.host_point(curve.Center), unit)}, "
+                         f"radius {format_length(curve.Radius, unit)}")
         else:
-            facts.append(f"line {_xy(curve.GetEndPoint(0), unit)} → {_xy(curve.GetEndPoint(1), unit)}")
+            facts.append(f"line {_xy(ctx.host_point(curve.GetEndPoint(0)), unit)} → "
+                         f"{_xy(ctx.host_point(curve.GetEndPoint(1)), unit)}")
         facts.append(f"length {format_length(curve.Length, unit)}")
     elif isinstance(location, DB.LocationPoint):
-        point = location.Point
+        point = ctx.host_point(location.Point)
         facts.append(f"at {_xy(point, unit)}, z {format_length(point.Z, unit)}")
     host = getattr(element, "Host", None) if isinstance(element, DB.FamilyInstance) else None
     if host is not None:
-        facts.append(f"hosted by {singular(category_of(host)).lower()} {ctx.id_value(host.Id)}")
+        facts.append(f"hosted by {singular(category_of(host)).lower()} {ctx.shown_id(host.Id)}")
     if isinstance(element, DB.HostObject):
-        inserts = [ctx.id_value(i) for i in element.FindInserts(True, False, False, False)]
+        inserts = [ctx.shown_id(i) for i in element.FindInserts(True, False, False, False)]
         if inserts:
             facts.append(f"hosts {plural(len(inserts), 'door/window', grouped=True)} "
                          f"({id_sample(inserts, 5, where='')})")
@@ -476,15 +568,18 @@ def get_parameters(ctx, args: GetParametersArgs):
     Without names: every parameter of the first element. With names: those parameters for each
     element (type parameters too), and for many elements the most common values.
     """
-    ids = unique_ids(args.element_ids)
-    if not ids:
-        raise ToolError("Give at least one element id.")
-    elements, missing = _existing(ctx, ids)
-    if args.names:
-        text = _named_parameters(ctx, elements, list(dict.fromkeys(args.names)))
+    ids = unique_ids(args.element_ids or [])
+    groups, unread = _linked_groups(ctx, args.linked_ids)
+    if ids or not groups:
+        elements, missing = _existing(ctx, ids)
+        groups = [(ctx, elements)] + groups
     else:
-        text = _all_parameters(ctx, elements)
-    return text + _missing_note(missing)
+        missing = []
+    names = list(dict.fromkeys(args.names)) if args.names else None
+    texts = [(f"In link '{group_ctx.link.label}':\n" if group_ctx.link is not None else "")
+             + (_named_parameters(group_ctx, elements, names) if names else _all_parameters(group_ctx, elements))
+             for group_ctx, elements in groups]
+    return "\n".join(texts) + _missing_note(missing) + _unread_note(unread)
 
 
 def _value_counts(ctx, elements, name: str) -> Counter:
@@ -543,7 +638,7 @@ def _all_parameters(ctx, elements) -> str:
         parameters = list(element.GetOrderedParameters())  # the order of the Properties palette
     except Exception:  # noqa: BLE001 - an element without an ordered list
         parameters = list(element.Parameters)
-    head = (f"{singular(category_of(element))} {ctx.id_value(element.Id)} '{shorten(_element_name(ctx, element))}' "
+    head = (f"{singular(category_of(element))} {ctx.shown_id(element.Id)} '{shorten(_element_name(ctx, element))}' "
             f"has {plural(len(parameters), 'parameter', grouped=True)} (value as displayed [storage type]):")
     valued, empty = [], []
     for parameter in parameters:
@@ -559,9 +654,10 @@ def _all_parameters(ctx, elements) -> str:
         body.append(f"- … and {len(rest)} more: {listed(rest, 15)} (pass names to read them).")
     if empty:
         body.append(f"Empty: {listed(empty, 15)}.")
-    type_id = ctx.id_value(element.GetTypeId())
-    if type_id >= 0:
-        body.append(f"Type parameters are on its type: get_parameters with element_ids [{type_id}].")
+    if ctx.id_value(element.GetTypeId()) >= 0:
+        type_id = ctx.shown_id(element.GetTypeId())
+        body.append(f"Type parameters are on its type: get_parameters with element_ids "
+                    f"[{type_id if ctx.link is None else repr(type_id)}].")
     if len(elements) > 1:
         body.append(f"{_n(len(elements) - 1)} more elements not shown ({_summary(elements[1:])}): "
                     "pass names to read parameters across all of them.")
@@ -602,7 +698,7 @@ def _named_parameters(ctx, elements, names: list[str]) -> str:
         for name in resolved:
             parameter = find_parameter(ctx, element, name)
             values.append(f"{name} = {display_value(parameter) if parameter is not None else '(no such parameter)'}")
-        rows.append(f"- {ctx.id_value(element.Id)} {singular(category_of(element))}: " + "; ".join(values))
+        rows.append(f"- {ctx.shown_id(element.Id)} {singular(category_of(element))}: " + "; ".join(values))
     shown = _fit(rows, ROW_BUDGET - 300 if len(elements) > len(rows) else ROW_BUDGET)
     lines += shown
     if len(elements) > len(shown):

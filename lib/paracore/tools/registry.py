@@ -37,8 +37,10 @@ from typing import Any, Callable, Iterator, Literal, Sequence
 from pydantic import BaseModel, ValidationError
 
 from paracore.core.display import escape_unsafe
+from paracore.core.linked import LinkedElement
 from paracore.tools.arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
 from paracore.tools.errors import format_exception_for_model
+from paracore.tools.linked_arguments import LINKED_IDS, left_out_note, move_linked_ids, only_linked_message
 from paracore.tools.results import ToolError, ToolOutput
 from paracore.tools.schema import check_strict_schema, conventional_schema, strict_schema
 
@@ -67,6 +69,7 @@ class ToolSpec:
     takes_element_ids: bool  # the args model has an `element_ids` field
     needs_element_ids: bool  # ...and the tool cannot run without ids
     parameters: dict[str, Any]
+    takes_linked: bool = False  # the args model has a `linked_ids` field: it reads inside links
     # describe(ctx, args) -> str: what the call will change, in words, for the approval prompt
     # ("Set 'Comments' on 12 walls"). Runs on Revit's main thread, reads only.
     describe: Callable[[Any, BaseModel], str] | None = None
@@ -95,11 +98,13 @@ class ToolSpec:
 
 @dataclass(frozen=True)
 class PreparedCall:
-    """A validated call. `injected` is True when element_ids came from the working set."""
+    """A validated call. `injected` is True when element_ids came from the working set; `notes`
+    are said with its result (the working set's linked elements a writing tool left out)."""
 
     spec: ToolSpec
     args: BaseModel
     injected: bool = False
+    notes: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -173,7 +178,8 @@ def make_spec(
                     writes=bool(writes), needs_approval=bool(needs_approval),
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
-                    runs_scripts=bool(runs_scripts), previewable=bool(previewable))
+                    runs_scripts=bool(runs_scripts), previewable=bool(previewable),
+                    takes_linked=LINKED_IDS in args_model.model_fields)
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -247,9 +253,10 @@ class Registry:
         """The definitions as compact JSON; the same bytes in every process."""
         return json.dumps(self.definitions(), ensure_ascii=False, separators=(",", ":"))
 
-    def prepare(self, name: str, raw_arguments: Any,
-                working_set_ids: Sequence[int] = ()) -> PreparedCall | ToolCallError:
-        """Validate a call the model made; inject the working set into a missing element_ids."""
+    def prepare(self, name: str, raw_arguments: Any, working_set_ids: Sequence[int] = (),
+                linked_in_set: Sequence[LinkedElement] = ()) -> PreparedCall | ToolCallError:
+        """Validate a call the model made; inject the working set into a missing element_ids (and
+        its linked elements into a missing linked_ids, for a tool that reads inside links)."""
         spec = self._specs.get(name)
         if spec is None:
             return ToolCallError(self._unknown_tool_message(name))
@@ -258,12 +265,24 @@ class Registry:
         except ArgumentsError as exc:
             return ToolCallError(str(exc))
         data, unknown, problems = normalise_arguments(spec.args_model, data)
+        refusal = move_linked_ids(name, spec.takes_linked, data) if spec.takes_element_ids else None
+        if refusal is not None:
+            return ToolCallError(refusal)
         injected = no_ids = False
-        if spec.takes_element_ids and data.get(ELEMENT_IDS) is None:
-            if working_set_ids:
-                data[ELEMENT_IDS], injected = [int(i) for i in working_set_ids], True
+        notes: tuple[str, ...] = ()
+        if spec.takes_element_ids and data.get(ELEMENT_IDS) is None and data.get(LINKED_IDS) is None:
+            linked = list(linked_in_set) if spec.takes_linked else []
+            if working_set_ids or linked:
+                data[ELEMENT_IDS] = [int(i) for i in working_set_ids] or None
+                if linked:
+                    data[LINKED_IDS] = [str(element) for element in linked]
+                injected = True
+            elif linked_in_set and spec.needs_element_ids:
+                return ToolCallError(only_linked_message(name, linked_in_set))
             else:
                 no_ids = spec.needs_element_ids
+            if linked_in_set and not spec.takes_linked and working_set_ids:
+                notes = (left_out_note(name, linked_in_set),)
         try:
             args, error = spec.args_model.model_validate(data), None
         except ValidationError as exc:
@@ -276,7 +295,7 @@ class Registry:
             return ToolCallError(_empty_working_set_message(name, others))
         if error is not None or unknown or problems:
             return ToolCallError(describe_validation_error(name, spec.args_model, error, unknown, problems))
-        return PreparedCall(spec=spec, args=args, injected=injected)
+        return PreparedCall(spec=spec, args=args, injected=injected, notes=notes)
 
     def _unknown_tool_message(self, name: str) -> str:
         names = self.names()

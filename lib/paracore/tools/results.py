@@ -64,7 +64,10 @@ def fit_rows(rows: list[str], budget: int) -> list[str]:
     return kept
 
 
-def working_set_output(element_ids, operation: str = "replace", display_message: str = "") -> WorkingSetPayload:
-    """The explicit working-set update (docs/WORKING_SET.md; scripts print it as JSON)."""
+def working_set_output(element_ids, operation: str = "replace", display_message: str = "",
+                       linked=()) -> WorkingSetPayload:
+    """The explicit working-set update (docs/WORKING_SET.md; scripts print it as JSON); ``linked``:
+    elements inside links (LinkedElement, or their LINK:ID texts)."""
     return WorkingSetPayload(paracore_output_type="working_set_elements", operation=operation,
-                             element_ids=[int(i) for i in element_ids], display_message=display_message)
+                             element_ids=[int(i) for i in element_ids], display_message=display_message,
+                             linked_ids=[str(element) for element in linked])

@@ -15,8 +15,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from paracore.core.linked import LinkedElement, parse_all_linked
 from paracore.core.working_set import singular
-from paracore.revit import working_set_actions as actions
+from paracore.revit import links, working_set_actions as actions
+from paracore.tools.linked_arguments import describe as describe_linked
 from paracore.tools.lookup import category_of, category_summary, elements_by_id, id_sample
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, working_set_output
@@ -44,11 +46,30 @@ def _state_sentence(ctx, ids) -> str:
     return text + "."
 
 
-def _update(outcome, operation: str, message: str) -> ToolOutput:
+def _update(outcome, operation: str, message: str, linked=()) -> ToolOutput:
     """The tool's answer and the update the executor applies after the commit. It names the ids
     given (remove: only the members), so the change log shows what the model asked for."""
     ids = outcome.done if operation == "remove" else outcome.requested
-    return ToolOutput(content=message, working_set=working_set_output(ids, operation, message))
+    return ToolOutput(content=message, working_set=working_set_output(ids, operation, message, linked=linked))
+
+
+def _readable_linked(ctx, linked_ids) -> list[LinkedElement]:
+    """The linked elements ``linked_ids`` names, described; ToolError naming any that cannot be read."""
+    if not linked_ids:
+        return []
+    try:
+        wanted = parse_all_linked(linked_ids)
+    except ValueError as error:
+        raise ToolError(f"linked_ids: {error}") from None
+    found, unread = links.resolve_all(ctx.doc, wanted)
+    if unread:
+        raise ToolError("These linked elements cannot be read: " + "; ".join(unread[:5])
+                        + ". Nothing was changed. Find them again with search_elements and link.")
+    return [f.linked for f in found]
+
+
+def _linked_sentence(linked) -> str:
+    return f"{len(linked)} linked element{'' if len(linked) == 1 else 's'} ({describe_linked(linked)})"
 
 
 # --- argument models ---------------------------------------------------------------------------
@@ -58,10 +79,14 @@ class NoArgs(BaseModel):
     pass  # no docstring: it would become a description in the schema
 
 
+_LINKED_HELP = ("Elements inside Revit links, written LINK:ID as search_elements with link gives them, "
+                "e.g. ['5021:317'].")
+
+
 class ElementIdsArgs(BaseModel):
-    element_ids: list[int] = Field(
-        min_length=1,
-        description="Revit element ids (integers), e.g. [312045, 312046].")
+    element_ids: list[int] | None = Field(
+        None, min_length=1, description="Revit element ids (integers), e.g. [312045, 312046].")
+    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
 
 
 class SelectionModeArgs(BaseModel):
@@ -74,8 +99,9 @@ class SelectionModeArgs(BaseModel):
 class SelectElementsArgs(BaseModel):
     element_ids: list[int] | None = Field(
         None,
-        description="Ids of the elements to select. Leave null to select the working set. "
+        description="Ids of the elements to select. Leave null (and linked_ids) to select the working set. "
                     "An empty list [] clears the Revit selection.")
+    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -88,41 +114,59 @@ def get_working_set(ctx, args: NoArgs):
     The working set is the list of elements the user is currently working on; tools that take
     element_ids act on it when element_ids is left out.
     """
-    ids = list(ctx.session.working_set.ids)
-    if not ids:
+    ids, linked = list(ctx.session.working_set.ids), list(ctx.session.working_set.linked)
+    if not ids and not linked:
         return ("The working set is empty. Create elements, or call add_selection_to_working_set "
                 "after the user selects elements in Revit.")
-    elements, missing = elements_by_id(ctx, ids)
-    lines = [f"The working set holds {plural(len(ids), 'element')}: {category_summary(elements)}."]
-    lines += [_element_line(ctx, e) for e in elements[:SHOWN_IDS]]
-    if len(elements) > SHOWN_IDS:
-        lines.append(f"- … and {len(elements) - SHOWN_IDS} more — in the working set.")
-    if missing:
-        lines.append(f"{plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}.")
+    lines = []
+    if ids:
+        elements, missing = elements_by_id(ctx, ids)
+        lines.append(f"The working set holds {plural(len(ids), 'element')}: {category_summary(elements)}.")
+        lines += [_element_line(ctx, e) for e in elements[:SHOWN_IDS]]
+        if len(elements) > SHOWN_IDS:
+            lines.append(f"- … and {len(elements) - SHOWN_IDS} more — in the working set.")
+        if missing:
+            lines.append(f"{plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}.")
+    if linked:
+        lines.append(f"{'It also holds' if ids else 'The working set holds'} {_linked_sentence(linked)}, "
+                     "read-only here (write tools leave them out):")
+        lines += [f"- {element} {singular(element.category)} in '{element.link_name}'" for element in linked[:SHOWN_IDS]]
+        if len(linked) > SHOWN_IDS:
+            lines.append(f"- … and {len(linked) - SHOWN_IDS} more linked elements.")
     return "\n".join(lines)
 
 
 # --- changing the working set ------------------------------------------------------------------
 
 
-@tool(working_set_policy="none")
+@tool(working_set_policy="none", needs_element_ids=True)
 def set_working_set(ctx, args: ElementIdsArgs):
     """Replace the working set with the given elements.
 
     Use it when the user names the elements to work on from now on ("work on walls 101 and 102").
     """
-    ids = unique_ids(args.element_ids)
+    ids = unique_ids(args.element_ids or [])
     elements = ctx.elements(ids)  # a ToolError lists ids that do not exist
-    message = (f"The working set is now these {plural(len(ids), 'element')}: "
-               f"{category_summary(elements)} (ids {id_sample(ids, where='')}).")
-    return ToolOutput(content=message, working_set=working_set_output(ids, "replace", message))
+    linked = _readable_linked(ctx, args.linked_ids)
+    parts = [f"{plural(len(ids), 'element')}: {category_summary(elements)} (ids {id_sample(ids, where='')})"] if ids else []
+    parts += [_linked_sentence(linked)] if linked else []
+    message = f"The working set is now these {' and '.join(parts)}."
+    return ToolOutput(content=message, working_set=working_set_output(ids, "replace", message, linked=linked))
 
 
-@tool(working_set_policy="none")
+@tool(working_set_policy="none", needs_element_ids=True)
 def add_to_working_set(ctx, args: ElementIdsArgs):
     """Add elements to the working set (ids already in it are kept once)."""
-    ctx.elements(args.element_ids)  # a ToolError lists ids that do not exist
-    outcome = actions.change(ctx.session.working_set, "add", args.element_ids)
+    ctx.elements(args.element_ids or [])  # a ToolError lists ids that do not exist
+    linked = _readable_linked(ctx, args.linked_ids)
+    outcome = actions.change(ctx.session.working_set, "add", args.element_ids or [])
+    if linked:
+        new = [element for element in linked if element not in set(ctx.session.working_set.linked)]
+        message = (f"Added {_linked_sentence(new)} to the working set." if new else
+                   "The working set already holds these linked elements.")
+        if outcome.done:
+            message += f" Added {plural(len(outcome.done), 'element')} of this model too."
+        return _update(outcome, "add", message, linked=linked)
     if not outcome.done:
         message = "The working set already holds all of these elements; nothing changed."
     else:
@@ -135,10 +179,12 @@ def add_to_working_set(ctx, args: ElementIdsArgs):
     return _update(outcome, "add", message)
 
 
-@tool(working_set_policy="none")
+@tool(working_set_policy="none", needs_element_ids=True)
 def remove_from_working_set(ctx, args: ElementIdsArgs):
     """Remove elements from the working set. The elements stay in the Revit model."""
-    outcome = actions.change(ctx.session.working_set, "remove", args.element_ids)
+    outcome = actions.change(ctx.session.working_set, "remove", args.element_ids or [])
+    if args.linked_ids:
+        return _remove_linked(ctx, outcome, args.linked_ids)
     if not outcome.done:
         raise ToolError(
             f"None of the ids {id_sample(outcome.requested, where='')} is in the working set, so nothing was "
@@ -151,15 +197,31 @@ def remove_from_working_set(ctx, args: ElementIdsArgs):
     return _update(outcome, "remove", message)
 
 
+def _remove_linked(ctx, outcome, linked_ids) -> ToolOutput:
+    try:
+        wanted = parse_all_linked(linked_ids)
+    except ValueError as error:
+        raise ToolError(f"linked_ids: {error}") from None
+    members = [element for element in ctx.session.working_set.linked if element in set(wanted)]
+    if not members and not outcome.done:
+        raise ToolError("None of these elements is in the working set, so nothing was removed. "
+                        "Call get_working_set to see what it holds.")
+    removed = ([_linked_sentence(members)] if members else []) + \
+              ([plural(len(outcome.done), 'element')] if outcome.done else [])
+    return _update(outcome, "remove", f"Removed {' and '.join(removed)} from the working set.", linked=members)
+
+
 @tool(working_set_policy="none")
 def clear_working_set(ctx, args: NoArgs):
     """Empty the working set. The elements stay in the Revit model."""
     outcome = actions.clear(ctx.session.working_set)
-    if outcome.refused:
+    linked = ctx.session.working_set.linked
+    if outcome.refused and not linked:
         content = "The working set was already empty."
     else:
         elements, _ = elements_by_id(ctx, outcome.done)
-        content = f"Cleared the working set (it held {category_summary(elements)})."
+        held = ([category_summary(elements)] if outcome.done else []) + ([_linked_sentence(linked)] if linked else [])
+        content = f"Cleared the working set (it held {' and '.join(held)})."
     return ToolOutput(content=content, working_set=working_set_output([], "replace", "Cleared the working set."))
 
 
@@ -172,8 +234,11 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     'remove' takes them out of it.
     """
     outcome = actions.change_with_selection(ctx.uidoc, ctx.session.working_set, args.mode)
-    if outcome.refused:
+    linked = links.selected_linked(ctx.doc, ctx.uidoc)
+    if outcome.refused and not linked:
         raise ToolError("Nothing is selected in Revit. Select elements first, then ask again.")
+    if linked:
+        return _selection_with_linked(ctx, outcome, linked, args.mode)
     selected = outcome.requested
     what = f"the {plural(len(selected), 'selected element')} ({category_summary(ctx.elements(selected))})"
     if args.mode == "add":
@@ -189,6 +254,17 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     return _update(outcome, args.mode, message)
 
 
+def _selection_with_linked(ctx, outcome, linked, mode: str) -> ToolOutput:
+    """The selection holds elements the user picked inside links: they join the set as linked."""
+    parts = ([f"{plural(len(outcome.requested), 'element')} ({category_summary(ctx.elements(outcome.requested))})"]
+             if outcome.requested else []) + [_linked_sentence(linked)]
+    what = " and ".join(parts)
+    message = {"add": f"Added the selected {what} to the working set.",
+               "replace": f"Replaced the working set with the selected {what}.",
+               "remove": f"Removed the selected {what} from the working set."}[mode]
+    return _update(outcome, mode, message, linked=linked)
+
+
 # --- the Revit selection -------------------------------------------------------------------------
 
 
@@ -199,8 +275,10 @@ def select_elements(ctx, args: SelectElementsArgs):
     Leave element_ids out to select the working set ("select them in Revit").
     The working set does not change.
     """
-    ids = unique_ids(args.element_ids)
-    ctx.elements(ids)  # a ToolError lists ids that do not exist
+    ids = unique_ids(args.element_ids or [])
+    host_elements = ctx.elements(ids)  # a ToolError lists ids that do not exist
+    if args.linked_ids:
+        return _select_with_linked(ctx, host_elements, args.linked_ids)
     outcome = actions.select(ctx.uidoc, ids)
     selected = list(outcome.done)
     if not ids:
@@ -214,3 +292,25 @@ def select_elements(ctx, args: SelectElementsArgs):
                 f"{category_summary(elements)}.")
     return (f"Revit selected {len(selected)} of the {len(ids)} elements ({category_summary(elements)}); "
             f"these could not be selected: {id_sample(not_selected, where='')}.")
+
+
+def _select_with_linked(ctx, host_elements, linked_ids) -> str:
+    """Select host and linked elements together (Revit 2023+: Selection.SetReferences)."""
+    try:
+        wanted = parse_all_linked(linked_ids)
+    except ValueError as error:
+        raise ToolError(f"linked_ids: {error}") from None
+    found, unread = links.resolve_all(ctx.doc, wanted)
+    if not found and not host_elements:
+        raise ToolError("None of these linked elements can be read: " + "; ".join(unread[:5]) + ".")
+    host, linked = links.select_with_links(ctx.uidoc, host_elements, found)
+    in_set = set(ctx.session.working_set.linked) == set(wanted)
+    text = (f"Selected {_linked_sentence([f.linked for f in found if f.linked in set(linked)])}"
+            + (f" and {plural(len(host), 'element')} of this model" if host else "")
+            + (" — the working set" if in_set and not host_elements else "") + " in Revit.")
+    missed = [str(f.linked) for f in found if f.linked not in set(linked)]
+    if missed:
+        text += f" Revit did not select {', '.join(missed[:5])}."
+    if unread:
+        text += " Not selected: " + "; ".join(unread[:5]) + "."
+    return text

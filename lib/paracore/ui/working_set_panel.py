@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from paracore.core import events as ev
+from paracore.core.linked import LinkedElement
 from paracore.core.working_set import WorkingSetChange, WorkingSetRow, count_label
 from paracore.ui.revisions import Changed
 
@@ -36,6 +37,9 @@ class WorkingSetPanel:
     """Rows the user selected in the panel (for Select / Isolate / Remove), in set order."""
     loading: bool
     """Some rows are placeholders."""
+    linked: tuple[WorkingSetRow, ...] = ()
+    """The elements inside links (``row.linked``), read-only: listed after the rows, never acted on
+    by the panel's buttons."""
 
     @property
     def action_ids(self) -> tuple[int, ...]:
@@ -54,6 +58,7 @@ class WorkingSetPanelState:
         self._session = None
         self._unsubscribe: Callable[[], None] | None = None
         self._ids: tuple[int, ...] = ()
+        self._linked: tuple[LinkedElement, ...] = ()
         self._summary = "empty"
         self._counts: tuple[tuple[str, int], ...] = ()
         self._version = -1
@@ -72,12 +77,14 @@ class WorkingSetPanelState:
                 counts = tuple(sorted(tally.items(), key=lambda item: (-item[1], item[0])))
             return WorkingSetPanel(ids=self._ids, summary=self._summary, counts=counts, rows=rows,
                                    selected=tuple(i for i in self._ids if i in self._selected),
-                                   loading=any(not row.resolved for row in rows))
+                                   loading=any(not row.resolved for row in rows),
+                                   linked=tuple(WorkingSetRow(e.link_id, e.category, f"in {e.link_name}", linked=e)
+                                                for e in self._linked))
 
     def summary(self) -> str | None:
         """The set's summary ("3 Walls"), or None when it is empty."""
         with self._lock:
-            return self._summary if self._ids else None
+            return self._summary if self._ids or self._linked else None
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -105,6 +112,7 @@ class WorkingSetPanelState:
             if session is not None:
                 return self._refresh_from_session(session)
             if change.version > self._version:
+                self._linked = change.linked_after
                 return self._set(tuple(change.after), None, change.version)
             return set()
 
@@ -192,6 +200,7 @@ class WorkingSetPanelState:
             return set()
         ids = tuple(working_set.ids)
         counts = tuple(working_set.category_counts().items())
+        self._linked = working_set.linked
         return self._set(ids, working_set.summary(), version, counts)
 
     def _set(self, ids: tuple[int, ...], summary: str | None, version: int | None,

@@ -131,7 +131,8 @@ class ChatView:
         fills the list (its own selection changes are not the user's)."""
         if self._updating_list:
             return None
-        return [int(item["id"]) for item in self.ui.WorkingSetList.SelectedItems]
+        # Linked rows ("LINK:ID") are listed for reading only: the panel's buttons act on host ids.
+        return [int(item["id"]) for item in self.ui.WorkingSetList.SelectedItems if item["id"].isdigit()]
 
     @staticmethod
     def is_send_key(args) -> bool:
@@ -197,13 +198,13 @@ class ChatView:
     def _render_working_set(self, vm: ViewModel) -> None:
         ui = self.ui
         panel = vm.working_set
-        count = len(panel.ids)
+        count = len(panel.ids) + len(panel.linked)
         ui.WorkingSetSummary.Text = (f"{count} element{'' if count == 1 else 's'}: {panel.summary}"
                                      if count else "empty")
         ui.WorkingSetCounts.Items.Clear()
         for category, n in panel.counts:
             ui.WorkingSetCounts.Items.Add(f"{n} × {category}")
-        signature = tuple((row.id, row.category, row.name, row.resolved) for row in panel.rows)
+        signature = tuple((row.id, row.category, row.name, row.resolved) for row in panel.rows) + panel.linked
         if signature != self._list_signature:
             self._fill_list(panel)
             self._list_signature = signature
@@ -228,6 +229,12 @@ class ChatView:
                 listing.Items.Add(item)
                 if row.id in selected:
                     listing.SelectedItems.Add(item)
+            for row in panel.linked:
+                item = Dictionary[String, String]()
+                item["id"] = str(row.linked)
+                item["category"] = f"linked {row.category}"
+                item["name"] = row.name
+                listing.Items.Add(item)
         finally:
             self._updating_list = False
 

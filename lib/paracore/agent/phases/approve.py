@@ -42,7 +42,8 @@ def admit(ctx: RunContext, results: StepResults, refuse: Refuse) -> Iterator:
         if off is not None:
             yield from results.answer(call, off, "error")
             continue
-        prepared = ctx.agent.registry.prepare(call.name, call.arguments, ctx.session.working_set.ids)
+        working_set = ctx.session.working_set
+        prepared = ctx.agent.registry.prepare(call.name, call.arguments, working_set.ids, working_set.linked)
         if isinstance(prepared, ToolCallError):
             yield from results.answer(call, prepared.message, "error")
             continue

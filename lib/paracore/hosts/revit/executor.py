@@ -40,6 +40,7 @@ from paracore.hosts.revit.step_guard import StepGuard
 from paracore.hosts.revit.transactions import describe_error, failures_text, read_back_after_commit, run_in_transaction
 from paracore.revit.api import DB
 from paracore.revit.changes import ChangeRecorder
+from paracore.revit import links
 from paracore.revit.context import ToolContext, element_id, id_value
 from paracore.revit.user_elements import is_internal
 from paracore.tools.registry import PreparedCall
@@ -151,8 +152,9 @@ class _Batch:
         if narrowed is not None and narrowed.call is None:
             return CallOutcome(call_id, call.name, narrowed.note, True, 0.0, None)
         outcome = self._run(call_id, call if narrowed is None else narrowed.call)
-        if narrowed is not None:
-            outcome = dataclasses.replace(outcome, content=f"{outcome.content}\n{narrowed.note}")
+        notes = ([narrowed.note] if narrowed is not None else []) + list(call.notes)
+        if notes:
+            outcome = dataclasses.replace(outcome, content="\n".join([str(outcome.content), *notes]))
         return outcome
 
     def _run(self, call_id: str, call: PreparedCall) -> CallOutcome:
@@ -221,12 +223,14 @@ class _Batch:
         """
         working_set = self.session.working_set
         if output.working_set is not None:
-            apply_payload(output.working_set, working_set, self._exists, source=call.name)
+            apply_payload(output.working_set, working_set, self._exists, source=call.name,
+                          resolve_linked=self._resolve_linked)
             return None
         payload = find_working_set_payload(output.content) if call.spec.runs_scripts else None
         if payload is not None:
             # The protocol: the payload's display_message replaces the tool's output.
-            return apply_payload(payload, working_set, self._exists, source=call.name)
+            return apply_payload(payload, working_set, self._exists, source=call.name,
+                                 resolve_linked=self._resolve_linked)
         self._apply_policy(call, added)
         return None
 
@@ -246,6 +250,10 @@ class _Batch:
 
     def _exists(self, value: int) -> bool:
         return self.doc.GetElement(element_id(value)) is not None
+
+    def _resolve_linked(self, wanted):
+        found, problems = links.resolve_all(self.doc, wanted)
+        return [f.linked for f in found], problems
 
 
 # -- helpers -----------------------------------------------------------------------------------

@@ -147,7 +147,8 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
         return Preview(error=narrowed.note)
     earlier = [ownership.as_it_will_run(doc, c) for c in earlier]
     preview = _preview(uidoc, session, call if narrowed is None else narrowed.call, earlier)
-    return preview if narrowed is None or preview is None else dataclasses.replace(preview, left_out=narrowed.note)
+    left_out = "\n".join(([narrowed.note] if narrowed is not None else []) + list(call.notes))
+    return preview if not left_out or preview is None else dataclasses.replace(preview, left_out=left_out)
 
 
 def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall]) -> Preview | None:

@@ -7,6 +7,7 @@ nothing outside the sandbox, the tests and the benchmarks can mistake it for Rev
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 from paracore.agent import Agent, ApprovalPolicy, Approver, approve_all
 from paracore.agent.build import build_agent
@@ -36,21 +37,28 @@ def _fresh_session(doc):
 class Sandbox:
     """A stand-in Revit with a model open, its main thread idling, and the agent's Revit side."""
 
-    def __init__(self, model: str = "duplex", grow_to: int | None = None, workshared: str | None = None):
+    def __init__(self, model: str = "duplex", grow_to: int | None = None, workshared: str | None = None,
+                 links: Sequence[str] = ()):
         """``workshared``: open the model as a workshared one in which a colleague borrows some
-        elements, given as ``USER:CATEGORY:COUNT[@LEVEL]`` (revit_standin.central.HOLDING_FORMAT)."""
+        elements, given as ``USER:CATEGORY:COUNT[@LEVEL]`` (revit_standin.central.HOLDING_FORMAT).
+        ``links``: models to link into it, each ``MODEL[@EAST,NORTH[,DEGREES]]``
+        (revit_standin.links.LINK_FORMAT)."""
         install_standin()
         load_tools()
         from revit_standin.central import hold, parse_holding
         from revit_standin.host import RevitHost
+        from revit_standin.links import link_model, parse_link
 
         holding = parse_holding(workshared) if workshared else None   # a typo fails before the model loads
+        placed = [parse_link(link) for link in links]
         self.host = RevitHost.start()
         try:
             self.doc = self.host.call(lambda: self.host.open(model))
             if grow_to:
                 from revit_standin.grow import grow
                 self.host.call(lambda: grow(self.doc, grow_to))
+            for spec in placed:
+                self.host.call(lambda spec=spec: link_model(self.doc, spec))
             if holding is not None:
                 self.held = self.host.call(lambda: hold(self.doc, holding))
             self.bridge = self.host.call(Bridge)

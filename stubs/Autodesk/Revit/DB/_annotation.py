@@ -59,7 +59,38 @@ class Reference:
             from revit_standin.pythonnet_rules import no_method_matches
             raise no_method_matches("Reference..ctor", (element,))
         self._element_id = element._id
+        self._document = element._document
+        self._linked_id = -1          # set by CreateLinkReference: the element's id inside the link
         self._face = None
+
+    @property
+    def ElementId(self) -> ElementId:  # noqa: N802
+        return ElementId(self._element_id)
+
+    @property
+    def LinkedElementId(self) -> ElementId:  # noqa: N802
+        # "InvalidElementId will be returned for references that don't refer to an element in a
+        # linked RVT file."
+        return ElementId(self._linked_id)
+
+    def CreateLinkReference(self, revitLinkInstance) -> "Reference":  # noqa: N802, N803
+        """A reference in the host to this reference's element inside the link: its ElementId is
+        the link instance, its LinkedElementId the element (docs/REVIT_BEHAVIOUR.md, "Links")."""
+        from ._links import RevitLinkInstance
+        if revitLinkInstance is None:
+            from Autodesk.Revit.Exceptions import ArgumentNullException
+            raise ArgumentNullException("revitLinkInstance")
+        if not isinstance(revitLinkInstance, RevitLinkInstance):
+            from revit_standin.pythonnet_rules import no_method_matches
+            raise no_method_matches("Reference.CreateLinkReference", (revitLinkInstance,))
+        if revitLinkInstance.GetLinkDocument() is not self._document:
+            # Not documented; the stand-in refuses what Revit's docs never promise to accept.
+            raise _argument("The reference is not to an element of this link instance's document.",
+                            "revitLinkInstance")
+        linked = Reference.__new__(Reference)
+        linked._element_id, linked._document = revitLinkInstance._id, revitLinkInstance._document
+        linked._linked_id, linked._face = self._element_id, None
+        return linked
 
 
 @api_class

@@ -43,6 +43,7 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         self._warnings: list[FailureMessage] = []
         self._last_rollback_reasons: list[str] = []
         self._read_only = False
+        self._linked = False          # a link's document (revit_standin.links): no transactions in it
         self._closed = False
         self._active_view_id = -1
         self._custom_defs: dict[str, _params.ParamDef] = {}
@@ -100,7 +101,7 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
 
     @property
     def IsLinked(self) -> bool:  # noqa: N802
-        return False  # the stand-in opens projects, never links
+        return self._linked   # True for a link's document (RevitLinkInstance.GetLinkDocument)
 
     @property
     def IsValidObject(self) -> bool:  # noqa: N802

@@ -49,6 +49,8 @@ class _Named(_Status):
 @api_class
 class Transaction(_Named):
     def __init__(self, document, name: str = ""):
+        if getattr(document, "_linked", False):
+            raise _linked_document()
         self._document = document
         self._name = name
         self._status = TransactionStatus.Uninitialized
@@ -265,3 +267,11 @@ class TransactionGroup(_Named):
         self.Dispose()
         return False
 
+
+
+def _linked_document():
+    # Revit's Transaction constructors: "ArgumentException: Document is a linked file.
+    # Transactions can only be used in primary documents (projects or families.)"
+    from Autodesk.Revit.Exceptions import ArgumentException
+    return ArgumentException("Document is a linked file. Transactions can only be used in primary documents "
+                             "(projects or families.)", "document")

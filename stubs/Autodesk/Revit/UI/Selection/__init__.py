@@ -25,6 +25,41 @@ class Selection:
             raise ArgumentException(f"Element {missing[0]} is not in the document; it cannot be selected.",
                                     "elementIds")
         self._document._selection = list(dict.fromkeys(ids))
+        self._document._linked_selection = []
+
+    def GetReferences(self):  # noqa: N802
+        """Since Revit 2023: "The references can be an element or subelement in the host or a
+        linked document." Host elements first, then the linked ones, each as it was selected."""
+        from System.Collections.Generic import List
+        from Autodesk.Revit.DB import Reference
+        document = self._document
+        host = [Reference(document._elements[i]) for i in getattr(document, "_selection", ())
+                if i in document._elements]
+        linked = [self._link_reference(*pair) for pair in getattr(document, "_linked_selection", ())]
+        return List[Reference]._of(host + [r for r in linked if r is not None])
+
+    def SetReferences(self, references) -> None:  # noqa: N802
+        """Since Revit 2023: selects the references, "an element or a subelement in the host or a
+        linked document"; the selection before is replaced, as SetElementIds replaces it."""
+        if references is None:
+            from Autodesk.Revit.Exceptions import ArgumentNullException
+            raise ArgumentNullException("references")
+        host, linked = [], []
+        for reference in references:
+            if reference._linked_id != -1:
+                linked.append((reference._element_id, reference._linked_id))
+            else:
+                host.append(reference._element_id)
+        self._document._selection = list(dict.fromkeys(host))
+        self._document._linked_selection = list(dict.fromkeys(linked))
+
+    def _link_reference(self, instance_id: int, linked_id: int):
+        """The reference to a selected linked element, or None once its link is gone or unloaded."""
+        from Autodesk.Revit.DB import Reference
+        instance = self._document._elements.get(instance_id)
+        linked_document = instance.GetLinkDocument() if hasattr(instance, "GetLinkDocument") else None
+        element = linked_document._elements.get(linked_id) if linked_document is not None else None
+        return Reference(element).CreateLinkReference(instance) if element is not None else None
 
 
 # pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.

@@ -1,0 +1,54 @@
+"""Linked elements in a call's arguments (docs/WORKING_SET.md, "Linked elements").
+
+A tool that reads inside links has a ``linked_ids`` field ("LINK:ID" texts). The model may also
+write a linked element into ``element_ids``: for such a tool it is moved to ``linked_ids``; a tool
+without one (every tool that writes) refuses it, because Revit keeps a link read-only in its host.
+A working set that holds linked elements gives a writing tool only its host elements, and the
+call says which it left out.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Sequence
+
+from paracore.core.linked import LinkedElement, parse_linked
+from paracore.core.working_set import count_label
+
+ELEMENT_IDS = "element_ids"
+LINKED_IDS = "linked_ids"
+_READ_ONLY = ("Revit keeps a linked model read-only in its host: open that model (or ask its author) to change "
+              "them")
+
+
+def move_linked_ids(name: str, takes_linked: bool, data: dict[str, Any]) -> str | None:
+    """Move the LINK:ID texts of ``data``'s element_ids into its linked_ids; the refusal to return
+    instead when the tool takes no linked elements (None when there are none)."""
+    given = data.get(ELEMENT_IDS)
+    if not isinstance(given, list):
+        return None
+    linked = [value for value in given if parse_linked(value) is not None]
+    if not linked:
+        return None
+    if not takes_linked:
+        shown = ", ".join(str(value) for value in linked[:5]) + (" …" if len(linked) > 5 else "")
+        count = "1 element" if len(linked) == 1 else f"{len(linked)} elements"
+        return (f"Not run: element_ids holds {count} inside linked models ({shown}); "
+                f"{name} works on the host model only. {_READ_ONLY}, or leave them out and call {name} again.")
+    data[ELEMENT_IDS] = [value for value in given if parse_linked(value) is None] or None
+    data[LINKED_IDS] = list(dict.fromkeys([*(data.get(LINKED_IDS) or []), *linked]))
+    return None
+
+
+def only_linked_message(name: str, linked: Sequence[LinkedElement]) -> str:
+    return (f"Not run: the working set holds only elements inside linked models ({describe(linked)}), and {name} "
+            f"changes the host model. {_READ_ONLY}. To work on host elements, find them with search_elements.")
+
+
+def left_out_note(name: str, linked: Sequence[LinkedElement]) -> str:
+    return f"{name} left out the working set's linked elements ({describe(linked)}): {_READ_ONLY}."
+
+
+def describe(linked: Sequence[LinkedElement]) -> str:
+    """ "3 Doors in SampleHouse4.rvt, 1 Wall in duplex.rvt" """
+    counts = Counter((element.category, element.link_name or "a link") for element in linked)
+    return ", ".join(f"{count_label(n, category)} in {link}" for (category, link), n in counts.most_common())

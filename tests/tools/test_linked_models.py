@@ -1,0 +1,313 @@
+"""Linked models: reading inside loaded links, linked elements in the working set, selecting them,
+and every write refusing them (docs/WORKING_SET.md, "Linked elements").
+
+The host is the duplex with two samples linked into it: SampleHouse4 moved 30 m east and 5 m south
+and turned 90°, and a second duplex moved 40 m west. Element ids are per document, so the linked
+duplex's doors have the same ids as the host's: nothing here may mix them up.
+"""
+from __future__ import annotations
+
+import pytest
+
+from paracore.core.linked import LinkedElement, parse_linked
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.tools.registry import ToolCallError, default_registry
+
+LINKS = ("SampleHouse4@30,-5,90", "duplex@-40,0")
+
+
+@pytest.fixture()
+def box():
+    with Sandbox("duplex", links=LINKS) as sandbox:
+        yield sandbox
+
+
+def call(box, name, arguments=None):
+    """Prepare the call as the agent does (the working set injected) and run it; (content, is_error)."""
+    working_set = box.session.working_set
+    prepared = default_registry().prepare(name, arguments or {}, working_set.ids, working_set.linked)
+    if isinstance(prepared, ToolCallError):
+        return prepared.message, True
+    [outcome] = box.runtime.execute_batch("step", [("c1", prepared)])
+    return outcome.content, outcome.is_error
+
+
+def link_ids(box) -> dict[str, int]:
+    from Autodesk.Revit import DB
+
+    def read():
+        return {i.GetLinkDocument().Title: i.Id.Value
+                for i in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkInstance)}
+    return box.on_main_thread(read)
+
+
+def comments(box, doc_of) -> list[str]:
+    """Every door's Comments in the document ``doc_of(box)`` names."""
+    from Autodesk.Revit import DB
+
+    def read():
+        doc = doc_of(box)
+        return [d.get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS).AsString() or ""
+                for d in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+                .WhereElementIsNotElementType()]
+    return box.on_main_thread(read)
+
+
+def linked_duplex(box):
+    from Autodesk.Revit import DB
+    return next(i.GetLinkDocument() for i in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkInstance)
+                if i.GetLinkDocument().Title == "duplex")
+
+
+# --- the stand-in, as Revit documents links ----------------------------------------------------------
+
+
+def test_a_link_document_says_it_is_linked_and_refuses_a_transaction_in_revits_words(box):
+    from Autodesk.Revit import DB
+    from Autodesk.Revit.Exceptions import ArgumentException
+
+    def try_it():
+        linked = linked_duplex(box)
+        try:
+            DB.Transaction(linked, "change a linked door")
+        except ArgumentException as error:
+            return linked.IsLinked, box.doc.IsLinked, str(error)
+        return linked.IsLinked, box.doc.IsLinked, None
+    assert box.on_main_thread(try_it) == (True, False, "Document is a linked file. Transactions can only be used in "
+                                                       "primary documents (projects or families.)")
+
+
+def test_a_link_reference_names_the_instance_and_the_linked_element_and_selects_it(box):
+    from Autodesk.Revit import DB
+    from System.Collections.Generic import List
+
+    def select():
+        instance = next(i for i in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkInstance)
+                        if i.GetLinkDocument().Title == "duplex")
+        door = DB.FilteredElementCollector(instance.GetLinkDocument()).OfCategory(
+            DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType().FirstElement()
+        reference = DB.Reference(door).CreateLinkReference(instance)
+        own = DB.Reference(box.doc.GetElement(door.Id))      # the host's element with the same id
+        selection = box.host.uiapp.ActiveUIDocument.Selection
+        references = List[DB.Reference]()
+        references.Add(reference)
+        references.Add(own)
+        selection.SetReferences(references)
+        read = [(r.ElementId.Value, r.LinkedElementId.Value) for r in selection.GetReferences()]
+        host_ids = [i.Value for i in selection.GetElementIds()]
+        return instance.Id.Value, door.Id.Value, read, host_ids
+    instance, door, read, host_ids = box.on_main_thread(select)
+    assert sorted(read) == sorted([(instance, door), (door, -1)])   # InvalidElementId: no link
+    assert host_ids == [door]
+
+
+def test_a_link_is_given_as_model_east_north_and_degrees_and_a_typo_says_how():
+    from paracore.hosts.standin.sandbox import install_standin
+    install_standin()
+    from revit_standin.links import LinkError, LinkSpec, parse_link
+    assert parse_link("SampleHouse4@30,-5,90") == LinkSpec("SampleHouse4", 30.0, -5.0, 90.0)
+    assert parse_link(" duplex ") == LinkSpec("duplex")
+    for bad, words in (("@1,2", "give the model"), ("duplex@3", "east and north"), ("duplex@a,b", "not a number")):
+        with pytest.raises(LinkError, match=words):
+            parse_link(bad)
+
+
+# --- reading inside links -------------------------------------------------------------------------------
+
+
+def test_search_finds_the_doors_inside_every_link_written_link_colon_id(box):
+    ids = link_ids(box)
+    text, is_error = call(box, "search_elements", {"category": "Doors", "link": "all"})
+    assert not is_error
+    assert text.startswith("17 Doors match in 'SampleHouse4.rvt : 1', 'duplex.rvt : 1'")
+    assert f"- {ids['SampleHouse4']}:" in text and f"- {ids['duplex']}:" in text
+    text, _ = call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4"})
+    assert text.startswith("3 Doors match in 'SampleHouse4.rvt : 1'")
+
+
+def test_a_linked_doors_position_is_in_the_hosts_coordinates(box):
+    """SampleHouse4 is turned 90° and moved (30 m, -5 m): a point (x, y) of the link is at
+    (30 - y, -5 + x) in the host, in metres."""
+    from Autodesk.Revit import DB
+    house = link_ids(box)["SampleHouse4"]
+
+    def door_in_link():
+        instance = box.doc.GetElement(DB.ElementId(house))
+        door = DB.FilteredElementCollector(instance.GetLinkDocument()).OfCategory(
+            DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType().FirstElement()
+        point = door.Location.Point
+        return door.Id.Value, point.X * 0.3048, point.Y * 0.3048
+    door, x, y = box.on_main_thread(door_in_link)
+    text, is_error = call(box, "get_element_info", {"linked_ids": [f"{house}:{door}"]})
+    assert not is_error and f"Door {house}:{door} " in text and "in link 'SampleHouse4.rvt : 1'" in text
+    expected = f"at ({30 - y:.2f} m, {-5 + x:.2f} m)"
+    assert expected.replace("-0.00", "0.00") in text
+
+
+def test_parameters_are_read_inside_a_link_and_named_by_link(box):
+    house = link_ids(box)["SampleHouse4"]
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "replace"})
+    text, is_error = call(box, "get_parameters", {"names": ["Mark"]})
+    assert not is_error and text.startswith("In link 'SampleHouse4.rvt : 1':\n3 elements (3 Doors) · Mark")
+    assert f"- {house}:" in text
+
+
+def test_a_wrong_link_name_lists_the_links_and_an_unloaded_link_says_how_to_reload(box):
+    text, is_error = call(box, "search_elements", {"category": "Doors", "link": "Structure"})
+    assert is_error and "No link is named 'Structure'. The links: 'SampleHouse4.rvt : 1', 'duplex.rvt : 1'" in text
+
+    def unload():
+        from Autodesk.Revit import DB
+        for link_type in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkType):
+            link_type._state["loaded"] = False     # as Manage Links > Unload leaves it
+    box.on_main_thread(unload)
+
+    def documents():
+        from Autodesk.Revit import DB
+        return [i.GetLinkDocument() for i in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkInstance)]
+    assert box.on_main_thread(documents) == [None, None]
+    text, is_error = call(box, "search_elements", {"category": "Doors", "link": "duplex"})
+    assert is_error and "'duplex.rvt : 1' is not loaded" in text and "Manage Links" in text
+
+
+def test_a_level_only_one_link_has_searches_that_link_and_says_which_it_could_not(box):
+    text, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "level": "Level 1"})
+    assert not is_error and "match in 'duplex.rvt : 1'" in text
+    assert "Not searched: 'SampleHouse4.rvt : 1':" in text
+
+
+def test_host_reads_are_unchanged_by_links(box):
+    text, is_error = call(box, "search_elements", {"category": "Doors"})
+    assert not is_error and text.startswith("14 Doors match")
+
+
+# --- the working set ----------------------------------------------------------------------------------------
+
+
+def test_linked_elements_join_the_working_set_as_linked_and_are_shown_so(box):
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "replace"})
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "add"})
+    working_set = box.session.working_set
+    assert working_set.summary() == "17 Walls, 3 linked Doors" and len(working_set) == 20
+    assert all(e.link_name == "SampleHouse4.rvt : 1" and e.category == "Doors" for e in working_set.linked)
+    text, _ = call(box, "get_working_set")
+    assert "It also holds 3 linked elements (3 Doors in SampleHouse4.rvt : 1), read-only here" in text
+    text, _ = call(box, "get_element_info")     # the working set: host walls and linked doors
+    assert "17 elements: 17 Walls." in text and "in link 'SampleHouse4.rvt : 1'" in text
+
+
+def test_selecting_the_working_set_selects_its_linked_elements_in_revit(box):
+    call(box, "search_elements", {"category": "Doors", "link": "all", "to_working_set": "replace"})
+    text, is_error = call(box, "select_elements")
+    assert not is_error and text.startswith("Selected 17 linked elements") and "— the working set" in text
+
+    def selected():
+        from paracore.revit import links
+        uidoc = box.host.uiapp.ActiveUIDocument
+        return links.selected_linked(box.doc, uidoc), list(uidoc.Selection.GetElementIds())
+    linked, host = box.on_main_thread(selected)
+    assert set(linked) == set(box.session.working_set.linked) and host == []
+
+
+def test_add_selection_keeps_the_linked_elements_the_user_picked(box):
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "replace"})
+    call(box, "select_elements")
+    call(box, "clear_working_set")
+    assert len(box.session.working_set) == 0
+    text, is_error = call(box, "add_selection_to_working_set", {"mode": "add"})
+    assert not is_error and "Added the selected 3 linked elements" in text
+    assert box.session.working_set.summary() == "3 linked Doors"
+
+
+def test_every_write_refuses_a_working_set_of_only_linked_elements_and_nothing_changes(box):
+    call(box, "search_elements", {"category": "Doors", "link": "duplex", "to_working_set": "replace"})
+    before = comments(box, linked_duplex), comments(box, lambda b: b.doc)
+    for name, arguments in (("set_parameter", {"name": "Comments", "value": "x"}),
+                            ("move_elements", {"offset": [1, 0]}), ("delete_elements", {})):
+        text, is_error = call(box, name, arguments)
+        assert is_error and text.startswith("Not run: the working set holds only elements inside linked models "
+                                            "(14 Doors in duplex.rvt : 1)"), (name, text)
+    assert (comments(box, linked_duplex), comments(box, lambda b: b.doc)) == before
+
+
+def test_a_write_on_a_mixed_working_set_changes_the_host_elements_and_names_the_linked_ones(box):
+    call(box, "search_elements", {"category": "Doors", "to_working_set": "replace"})
+    call(box, "search_elements", {"category": "Doors", "link": "duplex", "to_working_set": "add"})
+    text, is_error = call(box, "set_parameter", {"name": "Comments", "value": "Checked"})
+    assert not is_error and "14 of 14 now read 'Checked'" in text
+    assert "set_parameter left out the working set's linked elements (14 Doors in duplex.rvt : 1)" in text
+    assert comments(box, lambda b: b.doc) == ["Checked"] * 14
+    assert comments(box, linked_duplex) == [""] * 14            # the same ids, in the link: untouched
+
+
+def test_a_linked_id_given_to_a_write_is_refused_before_anything_runs(box):
+    house = link_ids(box)["SampleHouse4"]
+    text, is_error = call(box, "set_parameter", {"name": "Comments", "value": "x", "element_ids": [f"{house}:63", 87]})
+    assert is_error and text.startswith(f"Not run: element_ids holds 1 element inside linked models ({house}:63); "
+                                        "set_parameter works on the host model only.")
+    assert comments(box, lambda b: b.doc) == [""] * 14
+
+
+def test_a_deleted_link_instance_takes_its_linked_elements_out_of_the_working_set(box):
+    from Autodesk.Revit import DB
+    call(box, "search_elements", {"category": "Doors", "link": "all", "to_working_set": "replace"})
+    house = link_ids(box)["SampleHouse4"]
+
+    def delete_link():
+        transaction = DB.Transaction(box.doc, "Remove link")
+        transaction.Start()
+        box.doc.Delete(DB.ElementId(house))
+        transaction.Commit()
+    box.on_main_thread(delete_link)
+    assert box.session.working_set.summary() == "14 linked Doors"
+    assert all(e.link_id != house for e in box.session.working_set.linked)
+    text, is_error = call(box, "get_element_info", {"linked_ids": [f"{house}:63"]})
+    assert is_error and f"the link instance {house} no longer exists" in text
+
+
+def test_working_set_linked_ids_are_checked_like_host_ids(box):
+    text, is_error = call(box, "add_to_working_set", {"linked_ids": ["9999:1"]})
+    assert is_error and "the link instance 9999 no longer exists" in text and len(box.session.working_set) == 0
+    text, is_error = call(box, "add_to_working_set", {"linked_ids": ["door 5"]})
+    assert is_error and "is not a linked element: write a linked element as LINK:ID" in text
+
+
+# --- the core: linked elements, the protocol, what a session saves ---------------------------------------------
+
+
+def test_linked_notation_round_trips_and_identity_ignores_the_description():
+    element = LinkedElement(5021, 317, "Doors", "SampleHouse4.rvt : 1")
+    assert str(element) == "5021:317" and parse_linked(" 5021 : 317 ") == element
+    assert parse_linked("5021") is None and parse_linked(5021) is None and parse_linked("a:b") is None
+
+
+def test_a_scripts_payload_may_carry_linked_ids_and_a_missing_one_changes_nothing():
+    from paracore.core.protocol import WorkingSetPayloadError, apply_payload, find_working_set_payload
+    from paracore.core.working_set import WorkingSet
+    payload = find_working_set_payload('{"paracore_output_type": "working_set_elements", "operation": "replace", '
+                                       '"element_ids": [1], "linked_ids": ["7:3", "7:4"]}')
+    working_set = WorkingSet()
+
+    def resolve(wanted):
+        return ([LinkedElement(w.link_id, w.element_id, "Doors", "A.rvt") for w in wanted if w.element_id != 4],
+                [f"{w}: element {w.element_id} is not in 'A.rvt'" for w in wanted if w.element_id == 4])
+    with pytest.raises(WorkingSetPayloadError, match="7:4: element 4 is not in 'A.rvt'"):
+        apply_payload(payload, working_set, lambda i: True, resolve_linked=resolve)
+    assert len(working_set) == 0
+    with pytest.raises(WorkingSetPayloadError, match="linked_ids must be texts 'LINK:ID'"):
+        find_working_set_payload({"paracore_output_type": "working_set_elements", "operation": "add",
+                                  "element_ids": [], "linked_ids": ["door"]})
+
+
+def test_a_saved_session_keeps_linked_elements_while_their_link_exists(tmp_path):
+    from paracore.core.persistence import SessionStore
+    from paracore.core.session import Session
+    session = Session("C:/p/host.rvt", "host")
+    session.working_set.replace([5], linked=[LinkedElement(7, 3, "Doors", "A.rvt"), LinkedElement(8, 1, "Walls", "B")])
+    store = SessionStore(tmp_path)
+    store.save(session)
+    restored = Session("C:/p/host.rvt", "host")
+    result = store.restore(restored, exists=lambda ids: [i for i in ids if i != 8])
+    assert result.status == "restored"
+    assert restored.working_set.linked == (LinkedElement(7, 3),)
+    assert restored.working_set.summary() == "1 Unknown, 1 linked Door"

@@ -153,6 +153,21 @@ def test_view_specific_elements_views_and_types_cannot_change_workset(workshared
     transaction.RollBack()
 
 
+def test_an_element_may_be_moved_to_a_closed_workset(workshared):
+    """Not documented either way; Paracore's move_to_workset refuses it (the elements would not be shown)."""
+    from Autodesk.Revit.DB import BuiltInParameter
+    transaction = Transaction(workshared, "workset")
+    transaction.Start()
+    closed = Workset.Create(workshared, "Closed here")
+    transaction.Commit()
+    workshared._worksets[closed.Id.IntegerValue].is_open = False
+    assert not workshared.GetWorksetTable().GetWorkset(closed.Id).IsOpen
+    wall = workshared.GetElement(wall_ids(workshared, 1)[0])
+    transaction.Start()
+    assert wall.get_Parameter(BuiltInParameter.ELEM_PARTITION_PARAM).Set(closed.Id.IntegerValue)
+    assert transaction.Commit() == TransactionStatus.Committed and wall.WorksetId == closed.Id
+
+
 def test_a_model_that_is_not_workshared_has_no_workset_parameter(duplex_rw):
     doc = duplex_rw
     from Autodesk.Revit.DB import BuiltInParameter

@@ -494,6 +494,34 @@ def annotations_on_the_big_model(b: Bounds) -> None:
     b.call("dimension_walls", {"element_ids": walls[:MAX_ELEMENTS], "view": "Level 1"}, error=True)
 
 
+def worksharing_on_the_big_model(b: Bounds) -> None:
+    """The model made workshared, a colleague borrowing 500 walls and a new workset: the worksets
+    listed, every element described, every wall moved (the borrowed ones named), the worksharing
+    check. The colleague then relinquishes, so the scenarios after this one change what they ask."""
+    from Autodesk.Revit import DB
+    from revit_standin import central
+
+    def share(doc) -> None:
+        central.make_workshared(doc)
+        walls = [w.Id.Value for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)]
+        central.colleague_borrows(doc, "maria", walls[:500])
+        doc._learn_from_central()
+        transaction = DB.Transaction(doc, "New workset")
+        transaction.Start()
+        DB.Workset.Create(doc, "Interiors " + LONG_TEXT[:60])
+        transaction.Commit()
+    b.on_main(share)
+    b.call("list_worksets")
+    b.all_elements()
+    b.call("get_element_info")
+    b.call("check_model", {"checks": ["worksharing"], "to_working_set": "worksharing"})
+    b.all_walls()
+    b.call("move_to_workset", {"workset": "Interiors " + LONG_TEXT[:60]})
+    b.call("move_to_workset", {"workset": "Nowhere " + LONG_TEXT}, error=True)
+    b.call("check_model")
+    b.on_main(lambda doc: (central.central_of(doc).relinquish("maria"), doc._learn_from_central()))
+
+
 # The scenarios that need only the model (export_and_compare_every_wall also takes a folder).
 SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
@@ -502,7 +530,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model, rooms_on_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
-    annotations_on_the_big_model,
+    annotations_on_the_big_model, worksharing_on_the_big_model,
 ]
 
 

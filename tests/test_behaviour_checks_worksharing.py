@@ -1,6 +1,6 @@
 """The in-Revit worksharing checks (tests/in_revit/behaviour_checks/worksharing.py) on the stand-in:
-each runs on the plain duplex and on the duplex made workshared, with a colleague owning a wall
-and the user owning another, as run_checks.py runs them (inside a rolled-back transaction group).
+each runs on the plain duplex and on the duplex made workshared, with a colleague owning a wall,
+the user owning another and a user workset closed, as run_checks.py runs them (inside a rolled-back transaction group).
 A check may skip on one of the two models (it needs a workshared one, or one that is not) but must
 pass on the other, and leave the model as it was."""
 from __future__ import annotations
@@ -49,6 +49,11 @@ def _workshared(doc):
     mine = List[DB.ElementId]()
     mine.Add(walls[1])
     DB.WorksharingUtils.CheckoutElements(doc, mine)   # also learns Maria's borrow
+    transaction = DB.Transaction(doc, "a workset closed in this local copy")
+    transaction.Start()
+    closed = DB.Workset.Create(doc, "Closed here")
+    transaction.Commit()
+    doc._worksets[closed.Id.IntegerValue].is_open = False   # as if not opened with the model
 
 
 def _run(host, function, *, workshared: bool) -> str | None:

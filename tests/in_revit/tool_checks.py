@@ -473,6 +473,44 @@ def check_check_model(scratch):
     return content.splitlines()[0][:90]
 
 
+# --- worksharing ----------------------------------------------------------------------------------------------
+
+def _user_worksets(doc):
+    return list(DB.FilteredWorksetCollector(doc).OfKind(DB.WorksetKind.UserWorkset))
+
+
+@check("list_worksets")
+def check_list_worksets(scratch):
+    doc = scratch.doc
+    content = scratch.call("list_worksets", {})
+    if not doc.IsWorkshared:
+        expect("is not workshared" in content, f"the model is not workshared; the result: {content[:200]}")
+        return content[:90]
+    names = [w.Name for w in _user_worksets(doc)]
+    missing = [name for name in names if f"'{name[:40]}" not in content]
+    expect(not missing, f"the user worksets {missing} are not listed: {content[:300]}")
+    return content.splitlines()[0][:90]
+
+
+@check("move_to_workset")
+def check_move_to_workset(scratch):
+    doc = scratch.doc
+    made = wall(scratch)   # new here: nobody else can own it, and the group takes it away again
+    if not doc.IsWorkshared:
+        outcome = scratch.outcome("move_to_workset", {"element_ids": [made], "workset": "Workset1"}, allow_error=True)
+        expect(outcome.is_error and "is not workshared" in outcome.content,
+               f"the model is not workshared, yet move_to_workset answered: {outcome.content[:200]}")
+        return "refused: the model is not workshared"
+    now = element(scratch, made).WorksetId.IntegerValue
+    target = next((w for w in _user_worksets(doc) if w.IsOpen and w.Id.IntegerValue != now), None)
+    if target is None:
+        skip("the model has only one open user workset")
+    scratch.call("move_to_workset", {"element_ids": [made], "workset": target.Name})
+    moved = element(scratch, made).WorksetId.IntegerValue
+    expect(moved == target.Id.IntegerValue, f"wall {made} is on workset {moved}, not '{target.Name}'")
+    return f"wall {made} moved to '{target.Name}'"
+
+
 # --- views ---------------------------------------------------------------------------------------------------
 
 @check("activate_view")

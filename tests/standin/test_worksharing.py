@@ -115,6 +115,66 @@ def test_a_new_workset_needs_a_transaction_and_a_unique_name_and_new_elements_go
     assert status(workshared, [wall.Id]) == [CheckoutStatus.OwnedByCurrentUser]   # its creator's
 
 
+def test_an_elements_workset_is_its_workset_parameter_and_changes_in_a_transaction(workshared):
+    from Autodesk.Revit.DB import BuiltInParameter, StorageType
+    worksets = {w.Name: w for w in FilteredWorksetCollector(workshared).OfKind(WorksetKind.UserWorkset)}
+    wall = workshared.GetElement(wall_ids(workshared, 1)[0])
+    parameter = wall.get_Parameter(BuiltInParameter.ELEM_PARTITION_PARAM)
+    assert parameter.StorageType == StorageType.Integer and not parameter.IsReadOnly
+    assert parameter.AsInteger() == worksets["Workset1"].Id.IntegerValue
+    target = worksets["Shared Levels and Grids"].Id.IntegerValue
+    with pytest.raises(Exception, match="outside of transaction"):
+        parameter.Set(target)
+    transaction = Transaction(workshared, "workset")
+    transaction.Start()
+    assert parameter.Set(target) and wall.WorksetId == worksets["Shared Levels and Grids"].Id
+    assert not parameter.Set(999)   # not a user workset of the document
+    transaction.RollBack()
+    assert wall.WorksetId == worksets["Workset1"].Id
+
+
+def test_view_specific_elements_views_and_types_cannot_change_workset(workshared):
+    """Revit: "You cannot reassign view-specific elements from a view workset to another workset";
+    views and types are on their own view and family worksets."""
+    from Autodesk.Revit.DB import XYZ, BuiltInParameter, TextNote, TextNoteType, View
+    view = next(v for v in FilteredElementCollector(workshared).OfClass(View) if not v.IsTemplate
+                and v.ViewType.ToString() == "FloorPlan")
+    transaction = Transaction(workshared, "note")
+    transaction.Start()
+    note_type = FilteredElementCollector(workshared).OfClass(TextNoteType).FirstElement()
+    note = TextNote.Create(workshared, view.Id, XYZ(0, 0, 0), "note", note_type.Id)
+    wall = workshared.GetElement(wall_ids(workshared, 1)[0])
+    assert note.ViewSpecific and not wall.ViewSpecific
+    for element in (note, view, workshared.GetElement(wall.GetTypeId())):
+        parameter = element.get_Parameter(BuiltInParameter.ELEM_PARTITION_PARAM)
+        assert parameter.IsReadOnly
+        with pytest.raises(InvalidOperationException, match="read-only"):
+            parameter.Set(0)
+    transaction.RollBack()
+
+
+def test_an_element_may_be_moved_to_a_closed_workset(workshared):
+    """Not documented either way; Paracore's move_to_workset refuses it (the elements would not be shown)."""
+    from Autodesk.Revit.DB import BuiltInParameter
+    transaction = Transaction(workshared, "workset")
+    transaction.Start()
+    closed = Workset.Create(workshared, "Closed here")
+    transaction.Commit()
+    workshared._worksets[closed.Id.IntegerValue].is_open = False
+    assert not workshared.GetWorksetTable().GetWorkset(closed.Id).IsOpen
+    wall = workshared.GetElement(wall_ids(workshared, 1)[0])
+    transaction.Start()
+    assert wall.get_Parameter(BuiltInParameter.ELEM_PARTITION_PARAM).Set(closed.Id.IntegerValue)
+    assert transaction.Commit() == TransactionStatus.Committed and wall.WorksetId == closed.Id
+
+
+def test_a_model_that_is_not_workshared_has_no_workset_parameter(duplex_rw):
+    doc = duplex_rw
+    from Autodesk.Revit.DB import BuiltInParameter
+    wall = doc.GetElement(wall_ids(doc, 1)[0])
+    assert wall.get_Parameter(BuiltInParameter.ELEM_PARTITION_PARAM) is None
+
+
 def _line():
     from Autodesk.Revit.DB import XYZ, Line
     return Line.CreateBound(XYZ(0, -40, 0), XYZ(20, -40, 0))

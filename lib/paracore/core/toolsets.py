@@ -80,6 +80,8 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"get_warnings", "check_model"})),
     Toolset("scripts", "find, inspect and run library scripts; run generated Python code",
             frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
+    Toolset("worksharing", "workshared models: list the worksets, move elements to another workset",
+            frozenset({"list_worksets", "move_to_workset"})),
 )
 
 NAMES: tuple[str, ...] = tuple(toolset.name for toolset in TOOLSETS)

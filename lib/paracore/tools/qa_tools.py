@@ -28,11 +28,12 @@ from paracore.tools.element_query import shorten
 from paracore.tools.lookup import category_name, category_of, resolve_category
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.worksharing_tools import GRIDS_WORKSET, is_datum, is_model_element, user_worksets
 
 CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links",
-          "coordinates")
+          "coordinates", "worksharing")
 CheckName = Literal["warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms",
-                    "unplaced_views", "links", "coordinates"]
+                    "unplaced_views", "links", "coordinates", "worksharing"]
 SAMPLE = 4             # elements named per finding
 BUDGET = 1800          # characters of the whole result (the bounded-result rule is 2,000)
 MORE_LINE = 100        # characters kept per check for its "… and N more findings" line
@@ -55,7 +56,9 @@ class CheckModelArgs(BaseModel):
                     "sheet numbers against the project's patterns; unplaced_rooms; unplaced_views: views "
                     "on no sheet; links: Revit links, whether they are loaded and how each is placed "
                     "(origin to origin, by shared coordinates, or neither); coordinates: whether the "
-                    "project has shared coordinates.")
+                    "project has shared coordinates; worksharing (workshared models only): levels and grids off "
+                    "their workset, elements on closed worksets, elements you still borrow, elements out of date "
+                    "with central.")
     to_working_set: CheckName | None = Field(
         None, description="Replace the working set with ALL the elements this check found (e.g. "
                           "'empty_parameters'), so the next tool fixes them. Leave null to only look.")
@@ -94,13 +97,16 @@ class CheckResult:
 def check_model(ctx, args: CheckModelArgs):
     """Check the model before issue: Revit's warnings by kind, required parameters left empty, duplicate
     Marks, view names and sheet numbers against the project's patterns, unplaced rooms, views on no
-    sheet, links (loaded, placed where they belong) and shared coordinates. Each finding has a
-    count, a few element ids and how to fix it.
+    sheet, links (loaded, placed where they belong), shared coordinates and, in a workshared model,
+    worksets and borrowed or out-of-date elements (asked for by name elsewhere, it says it was skipped). Each finding has a count, a few element ids and
+    how to fix it.
 
     With to_working_set (a check's name) all the elements that check found become the working set,
     so the next call (e.g. set_parameter) fixes them. Reads only; changes nothing in the model.
     """
-    checks = list(dict.fromkeys(args.checks or CHECKS))
+    # All checks: worksharing's only in a workshared model (asked for by name elsewhere, it says it was skipped).
+    everything = CHECKS if ctx.doc.IsWorkshared else tuple(c for c in CHECKS if c != "worksharing")
+    checks = list(dict.fromkeys(args.checks or everything))
     if args.to_working_set and args.to_working_set not in checks:
         checks.append(args.to_working_set)  # asking for its elements means running it
     rules = _rules()
@@ -426,6 +432,53 @@ def _coordinates(ctx, rules) -> CheckResult:
     return result
 
 
+def _worksharing(ctx, rules) -> CheckResult:
+    """In a workshared model: levels and grids off their workset, elements on a closed workset,
+    elements the current user still borrows, elements out of date with central (as the local copy
+    last learnt it: nothing here asks central)."""
+    from Autodesk.Revit import DB
+    doc = ctx.doc
+    if not doc.IsWorkshared:
+        return CheckResult("worksharing", ok="skipped, the model is not workshared")
+    worksets = user_worksets(doc)
+    result = CheckResult("worksharing", ok="levels and grids on their workset; nothing on a closed workset, "
+                                           "borrowed by you or out of date with central")
+    datum_workset = next((w for w in worksets if w.name == GRIDS_WORKSET), None)
+    closed = {w.id: w.name for w in worksets if not w.is_open}
+    datums, on_closed, mine, stale = [], [], [], []
+    utils = DB.WorksharingUtils
+    out_of_date = (DB.ModelUpdatesStatus.UpdatedInCentral, DB.ModelUpdatesStatus.DeletedInCentral)
+    for element in DB.FilteredElementCollector(doc).WhereElementIsNotElementType():
+        model = is_model_element(element)
+        if model and datum_workset is not None and is_datum(element) \
+                and element.WorksetId.IntegerValue != datum_workset.id:
+            datums.append(element)
+        if model and element.WorksetId.IntegerValue in closed:
+            on_closed.append(element)
+        if utils.GetCheckoutStatus(doc, element.Id) == DB.CheckoutStatus.OwnedByCurrentUser:
+            mine.append(element)
+        if utils.GetModelUpdatesStatus(doc, element.Id) in out_of_date:
+            stale.append(element)
+    if datum_workset is None:
+        result.note = f"no workset is named '{GRIDS_WORKSET}', so levels and grids were not checked"
+    elif datums:
+        result.findings.append(_finding(ctx, f"level or grid not on '{GRIDS_WORKSET}'", datums,
+                                        f"move_to_workset them to '{GRIDS_WORKSET}'."))
+    if on_closed:
+        names = shorten(", ".join(sorted({closed[e.WorksetId.IntegerValue] for e in on_closed})), 60)
+        result.findings.append(_finding(ctx, f"element on a closed workset ({display_text(names)}), not shown here",
+                                        on_closed, "open the workset (Collaborate > Worksets) to see and check them."))
+    if mine:
+        result.findings.append(_finding(
+            ctx, "element you borrow", mine,
+            "when done, Synchronize with Central and relinquish borrowed elements, so others can edit them "
+            "(Paracore never synchronizes)."))
+    if stale:
+        result.findings.append(_finding(ctx, "element changed or deleted in central since you last reloaded", stale,
+                                        "Reload Latest (Collaborate > Reload Latest) before changing them."))
+    return result
+
+
 _RUNNERS = {"warnings": _warnings, "empty_parameters": _empty_parameters, "duplicate_marks": _duplicate_marks,
             "naming": _naming, "unplaced_rooms": _unplaced_rooms, "unplaced_views": _unplaced_views,
-            "links": _links, "coordinates": _coordinates}
+            "links": _links, "coordinates": _coordinates, "worksharing": _worksharing}

@@ -48,6 +48,7 @@ from paracore.revit import links
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
 from paracore.tools.wording import listed, plural, unique_ids
+from paracore.tools.worksharing_tools import standing, user_worksets
 
 SAMPLE_ROWS = 10        # default rows in a search sample
 MAX_ROWS = 20           # the most rows any result lists
@@ -504,16 +505,40 @@ def _unread_note(unread: list[str]) -> str:
 
 
 def _element_info(ctx, elements, missing) -> str:
+    # Worksharing is the host's: a link's elements are read-only here whoever owns them.
+    worksets = user_worksets(ctx.doc) if ctx.link is None and ctx.doc.IsWorkshared else None
     if len(elements) <= DETAILED:
-        blocks = [_details(ctx, e) for e in elements]
+        blocks = [_details(ctx, e) + (f"\n  {standing(ctx, e, worksets).text()}" if worksets is not None else "")
+                  for e in elements]
         return "\n".join(blocks) + _missing_note(missing)
     lines = [f"{plural(len(elements), 'element', grouped=True)}"
              + (f" in link '{ctx.link.label}'" if ctx.link is not None else "") + f": {_summary(elements)}."]
+    if worksets is not None:
+        lines.append(_worksharing_summary(ctx, elements, worksets))
     rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
     lines += rows
     if len(elements) > len(rows):
         lines.append(f"- … and {_n(len(elements) - len(rows))} more. Pass up to {DETAILED} ids to see them in full.")
     return "\n".join(lines) + _missing_note(missing)
+
+
+def _worksharing_summary(ctx, elements, worksets) -> str:
+    """ "Worksharing: 40 on 'Workset1', 2 on 'Shared Levels and Grids'; 3 borrowed by maria; 1 changed in
+    central since you last reloaded (Reload Latest)." for many elements of a workshared model."""
+    on, borrowed, central = Counter(), Counter(), Counter()
+    for element in elements:
+        where = standing(ctx, element, worksets)
+        on[where.workset] += 1
+        if where.owner:
+            borrowed["you" if where.mine else where.owner] += 1
+        if where.central:
+            central[where.central] += 1
+    parts = [counts_text(on, 4, lambda name, n: f"{_n(n)} on '{display_text(name, 40)}'")]
+    if borrowed:
+        parts.append(counts_text(borrowed, 4, lambda name, n: f"{_n(n)} borrowed by {display_text(name, 40)}"))
+    if central:
+        parts.append(counts_text(central, 3, lambda words, n: f"{_n(n)} {words}"))
+    return "Worksharing: " + "; ".join(parts) + "."
 
 
 def _details(ctx, element) -> str:

@@ -93,9 +93,100 @@ def editing_an_element_another_user_owns_fails_at_commit(scratch):
     return f"commit: {status}"
 
 
+def _user_worksets(doc):
+    return list(DB.FilteredWorksetCollector(doc).OfKind(DB.WorksetKind.UserWorkset))
+
+
+def _workset_parameter_moved_in_a_transaction(doc, element, target):
+    """Set ``element``'s Workset to ``target`` in a transaction that is rolled back (never
+    committed: a commit would borrow the element in central); (Set's answer or error, WorksetId read
+    inside the transaction)."""
+    transaction = DB.Transaction(doc, "Paracore check: workset")
+    transaction.Start()
+    try:
+        try:
+            answer = element.get_Parameter(DB.BuiltInParameter.ELEM_PARTITION_PARAM).Set(target.Id.IntegerValue)
+        except Exception as error:  # noqa: BLE001 - which exception Revit raises is what the check reports
+            answer = f"{type(error).__name__}: {error}"
+        return answer, element.WorksetId.IntegerValue
+    finally:
+        transaction.RollBack()
+
+
+def workset_parameter_moves_an_element(scratch):
+    doc = scratch.doc
+    if not doc.IsWorkshared:
+        skip("the model is not workshared")
+    worksets = [w for w in _user_worksets(doc) if w.IsOpen]
+    wall = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.Wall)), None)
+    if wall is None or len(worksets) < 2:
+        skip("the model needs a wall and two open user worksets")
+    parameter = wall.get_Parameter(DB.BuiltInParameter.ELEM_PARTITION_PARAM)
+    expect(parameter is not None, "a wall has no Workset parameter")
+    expect(parameter.StorageType == DB.StorageType.Integer, f"its storage is {parameter.StorageType}")
+    expect(parameter.AsInteger() == wall.WorksetId.IntegerValue,
+           f"it reads {parameter.AsInteger()}, the WorksetId is {wall.WorksetId.IntegerValue}")
+    expect(not parameter.IsReadOnly, "a wall's Workset is read-only")
+    target = next(w for w in worksets if w.Id.IntegerValue != wall.WorksetId.IntegerValue)
+    answer, now = _workset_parameter_moved_in_a_transaction(doc, wall, target)
+    expect(answer is True and now == target.Id.IntegerValue, f"Set answered {answer}; the wall is on {now}")
+    return f"Set({target.Id.IntegerValue}) answered {answer}; WorksetId then {now}"
+
+
+def workset_parameter_is_read_only_on_view_specific_elements_views_and_types(scratch):
+    doc = scratch.doc
+    if not doc.IsWorkshared:
+        skip("the model is not workshared")
+    view_specific = next((e for e in _elements(doc) if e.ViewSpecific), None)
+    view = next((v for v in DB.FilteredElementCollector(doc).OfClass(DB.View) if not v.IsTemplate), None)
+    wall_type = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.WallType)), None)
+    seen = []
+    for label, element in (("view-specific element", view_specific), ("view", view), ("wall type", wall_type)):
+        if element is None:
+            continue
+        parameter = element.get_Parameter(DB.BuiltInParameter.ELEM_PARTITION_PARAM)
+        read_only = parameter is None or parameter.IsReadOnly
+        expect(read_only, f"the Workset of a {label} ({element.Id}) is not read-only")
+        seen.append(f"{label}: {'no parameter' if parameter is None else 'read-only'}")
+    if not seen:
+        skip("the model has no view-specific element, view or wall type")
+    return "; ".join(seen)
+
+
+def workset_parameter_in_a_model_that_is_not_workshared(scratch):
+    doc = scratch.doc
+    if doc.IsWorkshared:
+        skip("the model is workshared")
+    wall = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.Wall)), None)
+    if wall is None:
+        skip("the model has no wall")
+    parameter = wall.get_Parameter(DB.BuiltInParameter.ELEM_PARTITION_PARAM)
+    expect(parameter is None, f"a wall has a Workset parameter reading {parameter.AsInteger() if parameter else ''}")
+    return "no Workset parameter"
+
+
+def workset_parameter_set_to_a_closed_workset(scratch):
+    doc = scratch.doc
+    if not doc.IsWorkshared:
+        skip("the model is not workshared")
+    closed = [w for w in _user_worksets(doc) if not w.IsOpen]
+    wall = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.Wall)), None)
+    if not closed or wall is None:
+        skip("the model needs a wall and a closed user workset (close one when opening the model)")
+    answer, now = _workset_parameter_moved_in_a_transaction(doc, wall, closed[0])
+    expect(answer is True and now == closed[0].Id.IntegerValue,
+           f"Set answered {answer}; the wall is on {now} (the stand-in lets it move)")
+    return f"Set to the closed workset answered {answer}; WorksetId then {now}"
+
+
 CHECKS = [
     ("inquiries answer in a model that is not workshared", inquiries_answer_in_a_model_that_is_not_workshared),
     ("new synchronize options relinquish borrowed elements", new_synchronize_options_relinquish_borrowed_elements),
     ("checkout elements inside a transaction", checkout_elements_inside_a_transaction),
     ("editing an element another user owns fails at commit", editing_an_element_another_user_owns_fails_at_commit),
+    ("workset parameter moves an element", workset_parameter_moves_an_element),
+    ("workset parameter is read-only on view-specific elements, views and types",
+     workset_parameter_is_read_only_on_view_specific_elements_views_and_types),
+    ("workset parameter in a model that is not workshared", workset_parameter_in_a_model_that_is_not_workshared),
+    ("workset parameter set to a closed workset", workset_parameter_set_to_a_closed_workset),
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from revit_standin.guard import api_class
 
 from . import _params
-from ._enums import BuiltInCategory, CategoryType
+from ._enums import BuiltInCategory, BuiltInParameter, CategoryType
 from ._geometry import XYZ, Curve, Line, Transform
 from ._ids import ElementId
 
@@ -221,7 +221,9 @@ class Element:
 
     @property
     def ViewSpecific(self) -> bool:  # noqa: N802
-        return False
+        """True for an element that belongs to one view (a tag, a text note, a dimension, a sheet's
+        title block and viewports): its OwnerViewId is that view."""
+        return self._state.get("owner_view_id") is not None
 
     def GetTypeId(self) -> ElementId:  # noqa: N802
         return ElementId(self._state.get("type_id", -1))
@@ -258,7 +260,14 @@ class Element:
         return _params.Parameter(self, definition) if definition is not None else None
 
     def get_Parameter(self, parameterId):  # noqa: N802, N803
-        """The indexed property ``Element.Parameter[BuiltInParameter]`` as pythonnet exposes it."""
+        """The indexed property ``Element.Parameter[BuiltInParameter]`` as pythonnet exposes it.
+
+        "Workset" (ELEM_PARTITION_PARAM) only in a workshared document, and only through this
+        member (the stand-in's Parameters and LookupParameter do not list it)."""
+        if parameterId == BuiltInParameter.ELEM_PARTITION_PARAM:
+            if self._document._central is None:
+                return None
+            return _params.Parameter(self, _params.workset_definition(read_only=not self._workset_changeable()))
         for definition in self._base_definitions():
             if definition.bip == parameterId:
                 return _params.Parameter(self, definition)
@@ -320,6 +329,23 @@ class Element:
 
     def _computed_level_id(self):
         return self._state.get("level_id")
+
+    # -- the element's workset (ELEM_PARTITION_PARAM) ---------------------------------------------
+    def _workset_changeable(self) -> bool:
+        """Revit: "You cannot reassign view-specific elements from a view workset to another
+        workset"; views and element types live on their own view and family worksets."""
+        from ._views import View
+        return not (self.ViewSpecific or isinstance(self, (View, ElementType)))
+
+    def _computed_workset(self):
+        return self.WorksetId.IntegerValue
+
+    def _set_workset(self, value: int) -> bool:
+        """Move the element to the user workset ``value``; False for an id that is not one."""
+        if value not in self._document._worksets:
+            return False
+        self._update_state(workset=value)
+        return True
 
     def _dependents(self):
         """Ids Revit deletes together with this element (hosted doors and windows...)."""

@@ -33,6 +33,7 @@ class ParamDef:
     read_only: bool = False
     computed: str | None = None      # name of an element method that computes the value
     choices: tuple = ()              # display names of an Integer parameter's values
+    setter: str | None = None        # name of an element method that stores a value (not in params)
 
     @property
     def is_yes_no(self) -> bool:
@@ -57,6 +58,13 @@ def _yes_no(name, bip=None):
 
 def _computed(name, bip, spec, method):
     return ParamDef(name, bip, StorageType.Double, spec, True, method)
+
+
+def workset_definition(read_only: bool) -> ParamDef:
+    """"Workset" (ELEM_PARTITION_PARAM): the element's WorksetId as an integer, set through the
+    element (``_set_workset``); read-only where Revit does not let an element change workset."""
+    return ParamDef("Workset", BIP.ELEM_PARTITION_PARAM, StorageType.Integer, _INT_SPEC, read_only,
+                    computed="_computed_workset", setter="_set_workset")
 
 
 LOCATION_LINE_NAMES = ("Wall Centerline", "Core Centerline", "Finish Face: Exterior",
@@ -318,6 +326,8 @@ class Parameter:
         converted = _convert_for_storage(value, self._def.storage)
         if converted is _MISMATCH:
             return False
+        if self._def.setter:
+            return getattr(self._element, self._def.setter)(converted)
         from revit_standin import faults
         converted = faults.stored_value(self._element._document, self._def.name, converted)
         self._element._set_param(self._def, converted)

@@ -49,3 +49,29 @@ def test_the_replay_runs_from_its_file_and_exits_clean():
     result = run_replay(load_replay(REPLAY.read_text(encoding="utf-8")), trace=False)
     [turn] = result["turns"]
     assert "error" not in turn and [r["is_error"] for r in turn["tool_results"]] == [False, False]
+
+
+def test_the_review_card_says_the_changed_walls_stay_borrowed_until_a_synchronize():
+    from paracore.app.revit import review_actions
+    from paracore.ui.review_card import summary_lines
+    replay = load_replay(REPLAY.read_text(encoding="utf-8"))
+    scripted = replay.scripted_model()
+    with Sandbox("duplex", workshared=replay.workshared) as box:
+        agent = box.agent(scripted, approver=scripted_approver(scripted))
+        list(agent.run_turn(replay.turns[0].user))
+        changes = box.on_main_thread(review_actions.turn_changes, box.session)
+    assert changes.borrowed == 14
+    assert summary_lines(changes)[-1] == ("Borrowed: the 14 elements it changed or deleted stay yours in central "
+                                          "until you Synchronize with Central and relinquish them (Paracore never "
+                                          "synchronizes).")
+
+
+def test_a_model_that_is_not_workshared_gets_no_borrowed_line():
+    from paracore.app.revit import review_actions
+    replay = load_replay(REPLAY.read_text(encoding="utf-8"))
+    scripted = replay.scripted_model()
+    with Sandbox("duplex") as box:
+        agent = box.agent(scripted, approver=scripted_approver(scripted))
+        list(agent.run_turn(replay.turns[0].user))
+        changes = box.on_main_thread(review_actions.turn_changes, box.session)
+    assert changes.modified and changes.borrowed == 0

@@ -138,5 +138,8 @@ def _final_state(sandbox) -> dict:
         uidoc = sandbox.host.uiapp.ActiveUIDocument
         return (*selection_and_element_count(uidoc), links.selected_linked(uidoc.Document, uidoc))
     selection, count, linked = sandbox.on_main_thread(read)
-    return {"working_set": _working_set_state(sandbox.session.working_set),
-            "selection": selection, "linked_selection": [str(e) for e in linked], "element_count": count}
+    state = {"working_set": _working_set_state(sandbox.session.working_set),
+             "selection": selection, "element_count": count}
+    if linked:   # elements selected inside links, as LINK:ID
+        state["linked_selection"] = [str(e) for e in linked]
+    return state

@@ -54,6 +54,11 @@ def summary_lines(changes) -> tuple[str, ...]:
     for label, counts in (("Created", changes.created), ("Modified", changes.modified), ("Deleted", changes.deleted)):
         if counts:
             lines.append(f"{label}: {_counts_text(counts)}")
+    borrowed = getattr(changes, "borrowed", 0)
+    if borrowed:
+        lines.append(f"Borrowed: the {borrowed} element{'s' if borrowed != 1 else ''} it changed or deleted stay "
+                     "yours in central until you Synchronize with Central and relinquish them (Paracore never "
+                     "synchronizes).")
     return tuple(lines)
 
 

@@ -59,6 +59,7 @@ class Entry:
     deleted: tuple[int, ...] = ()
     categories: dict = field(default_factory=dict, compare=False)   # id -> category name
     working_set_before: tuple[int, ...] | None = None               # when its turn began
+    workshared: bool = False      # made in a workshared model: what it changed stays borrowed until a sync
 
     def matches(self, names) -> bool:
         """Whether an undo/redo event with ``names`` is this entry. Revit may report the entry's
@@ -88,6 +89,7 @@ class TurnChanges:
     modified: dict
     deleted: dict
     ids: tuple[int, ...]  # created and modified ids, for Show and Isolate
+    borrowed: int = 0     # in a workshared model: the elements it changed or deleted, borrowed until a sync
 
     @property
     def changed(self) -> bool:
@@ -197,7 +199,7 @@ class DocumentLedger:
         self._read_categories(doc, added + modified)
         categories = {i: self.categories.get(i, UNKNOWN) for i in (*added, *modified, *deleted)}
         entry = Entry(name, tuple(n for c in commits for n in c[0]), work.turn, added, modified, deleted,
-                      categories, work.working_set_before)
+                      categories, work.working_set_before, workshared=bool(doc.IsWorkshared))
         self.undo.append(entry)
         self.redo.clear()
         return entry
@@ -237,9 +239,14 @@ class DocumentLedger:
         for entry in entries:
             categories.update(entry.categories)
         gone = set(deleted)
+        # Revit: "Making a user change also causes the element to be checked out to the current user"
+        # (ModelUpdatesStatus); it stays so until the user synchronizes and relinquishes.
+        borrowed = len([i for i in (*modified, *deleted) if categories.get(i) != INTERNAL]) \
+            if any(e.workshared for e in entries) else 0
         return TurnChanges(turn, len(entries), _counts(added, categories), _counts(modified, categories),
                            _counts(deleted, categories),
-                           tuple(i for i in (*added, *modified) if i not in gone and categories.get(i) != INTERNAL))
+                           tuple(i for i in (*added, *modified) if i not in gone and categories.get(i) != INTERNAL),
+                           borrowed)
 
 
 def _pop_foreign_suffix(items: list, names) -> list:

@@ -65,6 +65,7 @@ class RecordedReplay:
         self.model = replay.model
         self.toolsets = replay.toolsets
         self.workshared = replay.workshared
+        self.links = replay.links
         self.scripted = replay.scripted_model()
 
     def scripted_model(self):

@@ -288,6 +288,17 @@ def test_a_central_that_cannot_be_reached_changes_nothing_and_says_so(workshared
     assert workshared._unsynchronized == {w.Value for w in walls}           # the failed sync saved nothing
 
 
+def test_with_central_unreachable_a_commit_changes_what_the_user_owns_and_fails_whole_on_the_rest(workshared):
+    walls = wall_ids(workshared, 3)
+    set_comments(workshared, walls[:1], "mine")                        # the user borrows the first
+    shared.central_of(workshared).reachable = False
+    assert set_comments(workshared, walls[:1], "offline") == TransactionStatus.Committed
+    assert set_comments(workshared, walls, "all") == TransactionStatus.RolledBack
+    assert comments(workshared, walls) == ["offline", "", ""]
+    assert workshared._last_rollback_reasons == ["Can't obtain permission to edit the element. The Central Model "
+                                                 "is busy."] * 2
+
+
 # -- a sample opened with a colleague in it (sandbox, replays, paracore mcp --workshared) ------------------
 
 

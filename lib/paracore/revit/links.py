@@ -63,7 +63,8 @@ def chosen_links(doc, name: str) -> list[Link]:
     wanted = name.strip().casefold()
     picked = placed if wanted == ALL else [link for link in placed if _matches(link, wanted)]
     if not picked:
-        raise ToolError(f"No link is named {name!r}. The links: {_listed(placed)}; or give link 'all'.")
+        shown = name if len(name) <= 80 else name[:80] + "…"
+        raise ToolError(f"No link is named {shown!r}. The links: {_listed(placed)}; or give link 'all'.")
     loaded = [link for link in picked if link.document is not None]
     if not loaded:
         names = ", ".join(f"'{link.label}'" for link in picked)

@@ -492,7 +492,8 @@ def _linked_groups(ctx, linked_ids) -> tuple[list, list[str]]:
         raise ToolError(f"linked_ids: {error}") from None
     found, unread = links.resolve_all(ctx.doc, wanted)
     if not found:
-        raise ToolError("None of these linked elements can be read: " + "; ".join(unread[:5]) + ".")
+        raise ToolError("None of these linked elements can be read: " + "; ".join(unread[:5])
+                        + ". Find them again with search_elements and link, after reloading any link not loaded.")
     groups: dict[int, tuple] = {}
     for item in found:
         groups.setdefault(item.link.id, (ctx.in_link(item.link), []))[1].append(item.element)

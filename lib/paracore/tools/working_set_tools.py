@@ -302,7 +302,8 @@ def _select_with_linked(ctx, host_elements, linked_ids) -> str:
         raise ToolError(f"linked_ids: {error}") from None
     found, unread = links.resolve_all(ctx.doc, wanted)
     if not found and not host_elements:
-        raise ToolError("None of these linked elements can be read: " + "; ".join(unread[:5]) + ".")
+        raise ToolError("None of these linked elements can be read: " + "; ".join(unread[:5])
+                        + ". Find them again with search_elements and link.")
     host, linked = links.select_with_links(ctx.uidoc, host_elements, found)
     in_set = set(ctx.session.working_set.linked) == set(wanted)
     text = (f"Selected {_linked_sentence([f.linked for f in found if f.linked in set(linked)])}"

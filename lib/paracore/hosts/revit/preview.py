@@ -140,8 +140,24 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     doc = uidoc.Document
     if doc.IsReadOnly:
         return None
+    preview = _narrowed_preview(uidoc, session, call, earlier)
+    if doc.IsWorkshared and preview is not None and preview.error:
+        # The copy's cache may be behind central: a failed commit can teach it who holds what (the
+        # stand-in learns so; Revit does not document it), so try once more as the run would go.
+        again = _narrowed_preview(uidoc, session, call, earlier)
+        preview = again if again is None or not again.error else \
+            dataclasses.replace(again, error=f"{again.error}\n{WORKSHARED_HINT}")
+    return preview
+
+
+WORKSHARED_HINT = ("In a workshared model: check that central can be reached and who borrows these elements "
+                   "(get_element_info), then ask again.")
+
+
+def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall]) -> Preview | None:
     # In a workshared model, as the executor will run it: without the elements others own (as far
     # as this copy knows; the executor asks central, and nothing is borrowed before the approval).
+    doc = uidoc.Document
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
         return Preview(error=narrowed.note)

@@ -46,6 +46,10 @@ UPDATED_IN_CENTRAL = define_failure(
     "updated-in-central", FailureSeverity.Error, "You must Reload Latest before editing the element.")
 DELETED_IN_CENTRAL = define_failure(
     "deleted-in-central", FailureSeverity.Error, "Can't edit the element. It was deleted in the Central Model.")
+# CannotBorrowBusyContention: what a commit meets when central cannot lend the element (the stand-in
+# raises it for a central that cannot be reached; Revit's wording for that case is not documented).
+CANNOT_BORROW = define_failure(
+    "cannot-borrow", FailureSeverity.Error, "Can't obtain permission to edit the element. The Central Model is busy.")
 _GRID_CATEGORIES = (BuiltInCategory.OST_Levels.value, BuiltInCategory.OST_Grids.value)
 _PROHIBITED = "{}[]|;<>?`~"   # Revit: characters a workset name may not have
 
@@ -307,7 +311,9 @@ class WorksharingDocument:
             if self._model_updates_status(element_id) == ModelUpdatesStatus.NotYetInCentral:
                 continue
             owner = self._central.owner(element_id)
-            if owner not in (None, user):
+            if not self._central.reachable and owner != user:
+                failure = FailureMessage(CANNOT_BORROW)
+            elif owner not in (None, user):
                 failure = FailureMessage(OWNED_BY_OTHER)
                 failure._text = failure.GetDescriptionText().format(owner=owner)
             elif self._model_updates_status(element_id) == ModelUpdatesStatus.DeletedInCentral:
@@ -319,7 +325,7 @@ class WorksharingDocument:
             failure._failing = [element_id]
             failure._resolvable = False
             failures.append(failure)
-        if failures:
+        if failures and self._central.reachable:
             self._learn_from_central()   # the editing request that failed told it who owns what
         return failures
 
@@ -328,8 +334,11 @@ class WorksharingDocument:
         creator's), and waits for the next synchronize."""
         if self._central is None:
             return
-        self._central.borrow(self._username(), changed)
+        user = self._username()
         self._unsynchronized |= set(changed) | set(deleted)
+        if not self._central.reachable:   # only what the user owns already could commit (_ownership_failures)
+            return
+        self._central.borrow(user, changed)
         self._learn_from_central()
 
     def _synchronize(self, relinquish: RelinquishOptions | None) -> None:

@@ -353,6 +353,12 @@ namespace Autodesk.Revit.DB
         public XYZ BasisX { get { return new XYZ(Math.Cos(angle), Math.Sin(angle), 0); } }
         public XYZ BasisY { get { return new XYZ(-Math.Sin(angle), Math.Cos(angle), 0); } }
         public XYZ BasisZ { get { return new XYZ(0, 0, 1); } }
+
+        public XYZ OfPoint(XYZ point)
+        {
+            return new XYZ(Origin.X + point.X * Math.Cos(angle) - point.Y * Math.Sin(angle),
+                           Origin.Y + point.X * Math.Sin(angle) + point.Y * Math.Cos(angle), Origin.Z + point.Z);
+        }
     }
 
     public class RevitLinkInstance : Instance
@@ -1131,6 +1137,18 @@ namespace Autodesk.Revit.DB
         public Reference(Element element) { Element = element; }
         internal Element Element { get; private set; }
         internal double Offset { get; set; }   // a side face's distance along its wall's normal
+        internal RevitLinkInstance LinkInstance { get; private set; }   // set: a host reference into a link
+
+        // A link reference: ElementId is the link instance, LinkedElementId the element in the link.
+        public ElementId ElementId { get { return LinkInstance != null ? LinkInstance.Id : Element.Id; } }
+        public ElementId LinkedElementId { get { return LinkInstance != null ? Element.Id : ElementId.InvalidElementId; } }
+
+        public Reference CreateLinkReference(RevitLinkInstance revitLinkInstance)
+        {
+            if (revitLinkInstance == null) throw new System.ArgumentNullException("revitLinkInstance");
+            ParacoreClrLane.Revit.Record("Reference.CreateLinkReference(RevitLinkInstance)");
+            return new Reference(Element) { LinkInstance = revitLinkInstance };
+        }
     }
 
     // Revit's own collection of references: built empty, filled with Append (not a .NET IList).
@@ -2006,6 +2024,7 @@ namespace Autodesk.Revit.UI.Selection
         public void SetElementIds(ICollection<ElementId> elementIds)
         {
             ids.Clear();
+            linked.Clear();
             foreach (ElementId id in elementIds)
             {
                 if (document.GetElement(id) != null && !ids.Contains(id)) ids.Add(id);
@@ -2013,6 +2032,30 @@ namespace Autodesk.Revit.UI.Selection
         }
 
         public ICollection<ElementId> GetElementIds() { return new List<ElementId>(ids); }
+
+        private readonly List<Reference> linked = new List<Reference>();
+
+        // Revit 2023+: host and linked elements together, replacing the selection.
+        public void SetReferences(IList<Reference> references)
+        {
+            if (references == null) throw new System.ArgumentNullException("references");
+            ParacoreClrLane.Revit.Record("Selection.SetReferences(IList<Reference>)");
+            ids.Clear();
+            linked.Clear();
+            foreach (Reference reference in references)
+            {
+                if (reference.LinkedElementId.Value != -1) linked.Add(reference);
+                else if (document.GetElement(reference.ElementId) != null) ids.Add(reference.ElementId);
+            }
+        }
+
+        public IList<Reference> GetReferences()
+        {
+            List<Reference> all = new List<Reference>();
+            foreach (ElementId id in ids) all.Add(new Reference(document.GetElement(id)));
+            all.AddRange(linked);
+            return all;
+        }
     }
 }
 
@@ -2761,6 +2804,17 @@ namespace ParacoreClrLane
             instance.LinkDocument = new Document(name, true);
             instance.LinkDocument.IsLinked = true;
             SetSharedCoordinates(instance.LinkDocument, linkShared);
+            return instance;
+        }
+
+        // A loaded link placed at (x, y) turned by angle, with one door at (doorX, doorY) in its own coordinates.
+        public static RevitLinkInstance AddLinkWithADoor(Document document, string name, double x, double y, double angle,
+                                                         double doorX, double doorY)
+        {
+            RevitLinkInstance instance = AddPlacedLink(document, name, x, y, 0.0, angle, new double[] { 0, 0, 0, 0 });
+            Document linked = instance.LinkDocument;
+            Wall wall = AddWall(linked, doorX - 5, doorY, doorX + 5, doorY, 0.5);
+            AddDoor(linked, wall, doorX, doorY);
             return instance;
         }
 

@@ -1069,3 +1069,31 @@ def ownership_before_a_step() -> dict:
     narrowed = ownership.check_out(doc, [("c1", call)])["c1"]
     return {"plain": plain, "cached_ids": cached.call.args.element_ids, "ids": narrowed.call.args.element_ids,
             "note": narrowed.note, "owners": {str(k): v for k, v in doc.Owners.items()}}
+
+
+def reading_and_selecting_inside_links() -> dict:
+    """paracore/revit/links.py on the real CLR: RevitLinkType.IsLoaded and GetLinkDocument per link,
+    a door read inside one and its point taken to the host (GetTotalTransform().OfPoint), then the
+    door selected with the host's wall through Selection.SetReferences (a List<Reference> built in
+    .NET: typed_list) and read back through GetReferences (ElementId / LinkedElementId)."""
+    import math
+
+    from paracore.core.linked import LinkedElement
+    from paracore.revit import links
+    app = Revit.OpenProject("Host.rvt")
+    doc = app.ActiveUIDocument.Document
+    host_wall = Revit.AddWall(doc, 0.0, 0.0, 10.0, 0.0, 0.5)
+    placed = Revit.AddLinkWithADoor(doc, "Architecture.rvt", 100.0, 50.0, math.pi / 2, 3.0, 4.0)
+    Revit.AddLink(doc, "MEP.rvt", False, True)
+    door = next(iter(DB.FilteredElementCollector(placed.GetLinkDocument()).OfCategory(DB.BuiltInCategory.OST_Doors)))
+    wanted = LinkedElement(placed.Id.Value, door.Id.Value)
+    found = links.resolve(doc, wanted)
+    point = found.link.to_host(door.Location.Point)
+    Revit.TakeCalls()
+    host, linked = links.select_with_links(app.ActiveUIDocument, [host_wall], [found])
+    return {"links": [(link.label, link.document is not None) for link in links.links(doc)],
+            "resolved": (str(found.linked), found.linked.category, found.problem),
+            "host_point": (round(point.X, 6), round(point.Y, 6)),
+            "selected": (host, [str(e) for e in linked]), "host_wall": host_wall.Id.Value,
+            "picked": [str(e) for e in links.selected_linked(doc, app.ActiveUIDocument)],
+            "calls": sorted(set(Revit.TakeCalls()))}

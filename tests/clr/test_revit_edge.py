@@ -115,3 +115,15 @@ def test_the_doctors_worker_check_shows_the_stall_and_the_pump_on_an_idle_loop_h
     assert seen["waiting"] == "warn" and seen["status"] == "ok", seen
     assert "without the pump it stalls" in seen["detail"] and seen["pump_ticks"] >= 10, seen
     assert any("Worker thread (GIL pump)" in line for line in seen["lines"])
+
+
+def test_reading_and_selecting_inside_links_crosses_into_dotnet(clr):
+    seen = clr.run("reading_and_selecting_inside_links")
+    assert seen["links"] == [["Architecture.rvt", True], ["MEP.rvt", False]]
+    link_id = seen["resolved"][0].split(":")[0]
+    assert seen["resolved"][1:] == ["Doors", ""]
+    assert seen["host_point"] == [96.0, 53.0]                 # (3, 4) turned 90° and moved (100, 50)
+    assert seen["selected"] == [[seen["host_wall"]], [seen["resolved"][0]]]
+    assert seen["picked"] == [seen["resolved"][0]] and link_id.isdigit()
+    assert {"Reference.CreateLinkReference(RevitLinkInstance)", "Selection.SetReferences(IList<Reference>)"} \
+        <= set(seen["calls"])

@@ -300,3 +300,25 @@ def test_a_revit_error_becomes_a_message_not_a_traceback(revit, walls, monkeypat
 
     assert revit.click(quick_buttons.select_working_set) == (
         "Could not select the working set: The selection is locked by another command.")
+
+
+def test_add_selection_keeps_the_elements_picked_inside_a_link_as_linked(revit, walls):
+    from revit_standin.links import link_model, parse_link
+
+    def pick():
+        instance = link_model(revit.doc, parse_link("SampleHouse4@30,-5,90"))
+        doors = DB.FilteredElementCollector(instance.GetLinkDocument()).OfCategory(
+            DB.BuiltInCategory.OST_Doors).WhereElementIsNotElementType().ToElements()
+        picked = [DB.Reference(d).CreateLinkReference(instance) for d in doors[:2]]
+        picked.append(DB.Reference(revit.doc.GetElement(DB.ElementId(walls[0]))))
+        revit.uiapp.ActiveUIDocument.Selection.SetReferences(typed_list(DB.Reference, picked))
+    revit.call(pick)
+
+    message = revit.click(quick_buttons.add_selection)
+
+    assert message == ("Added the selection: 1 element and 2 linked (2 Doors in SampleHouse4.rvt : 1). "
+                       "Working set: 3 elements (1 Wall, 2 linked Doors).")
+    session = sessions.registry().get(revit.call(lambda: document_key(revit.doc)))
+    assert revit.working_set() == [walls[0]] and len(session.working_set.linked) == 2
+    message = revit.click(quick_buttons.replace_with_selection)
+    assert message.startswith("The working set is now the selection: 1 element and 2 linked")

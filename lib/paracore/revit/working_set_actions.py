@@ -18,10 +18,11 @@ or the panel asks for one of its own (``own_transaction=True``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from paracore.revit import selection
+from paracore.core.linked import LinkedElement
+from paracore.revit import links, selection
 from paracore.revit.api import DB
 from paracore.revit.context import id_value
 from paracore.revit.dotnet import element_id_list
@@ -55,6 +56,7 @@ class Outcome:
     refused: str | None = None          # why nothing was tried (EMPTY, NOTHING_SELECTED, NO_VIEW, ...)
     view_name: str = ""                 # isolate: the view acted in
     reset: bool = False                 # isolate: an earlier temporary hide/isolate was reset first
+    linked: tuple[LinkedElement, ...] = ()   # with the selection: elements the user picked inside links
 
     def skipped_ids(self, *reasons: str) -> tuple[int, ...]:
         """The ids skipped for any of ``reasons`` (every reason when none is given)."""
@@ -99,12 +101,18 @@ def change(working_set, operation: Operation, ids, source: str | None = None) ->
 
 
 def change_with_selection(uidoc, working_set, operation: Operation, source: str | None = None) -> Outcome:
-    """``change`` with the elements selected in Revit; refused when nothing is selected."""
-    ids = selection.selected_ids(uidoc)
-    if not ids:
+    """``change`` with the elements selected in Revit, and those picked inside links (``linked``:
+    they join or leave the set as linked elements); refused when nothing is selected."""
+    ids, linked = selection.selected_ids(uidoc), tuple(links.selected_linked(uidoc.Document, uidoc))
+    if not ids and not linked:
         before = tuple(working_set.ids)
         return Outcome(before=before, after=before, refused=NOTHING_SELECTED)
-    return change(working_set, operation, ids, source)
+    if not linked:
+        return change(working_set, operation, ids, source)
+    outcome = change(working_set, operation, ids)      # worded here; applied below, with the linked ones
+    if source is not None:
+        getattr(working_set, operation)(outcome.done, source=source, linked=linked)
+    return replace(outcome, linked=linked)
 
 
 def clear(working_set, source: str | None = None) -> Outcome:

@@ -234,11 +234,10 @@ def add_selection_to_working_set(ctx, args: SelectionModeArgs):
     'remove' takes them out of it.
     """
     outcome = actions.change_with_selection(ctx.uidoc, ctx.session.working_set, args.mode)
-    linked = links.selected_linked(ctx.doc, ctx.uidoc)
-    if outcome.refused and not linked:
+    if outcome.refused:
         raise ToolError("Nothing is selected in Revit. Select elements first, then ask again.")
-    if linked:
-        return _selection_with_linked(ctx, outcome, linked, args.mode)
+    if outcome.linked:
+        return _selection_with_linked(ctx, outcome, outcome.linked, args.mode)
     selected = outcome.requested
     what = f"the {plural(len(selected), 'selected element')} ({category_summary(ctx.elements(selected))})"
     if args.mode == "add":

@@ -4,41 +4,14 @@ as they were, and on the plain duplex, where it must skip (no link to read), as 
 them (inside a rolled-back transaction group). The linked duplex also has an unloaded link."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from Autodesk.Revit import DB
 
-from paracore.core import session as sessions
-from revit_standin import faults, guard
-from revit_standin.host import RevitHost
+from behaviour_check_support import checks_of, host, run_check  # noqa: F401 - host: the module's stand-in Revit (a fixture)
 from revit_standin.links import add_link, link_model, parse_link
 
-IN_REVIT = Path(__file__).resolve().parent / "in_revit"
-
-
-def _checks():
-    if str(IN_REVIT) not in sys.path:
-        sys.path.insert(0, str(IN_REVIT))   # as run_checks.py does: kit and behaviour_checks
-    from behaviour_checks import all_checks
-    return [(name, function) for area, name, function in all_checks() if area == "links"]
-
-
-CHECKS = _checks()
-
-
-@pytest.fixture(scope="module")
-def host():
-    guard.reset_main_thread()
-    sessions.reset_registry_for_tests()
-    host = RevitHost.start()
-    yield host
-    host.stop()
-    faults.clear()
-    guard.reset_main_thread()
-    sessions.reset_registry_for_tests()
+CHECKS = checks_of("links")
 
 
 def _unloaded_link(doc):
@@ -50,26 +23,17 @@ def _unloaded_link(doc):
 
 def _run(host, function, *, linked: bool) -> str | None:
     """The check's detail, or None when it skipped."""
-    import kit
     doc = host.call(lambda: host.open("duplex"))
     if linked:
         host.call(lambda: link_model(doc, parse_link("SampleHouse4@30,-5,90")))
         host.call(lambda: _unloaded_link(doc))
-    scratch = host.call(lambda: kit.Scratch(host.uiapp))
 
     def state():
         return (sorted(e.Id.Value for e in DB.FilteredElementCollector(doc).WhereElementIsNotElementType()),
                 len(doc._journal.undo_history), list(doc._selection if hasattr(doc, "_selection") else []),
                 list(getattr(doc, "_linked_selection", [])))
     before = host.call(state)
-
-    def run():
-        with kit.rolled_back(doc, "Paracore check"):
-            return function(scratch)
-    try:
-        detail = host.call(run)
-    except kit.Skipped:
-        detail = None
+    detail = run_check(host, doc, function)
     assert host.call(state) == before
     host.call(lambda: host.close(doc))
     return detail

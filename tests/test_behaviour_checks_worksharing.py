@@ -5,40 +5,14 @@ A check may skip on one of the two models (it needs a workshared one, or one tha
 pass on the other, and leave the model as it was."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from Autodesk.Revit import DB
 
-from paracore.core import session as sessions
-from revit_standin import central, faults, guard
-from revit_standin.host import RevitHost
+from behaviour_check_support import checks_of, host, run_check  # noqa: F401 - host: the module's stand-in Revit (a fixture)
+from revit_standin import central
 
-IN_REVIT = Path(__file__).resolve().parent / "in_revit"
-
-
-def _checks():
-    if str(IN_REVIT) not in sys.path:
-        sys.path.insert(0, str(IN_REVIT))   # as run_checks.py does: kit and behaviour_checks
-    from behaviour_checks import all_checks
-    return [(name, function) for area, name, function in all_checks() if area == "worksharing"]
-
-
-CHECKS = _checks()
-
-
-@pytest.fixture(scope="module")
-def host():
-    guard.reset_main_thread()
-    sessions.reset_registry_for_tests()
-    host = RevitHost.start()
-    yield host
-    host.stop()
-    faults.clear()
-    guard.reset_main_thread()
-    sessions.reset_registry_for_tests()
+CHECKS = checks_of("worksharing")
 
 
 def _workshared(doc):
@@ -58,21 +32,12 @@ def _workshared(doc):
 
 def _run(host, function, *, workshared: bool) -> str | None:
     """The check's detail, or None when it skipped."""
-    import kit
     doc = host.call(lambda: host.open("duplex"))
     if workshared:
         host.call(lambda: _workshared(doc))
-    scratch = host.call(lambda: kit.Scratch(host.uiapp))
     before = host.call(lambda: (sorted(e.Id.Value for e in DB.FilteredElementCollector(doc)
                                        .WhereElementIsNotElementType()), len(doc._journal.undo_history)))
-
-    def run():
-        with kit.rolled_back(doc, "Paracore check"):
-            return function(scratch)
-    try:
-        detail = host.call(run)
-    except kit.Skipped:
-        detail = None
+    detail = run_check(host, doc, function)
     after = host.call(lambda: (sorted(e.Id.Value for e in DB.FilteredElementCollector(doc)
                                       .WhereElementIsNotElementType()), len(doc._journal.undo_history)))
     assert after == before

@@ -40,7 +40,8 @@ from paracore.core.display import escape_unsafe
 from paracore.core.linked import LinkedElement
 from paracore.tools.arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
 from paracore.tools.errors import format_exception_for_model
-from paracore.tools.linked_arguments import LINKED_IDS, left_out_note, move_linked_ids, only_linked_message
+from paracore.tools.linked_arguments import (ELEMENT_IDS, LINKED_IDS, left_out_note, move_linked_ids,
+                                              only_linked_message)
 from paracore.tools.results import ToolError, ToolOutput
 from paracore.tools.schema import check_strict_schema, conventional_schema, strict_schema
 
@@ -52,7 +53,6 @@ __all__ = [
 WorkingSetPolicy = Literal["add", "replace", "none"]
 _POLICIES = ("add", "replace", "none")
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what every provider accepts as a tool name
-ELEMENT_IDS = "element_ids"
 
 
 @dataclass(frozen=True, eq=False)

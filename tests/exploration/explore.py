@@ -42,11 +42,17 @@ from paracore.core.messages import ToolCallPart
 from paracore.hosts.revit import executor, transactions
 from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 from paracore.tools import schedule_export_tools
+from paracore.core.linked import parse_linked
+from paracore.revit import links
 from paracore.tools.registry import default_registry
 from paracore.tools.results import ToolError
 from revit_standin.loader import resolve_model
 
 BUILDINGS = ("duplex", "SampleHouse4", "Office_A_20110811", "LargeBuilding")
+# The duplex with two samples linked into it, one moved and turned: explored with the tools that read
+# inside links and the writing tools that must refuse linked elements (test_every_tool.py).
+LINKED_HOST = "duplex+links"
+HOST_LINKS = ("SampleHouse4@30,-5,90", "duplex@-40,0")
 REGRESSIONS = Path(__file__).with_name("regressions.json")
 
 CI_EXAMPLES = 10           # per tool and building, derandomized: the CI budget (< 90 s for the folder)
@@ -58,11 +64,17 @@ load_tools()
 
 
 def available(building: str) -> bool:
+    models = ["duplex", *(link.split("@")[0] for link in HOST_LINKS)] if building == LINKED_HOST else [building]
     try:
-        resolve_model(building)
+        for model in models:
+            resolve_model(model)
         return True
     except FileNotFoundError:
         return False
+
+
+def open_sandbox(building: str) -> Sandbox:
+    return Sandbox("duplex", links=HOST_LINKS) if building == LINKED_HOST else Sandbox(building)
 
 
 def settings(examples: int | None = None) -> hypothesis_settings:
@@ -139,7 +151,7 @@ class Explorer:
 
     def __init__(self, building: str) -> None:
         self.building = building
-        self.box = Sandbox(building)
+        self.box = open_sandbox(building)
         self.doc = self.box.doc
         self.agent = self.box.agent(ScriptedModel([]), policy=ApprovalPolicy())  # writes are previewed, then run
         self.start_view = self.on_main_thread(lambda: self.box.host.uiapp.ActiveUIDocument.ActiveView.Name)
@@ -210,8 +222,11 @@ class Explorer:
         view = self.vocabulary.view_objects.get(view_name)
         if view is not None and uidoc.ActiveView.Id != view.Id:
             uidoc.ActiveView = view
-        live = [i for i in working_set if self.doc.GetElement(DB.ElementId(i)) is not None]
-        self.session.working_set.replace(live, source="exploration")
+        hosts = [i for i in working_set if isinstance(i, int)]
+        live = [i for i in hosts if self.doc.GetElement(DB.ElementId(i)) is not None]
+        wanted = [parse_linked(i) for i in working_set if isinstance(i, str)]
+        linked = [found.linked for found in links.resolve_all(self.doc, [w for w in wanted if w])[0]]
+        self.session.working_set.replace(live, source="exploration", linked=linked)
 
     def _restore(self) -> None:
         journal = self.doc._journal
@@ -224,8 +239,10 @@ class Explorer:
         uidoc.Selection.SetElementIds(_empty_ids())
         self.session.working_set.replace([], source="exploration")
 
-    def _dead_working_set_ids(self) -> list[int]:
-        return [i for i in self.session.working_set.ids if self.doc.GetElement(DB.ElementId(i)) is None]
+    def _dead_working_set_ids(self) -> list:
+        dead = [i for i in self.session.working_set.ids if self.doc.GetElement(DB.ElementId(i)) is None]
+        return dead + [str(e) for e in self.session.working_set.linked
+                       if not isinstance(self.doc.GetElement(DB.ElementId(e.link_id)), DB.RevitLinkInstance)]
 
 
 def _empty_ids():
@@ -284,6 +301,8 @@ class Vocabulary:
     schedule_fields: list[str]
     scripts: list[str]
     view_objects: dict = field(default_factory=dict)   # name -> View (the stand-in's objects)
+    links: list[str] = field(default_factory=list)      # the loaded links' names, as the tools take them
+    linked_ids: list[str] = field(default_factory=list)  # elements inside them, LINK:ID
     extent: tuple[float, float, float, float] = (-50.0, -50.0, 50.0, 50.0)   # x0, y0, x1, y1 in feet
 
     @property
@@ -320,7 +339,21 @@ def read_vocabulary(doc) -> Vocabulary:
         schedule_fields=_schedule_fields(views),
         scripts=_script_names(),
         view_objects={v.Name: v for v in views if not v.IsTemplate},
-        extent=_extent(elements))
+        extent=_extent(elements),
+        **_links_of(doc))
+
+
+def _links_of(doc) -> dict:
+    """The names a link answers to and a few elements inside each, for ``link`` and ``linked_ids``."""
+    from paracore.revit import links
+    names, linked = [], []
+    for link in links.links(doc):
+        file_name = link.label.split(" : ")[0]
+        names += [link.label, file_name, file_name.removesuffix(".rvt")]
+        if link.document is not None:
+            inside = DB.FilteredElementCollector(link.document).WhereElementIsNotElementType()
+            linked += [f"{link.id}:{e.Id.Value}" for e in list(inside)[:40] if e.Category is not None]
+    return {"links": names, "linked_ids": linked}
 
 
 def _parameter_names(elements) -> list[str]:
@@ -460,6 +493,11 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
                                 "sub/" + "y" * 300 + "/out.csv", ""]).map(lambda name: str(TEMP / name) if name else "")
     if key == "code":
         return st.sampled_from(SNIPPETS)
+    if key == "link" and v.links:
+        return some(v.links + ["all"])
+    if key == "linked_ids" and v.linked_ids:
+        return st.lists(st.one_of(st.sampled_from(v.linked_ids), st.sampled_from(v.linked_ids),
+                                  st.sampled_from(["9999:1", "1:2:3", "door", "-4:5"])), max_size=6)
     if key in POINT_NAMES and schema.get("type") == "array":
         return _point(v, wild=wild)
     if key == "boundary":

@@ -23,8 +23,8 @@ working set) is the sandbox's option, not Revit's. ``export`` is ExportImage's u
 """
 from __future__ import annotations
 
+import contextlib
 import math
-import os
 from dataclasses import dataclass, field
 
 DPI = 100
@@ -45,6 +45,20 @@ ARC_SAMPLES = 24
 POINT_MARK_FT = 1.0            # the side of the square drawn for an element known by a point
 DEFAULT_OPENING_WIDTH = 3.0    # ft, an opening whose type gives no width
 DEFAULT_HEIGHT = 10.0          # ft, a wall or storey whose height is unknown
+
+
+_HIGHLIGHT: list = [frozenset()]   # the ids ``highlighted`` asks ExportImage to draw in the highlight colour
+
+
+@contextlib.contextmanager
+def highlighted(ids):
+    """While open, ExportImage draws these element ids (ElementIds or ints) in the highlight
+    colour: the sandbox's working set. Not a Revit API: Revit draws what the view shows."""
+    _HIGHLIGHT.append(frozenset(int(getattr(i, "_value", i)) for i in ids))
+    try:
+        yield
+    finally:
+        _HIGHLIGHT.pop()
 
 
 class NothingToDraw(ValueError):
@@ -284,8 +298,8 @@ def export(view, path: str, options) -> Picture:
                ImageResolution.DPI_600: 600}[options.ImageResolution]
         # the view printed at its scale (a foot of model is 304.8 / scale mm of paper), zoomed
         per_foot = MM_PER_FOOT / view.Scale / 25.4 * dpi * options.Zoom / 100
-        return draw(view, path, zoom_pixels_per_foot=per_foot)
-    return draw(view, path, pixel_size=options.PixelSize,
+        return draw(view, path, zoom_pixels_per_foot=per_foot, highlight=_HIGHLIGHT[-1])
+    return draw(view, path, pixel_size=options.PixelSize, highlight=_HIGHLIGHT[-1],
                 fit_vertical=options.FitDirection == FitDirectionType.Vertical)
 
 

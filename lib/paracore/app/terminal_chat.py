@@ -25,6 +25,7 @@ from paracore.app.revit import review_actions
 from paracore.core import events as ev
 from paracore.core.command_line import paracore
 from paracore.hosts.revit import undo_turn
+from paracore.hosts.standin import pictures
 from paracore.llm.base import CancelToken
 from paracore.llm.pricing import TurnUsage, UsageLog
 from paracore.trace.recorder import TraceRecorder
@@ -161,8 +162,6 @@ def _command(text: str, agent, out) -> None:
 
 def _view_picture(agent, name: str | None) -> str:
     """/view [NAME]: the picture's path, or why there is none."""
-    from paracore.hosts.standin import pictures
-
     def make():
         doc = agent.revit.uiapp.ActiveUIDocument.Document
         view = pictures.find_view(doc, name)

@@ -18,6 +18,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from paracore.core.paths import data_dir
+
 DEFAULT_SIZE = 1600        # pixels across (or down, for a tall view)
 MIN_SIZE, MAX_SIZE = 64, 4096
 
@@ -65,7 +67,6 @@ def check_output(path: Path) -> Path:
 def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = DEFAULT_SIZE) -> Path:
     """Write a PNG of the view ``name`` (the active view when None) to ``output``; main thread."""
     from Autodesk.Revit import DB
-    from Autodesk.Revit.DB._export import unexportable
     from revit_standin import drawing
     from System.Collections.Generic import List
 
@@ -73,9 +74,9 @@ def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = 
         raise PictureError(f"size {size} is out of bounds: give {MIN_SIZE} to {MAX_SIZE} pixels")
     output = check_output(Path(output))
     view = find_view(doc, name)
-    why = unexportable(view)
+    why = _why_no_picture(view)
     if why:
-        raise PictureError(f"view {why}: it has no picture")
+        raise PictureError(f"view '{view.Name}' is {why}: it has no picture")
     if DB.FilteredElementCollector(doc, view.Id).WhereElementIsNotElementType().GetElementCount() == 0:
         raise PictureError(f"view '{view.Name}' shows nothing (every element is hidden or isolated away): "
                            "reset its isolation or name another view")
@@ -104,6 +105,20 @@ def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = 
     return output
 
 
+def _why_no_picture(view) -> str:
+    """What the view is when Revit (or the stand-in) exports no picture of it; "" when it can."""
+    from Autodesk.Revit import DB
+    if view.IsTemplate:
+        return "a view template"
+    kinds = {DB.ViewType.Schedule: "a schedule (a table: export it as text)",
+             DB.ViewType.DrawingSheet: "a sheet (the stand-in does not draw sheets)"}
+    drawn = (DB.ViewType.FloorPlan, DB.ViewType.CeilingPlan, DB.ViewType.ThreeD, DB.ViewType.Section,
+             DB.ViewType.Elevation)
+    if view.ViewType in drawn:
+        return ""
+    return kinds.get(view.ViewType, f"a {view.ViewType} view")
+
+
 def _said(error) -> str:
     message = getattr(error, "Message", None) or str(error)
     return message.splitlines()[0] if message else type(error).__name__
@@ -111,7 +126,6 @@ def _said(error) -> str:
 
 def pictures_folder() -> Path:
     """Where the sandbox's /view writes: the user's data folder's "pictures", or a temp folder."""
-    from paracore.core.paths import data_dir
     for folder in (data_dir() / "pictures", Path(tempfile.gettempdir()) / "paracore-pictures"):
         try:
             folder.mkdir(parents=True, exist_ok=True)

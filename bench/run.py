@@ -38,6 +38,7 @@ import machine  # noqa: E402
 import mcp_roundtrip  # noqa: E402
 import memory  # noqa: E402
 import overhead  # noqa: E402
+import pictures  # noqa: E402
 import preview_cost  # noqa: E402
 import scaling  # noqa: E402
 import token_economy  # noqa: E402
@@ -63,6 +64,7 @@ def build_report(quick: bool) -> list[str]:
     report += scaling.scaling_section(sizes, 3 if quick else 7)
     report += preview_cost.preview_section(sizes, repeat)
     report += tool_bounds.bounds_section(sizes[-1])
+    report += pictures.render_section(sizes[-1:], repeat)
     report += token_economy.token_section()
     report += toolset_economy.toolset_section()
     report += clr_boundary.boundary_section(repeat)

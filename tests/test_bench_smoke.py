@@ -128,3 +128,9 @@ def test_the_bounds_section_reports_the_largest_results_and_writes_them(tmp_path
     assert tool_bounds.replace_section("# R\n\n## A\nold\n\n## Token economy\nx", ["## Tool results on a big model",
                                                                                   "new", ""]) == \
         "# R\n\n## A\nold\n\n## Tool results on a big model\nnew\n\n## Token economy\nx"
+
+
+def test_the_drawing_section_has_the_duplex_and_a_grown_model():
+    import pictures
+    text = "\n".join(pictures.render_section([1_000], repeat=1))
+    assert "## Drawing a plan" in text and "| duplex | Level 1 |" in text and "| 1,000 elements |" in text

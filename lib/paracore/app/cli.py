@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
+from pathlib import Path
 
 from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_model
@@ -17,6 +19,7 @@ from paracore.app.tools_reference import render
 from paracore.core import resources
 from paracore.core.command_line import paracore
 from paracore.core.settings import Settings, read_settings, settings_path
+from paracore.hosts.standin import pictures
 from paracore.hosts.standin.sandbox import Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import ProviderNotConfigured
@@ -110,11 +113,22 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print one JSON document")
     replay.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
     replay.add_argument("--link", action="append", default=[], metavar=LINK_METAVAR, help=LINK_HELP)
+    replay.add_argument("--pictures", metavar="DIR",
+                        help="write a PNG of the active view after each turn, working set highlighted "
+                             "(DIR/turn-01.png, ...)")
     replay.set_defaults(handler=_replay)
     model = sub.add_parser("model", help="print a summary of a stand-in model")
     model.add_argument("name", nargs="?", default="duplex")
     model.add_argument("--grow", type=int, help="grow the model to at least this many elements first")
     model.set_defaults(handler=_model)
+    view = sub.add_parser("view", help="write a PNG picture of a view of a stand-in model")
+    view.add_argument("name", help="the view's name, e.g. \"Level 1\" or {3D}")
+    view.add_argument("--building", "--model", dest="building", default="duplex",
+                      help="stand-in building: a sample name (duplex, ...) or an .ifc path")
+    view.add_argument("-o", "--output", default=None, help="the PNG to write (default: the view's name, .png)")
+    view.add_argument("--size", type=int, default=pictures.DEFAULT_SIZE,
+                      help=f"pixels across, {pictures.MIN_SIZE} to {pictures.MAX_SIZE} (default {pictures.DEFAULT_SIZE})")
+    view.set_defaults(handler=_view)
     tools_doc = sub.add_parser("tools-doc", help="print the tools reference (docs/TOOLS.md) in markdown")
     tools_doc.set_defaults(handler=_tools_doc)
     sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
@@ -141,11 +155,38 @@ def _demo(args) -> int:
 
 
 def _replay(args) -> int:
-    return _run_replay_file(args.file, args.building, args.json, workshared=args.workshared, links=args.link)
+    pictures_dir = None
+    if args.pictures:
+        pictures_dir = Path(args.pictures).expanduser()
+        try:
+            pictures_dir.mkdir(parents=True, exist_ok=True)
+            if not os.access(pictures_dir, os.W_OK):
+                raise PermissionError("permission denied")
+        except OSError as error:
+            print(f"paracore: cannot write pictures to {pictures_dir}: {getattr(error, 'strerror', None) or error}",
+                  file=sys.stderr)
+            return 2
+    return _run_replay_file(args.file, args.building, args.json, workshared=args.workshared, links=args.link,
+                            pictures_dir=pictures_dir)
+
+
+def _view(args) -> int:
+    """`paracore view NAME --building B -o plan.png`: 0 and the path, or 2 and why not."""
+    output = Path(args.output) if args.output else Path(pictures.file_name_for(args.name))
+    try:
+        pictures.check_output(output)
+        with Sandbox(args.building) as sandbox:
+            written = sandbox.on_main_thread(
+                lambda: pictures.picture_of_view(sandbox.doc, args.name, output, size=args.size))
+    except pictures.PictureError as error:
+        print(f"paracore: {error}", file=sys.stderr)
+        return 2
+    print(written)
+    return 0
 
 
 def _run_replay_file(path: str, model: str | None, as_json: bool, workshared: str | None = None,
-                     links: list[str] | None = None) -> int:
+                     links: list[str] | None = None, pictures_dir: Path | None = None) -> int:
     """Exit status: 0 when every turn ran as scripted, 1 when a turn or a call the replay does not
     mean to fail failed, 2 for a bad file or model."""
     try:
@@ -155,12 +196,15 @@ def _run_replay_file(path: str, model: str | None, as_json: bool, workshared: st
         return 2
     try:
         if as_json:
-            result = run_replay(replay, model, workshared=workshared, links=links)
+            result = run_replay(replay, model, workshared=workshared, links=links, pictures=pictures_dir)
             print(json.dumps(result, ensure_ascii=False, indent=2))
         else:
             printer = ConversationPrinter(sys.stdout)
-            result = run_replay(replay, model, on_event=printer.on_event, workshared=workshared, links=links)
+            result = run_replay(replay, model, on_event=printer.on_event, workshared=workshared, links=links,
+                                pictures=pictures_dir)
             printer.final(result)
+            for picture in result.get("pictures", ()):
+                print(f"Picture: {picture}")
             if result.get("trace"):
                 print(f"Trace: {result['trace']} ({paracore('trace', 'latest')})")
     except FileNotFoundError as error:

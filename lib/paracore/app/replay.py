@@ -9,12 +9,14 @@ the result's ``trace`` is its path (``paracore trace latest`` shows it).
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from paracore.agent import ApprovalRequest
 from paracore.app.replay_file import Replay
 from paracore.core import events as ev
 from paracore.hosts.revit.undo_turn import undo_last_turn
+from paracore.hosts.standin import pictures
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.revit import links
 from paracore.tools.overview import selection_and_element_count
@@ -30,14 +32,17 @@ def scripted_approver(model) -> Callable[[ApprovalRequest], str]:
 
 def run_replay(replay: Replay, model: str | None = None, on_event: Callable | None = None,
                grow_to: int | None = None, trace: TraceRecorder | bool = True, workshared: str | None = None,
-               links: list[str] | None = None) -> dict:
+               links: list[str] | None = None, pictures: Path | str | None = None) -> dict:
     """Play every turn; stop after a turn that failed or left the script (its "error" says why),
     since the turns after it would not line up with the script.
 
     ``trace``: True records the session in the user's traces folder, False records nothing, or
     a TraceRecorder to record with. ``workshared`` (or the file's "workshared"): a colleague's
     borrowed elements, USER:CATEGORY:COUNT[@LEVEL] (docs/WORKSHARING.md). ``links`` (or the file's
-    "links"): models linked into it, MODEL[@EAST,NORTH[,DEGREES]] each."""
+    "links"): models linked into it, MODEL[@EAST,NORTH[,DEGREES]] each. ``pictures``: a folder
+    to write a PNG of the active view into after each turn, working set highlighted (turn-01.png,
+    ...); the result's ``pictures`` lists them, and a turn whose picture could not be made says why
+    in its ``picture_error``."""
     scripted = replay.scripted_model()
     with Sandbox(model or replay.model or "duplex", grow_to=grow_to,
                  workshared=workshared or replay.workshared, links=links or replay.links) as sandbox:
@@ -46,14 +51,16 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
             TraceRecorder(meta={"source": "replay", "document": sandbox.doc_title}) if trace else None
         if recorder is not None:
             recorder.attach(agent)
-        turns = []
+        turns, drawn = [], []
         try:
             for index, turn in enumerate(replay.turns):
                 turns.append(_run_turn(agent, sandbox, turn.user, index, scripted, on_event, recorder))
+                if turn.after == "undo_last_turn" and "error" not in turns[-1]:   # the user presses Undo last turn
+                    turns[-1]["undo_last_turn"] = _undo_last_turn(sandbox)
+                if pictures is not None:
+                    _picture_after_turn(sandbox, turns[-1], Path(pictures) / f"turn-{index + 1:02d}.png", drawn)
                 if "error" in turns[-1]:
                     break
-                if turn.after == "undo_last_turn":   # the user presses Undo last turn
-                    turns[-1]["undo_last_turn"] = _undo_last_turn(sandbox)
             else:
                 scripted.assert_complete()
         finally:
@@ -61,6 +68,8 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
                 recorder.close()
         title = sandbox.on_main_thread(lambda: sandbox.doc.Title)
         result = {"model": title, "turns": turns, **_final_state(sandbox)}
+        if pictures is not None:
+            result["pictures"] = drawn
         if recorder is not None and recorder.path.is_file():
             result["trace"] = str(recorder.path)
         return result
@@ -108,6 +117,20 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, re
     if failure:
         turn["error"] = failure
     return turn
+
+
+def _picture_after_turn(sandbox, turn: dict, path: Path, drawn: list) -> None:
+    """A PNG of the active view, working set highlighted; a view without a picture (a schedule,
+    a view showing nothing) is said in the turn's ``picture_error``, and the replay goes on."""
+    highlight = list(sandbox.session.working_set.ids)
+    try:
+        written = sandbox.on_main_thread(
+            lambda: pictures.picture_of_view(sandbox.doc, None, path, highlight=highlight))
+    except pictures.PictureError as error:
+        turn["picture_error"] = str(error)
+        return
+    turn["picture"] = str(written)
+    drawn.append(str(written))
 
 
 def _undo_last_turn(sandbox) -> dict:

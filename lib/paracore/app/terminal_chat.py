@@ -25,6 +25,7 @@ from paracore.app.revit import review_actions
 from paracore.core import events as ev
 from paracore.core.command_line import paracore
 from paracore.hosts.revit import undo_turn
+from paracore.hosts.standin import pictures
 from paracore.llm.base import CancelToken
 from paracore.llm.pricing import TurnUsage, UsageLog
 from paracore.trace.recorder import TraceRecorder
@@ -134,6 +135,7 @@ COMMANDS = {
     "/model": "the provider, model and server the chat uses",
     "/clear": "start over: forget the conversation and empty the working set",
     "/undo": "undo the last turn's changes to the model (Revit's Undo, once per step)",
+    "/view": "/view [NAME]: write a PNG of a view (the active one by default), working set highlighted",
     "/quit": "leave the sandbox (also /exit, or Ctrl-D)",
 }
 
@@ -147,6 +149,8 @@ def _command(text: str, agent, out) -> None:
         out.write(f"  {model.provider} · model {model.name} · server: {server}\n")
     elif name == "/undo":
         out.write(f"  {undo_turn.undo_last_turn(agent.revit).message}\n")
+    elif name == "/view":
+        out.write(f"  {_view_picture(agent, text.split(maxsplit=1)[1] if ' ' in text.strip() else None)}\n")
     elif name == "/clear":
         agent.session.clear_conversation()
         out.write("  Started over: the conversation and the working set are empty.\n")
@@ -154,6 +158,19 @@ def _command(text: str, agent, out) -> None:
         if name != "/help":
             out.write(f"  Unknown command {name}. ")
         out.write("  Commands:\n" + "".join(f"    {key:<7} {what}\n" for key, what in COMMANDS.items()))
+
+
+def _view_picture(agent, name: str | None) -> str:
+    """/view [NAME]: the picture's path, or why there is none."""
+    def make():
+        doc = agent.revit.uiapp.ActiveUIDocument.Document
+        view = pictures.find_view(doc, name)
+        path = pictures.pictures_folder() / pictures.file_name_for(view.Name)
+        return pictures.picture_of_view(doc, view.Name, path, highlight=list(agent.session.working_set.ids))
+    try:
+        return f"Picture: {agent.revit.read(make)}"
+    except pictures.PictureError as error:
+        return f"No picture: {error}."
 
 
 def _run_turn(agent, text: str, printer: ConversationPrinter, usage: TurnUsage, usage_log,

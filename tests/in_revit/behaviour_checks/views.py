@@ -6,6 +6,10 @@ The isolation checks work on the active view and leave it as they found it: they
 the view already has a temporary hide/isolate (theirs would replace the user's), and they switch
 theirs off before they return.
 """
+import os
+import shutil
+import tempfile
+
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException
 
@@ -192,6 +196,76 @@ def active_view_fixed_while_transaction_open(scratch):
     return f"inside a transaction: {inside}; a view template: {refusal}"
 
 
+# -- exporting images (Document.ExportImage) -----------------------------------------------------------
+
+def _image_options(folder, view):
+    from System.Collections.Generic import List
+    options = DB.ImageExportOptions()
+    options.ExportRange = DB.ExportRange.SetOfViews
+    options.FilePath = folder + os.sep
+    options.ZoomType = DB.ZoomFitType.FitToPage
+    options.PixelSize = 64
+    options.HLRandWFViewsFileType = DB.ImageFileType.PNG
+    options.ShadowViewsFileType = DB.ImageFileType.PNG
+    views = List[DB.ElementId]()
+    views.Add(view.Id)
+    options.SetViewsAndSheets(views)
+    return options
+
+
+def _a_floor_plan(doc):
+    plans = [v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
+             if not v.IsTemplate and v.ViewType == DB.ViewType.FloorPlan]
+    if not plans:
+        skip("the model has no floor plan")
+    return plans[0]
+
+
+def export_names_the_file_get_file_name_gives(scratch):
+    doc = scratch.doc
+    plan = _a_floor_plan(doc)
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        doc.ExportImage(_image_options(folder, plan))
+        written = sorted(os.listdir(folder))
+        name = DB.ImageExportOptions.GetFileName(doc, plan.Id)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(written == [name + ".png"], f"the export wrote {written}, GetFileName gives {name!r}")
+    plain = "".join("-" if c in '\\/:*?"<>|' else c for c in plan.Name)   # what a file name cannot hold
+    expect(name == f"Floor Plan - {plain}", f"GetFileName gives {name!r} for '{plan.Name}', not 'Floor Plan - {plain}'")
+    return f"wrote {name}.png"
+
+
+def export_refuses_templates_and_missing_folders(scratch):
+    doc = scratch.doc
+    templates = [v for v in DB.FilteredElementCollector(doc).OfClass(DB.View) if v.IsTemplate]
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        refused = site.refused(lambda: doc.ExportImage(_image_options(folder, templates[0])), ArgumentException) \
+            if templates else "no template"
+        missing = os.path.join(folder, "missing")
+        lost = site.refused(lambda: doc.ExportImage(_image_options(missing, _a_floor_plan(doc))), Exception)
+        left = os.listdir(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(refused is not None, "a view template was exported as an image")
+    expect(lost == "FileNotFoundException", f"exporting into a missing folder gave {lost or 'no error'}")
+    expect(left == [], f"the refused exports left {left}")
+    return "templates and missing folders refused"
+
+
+def pixel_size_range(scratch):
+    options = DB.ImageExportOptions()
+    default = options.PixelSize
+    options.PixelSize = 15000
+    too_big = site.refused(lambda: setattr(options, "PixelSize", 15001), ArgumentException)
+    zero = site.refused(lambda: setattr(options, "PixelSize", 0), ArgumentException)
+    expect(default == 512, f"the default PixelSize is {default}")
+    expect(too_big is not None and zero is not None, f"PixelSize 15001 refused: {too_big is not None}, 0: {zero is not None}")
+    return "512 by default; 15000 taken, 15001 and 0 refused"
+
+
 CHECKS = [
     ("the active view stays while a transaction is open", active_view_fixed_while_transaction_open),
     ("temporary isolation needs no transaction", isolate_outside_a_transaction),
@@ -202,4 +276,7 @@ CHECKS = [
     ("a view goes on one sheet only", view_on_one_sheet_only),
     ("sheets, templates and schedules are not viewports", sheets_templates_and_schedules_are_not_placed),
     ("deleting a sheet deletes its viewports", deleting_a_sheet_deletes_its_viewports),
+    ("an exported view's file is named as GetFileName says", export_names_the_file_get_file_name_gives),
+    ("templates and missing folders are not exported", export_refuses_templates_and_missing_folders),
+    ("PixelSize is 512 by default and at most 15000", pixel_size_range),
 ]

@@ -28,6 +28,8 @@ from ._worksets import FilteredWorksetCollector, Workset, WorksetId, WorksetKind
 from ._worksharing import (CheckoutStatus, ModelUpdatesStatus, RelinquishedItems, RelinquishOptions,
                            WorksharingTooltipInfo, WorksharingUtils)
 from ._enums import ElementTypeGroup
+from ._enums import ExportRange, FitDirectionType, ImageFileType, ImageResolution, ZoomFitType
+from ._export import ImageExportOptions
 from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
 from ._outlines import UV, BoundingBoxUV, Outline
@@ -84,6 +86,8 @@ __all__ = [
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
+    # pictures of views (Document.ExportImage)
+    "ImageExportOptions", "ExportRange", "ZoomFitType", "FitDirectionType", "ImageFileType", "ImageResolution",
     # sheets
     # annotations: tags, text notes, dimensions
     "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",

@@ -164,6 +164,11 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
             self._unindex(element)
         return List[ElementId]._of([ElementId(i) for i in deleted])
 
+    def ExportImage(self, options) -> None:  # noqa: N802
+        """Writes a picture of each view the options name (_export.py; drawn by revit_standin.drawing)."""
+        from ._export import export_image
+        export_image(self, options)
+
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
         self._unregenerated.clear()

@@ -289,3 +289,37 @@ class TagOrientation(_RevitEnum):
 class ShellLayerType(_RevitEnum):
     Interior = 0
     Exterior = 1
+
+
+# -- image export (Document.ExportImage, _export.py) ------------------------------------------------
+class ExportRange(_RevitEnum):
+    CurrentView = 0
+    VisibleRegionOfCurrentView = 1
+    SetOfViews = 2
+
+
+class ZoomFitType(_RevitEnum):
+    FitToPage = 0
+    Zoom = 1
+
+
+class FitDirectionType(_RevitEnum):
+    Horizontal = 0
+    Vertical = 1
+
+
+class ImageFileType(_RevitEnum):
+    BMP = 0
+    JPEGLossless = 1
+    JPEGMedium = 2
+    JPEGSmallest = 3
+    PNG = 4
+    TARGA = 5
+    TIFF = 6
+
+
+class ImageResolution(_RevitEnum):
+    DPI_72 = 0
+    DPI_150 = 1
+    DPI_300 = 2
+    DPI_600 = 3

@@ -62,6 +62,32 @@ class ViewSection(View):
     def _frame(self):
         return self._state["frame"]
 
+    # A section's crop box is its box, in the section's frame (Transform), and always crops.
+    @property
+    def CropBoxActive(self) -> bool:  # noqa: N802
+        return bool(self._state.get("crop_active", True))
+
+    @CropBoxActive.setter
+    def CropBoxActive(self, value: bool):  # noqa: N802
+        self._update_state(crop_active=bool(value))
+
+    @property
+    def CropBox(self):  # noqa: N802
+        from ._geometry import Transform
+        box = BoundingBoxXYZ()
+        right, up, view, origin = self._frame()
+        transform = Transform.Identity
+        transform.BasisX, transform.BasisY, transform.BasisZ, transform.Origin = right, up, view, origin
+        box.Transform = transform
+        box.Min, box.Max = self._state["crop"]
+        return box
+
+    @CropBox.setter
+    def CropBox(self, box):  # noqa: N802
+        if box.Max.X <= box.Min.X or box.Max.Y <= box.Min.Y:
+            raise _argument("The crop box is empty: its Max must be above its Min.", "CropBox")
+        self._update_state(crop=(box.Min, box.Max))
+
     def _model_ids(self):
         """The elements with a point inside the section's box, and what the section owns."""
         return [i for i in super()._model_ids() if self._owns(i) or self._in_box(self._document._elements[i])]

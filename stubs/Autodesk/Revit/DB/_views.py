@@ -284,11 +284,68 @@ class View(Element):
 
     def _visible_ids(self):
         ids = self._model_ids()
+        hidden = self._state.get("hidden_categories")
+        if hidden:
+            elements = self._document._elements
+            ids = [i for i in ids if elements[i]._state.get("category") not in hidden]
         temporary = getattr(self, "_temporary", None)
         if temporary is None:
             return ids
         mode, chosen = temporary
         return [i for i in ids if (i in chosen) == (mode == "isolate")]
+
+    # -- visibility of categories (Visibility/Graphics: part of the model, needs a transaction) -----------
+    def CanCategoryBeHidden(self, categoryId: ElementId) -> bool:  # noqa: N802, N803
+        """Model and annotation categories can be hidden; views and levels' own are not the stand-in's."""
+        return not self.IsTemplate and categoryId._value not in (BuiltInCategory.OST_Views.value, -1)
+
+    def SetCategoryHidden(self, categoryId: ElementId, hide: bool) -> None:  # noqa: N802, N803
+        if not self.CanCategoryBeHidden(categoryId):
+            raise _argument("This category cannot be hidden in this view.", "categoryId")
+        hidden = set(self._state.get("hidden_categories", ()))
+        hidden.add(categoryId._value) if hide else hidden.discard(categoryId._value)
+        self._update_state(hidden_categories=frozenset(hidden))
+
+    def GetCategoryHidden(self, categoryId: ElementId) -> bool:  # noqa: N802, N803
+        return categoryId._value in self._state.get("hidden_categories", ())
+
+    # -- the crop box (part of the model, needs a transaction) -------------------------------------------
+    # A plan's crop box is in model coordinates; the stand-in's default is its level's elements'
+    # extent, and crop is off until CropBoxActive is set (a section's is its box, always on).
+    @property
+    def CropBoxActive(self) -> bool:  # noqa: N802
+        return bool(self._state.get("crop_active", False))
+
+    @CropBoxActive.setter
+    def CropBoxActive(self, value: bool):  # noqa: N802
+        self._update_state(crop_active=bool(value))
+
+    @property
+    def CropBoxVisible(self) -> bool:  # noqa: N802
+        return bool(self._state.get("crop_visible", False))
+
+    @CropBoxVisible.setter
+    def CropBoxVisible(self, value: bool):  # noqa: N802
+        self._update_state(crop_visible=bool(value))
+
+    @property
+    def CropBox(self):  # noqa: N802
+        from ._geometry import XYZ, BoundingBoxXYZ
+        box = BoundingBoxXYZ()
+        stored = self._state.get("crop_box")
+        if stored is None:
+            from revit_standin.drawing import model_extent
+            (x0, y0, z0), (x1, y1, z1) = model_extent(self)
+            stored = (XYZ(x0, y0, z0), XYZ(x1, y1, z1))
+        box.Min, box.Max = stored
+        return box
+
+    @CropBox.setter
+    def CropBox(self, box):  # noqa: N802
+        low, high = box.Min, box.Max
+        if high.X <= low.X or high.Y <= low.Y:
+            raise _argument("The crop box is empty: its Max must be above its Min.", "CropBox")
+        self._update_state(crop_box=(low, high))
 
     def _model_ids(self):
         # An element owned by a view (tags, text notes, dimensions, a sheet's title block and

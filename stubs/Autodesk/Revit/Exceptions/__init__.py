@@ -12,7 +12,8 @@ __all__ = [
     "ArgumentOutOfRangeException", "ArgumentsInconsistentException", "InvalidOperationException",
     "InvalidObjectException", "ModificationOutsideTransactionException",
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
-    "IOException", "InternalException", "CentralModelException", "CentralFileCommunicationException",
+    "IOException", "FileAccessException", "InternalException", "CentralModelException",
+    "CentralFileCommunicationException",
 ]
 
 
@@ -80,3 +81,7 @@ class CentralModelException(ApplicationException):
 
 class CentralFileCommunicationException(CentralModelException):
     """The central model could not be reached."""
+
+
+class FileAccessException(IOException):
+    """A path that could not be accessed (Document.ExportImage: a folder that cannot be written)."""

@@ -1,0 +1,595 @@
+"""The stand-in draws its views: what Document.ExportImage writes, and `paracore view` shows.
+
+What a view shows is what Revit would print of it, simplified:
+- a plan (floor or ceiling): its level's walls with their thickness (curved walls follow their
+  arc), doors and windows in their openings (a gap in the wall, a leaf and its swing or a glazing
+  line), rooms filled with their name and number, other elements of the level as small marks, its
+  crop box (clipped to it when CropBoxActive; drawn when CropBoxVisible);
+- a section or elevation: a projection on its plane, walls and openings as rectangles from their
+  base to their top, the levels as lines; cropped to its box;
+- a 3D view: an isometric projection of walls (as faces, far ones first), floors and openings.
+Each honours the view: temporary hide/isolate, hidden categories (View.SetCategoryHidden),
+element overrides (OverrideGraphicSettings: projection line and surface colours, halftone, as
+color_elements sets them), and its scale: text and lines have a fixed size on paper (2.5 mm text,
+0.35 mm wall edges at the view's scale), so at 1:50 they are half as large against the model as at
+1:100.
+
+Deterministic: matplotlib's Agg renderer without pyplot (no global state), the DejaVu Sans font
+that ships with matplotlib, a fixed DPI, and PNG metadata without software version or date: the
+same model and options give the same bytes. matplotlib is imported only when a view is drawn.
+
+``draw`` is the drawing itself; ``highlight`` (element ids drawn in a highlight colour: the
+working set) is the sandbox's option, not Revit's. ``export`` is ExportImage's use of it.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+from dataclasses import dataclass, field
+
+DPI = 100
+MARGIN = 0.06                  # of the drawing's extent, on every side
+MIN_PIXELS, MAX_PIXELS = 16, 15_000
+TEXT_MM, WALL_EDGE_MM, LINE_MM = 2.5, 0.35, 0.18   # on paper, at the view's scale
+MM_PER_FOOT = 304.8
+BACKGROUND = (255, 255, 255)
+WALL_FILL = (90, 90, 90)
+EDGE = (0, 0, 0)
+ROOM_FILL = (236, 241, 250)
+ROOM_EDGE = (150, 165, 190)
+OPENING = (40, 40, 40)
+MARK = (140, 140, 140)
+FACE = (215, 215, 215)
+HIGHLIGHT = (255, 140, 0)
+ARC_SAMPLES = 24
+POINT_MARK_FT = 1.0            # the side of the square drawn for an element known by a point
+DEFAULT_OPENING_WIDTH = 3.0    # ft, an opening whose type gives no width
+DEFAULT_HEIGHT = 10.0          # ft, a wall or storey whose height is unknown
+
+
+_HIGHLIGHT: list = [frozenset()]   # the ids ``highlighted`` asks ExportImage to draw in the highlight colour
+
+
+@contextlib.contextmanager
+def highlighted(ids):
+    """While open, ExportImage draws these element ids (ElementIds or ints) in the highlight
+    colour: the sandbox's working set. Not a Revit API: Revit draws what the view shows."""
+    _HIGHLIGHT.append(frozenset(int(getattr(i, "_value", i)) for i in ids))
+    try:
+        yield
+    finally:
+        _HIGHLIGHT.pop()
+
+
+class NothingToDraw(ValueError):
+    """The view cannot be drawn (a schedule, a sheet, a template)."""
+
+
+@dataclass
+class Picture:
+    """A drawn view: its size in pixels and where the model went (for tests and callers)."""
+    path: str
+    width: int
+    height: int
+    bounds: tuple          # (u0, v0, u1, v1): the view's coordinates at the picture's edges, in feet
+    frame: tuple           # (right, up, towards the viewer, origin) of the view
+    drawn: list = field(default_factory=list)   # ids of the elements drawn
+
+    def project(self, point) -> tuple[float, float]:
+        """A model point (XYZ or (x, y, z)) in the view's coordinates (u right, v up), in feet."""
+        right, up, _, origin = self.frame
+        x, y, z = (point.X, point.Y, point.Z) if hasattr(point, "X") else point
+        dx, dy, dz = x - origin.X, y - origin.Y, z - origin.Z
+        return (dx * right.X + dy * right.Y + dz * right.Z, dx * up.X + dy * up.Y + dz * up.Z)
+
+    def to_pixel(self, point) -> tuple[float, float]:
+        """A model point as (column, row) of the picture, row 0 at the top."""
+        u, v = self.project(point)
+        u0, v0, u1, v1 = self.bounds
+        return (u - u0) / (u1 - u0) * self.width, (v1 - v) / (v1 - v0) * self.height
+
+
+# -- what the view shows ------------------------------------------------------------------------------------
+
+def _categories():
+    from Autodesk.Revit.DB import BuiltInCategory as C
+    return C
+
+
+def _visible(view) -> list:
+    elements = view._document._elements
+    return [elements[i] for i in view._visible_ids()]
+
+
+def _kind(view) -> str:
+    from Autodesk.Revit.DB import ViewType
+    kind = view.ViewType
+    if kind in (ViewType.FloorPlan, ViewType.CeilingPlan):
+        return "plan"
+    if kind in (ViewType.Section, ViewType.Elevation):
+        return "section"
+    if kind == ViewType.ThreeD:
+        return "3d"
+    return ""
+
+
+def _level_z(element, default=0.0) -> float:
+    level = element._document._elements.get(element._state.get("level_id"))
+    return level.Elevation if level is not None and hasattr(level, "Elevation") else default
+
+
+def _curve_points(curve) -> list:
+    """Points along a location curve: its ends for a line, samples along an arc."""
+    from Autodesk.Revit.DB import Line
+    if isinstance(curve, Line):
+        return [curve.GetEndPoint(0), curve.GetEndPoint(1)]
+    return [curve.Evaluate(n / ARC_SAMPLES, True) for n in range(ARC_SAMPLES + 1)]
+
+
+def _wall_outline(points, width) -> list[tuple[float, float]]:
+    """The wall's footprint in plan: its location line offset by half its width on each side."""
+    half = width / 2
+    left, right = [], []
+    for n, p in enumerate(points):
+        a, b = points[max(n - 1, 0)], points[min(n + 1, len(points) - 1)]
+        dx, dy = b.X - a.X, b.Y - a.Y
+        length = math.hypot(dx, dy) or 1.0
+        nx, ny = -dy / length * half, dx / length * half
+        left.append((p.X + nx, p.Y + ny))
+        right.append((p.X - nx, p.Y - ny))
+    return left + right[::-1]
+
+
+def _wall_height(wall) -> float:
+    try:
+        return float(wall._height()) or DEFAULT_HEIGHT
+    except Exception:  # noqa: BLE001 - a wall without a height still shows
+        return DEFAULT_HEIGHT
+
+
+def _opening_width(element) -> float:
+    symbol = element._document._elements.get(element._state.get("type_id"))
+    width = symbol._state["params"].get("Width") if symbol is not None else None
+    return float(width) if isinstance(width, (int, float)) and width > 0 else DEFAULT_OPENING_WIDTH
+
+
+def _opening_height(element) -> float:
+    symbol = element._document._elements.get(element._state.get("type_id"))
+    height = symbol._state["params"].get("Height") if symbol is not None else None
+    return float(height) if isinstance(height, (int, float)) and height > 0 else 7.0
+
+
+def _room_outline(room):
+    from Autodesk.Revit.DB._spatial import region_of
+    try:
+        region = region_of(room)
+    except Exception:  # noqa: BLE001 - a room whose region cannot be found is drawn by its point
+        region = None
+    return list(region.points) if region is not None else None
+
+
+def model_extent(view):
+    """((x0, y0, z0), (x1, y1, z1)): the box around what the view's level (or model) holds, in
+    model coordinates; the default crop box of a plan."""
+    xs, ys, zs = [], [], []
+    for element in _visible(view):
+        for p in _points_of(element):
+            xs.append(p[0]), ys.append(p[1]), zs.append(p[2])
+    if not xs:
+        return (-10.0, -10.0, 0.0), (10.0, 10.0, 10.0)
+    return (min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs))
+
+
+def _points_of(element) -> list[tuple[float, float, float]]:
+    from Autodesk.Revit.DB import XYZ, Curve
+    location = element._state.get("location")
+    if isinstance(location, Curve):
+        return [(p.X, p.Y, p.Z) for p in _curve_points(location)]
+    if isinstance(location, XYZ):
+        return [(location.X, location.Y, location.Z)]
+    boundary = element._state.get("boundary")
+    if boundary:
+        z = _level_z(element)
+        return [(x, y, z) for x, y in boundary[0]]
+    return []
+
+
+# -- colours -------------------------------------------------------------------------------------------------
+
+def _rgb(color) -> tuple:
+    return (color.Red, color.Green, color.Blue)
+
+
+def _style(view, element_id, fill, edge, highlight) -> tuple:
+    """(fill, edge) of an element as the view shows it: its overrides, then the highlight."""
+    if element_id in highlight[0]:
+        return highlight[1], highlight[1]
+    settings = view._state.get("overrides", {}).get(element_id)
+    if settings is not None:
+        values = settings._values
+        line = values.get("projection_line_color")
+        surface = values.get("surface_foreground_color")
+        if surface is not None:
+            fill = _rgb(surface)
+        elif line is not None and fill is not None:
+            fill = _rgb(line)
+        if line is not None:
+            edge = _rgb(line)
+        if values.get("halftone"):
+            fill = _halftone(fill) if fill is not None else None
+            edge = _halftone(edge)
+    return fill, edge
+
+
+def _halftone(rgb):
+    return tuple(int(round((c + 255) / 2)) for c in rgb)
+
+
+def _mpl(rgb):
+    return None if rgb is None else tuple(c / 255 for c in rgb)
+
+
+# -- the drawing ----------------------------------------------------------------------------------------------
+
+@dataclass
+class _Scene:
+    polygons: list = field(default_factory=list)   # (points, fill, edge, width_mm, zorder)
+    lines: list = field(default_factory=list)      # (points, colour, width_mm, zorder)
+    texts: list = field(default_factory=list)      # ((u, v), text, colour)
+    drawn: list = field(default_factory=list)
+    walls: set = field(default_factory=set)        # the walls drawn (an opening cuts only those)
+
+    def extent(self):
+        us = [u for poly in self.polygons for u, _ in poly[0]] + [u for line in self.lines for u, _ in line[0]]
+        vs = [v for poly in self.polygons for _, v in poly[0]] + [v for line in self.lines for _, v in line[0]]
+        us += [t[0][0] for t in self.texts]
+        vs += [t[0][1] for t in self.texts]
+        return (min(us), min(vs), max(us), max(vs)) if us else None
+
+
+def draw(view, path: str, *, pixel_size: int = 1024, fit_vertical: bool = False, highlight=(),
+         highlight_color=HIGHLIGHT, zoom_pixels_per_foot: float | None = None) -> Picture:
+    """Draw ``view`` to the PNG ``path``: ``pixel_size`` pixels across (or down, ``fit_vertical``);
+    or, with ``zoom_pixels_per_foot``, at that many pixels per foot of the model (bounded).
+    ``highlight``: element ids drawn in ``highlight_color`` (the sandbox's working set)."""
+    kind = _kind(view)
+    if not kind or view.IsTemplate:
+        from Autodesk.Revit.DB._export import unexportable
+        raise NothingToDraw(unexportable(view) or f"'{view.Name}' cannot be drawn")
+    frame = view._frame()
+    project = _projector(frame)
+    mark = (frozenset(int(getattr(i, "_value", i)) for i in highlight), highlight_color)
+    scene = {"plan": _plan, "section": _section, "3d": _three_d}[kind](view, project, mark)
+    crop = _crop(view, kind, project)
+    extent = crop if crop is not None and view.CropBoxActive else scene.extent()
+    if extent is None:
+        extent = (-10.0, -10.0, 10.0, 10.0)
+    if crop is not None and view.CropBoxVisible:
+        u0, v0, u1, v1 = crop
+        scene.lines.append(([(u0, v0), (u1, v0), (u1, v1), (u0, v1), (u0, v0)], EDGE, LINE_MM, 9))
+    u0, v0, u1, v1 = extent
+    span_u, span_v = max(u1 - u0, 1.0), max(v1 - v0, 1.0)
+    pad = MARGIN * max(span_u, span_v) if not (crop is not None and view.CropBoxActive) else 0.0
+    span_u, span_v = span_u + 2 * pad, span_v + 2 * pad
+    centre = ((u0 + u1) / 2, (v0 + v1) / 2)
+    if zoom_pixels_per_foot is not None:
+        width, height = span_u * zoom_pixels_per_foot, span_v * zoom_pixels_per_foot
+        shrink = max(width / MAX_PIXELS, height / MAX_PIXELS, 1.0)
+        width, height = width / shrink, height / shrink
+    elif fit_vertical:
+        height, width = pixel_size, pixel_size * span_u / span_v
+    else:
+        width, height = pixel_size, pixel_size * span_v / span_u
+    width = int(min(max(round(width), MIN_PIXELS), MAX_PIXELS))
+    height = int(min(max(round(height), MIN_PIXELS), MAX_PIXELS))
+    # the exact bounds of the picture: equal scale across and down, centred on the drawing
+    per_pixel = max(span_u / width, span_v / height)
+    bounds = (centre[0] - width * per_pixel / 2, centre[1] - height * per_pixel / 2,
+              centre[0] + width * per_pixel / 2, centre[1] + height * per_pixel / 2)
+    _render(scene, path, width, height, bounds, view.Scale)
+    return Picture(path=path, width=width, height=height, bounds=bounds, frame=frame, drawn=scene.drawn)
+
+
+def export(view, path: str, options) -> Picture:
+    """Document.ExportImage's drawing of one view with its ImageExportOptions."""
+    from Autodesk.Revit.DB import FitDirectionType, ImageResolution, ZoomFitType
+    if options.ZoomType == ZoomFitType.Zoom:
+        dpi = {ImageResolution.DPI_72: 72, ImageResolution.DPI_150: 150, ImageResolution.DPI_300: 300,
+               ImageResolution.DPI_600: 600}[options.ImageResolution]
+        # the view printed at its scale (a foot of model is 304.8 / scale mm of paper), zoomed
+        per_foot = MM_PER_FOOT / view.Scale / 25.4 * dpi * options.Zoom / 100
+        return draw(view, path, zoom_pixels_per_foot=per_foot, highlight=_HIGHLIGHT[-1])
+    return draw(view, path, pixel_size=options.PixelSize, highlight=_HIGHLIGHT[-1],
+                fit_vertical=options.FitDirection == FitDirectionType.Vertical)
+
+
+def _projector(frame):
+    right, up, _, origin = frame
+
+    def project(x, y, z):
+        dx, dy, dz = x - origin.X, y - origin.Y, z - origin.Z
+        return (dx * right.X + dy * right.Y + dz * right.Z, dx * up.X + dy * up.Y + dz * up.Z)
+    return project
+
+
+def _crop(view, kind, project):
+    """The crop box in the view's coordinates (u0, v0, u1, v1), or None (3D views)."""
+    if kind == "3d":
+        return None
+    if kind == "section":
+        low, high = view._state["crop"]
+        return (low.X, low.Y, high.X, high.Y)
+    stored = view._state.get("crop_box")
+    if stored is None:
+        return None
+    low, high = stored
+    corners = [project(x, y, 0.0) for x in (low.X, high.X) for y in (low.Y, high.Y)]
+    us, vs = [c[0] for c in corners], [c[1] for c in corners]
+    return (min(us), min(vs), max(us), max(vs))
+
+
+def _plan(view, project, highlight) -> _Scene:
+    from Autodesk.Revit.DB import XYZ, Curve
+    C = _categories()
+    scene = _Scene()
+    walls, openings, rooms, others = [], [], [], []
+    for element in _visible(view):
+        category = element._state.get("category")
+        if category == C.OST_Walls.value and isinstance(element._state.get("location"), Curve):
+            walls.append(element)
+        elif category in (C.OST_Doors.value, C.OST_Windows.value):
+            openings.append(element)
+        elif category == C.OST_Rooms.value:
+            rooms.append(element)
+        elif category not in (C.OST_Floors.value, C.OST_Ceilings.value, C.OST_Roofs.value):
+            others.append(element)
+    for room in rooms:
+        point = room._state.get("location")
+        if not isinstance(point, XYZ):
+            continue
+        fill, edge = _style(view, room._id, ROOM_FILL, ROOM_EDGE, highlight)
+        outline = _room_outline(room)
+        if outline:
+            scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, LINE_MM, 1))
+        params = room._state["params"]
+        label = "\n".join(part for part in (params.get("Name"), params.get("Number")) if part)
+        if label:
+            scene.texts.append((project(point.X, point.Y, 0.0), label, (40, 40, 40) if edge == ROOM_EDGE else edge))
+        scene.drawn.append(room._id)
+    for wall in walls:
+        width = float(wall.Width or 0.5)
+        outline = _wall_outline(_curve_points(wall._state["location"]), width)
+        fill, edge = _style(view, wall._id, WALL_FILL, EDGE, highlight)
+        scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, WALL_EDGE_MM, 3))
+        scene.walls.add(wall._id)
+        scene.drawn.append(wall._id)
+    for opening in openings:
+        _plan_opening(view, opening, project, scene, highlight)
+    for element in others:
+        _mark(view, element, project, scene, highlight)
+    return scene
+
+
+def _plan_opening(view, opening, project, scene, highlight) -> None:
+    from Autodesk.Revit.DB import XYZ, Curve
+    C = _categories()
+    point = opening._state.get("location")
+    if not isinstance(point, XYZ):
+        return
+    host = opening._document._elements.get(opening._state.get("host_id"))
+    curve = host._state.get("location") if host is not None else None
+    width = _opening_width(opening)
+    if isinstance(curve, Curve):
+        result = curve.Project(XYZ(point.X, point.Y, curve.GetEndPoint(0).Z))
+        at = result.Parameter
+        d = curve.ComputeDerivatives(at, False).BasisX if hasattr(curve, "ComputeDerivatives") else None
+        a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)
+        dx, dy = (d.X, d.Y) if d is not None else (b.X - a.X, b.Y - a.Y)
+        thickness = float(host.Width or 0.5)
+    else:
+        dx, dy, thickness = 1.0, 0.0, 0.5
+    length = math.hypot(dx, dy) or 1.0
+    tx, ty = dx / length, dy / length          # along the wall
+    nx, ny = -ty, tx                            # across it
+    half, deep = width / 2, thickness / 2 + 0.05
+    gap = [(point.X - tx * half + nx * deep, point.Y - ty * half + ny * deep),
+           (point.X + tx * half + nx * deep, point.Y + ty * half + ny * deep),
+           (point.X + tx * half - nx * deep, point.Y + ty * half - ny * deep),
+           (point.X - tx * half - nx * deep, point.Y - ty * half - ny * deep)]
+    _, edge = _style(view, opening._id, None, OPENING, highlight)
+    hidden_host = host is None or host._id not in scene.walls
+    scene.polygons.append(([project(x, y, 0.0) for x, y in gap], None if hidden_host else BACKGROUND,
+                           None, 0.0, 4))
+    if opening._state.get("category") == C.OST_Windows.value:
+        for offset in (-thickness / 6, thickness / 6):
+            scene.lines.append(([project(point.X - tx * half + nx * offset, point.Y - ty * half + ny * offset, 0.0),
+                                 project(point.X + tx * half + nx * offset, point.Y + ty * half + ny * offset, 0.0)],
+                                edge, LINE_MM * 2, 5))
+        for side in (-1, 1):   # the jambs
+            scene.lines.append(([project(point.X + side * tx * half + nx * deep, point.Y + side * ty * half + ny * deep, 0.0),
+                                 project(point.X + side * tx * half - nx * deep, point.Y + side * ty * half - ny * deep, 0.0)],
+                                edge, LINE_MM * 2, 5))
+    else:
+        # the leaf, open at right angles from one jamb, and its swing
+        hinge = (point.X - tx * half + nx * deep, point.Y - ty * half + ny * deep)
+        leaf_end = (hinge[0] + nx * width, hinge[1] + ny * width)
+        scene.lines.append(([project(*hinge, 0.0), project(*leaf_end, 0.0)], edge, LINE_MM * 3, 5))
+        start = math.atan2(ty, tx)
+        swing = [project(hinge[0] + width * math.cos(start + math.pi / 2 * k / 12),
+                         hinge[1] + width * math.sin(start + math.pi / 2 * k / 12), 0.0) for k in range(13)]
+        scene.lines.append((swing, edge, LINE_MM, 5))
+    scene.drawn.append(opening._id)
+
+
+def _mark(view, element, project, scene, highlight) -> None:
+    """An element known by a point (a square) or a curve (its line)."""
+    from Autodesk.Revit.DB import XYZ, Curve
+    location = element._state.get("location")
+    fill, edge = _style(view, element._id, None, MARK, highlight)
+    if isinstance(location, XYZ):
+        s = POINT_MARK_FT / 2
+        x, y, z = location.X, location.Y, location.Z
+        square = [project(x - s, y - s, z), project(x + s, y - s, z), project(x + s, y + s, z), project(x - s, y + s, z)]
+        scene.polygons.append((square, fill, edge, LINE_MM, 2))
+    elif isinstance(location, Curve):
+        scene.lines.append(([project(p.X, p.Y, p.Z) for p in _curve_points(location)], edge, LINE_MM, 2))
+    else:
+        return
+    scene.drawn.append(element._id)
+
+
+def _section(view, project, highlight) -> _Scene:
+    from Autodesk.Revit.DB import XYZ, Curve
+    C = _categories()
+    scene = _Scene()
+    low, high = view._state["crop"]
+    faces = []
+    for element in _visible(view):
+        location = element._state.get("location")
+        category = element._state.get("category")
+        if category == C.OST_Walls.value and isinstance(location, Curve):
+            height = _wall_height(element)
+            points = _curve_points(location)
+            quad = _upright(points, height, project)
+            fill, edge = _style(view, element._id, FACE, EDGE, highlight)
+            faces.append((quad, fill, edge, WALL_EDGE_MM, _depth(view, points)))
+        elif category in (C.OST_Doors.value, C.OST_Windows.value) and isinstance(location, XYZ):
+            right = view._frame()[0]
+            half = _opening_width(element) / 2
+            a = XYZ(location.X - right.X * half, location.Y - right.Y * half, location.Z)
+            b = XYZ(location.X + right.X * half, location.Y + right.Y * half, location.Z)
+            fill, edge = _style(view, element._id, (250, 250, 250), OPENING, highlight)
+            faces.append((_upright([a, b], _opening_height(element), project), fill, edge, LINE_MM,
+                          _depth(view, [location]) + 0.01))
+        elif isinstance(location, (XYZ, Curve)):
+            _mark(view, element, project, scene, highlight)
+            continue
+        else:
+            continue
+        scene.drawn.append(element._id)
+    for quad, fill, edge, width, _ in sorted(faces, key=lambda f: f[4]):
+        scene.polygons.append((quad, fill, edge, width, 3))
+    _level_lines(view, scene, project, (low.X, high.X))
+    return scene
+
+
+def _upright(points, height, project) -> list:
+    bottom = [project(p.X, p.Y, p.Z) for p in points]
+    top = [project(p.X, p.Y, p.Z + height) for p in points]
+    return bottom + top[::-1]
+
+
+def _depth(view, points) -> float:
+    """How near the points are to the viewer (larger: nearer), for drawing far faces first."""
+    toward = view._frame()[2]
+    return sum(p.X * toward.X + p.Y * toward.Y + p.Z * toward.Z for p in points) / max(len(points), 1)
+
+
+def _level_lines(view, scene, project, across) -> None:
+    from Autodesk.Revit.DB import BuiltInCategory
+    up = view._frame()[1]
+    if abs(up.Z) < 0.5:
+        return
+    for level in view._document._elements_of_category(BuiltInCategory.OST_Levels.value):
+        z = level.Elevation
+        origin = view._frame()[3]
+        v = (z - origin.Z) * up.Z
+        scene.lines.append(([(across[0], v), (across[1], v)], (60, 110, 200), LINE_MM, 6))
+        scene.texts.append(((across[1], v), level.Name, (60, 110, 200)))
+
+
+def _three_d(view, project, highlight) -> _Scene:
+    from Autodesk.Revit.DB import XYZ, Curve
+    C = _categories()
+    scene = _Scene()
+    box = view._state.get("section_box")
+    faces = []
+    for element in _visible(view):
+        if box is not None and not any(_inside(p, box) for p in _points_of(element)):
+            continue
+        location = element._state.get("location")
+        category = element._state.get("category")
+        if category == C.OST_Walls.value and isinstance(location, Curve):
+            points = _curve_points(location)
+            fill, edge = _style(view, element._id, FACE, EDGE, highlight)
+            faces.append((_upright(points, _wall_height(element), project), fill, edge, LINE_MM, _depth(view, points)))
+        elif element._state.get("boundary") and category in (C.OST_Floors.value, C.OST_Roofs.value,
+                                                               C.OST_Ceilings.value):
+            z = _level_z(element)
+            outline = element._state["boundary"][0]
+            fill, edge = _style(view, element._id, (235, 235, 225), (120, 120, 120), highlight)
+            points = [XYZ(x, y, z) for x, y in outline]
+            faces.append(([project(x, y, z) for x, y in outline], fill, edge, LINE_MM, _depth(view, points) - 1e3))
+        elif category in (C.OST_Doors.value, C.OST_Windows.value) and isinstance(location, XYZ):
+            host = element._document._elements.get(element._state.get("host_id"))
+            curve = host._state.get("location") if host is not None else None
+            if isinstance(curve, Curve):
+                a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)
+                length = math.hypot(b.X - a.X, b.Y - a.Y) or 1.0
+                tx, ty = (b.X - a.X) / length, (b.Y - a.Y) / length
+            else:
+                tx, ty = 1.0, 0.0
+            half = _opening_width(element) / 2
+            ends = [XYZ(location.X - tx * half, location.Y - ty * half, location.Z),
+                    XYZ(location.X + tx * half, location.Y + ty * half, location.Z)]
+            fill, edge = _style(view, element._id, (250, 250, 250), OPENING, highlight)
+            faces.append((_upright(ends, _opening_height(element), project), fill, edge, LINE_MM,
+                          _depth(view, ends) + 0.5))
+        elif isinstance(location, (XYZ, Curve)):
+            _mark(view, element, project, scene, highlight)
+            continue
+        else:
+            continue
+        scene.drawn.append(element._id)
+    for quad, fill, edge, width, _ in sorted(faces, key=lambda f: f[4]):
+        scene.polygons.append((quad, fill, edge, width, 3))
+    return scene
+
+
+def _inside(point, box) -> bool:
+    low, high = box
+    x, y, z = point
+    return low.X <= x <= high.X and low.Y <= y <= high.Y and low.Z <= z <= high.Z
+
+
+# -- rendering ------------------------------------------------------------------------------------------------
+
+def _render(scene: _Scene, path: str, width: int, height: int, bounds, scale: int) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.figure import Figure
+
+    u0, v0, u1, v1 = bounds
+    pixels_per_foot = width / (u1 - u0)
+    points_per_mm = pixels_per_foot * scale / MM_PER_FOOT * 72 / DPI    # paper mm -> matplotlib points
+
+    def weight(mm):
+        return max(mm * points_per_mm, 0.5 * 72 / DPI) if mm else 0.0
+
+    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=_mpl(BACKGROUND))
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes((0, 0, 1, 1))
+    axes.set_axis_off()
+    axes.set_xlim(u0, u1)
+    axes.set_ylim(v0, v1)
+    axes.set_facecolor(_mpl(BACKGROUND))
+    for zorder in sorted({p[4] for p in scene.polygons}):
+        group = [p for p in scene.polygons if p[4] == zorder]
+        axes.add_collection(PolyCollection(
+            [p[0] for p in group], closed=True, zorder=zorder,
+            facecolors=[_mpl(p[1]) if p[1] is not None else "none" for p in group],
+            edgecolors=[_mpl(p[2]) if p[2] is not None else "none" for p in group],
+            linewidths=[weight(p[3]) for p in group], antialiased=True))
+    for zorder in sorted({line[3] for line in scene.lines}):
+        group = [line for line in scene.lines if line[3] == zorder]
+        axes.add_collection(LineCollection([line[0] for line in group], zorder=zorder,
+                                           colors=[_mpl(line[1]) for line in group],
+                                           linewidths=[weight(line[2]) for line in group]))
+    text_points = TEXT_MM * points_per_mm
+    if text_points >= 3:          # smaller than that, a label is a smudge: left out, as at a small scale
+        for (u, v), text, colour in scene.texts:
+            axes.text(u, v, text, fontsize=text_points, family="DejaVu Sans", color=_mpl(colour),
+                      ha="center", va="center", zorder=8, clip_on=True, linespacing=1.1)
+    figure.savefig(path, dpi=DPI, format="png", facecolor=figure.get_facecolor(),
+                   metadata={"Software": None})
+    del figure

@@ -1,0 +1,236 @@
+"""The stand-in draws its views (revit_standin.drawing) and exports them (Document.ExportImage).
+
+Pictures are compared by pixels at known places, never by eye: each wall's midpoint is mapped to
+the picture through the drawing's own transform (Picture.to_pixel), where a drawn pixel must be;
+outside the building the picture is background. Renders are small (a few hundred pixels) to keep
+the suite fast."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from Autodesk.Revit.DB import (BuiltInCategory, Color, ElementId, ExportRange, FilteredElementCollector,
+                               FitDirectionType, ImageExportOptions, ImageFileType, OverrideGraphicSettings,
+                               Transaction, View, Wall, ZoomFitType)
+from Autodesk.Revit.Exceptions import ArgumentException, FileNotFoundException
+from revit_standin import drawing
+from System.Collections.Generic import List
+
+SIZE = 400
+WHITE = (255, 255, 255)
+
+
+def _pixels(path):
+    from matplotlib.image import imread
+    image = imread(path)
+    return (image[:, :, :3] * 255).round().astype(int)
+
+
+def _view(doc, name):
+    return next(v for v in FilteredElementCollector(doc).OfClass(View) if v.Name == name and not v.IsTemplate)
+
+
+def _walls(doc, view):
+    level = view._state["level_id"]
+    return [w for w in FilteredElementCollector(doc).OfClass(Wall) if w._state.get("level_id") == level]
+
+
+def _near(pixels, col, row, radius=1):
+    """The pixels within ``radius`` of (col, row)."""
+    c, r = int(col), int(row)
+    return [tuple(pixels[y, x]) for y in range(max(r - radius, 0), min(r + radius + 1, pixels.shape[0]))
+            for x in range(max(c - radius, 0), min(c + radius + 1, pixels.shape[1]))]
+
+
+def _ids(ids):
+    found = List[ElementId]()
+    for element_id in ids:
+        found.Add(element_id)
+    return found
+
+
+def _dark(rgb) -> bool:
+    return sum(rgb) < 400
+
+
+def _wall_midpoint(wall):
+    return wall.Location.Curve.Evaluate(0.5, True)
+
+
+def _count(pixels, predicate) -> int:
+    return int(predicate(pixels).sum())
+
+
+def _red(p):
+    return (p[:, :, 0] > 200) & (p[:, :, 1] < 70) & (p[:, :, 2] < 70)
+
+
+@pytest.fixture
+def plan(duplex_rw):
+    return duplex_rw, _view(duplex_rw, "Level 1")
+
+
+def test_the_walls_of_level_1_are_drawn_where_they_are_and_nothing_outside_the_building(plan, tmp_path):
+    doc, view = plan
+    picture = drawing.draw(view, str(tmp_path / "plan.png"), pixel_size=SIZE)
+    pixels = _pixels(picture.path)
+    assert pixels.shape[1] == SIZE and pixels.shape[0] == picture.height
+    walls = _walls(doc, view)
+    assert len(walls) > 10
+    # dark pixels (the wall's fill and edges) at a quarter, half or three quarters along every wall:
+    # a door's gap may sit on one of them
+    drawn = [w for w in walls if any(_dark(p) for at in (0.25, 0.5, 0.75)
+                                     for p in _near(pixels, *picture.to_pixel(w.Location.Curve.Evaluate(at, True))))]
+    assert drawn == walls
+    # the picture's corners, outside the building's walls: background
+    for col, row in ((2, 2), (SIZE - 3, 2), (2, picture.height - 3), (SIZE - 3, picture.height - 3)):
+        assert tuple(pixels[row, col]) == WHITE
+    rooms = [e for e in FilteredElementCollector(doc).OfCategory(BuiltInCategory.OST_Rooms)
+             if e._state.get("level_id") == view._state["level_id"]]
+    assert {w.Id.Value for w in walls} <= set(picture.drawn) and rooms and {r.Id.Value for r in rooms} <= set(picture.drawn)
+    doors = [e for e in FilteredElementCollector(doc).OfCategory(BuiltInCategory.OST_Doors).WhereElementIsNotElementType()
+             if e._state.get("level_id") == view._state["level_id"]]
+    assert doors and {d.Id.Value for d in doors} <= set(picture.drawn)
+    other_level = {w.Id.Value for w in FilteredElementCollector(doc).OfClass(Wall)} - {w.Id.Value for w in walls}
+    assert not other_level & set(picture.drawn)        # a plan draws its own level's elements only
+
+
+def test_isolating_the_doors_leaves_no_wall_in_the_picture(plan, tmp_path):
+    doc, view = plan
+    doors = [e.Id for e in FilteredElementCollector(doc, view.Id).OfCategory(BuiltInCategory.OST_Doors)]
+    view.IsolateElementsTemporary(_ids(doors))
+    picture = drawing.draw(view, str(tmp_path / "doors.png"), pixel_size=SIZE)
+    assert set(picture.drawn) == {d.Value for d in doors}
+    pixels = _pixels(picture.path)
+    # the walls' midpoints are out of the picture's frame or background: no wall is drawn
+    for wall in _walls(doc, view):
+        col, row = picture.to_pixel(_wall_midpoint(wall))
+        if 0 <= col < picture.width and 0 <= row < picture.height:
+            near_door = any(abs(col - c) < 12 and abs(row - r) < 12
+                            for c, r in (picture.to_pixel(doc.GetElement(d).Location.Point) for d in doors))
+            if not near_door:
+                assert set(_near(pixels, col, row, 0)) == {WHITE}
+
+
+def test_colouring_walls_red_shows_red_where_they_are_and_hiding_a_category_removes_it(plan, tmp_path):
+    doc, view = plan
+    before = _count(_pixels(drawing.draw(view, str(tmp_path / "a.png"), pixel_size=SIZE).path), _red)
+    walls = _walls(doc, view)[:5]
+    settings = OverrideGraphicSettings()
+    settings.SetProjectionLineColor(Color(255, 0, 0)).SetSurfaceForegroundPatternColor(Color(255, 0, 0))
+    with Transaction(doc, "colour") as t:
+        t.Start()
+        for wall in walls:
+            view.SetElementOverrides(wall.Id, settings)
+        t.Commit()
+    picture = drawing.draw(view, str(tmp_path / "b.png"), pixel_size=SIZE)
+    pixels = _pixels(picture.path)
+    assert before == 0 and _count(pixels, _red) > 50
+    for wall in walls:
+        assert any(p[0] > 200 and p[1] < 70 for at in (0.25, 0.5, 0.75)
+                   for p in _near(pixels, *picture.to_pixel(wall.Location.Curve.Evaluate(at, True)), radius=2))
+    with Transaction(doc, "hide walls") as t:
+        t.Start()
+        view.SetCategoryHidden(ElementId(BuiltInCategory.OST_Walls), True)
+        t.Commit()
+    assert view.GetCategoryHidden(ElementId(BuiltInCategory.OST_Walls))
+    hidden = drawing.draw(view, str(tmp_path / "c.png"), pixel_size=SIZE)
+    assert not {w.Id.Value for w in _walls(doc, view)} & set(hidden.drawn)
+    assert _count(_pixels(hidden.path), _red) == 0
+
+
+def test_the_highlight_colours_the_working_set(plan, tmp_path):
+    doc, view = plan
+    wall = _walls(doc, view)[0]
+    picture = drawing.draw(view, str(tmp_path / "h.png"), pixel_size=SIZE, highlight=[wall.Id])
+    pixels = _pixels(picture.path)
+    orange = (pixels[:, :, 0] > 240) & (abs(pixels[:, :, 1] - 140) < 20) & (pixels[:, :, 2] < 30)
+    assert int(orange.sum()) > 10
+
+
+def test_the_same_view_gives_the_same_bytes(duplex, tmp_path):
+    view = _view(duplex, "Level 1")
+    one = drawing.draw(view, str(tmp_path / "1.png"), pixel_size=SIZE)
+    two = drawing.draw(view, str(tmp_path / "2.png"), pixel_size=SIZE)
+    assert (tmp_path / "1.png").read_bytes() == (tmp_path / "2.png").read_bytes()
+    assert one.bounds == two.bounds
+
+
+def test_a_crop_box_frames_the_picture(plan, tmp_path):
+    doc, view = plan
+    box = view.CropBox
+    assert box.Max.X > box.Min.X     # the default: the level's extent
+    middle_x = (box.Min.X + box.Max.X) / 2
+    box.Max = type(box.Max)(middle_x, box.Max.Y, box.Max.Z)
+    with Transaction(doc, "crop") as t:
+        t.Start()
+        view.CropBox = box
+        view.CropBoxActive = True
+        t.Commit()
+    picture = drawing.draw(view, str(tmp_path / "crop.png"), pixel_size=SIZE)
+    assert picture.bounds[2] == pytest.approx(middle_x, abs=0.1)     # to the picture's last pixel
+    assert picture.bounds[0] == pytest.approx(box.Min.X, abs=0.1)
+
+
+def test_sections_and_3d_views_draw_and_schedules_cannot(duplex, tmp_path):
+    three_d = _view(duplex, "{3D}")
+    picture = drawing.draw(three_d, str(tmp_path / "3d.png"), pixel_size=300)
+    assert len(picture.drawn) > 100 and _count(_pixels(picture.path), lambda p: p.sum(axis=2) < 600) > 1000
+
+
+# -- Document.ExportImage ------------------------------------------------------------------------------------
+
+def _options(folder, *ids):
+    options = ImageExportOptions()
+    options.ExportRange = ExportRange.SetOfViews
+    options.FilePath = str(folder) + os.sep
+    options.ZoomType = ZoomFitType.FitToPage
+    options.PixelSize = 256
+    options.HLRandWFViewsFileType = ImageFileType.PNG
+    options.SetViewsAndSheets(_ids(ids))
+    return options
+
+
+def test_export_image_writes_the_file_get_file_name_names(duplex, tmp_path):
+    view = _view(duplex, "Level 1")
+    assert ImageExportOptions().PixelSize == 512
+    duplex.ExportImage(_options(tmp_path, view.Id))
+    name = ImageExportOptions.GetFileName(duplex, view.Id)
+    assert name == "Floor Plan - Level 1"
+    assert sorted(os.listdir(tmp_path)) == [name + ".png"]
+    assert _pixels(tmp_path / (name + ".png")).shape[1] == 256
+    options = _options(tmp_path, view.Id)
+    options.FitDirection = FitDirectionType.Vertical
+    options.ExportRange = ExportRange.CurrentView      # the active view, at FilePath with its extension
+    options.FilePath = str(tmp_path / "current")
+    duplex.ExportImage(options)
+    assert (tmp_path / "current.png").is_file()
+
+
+def test_export_image_refuses_what_has_no_picture(duplex_rw, tmp_path):
+    doc = duplex_rw
+    with pytest.raises(ArgumentException):
+        ImageExportOptions().PixelSize = 15_001
+    with pytest.raises(ArgumentException):
+        ImageExportOptions().PixelSize = 0
+    template = next(v for v in FilteredElementCollector(doc).OfClass(View) if v.IsTemplate)
+    with pytest.raises(ArgumentException, match="view template"):
+        doc.ExportImage(_options(tmp_path, template.Id))
+    from Autodesk.Revit.DB import ViewSchedule
+    with Transaction(doc, "schedule") as t:
+        t.Start()
+        schedule = ViewSchedule.CreateSchedule(doc, ElementId(BuiltInCategory.OST_Doors))
+        t.Commit()
+    with pytest.raises(ArgumentException, match="schedule"):
+        doc.ExportImage(_options(tmp_path, schedule.Id))
+    view_id = _view(doc, "Level 2").Id
+    with Transaction(doc, "delete") as t:
+        t.Start()
+        doc.Delete(view_id)
+        t.Commit()
+    with pytest.raises(ArgumentException, match="does not exist"):
+        doc.ExportImage(_options(tmp_path, view_id))
+    with pytest.raises(FileNotFoundException):
+        doc.ExportImage(_options(tmp_path / "missing", _view(doc, "Level 1").Id))
+    assert os.listdir(tmp_path) == []

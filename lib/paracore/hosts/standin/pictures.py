@@ -19,6 +19,8 @@ import tempfile
 from pathlib import Path
 
 from paracore.core.paths import data_dir
+from paracore.revit.api import DB
+from paracore.revit.dotnet import element_id_list
 
 DEFAULT_SIZE = 1600        # pixels across (or down, for a tall view)
 MIN_SIZE, MAX_SIZE = 64, 4096
@@ -29,7 +31,6 @@ class PictureError(ValueError):
 
 
 def views_by_name(doc) -> dict:
-    from Autodesk.Revit import DB
     return {v.Name: v for v in DB.FilteredElementCollector(doc).OfClass(DB.View) if not v.IsTemplate}
 
 
@@ -66,9 +67,7 @@ def check_output(path: Path) -> Path:
 
 def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = DEFAULT_SIZE) -> Path:
     """Write a PNG of the view ``name`` (the active view when None) to ``output``; main thread."""
-    from Autodesk.Revit import DB
-    from revit_standin import drawing
-    from System.Collections.Generic import List
+    from revit_standin import drawing   # on sys.path once the stand-in is installed (sandbox.install_standin)
 
     if not MIN_SIZE <= int(size) <= MAX_SIZE:
         raise PictureError(f"size {size} is out of bounds: give {MIN_SIZE} to {MAX_SIZE} pixels")
@@ -87,9 +86,7 @@ def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = 
     options.FitDirection = DB.FitDirectionType.Horizontal
     options.HLRandWFViewsFileType = DB.ImageFileType.PNG
     options.ShadowViewsFileType = DB.ImageFileType.PNG
-    views = List[DB.ElementId]()
-    views.Add(view.Id)
-    options.SetViewsAndSheets(views)
+    options.SetViewsAndSheets(element_id_list([view.Id]))
     with tempfile.TemporaryDirectory(prefix="paracore-view-") as folder:
         options.FilePath = folder + os.sep
         try:
@@ -107,7 +104,6 @@ def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = 
 
 def _why_no_picture(view) -> str:
     """What the view is when Revit (or the stand-in) exports no picture of it; "" when it can."""
-    from Autodesk.Revit import DB
     if view.IsTemplate:
         return "a view template"
     kinds = {DB.ViewType.Schedule: "a schedule (a table: export it as text)",

@@ -33,6 +33,17 @@ def use_standard(ctx, args: UseStandardArgs) -> str:
     return text_of(standard)
 
 
+use_standard.reference = (
+    "The standards are markdown files, each with a front matter between two `---` lines: `name`, "
+    "`description` (one line), `when` (when to use it), and optionally the rules check_model checks, "
+    "`required_parameters` (category: parameters) and `naming` (`Views`, `Sheets`, `Sheet names` or "
+    "`Category.Parameter`: a regular expression). Paracore bundles door-numbering, required-parameters, "
+    "sheet-naming and view-naming; the folder of the setting `standards_folder` (a network share in practice) "
+    "adds its own, and a file there with a bundled standard's name replaces it. The system prompt lists the "
+    "names and descriptions only; the text reaches the model in this tool's result. "
+    "Format, folder and errors: [STANDARDS.md](STANDARDS.md).")
+
+
 def text_of(standard: standards.Standard) -> str:
     """What the model reads: where the standard comes from, its text, and the rules check_model checks."""
     origin = "bundled with Paracore" if standard.origin == "bundled" else "the firm's"

@@ -114,7 +114,7 @@ def test_the_mcp_section_runs_as_the_bench_runs_it_and_has_a_row_per_transport_a
     for transport in ("stdio", "Streamable HTTP"):
         for era in ("2026-07-28", "2025-11-25 (initialize)"):
             assert f"| {transport}, {era} |" in done.stdout
-    assert "| first (the core and use_toolset), `--model` | 18 |" in done.stdout
+    assert "| first (the core and use_toolset), `--model` | 19 |" in done.stdout
     assert "tokens (o200k_base)" in done.stdout
 
 

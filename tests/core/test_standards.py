@@ -94,6 +94,8 @@ BROKEN = {
     "escapes.md": ('---\nname: e\ndescription: y\nnaming:\n  Sheets: "^A\\d+$"\n---\ntext\n', 5, "single quotes"),
     "empty-text.md": ("---\nname: empty\ndescription: y\n---\n\n", 4, "no text"),
     "reserved.md": ("---\nname: all\ndescription: y\n---\ntext\n", 2, "reserved"),
+    "colon.md": ("---\nname: colon\ndescription: Doors: by room\n---\ntext\n", 3, "in single quotes"),
+    "flow.md": ("---\nname: flow\ndescription: [a list]\n---\ntext\n", 3, "in single quotes"),
     "twice.md": ("---\nname: twice\nname: again\ndescription: y\n---\ntext\n", 3, "given twice"),
 }
 

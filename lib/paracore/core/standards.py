@@ -240,7 +240,15 @@ def _scalar(value: str, number: int) -> str:
         return value[1:-1]
     if value[:1] in ("'", '"'):
         raise StandardFormatError(f"unclosed quote in {shorten(value)!r}", number)
+    if value[:1] in _YAML_INDICATORS or value[:2] in ("- ", "? ") or ": " in value or " #" in value \
+            or value.endswith(":"):
+        # YAML would read such a plain value otherwise (a list, a mapping, a comment): quoted, it is text.
+        raise StandardFormatError(f"put {shorten(value)!r} in single quotes: unquoted, a value cannot start with "
+                                  "[ { & * ! | > % @ ` or hold ': ' or ' #'", number)
     return value
+
+
+_YAML_INDICATORS = frozenset("[]{}&*!|>%@`,")
 
 
 def shorten(text: str, limit: int = 60) -> str:

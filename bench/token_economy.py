@@ -13,7 +13,8 @@ OpenAI Responses adapters would send (bench/request_bodies.py). Per request and 
 - reusable tokens: the o200k count of that cache-order prefix, i.e. what a prompt cache could
   serve instead of reprocessing.
 
-Also: the size of the tool definitions every request carries, and the largest tool result.
+Also: the size of the tool definitions every request carries, what the list of the firm standards
+adds to the system prompt (``standards_cost``), and the largest tool result.
 """
 from __future__ import annotations
 
@@ -151,6 +152,21 @@ def largest_results(run: SessionRun) -> list[str]:
     return lines
 
 
+def standards_cost(listing: str | None = None) -> tuple[int, int, int]:
+    """What the list of the firm standards adds to the system prompt: (standards, bytes, o200k tokens),
+    the difference between the prompt rendered with the list and without it. ``listing``: the bundled
+    standards' list unless given."""
+    from paracore.core import standards
+    from paracore.core.prompts import PromptBuilder
+    loaded = standards.load_standards(None)
+    listing = listing if listing is not None else loaded.listing()
+    facts = {"revit_version": "2026", "document_title": "duplex", "length_unit": "m"}
+    without = PromptBuilder(facts).system_prompt()
+    with_list = PromptBuilder({**facts, "standards": listing}).system_prompt()
+    count = sum(1 for line in listing.splitlines() if line.startswith("- "))
+    return count, len(with_list.encode()) - len(without.encode()), tokens.count(with_list) - tokens.count(without)
+
+
 def tool_definitions(run: SessionRun) -> list[str]:
     """What every request carries whatever the conversation: tool definitions and system prompt."""
     from tool_catalogue import definitions
@@ -163,6 +179,9 @@ def tool_definitions(run: SessionRun) -> list[str]:
         system_size, system_tokens = run.parts[provider]["system"]
         lines.append(f"- In the {LABELS[provider]} body: tools {tools_size:,} bytes / {tools_tokens:,} tokens, "
                      f"system prompt {system_size:,} bytes / {system_tokens:,} tokens")
+    count, size, token_count = standards_cost()
+    lines.append(f"- Of the system prompt, the list of the firm standards ({count} bundled standards, names and "
+                 f"descriptions; their texts come with use_standard): {size:,} bytes, **{token_count:,} tokens**")
     return lines + [""]
 
 

@@ -10,7 +10,8 @@ bridge), and measures each result (the content the model reads).
 
 BOUND is 2,000 characters (500-600 o200k tokens for these texts). Justified exceptions: run_python
 and run_script return what the code print()s, which the model asked for by running that code,
-capped at the documented OUTPUT_LIMIT (4,000 characters) plus the tools' own sentences.
+capped at the documented OUTPUT_LIMIT (4,000 characters) plus the tools' own sentences; use_standard
+returns a firm standard's text, which the model asked for, capped at standards.TEXT_LIMIT (6,000).
 
 Each scenario sets up what it needs itself, so it runs alone on a fresh model or after the others
 on one model. tests/tools/test_tool_bounds.py runs every scenario on its own duplex grown to 10,000
@@ -39,6 +40,7 @@ for _path in (ROOT / "stubs", ROOT / "lib"):  # run alone; bench/run.py and the 
         sys.path.insert(0, str(_path))
 
 # lib/ must be on sys.path first (the noqa: E402s)
+from paracore.core import standards  # noqa: E402
 from paracore.hosts.standin.sandbox import Sandbox  # noqa: E402
 from paracore.revit.dotnet import typed_list  # noqa: E402
 from paracore.tools import code_tools, schedule_export_tools, script_tools  # noqa: E402
@@ -55,7 +57,8 @@ REPORT = ROOT / "bench" / "RESULTS.md"
 HEADING = "## Tool results on a big model"
 
 BOUND = 2_000
-BOUNDS = {"run_python": code_tools.OUTPUT_LIMIT + 400, "run_script": script_tools.OUTPUT_LIMIT + 400}
+BOUNDS = {"run_python": code_tools.OUTPUT_LIMIT + 400, "run_script": script_tools.OUTPUT_LIMIT + 400,
+          "use_standard": standards.TEXT_LIMIT + 400}
 
 LONG_TEXT = "Checked on site by the facade consultant; see report FR-2025-117, section 4.2. " * 12  # ~950 chars
 LONG_TYPE = "Exterior - Brick on Block, 440 mm cavity wall with rigid insulation and fair-faced block inner leaf"
@@ -409,6 +412,11 @@ def check_model_on_the_big_model(b: Bounds) -> None:
     for check in ("warnings", "duplicate_marks", "unplaced_views", "naming", "empty_parameters"):
         b.call("check_model", {"checks": [check], "to_working_set": check})
     assert len(b.working_set()) >= 1
+    # The firm standards: every one's rules at once, the list, the longest text.
+    b.call("check_model", {"standard": "all", "to_working_set": "standard"})
+    b.call("use_standard", {})
+    longest = max(standards.current().standards, key=lambda standard: len(standard.text))
+    b.call("use_standard", {"name": longest.name})
 
 
 def run_python_printing_a_lot_and_raising(b: Bounds) -> None:
@@ -584,7 +592,8 @@ def bounds_section(size: int) -> list[str]:
              f"300 kinds of warnings on thousands of walls), {data['calls']:,} calls through the executor "
              f"(bench/tool_bounds.py; tests/tools/test_tool_bounds.py runs the same scenarios at 10,000 elements). "
              f"Bound: {BOUND:,} characters per result, {BOUNDS['run_python']:,} for run_python and run_script "
-             f"(what the code prints). The five largest results:", "",
+             f"(what the code prints), {BOUNDS['use_standard']:,} for use_standard (a firm standard's text). "
+             "The five largest results:", "",
              "| tool | characters | o200k tokens | bound | arguments |", "|---|---:|---:|---:|---|"]
     for name, entry in ranked[:5]:
         arguments = entry["arguments"].replace("|", "\\|")

@@ -69,6 +69,15 @@ def test_the_token_section_has_its_parts(runs):
                 "cache-order prefix share, requests 2+", "Largest tool result"):
         assert text.count(row) == 2, row
     assert text.count("\n| 30 |") == 1  # the per-turn table of the 30-turn session
+    assert "- Of the system prompt, the list of the firm standards (4 bundled standards" in text
+
+
+def test_the_standards_list_costs_what_its_lines_cost_and_grows_with_them():
+    count, size, token_count = token_economy.standards_cost()
+    assert count == 4 and 0 < token_count < 300 and size > token_count
+    more = token_economy.standards_cost(
+        "- a-firm-rule: Every door has a fire rating, even a dash. Use when: doors\n" * 10)
+    assert more[0] == 10 and more[2] > token_count
 
 
 def test_the_thirty_turn_session_switching_toolsets_keeps_95_percent_of_the_prompt_cacheable(runs):
@@ -105,7 +114,7 @@ def test_the_mcp_section_runs_as_the_bench_runs_it_and_has_a_row_per_transport_a
     for transport in ("stdio", "Streamable HTTP"):
         for era in ("2026-07-28", "2025-11-25 (initialize)"):
             assert f"| {transport}, {era} |" in done.stdout
-    assert "| first (the core and use_toolset), `--model` | 18 |" in done.stdout
+    assert "| first (the core and use_toolset), `--model` | 19 |" in done.stdout
     assert "tokens (o200k_base)" in done.stdout
 
 

@@ -32,7 +32,7 @@ PROBE = r"""
 import importlib.util, json, sys
 had_autodesk = importlib.util.find_spec("Autodesk") is not None
 import paracore
-from paracore.core import resources
+from paracore.core import resources, standards
 from paracore.core.prompts import PromptBuilder
 from paracore.core.session import Session
 from paracore.scripts.library import default_library
@@ -45,6 +45,8 @@ print(json.dumps({
     "templates": str(resources.templates()),
     "scripts": sorted(script.name for script in default_library().refresh().scripts),
     "problems": [str(problem) for problem in default_library().problems],
+    "standards": [str(standard.path) for standard in standards.load_standards(None).standards],
+    "standard_problems": [str(problem) for problem in standards.load_standards(None).problems],
     "system_prompt": PromptBuilder({"revit_version": "2026", "length_unit": "m",
                                     "document_title": "duplex"}).system_prompt(),
     "context_block": PromptBuilder({}).context_block(Session("doc", "duplex"),
@@ -138,6 +140,10 @@ def test_the_installed_package_finds_its_files_through_the_package(installed):
     assert not found["autodesk_before_sandbox"], "the stand-in is importable by itself: it could pass for Revit"
     assert found["scripts"] == ["Add_To_Working_Set", "Array_Doors_On_Wall", "Create_Curved_Wall", "Keep_On_Level"]
     assert found["problems"] == []
+    assert [Path(path).name for path in found["standards"]] == ["door-numbering.md", "required-parameters.md",
+                                                               "sheet-naming.md", "view-naming.md"]
+    assert all(Path(path).resolve().parent == (package / "standards").resolve() for path in found["standards"])
+    assert found["standard_problems"] == []
     assert "duplex" in found["system_prompt"] and "metres" in found["system_prompt"]
     assert found["context_block"].startswith("CONTEXT: The working set is empty. Active view: "), found["context_block"]
 

@@ -18,6 +18,7 @@ import pytest
 
 from _config_support import PROVIDER_ENV, MemoryKeyring
 from paracore.app import doctor
+from paracore.core.settings import Settings
 from paracore.hosts.revit import host_state
 from paracore.hosts.revit.bridge import Bridge
 from revit_standin import faults, guard
@@ -134,7 +135,7 @@ def test_the_doctor_on_revits_main_thread_reports_every_check_and_never_the_key(
         ["pyRevit", "Python", "Revit", "Vendored packages"]
         + [f"Package {d}" for d, _ in doctor.RUNTIME_PACKAGES]
         + ["Worker thread (GIL pump)", "Startup", "Chat pane", "Provider", "Provider reachable",
-           "ExternalEvent round trip"])
+           "Firm standards", "ExternalEvent round trip"])
     assert found["pyRevit"].status == "warn" and "not available" in found["pyRevit"].detail
     assert found["Revit"].status == "ok" and found["Revit"].detail.startswith("Autodesk Revit 2026")
     for distribution, _ in doctor.RUNTIME_PACKAGES:
@@ -148,6 +149,8 @@ def test_the_doctor_on_revits_main_thread_reports_every_check_and_never_the_key(
     assert "Anthropic, model claude-sonnet-4-6 (the default)" in provider.detail
     assert "API key from the environment (ANTHROPIC_API_KEY)" in provider.detail
     assert found["Provider reachable"].status == "ok" and "(HTTP 404)" in found["Provider reachable"].detail
+    assert found["Firm standards"].status == "ok" and "4 standards, no firm folder set. Loaded: door-numbering " \
+        "(bundled)" in found["Firm standards"].detail
 
     # On the main thread the round trip completes only after the Doctor returned (Revit idle):
     # the report says it is waiting, and the result follows the summary line.
@@ -157,11 +160,11 @@ def test_the_doctor_on_revits_main_thread_reports_every_check_and_never_the_key(
     assert wait_for(lambda: round_trip.status == "ok"), round_trip
     assert "(once the Doctor had finished and Revit was idle)" in round_trip.detail
     assert wait_for(lambda: output[-1].startswith("[ OK ] ExternalEvent round trip: Revit ran the request"))
-    summary = next(i for i, line in enumerate(output) if line.startswith("Paracore Doctor: 19 checks"))
+    summary = next(i for i, line in enumerate(output) if line.startswith("Paracore Doctor: 20 checks"))
     assert summary == len(output) - 2
 
     text = doctor.report_text(checks)
-    assert text.startswith("Paracore Doctor: 19 checks — ")
+    assert text.startswith("Paracore Doctor: 20 checks — ")
     everything = text + "\n".join(output) + json.dumps(requests)
     assert FAKE_KEY not in everything and FAKE_KEY[:20] not in everything
     assert requests and all("x-api-key" not in {h.lower() for h in r["headers"]} and
@@ -311,6 +314,21 @@ def test_a_refused_request_fails_the_round_trip(revit):
 
 
 # -- packages and the worker thread ---------------------------------------------------------------
+
+def test_the_firm_standards_loaded_and_each_file_that_failed_to_parse_are_shown(config, tmp_path):
+    share = tmp_path / "share"
+    share.mkdir()
+    (share / "doors.md").write_text("---\nname: door-numbering\ndescription: D-001 upwards.\n---\nThe firm's.\n",
+                                    encoding="utf-8")
+    (share / "broken.md").write_text("---\nname: broken\ndescription: y\ncolour: red\n---\ntext\n", encoding="utf-8")
+    check = doctor.check_standards(Settings(standards_folder=str(share)))
+    assert check.status == "warn" and f"firm folder {share}" in check.detail
+    assert "door-numbering (firm, replaces the bundled one)" in check.detail
+    assert f"Not loaded: {share / 'broken.md'}, line 4: unknown key 'colour'" in check.detail
+    assert "docs/STANDARDS.md" in check.fix
+    offline = doctor.check_standards(Settings(standards_folder=str(tmp_path / "offline")))
+    assert offline.status == "warn" and "4 standards" in offline.detail and "cannot be read" in offline.detail
+
 
 def test_the_package_list_is_pyprojects_runtime_dependencies():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

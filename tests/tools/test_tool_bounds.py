@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from paracore.core import standards
 from paracore.tools.catalogue import load_tools
 from paracore.tools import code_tools, schedule_export_tools, script_tools
 from paracore.tools.registry import ToolCallError, default_registry
@@ -56,7 +57,8 @@ def test_export_and_compare_every_wall(bounds, tmp_path, monkeypatch):
 
 def test_the_bounds_are_the_documented_output_limits():
     assert tool_bounds.BOUNDS == {"run_python": code_tools.OUTPUT_LIMIT + 400,
-                                  "run_script": script_tools.OUTPUT_LIMIT + 400}
+                                  "run_script": script_tools.OUTPUT_LIMIT + 400,
+                                  "use_standard": standards.TEXT_LIMIT + 400}
     assert tool_bounds.BOUND == 2_000
 
 

@@ -326,6 +326,7 @@ def test_the_settings_dialog_saves_and_never_shows_the_key(revit, ui, monkeypatc
         dialog = settings_view.SettingsDialog(settings_view.SettingsForm(Settings()))
         ui_ = dialog.ui
         assert ui_.ProviderBox.SelectedIndex == 0 and ui_.KeyBox.Password == ""
+        assert ui_.StandardsFolderBox.Text == "" and ui_.StandardsHint.Text.startswith("Loaded: door-numbering")
         ui_.ProviderBox.SelectedIndex = 1  # Anthropic
         ui_.ProviderBox.SelectionChanged.fire()
         assert "default" in ui_.ModelHint.Text and "No key yet" in ui_.KeyStatus.Text

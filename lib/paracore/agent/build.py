@@ -4,7 +4,8 @@ replay and the benchmarks.
 From the settings it takes the model (created by the provider's adapter and wrapped in
 ``RetryingModel``, the one retry policy: a request that fails before its first delta is sent
 again), the agent's
-limits and the approval policy; from the runtime, the facts the system prompt states; and it
+limits, the approval policy and the firm's standards the system prompt lists (names and
+descriptions; use_standard reads one); from the runtime, the facts the system prompt states; and it
 makes sure the whole tool catalogue is loaded (``tools.catalogue``). A host that brings its own model (a scripted one, in
 tests and replays) passes it and gets it used as it is.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from paracore.agent import Agent, AgentLimits, ApprovalPolicy, Approver, approve_all
+from paracore.core import standards
 from paracore.core.prompts import PromptBuilder
 from paracore.core.settings import Settings
 from paracore.llm.providers import create_model
@@ -35,6 +37,13 @@ def build_model(settings: Settings, *, model_factory: Callable[[Settings], Any] 
     return RetryingModel((model_factory or create_model)(settings), policy)
 
 
+def prompt_facts(settings: Settings | None, runtime) -> dict:
+    """What the system prompt states: the runtime's facts and the list of the firm's standards
+    (names and descriptions, sorted by name: the same bytes for the same files) of ``settings``,
+    or of the saved settings when None (use_standard and check_model read those)."""
+    return {**runtime.prompt_facts(), "standards": standards.current(settings).listing()}
+
+
 def build_agent(settings: Settings | None, runtime, session, approver: Approver | None = None, *,
                 model: Any = None, policy: ApprovalPolicy | None = None, turn_index: int = 0,
                 toolsets: bool = True) -> Agent:
@@ -45,11 +54,12 @@ def build_agent(settings: Settings | None, runtime, session, approver: Approver 
     ``toolsets``: the model gets the core tools, the settings' pinned toolsets and those it turns
     on (docs/TOOLSETS.md); False sends every tool (replays written before toolsets existed).
     """
+    facts = prompt_facts(settings, runtime)   # None: the saved settings' standards, which the tools read too
     settings = settings if settings is not None else Settings()
     load_tools()
     return Agent(model=model if model is not None else build_model(settings),
                  registry=default_registry(), session=session, revit=runtime,
-                 prompts=PromptBuilder(runtime.prompt_facts()), approver=approver or approve_all,
+                 prompts=PromptBuilder(facts), approver=approver or approve_all,
                  policy=policy or ApprovalPolicy(mode=settings.approval_policy),
                  limits=agent_limits(settings), turn_index=turn_index,
                  gate_toolsets=toolsets, pinned_toolsets=tuple(settings.pinned_toolsets))

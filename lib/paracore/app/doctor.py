@@ -10,7 +10,8 @@ What it checks: pyRevit and its engine, the Python version (3.12 in Revit), Revi
 vendored packages and every runtime dependency (imported, with versions), that a worker thread
 advances (the GIL pump), Paracore's startup (its steps and its log), the chat pane, the provider
 settings (provider, model, where the key comes from — never the key), whether the provider's
-server answers, and the ExternalEvent round trip through the bridge.
+server answers, the firm standards (which are loaded, which files failed to parse) and the
+ExternalEvent round trip through the bridge.
 
 The round trip cannot be measured while the Doctor itself runs on Revit's main thread: Revit
 runs a raised ExternalEvent only once the command has returned and Revit is idle. There the
@@ -186,6 +187,7 @@ def run_doctor(uiapp, output=None, *, host_state=None, reach_timeout: float = RE
     settings_checks = _guarded_many("Provider", lambda: check_provider(secrets, reach_timeout))
     for check in settings_checks:
         add(check)
+    add(_guarded("Firm standards", check_standards))
     round_trip = _guarded("ExternalEvent round trip", lambda: check_round_trip(state, out))
     add(round_trip)
     out.write(_summary(checks))
@@ -593,6 +595,20 @@ def check_provider(secrets: list[str], reach_timeout: float = REACH_TIMEOUT) -> 
 def _env_set(name: str) -> bool:
     import os
     return bool(os.environ.get(name, "").strip())
+
+
+def check_standards(settings=None) -> Check:
+    """Which standards are loaded (bundled, and from the settings' firm folder) and each file that
+    failed to parse, with its line; a warning, never a failure: the chat works without them."""
+    from paracore.core import standards  # lazy: it reads the settings, which need pydantic
+    loaded = standards.current(settings)
+    folder = f"firm folder {loaded.folder}" if loaded.folder else "no firm folder set"
+    detail = f"{len(loaded.standards)} standard{'s' if len(loaded.standards) != 1 else ''}, {folder}. {loaded.report()}"
+    if loaded.problems:
+        return Check("Firm standards", "warn", detail,
+                     "Correct each file at the line named (docs/STANDARDS.md describes the format), or the folder "
+                     "in Settings > Firm standards; the other standards load meanwhile.")
+    return Check("Firm standards", "ok", detail)
 
 
 def check_reachable(url: str, timeout: float = REACH_TIMEOUT) -> Check:

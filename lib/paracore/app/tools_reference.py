@@ -29,6 +29,9 @@ def render(registry: Registry) -> str:
             lines.append("")
         if spec.takes_element_ids:
             lines += ["Leave `element_ids` out to use the working set.", ""]
+        reference = getattr(spec.function, "reference", None)   # for this page only: the model never reads it
+        if reference:
+            lines += [reference, ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

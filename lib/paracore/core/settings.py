@@ -153,12 +153,16 @@ class Settings(_SettingsModel):
     the names Revit gives duplicates ("Level 1 Copy 1"), which nobody meant to issue."""
     qa_sheet_number_pattern: str = r"^[A-Z]{1,2}\d{2,4}$"
     """check_model's naming: a regular expression every sheet number must match (A101, AD1200)."""
+    standards_folder: str | None = None
+    """The firm's standards (markdown files, docs/STANDARDS.md), a network share in practice: they are
+    added to the bundled ones, and one named like a bundled standard replaces it. None: the bundled
+    standards only. A folder that cannot be read is reported (Settings, the Doctor), never fatal."""
     mcp_listener: bool = True
     """Inside Revit, listen on loopback (127.0.0.1 and ::1, a random port, a per-session token in
     a file only this user can read) so that ``paracore mcp`` can forward MCP clients' tool calls
     to this Revit, through the same approvals and undo as the chat (docs/MCP.md). Read at startup."""
 
-    @field_validator("model", "base_url", mode="before")
+    @field_validator("model", "base_url", "standards_folder", mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -37,8 +37,10 @@ PLUGIN_GROUP = "paracore.tools"
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 """What a plugin's toolset may be called: it is typed in Settings and sent in use_toolset's enum."""
 
+USE_STANDARD = "use_standard"
+
 CORE: frozenset[str] = frozenset({
-    USE_TOOLSET,
+    USE_TOOLSET, USE_STANDARD,   # the firm's standards are read when a task calls for one (docs/STANDARDS.md)
     # the working set and the selection
     "get_working_set", "set_working_set", "add_to_working_set", "remove_from_working_set",
     "clear_working_set", "add_selection_to_working_set", "select_elements", "get_selection",

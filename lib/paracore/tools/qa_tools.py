@@ -6,7 +6,9 @@ elements of one check's findings can go into the working set (``to_working_set``
 these" is the user's next sentence: set_parameter, renumbering or deleting then act on them.
 
 Which parameters must be filled and which names are right are project rules, read from the
-settings (``qa_required_parameters``, ``qa_view_name_pattern``, ``qa_sheet_number_pattern``).
+settings (``qa_required_parameters``, ``qa_view_name_pattern``, ``qa_sheet_number_pattern``), or from
+a firm standard's front matter (``standard``: its required parameters and naming patterns, each
+finding naming the standard it comes from; docs/STANDARDS.md).
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -20,6 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from paracore.core import standards as firm_standards
 from paracore.core.display import display_text
 from paracore.core.settings import Settings, load_settings
 from paracore.core.units import format_angle, format_length
@@ -34,6 +37,10 @@ CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced
           "coordinates", "worksharing")
 CheckName = Literal["warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms",
                     "unplaced_views", "links", "coordinates", "worksharing"]
+FoundBy = Literal["warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms",
+                  "unplaced_views", "links", "coordinates", "worksharing", "standard"]
+STANDARD = "standard"     # the check of a firm standard's rules (the ``standard`` argument)
+ALL_STANDARDS = "all"
 SAMPLE = 4             # elements named per finding
 BUDGET = 1800          # characters of the whole result (the bounded-result rule is 2,000)
 MORE_LINE = 100        # characters kept per check for its "… and N more findings" line
@@ -59,9 +66,13 @@ class CheckModelArgs(BaseModel):
                     "project has shared coordinates; worksharing (workshared models only): levels and grids off "
                     "their workset, elements on closed worksets, elements you still borrow, elements out of date "
                     "with central.")
-    to_working_set: CheckName | None = Field(
+    standard: str | None = Field(
+        None, max_length=40, description="Also check a firm standard's rules (required parameters, naming "
+                                         "patterns; 'all': every standard's); its findings name it. With no "
+                                         "checks, only the standard's rules run.")
+    to_working_set: FoundBy | None = Field(
         None, description="Replace the working set with ALL the elements this check found (e.g. "
-                          "'empty_parameters'), so the next tool fixes them. Leave null to only look.")
+                          "'empty_parameters', or 'standard'), so the next tool fixes them. Leave null to only look.")
 
 
 @dataclass
@@ -101,16 +112,22 @@ def check_model(ctx, args: CheckModelArgs):
     worksets and borrowed or out-of-date elements (asked for by name elsewhere, it says it was skipped). Each finding has a count, a few element ids and
     how to fix it.
 
+    With standard (a firm standard's name, or 'all') its required parameters and naming patterns are checked too,
+    each finding naming the standard it comes from.
+
     With to_working_set (a check's name) all the elements that check found become the working set,
     so the next call (e.g. set_parameter) fixes them. Reads only; changes nothing in the model.
     """
     # All checks: worksharing's only in a workshared model (asked for by name elsewhere, it says it was skipped).
     everything = CHECKS if ctx.doc.IsWorkshared else tuple(c for c in CHECKS if c != "worksharing")
-    checks = list(dict.fromkeys(args.checks or everything))
-    if args.to_working_set and args.to_working_set not in checks:
+    chosen_standards = _standards(args.standard, args.to_working_set)
+    checks = list(dict.fromkeys(args.checks or ([] if chosen_standards else everything)))
+    if args.to_working_set and args.to_working_set != STANDARD and args.to_working_set not in checks:
         checks.append(args.to_working_set)  # asking for its elements means running it
     rules = _rules()
     results = [_RUNNERS[name](ctx, rules) for name in checks]
+    if chosen_standards:
+        results.append(_standard(ctx, chosen_standards))
     text = _report(ctx, results)
     if not args.to_working_set:
         return text
@@ -120,6 +137,23 @@ def check_model(ctx, args: CheckModelArgs):
     sentence = (f"The working set is now the {len(chosen.ids):,} element{'s' if len(chosen.ids) != 1 else ''} "
                 f"the {chosen.check} check found.")
     return ToolOutput(content=text + "\n" + sentence, working_set=working_set_output(chosen.ids, "replace", sentence))
+
+
+def _standards(name: str | None, to_working_set: str | None) -> list:
+    """The standards whose rules to check: the one named, every one with rules for 'all', none."""
+    if not name or not name.strip():
+        if to_working_set == STANDARD:
+            raise ToolError("to_working_set 'standard' needs standard: the name of the standard whose rules to "
+                            "check (use_standard lists them).")
+        return []
+    loaded = firm_standards.current()
+    if name.strip().lower() == ALL_STANDARDS:
+        return [standard for standard in loaded.standards if standard.has_rules]
+    standard = loaded.find(name)
+    if standard is None:
+        raise ToolError(f"There is no standard {display_text(name.strip())!r}; the standards are: "
+                        f"{', '.join(loaded.names()) or 'none'} (or 'all').")
+    return [standard]
 
 
 def _rules():
@@ -219,8 +253,17 @@ def _warnings(ctx, rules) -> CheckResult:
 
 def _empty_parameters(ctx, rules) -> CheckResult:
     result = CheckResult("empty_parameters", ok="every required parameter is filled")
+    unknown = _empty_in(ctx, rules.qa_required_parameters, result, "", "empty_parameters")
+    if unknown:
+        named = shorten(", ".join(map(repr, unknown)), 120)
+        result.note = f"no category named {named} in the setting qa_required_parameters"
+    return result
+
+
+def _empty_in(ctx, required: dict, result: CheckResult, source: str, check: str) -> list[str]:
+    """Add a finding per category and parameter left empty; the categories no category resolves to."""
     unknown = []
-    for category, names in rules.qa_required_parameters.items():
+    for category, names in required.items():
         try:
             bic = resolve_category(ctx, category)
         except ToolError:
@@ -232,12 +275,9 @@ def _empty_parameters(ctx, rules) -> CheckResult:
             empty = [e for e in elements if _is_empty(e.LookupParameter(name))]
             if empty:
                 result.findings.append(_finding(
-                    ctx, f"{singular(label)} with an empty {name}", empty,
-                    f"check_model to_working_set 'empty_parameters', then set_parameter {name}."))
-    if unknown:
-        named = shorten(", ".join(map(repr, unknown)), 120)
-        result.note = f"no category named {named} in the setting qa_required_parameters"
-    return result
+                    ctx, f"{source}{singular(label)} with an empty {name}", empty,
+                    f"check_model to_working_set '{check}', then set_parameter {name}."))
+    return unknown
 
 
 def _is_empty(parameter) -> bool:
@@ -477,6 +517,76 @@ def _worksharing(ctx, rules) -> CheckResult:
         result.findings.append(_finding(ctx, "element changed or deleted in central since you last reloaded", stale,
                                         "Reload Latest (Collaborate > Reload Latest) before changing them."))
     return result
+
+
+def _standard(ctx, chosen: list) -> CheckResult:
+    """A firm standard's rules: its required parameters and its naming patterns (``re.search``: a
+    pattern anchors itself with ^ and $). Each finding starts with the standard's name."""
+    names = ", ".join(standard.name for standard in chosen)
+    result = CheckResult(STANDARD, ok=f"the model follows {names}" if chosen else "no standard has rules to check")
+    unknown = []
+    for standard in chosen:
+        source = f"[{standard.name}] "
+        unknown += [f"{category} ({standard.name})" for category in
+                    _empty_in(ctx, standard.required_parameters, result, source, STANDARD)]
+        for target, pattern in standard.naming.items():
+            try:
+                found = _named_against(ctx, target, re.compile(pattern))
+            except ToolError:
+                unknown.append(f"{target.split('.')[0]} ({standard.name})")
+                continue
+            if found:
+                what, elements, labels = found
+                finding = _finding(ctx, f"{source}{what} against the pattern {pattern}", elements,
+                                   f"follow use_standard '{standard.name}' (check_model to_working_set 'standard' "
+                                   "gathers them).")
+                finding.names = labels
+                result.findings.append(finding)
+    notes = [f"checked {names}"] if chosen else []
+    if unknown:
+        notes.append(f"no category named {shorten(', '.join(unknown), 120)}")
+    result.note = "; ".join(notes)
+    return result
+
+
+def _named_against(ctx, target: str, rule: re.Pattern):
+    """(what, elements, labels of the first ones) whose name or value does not match ``rule``; None if all do."""
+    from Autodesk.Revit import DB
+    if target in ("Views", "Sheets", "Sheet names"):
+        found = []
+        for view in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View):
+            if view.IsTemplate:
+                continue
+            if isinstance(view, DB.ViewSheet):
+                value = view.SheetNumber if target == "Sheets" else view.Name if target == "Sheet names" else None
+            else:
+                value = view.Name if target == "Views" and view.ViewType.ToString() not in _NOT_USER_VIEWS else None
+            if value is not None and not rule.search(value or ""):
+                found.append((view, value))
+        what = {"Views": "view named", "Sheets": "sheet numbered", "Sheet names": "sheet named"}[target]
+    else:
+        category, parameter = target.split(".", 1)
+        bic = resolve_category(ctx, category.strip())
+        label = category_name(ctx, bic) or category
+        found = []
+        for element in _elements(ctx, bic):
+            value = _value_text(element.LookupParameter(parameter.strip()))
+            if value and not rule.search(value):   # an empty value is required_parameters' business
+                found.append((element, value))
+        what = f"{singular(label)} whose {parameter.strip()} is"
+    if not found:
+        return None
+    labels = [f"{shorten(display_text(value), 30)}" for _, value in found[:SAMPLE]]
+    return what, [element for element, _ in found], labels
+
+
+def _value_text(parameter) -> str:
+    from Autodesk.Revit import DB
+    if parameter is None:
+        return ""
+    if parameter.StorageType == DB.StorageType.String:
+        return (parameter.AsString() or "").strip()
+    return (parameter.AsValueString() or "").strip()
 
 
 _RUNNERS = {"warnings": _warnings, "empty_parameters": _empty_parameters, "duplicate_marks": _duplicate_marks,

@@ -1,4 +1,5 @@
-"""The Settings dialog: provider, model, base URL, API key, approval policy, pinned toolsets.
+"""The Settings dialog: provider, model, base URL, API key, approval policy, pinned toolsets, and the
+firm standards folder (with the standards it loads and the files that failed to parse).
 
 Two halves. ``SettingsForm`` is pure Python (tested anywhere): what the fields show for some
 settings, the hints, where the key comes from, and the validated ``Settings`` the fields make.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
+from paracore.core import standards
 from paracore.core.settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
 from paracore.core.toolsets import pinnable_names
 from paracore.llm import credentials
@@ -26,7 +28,8 @@ SETTINGS_XAML = "settings_window.xaml"
 XAML_NAMES: dict[str, tuple[str, ...]] = {
     SETTINGS_XAML: (
         "ProviderBox", "ModelBox", "ModelHint", "BaseUrlBox", "BaseUrlHint", "KeyBox", "RemoveKeyButton",
-        "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "MessageText", "CheckButton", "SaveButton", "CancelButton",
+        "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "MessageText",
+        "StandardsFolderBox", "StandardsHint", "CheckButton", "SaveButton", "CancelButton",
     ),
 }
 
@@ -57,6 +60,8 @@ class FormValues:
     api_key: str = ""
     pinned_toolsets: str = ""
     """Toolset names separated by commas, as typed (e.g. "views, schedules")."""
+    standards_folder: str = ""
+    """The firm's standards folder, as typed (empty: the bundled standards only)."""
 
 
 class SettingsForm:
@@ -68,7 +73,8 @@ class SettingsForm:
     def values(self) -> FormValues:
         s = self.settings
         return FormValues(provider=s.provider, model=s.model or "", base_url=s.base_url or "",
-                          approval_policy=s.approval_policy, pinned_toolsets=", ".join(s.pinned_toolsets))
+                          approval_policy=s.approval_policy, pinned_toolsets=", ".join(s.pinned_toolsets),
+                          standards_folder=s.standards_folder or "")
 
     @staticmethod
     def model_hint(provider: str | None) -> str:
@@ -118,13 +124,19 @@ class SettingsForm:
         return (f"Toolsets on from the start of every conversation (the model turns the others on when it "
                 f"needs them): {', '.join(pinnable_names())}. Each adds its tools to every request.")
 
+    @staticmethod
+    def standards_hint(folder: str) -> str:
+        """Which standards the folder typed gives (with the bundled ones) and each file that failed to parse."""
+        return standards.load_standards(folder.strip() or None).report()
+
     def settings_from(self, values: FormValues) -> Settings:
         """The settings the fields make, validated; raises ValueError with a message for the user."""
         try:
             return self.settings.with_changes(provider=values.provider, model=values.model or None,
                                               base_url=values.base_url or None,
                                               approval_policy=values.approval_policy,
-                                              pinned_toolsets=values.pinned_toolsets.replace(";", ",").split(","))
+                                              pinned_toolsets=values.pinned_toolsets.replace(";", ",").split(","),
+                                              standards_folder=values.standards_folder or None)
         except ValueError as error:  # pydantic's ValidationError is a ValueError
             raise ValueError(_first_error(error)) from None
 
@@ -211,8 +223,10 @@ class SettingsDialog:
         policies = [name for name, _ in APPROVAL_CHOICES]
         ui.ApprovalBox.SelectedIndex = policies.index(values.approval_policy) if values.approval_policy in policies else 0
         ui.PinnedToolsetsBox.Text = values.pinned_toolsets
+        ui.StandardsFolderBox.Text = values.standards_folder
         ui.KeyBox.Password = ""
         self._refresh_hints()
+        self._refresh_standards()
 
     def _values(self) -> FormValues:
         ui = self.ui
@@ -221,7 +235,8 @@ class SettingsDialog:
         return FormValues(provider=PROVIDER_CHOICES[provider_index][0], model=(ui.ModelBox.Text or "").strip(),
                           base_url=(ui.BaseUrlBox.Text or "").strip(),
                           approval_policy=APPROVAL_CHOICES[approval_index][0], api_key=ui.KeyBox.Password or "",
-                          pinned_toolsets=(ui.PinnedToolsetsBox.Text or "").strip())
+                          pinned_toolsets=(ui.PinnedToolsetsBox.Text or "").strip(),
+                          standards_folder=(ui.StandardsFolderBox.Text or "").strip())
 
     def _refresh_hints(self) -> None:
         values = replace(self._values(), api_key="")
@@ -233,12 +248,17 @@ class SettingsDialog:
         ui.PinnedToolsetsHint.Text = self.form.pinned_toolsets_hint()
         ui.RemoveKeyButton.IsEnabled = values.provider is not None
 
+    def _refresh_standards(self) -> None:
+        """Read the folder typed: on opening and on Check (a share may be slow to list, so not at each key)."""
+        self.ui.StandardsHint.Text = self.form.standards_hint(self._values().standards_folder)
+
     def _say(self, text: str, error: bool = False) -> None:
         self.ui.MessageText.Text = text
         self.ui.MessageText.Foreground = brush("#FFC62828" if error else "#FF2E8B57")
         self.ui.MessageText.Visibility = visibility(bool(text))
 
     def _check(self) -> None:
+        self._refresh_standards()
         try:
             self._say(self.form.check(self._values()))
         except ValueError as problem:

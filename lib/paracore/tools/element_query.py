@@ -53,16 +53,12 @@ SHOWN_PARAMETERS = 25     # parameter names listed when a name is not found
 
 class Condition(BaseModel):
     parameter: str = Field(
-        description="Parameter name as Revit shows it in Properties, e.g. 'Comments', 'Mark', "
-                    "'Base Constraint', 'Unconnected Height', 'Fire Rating' (type parameters count too).")
+        description="Name as in Properties, e.g. 'Comments', 'Base Constraint' (type parameters too).")
     op: Op = Field(
-        description="Comparison: '=', '!=', '<', '<=', '>', '>=' or 'contains'. Text and element "
-                    "references (levels, types) take =, != and contains; numbers and lengths take all "
-                    "but contains; yes/no parameters take = and !=.")
+        description="Text and references (levels, types): =, != and contains; numbers: all but contains.")
     value: Union[str, float, int, bool] = Field(
-        description="Value to compare with: text (case is ignored), a number in the project's units, "
-                    "a length with a unit ('3 m', '2400 mm', \"10'\"), yes/no, or the name of the "
-                    "referenced element ('Level 1').")
+        description="Text (any case), a number in project units, a length with a unit ('3 m'), yes/no, "
+                    "or a referenced element's name ('Level 1').")
 
 
 # --- resolving a query ---------------------------------------------------------------------------------

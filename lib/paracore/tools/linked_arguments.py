@@ -1,21 +1,31 @@
 """Linked elements in a call's arguments (docs/WORKING_SET.md, "Linked elements").
 
-A tool that reads inside links has a ``linked_ids`` field ("LINK:ID" texts). The model may also
-write a linked element into ``element_ids``: for such a tool it is moved to ``linked_ids``; a tool
-without one (every tool that writes) refuses it, because Revit keeps a link read-only in its host.
+The model writes a linked element into ``element_ids`` as a "LINK:ID" text. A tool that reads inside
+links has a ``linked_ids`` field, left out of its schema (``LinkedIds``: the definitions every
+request carries stay short): the registry moves the texts there, so the tool's ``element_ids`` holds
+host ids only. A tool without one (every tool that writes) refuses them, because Revit keeps a link
+read-only in its host.
 A working set that holds linked elements gives a writing tool only its host elements, and the
 call says which it left out.
 """
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from typing import Any, Sequence, Union
 
-from paracore.core.linked import LinkedElement, parse_linked
+from pydantic.json_schema import SkipJsonSchema
+
+from paracore.core.linked import NOTATION_HELP, LinkedElement, parse_linked
 from paracore.core.working_set import count_label
 
 ELEMENT_IDS = "element_ids"
 LINKED_IDS = "linked_ids"
+
+HostOrLinkedIds = list[Union[int, str]]
+"""``element_ids`` of a tool that reads inside links: host ids, and LINK:ID texts."""
+LinkedIds = SkipJsonSchema[list[str] | None]
+"""``linked_ids``: filled by the registry from ``element_ids`` (not in the schema the model reads)."""
+HOST_OR_LINKED_HELP = "Elements inside links as 'LINK:ID' (search_elements with link)."
 _READ_ONLY = ("Revit keeps a linked model read-only in its host: open that model (or ask its author) to change "
               "them")
 
@@ -27,6 +37,10 @@ def move_linked_ids(name: str, takes_linked: bool, data: dict[str, Any]) -> str 
     if not isinstance(given, list):
         return None
     linked = [value for value in given if parse_linked(value) is not None]
+    other = [value for value in given if isinstance(value, str) and parse_linked(value) is None]
+    if other and takes_linked:
+        return (f"element_ids: {other[0][:60]!r} is neither an element id nor a linked element: give ids as "
+                f"integers, and {NOTATION_HELP}. Call {name} again with them.")
     if not linked:
         return None
     if not takes_linked:

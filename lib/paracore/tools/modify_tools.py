@@ -69,17 +69,13 @@ _OFFSET = ("How far to move, as [dx, dy] or [dx, dy, dz] in plan (+x east, +y no
 
 class SetParameterArgs(BaseModel):
     element_ids: list[int] | None = Field(None, description=_IDS)
-    name: str = Field(description="The parameter's name as Revit shows it in Properties, e.g. 'Comments', "
-                                  "'Mark', 'Base Offset', 'Base Constraint', 'Sill Height', 'Fire Rating'.")
+    name: str = Field(description="The parameter's name as in Properties, e.g. 'Comments', 'Mark', 'Base Offset'.")
     value: str | float | bool = Field(
-        description="The new value. Text as is; lengths as a number in the project's units or with a "
-                    "unit ('2.5 m', \"8'\"), angles in degrees or with a unit; yes/no as true/false or "
-                    "'yes'/'no'; a level (Base Constraint, Top Constraint, Level) by its name, e.g. "
-                    "'Level 2'; another element by its name or id.")
+        description="The new value: text as is; a length in project units or with a unit ('2.5 m'); an angle in "
+                    "degrees; yes/no as true/false; a level or another element by its name ('Level 2').")
     include_type_parameters: bool = Field(
-        False, description="Allow changing a type parameter (one shared by every element of a type, e.g. "
-                           "'Fire Rating' of a wall type). It changes every instance of the type in the "
-                           "model, not only the elements given. Only set it when the user wants that.")
+        False, description="Allow changing a type parameter (e.g. a wall type's 'Fire Rating'): it changes every "
+                           "instance of the type. Only when the user wants that.")
     preview: bool = Field(
         False, description="True: show old → new for a sample of the elements and change nothing.")
 

@@ -45,6 +45,7 @@ from paracore.tools.lookup import (
     type_label,
 )
 from paracore.revit import links
+from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
 from paracore.tools.wording import listed, plural, unique_ids
@@ -72,15 +73,11 @@ class NoArgs(BaseModel):
     pass  # no docstring: it would become a description in the schema
 
 
-_CATEGORY_HELP = ("Revit category as Revit names it, e.g. 'Walls', 'Doors', 'Rooms', 'Structural Columns' "
-                  "(singular, any case, or 'OST_Walls' also work).")
-_LEVEL_HELP = "Level name, e.g. 'Level 1': elements on that level (a wall's base level, a door's level)."
-_TYPE_HELP = ("Type name, e.g. 'Generic - 200mm', or 'Family: Type', e.g. "
-              "'M_Single-Flush: 0864 x 2032mm'.")
-_CONDITIONS_HELP = ("Parameter conditions, all of which must hold, e.g. "
-                    "[{\"parameter\": \"Unconnected Height\", \"op\": \">\", \"value\": \"3 m\"}, "
-                    "{\"parameter\": \"Base Constraint\", \"op\": \"=\", \"value\": \"Level 1\"}]. "
-                    "Numbers are in the project's units unless they carry one.")
+_CATEGORY_HELP = "Revit category, e.g. 'Walls', 'Doors', 'Structural Columns' (singular or 'OST_Walls' too)."
+_LEVEL_HELP = "Level name, e.g. 'Level 1' (a wall's base level, a door's level)."
+_TYPE_HELP = "Type name ('Generic - 200mm') or 'Family: Type' ('M_Single-Flush: 0864 x 2032mm')."
+_CONDITIONS_HELP = ("Conditions that must all hold, e.g. "
+                    "[{\"parameter\": \"Unconnected Height\", \"op\": \">\", \"value\": \"3 m\"}].")
 
 
 class SearchElementsArgs(BaseModel):
@@ -95,8 +92,7 @@ class SearchElementsArgs(BaseModel):
         None, description="Put ALL matches in the working set: 'replace' it with them or 'add' them to it. "
                           "Leave null to only look.")
     link: str | None = Field(
-        None, description="Search inside loaded Revit links instead of this model: a link's name ('SampleHouse4' "
-                          "or 'SampleHouse4.rvt') or 'all'. Results are written LINK:ID (read-only here).")
+        None, description="Search inside loaded links instead: a link's name ('SampleHouse4') or 'all'.")
 
 
 class FilterWorkingSetArgs(BaseModel):
@@ -107,19 +103,16 @@ class FilterWorkingSetArgs(BaseModel):
                                                description="Keep only elements meeting all these. " + _CONDITIONS_HELP)
 
 
-_LINKED_HELP = "Elements inside Revit links, written LINK:ID as search_elements with link gives them, e.g. '5021:317'."
-
-
 class ElementInfoArgs(BaseModel):
-    element_ids: list[int] | None = Field(
-        None, description="Ids of the elements to describe. Leave null (and linked_ids) for the working set.")
-    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
+    element_ids: HostOrLinkedIds | None = Field(
+        None, description="Ids of the elements to describe. Leave null for the working set. " + HOST_OR_LINKED_HELP)
+    linked_ids: LinkedIds = None
 
 
 class GetParametersArgs(BaseModel):
-    element_ids: list[int] | None = Field(
-        None, description="Ids of the elements to read. Leave null (and linked_ids) for the working set.")
-    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
+    element_ids: HostOrLinkedIds | None = Field(
+        None, description="Ids of the elements to read. Leave null for the working set. " + HOST_OR_LINKED_HELP)
+    linked_ids: LinkedIds = None
     names: list[str] | None = Field(
         None, max_length=MAX_NAMES,
         description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
@@ -128,13 +121,13 @@ class GetParametersArgs(BaseModel):
 
 class NameFilterArgs(BaseModel):
     name_contains: str | None = Field(
-        None, description="Only names containing this text (case is ignored). Leave null for all.")
+        None, description="Only names containing this text (any case).")
 
 
 class ListTypesArgs(BaseModel):
     category: str = Field(description=_CATEGORY_HELP)
     name_contains: str | None = Field(
-        None, description="Only types whose 'Family: Type' name contains this text (case is ignored).")
+        None, description="Only 'Family: Type' names containing this text (any case).")
 
 
 # --- shared pieces -------------------------------------------------------------------------------
@@ -296,13 +289,11 @@ def _view_kind(view) -> str:
 
 @tool(working_set_policy="none")
 def search_elements(ctx, args: SearchElementsArgs):
-    """Find elements by category, level, type and parameter conditions; returns how many match and a
-    short sample (id, type, level, and the values of the first conditions' parameters).
+    """Find elements by category, level, type and parameter conditions: how many match, and a short
+    sample (id, type, level, the conditions' values).
 
-    Use it to answer "how many walls are on Level 1?" or to find the elements to act on. With
-    to_working_set ('replace' or 'add') ALL matches go into the working set, so the next tools
-    act on them; the result still lists only a sample. Elements without a conditioned parameter
-    never match. Text compares ignoring case; = on numbers is to the displayed precision.
+    With to_working_set ALL matches go into the working set, so the next tools act on them.
+    Elements without a conditioned parameter never match; = on numbers is to the displayed precision.
     """
     if args.link is not None:
         return _search_links(ctx, args)

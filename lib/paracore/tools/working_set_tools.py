@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from paracore.core.linked import LinkedElement, parse_all_linked
 from paracore.core.working_set import singular
 from paracore.revit import links, working_set_actions as actions
+from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
 from paracore.tools.linked_arguments import describe as describe_linked
 from paracore.tools.lookup import category_of, category_summary, elements_by_id, id_sample
 from paracore.tools.registry import tool
@@ -79,29 +80,24 @@ class NoArgs(BaseModel):
     pass  # no docstring: it would become a description in the schema
 
 
-_LINKED_HELP = ("Elements inside Revit links, written LINK:ID as search_elements with link gives them, "
-                "e.g. ['5021:317'].")
-
-
 class ElementIdsArgs(BaseModel):
-    element_ids: list[int] | None = Field(
-        None, min_length=1, description="Revit element ids (integers), e.g. [312045, 312046].")
-    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
+    element_ids: HostOrLinkedIds | None = Field(
+        None, min_length=1, description="Revit element ids, e.g. [312045, 312046]. " + HOST_OR_LINKED_HELP)
+    linked_ids: LinkedIds = None
 
 
 class SelectionModeArgs(BaseModel):
     mode: Literal["add", "replace", "remove"] = Field(
         "add",
-        description="What to do with the selected elements: 'add' them to the working set, "
-                    "'replace' the working set with them, or 'remove' them from it.")
+        description="'add' the selected elements to the working set, 'replace' it with them, or 'remove' them.")
 
 
 class SelectElementsArgs(BaseModel):
-    element_ids: list[int] | None = Field(
+    element_ids: HostOrLinkedIds | None = Field(
         None,
-        description="Ids of the elements to select. Leave null (and linked_ids) to select the working set. "
-                    "An empty list [] clears the Revit selection.")
-    linked_ids: list[str] | None = Field(None, description=_LINKED_HELP)
+        description="Ids of the elements to select. Leave null to select the working set; [] clears the Revit "
+                    "selection. " + HOST_OR_LINKED_HELP)
+    linked_ids: LinkedIds = None
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -109,11 +105,8 @@ class SelectElementsArgs(BaseModel):
 
 @tool(working_set_policy="none")
 def get_working_set(ctx, args: NoArgs):
-    """Show what the working set holds: counts by category and the first element ids with their names.
-
-    The working set is the list of elements the user is currently working on; tools that take
-    element_ids act on it when element_ids is left out.
-    """
+    """Show what the working set holds (the elements the user works on; tools that take element_ids
+    act on it when it is left out): counts by category and the first ids with their names."""
     ids, linked = list(ctx.session.working_set.ids), list(ctx.session.working_set.linked)
     if not ids and not linked:
         return ("The working set is empty. Create elements, or call add_selection_to_working_set "
@@ -227,11 +220,8 @@ def clear_working_set(ctx, args: NoArgs):
 
 @tool(working_set_policy="none")
 def add_selection_to_working_set(ctx, args: SelectionModeArgs):
-    """Bring the elements the user selected in Revit into the working set.
-
-    Use it when the user says "the selected ...", "my selection", "these" about elements picked
-    in Revit. mode 'add' (default) adds them, 'replace' makes them the whole working set,
-    'remove' takes them out of it.
+    """Bring the elements the user selected in Revit into the working set: for "the selected ...",
+    "my selection", "these" about elements picked in Revit.
     """
     outcome = actions.change_with_selection(ctx.uidoc, ctx.session.working_set, args.mode)
     if outcome.refused:

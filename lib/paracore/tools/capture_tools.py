@@ -1,0 +1,209 @@
+"""capture_view (views toolset): a picture of a view that the model sees, with a short text part.
+
+Revit draws the picture: ``Document.ExportImage(ImageExportOptions)`` writes a PNG of one view
+(``ExportRange.SetOfViews`` + ``SetViewsAndSheets``) into a fresh temporary folder, sized by
+``PixelSize`` along ``FitDirection`` with ``ZoomType = FitToPage``, hidden-line and wireframe views
+as ``HLRandWFViewsFileType = PNG`` and shaded ones as ``ShadowViewsFileType = PNG``, at
+``ImageResolution.DPI_150``. Every member is in the API data of Revit 2023 to 2026
+(tests/conformance/test_paracore_api_usage.py). The file is read, stored once by hash in the
+content store (``paracore.core.images``) and the folder deleted in a ``finally``, whatever
+happens: nothing is left in the temporary folder.
+
+The tool is read-only (writes=False): the view's look is changed only for
+``highlight_working_set``, inside a transaction that is always rolled back after the export, so
+the model and the undo list are as before.
+
+Bad input is a ToolError that says what to do: a view that cannot be exported as a picture (a
+schedule — read it with the schedule tools; a view template; a view Revit cannot print), a view
+with nothing in it, a view deleted before the call ran, a picture too heavy for the providers
+(exported again smaller, then refused). The size is bounded (``MIN_SIZE``..``MAX_SIZE``).
+Sheets, legends and drafting views are pictured like any printable view.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from paracore.core.images import default_store, png_size
+from paracore.tools.errors import format_exception_for_model
+from paracore.tools.lookup import find_view, view_label
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.wording import plural
+
+DEFAULT_SIZE = 1024
+"""Pixels along the longest side by default: about 1,050 image tokens for Anthropic
+(w·h/750 at 1024×768) and 765 for OpenAI at high detail (bench/RESULTS.md)."""
+MIN_SIZE = 256
+MAX_SIZE = 1568
+"""Anthropic's documented longest side before it scales a picture down; OpenAI scales high-detail
+pictures to 768 px on the short side anyway. Larger sizes are bounded to this."""
+MAX_BYTES = 3_750_000
+"""Anthropic refuses a picture over 5 MB once base64-encoded (4/3 of the bytes): the bound for all."""
+HIGHLIGHT = (255, 0, 0)
+_UNSUPPORTED_TYPES = {  # ViewType → why the picture would say nothing
+    "Schedule": "a schedule is a table: read it with the schedule tools",
+    "ColumnSchedule": "a graphical column schedule is not exported as a picture",
+    "PanelSchedule": "a panel schedule is a table",
+    "Report": "a report is not a drawing", "CostReport": "a report is not a drawing",
+    "LoadsReport": "a report is not a drawing",
+    "ProjectBrowser": "it is Revit's browser, not a view", "SystemBrowser": "it is Revit's browser, not a view",
+    "Internal": "it is one of Revit's internal views", "Undefined": "it is one of Revit's internal views",
+}
+
+
+class CaptureViewArgs(BaseModel):
+    view: str | None = Field(
+        None, description="Name of the view to picture ('Level 1', 'Floor Plan: Level 1', or its id). "
+                          "Leave null for the active view. Sheets, legends, plans, sections and 3D views "
+                          "work; schedules do not (read them with the schedule tools).")
+    highlight_working_set: bool = Field(
+        False, description="Draw the working set's elements in red so they stand out (the view itself is "
+                           "left unchanged).")
+    max_size: int | None = Field(
+        None, description=f"Longest side of the picture in pixels, {MIN_SIZE} to {MAX_SIZE}. Leave null for "
+                          f"{DEFAULT_SIZE}. Larger pictures cost more tokens.")
+
+
+@tool(working_set_policy="none")
+def capture_view(ctx, args: CaptureViewArgs):
+    """See a view: returns a picture of it (the active view, or one by name) with its name and scale.
+
+    Use it to check a layout or a result visually. Optionally draws the working set in red.
+    """
+    view = _the_view(ctx, args.view)
+    size, bounded = _size(args.max_size)
+    _check_exportable(ctx, view)
+    highlighted = list(ctx.session.working_set.ids) if args.highlight_working_set else []
+    data = _export(ctx, view, size, highlighted)
+    width, height = png_size(data)
+    words = _words(view, width, height, highlighted, bounded, args.max_size)
+    image = default_store().put(data, description=words)
+    return ToolOutput(content=words, images=(image,))
+
+
+# --- the view ----------------------------------------------------------------------------------------
+
+
+def _the_view(ctx, name: str | None):
+    if name is not None and str(name).strip():
+        return find_view(ctx, name)
+    view = ctx.uidoc.ActiveView if ctx.uidoc is not None else None
+    if view is None:
+        raise ToolError("There is no active view to picture. Give the view's name, or open a view in Revit.")
+    return view
+
+
+def _size(wanted: int | None) -> tuple[int, bool]:
+    """(pixels along the longest side, whether the request was bounded)."""
+    if wanted is None:
+        return DEFAULT_SIZE, False
+    bounded = min(MAX_SIZE, max(MIN_SIZE, int(wanted)))
+    return bounded, bounded != wanted
+
+
+def _check_exportable(ctx, view) -> None:
+    from Autodesk.Revit import DB
+    label = view_label(view)
+    if not view.IsValidObject or ctx.doc.GetElement(view.Id) is None:
+        raise ToolError(f"The view '{label}' no longer exists (it was deleted). Call list_views and pick another.")
+    kind = str(view.ViewType.ToString())
+    if kind in _UNSUPPORTED_TYPES or isinstance(view, DB.TableView):
+        why = _UNSUPPORTED_TYPES.get(kind, "a schedule is a table: read it with the schedule tools")
+        raise ToolError(f"'{label}' cannot be pictured: {why}. Picture a plan, section, 3D view, legend "
+                        "or sheet instead.")
+    if view.IsTemplate:
+        raise ToolError(f"'{label}' is a view template, which shows nothing. Picture a view that uses it.")
+    if not getattr(view, "CanBePrinted", True):
+        raise ToolError(f"Revit cannot print or export '{label}', so it cannot be pictured. Open another view.")
+    shown = DB.FilteredElementCollector(ctx.doc, view.Id).WhereElementIsNotElementType().GetElementCount()
+    if shown == 0:
+        raise ToolError(f"Nothing is visible in '{label}': the picture would be blank. Reset its isolation "
+                        "(reset_view_isolation) or picture another view.")
+
+
+# --- the export ----------------------------------------------------------------------------------------
+
+
+def _export(ctx, view, size: int, highlighted: list[int]) -> bytes:
+    """The PNG bytes of ``view`` at ``size`` pixels along its longest side (smaller when too heavy)."""
+    while True:
+        data = _export_once(ctx, view, size, highlighted)
+        width, height = png_size(data)
+        if max(width, height) > size:  # a tall view: fit the height instead
+            data = _export_once(ctx, view, size, highlighted, vertical=True)
+        if len(data) <= MAX_BYTES:
+            return data
+        if size <= MIN_SIZE:
+            raise ToolError(f"The picture of '{view_label(view)}' is too large to send ({len(data):,} bytes "
+                            f"at {MIN_SIZE} px; providers accept {MAX_BYTES:,}). Picture a smaller view.")
+        size = max(MIN_SIZE, size * 3 // 4)
+
+
+def _export_once(ctx, view, size: int, highlighted: list[int], vertical: bool = False) -> bytes:
+    from Autodesk.Revit import DB
+
+    from paracore.revit.dotnet import element_id_list
+    folder = Path(tempfile.mkdtemp(prefix="paracore-capture-"))
+    try:
+        options = DB.ImageExportOptions()
+        options.ExportRange = DB.ExportRange.SetOfViews
+        options.SetViewsAndSheets(element_id_list([view.Id]))
+        options.FilePath = str(folder / "capture")
+        options.ZoomType = DB.ZoomFitType.FitToPage
+        options.PixelSize = size
+        options.FitDirection = DB.FitDirectionType.Vertical if vertical else DB.FitDirectionType.Horizontal
+        options.HLRandWFViewsFileType = DB.ImageFileType.PNG
+        options.ShadowViewsFileType = DB.ImageFileType.PNG
+        options.ImageResolution = DB.ImageResolution.DPI_150
+        _run_export(ctx, view, options, highlighted)
+        written = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".png")
+        if not written:
+            raise ToolError(f"Revit wrote no picture of '{view_label(view)}'. Open the view in Revit, then ask again.")
+        return written[0].read_bytes()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_export(ctx, view, options, highlighted: list[int]) -> None:
+    from Autodesk.Revit import DB
+    transaction = None
+    try:
+        if highlighted:
+            transaction = DB.Transaction(ctx.doc, "Paracore: capture_view highlight")
+            transaction.Start()
+            _highlight(ctx, view, highlighted)
+        ctx.doc.ExportImage(options)
+    except ToolError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Revit says why it could not draw the view
+        gone = not view.IsValidObject
+        raise ToolError(f"The view '{view.Name if not gone else '?'}' was deleted while it was being pictured."
+                        if gone else f"Revit could not picture '{view_label(view)}': "
+                                     f"{format_exception_for_model(exc)}.") from None
+    finally:
+        if transaction is not None and transaction.HasStarted() and not transaction.HasEnded():
+            transaction.RollBack()  # the highlight was for the picture only
+
+
+def _highlight(ctx, view, ids: list[int]) -> None:
+    from Autodesk.Revit import DB
+    colour = DB.Color(*HIGHLIGHT)
+    overrides = DB.OverrideGraphicSettings().SetProjectionLineColor(colour).SetSurfaceForegroundPatternColor(colour)
+    for value in ids:
+        element_id = DB.ElementId(value)
+        if ctx.doc.GetElement(element_id) is not None:
+            view.SetElementOverrides(element_id, overrides)
+
+
+def _words(view, width: int, height: int, highlighted: list[int], bounded: bool, wanted: int | None) -> str:
+    scale = getattr(view, "Scale", 0)
+    text = f"Picture of '{view_label(view)}'" + (f" at 1:{scale}" if scale else "") + f", {width}×{height} px"
+    text += (f"; the working set's {plural(len(highlighted), 'element')} drawn in red." if highlighted
+             else "; nothing highlighted.")
+    if bounded:
+        text += f" The size {wanted} px was bounded to {MIN_SIZE}–{MAX_SIZE} px."
+    return text

@@ -1,0 +1,108 @@
+"""A double of Revit's image export for the stand-in, until the stand-in draws its views itself.
+
+``install(monkeypatch)`` gives ``Autodesk.Revit.DB`` the members capture_view uses —
+``ImageExportOptions`` (ExportRange, SetViewsAndSheets, FilePath, ZoomType, PixelSize,
+FitDirection, HLRandWFViewsFileType, ShadowViewsFileType, ImageResolution), the enums
+``ExportRange``, ``ZoomFitType``, ``FitDirectionType``, ``ImageFileType``, ``ImageResolution`` —
+and ``Document.ExportImage``, which writes a small valid PNG where Revit would: ``FilePath`` plus
+" - <view type> - <view name>.png". They replace the stand-in's own for the test (monkeypatch undoes
+it), so the test reads the same whether or not the stand-in has them yet. What each export was
+asked is kept in ``calls``.
+"""
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+
+from Autodesk.Revit import DB
+from Autodesk.Revit.DB import _document
+from paracore.core.images import small_png
+
+
+class ExportRange(enum.Enum):
+    CurrentView = 0
+    VisibleRegionOfCurrentView = 1
+    SetOfViews = 2
+
+
+class ZoomFitType(enum.Enum):
+    FitToPage = 0
+    Zoom = 1
+
+
+class FitDirectionType(enum.Enum):
+    Horizontal = 0
+    Vertical = 1
+
+
+class ImageFileType(enum.Enum):
+    BMP = 0
+    JPEGLossless = 1
+    JPEGMedium = 2
+    JPEGSmallest = 3
+    PNG = 4
+    TARGA = 5
+    TIFF = 6
+
+
+class ImageResolution(enum.Enum):
+    DPI_72 = 0
+    DPI_150 = 1
+    DPI_300 = 2
+    DPI_600 = 3
+
+
+class ImageExportOptions:
+    def __init__(self):
+        self.ExportRange = ExportRange.CurrentView
+        self.FilePath = ""
+        self.ZoomType = ZoomFitType.Zoom
+        self.Zoom = 50
+        self.PixelSize = 512
+        self.FitDirection = FitDirectionType.Horizontal
+        self.HLRandWFViewsFileType = ImageFileType.BMP
+        self.ShadowViewsFileType = ImageFileType.BMP
+        self.ImageResolution = ImageResolution.DPI_72
+        self._views = []
+
+    def SetViewsAndSheets(self, views):  # noqa: N802
+        self._views = list(views)
+
+    def GetViewsAndSheets(self):  # noqa: N802
+        return list(self._views)
+
+
+class ExportDouble:
+    """Records each export; ``aspect`` is height/width of the picture; ``bytes_for`` may replace the PNG."""
+
+    def __init__(self, aspect: float = 0.75):
+        self.calls: list[dict] = []
+        self.aspect = aspect
+        self.bytes_for = None
+        self.fail_with: Exception | None = None
+
+    def export(self, document, options) -> None:
+        if self.fail_with is not None:
+            raise self.fail_with
+        views = [document.GetElement(i) for i in options.GetViewsAndSheets()]
+        self.calls.append({"pixels": options.PixelSize, "fit": options.FitDirection.name, "views": [v.Name for v in views],
+                           "zoom": options.ZoomType.name, "type": options.HLRandWFViewsFileType.name})
+        for view in views:
+            if options.FitDirection is FitDirectionType.Horizontal:
+                width, height = options.PixelSize, max(1, round(options.PixelSize * self.aspect))
+            else:
+                width, height = max(1, round(options.PixelSize / self.aspect)), options.PixelSize
+            data = self.bytes_for(width, height) if self.bytes_for else small_png(width, height)
+            kind = str(view.ViewType.ToString())
+            Path(f"{options.FilePath} - {kind} - {view.Name}.png").write_bytes(data)
+
+
+def install(monkeypatch, aspect: float = 0.75) -> ExportDouble:
+    double = ExportDouble(aspect)
+    for name, value in (("ImageExportOptions", ImageExportOptions), ("ExportRange", ExportRange),
+                        ("ZoomFitType", ZoomFitType), ("FitDirectionType", FitDirectionType),
+                        ("ImageFileType", ImageFileType), ("ImageResolution", ImageResolution)):
+        monkeypatch.setattr(DB, name, value, raising=False)
+    monkeypatch.setattr(_document.Document, "ExportImage",
+                        lambda self, options: double.export(self, options), raising=False)
+    return double

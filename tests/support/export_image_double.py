@@ -12,6 +12,7 @@ asked is kept in ``calls``.
 from __future__ import annotations
 
 import enum
+import re
 from pathlib import Path
 
 from Autodesk.Revit import DB
@@ -94,7 +95,8 @@ class ExportDouble:
                 width, height = max(1, round(options.PixelSize / self.aspect)), options.PixelSize
             data = self.bytes_for(width, height) if self.bytes_for else small_png(width, height)
             kind = str(view.ViewType.ToString())
-            Path(f"{options.FilePath} - {kind} - {view.Name}.png").write_bytes(data)
+            name = re.sub(r'[\\/:*?"<>|]', "-", f"{kind} - {view.Name}")  # Revit keeps file names valid
+            Path(f"{options.FilePath} - {name}.png").write_bytes(data)
 
 
 def install(monkeypatch, aspect: float = 0.75) -> ExportDouble:

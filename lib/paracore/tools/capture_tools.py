@@ -14,7 +14,8 @@ The tool is read-only (writes=False): the view's look is changed only for
 the model and the undo list are as before.
 
 Bad input is a ToolError that says what to do: a view that cannot be exported as a picture (a
-schedule — read it with the schedule tools; a view template; a view Revit cannot print), a view
+schedule — read it with the schedule tools; a view template; any view ExportImage refuses with
+"The current view cannot be exported as an image", in Revit's words), a view
 with nothing in it, a view deleted before the call ran, a picture too heavy for the providers
 (exported again smaller, then refused). The size is bounded (``MIN_SIZE``..``MAX_SIZE``).
 Sheets, legends and drafting views are pictured like any printable view.
@@ -28,6 +29,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from paracore.core.images import default_store, png_size
+from paracore.revit.dotnet import element_id_list
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import find_view, view_label
 from paracore.tools.registry import tool
@@ -117,8 +119,6 @@ def _check_exportable(ctx, view) -> None:
                         "or sheet instead.")
     if view.IsTemplate:
         raise ToolError(f"'{label}' is a view template, which shows nothing. Picture a view that uses it.")
-    if not getattr(view, "CanBePrinted", True):
-        raise ToolError(f"Revit cannot print or export '{label}', so it cannot be pictured. Open another view.")
     shown = DB.FilteredElementCollector(ctx.doc, view.Id).WhereElementIsNotElementType().GetElementCount()
     if shown == 0:
         raise ToolError(f"Nothing is visible in '{label}': the picture would be blank. Reset its isolation "
@@ -145,8 +145,6 @@ def _export(ctx, view, size: int, highlighted: list[int]) -> bytes:
 
 def _export_once(ctx, view, size: int, highlighted: list[int], vertical: bool = False) -> bytes:
     from Autodesk.Revit import DB
-
-    from paracore.revit.dotnet import element_id_list
     folder = Path(tempfile.mkdtemp(prefix="paracore-capture-"))
     try:
         options = DB.ImageExportOptions()

@@ -4,8 +4,8 @@
 ``ImageExportOptions`` (ExportRange, SetViewsAndSheets, FilePath, ZoomType, PixelSize,
 FitDirection, HLRandWFViewsFileType, ShadowViewsFileType, ImageResolution), the enums
 ``ExportRange``, ``ZoomFitType``, ``FitDirectionType``, ``ImageFileType``, ``ImageResolution`` —
-and ``Document.ExportImage``, which writes a small valid PNG where Revit would: ``FilePath`` plus
-" - <view type> - <view name>.png". They replace the stand-in's own for the test (monkeypatch undoes
+and ``Document.ExportImage``, which writes a small valid PNG where Revit would: ``FilePath`` (a folder
+with its trailing separator) plus "<view type> - <view name>.png". They replace the stand-in's own for the test (monkeypatch undoes
 it), so the test reads the same whether or not the stand-in has them yet. What each export was
 asked is kept in ``calls``.
 """
@@ -96,7 +96,7 @@ class ExportDouble:
             data = self.bytes_for(width, height) if self.bytes_for else small_png(width, height)
             kind = str(view.ViewType.ToString())
             name = re.sub(r'[\\/:*?"<>|]', "-", f"{kind} - {view.Name}")  # Revit keeps file names valid
-            Path(f"{options.FilePath} - {name}.png").write_bytes(data)
+            Path(f"{options.FilePath}{name}.png").write_bytes(data)
 
 
 def install(monkeypatch, aspect: float = 0.75) -> ExportDouble:

@@ -83,8 +83,10 @@ def test_a_view_by_name_highlighted_working_set_and_the_view_left_unchanged(revi
 
 
 def test_sizes_are_bounded_and_a_tall_view_fits_its_height(revit, export):
-    assert "1568×1176 px" in revit.text("capture_view", {"max_size": 100000})
-    assert "bounded to 256–1568 px" in revit.text("capture_view", {"max_size": 100000})
+    assert "1568×1176 px" in revit.text("capture_view", {"max_size": 15000})
+    assert "bounded to 256–1568 px" in revit.text("capture_view", {"max_size": 15000})
+    assert "256×192 px" in revit.text("capture_view", {"max_size": 16})
+    assert "max_size" in revit.call_error("capture_view", {"max_size": 100000})
     export.aspect = 2.0
     outcome = revit.run("capture_view", {"max_size": 500})
     assert (outcome.images[0].width, outcome.images[0].height) == (250, 500)

@@ -22,6 +22,7 @@ Sheets, legends and drafting views are pictured like any printable view.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -43,6 +44,9 @@ MIN_SIZE = 256
 MAX_SIZE = 1568
 """Anthropic's documented longest side before it scales a picture down; OpenAI scales high-detail
 pictures to 768 px on the short side anyway. Larger sizes are bounded to this."""
+ACCEPTED_SIZES = (16, 15_000)
+"""What Revit's PixelSize takes (docs/REVIT_BEHAVIOUR.md): a max_size outside is refused as a mistake;
+inside, it is bounded to MIN_SIZE..MAX_SIZE with a note."""
 MAX_BYTES = 3_750_000
 """Anthropic refuses a picture over 5 MB once base64-encoded (4/3 of the bytes): the bound for all."""
 HIGHLIGHT = (255, 0, 0)
@@ -66,8 +70,9 @@ class CaptureViewArgs(BaseModel):
         False, description="Draw the working set's elements in red so they stand out (the view itself is "
                            "left unchanged).")
     max_size: int | None = Field(
-        None, description=f"Longest side of the picture in pixels, {MIN_SIZE} to {MAX_SIZE}. Leave null for "
-                          f"{DEFAULT_SIZE}. Larger pictures cost more tokens.")
+        None, ge=ACCEPTED_SIZES[0], le=ACCEPTED_SIZES[1],
+        description=f"Longest side of the picture in pixels: {MIN_SIZE} to {MAX_SIZE} (other sizes are brought "
+                    f"into that range). Leave null for {DEFAULT_SIZE}. Larger pictures cost more tokens.")
 
 
 @tool(working_set_policy="none")
@@ -144,26 +149,38 @@ def _export(ctx, view, size: int, highlighted: list[int]) -> bytes:
 
 
 def _export_once(ctx, view, size: int, highlighted: list[int], vertical: bool = False) -> bytes:
-    from Autodesk.Revit import DB
     folder = Path(tempfile.mkdtemp(prefix="paracore-capture-"))
     try:
-        options = DB.ImageExportOptions()
-        options.ExportRange = DB.ExportRange.SetOfViews
-        options.SetViewsAndSheets(element_id_list([view.Id]))
-        options.FilePath = str(folder / "capture")
-        options.ZoomType = DB.ZoomFitType.FitToPage
-        options.PixelSize = size
-        options.FitDirection = DB.FitDirectionType.Vertical if vertical else DB.FitDirectionType.Horizontal
-        options.HLRandWFViewsFileType = DB.ImageFileType.PNG
-        options.ShadowViewsFileType = DB.ImageFileType.PNG
-        options.ImageResolution = DB.ImageResolution.DPI_150
-        _run_export(ctx, view, options, highlighted)
+        _run_export(ctx, view, _options(folder, view, size, vertical), highlighted)
         written = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".png")
         if not written:
             raise ToolError(f"Revit wrote no picture of '{view_label(view)}'. Open the view in Revit, then ask again.")
         return written[0].read_bytes()
+    except ToolError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - Revit says why it could not draw the view
+        gone = not view.IsValidObject
+        raise ToolError("The view was deleted while it was being pictured. Call list_views and pick another."
+                        if gone else f"Revit could not picture '{view_label(view)}': "
+                                     f"{format_exception_for_model(exc)}. Open the view in Revit and ask again, "
+                                     "or picture another view (a plan, section or 3D view).") from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _options(folder: Path, view, size: int, vertical: bool):
+    from Autodesk.Revit import DB
+    options = DB.ImageExportOptions()
+    options.ExportRange = DB.ExportRange.SetOfViews
+    options.SetViewsAndSheets(element_id_list([view.Id]))
+    options.FilePath = str(folder) + os.sep  # a folder: Revit names the file (GetFileName)
+    options.ZoomType = DB.ZoomFitType.FitToPage
+    options.PixelSize = size
+    options.FitDirection = DB.FitDirectionType.Vertical if vertical else DB.FitDirectionType.Horizontal
+    options.HLRandWFViewsFileType = DB.ImageFileType.PNG
+    options.ShadowViewsFileType = DB.ImageFileType.PNG
+    options.ImageResolution = DB.ImageResolution.DPI_150
+    return options
 
 
 def _run_export(ctx, view, options, highlighted: list[int]) -> None:
@@ -175,13 +192,6 @@ def _run_export(ctx, view, options, highlighted: list[int]) -> None:
             transaction.Start()
             _highlight(ctx, view, highlighted)
         ctx.doc.ExportImage(options)
-    except ToolError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - Revit says why it could not draw the view
-        gone = not view.IsValidObject
-        raise ToolError(f"The view '{view.Name if not gone else '?'}' was deleted while it was being pictured."
-                        if gone else f"Revit could not picture '{view_label(view)}': "
-                                     f"{format_exception_for_model(exc)}.") from None
     finally:
         if transaction is not None and transaction.HasStarted() and not transaction.HasEnded():
             transaction.RollBack()  # the highlight was for the picture only

@@ -141,3 +141,27 @@ def test_a_picture_gone_from_the_store_goes_as_its_description(monkeypatch):
     from paracore.llm.anthropic_provider import _map_messages
     mapped = json.dumps(_map_messages(history))
     assert "it is no longer in Paracore's picture store" in mapped and '"type": "image"' not in mapped
+
+
+def test_image_token_formulas_match_the_providers_worked_examples():
+    from paracore.llm.pictures import anthropic_image_tokens, gemini_image_tokens, openai_image_tokens
+    assert anthropic_image_tokens(1092, 1092) == 1590        # Anthropic's table: 1092×1092 ≈ 1,590
+    assert anthropic_image_tokens(3000, 3000) == anthropic_image_tokens(1568, 1568)  # scaled down first
+    assert openai_image_tokens(1024, 1024) == 765            # OpenAI: 4 tiles → 85 + 4 × 170
+    assert openai_image_tokens(2048, 4096) == 1105           # OpenAI: 1024×2048 → 768×1536, 6 tiles
+    assert openai_image_tokens(4096, 8192, detail="low") == 85
+    assert gemini_image_tokens(384, 300) == 258 and gemini_image_tokens(1024, 768) == 516
+
+
+def test_the_context_estimate_counts_a_picture_at_its_price(monkeypatch):
+    from paracore.core.images import small_png
+    from paracore.core.messages import Message, ToolCallPart, ToolResultPart
+    from paracore.llm.context_window import estimate_tokens
+    from paracore.llm.pictures import image_tokens
+    image = default_store().put(small_png(1024, 768))
+    call = Message(role="assistant", parts=[ToolCallPart(id="c", name="capture_view", arguments={})])
+    plain = ToolResultPart(call_id="c", name="capture_view", content="Picture")
+    with_picture = plain.model_copy(update={"images": (image,)})
+    before = estimate_tokens([Message.user_text("hi"), call, Message.user_results([plain])])
+    after = estimate_tokens([Message.user_text("hi"), call, Message.user_results([with_picture])])
+    assert after - before >= image_tokens(image) == 1049

@@ -165,3 +165,14 @@ def test_the_context_estimate_counts_a_picture_at_its_price(monkeypatch):
     before = estimate_tokens([Message.user_text("hi"), call, Message.user_results([plain])])
     after = estimate_tokens([Message.user_text("hi"), call, Message.user_results([with_picture])])
     assert after - before >= image_tokens(image) == 1049
+
+
+def test_the_vision_setting_reaches_the_adapter():
+    from paracore.core.settings import Settings
+    from paracore.llm.providers import create_model
+    local = dict(provider="openai-compatible", base_url="http://localhost:11434/v1", model="qwen3:8b")
+    assert create_model(Settings(**local)).vision is False          # local models: described in words
+    assert create_model(Settings(**local, vision=True)).vision is True
+    assert create_model(Settings(provider="anthropic"), api_key="sk-ant-test-0000").vision is True
+    assert create_model(Settings(provider="gemini", vision=False), api_key="AIza-test-0000").vision is False
+    assert create_model(Settings(provider="openai", vision=False), api_key="sk-test-0000").vision is False

@@ -86,7 +86,10 @@ class ExportDouble:
         if self.fail_with is not None:
             raise self.fail_with
         views = [document.GetElement(i) for i in options.GetViewsAndSheets()]
-        self.calls.append({"pixels": options.PixelSize, "fit": options.FitDirection.name, "views": [v.Name for v in views],
+        crops = [(v.CropBoxActive, v.CropBox) if hasattr(type(v), "CropBox") else None for v in views]
+        self.calls.append({"crops": [(on, (box.Min.X, box.Min.Y), (box.Max.X, box.Max.Y)) if on else None
+                                     for on, box in filter(None, crops)] if any(crops) else [],
+                           "pixels": options.PixelSize, "fit": options.FitDirection.name, "views": [v.Name for v in views],
                            "zoom": options.ZoomType.name, "type": options.HLRandWFViewsFileType.name})
         for view in views:
             if options.FitDirection is FitDirectionType.Horizontal:
@@ -97,6 +100,26 @@ class ExportDouble:
             kind = str(view.ViewType.ToString())
             name = re.sub(r'[\\/:*?"<>|]', "-", f"{kind} - {view.Name}")  # Revit keeps file names valid
             Path(f"{options.FilePath}{name}.png").write_bytes(data)
+
+
+def _crop_box(view):
+    from Autodesk.Revit.DB import XYZ, BoundingBoxXYZ
+    box = BoundingBoxXYZ()
+    box.Min, box.Max = view._state.get("crop_box") or (XYZ(-1000, -1000, -100), XYZ(1000, 1000, 100))
+    return box
+
+
+def _set_crop_box(view, box):
+    view._update_state(crop_box=(box.Min, box.Max))
+
+
+def install_crop(monkeypatch) -> None:
+    """View.CropBox and CropBoxActive, kept in the view's state (so a rolled-back transaction
+    restores them), for the stand-in that has none yet; a plan's crop box is in model coordinates."""
+    monkeypatch.setattr(DB.View, "CropBox", property(_crop_box, _set_crop_box), raising=False)
+    monkeypatch.setattr(DB.View, "CropBoxActive", property(lambda v: bool(v._state.get("crop_active", False)),
+                                                           lambda v, on: v._update_state(crop_active=bool(on))),
+                        raising=False)
 
 
 def install(monkeypatch, aspect: float = 0.75) -> ExportDouble:

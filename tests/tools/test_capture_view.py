@@ -130,3 +130,26 @@ def test_a_view_with_nothing_visible_is_refused(revit, export):
     message = revit.error("capture_view", {})
     assert message.startswith("Nothing is visible in 'Floor Plan: Level 1'"), message
     assert export.calls == []
+
+
+def test_framed_on_the_working_set_for_the_picture_only(revit, export, monkeypatch):
+    export_image_double.install_crop(monkeypatch)
+    doors = doors_on(revit, "Level 1")
+    revit.session.working_set.replace(doors)
+    outcome = revit.run("capture_view", {"crop_to_working_set": True})
+    assert not outcome.is_error, outcome.content
+    assert f"framed on the working set's {len(doors)} elements; nothing highlighted." in outcome.content
+    [crop] = export.calls[-1]["crops"]
+    points = revit.call(lambda: [revit.doc.GetElement(DB.ElementId(d)).Location.Point for d in doors])
+    margin = 1 / 0.3048
+    assert crop[1] == pytest.approx((min(p.X for p in points) - margin, min(p.Y for p in points) - margin))
+    assert crop[2] == pytest.approx((max(p.X for p in points) + margin, max(p.Y for p in points) + margin))
+    view = revit.view("Level 1")
+    assert revit.call(lambda: view.CropBoxActive) is False  # rolled back after the export
+
+
+def test_highlight_or_crop_with_an_empty_working_set_says_so(revit, export):
+    for option in ("highlight_working_set", "crop_to_working_set"):
+        message = revit.error("capture_view", {option: True})
+        assert message.startswith(f"The working set is empty, so {option} has nothing to show."), message
+    assert export.calls == []

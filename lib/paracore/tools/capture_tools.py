@@ -10,8 +10,10 @@ content store (``paracore.core.images``) and the folder deleted in a ``finally``
 happens: nothing is left in the temporary folder.
 
 The tool is read-only (writes=False): the view's look is changed only for
-``highlight_working_set``, inside a transaction that is always rolled back after the export, so
-the model and the undo list are as before.
+``highlight_working_set`` (the working set's lines and surface patterns in red) and
+``crop_to_working_set`` (the view's CropBox set around the working set's locations with a metre
+of margin, in the box's own frame, and CropBoxActive on), inside a transaction that is always
+rolled back after the export, so the model and the undo list are as before.
 
 Bad input is a ToolError that says what to do: a view that cannot be exported as a picture (a
 schedule — read it with the schedule tools; a view template; any view ExportImage refuses with
@@ -25,6 +27,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -35,6 +38,7 @@ from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import find_view, view_label
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.view_tools import height_of, location_points
 from paracore.tools.wording import plural
 
 DEFAULT_SIZE = 1024
@@ -50,6 +54,7 @@ inside, it is bounded to MIN_SIZE..MAX_SIZE with a note."""
 MAX_BYTES = 3_750_000
 """Anthropic refuses a picture over 5 MB once base64-encoded (4/3 of the bytes): the bound for all."""
 HIGHLIGHT = (255, 0, 0)
+CROP_MARGIN_M = 1.0             # metres around the working set when the picture is framed on it
 _UNSUPPORTED_TYPES = {  # ViewType → why the picture would say nothing
     "Schedule": "a schedule is a table: read it with the schedule tools",
     "ColumnSchedule": "a graphical column schedule is not exported as a picture",
@@ -69,6 +74,9 @@ class CaptureViewArgs(BaseModel):
     highlight_working_set: bool = Field(
         False, description="Draw the working set's elements in red so they stand out (the view itself is "
                            "left unchanged).")
+    crop_to_working_set: bool = Field(
+        False, description="Frame the picture on the working set (with a metre around it) instead of the whole "
+                           "view (the view itself is left unchanged).")
     max_size: int | None = Field(
         None, ge=ACCEPTED_SIZES[0], le=ACCEPTED_SIZES[1],
         description=f"Longest side of the picture in pixels: {MIN_SIZE} to {MAX_SIZE} (other sizes are brought "
@@ -84,10 +92,16 @@ def capture_view(ctx, args: CaptureViewArgs):
     view = _the_view(ctx, args.view)
     size, bounded = _size(args.max_size)
     _check_exportable(ctx, view)
-    highlighted = list(ctx.session.working_set.ids) if args.highlight_working_set else []
-    data = _export(ctx, view, size, highlighted)
+    working_set = list(ctx.session.working_set.ids)
+    if (args.highlight_working_set or args.crop_to_working_set) and not working_set:
+        asked = "highlight_working_set" if args.highlight_working_set else "crop_to_working_set"
+        raise ToolError(f"The working set is empty, so {asked} has nothing to show. Add elements to the working "
+                        "set first, or picture the view without it.")
+    look = _Look(highlighted=working_set if args.highlight_working_set else [],
+                 cropped=working_set if args.crop_to_working_set else [])
+    data = _export(ctx, view, size, look)
     width, height = png_size(data)
-    words = _words(view, width, height, highlighted, bounded, args.max_size)
+    words = _words(view, width, height, look, bounded, args.max_size)
     image = default_store().put(data, description=words)
     return ToolOutput(content=words, images=(image,))
 
@@ -133,13 +147,21 @@ def _check_exportable(ctx, view) -> None:
 # --- the export ----------------------------------------------------------------------------------------
 
 
-def _export(ctx, view, size: int, highlighted: list[int]) -> bytes:
+@dataclass(frozen=True)
+class _Look:
+    """What the picture changes in the view for the export only (rolled back after)."""
+
+    highlighted: list[int] = field(default_factory=list)
+    cropped: list[int] = field(default_factory=list)
+
+
+def _export(ctx, view, size: int, look: _Look) -> bytes:
     """The PNG bytes of ``view`` at ``size`` pixels along its longest side (smaller when too heavy)."""
     while True:
-        data = _export_once(ctx, view, size, highlighted)
+        data = _export_once(ctx, view, size, look)
         width, height = png_size(data)
         if max(width, height) > size:  # a tall view: fit the height instead
-            data = _export_once(ctx, view, size, highlighted, vertical=True)
+            data = _export_once(ctx, view, size, look, vertical=True)
         if len(data) <= MAX_BYTES:
             return data
         if size <= MIN_SIZE:
@@ -148,10 +170,10 @@ def _export(ctx, view, size: int, highlighted: list[int]) -> bytes:
         size = max(MIN_SIZE, size * 3 // 4)
 
 
-def _export_once(ctx, view, size: int, highlighted: list[int], vertical: bool = False) -> bytes:
+def _export_once(ctx, view, size: int, look: _Look, vertical: bool = False) -> bytes:
     folder = Path(tempfile.mkdtemp(prefix="paracore-capture-"))
     try:
-        _run_export(ctx, view, _options(folder, view, size, vertical), highlighted)
+        _run_export(ctx, view, _options(folder, view, size, vertical), look)
         written = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() == ".png")
         if not written:
             raise ToolError(f"Revit wrote no picture of '{view_label(view)}'. Open the view in Revit, then ask again.")
@@ -183,14 +205,17 @@ def _options(folder: Path, view, size: int, vertical: bool):
     return options
 
 
-def _run_export(ctx, view, options, highlighted: list[int]) -> None:
+def _run_export(ctx, view, options, look: _Look) -> None:
     from Autodesk.Revit import DB
     transaction = None
     try:
-        if highlighted:
-            transaction = DB.Transaction(ctx.doc, "Paracore: capture_view highlight")
+        if look.highlighted or look.cropped:
+            transaction = DB.Transaction(ctx.doc, "Paracore: capture_view")
             transaction.Start()
-            _highlight(ctx, view, highlighted)
+            if look.highlighted:
+                _highlight(ctx, view, look.highlighted)
+            if look.cropped:
+                _crop(ctx, view, look.cropped)
         ctx.doc.ExportImage(options)
     finally:
         if transaction is not None and transaction.HasStarted() and not transaction.HasEnded():
@@ -207,10 +232,42 @@ def _highlight(ctx, view, ids: list[int]) -> None:
             view.SetElementOverrides(element_id, overrides)
 
 
-def _words(view, width: int, height: int, highlighted: list[int], bounded: bool, wanted: int | None) -> str:
+def _crop(ctx, view, ids: list[int]) -> None:
+    """The view's crop box around the elements' locations, in the box's own frame (its Transform):
+    a plan's is the model's, a section's or a 3D view's is the view's."""
+    from Autodesk.Revit import DB
+    points = []
+    for element in ctx.elements(ids):
+        found = location_points(element)
+        points += found + [DB.XYZ(p.X, p.Y, p.Z + height_of(element)) for p in found]
+    if not points:
+        raise ToolError("None of the working set's elements has a location (a point or a line), so the picture "
+                        "cannot be framed on them: call capture_view without crop_to_working_set.")
+    current = view.CropBox
+    frame = current.Transform
+    local = [_in_frame(frame, p) for p in points]
+    pad = CROP_MARGIN_M / 0.3048
+    box = DB.BoundingBoxXYZ()
+    box.Transform = frame
+    box.Min = DB.XYZ(min(x for x, _, _ in local) - pad, min(y for _, y, _ in local) - pad, current.Min.Z)
+    box.Max = DB.XYZ(max(x for x, _, _ in local) + pad, max(y for _, y, _ in local) + pad, current.Max.Z)
+    view.CropBoxActive = True
+    view.CropBox = box
+
+
+def _in_frame(frame, point) -> tuple[float, float, float]:
+    """``point`` in the coordinates of the orthonormal ``frame`` (a crop box's Transform)."""
+    origin = frame.Origin
+    d = (point.X - origin.X, point.Y - origin.Y, point.Z - origin.Z)
+    return tuple(d[0] * b.X + d[1] * b.Y + d[2] * b.Z for b in (frame.BasisX, frame.BasisY, frame.BasisZ))
+
+
+def _words(view, width: int, height: int, look: _Look, bounded: bool, wanted: int | None) -> str:
     scale = getattr(view, "Scale", 0)
     text = f"Picture of '{view_label(view)}'" + (f" at 1:{scale}" if scale else "") + f", {width}×{height} px"
-    text += (f"; the working set's {plural(len(highlighted), 'element')} drawn in red." if highlighted
+    if look.cropped:
+        text += f", framed on the working set's {plural(len(look.cropped), 'element')}"
+    text += (f"; the working set's {plural(len(look.highlighted), 'element')} drawn in red." if look.highlighted
              else "; nothing highlighted.")
     if bounded:
         text += f" The size {wanted} px was bounded to {MIN_SIZE}–{MAX_SIZE} px."

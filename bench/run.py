@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "stubs"))
 sys.path.insert(0, str(ROOT / "lib"))
 
 import clr_boundary  # noqa: E402 - the stand-in must be on sys.path first
+import image_tokens  # noqa: E402
 import loading  # noqa: E402
 import machine  # noqa: E402
 import mcp_roundtrip  # noqa: E402
@@ -67,6 +68,7 @@ def build_report(quick: bool) -> list[str]:
     report += pictures.render_section(sizes[-1:], repeat)
     report += token_economy.token_section()
     report += toolset_economy.toolset_section()
+    report += image_tokens.image_token_section()
     report += clr_boundary.boundary_section(repeat)
     report += mcp_roundtrip.mcp_section(10 if quick else 30)
     return report

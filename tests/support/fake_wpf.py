@@ -299,6 +299,25 @@ class Uri:
         self.AbsoluteUri = text
 
 
+class BitmapImage:
+    """Records what the view set; ``EndInit`` checks the file is there (as WPF's OnLoad reads it)."""
+
+    def __init__(self):
+        self.UriSource = None
+        self.frozen = False
+
+    def BeginInit(self):  # noqa: N802
+        pass
+
+    def EndInit(self):  # noqa: N802
+        import os
+        if not os.path.isfile(self.UriSource.AbsoluteUri):
+            raise FileNotFoundError(self.UriSource.AbsoluteUri)
+
+    def Freeze(self):  # noqa: N802
+        self.frozen = True
+
+
 class _DictionaryFactory:
     def __getitem__(self, types_):
         return dict
@@ -333,6 +352,8 @@ def install(monkeypatch) -> Dispatcher:
                                             Hyperlink=element_class("Hyperlink")),
         "System.Windows.Media": _module("System.Windows.Media", BrushConverter=BrushConverter,
                                         FontFamily=lambda name: ("FontFamily", name)),
+        "System.Windows.Media.Imaging": _module("System.Windows.Media.Imaging", BitmapImage=BitmapImage,
+                                                BitmapCacheOption=enum_type("BitmapCacheOption", "OnLoad", "Default")),
         "System.Windows.Input": _module("System.Windows.Input", Key=Key, Keyboard=Keyboard, ModifierKeys=ModifierKeys),
         "System.Windows.Interop": _module("System.Windows.Interop", WindowInteropHelper=WindowInteropHelper),
     }

@@ -22,6 +22,16 @@ def test_the_fields_show_the_settings(isolated):
     assert SettingsForm(Settings()).values().provider is None
 
 
+def test_the_pictures_choice_sets_the_vision_setting(isolated):
+    from paracore.ui.settings_view import VISION_CHOICES
+    assert [choice for choice, _ in VISION_CHOICES] == [None, True, False]
+    form = SettingsForm(Settings(provider="openai-compatible", base_url="http://localhost:11434/v1", model="qwen"))
+    assert form.values().vision is None
+    values = form.values()
+    assert form.settings_from(FormValues(**{**values.__dict__, "vision": True})).vision is True
+    assert form.settings_from(FormValues(**{**values.__dict__, "vision": False})).vision is False
+
+
 def test_the_choices_cover_every_provider_and_policy():
     from paracore.core.settings import PROVIDERS
     assert [name for name, _ in PROVIDER_CHOICES] == [None, *PROVIDERS]

@@ -343,3 +343,27 @@ def test_the_settings_dialog_saves_and_never_shows_the_key(revit, ui, monkeypatc
         assert "stored" in again.ui.KeyStatus.Text and "sk-ant" not in again.ui.KeyStatus.Text
     finally:
         keyring.set_keyring(previous)
+
+
+def test_a_captured_picture_shows_in_its_card_and_a_click_opens_it_full_size(revit, ui, scripted, monkeypatch):
+    import export_image_double
+    export_image_double.install(monkeypatch)
+    opened = []
+    monkeypatch.setattr(wpf_view, "open_full_size", opened.append)
+    capture = {"id": "pic", "name": "capture_view", "arguments": {"view": "Level 1"}}
+    views = {"id": "on", "name": "use_toolset", "arguments": {"name": "views"}}
+    scripted.model = ScriptedModel.from_turns([[{"tool_calls": [views]}, {"tool_calls": [capture]},
+                                                {"text": "Here it is."}]])
+    chat = open_chat()
+    send(chat, "Show me Level 1.")
+    pump_until(ui, lambda: idle(chat) and len(cards(chat)) == 2 and cards(chat)[1].ui.CardStatus.Text != "…",
+               what="the turn to end")
+    card = cards(chat)[1]
+    assert not visible(cards(chat)[0].ui.PictureButton)
+    assert card.ui.CardStatus.Text == "✓", card.ui.ResultBox.Text
+    assert visible(card.ui.PictureButton)
+    source = card.ui.CardPicture.Source
+    assert source.frozen and source.UriSource.AbsoluteUri.endswith(".png")
+    assert "Picture of 'Floor Plan: Level 1'" in card.ui.PictureButton.ToolTip
+    card.ui.PictureButton.Click.fire()
+    assert opened == [source.UriSource.AbsoluteUri]

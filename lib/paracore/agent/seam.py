@@ -19,6 +19,7 @@ class CallOutcome:
     is_error: bool
     duration_ms: float
     working_set_change: Any = None   # the WorkingSetChange the call caused, if any
+    images: tuple = ()               # ImageParts the result shows the model (capture_view)
 
 
 class RequestNotRun(Exception):

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from paracore.core.images import ImagePart
 from paracore.core.messages import StopReason, Usage
 
 # The words the status line shows; use these so the UI and the tests agree.
@@ -114,6 +115,8 @@ class ToolCallFinished(_Event):
     content: str
     duration_ms: float
     status: Literal["done", "error", "denied", "cancelled"]
+    images: tuple[ImagePart, ...] = ()
+    """Pictures the result shows the model, by reference (``paracore.core.images``)."""
 
     @model_validator(mode="after")
     def _status_matches_is_error(self) -> ToolCallFinished:

@@ -6,7 +6,8 @@ sessions only ever see these.
 
 A message is a role plus an ordered list of parts:
 
-    user       TextPart, ToolResultPart   (tool results first, then any text)
+    user       TextPart, ToolResultPart   (tool results first, then any text; a result may
+                                          carry pictures by reference, ``ToolResultPart.images``)
     assistant  TextPart, ThinkingPart, ToolCallPart   (in the order the provider produced them)
 
 Order matters and is preserved: Anthropic wants thinking blocks passed back unchanged and in
@@ -49,6 +50,8 @@ from collections import Counter
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from paracore.core.images import ImagePart
 
 # Why a model response ended; providers map their own reasons to these, events and traces report them.
 StopReason = Literal["end_turn", "tool_use", "max_tokens", "refusal", "cancelled", "error"]
@@ -136,6 +139,11 @@ class ToolResultPart(_Part):
     is_error: bool = False
     tool_references: tuple[str, ...] = ()
     """Deferred tools this result loads (use_toolset's, for a model that defers tools)."""
+    images: tuple[ImagePart, ...] = ()
+    """Pictures the tool shows the model (``capture_view``), by reference: the bytes are in the
+    content store (``paracore.core.images``), so a saved session holds each one's hash only. Each
+    adapter sends them the way its provider documents for tool results, or their description to a
+    model without vision."""
 
 
 Part = Annotated[Union[TextPart, ThinkingPart, ToolCallPart, ToolResultPart], Field(discriminator="kind")]

@@ -136,6 +136,10 @@ class Settings(_SettingsModel):
     base_url: str | None = None
     """Custom endpoint (a proxy, Azure-style gateway, Ollama, LM Studio). None: the provider's own,
     or ANTHROPIC_BASE_URL / OPENAI_BASE_URL from the environment."""
+    vision: bool | None = None
+    """Whether the model can see pictures (capture_view's). None: the provider's default — yes for
+    Anthropic, OpenAI and Gemini, no for an OpenAI-compatible server (most local models cannot).
+    A model without vision reads the picture's description instead."""
     approval_policy: ApprovalMode = "ask_writes"
     limits: Limits = Field(default_factory=Limits)
     script_folders: list[str] = Field(default_factory=list)

@@ -66,8 +66,9 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
                        "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
                        "delete_elements", "change_type"})),
-    Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements",
-            frozenset({"activate_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
+    Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements; "
+            "see a picture of a view",
+            frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
                        "color_elements", "duplicate_view", "list_view_templates", "apply_view_template",
                        "create_view_template"})),
     Toolset("documentation", "sheets: list them, create them, place views on them; rooms: place, read and "

@@ -60,6 +60,7 @@ from paracore.llm.base import (
     checked_tool_arguments,
     parse_tool_arguments,
 )
+from paracore.llm.pictures import pictures, with_notes
 from paracore.llm.common import (
     CHUNK_TIMEOUT,
     SDK_RETRIES,
@@ -112,12 +113,14 @@ class AnthropicModel:
         chunk_timeout: float = CHUNK_TIMEOUT,
         max_output_tokens: int | None = DEFAULT_MAX_OUTPUT_TOKENS,
         thinking_budget: int | None = None,
+        vision: bool = True,
     ) -> None:
         if thinking_budget is not None and thinking_budget < 1024:
             raise ValueError(f"thinking_budget must be at least 1024 tokens (Anthropic's minimum), not {thinking_budget}")
         self.name = model
         self.max_output_tokens = max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS  # None: our default
         self.thinking_budget = thinking_budget
+        self.vision = vision  # False: pictures in tool results go as their description
         self.chunk_timeout = chunk_timeout
         self._client = _Client(api_key=api_key, base_url=base_url,
                                http_client=http_client or sdk_http_client(anthropic.DefaultHttpxClient),
@@ -229,7 +232,7 @@ class AnthropicModel:
     def _map_request(self, request: ModelRequest) -> dict[str, Any]:
         max_tokens = request.max_output_tokens or self.max_output_tokens
         body: dict[str, Any] = {"model": self.name, "max_tokens": max_tokens,
-                                "messages": _map_messages(request.messages)}
+                                "messages": _map_messages(request.messages, self.vision)}
         if request.system.strip():
             body["system"] = [{"type": "text", "text": request.system, "cache_control": dict(_EPHEMERAL)}]
         if request.tools:
@@ -258,7 +261,7 @@ def _map_tools(tools: list[ToolDefinition]) -> list[dict[str, Any]]:
     return mapped
 
 
-def _map_messages(messages: list[Message]) -> list[dict[str, Any]]:
+def _map_messages(messages: list[Message], vision: bool = True) -> list[dict[str, Any]]:
     """Neutral messages → Anthropic messages, with the rolling cache breakpoints.
 
     A message left with no blocks (only empty text, or another provider's thinking) is
@@ -268,7 +271,7 @@ def _map_messages(messages: list[Message]) -> list[dict[str, Any]]:
     tool results first because a message with tool calls is never dropped.
     """
     mapped: list[dict[str, Any]] = []
-    for message in map(_map_message, messages):
+    for message in (_map_message(m, vision) for m in messages):
         if not message["content"]:
             continue
         if mapped and mapped[-1]["role"] == message["role"]:
@@ -279,19 +282,19 @@ def _map_messages(messages: list[Message]) -> list[dict[str, Any]]:
     return mapped
 
 
-def _map_message(message: Message) -> dict[str, Any]:
-    blocks = [block for block in map(_map_part, message.parts) if block is not None]
+def _map_message(message: Message, vision: bool = True) -> dict[str, Any]:
+    blocks = [block for block in (_map_part(p, vision) for p in message.parts) if block is not None]
     return {"role": message.role, "content": blocks}
 
 
-def _map_part(part: Part) -> dict[str, Any] | None:
+def _map_part(part: Part, vision: bool = True) -> dict[str, Any] | None:
     if isinstance(part, TextPart):
         return {"type": "text", "text": part.text} if part.text.strip() else None
     if isinstance(part, ThinkingPart):
         return _map_thinking(part)
     if isinstance(part, ToolCallPart):
         return {"type": "tool_use", "id": _map_call_id(part.id), "name": part.name, "input": part.arguments}
-    return _map_tool_result(part)
+    return _map_tool_result(part, vision)
 
 
 def _map_thinking(part: ThinkingPart) -> dict[str, Any] | None:
@@ -305,9 +308,19 @@ def _map_thinking(part: ThinkingPart) -> dict[str, Any] | None:
     return None  # unsigned thinking (cut off) would be refused
 
 
-def _map_tool_result(part: ToolResultPart) -> dict[str, Any]:
+def _map_tool_result(part: ToolResultPart, vision: bool = True) -> dict[str, Any]:
+    """A result's pictures go in its content as image blocks after the text, the form Anthropic
+    documents for tool results (https://docs.claude.com/en/docs/agents-and-tools/tool-use/
+    implement-tool-use#handling-tool-use-and-tool-result-content-blocks)."""
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": _map_call_id(part.call_id)}
-    if part.tool_references:
+    sent, notes = pictures(part, vision)
+    if part.images:
+        text = with_notes(part.content, notes)
+        block["content"] = [*([{"type": "text", "text": text}] if text else []),
+                            *({"type": "image", "source": {"type": "base64", "media_type": p.image.media_type,
+                                                           "data": p.base64}} for p in sent),
+                            *({"type": "tool_reference", "tool_name": name} for name in part.tool_references)]
+    elif part.tool_references:
         block["content"] = [*([{"type": "text", "text": part.content}] if part.content else []),
                             *({"type": "tool_reference", "tool_name": name} for name in part.tool_references)]
     elif part.content:

@@ -36,6 +36,7 @@ from typing import Callable, Iterable, Sequence
 from pydantic import BaseModel
 
 from paracore.core.messages import Message, TextPart, ToolResultPart
+from paracore.llm.pictures import image_tokens
 
 CHARS_PER_TOKEN = 4
 DEFAULT_DROP_FRACTION = 0.25
@@ -61,10 +62,14 @@ def trim_note(turns: int) -> str:
 
 
 def estimate_tokens(messages: Iterable[Message]) -> int:
-    """About 4 characters per token of the messages' JSON (what the adapters send, roughly)."""
+    """About 4 characters per token of the messages' JSON (what the adapters send, roughly), plus
+    each picture of a tool result at its providers' published price (``pictures.image_tokens``):
+    a picture travels as bytes the JSON of its reference does not show."""
+    messages = list(messages)
     sizes = [_json_chars(m) for m in messages]
     chars = sum(sizes) + max(len(sizes) - 1, 0) + 2  # the list's brackets and commas
-    return math.ceil(chars / CHARS_PER_TOKEN)
+    images = sum(image_tokens(i) for m in messages for r in m.tool_results for i in r.images)
+    return math.ceil(chars / CHARS_PER_TOKEN) + images
 
 
 def _json_chars(message: Message) -> int:

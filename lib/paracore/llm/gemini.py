@@ -77,6 +77,7 @@ from google import genai
 from google.genai import errors as genai_errors, types
 
 from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.llm.pictures import Picture, pictures, with_notes
 from paracore.llm.base import (
     CancelToken,
     ModelError,
@@ -133,6 +134,7 @@ class GeminiModel:
         chunk_timeout: float = CHUNK_TIMEOUT,
         max_output_tokens: int = 8192,
         thinking_budget: int | None = None,
+        vision: bool = True,
     ) -> None:
         if http_client is not None and transport is not None:
             raise ValueError("pass either http_client or transport, not both")
@@ -141,6 +143,7 @@ class GeminiModel:
         self.chunk_timeout = chunk_timeout
         self.max_output_tokens = max_output_tokens
         self.thinking_budget = thinking_budget
+        self.vision = vision  # False: pictures in tool results go as their description
         self._api_key = api_key
         self._owns_http = http_client is None
         self._http = http_client or _own_client(transport, chunk_timeout)
@@ -155,7 +158,8 @@ class GeminiModel:
         """Yield text/thinking/tool-call deltas, then one ``ResponseComplete``."""
         cancel = cancel or CancelToken()
         client = self._sdk_client()
-        contents, config = _map_messages(request.messages), self._map_config(request)
+        contents = _map_messages(request.messages, self.vision, _pictures_in_responses(self.name))
+        config = self._map_config(request)
         reply = _Reply({call.id for message in request.messages for call in message.tool_calls})
         failure = None
         try:
@@ -397,7 +401,15 @@ def _map_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in schema.items() if key != "$schema"}
 
 
-def _map_messages(messages: list[Message]) -> list[types.Content]:
+def _pictures_in_responses(model: str) -> bool:
+    """Gemini 3 models take pictures inside a function response (``FunctionResponse.parts``,
+    https://ai.google.dev/gemini-api/docs/function-calling#multimodal, "Multimodal function
+    responses"); earlier ones get them as inline_data parts after the responses."""
+    version = re.match(r"^(?:models/)?gemini-(\d+)", model)
+    return version is not None and int(version.group(1)) >= 3
+
+
+def _map_messages(messages: list[Message], vision: bool = True, in_responses: bool = True) -> list[types.Content]:
     gemini_ids = {call.id: _extras(call).get("id") for message in messages for call in message.tool_calls}
     contents: list[types.Content] = []
     calls: list[ToolCallPart] = []
@@ -405,7 +417,7 @@ def _map_messages(messages: list[Message]) -> list[types.Content]:
         if message.role == "assistant":
             role, parts, calls = "model", _map_assistant_parts(message), message.tool_calls
         else:
-            role, parts = "user", _map_user_parts(message, calls, gemini_ids)
+            role, parts = "user", _map_user_parts(message, calls, gemini_ids, vision, in_responses)
         if not parts:  # Gemini refuses a content without parts
             continue
         if contents and contents[-1].role == role:
@@ -438,19 +450,29 @@ def _map_assistant_part(part: TextPart | ThinkingPart | ToolCallPart) -> types.P
     return types.Part(text=part.text, thought_signature=signature) if part.text or signature else None
 
 
-def _map_user_parts(message: Message, calls: list[ToolCallPart], gemini_ids: dict[str, str | None]) -> list[types.Part]:
+def _map_user_parts(message: Message, calls: list[ToolCallPart], gemini_ids: dict[str, str | None],
+                    vision: bool = True, in_responses: bool = True) -> list[types.Part]:
     # Without ids Gemini pairs responses with calls by name and order: follow the calls' order.
     order = {call.id: index for index, call in enumerate(calls)}
     results = sorted(message.tool_results, key=lambda result: order.get(result.call_id, len(order)))
-    parts = [_map_result(result, gemini_ids.get(result.call_id)) for result in results]
+    parts, after = [], []
+    for result in results:
+        sent, notes = pictures(result, vision)
+        parts.append(_map_result(result, gemini_ids.get(result.call_id), notes, sent if in_responses else []))
+        if not in_responses:
+            after += [types.Part(inline_data=types.Blob(mime_type=p.image.media_type, data=p.data)) for p in sent]
+    parts += after
     parts += [types.Part(text=part.text) for part in message.parts if isinstance(part, TextPart) and part.text]
     return parts
 
 
-def _map_result(result: ToolResultPart, gemini_id: str | None) -> types.Part:
+def _map_result(result: ToolResultPart, gemini_id: str | None, notes: list[str] = (),
+                sent: list[Picture] = ()) -> types.Part:
     key = "error" if result.is_error else "result"
-    return types.Part(function_response=types.FunctionResponse(name=result.name, response={key: result.content},
-                                                               id=gemini_id))
+    media = [types.FunctionResponsePart(inline_data=types.FunctionResponseBlob(mime_type=p.image.media_type, data=p.data))
+             for p in sent] or None
+    return types.Part(function_response=types.FunctionResponse(
+        name=result.name, response={key: with_notes(result.content, list(notes))}, id=gemini_id, parts=media))
 
 
 def _extras(part: TextPart | ToolCallPart) -> dict[str, Any]:

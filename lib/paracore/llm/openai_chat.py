@@ -9,6 +9,9 @@ not refuse (and never falls back to ``OPENAI_API_KEY``, which must not leak to a
     system prompt                {"role": "system", "content": …}
     user ToolResultPart          {"role": "tool", "tool_call_id", "content"}  one per call, in order
     user TextPart(s)             {"role": "user", "content": "…"}  (joined by blank lines)
+    pictures of the results      tool messages are text only: one user message after the batch's
+                                 tool messages, [text, image_url (data URL)…, the user's text]
+                                 (vision=False, the default for local servers: the description)
     assistant TextPart(s)        {"role": "assistant", "content": "…", "tool_calls": [...]}
     assistant ToolCallPart       {"id", "type": "function", "function": {"name", "arguments"}}
     ThinkingPart                 not sent (Chat Completions has no field for it)
@@ -51,6 +54,7 @@ from paracore.llm.base import (
 )
 from paracore.llm.common import CHUNK_TIMEOUT
 from paracore.llm.credentials import LOCAL_SERVER_KEY
+from paracore.llm.pictures import pictures, with_notes
 
 PROVIDER = "openai-compatible"
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
@@ -68,8 +72,10 @@ class OpenAIChatModel:
     def __init__(self, model: str, *, base_url: str, api_key: str | None = None,
                  http_client: httpx2.Client | None = None,
                  chunk_timeout: float = CHUNK_TIMEOUT, max_output_tokens: int = 8192,
-                 strict_tools: bool = False, max_tokens_field: str = "max_tokens") -> None:
+                 strict_tools: bool = False, max_tokens_field: str = "max_tokens",
+                 vision: bool = False) -> None:
         self.name = model
+        self.vision = vision  # most local models cannot see: pictures go as their description unless set
         self.base_url = base_url
         self.max_output_tokens = max_output_tokens
         self.strict_tools = strict_tools
@@ -99,7 +105,7 @@ class OpenAIChatModel:
     def _map_request(self, request: ModelRequest) -> dict[str, Any]:
         messages = [{"role": "system", "content": request.system}] if request.system else []
         for message in request.messages:
-            messages += _map_user(message) if message.role == "user" else [_map_assistant(message)]
+            messages += _map_user(message, self.vision) if message.role == "user" else [_map_assistant(message)]
         body: dict[str, Any] = {
             "model": self.name,
             "messages": messages,
@@ -156,13 +162,24 @@ class _State:
 
 # ---- request mapping ---------------------------------------------------------------------------
 
-def _map_user(message: Message) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = [
-        {"role": "tool", "tool_call_id": r.call_id, "content": shared.result_text(r)}
-        for r in message.parts if isinstance(r, ToolResultPart)
-    ]
+def _map_user(message: Message, vision: bool = False) -> list[dict[str, Any]]:
+    """Tool messages carry text only (ChatCompletionToolMessageParam), so a result's pictures follow
+    the batch's tool messages in one user message of image_url parts, the form the Chat Completions
+    documentation gives for images (https://platform.openai.com/docs/guides/images-vision)."""
+    messages: list[dict[str, Any]] = []
+    shown: list[dict[str, Any]] = []
+    for result in message.tool_results:
+        sent, notes = pictures(result, vision)
+        text = shared.result_text(result)
+        if sent:
+            text += f"\n(The picture{'s follow' if len(sent) > 1 else ' follows'} in the next user message.)"
+            shown.append({"type": "text", "text": f"Picture from {result.name} (call {result.call_id}):"})
+            shown += [{"type": "image_url", "image_url": {"url": p.data_url, "detail": "high"}} for p in sent]
+        messages.append({"role": "tool", "tool_call_id": result.call_id, "content": with_notes(text, notes)})
     texts = [p.text for p in message.parts if isinstance(p, TextPart) and p.text]
-    if texts:
+    if shown:
+        messages.append({"role": "user", "content": [*shown, *({"type": "text", "text": t} for t in texts)]})
+    elif texts:
         messages.append({"role": "user", "content": "\n\n".join(texts)})
     return messages
 

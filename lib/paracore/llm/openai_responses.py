@@ -8,6 +8,7 @@ encrypted (``include: ["reasoning.encrypted_content"]``); those items are kept a
     neutral part                        Responses input item
     user TextPart(s)                    {"type": "message", "role": "user", "content": [input_text…]}
     ToolResultPart                      {"type": "function_call_output", "call_id", "output"}
+      with pictures                     "output": [input_text, input_image (data URL, detail high)]
     assistant TextPart(s)               {"type": "message", "role": "assistant", "content": "…"}
     ThinkingPart(provider="openai")     {"type": "reasoning", "id", "summary", "encrypted_content"}
     ToolCallPart                        {"type": "function_call", "call_id", "name", "arguments", "id"}
@@ -46,6 +47,7 @@ from paracore.llm.base import (
     parse_tool_arguments,
 )
 from paracore.llm.common import CHUNK_TIMEOUT
+from paracore.llm.pictures import pictures, with_notes
 
 PROVIDER = "openai"
 _TERMINAL = {"response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed"}
@@ -71,8 +73,9 @@ class OpenAIResponsesModel:
     def __init__(self, model: str, *, api_key: str | None = None, base_url: str | None = None,
                  http_client: httpx2.Client | None = None,
                  chunk_timeout: float = CHUNK_TIMEOUT, max_output_tokens: int = 8192,
-                 reasoning_effort: str | None = None) -> None:
+                 reasoning_effort: str | None = None, vision: bool = True) -> None:
         self.name = model
+        self.vision = vision  # False: pictures in tool results go as their description
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
         self._client = shared.make_client(PROVIDER, api_key=api_key, base_url=base_url, http_client=http_client,
@@ -106,7 +109,7 @@ class OpenAIResponsesModel:
         body: dict[str, Any] = {
             "model": self.name,
             "instructions": request.system,
-            "input": _map_input(request.messages),
+            "input": _map_input(request.messages, self.vision),
             "stream": True,
             "store": False,
             "include": ["reasoning.encrypted_content"],
@@ -180,22 +183,37 @@ def _map_tool(tool: ToolDefinition) -> dict[str, Any]:
             "parameters": tool.parameters, "strict": True}
 
 
-def _map_input(messages: list[Message]) -> list[dict[str, Any]]:
+def _map_input(messages: list[Message], vision: bool = True) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for message in messages:
-        items += _map_user(message) if message.role == "user" else _map_assistant(message)
+        items += _map_user(message, vision) if message.role == "user" else _map_assistant(message)
     return items
 
 
-def _map_user(message: Message) -> list[dict[str, Any]]:
+def _map_user(message: Message, vision: bool = True) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = [
-        {"type": "function_call_output", "call_id": r.call_id, "output": shared.result_text(r)}
+        {"type": "function_call_output", "call_id": r.call_id, "output": _map_result_output(r, vision)}
         for r in message.parts if isinstance(r, ToolResultPart)
     ]
     content = [{"type": "input_text", "text": p.text} for p in message.parts if isinstance(p, TextPart) and p.text]
     if content:
         items.append({"type": "message", "role": "user", "content": content})
     return items
+
+
+def _map_result_output(result: ToolResultPart, vision: bool) -> str | list[dict[str, Any]]:
+    """Text, or with pictures the list of input_text and input_image items the Responses API takes
+    as a function call's output (https://platform.openai.com/docs/guides/function-calling, "Function
+    call outputs may also be a list of images or files"; SDK type ResponseFunctionCallOutputItemParam)."""
+    text = shared.result_text(result)
+    if not result.images:
+        return text
+    sent, notes = pictures(result, vision)
+    text = with_notes(text, notes)
+    if not sent:
+        return text
+    return [*([{"type": "input_text", "text": text}] if text else []),
+            *({"type": "input_image", "image_url": p.data_url, "detail": "high"} for p in sent)]
 
 
 def _map_assistant(message: Message) -> list[dict[str, Any]]:

@@ -100,6 +100,8 @@ def create_model(settings: Settings, *, http_client: Any = None, api_key: str | 
         value = getattr(settings.limits, option)
         if value is not None and (accepted is None or option in accepted):  # None: the adapter's default
             options[option] = value
+    if settings.vision is not None and (accepted is None or "vision" in accepted):
+        options["vision"] = settings.vision
     options.update(adapter_options)
     log.info("model: %s %s%s", provider, name, f" at {url}" if url else "")
     return adapter(name, **options)

@@ -4,7 +4,9 @@ A tool returns plain content (a str, or a dict/list sent as compact JSON) or a T
 - ``change``: what a writing tool changed, declared for the executor, which reads it back
   (below); the result the model is told is then re-read from the model, never assumed;
 - ``working_set``: an explicit working-set update that wins over the tool's policy
-  (the same object as the seed-000 protocol payload).
+  (the same object as the seed-000 protocol payload);
+- ``images``: pictures shown to the model with the content (``capture_view``), as
+  ``paracore.core.images.ImagePart`` references to bytes already in the content store.
 Raising ToolError gives the model an error result with the message, and rolls back the tool's
 transaction; any other exception does the same with the exception chain.
 """
@@ -50,6 +52,7 @@ class ToolOutput:
     content: Any = None
     change: Change | None = None
     working_set: WorkingSetPayload | None = None
+    images: tuple = ()
 
 
 def fit_rows(rows: list[str], budget: int) -> list[str]:

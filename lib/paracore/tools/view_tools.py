@@ -447,12 +447,12 @@ def _section_box(ctx, ids):
     elements = ctx.elements(ids)
     points, boxed, skipped = [], [], []
     for value, element in zip(ids, elements):
-        found = _location_points(element)
+        found = location_points(element)
         if not found:
             skipped.append(value)
             continue
         boxed.append(value)
-        height = _height_of(element)
+        height = height_of(element)
         points += found + [DB.XYZ(p.X, p.Y, p.Z + height) for p in found]
     if not points:
         raise ToolError(f"None of the elements has a location (a point or a line), so no section box "
@@ -465,7 +465,7 @@ def _section_box(ctx, ids):
     return box, boxed, skipped
 
 
-def _location_points(element) -> list:
+def location_points(element) -> list:
     """Points of an element's location: its point, or points along its location line."""
     from Autodesk.Revit import DB
     location = element.Location
@@ -479,7 +479,7 @@ def _location_points(element) -> list:
     return []
 
 
-def _height_of(element) -> float:
+def height_of(element) -> float:
     """How far an element rises above its location, in feet (a storey when unknown)."""
     from Autodesk.Revit import DB
     for bip in (DB.BuiltInParameter.WALL_USER_HEIGHT_PARAM, DB.BuiltInParameter.INSTANCE_HEAD_HEIGHT_PARAM):

@@ -237,9 +237,12 @@ class TraceRecorder:
                      "decision": event.decision, "edits": event.edits})
 
     def _on_tool_call_finished(self, event: ev.ToolCallFinished) -> None:
-        self._write({"type": "tool_result", "turn": event.turn, "call_id": event.call_id, "name": event.name,
-                     "status": event.status, "is_error": event.is_error, "content": event.content,
-                     "duration_ms": _round(event.duration_ms)})
+        record = {"type": "tool_result", "turn": event.turn, "call_id": event.call_id, "name": event.name,
+                  "status": event.status, "is_error": event.is_error, "content": event.content,
+                  "duration_ms": _round(event.duration_ms)}
+        if event.images:  # by reference: the bytes stay in the picture store (paracore.core.images)
+            record["images"] = [image.model_dump(mode="json") for image in event.images]
+        self._write(record)
 
     def _on_working_set_changed(self, event: ev.WorkingSetChanged) -> None:
         self._write({"type": "working_set", "turn": event.turn, "ids": list(event.ids), "summary": event.summary,

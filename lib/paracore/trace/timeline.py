@@ -5,7 +5,7 @@ Pure Python, no UI. Build it from a trace file (or its lines, or its records)::
     timeline = Timeline.from_file(path)             # or from_lines / from_records / load_export
     timeline.to_view_model()   # JSON-ready dict for the pane's Trace tab
     timeline.to_text()         # for a terminal (`paracore trace SESSION`)
-    timeline.export(path)      # one JSON file: the records and the view model
+    timeline.export(path)      # one JSON file: the records and the view model (.html: a web page)
 
 Shape:
 
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from paracore.core import events as ev
+from paracore.trace.html_export import render_html
 from paracore.trace.recorder import redact
 
 EXPORT_FORMAT = "paracore-trace-export"
@@ -232,9 +233,14 @@ class Timeline:
                 "records": redact(self.records), "timeline": redact(self.to_view_model())}
 
     def export(self, path: str | os.PathLike) -> Path:
-        """Write the whole timeline (records and view model) as one JSON file."""
+        """Write the whole timeline (records and view model) as one JSON file; a path ending in
+        .html or .htm gets one self-contained web page instead, with the pictures the model saw in
+        the tool calls that returned them (``paracore.trace.html_export``)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix.lower() in (".html", ".htm"):
+            path.write_text(render_html(self), encoding="utf-8")
+            return path
         path.write_text(json.dumps(self.to_export(), ensure_ascii=False, indent=1), encoding="utf-8")
         return path
 
@@ -416,6 +422,9 @@ class _Builder:
         entry.status = status
         entry.duration_ms = _number(r.get("duration_ms"))
         entry.data.update({"status": status, "is_error": bool(r.get("is_error")), "result": r.get("content")})
+        images = [i for i in r.get("images") or [] if isinstance(i, dict) and isinstance(i.get("sha256"), str)]
+        if images:
+            entry.data["images"] = images
         entry.sections.append(Section("Result" if status == "done" else f"Result ({status})",
                                       str(r.get("content", "")), collapsed=False))
 

@@ -28,8 +28,8 @@ SETTINGS_XAML = "settings_window.xaml"
 XAML_NAMES: dict[str, tuple[str, ...]] = {
     SETTINGS_XAML: (
         "ProviderBox", "ModelBox", "ModelHint", "BaseUrlBox", "BaseUrlHint", "KeyBox", "RemoveKeyButton",
-        "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "MessageText",
-        "StandardsFolderBox", "StandardsHint", "CheckButton", "SaveButton", "CancelButton",
+        "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "VisionBox",
+        "MessageText", "StandardsFolderBox", "StandardsHint", "CheckButton", "SaveButton", "CancelButton",
     ),
 }
 
@@ -41,6 +41,12 @@ APPROVAL_CHOICES: tuple[tuple[str, str], ...] = (
     ("ask_all", "Ask before every tool call"),
     ("never", "Never ask (deleting and generated code still ask)"),
 )
+VISION_CHOICES: tuple[tuple[bool | None, str], ...] = (
+    (None, "The provider's default (an OpenAI-compatible server: described in words)"),
+    (True, "The model sees them"),
+    (False, "Described in words (a model without vision)"),
+)
+"""Settings.vision: whether pictures (capture_view) reach the model as pictures."""
 APPROVAL_HINTS = {
     "ask_writes": "Each change to the model waits for your Approve; \"Always\" skips the question for that tool "
                   "until Revit closes.",
@@ -62,6 +68,7 @@ class FormValues:
     """Toolset names separated by commas, as typed (e.g. "views, schedules")."""
     standards_folder: str = ""
     """The firm's standards folder, as typed (empty: the bundled standards only)."""
+    vision: bool | None = None
 
 
 class SettingsForm:
@@ -74,7 +81,7 @@ class SettingsForm:
         s = self.settings
         return FormValues(provider=s.provider, model=s.model or "", base_url=s.base_url or "",
                           approval_policy=s.approval_policy, pinned_toolsets=", ".join(s.pinned_toolsets),
-                          standards_folder=s.standards_folder or "")
+                          standards_folder=s.standards_folder or "", vision=s.vision)
 
     @staticmethod
     def model_hint(provider: str | None) -> str:
@@ -134,7 +141,7 @@ class SettingsForm:
         try:
             return self.settings.with_changes(provider=values.provider, model=values.model or None,
                                               base_url=values.base_url or None,
-                                              approval_policy=values.approval_policy,
+                                              approval_policy=values.approval_policy, vision=values.vision,
                                               pinned_toolsets=values.pinned_toolsets.replace(";", ",").split(","),
                                               standards_folder=values.standards_folder or None)
         except ValueError as error:  # pydantic's ValidationError is a ValueError
@@ -205,6 +212,8 @@ class SettingsDialog:
             ui.ProviderBox.Items.Add(label)
         for _, label in APPROVAL_CHOICES:
             ui.ApprovalBox.Items.Add(label)
+        for _, label in VISION_CHOICES:
+            ui.VisionBox.Items.Add(label)
         self._load(form.values())
         on(ui.ProviderBox.SelectionChanged, "change the provider", lambda s, e: self._refresh_hints())
         on(ui.ApprovalBox.SelectionChanged, "change the approvals", lambda s, e: self._refresh_hints())
@@ -224,6 +233,7 @@ class SettingsDialog:
         ui.ApprovalBox.SelectedIndex = policies.index(values.approval_policy) if values.approval_policy in policies else 0
         ui.PinnedToolsetsBox.Text = values.pinned_toolsets
         ui.StandardsFolderBox.Text = values.standards_folder
+        ui.VisionBox.SelectedIndex = [choice for choice, _ in VISION_CHOICES].index(values.vision)
         ui.KeyBox.Password = ""
         self._refresh_hints()
         self._refresh_standards()
@@ -236,7 +246,8 @@ class SettingsDialog:
                           base_url=(ui.BaseUrlBox.Text or "").strip(),
                           approval_policy=APPROVAL_CHOICES[approval_index][0], api_key=ui.KeyBox.Password or "",
                           pinned_toolsets=(ui.PinnedToolsetsBox.Text or "").strip(),
-                          standards_folder=(ui.StandardsFolderBox.Text or "").strip())
+                          standards_folder=(ui.StandardsFolderBox.Text or "").strip(),
+                          vision=VISION_CHOICES[max(0, int(ui.VisionBox.SelectedIndex))][0])
 
     def _refresh_hints(self) -> None:
         values = replace(self._values(), api_key="")

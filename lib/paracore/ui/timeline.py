@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from paracore.core import events as ev
+from paracore.core.images import ImagePart, default_store
 from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart
 from paracore.ui.approvals import DECISIONS
 from paracore.ui.frozen import freeze, pretty
@@ -30,6 +31,28 @@ CardStatus = Literal["running", "done", "error", "denied", "cancelled"]
 RESULT_PREVIEW_CHARS = 160
 CONTEXT_PREFIX = "CONTEXT:"
 """The agent appends a CONTEXT block to each user message; the chat never shows it."""
+
+
+@dataclass(frozen=True)
+class CardPicture:
+    """A picture a tool showed the model (capture_view), as the card shows it: a thumbnail of the
+    stored file, which a click opens full size."""
+
+    path: str
+    width: int
+    height: int
+    description: str = ""
+
+
+def card_pictures(images: Sequence[ImagePart]) -> tuple[CardPicture, ...]:
+    """The pictures still in the store (a saved conversation may outlive a cleaned store)."""
+    store = default_store()
+    pictures = []
+    for image in images:
+        path = store.path(image.sha256)
+        if path.is_file():
+            pictures.append(CardPicture(str(path), image.width, image.height, image.description))
+    return tuple(pictures)
 
 
 @dataclass(frozen=True)
@@ -82,6 +105,8 @@ class ToolCard:
     arguments_expanded: bool = False
     result_expanded: bool = False
     """Starts expanded for an error, so the user sees what went wrong."""
+    pictures: tuple[CardPicture, ...] = ()
+    """What the tool showed the model: a thumbnail each in the card, a click opens it full size."""
     turn: int | None = None
     rev: int = 0
     kind: Literal["card"] = "card"
@@ -213,6 +238,7 @@ class Timeline:
             return changed | self._put(replace(
                 card, status=event.status, result=event.content, result_preview=preview(event.content),
                 is_error=event.is_error, duration_ms=event.duration_ms, approval=approval,
+                pictures=card_pictures(event.images),
                 result_expanded=card.result_expanded or event.status == "error", rev=card.rev + 1))
 
     def edit(self, item_id: str, change: Callable[[Any], Any]) -> Changed:
@@ -413,4 +439,5 @@ def restored_card(call: ToolCallPart, result: ToolResultPart | None) -> ToolCard
     summary = json.dumps(call.arguments, ensure_ascii=False, separators=(", ", ": "))
     return ToolCard(call_id=call.id, name=call.name, summary=f"{call.name}({summary[1:-1][:120]})", status=status,
                     arguments=freeze(call.arguments), arguments_json=pretty(call.arguments), result=content,
-                    result_preview=preview(content or ""), is_error=status != "done")
+                    result_preview=preview(content or ""), is_error=status != "done",
+                    pictures=card_pictures(result.images) if result is not None else ())

@@ -14,6 +14,7 @@ runs in Revit.
 """
 from __future__ import annotations
 
+import os
 from typing import Protocol
 
 from paracore.ui.chat_state import ChatState, ViewModel
@@ -38,7 +39,7 @@ XAML_NAMES: dict[str, tuple[str, ...]] = {
     CARD_XAML: (
         "CardDuration", "CardStatus", "CardName", "CardSummary", "ApprovalPanel", "ApprovalText",
         "ApproveButton", "DenyButton", "AlwaysButton", "ApprovalOutcome", "CardPreview",
-        "ArgumentsExpander", "ArgumentsBox", "ResultExpander", "ResultBox",
+        "ArgumentsExpander", "ArgumentsBox", "ResultExpander", "ResultBox", "PictureButton", "CardPicture",
     ),
 }
 
@@ -364,6 +365,12 @@ class CardItem:
         on(ui.ArgumentsExpander.Collapsed, "hide the arguments", lambda s, e: self._expand("arguments", False))
         on(ui.ResultExpander.Expanded, "show the result", lambda s, e: self._expand("result", True))
         on(ui.ResultExpander.Collapsed, "hide the result", lambda s, e: self._expand("result", False))
+        on(ui.PictureButton.Click, "open the picture", lambda s, e: self._open_picture())
+
+    def _open_picture(self) -> None:
+        card = self.card
+        if card is not None and card.pictures:
+            open_full_size(card.pictures[0].path)
 
     def _decide(self, decision: str) -> None:
         for button in (self.ui.ApproveButton, self.ui.DenyButton, self.ui.AlwaysButton):
@@ -409,6 +416,32 @@ class CardItem:
         ui.ResultExpander.Visibility = visibility(card.result is not None)
         ui.ResultBox.Text = card.result or ""
         ui.ResultExpander.IsExpanded = card.result_expanded
+        picture = card.pictures[0] if card.pictures else None
+        ui.PictureButton.Visibility = visibility(picture is not None)
+        if picture is not None:
+            ui.CardPicture.Source = picture_source(picture.path)
+            ui.PictureButton.ToolTip = f"{picture.description}\nClick to open it full size."
+
+
+def picture_source(path: str):
+    """The picture at ``path``, read now (the file is not kept open or locked)."""
+    from System import Uri, UriKind
+    from System.Windows.Media.Imaging import BitmapCacheOption, BitmapImage
+    bitmap = BitmapImage()
+    bitmap.BeginInit()
+    bitmap.CacheOption = BitmapCacheOption.OnLoad
+    bitmap.DecodePixelWidth = 640  # a thumbnail: the full picture is one click away
+    bitmap.UriSource = Uri(path, UriKind.Absolute)
+    bitmap.EndInit()
+    bitmap.Freeze()
+    return bitmap
+
+
+def open_full_size(path: str) -> None:
+    """The picture in the user's picture viewer (Windows' default for .png)."""
+    starter = getattr(os, "startfile", None)
+    if starter is not None:
+        starter(path)
 
 
 

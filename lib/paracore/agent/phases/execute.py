@@ -28,16 +28,16 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
     for call_id, _ in runnable:
         outcome = by_id.get(call_id)
         if outcome is None:
-            answers.append((by_call[call_id], missing_outcome(failure), "error", 0.0))
+            answers.append((by_call[call_id], missing_outcome(failure), "error", 0.0, ()))
         else:
             answers.append((by_call[call_id], outcome.content, "error" if outcome.is_error else "done",
-                            outcome.duration_ms))
+                            outcome.duration_ms, tuple(outcome.images) if not outcome.is_error else ()))
     # Every result is recorded before the first is announced: a consumer that stops listening
     # between two ToolCallFinished events must not leave a call that ran to be called "Not run".
-    for call, content, status, _ in answers:
-        results.record(call, content, status)
-    for call, content, status, duration_ms in answers:
-        yield results.finished(call, content, status, duration_ms)
+    for call, content, status, _, images in answers:
+        results.record(call, content, status, images)
+    for call, content, status, duration_ms, images in answers:
+        yield results.finished(call, content, status, duration_ms, images)
     return failure
 
 

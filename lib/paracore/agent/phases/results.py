@@ -34,12 +34,13 @@ class StepResults:
         self.record(call, content, status)
         yield self.finished(call, content, status, duration_ms)
 
-    def record(self, call: ToolCallPart, content: str, status: str) -> None:
-        self.parts[call.id] = result_part(call, content, status)
+    def record(self, call: ToolCallPart, content: str, status: str, images: tuple = ()) -> None:
+        self.parts[call.id] = result_part(call, content, status, images)
 
-    def finished(self, call: ToolCallPart, content: str, status: str, duration_ms: float) -> ev.ToolCallFinished:
+    def finished(self, call: ToolCallPart, content: str, status: str, duration_ms: float,
+                 images: tuple = ()) -> ev.ToolCallFinished:
         return self.ctx.event(ev.ToolCallFinished, call_id=call.id, name=call.name, is_error=status != "done",
-                              content=content, duration_ms=duration_ms, status=status)
+                              content=content, duration_ms=duration_ms, status=status, images=tuple(images))
 
     def answer_the_rest(self, content: str, status: str) -> Iterator:
         """Every call without a result gets ``content``; one never announced is announced first (a
@@ -52,8 +53,9 @@ class StepResults:
             yield from self.answer(call, content, status)
 
 
-def result_part(call: ToolCallPart, content: str, status: str) -> ToolResultPart:
-    return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=status != "done")
+def result_part(call: ToolCallPart, content: str, status: str, images: tuple = ()) -> ToolResultPart:
+    return ToolResultPart(call_id=call.id, name=call.name, content=content, is_error=status != "done",
+                          images=tuple(images))
 
 
 SUMMARY_CHARS = 120

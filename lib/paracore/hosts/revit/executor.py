@@ -168,7 +168,8 @@ class _Batch:
                 content, is_error = self._report(ctx, call, ran)
         duration_ms = (time.perf_counter() - start) * 1000.0
         content = _bounded(content) + "".join(f"\n{note}" for note in ran.notes)
-        return CallOutcome(call_id, call.name, content, is_error, duration_ms, changes.merged())
+        images = tuple(ran.output.images) if isinstance(ran.output, ToolOutput) and not is_error else ()
+        return CallOutcome(call_id, call.name, content, is_error, duration_ms, changes.merged(), images)
 
     # -- running the tool body -------------------------------------------------------------------
 

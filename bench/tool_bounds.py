@@ -531,6 +531,13 @@ def worksharing_on_the_big_model(b: Bounds) -> None:
 
 
 # The scenarios that need only the model (export_and_compare_every_wall also takes a folder).
+def pictures_of_the_big_model(b: Bounds) -> None:
+    b.all_walls()
+    b.call("capture_view", {"view": "Level 1", "highlight_working_set": True, "max_size": 256})
+    b.call("capture_view", {"view": "Level 1", "crop_to_working_set": True, "max_size": 256})
+    b.call("capture_view", {"view": "x" * 5_000}, error=True)                    # no such view
+
+
 SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall,
@@ -538,7 +545,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model, rooms_on_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
-    annotations_on_the_big_model, worksharing_on_the_big_model,
+    annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
 ]
 
 

@@ -511,7 +511,33 @@ def check_move_to_workset(scratch):
     return f"wall {made} moved to '{target.Name}'"
 
 
+# --- firm standards --------------------------------------------------------------------------------------------
+
+@check("use_standard")
+def check_use_standard(scratch):
+    from paracore.core import standards
+    loaded = standards.current()
+    expect(loaded.standards, "no standard is loaded, not even the bundled ones")
+    first = loaded.standards[0]
+    content = scratch.call("use_standard", {"name": first.name})
+    expect(first.text.strip()[:60] in content, f"use_standard '{first.name}' did not give its text: {content[:200]}")
+    return f"'{first.name}': {len(content)} characters"
+
+
 # --- views ---------------------------------------------------------------------------------------------------
+
+@check("capture_view")
+def check_capture_view(scratch):
+    from paracore.core.images import image_bytes, png_size
+    view = active_model_view(scratch)
+    visible_walls(scratch, view, 1)      # something to see, even in an empty project
+    outcome = scratch.outcome("capture_view", {"max_size": 256})
+    pictures = list(getattr(outcome, "images", ()) or ())
+    expect(len(pictures) == 1, f"capture_view gave {len(pictures)} pictures: {outcome.content[:200]}")
+    width, height = png_size(image_bytes(pictures[0]))
+    expect(max(width, height) <= 256 and min(width, height) > 0, f"the picture is {width}×{height} px")
+    return f"'{view.Name}': {width}×{height} px"
+
 
 @check("activate_view")
 def check_activate_view(scratch):

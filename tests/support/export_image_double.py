@@ -1,4 +1,7 @@
-"""A double of Revit's image export for the stand-in, until the stand-in draws its views itself.
+"""A double of Revit's image export, for the capture_view tests that must choose what Revit gives
+back: a picture of a given shape (tall or wide), bytes of a given size, or a failure. The stand-in's
+own ExportImage (stubs/revit_standin/drawing.py) is what the field kit's capture_view check and
+`paracore view` run; this double stands in for it only inside the tests that install it.
 
 ``install(monkeypatch)`` gives ``Autodesk.Revit.DB`` the members capture_view uses —
 ``ImageExportOptions`` (ExportRange, SetViewsAndSheets, FilePath, ZoomType, PixelSize,

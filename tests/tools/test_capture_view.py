@@ -52,7 +52,9 @@ def test_capture_view_is_a_read_only_view_tool():
     assert "capture_view" in next(t for t in TOOLSETS if t.name == "views").tools
 
 
-def test_the_active_view_is_pictured_stored_once_and_the_temp_folder_left_empty(revit, export, temp_dir):
+def test_the_active_view_is_pictured_stored_once_and_the_temp_folder_left_empty(revit, export, temp_dir, tmp_path,
+                                                                                 monkeypatch):
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))   # a store of its own: other tests store too
     outcome = revit.run("capture_view")
     assert not outcome.is_error, outcome.content
     assert outcome.content == "Picture of 'Floor Plan: Level 1' at 1:100, 1024×768 px; nothing highlighted."

@@ -203,3 +203,29 @@ def core_tools() -> set[str]:
     """What a client is shown at first: the registry's core tools (use_toolset among them)."""
     load_tools()
     return {spec.name for spec in default_registry().specs() if spec.name in toolsets.CORE}
+
+
+async def test_capture_view_reaches_the_client_as_an_image_it_can_show():
+    """The picture capture_view takes is an MCP image content block after the text: the PNG the
+    stand-in drew, read from the image store by its hash."""
+    import base64
+
+    from paracore.core.images import png_size
+    with http_server() as served, anyio.fail_after(60):
+        async with client(served) as session:
+            result = await session.call_tool("capture_view", {"view": "Level 1", "max_size": 256})
+    assert not result.is_error, result.content[0].text
+    text_part, image = result.content
+    assert text_part.text.startswith("Picture of 'Floor Plan: Level 1'")
+    data = base64.b64decode(image.data)
+    assert (image.type, image.mime_type) == ("image", "image/png") and data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert max(png_size(data)) == 256
+
+
+def test_a_picture_gone_from_the_store_is_said_in_words():
+    from paracore.mcp.backend import CallResult
+    from paracore.mcp.server import _result
+    shown = _result(CallResult("Picture of 'Level 1'.", pictures=("0" * 64,)))
+    assert [c.type for c in shown.content] == ["text", "text"]
+    assert "The picture is not available" in shown.content[1].text
+    assert CallResult.from_dict(CallResult("x", pictures=("ab",)).to_dict()).pictures == ("ab",)

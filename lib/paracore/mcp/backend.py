@@ -68,14 +68,20 @@ class CallResult:
     text: str
     is_error: bool = False
     structured: dict[str, Any] | None = None
+    # Pictures the result shows (capture_view), by the SHA-256 of their bytes in the image store
+    # (paracore.core.images): Revit's listener and the MCP server share the user's data folder.
+    pictures: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"text": self.text, "is_error": self.is_error, "structured": self.structured}
+        return {"text": self.text, "is_error": self.is_error, "structured": self.structured,
+                "pictures": list(self.pictures)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> CallResult:
+        pictures = data.get("pictures") or []
         return cls(text=str(data.get("text", "")), is_error=bool(data.get("is_error")),
-                   structured=data.get("structured"))
+                   structured=data.get("structured"),
+                   pictures=tuple(str(p) for p in pictures) if isinstance(pictures, list) else ())
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ def run_call(agent, name: str, arguments: Any, client: ClientInfo, *, recorder=N
     if answered is None:  # run_calls answers every call; this is a bug, said plainly
         result = CallResult(f"{name} returned no result. Nothing is known to have changed; check the model.", True)
     else:
-        result = CallResult(answered.content, answered.is_error)
+        result = CallResult(answered.content, answered.is_error,
+                            pictures=tuple(image.sha256 for image in answered.images))
     _record(recorder, ev.TurnFinished(reply=result.text, stop_reason="end_turn"))
     return result
 

@@ -14,6 +14,7 @@ retry (``inflight``).
 """
 from __future__ import annotations
 
+import base64
 import contextlib
 import difflib
 import logging
@@ -31,6 +32,7 @@ from mcp.shared.subscriptions import ResourceUpdated, ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from paracore import __version__
+from paracore.core.images import ImageMissing, default_store
 from paracore.core.toolsets import USE_TOOLSET
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, Backend, CallResult, ClientInfo, ToolInfo
 from paracore.mcp.inflight import (
@@ -112,8 +114,18 @@ class _Progress:
 
 
 def _result(result: CallResult) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)],
-                                is_error=result.is_error, structured_content=result.structured)
+    content: list = [types.TextContent(type="text", text=result.text)]
+    content += [_picture(sha256) for sha256 in result.pictures]
+    return types.CallToolResult(content=content, is_error=result.is_error, structured_content=result.structured)
+
+
+def _picture(sha256: str):
+    """A stored picture as MCP image content; a text line instead when the store no longer has it."""
+    try:
+        data = default_store().get(sha256)
+    except ImageMissing as missing:
+        return types.TextContent(type="text", text=f"(The picture is not available: {missing}. Call the tool again.)")
+    return types.ImageContent(type="image", data=base64.b64encode(data).decode("ascii"), mime_type="image/png")
 
 
 def _client(ctx) -> ClientInfo:

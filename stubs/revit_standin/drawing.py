@@ -438,6 +438,18 @@ def _mark(view, element, project, scene, highlight) -> None:
     scene.drawn.append(element._id)
 
 
+def _opening_face(view, element, location, along, project, highlight, depth=None) -> tuple:
+    """A door's or window's upright face, its width along ``along`` (a unit vector in plan), as a
+    face to sort by depth: (points, fill, edge, line width, depth; beyond its wall's by default)."""
+    from Autodesk.Revit.DB import XYZ
+    half = _opening_width(element) / 2
+    ends = [XYZ(location.X - along[0] * half, location.Y - along[1] * half, location.Z),
+            XYZ(location.X + along[0] * half, location.Y + along[1] * half, location.Z)]
+    fill, edge = _style(view, element._id, (250, 250, 250), OPENING, highlight)
+    return (_upright(ends, _opening_height(element), project), fill, edge, LINE_MM,
+            _depth(view, ends) + 0.5 if depth is None else depth)
+
+
 def _section(view, project, highlight) -> _Scene:
     from Autodesk.Revit.DB import XYZ, Curve
     C = _categories()
@@ -455,12 +467,8 @@ def _section(view, project, highlight) -> _Scene:
             faces.append((quad, fill, edge, WALL_EDGE_MM, _depth(view, points)))
         elif category in (C.OST_Doors.value, C.OST_Windows.value) and isinstance(location, XYZ):
             right = view._frame()[0]
-            half = _opening_width(element) / 2
-            a = XYZ(location.X - right.X * half, location.Y - right.Y * half, location.Z)
-            b = XYZ(location.X + right.X * half, location.Y + right.Y * half, location.Z)
-            fill, edge = _style(view, element._id, (250, 250, 250), OPENING, highlight)
-            faces.append((_upright([a, b], _opening_height(element), project), fill, edge, LINE_MM,
-                          _depth(view, [location]) + 0.01))
+            faces.append(_opening_face(view, element, location, (right.X, right.Y), project, highlight,
+                                       depth=_depth(view, [location]) + 0.01))
         elif isinstance(location, (XYZ, Curve)):
             _mark(view, element, project, scene, highlight)
             continue
@@ -529,12 +537,7 @@ def _three_d(view, project, highlight) -> _Scene:
                 tx, ty = (b.X - a.X) / length, (b.Y - a.Y) / length
             else:
                 tx, ty = 1.0, 0.0
-            half = _opening_width(element) / 2
-            ends = [XYZ(location.X - tx * half, location.Y - ty * half, location.Z),
-                    XYZ(location.X + tx * half, location.Y + ty * half, location.Z)]
-            fill, edge = _style(view, element._id, (250, 250, 250), OPENING, highlight)
-            faces.append((_upright(ends, _opening_height(element), project), fill, edge, LINE_MM,
-                          _depth(view, ends) + 0.5))
+            faces.append(_opening_face(view, element, location, (tx, ty), project, highlight))
         elif isinstance(location, (XYZ, Curve)):
             _mark(view, element, project, scene, highlight)
             continue

@@ -3,77 +3,19 @@ back: a picture of a given shape (tall or wide), bytes of a given size, or a fai
 own ExportImage (stubs/revit_standin/drawing.py) is what the field kit's capture_view check and
 `paracore view` run; this double stands in for it only inside the tests that install it.
 
-``install(monkeypatch)`` gives ``Autodesk.Revit.DB`` the members capture_view uses —
-``ImageExportOptions`` (ExportRange, SetViewsAndSheets, FilePath, ZoomType, PixelSize,
-FitDirection, HLRandWFViewsFileType, ShadowViewsFileType, ImageResolution), the enums
-``ExportRange``, ``ZoomFitType``, ``FitDirectionType``, ``ImageFileType``, ``ImageResolution`` —
-and ``Document.ExportImage``, which writes a small valid PNG where Revit would: ``FilePath`` (a folder
-with its trailing separator) plus "<view type> - <view name>.png". They replace the stand-in's own for the test (monkeypatch undoes
-it), so the test reads the same whether or not the stand-in has them yet. What each export was
-asked is kept in ``calls``.
+``install(monkeypatch)`` replaces ``Document.ExportImage`` (monkeypatch undoes it): given the
+stand-in's own ImageExportOptions, it writes a small valid PNG where Revit would, ``FilePath`` (a
+folder with its trailing separator) plus "<view type> - <view name>.png". What each export was asked
+is kept in ``calls``.
 """
 from __future__ import annotations
 
-import enum
 import re
 from pathlib import Path
 
 from Autodesk.Revit import DB
-from Autodesk.Revit.DB import _document
+from Autodesk.Revit.DB import FitDirectionType, _document
 from paracore.core.images import small_png
-
-
-class ExportRange(enum.Enum):
-    CurrentView = 0
-    VisibleRegionOfCurrentView = 1
-    SetOfViews = 2
-
-
-class ZoomFitType(enum.Enum):
-    FitToPage = 0
-    Zoom = 1
-
-
-class FitDirectionType(enum.Enum):
-    Horizontal = 0
-    Vertical = 1
-
-
-class ImageFileType(enum.Enum):
-    BMP = 0
-    JPEGLossless = 1
-    JPEGMedium = 2
-    JPEGSmallest = 3
-    PNG = 4
-    TARGA = 5
-    TIFF = 6
-
-
-class ImageResolution(enum.Enum):
-    DPI_72 = 0
-    DPI_150 = 1
-    DPI_300 = 2
-    DPI_600 = 3
-
-
-class ImageExportOptions:
-    def __init__(self):
-        self.ExportRange = ExportRange.CurrentView
-        self.FilePath = ""
-        self.ZoomType = ZoomFitType.Zoom
-        self.Zoom = 50
-        self.PixelSize = 512
-        self.FitDirection = FitDirectionType.Horizontal
-        self.HLRandWFViewsFileType = ImageFileType.BMP
-        self.ShadowViewsFileType = ImageFileType.BMP
-        self.ImageResolution = ImageResolution.DPI_72
-        self._views = []
-
-    def SetViewsAndSheets(self, views):  # noqa: N802
-        self._views = list(views)
-
-    def GetViewsAndSheets(self):  # noqa: N802
-        return list(self._views)
 
 
 class ExportDouble:
@@ -127,10 +69,6 @@ def install_crop(monkeypatch) -> None:
 
 def install(monkeypatch, aspect: float = 0.75) -> ExportDouble:
     double = ExportDouble(aspect)
-    for name, value in (("ImageExportOptions", ImageExportOptions), ("ExportRange", ExportRange),
-                        ("ZoomFitType", ZoomFitType), ("FitDirectionType", FitDirectionType),
-                        ("ImageFileType", ImageFileType), ("ImageResolution", ImageResolution)):
-        monkeypatch.setattr(DB, name, value, raising=False)
     monkeypatch.setattr(_document.Document, "ExportImage",
                         lambda self, options: double.export(self, options), raising=False)
     return double

@@ -4,7 +4,6 @@ hash, the text part, and each bad input a clear error with nothing left in the t
 from __future__ import annotations
 
 import tempfile
-from pathlib import Path
 
 import pytest
 

@@ -38,7 +38,7 @@ from typing import Any, Iterator
 
 import httpx2
 
-from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage
+from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, Usage
 from paracore.llm import _openai_shared as shared
 from paracore.llm.base import (
     CancelToken,

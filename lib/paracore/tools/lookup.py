@@ -434,3 +434,14 @@ def find_schedule(ctx, name: str):
         raise ToolError(f"No schedule named '{display_text(name)}': the project has no schedules yet. "
                         "Create one with create_schedule.")
     return find_view(ctx, name, schedules, kind="schedule")
+
+
+def choices_text(names, limit: int = LISTED_CHOICES) -> str:
+    return listed([display_text(name) for name in names], limit)
+
+
+def did_you_mean(name: str, names) -> str:
+    close = close_matches(name, list(names), n=3, cutoff=0.5)
+    if not close:
+        close = [n for n in names if _normal(name) in _normal(n) or _normal(n) in _normal(name)][:3]
+    return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""

@@ -31,28 +31,35 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.core.units import Angle, Length, UnitParseError, format_angle, format_length, parse_angle
+from paracore.core.units import Angle, Length, format_angle, format_length
 from paracore.core.working_set import singular
 from paracore.tools.lookup import (
-    LISTED_CHOICES,
     _normal,
     category_of,
     category_summary,
-    close_matches,
-    find_level,
+    choices_text,
+    did_you_mean,
     id_sample,
+)
+from paracore.tools.parameter_values import (
+    convert_value,
+    find_named_parameter,
+    holds_value,
+    is_yes_no,
+    parameter_spec,
+    plain_number,
+    stored_value,
 )
 from paracore.tools.read_back import ReadBack, same_point, shown_length
 from paracore.tools.registry import tool
 from paracore.tools.results import Change, ToolError, ToolOutput
-from paracore.tools.wording import listed, unique_ids
+from paracore.tools.wording import unique_ids
 
 SAMPLE = 5              # elements described one by one in a result
 SHOWN_TEXT = 80         # characters of a text value quoted in a result (long values are cut with "…")
@@ -135,7 +142,7 @@ def _noun(elements) -> str:
     for element_type in types:
         by_category.setdefault(singular(category_of(element_type)).lower(), []).append(element_type)
     for kind, members in by_category.items():
-        names = _choices([f"'{_type_label(t)}'" for t in members], 3)
+        names = choices_text([f"'{_type_label(t)}'" for t in members], 3)
         parts.append(f"{len(members)} {kind} type{'s' if len(members) != 1 else ''} ({names})")
     return ", ".join(parts)
 
@@ -173,17 +180,6 @@ def _type_label(element_type) -> str:
     if isinstance(element_type, DB.FamilySymbol):
         return f"{element_type.FamilyName}: {element_type.Name}"
     return element_type.Name
-
-
-def _choices(names, limit: int = LISTED_CHOICES) -> str:
-    return listed([display_text(name) for name in names], limit)
-
-
-def _close(name: str, names) -> str:
-    close = close_matches(name, list(names), n=3, cutoff=0.5)
-    if not close:
-        close = [n for n in names if _normal(name) in _normal(n) or _normal(n) in _normal(name)][:3]
-    return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
 def _hosted_inserts(ctx, elements) -> list:
@@ -401,15 +397,6 @@ def _placement_report(ctx, snapshot, expected_of, where: str) -> tuple[str, list
 
 # --- set_parameter -------------------------------------------------------------------------------------
 
-_YES = {"yes", "y", "true", "on", "1", "checked"}
-_NO = {"no", "n", "false", "off", "0", "unchecked"}
-_NONE = {"none", "<none>", "unconnected", "(none)", ""}
-_AREA_UNITS = {"m²": "SquareMeters", "m2": "SquareMeters", "sq m": "SquareMeters", "sqm": "SquareMeters",
-               "ft²": "SquareFeet", "ft2": "SquareFeet", "sf": "SquareFeet", "sq ft": "SquareFeet",
-               "mm²": "SquareMillimeters", "mm2": "SquareMillimeters"}
-_VOLUME_UNITS = {"m³": "CubicMeters", "m3": "CubicMeters", "ft³": "CubicFeet", "ft3": "CubicFeet",
-                 "cf": "CubicFeet", "cu ft": "CubicFeet", "mm³": "CubicMillimeters", "mm3": "CubicMillimeters"}
-_MEASURE = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*(.*?)\s*", re.IGNORECASE)
 
 
 @dataclass
@@ -430,18 +417,6 @@ class _ParameterPlan:
     on_types: bool = False     # the parameter is a type parameter
     instances: int = 0         # instances of those types in the model
     skipped: list = field(default_factory=list)
-
-
-def _find_parameter(element, name: str):
-    """LookupParameter, then the same name ignoring case and spacing."""
-    parameter = element.LookupParameter(name)
-    if parameter is not None:
-        return parameter
-    key = _normal(name)
-    for candidate in element.Parameters:
-        if _normal(candidate.Definition.Name) == key:
-            return candidate
-    return None
 
 
 def _type_of(ctx, element):
@@ -466,12 +441,12 @@ def _plan_parameter(ctx, args: SetParameterArgs) -> _ParameterPlan:
     elements = _targets(ctx, args.element_ids)
     instance_hits, type_hits, skipped = [], {}, []
     for element in elements:
-        parameter = _find_parameter(element, args.name)
+        parameter = find_named_parameter(element, args.name)
         if parameter is not None:
             instance_hits.append(_Target(element, parameter))
             continue
         element_type = _type_of(ctx, element)
-        type_parameter = _find_parameter(element_type, args.name) if element_type is not None else None
+        type_parameter = find_named_parameter(element_type, args.name) if element_type is not None else None
         if type_parameter is not None:
             type_hits.setdefault(ctx.id_value(element_type.Id), _Target(element_type, type_parameter))
         else:
@@ -486,7 +461,7 @@ def _plan_parameter(ctx, args: SetParameterArgs) -> _ParameterPlan:
     if type_hits and not args.include_type_parameters:
         names = [_type_label(t.owner) for t in type_hits.values()]
         which = (f"of the type '{names[0]}'" if len(names) == 1
-                 else f"of {len(names)} types ({_choices(names, 5)})")
+                 else f"of {len(names)} types ({choices_text(names, 5)})")
         raise ToolError(
             f"'{args.name}' is a type parameter {which}: changing it changes every instance of "
             f"{'that type' if len(names) == 1 else 'these types'} in the model — {instances} "
@@ -502,7 +477,7 @@ def _plan_parameter(ctx, args: SetParameterArgs) -> _ParameterPlan:
             "(from the geometry, the type or other parameters) and it cannot be set. Change what it is "
             "computed from instead (e.g. move or re-create the element, or change its type).")
     for target in targets:
-        target.new = _convert(ctx, target.parameter, args.value, args.name)
+        target.new = convert_value(ctx, target.parameter, args.value, args.name)
     return _ParameterPlan(name=targets[0].parameter.Definition.Name, elements=elements, targets=targets,
                           on_types=bool(types), instances=instances, skipped=skipped)
 
@@ -517,156 +492,24 @@ def _unknown_parameter(ctx, name: str, elements) -> str:
             type_names += [p.Definition.Name for p in element_type.Parameters]
     instance_names = list(dict.fromkeys(instance_names))
     type_names = [n for n in dict.fromkeys(type_names) if n not in instance_names]
-    text = f"No parameter named '{name}' on {_noun(elements)}.{_close(name, instance_names + type_names)}"
-    text += f" Their parameters: {_choices(instance_names, 20)}."
+    text = f"No parameter named '{name}' on {_noun(elements)}.{did_you_mean(name, instance_names + type_names)}"
+    text += f" Their parameters: {choices_text(instance_names, 20)}."
     if type_names:
-        text += f" Type parameters (need include_type_parameters=true): {_choices(type_names, 10)}."
+        text += f" Type parameters (need include_type_parameters=true): {choices_text(type_names, 10)}."
     return text
-
-
-def _spec(parameter):
-    return parameter.Definition.GetDataType()
-
-
-def _is_yes_no(parameter) -> bool:
-    return _spec(parameter).TypeId.startswith("autodesk.spec:spec.bool")
-
-
-def _convert(ctx, parameter, value, name: str):
-    """The value the model gave, as the parameter stores it (internal units, ids as ints)."""
-    from Autodesk.Revit import DB
-    storage = parameter.StorageType
-    if storage == DB.StorageType.String:
-        if isinstance(value, bool):
-            return "Yes" if value else "No"
-        return _plain_number(value) if isinstance(value, float) else str(value)
-    if storage == DB.StorageType.Integer:
-        return _integer(parameter, value, name)
-    if storage == DB.StorageType.Double:
-        return _double(ctx, parameter, value, name)
-    if storage == DB.StorageType.ElementId:
-        return _element_reference(ctx, parameter, value, name)
-    raise ToolError(f"'{name}' holds no value that can be set (storage type {storage}).")
 
 
 def _given(value) -> str:
     """The value as the model gave it, for sentences: 'text', 3, 2.5, true."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return _plain_number(value) if isinstance(value, float) else f"'{_clip(str(value))}'"
+    return plain_number(value) if isinstance(value, float) else f"'{_clip(str(value))}'"
 
 
 def _clip(text: str) -> str:
     """A value for a sentence: one line, unsafe characters escaped, long texts (a page of
     Comments) cut, so results stay short and a value cannot pass for a line of the result."""
     return display_text(text, SHOWN_TEXT)
-
-
-def _plain_number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(value)
-
-
-def _integer(parameter, value, name: str) -> int:
-    if _is_yes_no(parameter):
-        text = str(value).strip().casefold() if not isinstance(value, bool) else ("yes" if value else "no")
-        if isinstance(value, float) and value in (0.0, 1.0):
-            return int(value)
-        if text in _YES:
-            return 1
-        if text in _NO:
-            return 0
-        raise ToolError(f"'{name}' is a yes/no parameter: give true or false (or 'yes'/'no'), not {value!r}.")
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            number = None
-    if isinstance(number, bool) or not isinstance(number, float) or not number.is_integer():
-        shown = parameter.AsValueString()
-        now = f" (it now shows '{shown}', stored as {parameter.AsInteger()})" if shown else ""
-        raise ToolError(f"'{name}' takes a whole number{now}; {value!r} is not one.")
-    return int(number)
-
-
-def _double(ctx, parameter, value, name: str) -> float:
-    from Autodesk.Revit import DB
-    spec = _spec(parameter)
-    if isinstance(value, bool):
-        raise ToolError(f"'{name}' takes a number, not {value!r}.")
-    try:
-        if spec == DB.SpecTypeId.Length:
-            return ctx.length(value)
-        if spec == DB.SpecTypeId.Angle:
-            return parse_angle(value)
-    except UnitParseError as exc:
-        raise ToolError(f"'{name}': {exc}") from None
-    units = _AREA_UNITS if spec == DB.SpecTypeId.Area else _VOLUME_UNITS if spec == DB.SpecTypeId.Volume else {}
-    number, unit = value, None
-    if isinstance(value, str):
-        match = _MEASURE.fullmatch(value.replace(",", "."))
-        if match is None:
-            raise ToolError(f"'{name}' takes a number{_unit_hint(units)}; could not read {value!r}.")
-        number, unit = float(match[1]), match[2].casefold() or None
-        if unit is not None and unit not in units:
-            raise ToolError(f"'{name}': unknown unit '{match[2]}'{_unit_hint(units)}.")
-    if not math.isfinite(number):
-        raise ToolError(f"'{name}' takes a finite number, not {value!r}.")
-    if unit is not None:
-        return DB.UnitUtils.ConvertToInternalUnits(number, getattr(DB.UnitTypeId, units[unit]))
-    if DB.UnitUtils.IsMeasurableSpec(spec):
-        return DB.UnitUtils.ConvertToInternalUnits(number, parameter.GetUnitTypeId())
-    return float(number)
-
-
-def _unit_hint(units: dict) -> str:
-    return f" (in the project's units, or with a unit: {', '.join(list(units)[:4])})" if units else ""
-
-
-def _refers_to_levels(ctx, parameter) -> bool:
-    """A level parameter: it holds a level now, or it is one of Revit's level parameters (Top
-    Constraint may hold none)."""
-    from Autodesk.Revit import DB
-    if isinstance(ctx.doc.GetElement(parameter.AsElementId()), DB.Level):
-        return True
-    bip = DB.BuiltInParameter
-    levels = (bip.WALL_BASE_CONSTRAINT, bip.WALL_HEIGHT_TYPE, bip.FAMILY_LEVEL_PARAM, bip.LEVEL_PARAM,
-              bip.ROOF_BASE_LEVEL_PARAM, bip.ROOM_LEVEL_ID)
-    definition = parameter.Definition
-    return isinstance(definition, DB.InternalDefinition) and definition.BuiltInParameter in levels
-
-
-def _element_reference(ctx, parameter, value, name: str) -> int:
-    from Autodesk.Revit import DB
-    if isinstance(value, bool):
-        raise ToolError(f"'{name}' refers to another element: give its name or id, not {value!r}.")
-    if isinstance(value, float):
-        if not value.is_integer() or ctx.doc.GetElement(ctx.element_id(int(value))) is None:
-            raise ToolError(f"'{name}' refers to another element, and there is no element with id {value:g}.")
-        return int(value)
-    text = value.strip()
-    if text.casefold() in _NONE:
-        return -1
-    if text.lstrip("-").isdigit() and ctx.doc.GetElement(ctx.element_id(int(text))) is not None:
-        return int(text)
-    if _refers_to_levels(ctx, parameter):
-        return ctx.id_value(find_level(ctx, text).Id)
-    current = ctx.doc.GetElement(parameter.AsElementId())
-    if current is None or current.Category is None:
-        raise ToolError(f"'{name}' refers to another element: give that element's id (it has no value now, "
-                        "so the kind of element it takes is unknown).")
-    candidates = [e for e in DB.FilteredElementCollector(ctx.doc).OfCategoryId(current.Category.Id)
-                  if isinstance(e, DB.ElementType) == isinstance(current, DB.ElementType)]
-    for same in (lambda a: a.Name == text, lambda a: _normal(a.Name) == _normal(text)):
-        found = [e for e in candidates if same(e)]
-        if len(found) == 1:
-            return ctx.id_value(found[0].Id)
-        if found:
-            raise ToolError(f"Several {current.Category.Name} are named '{text}' "
-                            f"(ids {id_sample([ctx.id_value(e.Id) for e in found], where='')}): give the id.")
-    names = list(dict.fromkeys(e.Name for e in candidates))
-    raise ToolError(f"'{name}' refers to {current.Category.Name}, and none is named '{text}'."
-                    f"{_close(text, names)} {current.Category.Name}: {_choices(names)}.")
 
 
 def _shown(ctx, parameter) -> str:
@@ -683,31 +526,6 @@ def _shown(ctx, parameter) -> str:
     return _clip(text) if text else _EMPTY
 
 
-def _raw(ctx, parameter):
-    """The parameter's stored value, to compare before and after."""
-    from Autodesk.Revit import DB
-    storage = parameter.StorageType
-    if storage == DB.StorageType.String:
-        return parameter.AsString() or ""
-    if storage == DB.StorageType.ElementId:
-        return ctx.id_value(parameter.AsElementId())
-    if storage == DB.StorageType.Integer:
-        return parameter.AsInteger()
-    return parameter.AsDouble()
-
-
-def _holds(ctx, parameter, new) -> bool:
-    from Autodesk.Revit import DB
-    storage = parameter.StorageType
-    if storage == DB.StorageType.Double:
-        return abs(parameter.AsDouble() - new) <= 1e-9 * max(1.0, abs(new))
-    if storage == DB.StorageType.Integer:
-        return parameter.AsInteger() == new
-    if storage == DB.StorageType.String:
-        return (parameter.AsString() or "") == (new or "")
-    return ctx.id_value(parameter.AsElementId()) == new
-
-
 def _set(ctx, target: _Target, name: str) -> None:
     from Autodesk.Revit import DB
     new = ctx.element_id(target.new) if target.parameter.StorageType == DB.StorageType.ElementId else target.new
@@ -720,7 +538,7 @@ def _subject(ctx, plan: _ParameterPlan) -> str:
     if not plan.on_types:
         return _noun([t.owner for t in plan.targets])
     types = list(dict.fromkeys(_type_label(t.owner) for t in plan.targets))
-    what = f"the type '{types[0]}'" if len(types) == 1 else f"{len(types)} types ({_choices(types, 5)})"
+    what = f"the type '{types[0]}'" if len(types) == 1 else f"{len(types)} types ({choices_text(types, 5)})"
     return f"{what} — this changes {plan.instances} instance{'s' if plan.instances != 1 else ''}"
 
 
@@ -760,7 +578,7 @@ def set_parameter(ctx, args: SetParameterArgs):
         for value, new, owner, parameter, holds in _stored_values(ctx, plan.name, ids):
             if not holds:
                 asked = _stored_text(ctx, plan.targets[0].parameter, new)
-                got = _stored_text(ctx, parameter, _raw(ctx, parameter)) if parameter is not None else "no such parameter"
+                got = _stored_text(ctx, parameter, stored_value(ctx, parameter)) if parameter is not None else "no such parameter"
                 read_back.same(f"{_label(ctx, owner)}" if owner is not None else f"element {value}",
                                f"'{plan.name}'", asked, got)
 
@@ -791,8 +609,8 @@ def _stored_values(ctx, name: str, ids: list[tuple[int, object]]):
     """(id, value asked, element, its parameter ``name``, whether it holds the value) for each element set."""
     for value, new in ids:
         owner = ctx.doc.GetElement(ctx.element_id(value))
-        parameter = _find_parameter(owner, name) if owner is not None else None
-        yield value, new, owner, parameter, parameter is not None and _holds(ctx, parameter, new)
+        parameter = find_named_parameter(owner, name) if owner is not None else None
+        yield value, new, owner, parameter, parameter is not None and holds_value(ctx, parameter, new)
 
 
 def _stored_text(ctx, parameter, raw) -> str:
@@ -805,8 +623,8 @@ def _stored_text(ctx, parameter, raw) -> str:
         element = ctx.doc.GetElement(ctx.element_id(raw)) if raw != -1 else None
         return f"'{_clip(element.Name)}'" if element is not None else "(none)"
     if storage == DB.StorageType.Integer:
-        return ("yes" if raw else "no") if _is_yes_no(parameter) else str(raw)
-    spec = _spec(parameter)
+        return ("yes" if raw else "no") if is_yes_no(parameter) else str(raw)
+    spec = parameter_spec(parameter)
     if not math.isfinite(raw):
         return shown_length(raw, ctx.length_unit)   # "not a number", "infinity"
     if spec == DB.SpecTypeId.Length:
@@ -821,7 +639,7 @@ def _stored_text(ctx, parameter, raw) -> str:
 def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
     """Set the values in a SubTransaction, read them back as Revit shows them, roll it back."""
     from Autodesk.Revit import DB
-    before = [_raw(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
+    before = [stored_value(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
     sub = DB.SubTransaction(ctx.doc)
     sub.Start()
     try:
@@ -830,7 +648,7 @@ def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
         new = [_shown(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
     finally:
         sub.RollBack()
-    unchanged = sum(1 for t, b in zip(plan.targets, before) if _raw(ctx, t.parameter) == b)
+    unchanged = sum(1 for t, b in zip(plan.targets, before) if stored_value(ctx, t.parameter) == b)
     lines = [f"{_label(ctx, t.owner)}: {o} → {n}" for t, o, n in zip(plan.targets, old, new)]
     more = f"; … and {len(plan.targets) - len(lines)} more" if len(plan.targets) > len(lines) else ""
     text = (f"Preview, nothing was changed: setting '{plan.name}' on {_subject(ctx, plan)} would give "
@@ -866,7 +684,7 @@ def _match_type(types, name: str):
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise ToolError(f"Several types are named '{name}': {_choices(_type_label(t) for t in matches)}. "
+            raise ToolError(f"Several types are named '{name}': {choices_text(_type_label(t) for t in matches)}. "
                             "Give type_name as 'Family: Type'.")
     return None
 
@@ -891,7 +709,7 @@ def _plan_change_type(ctx, args: ChangeTypeArgs):
             labels = [_type_label(t) for t in types]
             others = "" if len(by_category) == 1 else f" (for the {_noun(members)} among the elements)"
             raise ToolError(f"No {singular(category).lower()} type named '{args.type_name}'{others}."
-                            f"{_close(args.type_name, labels)} {singular(category)} types: {_choices(labels)}.")
+                            f"{did_you_mean(args.type_name, labels)} {singular(category)} types: {choices_text(labels)}.")
         new_types[category] = found
     return elements, new_types
 

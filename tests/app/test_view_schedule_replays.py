@@ -12,7 +12,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from paracore.app.replay import failed_turns
-from paracore.tools import schedule_export_tools
+from paracore.tools import export_files
 from replay_state import play_and_read
 
 REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "views_and_schedules.json"
@@ -21,7 +21,7 @@ REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "views_an
 @pytest.fixture(params=["duplex", "SampleHouse4"])
 def played(request, tmp_path, monkeypatch):
     documents = tmp_path / "Documents"
-    monkeypatch.setattr(schedule_export_tools, "documents_folder", lambda: documents)
+    monkeypatch.setattr(export_files, "documents_folder", lambda: documents)
     result, model = play_and_read(REPLAY, request.param, read_views_and_schedules)
     result["model_read"] = model
     return result, documents

@@ -41,7 +41,7 @@ from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import ToolCallPart
 from paracore.hosts.revit import executor, transactions
 from paracore.hosts.revit.executor import MAX_RESULT_CHARS
-from paracore.tools import schedule_export_tools
+from paracore.tools import export_files
 from paracore.core.linked import parse_linked
 from paracore.revit import links
 from paracore.tools.registry import default_registry
@@ -400,7 +400,7 @@ def _extent(elements) -> tuple[float, float, float, float]:
 JUNK_IDS = (0, -1, 1, 7, 999_999_999, 2**31, 2**53)
 TEMP = Path(tempfile.mkdtemp(prefix="paracore-exploration-"))
 # Exported files go to the exploration's own folder, never the user's Documents (relative paths land there).
-schedule_export_tools.documents_folder = lambda: TEMP / "Documents"
+export_files.documents_folder = lambda: TEMP / "Documents"
 UNITS = ("m", "mm", "cm", "ft", "in", "'", "\"", "metres", "yd", "")
 SNIPPETS = ("print('hello')", "result = 1 + 1", "x = [e for e in range(3)]\nprint(x)", "raise ValueError('boom')",
             "import math\nprint(math.pi)", "doc.Title", "1/0", "while False: pass", "def f(:\n  pass", "")

@@ -11,7 +11,7 @@ import csv
 import pytest
 
 from paracore.hosts.standin.sandbox import Sandbox, load_tools
-from paracore.tools import schedule_export_tools
+from paracore.tools import export_files
 
 from hostile import assert_helpful_error, check_invariants, play
 
@@ -28,7 +28,7 @@ def box():
 @pytest.fixture
 def documents(tmp_path, monkeypatch):
     folder = tmp_path / "home" / "Documents"
-    monkeypatch.setattr(schedule_export_tools, "documents_folder", lambda: folder)
+    monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
     return folder
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import modify_tools, schedule_export_tools, view_template_tools  # noqa: F401 - registers
+from paracore.tools import export_files, modify_tools, schedule_export_tools, view_template_tools  # noqa: F401 - registers
 from paracore.tools.registry import default_registry
 
 DOORS = DB.BuiltInCategory.OST_Doors
@@ -19,7 +19,7 @@ FIELDS = ["Level", "Family and Type", "Mark"]
 @pytest.fixture
 def documents(tmp_path, monkeypatch):
     folder = tmp_path / "Documents"   # not created: the tool creates it
-    monkeypatch.setattr(schedule_export_tools, "documents_folder", lambda: folder)
+    monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
     return folder
 
 

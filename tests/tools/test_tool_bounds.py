@@ -21,7 +21,7 @@ import pytest
 
 from paracore.core import standards
 from paracore.tools.catalogue import load_tools
-from paracore.tools import code_tools, schedule_export_tools, script_tools
+from paracore.tools import code_tools, export_files, script_tools
 from paracore.tools.registry import ToolCallError, default_registry
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -51,7 +51,7 @@ def test_every_result_is_bounded(bounds, scenario):
 
 def test_export_and_compare_every_wall(bounds, tmp_path, monkeypatch):
     documents = tmp_path / "Documents"
-    monkeypatch.setattr(schedule_export_tools, "documents_folder", lambda: documents)
+    monkeypatch.setattr(export_files, "documents_folder", lambda: documents)
     tool_bounds.export_and_compare_every_wall(bounds, documents)
 
 

@@ -12,10 +12,9 @@ ViewSchedule.Export(folder, name, ViewScheduleExportOptions), because:
   option to refuse an existing file;
 - nothing new crosses into .NET.
 
-Where: the user's Documents folder by default, and a relative path is inside it (created if
-needed). An absolute path is used as given; its folder must exist. The name always ends in .csv,
-and an existing file gets a numbered sibling ("Door Schedule (2).csv"). A cell that a spreadsheet
-would run as a formula (=, +, @, or - before a letter) is written with a leading apostrophe: a
+Where: as every file a tool writes (tools/export_files.py): the Documents folder by default, a
+relative path inside it, never replacing a file ("Door Schedule (2).csv"). The name always ends
+in .csv. A cell that a spreadsheet would run as a formula is written with a leading apostrophe: a
 schedule shows what users typed in Comments, and an exported file must not run it.
 
 Writes and approval: export_schedule changes nothing in the model, so it is writes=False (no
@@ -34,14 +33,14 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 from __future__ import annotations
 
 import csv
-import errno
-import re
+import io
 from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
+from paracore.tools.export_files import export_target, file_stem, safe_cell, write_new
 from paracore.tools.lookup import find_schedule
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError
@@ -49,8 +48,6 @@ from paracore.tools.schedule_tools import COUNTED_ROWS, schedule_rows
 from paracore.tools.wording import listed
 
 EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
-NUMBERED_COPIES = 100       # "name (2).csv" ... tried before giving up
-FILE_STEM = 100             # characters of a file name made from a schedule's name
 SAMPLE_ROWS = 5             # rows quoted per kind of difference...
 SAMPLE_BUDGET = 350         # ...within this many characters each (three kinds: about 1,000 in all)
 SHOWN_COLUMNS = 6           # column names quoted per list
@@ -59,8 +56,6 @@ ROW_TEXT = 160              # characters of one quoted row
 CHANGES_PER_ROW = 3         # changed cells quoted per changed row
 NAME_TEXT = 80              # characters of a schedule's name
 
-_UNSAFE_IN_NAMES = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
-_FORMULA = re.compile(r"^(?:[=+@\t\r]|-(?![\d.]))")
 
 
 # --- argument models ---------------------------------------------------------------------------
@@ -79,98 +74,6 @@ class CompareSchedulesArgs(BaseModel):
     b: str = Field(description="Name or id of the second schedule (the 'after').")
 
 
-# --- where the file goes ---------------------------------------------------------------------------
-
-
-def documents_folder() -> Path:
-    """The user's Documents folder (on Windows, where the known folder points, OneDrive included)."""
-    import platformdirs
-    return Path(platformdirs.user_documents_dir())
-
-
-def _file_stem(name: str) -> str:
-    """A schedule's name as a file name: characters Windows refuses replaced, kept short."""
-    stem = _UNSAFE_IN_NAMES.sub("_", name).strip().rstrip(". ")[:FILE_STEM].strip()
-    return stem or "Schedule"
-
-
-def export_target(path: str | None, schedule_name: str) -> Path:
-    """The file to write (not yet made unique): a .csv path, its folder existing or created."""
-    try:
-        return _target(path, schedule_name)
-    except OSError as exc:   # a name the file system refuses (too long, a reserved name, no access)
-        raise _unusable(path, exc) from None
-
-
-def _unusable(path, exc: OSError) -> ToolError:
-    advice = "Give a shorter path" if exc.errno == errno.ENAMETOOLONG else "Give another path"
-    return ToolError(f"Cannot use the path '{display_text(str(path), 200)}': {exc.strerror or exc}. {advice}, "
-                     "or leave path null to write to the Documents folder.")
-
-
-def _target(path: str | None, schedule_name: str) -> Path:
-    documents = documents_folder()
-    if path is None or not path.strip():
-        documents.mkdir(parents=True, exist_ok=True)
-        return documents / f"{_file_stem(schedule_name)}.csv"
-    text = path.strip()
-    if "\x00" in text:
-        raise ToolError("path holds a NUL character: give a plain file name such as 'doors.csv'.")
-    given = Path(text).expanduser()
-    if not given.is_absolute():
-        given = _inside_documents(documents, given)
-    if text.endswith(("/", "\\")) or given.is_dir():
-        given = given / f"{_file_stem(schedule_name)}.csv"
-    if given.suffix.casefold() != ".csv":
-        if given.suffix:
-            raise ToolError(f"path must name a .csv file, not '{display_text(given.name, 80)}'. "
-                            "Give a name ending in .csv, or leave path null.")
-        given = given.with_name(given.name + ".csv")
-    _ensure_folder(given.parent, documents)
-    return given
-
-
-def _inside_documents(documents: Path, relative: Path) -> Path:
-    target = (documents / relative).resolve()
-    if not target.is_relative_to(documents.resolve()):
-        raise ToolError(f"The relative path '{display_text(str(relative), 200)}' leads out of the Documents "
-                        f"folder ({documents}). Give a path inside it, or an absolute path.")
-    return target
-
-
-def _ensure_folder(folder: Path, documents: Path) -> None:
-    """Create folders inside Documents; elsewhere the folder must already exist."""
-    if folder.is_dir():
-        return
-    if folder.resolve().is_relative_to(documents.resolve()):
-        folder.mkdir(parents=True, exist_ok=True)
-        return
-    raise ToolError(f"The folder '{display_text(str(folder), 200)}' does not exist. Give an existing folder, "
-                    "or a path inside the Documents folder (leave path null for Documents).")
-
-
-def _write_new(target: Path, rows: list[list[str]]) -> Path:
-    """Write ``rows`` to ``target`` or, when it exists, to the first free "name (n).csv"."""
-    for n in range(1, NUMBERED_COPIES + 1):
-        candidate = target if n == 1 else target.with_name(f"{target.stem} ({n}){target.suffix}")
-        try:
-            with open(candidate, "x", newline="", encoding="utf-8-sig") as stream:
-                csv.writer(stream).writerows(rows)
-            return candidate
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise _unusable(candidate, exc) from None
-    raise ToolError(f"'{display_text(target.name, 120)}' and {NUMBERED_COPIES - 1} numbered copies already "
-                    "exist in that folder. Give another file name.")
-
-
-def _safe_cell(text: str) -> tuple[str, bool]:
-    """(the cell as written, whether it was defused): a leading apostrophe keeps a spreadsheet from
-    running the cell as a formula; negative numbers ("-3") stay numbers."""
-    return ("'" + text, True) if _FORMULA.match(text) else (text, False)
-
-
 # --- export -----------------------------------------------------------------------------------------
 
 
@@ -187,14 +90,22 @@ def export_schedule(ctx, args: ExportScheduleArgs):
     if not headings:
         raise ToolError(f"Schedule '{display_text(schedule.Name)}' has no columns, so there is nothing to "
                         "export. Add fields with add_schedule_field first.")
-    target = export_target(args.path, schedule.Name)
+    target = export_target(args.path, file_stem(schedule.Name, "Schedule"), ".csv")
     written, defused = [], 0
     for row in [headings] + rows:
-        cells = [_safe_cell(c) for c in row]
+        cells = [safe_cell(c) for c in row]
         defused += sum(changed for _, changed in cells)
         written.append([c for c, _ in cells])
-    path = _write_new(target, written)
+    path = write_new(target, lambda stream: _write_csv(stream, written))
     return _export_report(schedule.Name, path, target, len(headings), truncated, defused)
+
+
+def _write_csv(stream, rows: list[list[str]]) -> None:
+    """UTF-8 with a byte-order mark, which spreadsheets open with accents intact."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+    csv.writer(text).writerows(rows)
+    text.flush()
+    text.detach()   # the stream is write_new's to close
 
 
 def _export_report(name: str, path: Path, asked: Path, columns: int, truncated: bool, defused: int) -> str:

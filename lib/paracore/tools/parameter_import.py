@@ -1,0 +1,399 @@
+"""An edited parameter spreadsheet against the model: exactly the cells that changed, and every row
+that cannot be applied, with why.
+
+A row is applied whole or not at all. It is not applied when:
+- its id is not a whole number, names no element (deleted since the export), or names a type on
+  the elements' sheet (or an element on the Types sheet);
+- its check value does not belong to the element its id names (the id was changed by hand, or
+  the row comes from another model), or it has none (a row added by hand);
+- the element is on several rows with different values;
+- an edited cell cannot be a value of its parameter (text in a number column, a unit of another
+  kind, a level that does not exist, a length beyond Revit's 20 miles, a negative area), looks
+  like a number in another unit (a thousand times the value it replaces: write the unit to mean
+  it), edits a read-only parameter, or edits a type parameter on the elements' sheet (it changes
+  every instance: the Types sheet is where it is edited);
+- the element changed in Revit since the export (the check value's second part): applying the
+  row could undo that change.
+When no row at all belongs to this model, the whole file is refused: it was exported from another.
+
+Reading is model-only (no transaction): the same plan gives the approval's before -> after and
+the changes import_parameters makes.
+"""
+from __future__ import annotations
+
+import datetime
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paracore.core.display import display_text
+from paracore.tools.parameter_sheet import (
+    CHECK_HEADER,
+    ID_HEADER,
+    READ_ONLY,
+    TYPE_ID_HEADER,
+    TYPE_MARK,
+    ReadBook,
+    ReadSheet,
+    parse_header,
+)
+from paracore.tools.parameter_table import (
+    cell_value,
+    identity_hash,
+    label,
+    same_cell,
+    split_check,
+    type_of,
+    unit_symbol,
+    values_hash,
+)
+from paracore.tools.parameter_values import convert_value, find_named_parameter, holds_value, parameter_spec
+from paracore.tools.results import ToolError
+
+CELL_TEXT = 40                 # characters of a value quoted in a message
+TWENTY_MILES = 105_600.0       # feet: Revit keeps a model within 20 miles of its origin
+UNIT_FACTORS = (10.0, 100.0, 1000.0, 12.0, 25.4, 304.8, 1 / 0.3048)   # mm/m, in/ft, mm/in, ft/m...
+UNIT_TOLERANCE = 0.005
+ELEMENTS_COLUMNS = "elements columns"   # the About sheet's record of the editable columns exported
+TYPES_COLUMNS = "types columns"
+
+
+@dataclass(frozen=True)
+class CellChange:
+    where: str                 # "row 7" or "Types row 3"
+    owner_id: int              # the element or type whose parameter changes
+    subject: str               # "door 4521"
+    name: str                  # the parameter
+    before: str                # as the cell showed it
+    after: str
+    new: object                # the value to store (internal units, ids as integers)
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    where: str
+    subject: str               # "door 4521", or "" when the row names no element
+    reason: str
+
+    def text(self) -> str:
+        return f"{self.where}{f' ({self.subject})' if self.subject else ''}: {self.reason}"
+
+
+@dataclass
+class ImportPlan:
+    file: str
+    changes: list[CellChange] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
+    rows: int = 0
+    unchanged: int = 0
+    sheets: list[str] = field(default_factory=list)          # "Doors (14 rows)"
+    ignored: list[str] = field(default_factory=list)         # columns and sheets not read, with why
+
+    @property
+    def changed_rows(self) -> int:
+        return len({(c.where, c.owner_id) for c in self.changes})
+
+
+@dataclass(frozen=True)
+class _HeaderColumn:
+    index: int
+    header: str
+    names: tuple[str, ...]     # the parameter names the header may mean, tried in order
+    unit: str | None
+    mark: str | None
+
+
+@dataclass
+class _Layout:
+    kind: str                  # "elements" or "types"
+    id_index: int
+    check_index: int | None
+    columns: list[_HeaderColumn]
+    hashed: list[str]          # the editable parameters the check's VALUES part covers
+
+
+def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
+    plan = ImportPlan(file=path.name)
+    matched, mismatched = 0, 0
+    for sheet in book.sheets:
+        layout = _layout(sheet, book.about, plan)
+        if layout is None:
+            continue
+        plan.sheets.append(f"{sheet.title} ({len(sheet.rows)} row{'s' if len(sheet.rows) != 1 else ''})")
+        plan.rows += len(sheet.rows)
+        prefix = "" if len(book.sheets) == 1 else f"{sheet.title} "
+        for number, cells, element in _distinct_rows(ctx, sheet, layout, plan, prefix):
+            where = f"{prefix}row {number}"
+            outcome = _plan_row(ctx, cells, element, layout, where, plan)
+            matched += outcome != "mismatch"
+            mismatched += outcome == "mismatch"
+    if not plan.sheets:
+        raise ToolError(f"'{display_text(path.name, 120)}' has no sheet with an '{ID_HEADER}' column: it is not a "
+                        "file export_parameters wrote (or its first row was changed). Export the elements again "
+                        f"and edit that file. {'; '.join(plan.ignored)}".rstrip())
+    if mismatched and not matched:
+        raise ToolError(_other_model(ctx, book, path, mismatched))
+    return plan
+
+
+def _other_model(ctx, book: ReadBook, path: Path, rows: int) -> str:
+    source = book.about.get("model")
+    came_from = f" It was exported from '{display_text(source, 120)}'." if source else ""
+    return (f"None of the {rows} rows of '{display_text(path.name, 120)}' belongs to this model "
+            f"('{display_text(ctx.doc.Title, 120)}'): their check values match no element here.{came_from} "
+            "Nothing was changed. Import it into the model it came from, or export this model's elements "
+            "and edit that file.")
+
+
+# --- the layout of a sheet ---------------------------------------------------------------------------
+
+
+def _layout(sheet: ReadSheet, about: dict, plan: ImportPlan) -> _Layout | None:
+    keys = [h.casefold() for h in sheet.headers]
+    kind = "elements" if ID_HEADER.casefold() in keys else "types" if TYPE_ID_HEADER.casefold() in keys else None
+    if kind is None:
+        plan.ignored.append(f"sheet '{display_text(sheet.title, 40)}' (no '{ID_HEADER}' column)")
+        return None
+    id_index = keys.index((ID_HEADER if kind == "elements" else TYPE_ID_HEADER).casefold())
+    check_index = keys.index(CHECK_HEADER.casefold()) if CHECK_HEADER.casefold() in keys else None
+    columns = []
+    for index, header in enumerate(sheet.headers):
+        if index in (id_index, check_index):
+            continue
+        if not header:
+            if any(not _blank(cells[index]) for _, cells in sheet.rows[:1000] if index < len(cells)):
+                plan.ignored.append(f"column {index + 1} of '{display_text(sheet.title, 40)}' (no header)")
+            continue
+        name, unit, mark = parse_header(header)
+        whole = header.split(" [")[0].strip()
+        columns.append(_HeaderColumn(index, header, tuple(dict.fromkeys((whole, name))), unit, mark))
+    recorded = about.get(ELEMENTS_COLUMNS if kind == "elements" else TYPES_COLUMNS)
+    hashed = recorded.split("\n") if recorded else [c.names[-1] for c in columns if c.mark is None]
+    return _Layout(kind, id_index, check_index, columns, hashed)
+
+
+def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, prefix: str):
+    """(row number, cells, element) per row whose id names an element of the sheet's kind, once
+    per element: a row repeating another's values is skipped, rows disagreeing are problems."""
+    by_id: dict[int, list[tuple[int, tuple]]] = defaultdict(list)
+    for number, cells in sheet.rows:
+        element_id = _id_of(cells[layout.id_index] if layout.id_index < len(cells) else None)
+        if element_id is None:
+            shown = cells[layout.id_index] if layout.id_index < len(cells) else None
+            plan.problems.append(RowProblem(f"{prefix}row {number}", "", _bad_id(shown)))
+            continue
+        by_id[element_id].append((number, cells))
+    for element_id, rows in by_id.items():
+        element = ctx.doc.GetElement(ctx.element_id(element_id))
+        problem = _wrong_element(ctx, element, element_id, layout.kind)
+        if problem:
+            plan.problems += [RowProblem(f"{prefix}row {n}", "", problem) for n, _ in rows]
+            continue
+        if len({_without_check(cells, layout) for _, cells in rows}) > 1:
+            numbers = ", ".join(str(n) for n, _ in rows)
+            plan.problems += [RowProblem(f"{prefix}row {n}", label(ctx, element),
+                                         f"the same element is on rows {numbers} with different values: keep "
+                                         "one row per element") for n, _ in rows]
+            continue
+        yield rows[0][0], rows[0][1], element
+
+
+def _id_of(value) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, int):
+        return value
+    text = str(value).strip() if value is not None else ""
+    return int(text) if text.lstrip("-").isdigit() else None
+
+
+def _bad_id(value) -> str:
+    if _blank(value):
+        return f"its {ID_HEADER} is empty: put back the id this row was exported with (or delete the row)"
+    return (f"its {ID_HEADER} '{display_text(str(value), CELL_TEXT)}' is not an element id: put back the id this "
+            "row was exported with")
+
+
+def _wrong_element(ctx, element, element_id: int, kind: str) -> str:
+    from Autodesk.Revit import DB
+    if element is None:
+        return (f"element {element_id} is not in the model (deleted since the export?): nothing to change; "
+                "delete the row")
+    is_type = isinstance(element, DB.ElementType)
+    if kind == "elements" and is_type:
+        return f"id {element_id} is a {label(ctx, element)}, not an element: put back the id this row was exported with"
+    if kind == "types" and not is_type:
+        return f"id {element_id} is {label(ctx, element)}, not a type: put back the id this row was exported with"
+    return ""
+
+
+def _without_check(cells: tuple, layout: _Layout) -> tuple:
+    return tuple(c for i, c in enumerate(cells) if i != layout.check_index)
+
+
+# --- a row -------------------------------------------------------------------------------------------
+
+
+def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: ImportPlan) -> str:
+    """Add the row's changes (or its problem) to ``plan``: "changed", "unchanged", "problem" or
+    "mismatch" (its check value is another element's)."""
+    subject = label(ctx, element)
+    check = cells[layout.check_index] if layout.check_index is not None and layout.check_index < len(cells) else None
+    identity, exported_values = split_check(check)
+    if not identity:
+        plan.problems.append(RowProblem(where, subject, f"it has no check value (the hidden '{CHECK_HEADER}' "
+                                        "column): rows added by hand are not imported; export the element"))
+        return "problem"
+    if identity != identity_hash(ctx, element):
+        plan.problems.append(RowProblem(where, subject, "its check value belongs to another element: the id was "
+                                        "changed by hand, or the row comes from another model; put back the "
+                                        "id it was exported with, or export again"))
+        return "mismatch"
+    changes, problems = [], []
+    for column in layout.columns:
+        read = cells[column.index] if column.index < len(cells) else None
+        outcome = _cell_change(ctx, element, column, read, layout.kind, where, subject)
+        if isinstance(outcome, CellChange):
+            changes.append(outcome)
+        elif outcome:
+            problems.append(outcome)
+    if problems:
+        plan.problems.append(RowProblem(where, subject, "; ".join(problems)))
+        return "problem"
+    if not changes:
+        plan.unchanged += 1
+        return "unchanged"
+    if exported_values != values_hash(_current_values(ctx, element, layout)):
+        names = ", ".join(f"'{c.name}'" for c in changes[:3])
+        plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export, so applying {names} "
+                                        "could undo that change: export it again and redo the edit"))
+        return "problem"
+    plan.changes += changes
+    return "changed"
+
+
+def _current_values(ctx, element, layout: _Layout) -> list:
+    return [cell_value(ctx, find_named_parameter(element, name)) for name in layout.hashed]
+
+
+def _cell_change(ctx, element, column: _HeaderColumn, read, kind: str, where: str, subject: str):
+    """A CellChange, a problem (str), or None when the cell shows what the model holds."""
+    parameter, on_type = _parameter(ctx, element, column, kind)
+    current = cell_value(ctx, parameter)
+    if same_cell(read, current) or (parameter is None and _blank(read)):
+        return None
+    header = f"'{display_text(column.header, CELL_TEXT)}'"
+    if parameter is None:
+        return f"{header} is not a parameter of this element, so it cannot be set"
+    if on_type:
+        return (f"{header} is a type parameter ('{_shown(read)}' here, {_shown(current)} in the model): edit it on "
+                "the Types sheet (it changes every instance of the type), or change the element's type")
+    if parameter.IsReadOnly or column.mark == READ_ONLY:
+        return (f"{header} is read-only ('{_shown(read)}' here, {_shown(current)} in the model): Revit computes it, "
+                "so it cannot be set from the file")
+    return _converted(ctx, element, parameter, column, read, current, where, subject)
+
+
+def _parameter(ctx, element, column: _HeaderColumn, kind: str):
+    """(the parameter the column means on this row, whether it is the element's type's)."""
+    for name in column.names:
+        parameter = find_named_parameter(element, name)
+        if parameter is not None:
+            return parameter, False
+    element_type = type_of(ctx, element) if kind == "elements" else None
+    if element_type is not None:
+        for name in column.names:
+            parameter = find_named_parameter(element_type, name)
+            if parameter is not None:
+                return parameter, True
+    return None, column.mark == TYPE_MARK
+
+
+def _converted(ctx, element, parameter, column: _HeaderColumn, read, current, where: str, subject: str):
+    from Autodesk.Revit import DB
+    name = parameter.Definition.Name
+    if _blank(read) and parameter.StorageType != DB.StorageType.String:
+        return f"'{name}' is empty: a {_kind(parameter)} cannot be emptied; put back a value"
+    value = _as_given(parameter, column, read)
+    try:
+        new = convert_value(ctx, parameter, value, name)
+    except ToolError as error:
+        return str(error).rstrip(".")
+    if holds_value(ctx, parameter, new):
+        return None
+    problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
+    if problem:
+        return problem
+    return CellChange(where, ctx.id_value(element.Id), subject, name, _shown(current), _shown(read), new)
+
+
+def _as_given(parameter, column: _HeaderColumn, read):
+    """The cell as set_parameter takes a value (text, a number or true/false). A number in another
+    unit than the parameter's display unit gets the header's unit written after it ("2100 mm"),
+    so the header says what it means."""
+    from Autodesk.Revit import DB
+    if isinstance(read, bool):
+        return read
+    if isinstance(read, (int, float)):
+        unit = unit_symbol(parameter)
+        if parameter.StorageType == DB.StorageType.Double and column.unit and unit and column.unit != unit:
+            return f"{float(read)!r} {column.unit}"
+        return float(read)
+    if isinstance(read, (datetime.date, datetime.time)):     # a spreadsheet took the text for a date
+        return read.isoformat(sep=" ") if isinstance(read, datetime.datetime) else read.isoformat()
+    return str(read)
+
+
+def _out_of_range(ctx, parameter, new) -> str:
+    from Autodesk.Revit import DB
+    spec = parameter_spec(parameter)
+    if parameter.StorageType != DB.StorageType.Double:
+        return ""
+    if spec == DB.SpecTypeId.Length and abs(new) > TWENTY_MILES:
+        return (f"'{parameter.Definition.Name}' would be {abs(new) * 0.3048 / 1000:,.0f} km: out of range (Revit keeps "
+                "a model within 20 miles of its origin); check the value and its unit")
+    if spec in (DB.SpecTypeId.Area, DB.SpecTypeId.Volume) and new < 0:
+        return f"'{parameter.Definition.Name}' cannot be negative"
+    return ""
+
+
+def _other_unit(ctx, parameter, column: _HeaderColumn, read, current) -> str:
+    """A plain number a power of ten, 12, 25.4 or 304.8 times the value it replaces was most likely
+    typed in another unit (2100 in a column of metres); with its unit written it is applied."""
+    from Autodesk.Revit import DB
+    if not isinstance(read, (int, float)) or isinstance(read, bool) or not isinstance(current, (int, float)):
+        return ""
+    if parameter_spec(parameter) not in (DB.SpecTypeId.Length, DB.SpecTypeId.Area, DB.SpecTypeId.Volume):
+        return ""
+    if not current or not read:
+        return ""
+    ratio = abs(read / current)
+    for factor in UNIT_FACTORS:
+        for candidate in (factor, 1 / factor):
+            if math.isclose(ratio, candidate, rel_tol=UNIT_TOLERANCE):
+                unit = column.unit or unit_symbol(parameter) or "the project's unit"
+                return (f"'{parameter.Definition.Name}' {read:g} looks like a value in another unit ({ratio:g} × "
+                        f"the {current:g} it holds; the column is in {unit}): write it with its unit (e.g. "
+                        f"'{read:g} mm') to apply it as it is")
+    return ""
+
+
+def _kind(parameter) -> str:
+    from Autodesk.Revit import DB
+    return {DB.StorageType.Double: "number", DB.StorageType.Integer: "whole number or yes/no",
+            DB.StorageType.ElementId: "reference to another element"}.get(parameter.StorageType, "value")
+
+
+def _shown(value) -> str:
+    if _blank(value):
+        return "(empty)"
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return display_text(str(value), CELL_TEXT)
+
+
+def _blank(value) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())

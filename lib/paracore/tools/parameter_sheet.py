@@ -1,0 +1,306 @@
+"""The parameter spreadsheet's file: how export_parameters lays a table out, and reading it back.
+
+A workbook (.xlsx, written with openpyxl) holds:
+- one sheet of elements (named after their category, "Doors"), one row per element: its id in
+  column A, then a column per parameter, then the hidden "Paracore check" column;
+- a "Types" sheet, the same for the elements' types (one row per type), when type parameters
+  were asked for;
+- a hidden "About" sheet: the format, the model the file came from, and when.
+
+Headers say the parameter and its display unit ("Width (m)"); a column a user may not edit is
+marked in its header ("Family and Type [read-only]", "Width (m) [type]": a type parameter shown
+on the elements' sheet, edited on the Types sheet), greyed and locked. The sheets are protected
+without a password (Review > Unprotect Sheet lifts it), so that an id or a check value is not
+changed by a slip; sorting and filtering stay allowed, and only the editable cells are unlocked.
+The check value ties a row to its element (tools/parameter_table.py): an id changed by hand, a
+row from another model or an element changed in Revit since the export is found on import.
+
+The CSV form is the elements' sheet alone (UTF-8 with a byte-order mark), the check value as
+a visible last column; a Types sheet goes to a second file beside it ("<name> (types).csv").
+Text cells that a spreadsheet would run as a formula are written as text (xlsx) or with a
+leading apostrophe (CSV), which reading takes off again.
+
+Reading is bounded: a file over MAX_FILE_BYTES or a sheet over MAX_ROWS rows is refused before
+its rows are kept, and a file that is not a workbook or a CSV is one clear error.
+
+openpyxl is imported when a file is written or read, not with the tools: a Paracore whose
+vendored packages predate it still starts, and only these two tools say what to install.
+
+Nothing here knows Revit.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from paracore.core.display import display_text
+from paracore.tools.export_files import safe_cell, undefused
+from paracore.tools.results import ToolError
+
+FORMAT = "Paracore parameters 1"
+ID_HEADER = "Element Id"
+TYPE_ID_HEADER = "Type Id"
+CHECK_HEADER = "Paracore check"
+TYPES_SHEET = "Types"
+ABOUT_SHEET = "About"
+READ_ONLY = "read-only"
+TYPE_MARK = "type"
+
+MAX_ROWS = 100_000            # rows per sheet read at most (the bench measures 50,000)
+MAX_FILE_BYTES = 100_000_000  # a larger file is not a parameter table Paracore wrote
+SHEET_TITLE = 31              # characters Excel allows in a sheet's name
+COLUMN_WIDTH = 18             # characters: wide enough for most values, narrow enough to see many
+
+_HEADER = re.compile(r"^(?P<label>.*?)(?:\s*\[(?P<mark>read-only|type)\])?\s*$", re.IGNORECASE)
+_UNIT = re.compile(r"^(?P<name>.*\S)\s*\((?P<unit>[^()]{1,12})\)$")
+_NOT_IN_TITLES = re.compile(r"[\[\]:*?/\\]")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One parameter's column: its name, the display unit its numbers are in, whether it is edited here."""
+
+    name: str
+    unit: str | None = None
+    mark: str | None = None          # None: editable; READ_ONLY; TYPE_MARK (edited on the Types sheet)
+
+    @property
+    def header(self) -> str:
+        text = f"{self.name} ({self.unit})" if self.unit else self.name
+        return f"{text} [{self.mark}]" if self.mark else text
+
+    @property
+    def editable(self) -> bool:
+        return self.mark is None
+
+
+@dataclass
+class Sheet:
+    """A table to write: the id column's header, the parameter columns, and per row (id, check, values)."""
+
+    title: str
+    id_header: str
+    columns: list[Column]
+    rows: list[tuple[int, str, list]] = field(default_factory=list)
+
+
+@dataclass
+class ReadSheet:
+    """A sheet as read: its headers, and per row its number in the file (1 = headers) and cells."""
+
+    title: str
+    headers: list[str]
+    rows: list[tuple[int, tuple]]
+
+
+@dataclass
+class ReadBook:
+    sheets: list[ReadSheet]
+    about: dict[str, str]
+
+
+def parse_header(header: str) -> tuple[str, str | None, str | None]:
+    """(label, unit or None, mark or None) of a header as written: "Width (m) [type]" ->
+    ("Width", "m", "type"). A parameter whose own name ends in parentheses is matched whole by the
+    caller first (``label`` keeps them when there is no unit to find)."""
+    match = _HEADER.match(header or "")
+    label, mark = match["label"].strip(), (match["mark"] or "").casefold() or None
+    unit = _UNIT.match(label)
+    return (unit["name"], unit["unit"].strip(), mark) if unit else (label, None, mark)
+
+
+def sheet_title(name: str, taken: set[str]) -> str:
+    """A sheet name Excel accepts (31 characters, none of []:*?/\\), unique in the workbook."""
+    base = _NOT_IN_TITLES.sub("_", name).strip("' ")[:SHEET_TITLE] or "Elements"
+    title, n = base, 2
+    while title.casefold() in taken:
+        title = f"{base[:SHEET_TITLE - 4]} ({n})"
+        n += 1
+    taken.add(title.casefold())
+    return title
+
+
+def _openpyxl():
+    try:
+        import openpyxl
+    except ImportError:
+        raise ToolError("The spreadsheet tools need the openpyxl package, which this Paracore does not have: "
+                        "update Paracore's packages (python tools/vendor.py in its folder), then restart Revit.") from None
+    return openpyxl
+
+
+# --- writing ---------------------------------------------------------------------------------------
+
+
+def write_xlsx(stream: BinaryIO, sheets: list[Sheet], about: dict[str, str]) -> None:
+    """The workbook, streamed (openpyxl's write-only mode: memory does not grow with the rows)."""
+    workbook = _openpyxl().Workbook(write_only=True)
+    styles = _Styles()
+    for sheet in sheets:
+        _write_sheet(workbook.create_sheet(sheet.title), sheet, styles)
+    about_sheet = workbook.create_sheet(ABOUT_SHEET)
+    about_sheet.sheet_state = "hidden"
+    for key, value in {"format": FORMAT, **about}.items():
+        about_sheet.append([key, value])
+    workbook.save(stream)
+
+
+class _Styles:
+    """The few cell styles, made once (a style per cell would weigh on 50,000 rows)."""
+
+    def __init__(self):
+        from openpyxl.styles import Font, PatternFill, Protection
+        self.header_font = Font(bold=True)
+        self.locked_fill = PatternFill("solid", fgColor="E7E6E6")
+        self.unlocked = Protection(locked=False)
+
+
+def _write_sheet(worksheet, sheet: Sheet, styles: _Styles) -> None:
+    from openpyxl.utils import get_column_letter
+    width = len(sheet.columns) + 2
+    for index in range(1, width + 1):
+        worksheet.column_dimensions[get_column_letter(index)].width = COLUMN_WIDTH
+    worksheet.column_dimensions[get_column_letter(width)].hidden = True   # the check value
+    worksheet.freeze_panes = "B2"
+    protection = worksheet.protection
+    protection.sheet = True
+    protection.sort = protection.autoFilter = False           # False: allowed on the protected sheet
+    protection.formatColumns = protection.formatRows = False
+    worksheet.append(_header_cells(worksheet, sheet, styles))
+    for element_id, check, values in sheet.rows:
+        cells = [_cell(worksheet, element_id, styles, locked=True)]
+        cells += [_cell(worksheet, value, styles, locked=not column.editable)
+                  for column, value in zip(sheet.columns, values)]
+        cells.append(_cell(worksheet, check, styles, locked=True))
+        worksheet.append(cells)
+
+
+def _header_cells(worksheet, sheet: Sheet, styles: _Styles) -> list:
+    from openpyxl.cell import WriteOnlyCell
+    headers = [sheet.id_header] + [column.header for column in sheet.columns] + [CHECK_HEADER]
+    cells = []
+    for text in headers:
+        cell = WriteOnlyCell(worksheet, value=text)
+        cell.font = styles.header_font
+        cells.append(cell)
+    return cells
+
+
+def _cell(worksheet, value, styles: _Styles, locked: bool):
+    from openpyxl.cell import WriteOnlyCell
+    cell = WriteOnlyCell(worksheet, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"            # text stays text: "=1+1" typed in Comments is not a formula
+    if locked:
+        cell.fill = styles.locked_fill
+    else:
+        cell.protection = styles.unlocked
+    return cell
+
+
+def write_csv(stream: BinaryIO, sheet: Sheet) -> int:
+    """The sheet as CSV; returns how many cells were defused (a leading apostrophe added)."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+    writer = csv.writer(text)
+    writer.writerow([sheet.id_header] + [column.header for column in sheet.columns] + [CHECK_HEADER])
+    defused = 0
+    for element_id, check, values in sheet.rows:
+        row = [element_id]
+        for value in values:
+            if isinstance(value, str):
+                value, changed = safe_cell(value)
+                defused += changed
+            row.append("" if value is None else value)
+        writer.writerow(row + [check])
+    text.flush()
+    text.detach()   # the stream is the caller's to close
+    return defused
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+
+def read_book(path: Path) -> ReadBook:
+    """The sheets of an .xlsx or .csv file, bounded; a file that is neither is a ToolError."""
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ToolError(f"'{display_text(path.name, 120)}' is {size / 1e6:.0f} MB, larger than a parameter table "
+                        f"Paracore writes ({MAX_FILE_BYTES / 1e6:.0f} MB at most). Split it, or export fewer "
+                        "elements per file.")
+    if path.suffix.casefold() == ".csv":
+        return ReadBook([_read_csv(path)], {})
+    return _read_xlsx(path)
+
+
+def _read_xlsx(path: Path) -> ReadBook:
+    openpyxl = _openpyxl()
+    try:
+        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, openpyxl.utils.exceptions.InvalidFileException, KeyError, OSError, ValueError) as exc:
+        raise ToolError(f"'{display_text(path.name, 120)}' is not an Excel workbook Paracore can read "
+                        f"({type(exc).__name__}). Save it from Excel or LibreOffice as .xlsx (Excel Workbook), "
+                        "or export again with export_parameters.") from None
+    try:
+        about = _about(workbook)
+        sheets = [_read_sheet(ws) for ws in workbook.worksheets
+                  if ws.title != ABOUT_SHEET and ws.sheet_state == "visible"]
+    finally:
+        workbook.close()
+    return ReadBook(sheets, about)
+
+
+def _about(workbook) -> dict[str, str]:
+    if ABOUT_SHEET not in workbook.sheetnames:
+        return {}
+    about = {}
+    for row in workbook[ABOUT_SHEET].iter_rows(max_col=2, values_only=True):
+        if row and row[0] is not None:
+            about[str(row[0])] = "" if len(row) < 2 or row[1] is None else str(row[1])
+    return about
+
+
+def _read_sheet(worksheet) -> ReadSheet:
+    rows_iter = worksheet.iter_rows(values_only=True)
+    headers = [("" if h is None else str(h)).strip() for h in next(rows_iter, ())]
+    while headers and not headers[-1]:
+        headers.pop()
+    rows = []
+    for number, row in enumerate(rows_iter, start=2):
+        if all(value is None or value == "" for value in row):
+            continue                                  # blank rows (Excel keeps formatted ones)
+        if len(rows) >= MAX_ROWS:
+            raise _too_many(worksheet.title)
+        rows.append((number, tuple(row[:len(headers)])))
+    return ReadSheet(worksheet.title, headers, rows)
+
+
+def _read_csv(path: Path) -> ReadSheet:
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as stream:
+            if "\x00" in stream.read(65536):
+                raise csv.Error("it holds NUL bytes, as a binary file does")
+            stream.seek(0)
+            reader = csv.reader(stream)
+            headers = [h.strip() for h in next(reader, [])]
+            rows = []
+            for number, row in enumerate(reader, start=2):
+                if not any(cell.strip() for cell in row):
+                    continue
+                if len(rows) >= MAX_ROWS:
+                    raise _too_many(path.name)
+                rows.append((number, tuple(undefused(cell) for cell in row[:len(headers)])))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        why = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
+        raise ToolError(f"'{display_text(path.name, 120)}' is not a CSV text file Paracore can read ({why}). Save "
+                        "it from the spreadsheet as 'CSV UTF-8', or export again with export_parameters.") from None
+    return ReadSheet(path.stem, headers, rows)
+
+
+def _too_many(where: str) -> ToolError:
+    return ToolError(f"'{display_text(where, 80)}' has more than {MAX_ROWS:,} rows: import it in parts (export "
+                     "fewer elements per file, e.g. one level or one category at a time).")

@@ -124,24 +124,30 @@ def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
         plan.rows += len(sheet.rows)
         prefix = "" if len(book.sheets) == 1 else f"{sheet.title} "
         for number, cells, element in _distinct_rows(ctx, sheet, layout, plan, prefix):
-            where = f"{prefix}row {number}"
-            outcome = _plan_row(ctx, cells, element, layout, where, plan)
+            outcome = _plan_row(ctx, cells, element, layout, f"{prefix}row {number}", plan)
             matched += outcome != "mismatch"
             mismatched += outcome == "mismatch"
     if not plan.sheets:
         raise ToolError(f"'{display_text(path.name, 120)}' has no sheet with an '{ID_HEADER}' column: it is not a "
                         "file export_parameters wrote (or its first row was changed). Export the elements again "
                         f"and edit that file. {'; '.join(plan.ignored)}".rstrip())
-    if mismatched and not matched:
-        raise ToolError(_other_model(ctx, book, path, mismatched))
+    if plan.rows and not matched and (mismatched or _from_another(ctx, book)):
+        raise ToolError(_other_model(ctx, book, path, plan.rows))
     return plan
+
+
+def _from_another(ctx, book: ReadBook) -> bool:
+    """The About sheet names another model (a file of this model whose elements were all deleted
+    is answered row by row instead)."""
+    source = book.about.get("model")
+    return bool(source) and source != ctx.doc.Title
 
 
 def _other_model(ctx, book: ReadBook, path: Path, rows: int) -> str:
     source = book.about.get("model")
     came_from = f" It was exported from '{display_text(source, 120)}'." if source else ""
     return (f"None of the {rows} rows of '{display_text(path.name, 120)}' belongs to this model "
-            f"('{display_text(ctx.doc.Title, 120)}'): their check values match no element here.{came_from} "
+            f"('{display_text(ctx.doc.Title, 120)}'): their ids and check values match no element here.{came_from} "
             "Nothing was changed. Import it into the model it came from, or export this model's elements "
             "and edit that file.")
 

@@ -24,6 +24,7 @@ grown to 100,000, writes the largest result per tool to .cache/tool-result-sizes
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import sys
@@ -43,7 +44,7 @@ for _path in (ROOT / "stubs", ROOT / "lib"):  # run alone; bench/run.py and the 
 from paracore.core import standards  # noqa: E402
 from paracore.hosts.standin.sandbox import Sandbox  # noqa: E402
 from paracore.revit.dotnet import typed_list  # noqa: E402
-from paracore.tools import code_tools, schedule_export_tools, script_tools  # noqa: E402
+from paracore.tools import code_tools, export_files, script_tools  # noqa: E402
 from paracore.tools.annotation_tools import MAX_ELEMENTS, MAX_TEXT  # noqa: E402
 from paracore.tools.registry import PreparedCall, default_registry  # noqa: E402
 from paracore.tools.room_tools import MAX_PATH, MAX_RENUMBER  # noqa: E402
@@ -320,6 +321,29 @@ def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:
     b.call("filter_schedule", {"schedule": "Walls to export", "field": "Comments", "op": "contains", "value": "f"})
     b.call("compare_schedules", {"a": long_name, "b": "Walls to export"})
     assert any(folder.rglob("*.csv")), f"export_schedule wrote nothing under {folder}"
+    parameters_round_trip_on_every_wall(b, folder)
+
+
+def parameters_round_trip_on_every_wall(b: Bounds, folder: Path) -> None:
+    """export_parameters of every wall to CSV, every row edited (a third of them wrongly, each in
+    its own way), import_parameters: the approval's and the result's lists stay bounded."""
+    b.call("export_parameters", {"category": "Walls", "parameters": ["Mark", "Comments", "Unconnected Height"],
+                                 "path": "walls.csv"})
+    path = folder / "walls.csv"
+    with open(path, newline="", encoding="utf-8-sig") as stream:
+        rows = list(csv.reader(stream))
+    header = rows[0]
+    mark, height = header.index("Mark"), next(i for i, h in enumerate(header) if h.startswith("Unconnected"))
+    for n, row in enumerate(rows[1:]):
+        row[mark] = f"W-{n:05d}"
+        if n % 3 == 1:
+            row[height] = f"{LONG_TEXT[:60]} {n}"      # text in a number column, a different text per row
+        elif n % 3 == 2:
+            row[0] = str(10_000_000 + n)               # an id that names no element
+    with open(path, "w", newline="", encoding="utf-8-sig") as stream:
+        csv.writer(stream).writerows(rows)
+    b.call("import_parameters", {"path": str(path)})
+    b.call("import_parameters", {"path": str(path)})       # again: the applied rows now show the model
 
 
 def view_templates_on_every_view(b: Bounds) -> None:
@@ -561,7 +585,7 @@ def sweep(size: int) -> Bounds:
         bounds = Bounds(sandbox, size)
         with tempfile.TemporaryDirectory(prefix="paracore-bounds-") as folder:
             documents = Path(folder) / "Documents"
-            with mock.patch.object(schedule_export_tools, "documents_folder", lambda: documents):
+            with mock.patch.object(export_files, "documents_folder", lambda: documents):
                 for scenario in [*SCENARIOS, lambda b: export_and_compare_every_wall(b, documents)]:
                     progress(f"tool bounds at {size:,}: {getattr(scenario, '__name__', 'export')}")
                     scenario(bounds)

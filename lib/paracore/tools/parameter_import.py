@@ -52,6 +52,7 @@ from paracore.tools.parameter_values import convert_value, find_named_parameter,
 from paracore.tools.results import ToolError
 
 CELL_TEXT = 40                 # characters of a value quoted in a message
+PROBLEMS_PER_ROW = 2           # problems of one row said; the rest counted
 TWENTY_MILES = 105_600.0       # feet: Revit keeps a model within 20 miles of its origin
 UNIT_FACTORS = (10.0, 100.0, 1000.0, 12.0, 25.4, 304.8, 1 / 0.3048)   # mm/m, in/ft, mm/in, ft/m...
 UNIT_TOLERANCE = 0.005
@@ -172,10 +173,10 @@ def _layout(sheet: ReadSheet, about: dict, plan: ImportPlan) -> _Layout | None:
                 plan.ignored.append(f"column {index + 1} of '{display_text(sheet.title, 40)}' (no header)")
             continue
         name, unit, mark = parse_header(header)
-        whole = header.split(" [")[0].strip()
-        columns.append(_HeaderColumn(index, header, tuple(dict.fromkeys((whole, name))), unit, mark))
+        whole = header.split(" [")[0].strip()     # a parameter whose own name ends in "(...)"
+        columns.append(_HeaderColumn(index, header, tuple(dict.fromkeys((name, whole))), unit, mark))
     recorded = about.get(ELEMENTS_COLUMNS if kind == "elements" else TYPES_COLUMNS)
-    hashed = recorded.split("\n") if recorded else [c.names[-1] for c in columns if c.mark is None]
+    hashed = recorded.split("\n") if recorded else [c.names[0] for c in columns if c.mark is None]
     return _Layout(kind, id_index, check_index, columns, hashed)
 
 
@@ -267,7 +268,8 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
         elif outcome:
             problems.append(outcome)
     if problems:
-        plan.problems.append(RowProblem(where, subject, "; ".join(problems)))
+        more = f"; and {len(problems) - PROBLEMS_PER_ROW} more cells" if len(problems) > PROBLEMS_PER_ROW else ""
+        plan.problems.append(RowProblem(where, subject, "; ".join(problems[:PROBLEMS_PER_ROW]) + more))
         return "problem"
     if not changes:
         plan.unchanged += 1
@@ -305,16 +307,14 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, kind: str, where: st
 
 def _parameter(ctx, element, column: _HeaderColumn, kind: str):
     """(the parameter the column means on this row, whether it is the element's type's)."""
-    for name in column.names:
-        parameter = find_named_parameter(element, name)
-        if parameter is not None:
-            return parameter, False
-    element_type = type_of(ctx, element) if kind == "elements" else None
-    if element_type is not None:
-        for name in column.names:
-            parameter = find_named_parameter(element_type, name)
+    owners = [(element, False)]
+    if kind == "elements":
+        owners.append((type_of(ctx, element), True))
+    for owner, on_type in owners:
+        for name in column.names if owner is not None else ():
+            parameter = find_named_parameter(owner, name)
             if parameter is not None:
-                return parameter, True
+                return parameter, on_type
     return None, column.mark == TYPE_MARK
 
 

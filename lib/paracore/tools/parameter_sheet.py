@@ -30,6 +30,7 @@ Nothing here knows Revit.
 """
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import re
@@ -140,9 +141,8 @@ def _openpyxl():
 def write_xlsx(stream: BinaryIO, sheets: list[Sheet], about: dict[str, str]) -> None:
     """The workbook, streamed (openpyxl's write-only mode: memory does not grow with the rows)."""
     workbook = _openpyxl().Workbook(write_only=True)
-    styles = _Styles()
     for sheet in sheets:
-        _write_sheet(workbook.create_sheet(sheet.title), sheet, styles)
+        _write_sheet(workbook.create_sheet(sheet.title), sheet)
     about_sheet = workbook.create_sheet(ABOUT_SHEET)
     about_sheet.sheet_state = "hidden"
     for key, value in {"format": FORMAT, **about}.items():
@@ -151,17 +151,26 @@ def write_xlsx(stream: BinaryIO, sheets: list[Sheet], about: dict[str, str]) -> 
 
 
 class _Styles:
-    """The few cell styles, made once (a style per cell would weigh on 50,000 rows)."""
+    """The few cell styles, made once. Editable cells copy a template cell's style array: setting
+    a style per cell through openpyxl's descriptors costs more than writing the cell, and a table
+    has hundreds of thousands of cells."""
 
-    def __init__(self):
+    def __init__(self, worksheet):
+        from openpyxl.cell import WriteOnlyCell
         from openpyxl.styles import Font, PatternFill, Protection
         self.header_font = Font(bold=True)
         self.locked_fill = PatternFill("solid", fgColor="E7E6E6")
-        self.unlocked = Protection(locked=False)
+        template = WriteOnlyCell(worksheet)
+        template.protection = Protection(locked=False)
+        self._unlocked = template._style
+
+    def unlock(self, cell) -> None:
+        cell._style = copy.copy(self._unlocked)
 
 
-def _write_sheet(worksheet, sheet: Sheet, styles: _Styles) -> None:
+def _write_sheet(worksheet, sheet: Sheet) -> None:
     from openpyxl.utils import get_column_letter
+    styles = _Styles(worksheet)
     width = len(sheet.columns) + 2
     for index in range(1, width + 1):
         worksheet.column_dimensions[get_column_letter(index)].width = COLUMN_WIDTH
@@ -172,34 +181,40 @@ def _write_sheet(worksheet, sheet: Sheet, styles: _Styles) -> None:
     protection.sort = protection.autoFilter = False           # False: allowed on the protected sheet
     protection.formatColumns = protection.formatRows = False
     worksheet.append(_header_cells(worksheet, sheet, styles))
+    editable = [column.editable for column in sheet.columns]
     for element_id, check, values in sheet.rows:
-        cells = [_cell(worksheet, element_id, styles, locked=True)]
-        cells += [_cell(worksheet, value, styles, locked=not column.editable)
-                  for column, value in zip(sheet.columns, values)]
-        cells.append(_cell(worksheet, check, styles, locked=True))
+        cells = [element_id]
+        cells += [_cell(worksheet, value, styles, unlocked) for value, unlocked in zip(values, editable)]
+        cells.append(check)
         worksheet.append(cells)
 
 
 def _header_cells(worksheet, sheet: Sheet, styles: _Styles) -> list:
+    """Bold headers; a read-only column's header greyed (its cells stay locked)."""
     from openpyxl.cell import WriteOnlyCell
-    headers = [sheet.id_header] + [column.header for column in sheet.columns] + [CHECK_HEADER]
+    headers = [(sheet.id_header, False)] + [(c.header, not c.editable) for c in sheet.columns] + [(CHECK_HEADER, True)]
     cells = []
-    for text in headers:
+    for text, locked in headers:
         cell = WriteOnlyCell(worksheet, value=text)
         cell.font = styles.header_font
+        if locked:
+            cell.fill = styles.locked_fill
         cells.append(cell)
     return cells
 
 
-def _cell(worksheet, value, styles: _Styles, locked: bool):
+def _cell(worksheet, value, styles: _Styles, unlocked: bool):
+    """A locked cell is the plain value (Excel's default is locked); an editable one is unlocked,
+    and text that a spreadsheet would take for a formula is written as text ("=1+1" in Comments)."""
+    formula_like = isinstance(value, str) and value.startswith("=")
+    if not unlocked and not formula_like:
+        return value
     from openpyxl.cell import WriteOnlyCell
     cell = WriteOnlyCell(worksheet, value=value)
-    if isinstance(value, str):
-        cell.data_type = "s"            # text stays text: "=1+1" typed in Comments is not a formula
-    if locked:
-        cell.fill = styles.locked_fill
-    else:
-        cell.protection = styles.unlocked
+    if formula_like:
+        cell.data_type = "s"
+    if unlocked:
+        styles.unlock(cell)
     return cell
 
 

@@ -57,11 +57,12 @@ from paracore.tools.parameter_table import (
 from paracore.tools.parameter_values import find_named_parameter, holds_value
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
+from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows
 from paracore.tools.wording import listed, plural, unique_ids
 
 SHOWN_CHANGES = 8            # before -> after lines in the approval and the result
-SHOWN_PROBLEMS = 30          # rows not applied named one by one; beyond, grouped by reason
+SHOWN_PROBLEMS = 8           # rows not applied named one by one; beyond, grouped by reason...
+PROBLEM_BUDGET = 900         # ...in this many characters at most
 SHOWN_COLUMNS = 8            # column names listed in the export's result
 ROWS_PER_REASON = 12         # row numbers listed per grouped reason
 _SUFFIXES = (".xlsx", ".csv")
@@ -324,9 +325,10 @@ def _change_lines(changes: list[CellChange]) -> str:
 
 
 def _problem_lines(problems: list[RowProblem], limit: int = SHOWN_PROBLEMS) -> str:
-    """Each row and why, or beyond ``limit`` rows, the reasons with the rows that have them."""
+    """Each row and why, or beyond ``limit`` rows, the reasons with the rows that have them,
+    within PROBLEM_BUDGET characters (the rest counted)."""
     if len(problems) <= limit:
-        return "; ".join(p.text() for p in problems)
+        return _fitted([p.text() for p in problems], len(problems), "row")
     by_reason: dict[str, list[str]] = defaultdict(list)
     for problem in problems:
         by_reason[_reason_kind(problem.reason)].append(problem.where)
@@ -334,16 +336,30 @@ def _problem_lines(problems: list[RowProblem], limit: int = SHOWN_PROBLEMS) -> s
     for reason, rows in sorted(by_reason.items(), key=lambda item: -len(item[1])):
         shown = ", ".join(rows[:ROWS_PER_REASON]) + (f" and {len(rows) - ROWS_PER_REASON} more" if len(rows) > ROWS_PER_REASON else "")
         groups.append(f"{reason} ({plural(len(rows), 'row', grouped=True)}: {shown})")
-    return "; ".join(groups)
+    return _fitted(groups, len(by_reason), "other reason")
 
 
-_QUOTED = re.compile(r"'[^']*'|\b\d+\b")
+def _fitted(parts: list[str], count: int, word: str) -> str:
+    kept = fit_rows(parts, PROBLEM_BUDGET)
+    hidden = count - len(kept)
+    return "; ".join(kept) + (f"; … and {plural(hidden, word, grouped=True)}" if hidden else "")
+
+
+_VALUES = re.compile(r"(?<!\w)'[^']*'(?!\w)|\b\d+(?:\.\d+)?\b")
 
 
 def _reason_kind(reason: str) -> str:
-    """A reason without its values ("'Width' takes a number; could not read 'abc'" -> "'…' takes a
-    number; could not read '…'"), so that rows with the same problem are counted together."""
-    return display_text(_QUOTED.sub("…", reason.split(":")[0]), 120)
+    """A reason without its values, the first quoted name kept ("'Width' takes a number; could not
+    read 'abc'" -> "'Width' takes a number; could not read …"), so that rows with the same problem
+    are counted together."""
+    first = [True]
+
+    def keep_first(match: re.Match) -> str:
+        if first[0] and match.group(0).startswith("'"):
+            first[0] = False
+            return match.group(0)
+        return "…"
+    return display_text(_VALUES.sub(keep_first, reason), 160)
 
 
 def _ignored_note(plan: ImportPlan) -> str:

@@ -10,6 +10,9 @@ once on a cancel (``paracore.llm.retry``), so the prompt is back within a second
 server is silent. Ctrl-C at the prompt leaves the sandbox.
 While the model has not started answering, a live line on a terminal says how long it has been
 waiting; each retry of the request is printed as it happens.
+A picture a tool shows the model (``capture_view``) is written as a PNG into the sandbox's
+pictures folder (``--pictures DIR``, else ``<data dir>/pictures``, where /view writes) and its
+path printed under the tool card.
 After each turn a usage line shows tokens, cache reads and the estimated cost; with
 ``--pictures DIR``, also the path of the picture of the working set drawn after it
 (``paracore.app.turn_pictures``), which the session's trace records too.
@@ -87,7 +90,7 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
     folder to draw the working set into after each turn (turn-01.png, ...)."""
     import sys
     out = out or sys.stdout
-    printer = ConversationPrinter(out)
+    printer = ConversationPrinter(out, pictures_folder=lambda: pictures_dir or pictures.pictures_folder())
     usage = TurnUsage(base_url=base_url)
     approver = _MainThreadApprover()
     agent = sandbox.agent(model, approver=approver, policy=policy, settings=settings, toolsets=True)

@@ -274,3 +274,23 @@ def _crosses_y(wall, y) -> bool:
 def _beyond_y(wall, y, distance) -> bool:
     a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
     return min(a.Y, b.Y) > y + distance or max(a.Y, b.Y) < y - distance
+
+
+def test_export_image_runs_with_or_without_an_open_transaction_and_draws_its_uncommitted_changes(duplex_rw, tmp_path):
+    doc = duplex_rw
+    view = _view(doc, "Level 1")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "inside").mkdir()
+    doc.ExportImage(_options(tmp_path / "outside", view.Id))
+    red = OverrideGraphicSettings()
+    red.SetProjectionLineColor(Color(255, 0, 0)).SetSurfaceForegroundPatternColor(Color(255, 0, 0))
+    with Transaction(doc, "highlight for the picture only") as t:
+        t.Start()
+        for wall in _walls(doc, view)[:5]:
+            view.SetElementOverrides(wall.Id, red)
+        doc.Regenerate()
+        doc.ExportImage(_options(tmp_path / "inside", view.Id))
+        t.RollBack()
+    name = ImageExportOptions.GetFileName(doc, view.Id) + ".png"
+    outside, inside = (_pixels(tmp_path / folder / name) for folder in ("outside", "inside"))
+    assert _count(outside, _red) == 0 and _count(inside, _red) > 50

@@ -296,10 +296,6 @@ def _tools_doc(args) -> int:
 
 def _sandbox(args) -> int:
     settings = _settings_said_aloud()
-    try:
-        pictures_dir = _pictures_folder(args.pictures)
-    except OSError as error:
-        return _say_pictures_folder_error(args.pictures, error)
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
     settings = settings.with_changes(**changes) if changes else settings
     try:
@@ -313,6 +309,10 @@ def _sandbox(args) -> int:
               "--model qwen3",
               file=sys.stderr)
         return 2
+    try:
+        pictures_dir = _pictures_folder(args.pictures)
+    except OSError as error:
+        return _say_pictures_folder_error(args.pictures, error)
     try:
         sandbox = Sandbox(args.building, workshared=args.workshared, links=args.link)
     except FileNotFoundError as error:

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from Autodesk.Revit.DB import (BuiltInCategory, Color, ElementId, ExportRange, FilteredElementCollector,
+from Autodesk.Revit.DB import (BuiltInCategory, BuiltInParameter, Color, ElementId, ExportRange, FilteredElementCollector,
                                FitDirectionType, ImageExportOptions, ImageFileType, OverrideGraphicSettings,
                                Transaction, View, Wall, ZoomFitType)
 from Autodesk.Revit.Exceptions import ArgumentException, FileNotFoundException
@@ -234,3 +234,63 @@ def test_export_image_refuses_what_has_no_picture(duplex_rw, tmp_path):
     with pytest.raises(FileNotFoundException):
         doc.ExportImage(_options(tmp_path / "missing", _view(doc, "Level 1").Id))
     assert os.listdir(tmp_path) == []
+
+
+# -- a section, through Document.ExportImage ----------------------------------------------------------------
+
+def test_a_section_draws_the_walls_it_cuts_where_they_are_and_nothing_beyond_its_depth(duplex_rw, tmp_path):
+    from revit_standin.sections import cut_section
+    doc = duplex_rw
+    with Transaction(doc, "section") as t:
+        t.Start()
+        section = cut_section(doc, (-5, -29), (35, -29), depth=3)   # across the duplex, looking south
+        t.Commit()
+    doc.ExportImage(_options(tmp_path, section.Id))
+    written = tmp_path / (ImageExportOptions.GetFileName(doc, section.Id) + ".png")
+    picture = drawing.draw(section, str(tmp_path / "mapping.png"), pixel_size=256)   # the same drawing, mapped
+    assert written.read_bytes() == (tmp_path / "mapping.png").read_bytes()
+    pixels = _pixels(written)
+    walls = list(FilteredElementCollector(doc).OfClass(Wall))
+    cut = [w for w in walls if _crosses_y(w, -29)]
+    beyond = [w for w in walls if _beyond_y(w, -29, 10)]
+    assert len(cut) >= 4 and beyond
+    assert {w.Id.Value for w in cut} <= set(picture.drawn) and not {w.Id.Value for w in beyond} & set(picture.drawn)
+    for wall in cut:   # drawn pixels where the wall meets the section plane, at half its height
+        a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
+        x = a.X + (b.X - a.X) * (-29 - a.Y) / (b.Y - a.Y)
+        middle = (x, -29, a.Z + wall.get_Parameter(BuiltInParameter.WALL_USER_HEIGHT_PARAM).AsDouble() / 2)
+        assert any(p != WHITE for p in _near(pixels, *picture.to_pixel(middle), radius=2)), wall.Id.Value
+    for col, row in ((2, 2), (picture.width - 3, 2)):   # the top corners, above the building: background
+        assert tuple(pixels[row, col]) == WHITE
+    left, right = picture.to_pixel((-4, -29, 0))[0], picture.to_pixel((34, -29, 0))[0]
+    assert 0 < left < right < picture.width        # the section's ends inside the picture, left to right
+
+
+def _crosses_y(wall, y) -> bool:
+    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
+    return min(a.Y, b.Y) < y - 0.5 and max(a.Y, b.Y) > y + 0.5
+
+
+def _beyond_y(wall, y, distance) -> bool:
+    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
+    return min(a.Y, b.Y) > y + distance or max(a.Y, b.Y) < y - distance
+
+
+def test_export_image_runs_with_or_without_an_open_transaction_and_draws_its_uncommitted_changes(duplex_rw, tmp_path):
+    doc = duplex_rw
+    view = _view(doc, "Level 1")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "inside").mkdir()
+    doc.ExportImage(_options(tmp_path / "outside", view.Id))
+    red = OverrideGraphicSettings()
+    red.SetProjectionLineColor(Color(255, 0, 0)).SetSurfaceForegroundPatternColor(Color(255, 0, 0))
+    with Transaction(doc, "highlight for the picture only") as t:
+        t.Start()
+        for wall in _walls(doc, view)[:5]:
+            view.SetElementOverrides(wall.Id, red)
+        doc.Regenerate()
+        doc.ExportImage(_options(tmp_path / "inside", view.Id))
+        t.RollBack()
+    name = ImageExportOptions.GetFileName(doc, view.Id) + ".png"
+    outside, inside = (_pixels(tmp_path / folder / name) for folder in ("outside", "inside"))
+    assert _count(outside, _red) == 0 and _count(inside, _red) > 50

@@ -4,6 +4,7 @@ hash, the text part, and each bad input a clear error with nothing left in the t
 from __future__ import annotations
 
 import tempfile
+from types import SimpleNamespace
 
 import pytest
 
@@ -154,3 +155,48 @@ def test_highlight_or_crop_with_an_empty_working_set_says_so(revit, export):
         message = revit.error("capture_view", {option: True})
         assert message.startswith(f"The working set is empty, so {option} has nothing to show."), message
     assert export.calls == []
+
+
+def test_with_a_transaction_already_open_the_highlight_goes_in_a_sub_transaction_and_is_undone(revit, export,
+                                                                                               monkeypatch):
+    """Autodesk does not say whether ExportImage may run inside an open transaction (docs/
+    REVIT_BEHAVIOUR.md): capture_view must work when its caller (a script) holds one. Its changes
+    then go in a sub-transaction, regenerated before the export and rolled back after it; the
+    caller's transaction stays open."""
+    doors = doors_on(revit, "Level 1")
+    seen = []
+    double = _document_export()
+
+    def export_seeing_the_highlight(document, options):
+        view = document.GetElement(list(options.GetViewsAndSheets())[0])
+        colour = view.GetElementOverrides(DB.ElementId(doors[0])).ProjectionLineColor
+        seen.append(((colour.Red, colour.Green, colour.Blue), document.IsModifiable))
+        double(document, options)
+    monkeypatch.setattr(_document_class(), "ExportImage", export_seeing_the_highlight)
+
+    def in_a_script_s_transaction():
+        view = revit.doc.ActiveView
+        ctx = SimpleNamespace(doc=revit.doc)
+        script = DB.Transaction(revit.doc, "a script")
+        script.Start()
+        try:
+            data = capture_tools._export_once(ctx, view, 300, capture_tools._Look(highlighted=doors))
+            still_open = revit.doc.IsModifiable
+            colour = view.GetElementOverrides(DB.ElementId(doors[0])).ProjectionLineColor
+        finally:
+            script.RollBack()
+        return data, still_open, (colour.Red, colour.Green, colour.Blue)
+
+    data, still_open, after = revit.call(in_a_script_s_transaction)
+    assert png_size(data)[0] == 300 and still_open
+    assert seen == [((255, 0, 0), True)]            # the export drew the highlight
+    assert after == (0, 0, 0)                        # and it was rolled back with the sub-transaction
+
+
+def _document_class():
+    from Autodesk.Revit.DB import _document
+    return _document.Document
+
+
+def _document_export():
+    return _document_class().ExportImage

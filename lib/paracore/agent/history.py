@@ -90,6 +90,22 @@ class ChatHistory:
         with self.session.lock:
             self.session.history.append(message)
 
+    def describe_pictures(self, reason: str, newest_only: bool) -> int:
+        """Replace the pictures of the tool results (only the newest message that has any, or all)
+        by their descriptions, saying ``reason``; how many were replaced. For a provider that
+        refused a picture: every call keeps its one result, now without the picture."""
+        replaced = 0
+        with self.session.lock:
+            history = list(self.session.history)
+            for index in range(len(history) - 1, -1, -1):
+                message, count = _without_pictures(history[index], reason)
+                if count:
+                    history[index], replaced = message, replaced + count
+                    if newest_only:
+                        break
+            self.session.history[:] = history
+        return replaced
+
     def step_started(self, calls: Sequence[ToolCallPart], results: Results) -> None:
         self._in_flight = (calls, results)
 
@@ -113,3 +129,15 @@ class ChatHistory:
             return history
         parts = [results.get(c.id) or result_part(c, ENDED, "error") for c in calls]
         return [*history, Message(role="user", parts=parts)]
+
+
+def _without_pictures(message: Message, reason: str) -> tuple[Message, int]:
+    """``message`` with its tool results' pictures as text, and how many there were."""
+    parts, count = [], 0
+    for part in message.parts:
+        if isinstance(part, ToolResultPart) and part.images:
+            count += len(part.images)
+            notes = "\n".join(image.as_text(reason) for image in part.images)
+            part = part.model_copy(update={"images": (), "content": f"{part.content}\n{notes}" if part.content else notes})
+        parts.append(part)
+    return (Message(role=message.role, parts=parts), count) if count else (message, 0)

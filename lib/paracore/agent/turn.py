@@ -23,7 +23,7 @@ from paracore.agent.phases.results import CANCELLED
 from paracore.agent.step import ToolStep
 from paracore.core import events as ev
 from paracore.core.session import OPEN_ACTION, Session
-from paracore.llm.base import CancelToken, ModelError
+from paracore.llm.base import CancelToken, ModelError, PictureTooLarge
 
 
 class ChatTurn:
@@ -65,8 +65,7 @@ class ChatTurn:
                 yield answer.finished(ctx, self.reply, "cancelled")
                 return
             yield ctx.event(ev.StatusChanged, text=ev.STATUS_THINKING)
-            request = prepare.model_request(ctx.agent, self.history.messages())
-            response = yield from answer.respond(ctx, request)
+            response = yield from self._respond()
             message = answer.sendable_calls(response.message, self.history.call_ids)
             self.reply = self._keep_reply(message)
             calls = message.tool_calls
@@ -89,12 +88,30 @@ class ChatTurn:
         self.reply = answer.out_of_steps(max_steps)
         yield answer.finished(ctx, self.reply, "end_turn")
 
+    def _respond(self) -> Iterator[ev._Event]:
+        """The model's response to the history. A provider that refuses a picture as too large gets
+        the request again with the newest pictures as their descriptions, then with all of them:
+        the conversation goes on, the model reads why and what to do, the user sees it as a retry."""
+        for attempt, newest_only in ((1, True), (2, False), (3, None)):
+            request = prepare.model_request(self.ctx.agent, self.history.messages())
+            try:
+                return (yield from answer.respond(self.ctx, request))
+            except PictureTooLarge as error:
+                if newest_only is None or not self.history.describe_pictures(_REFUSED, newest_only):
+                    raise
+                yield self.ctx.event(ev.ModelRetrying, attempt=attempt + 1, max_attempts=3, reason=error.message,
+                                     delay_s=0.0)
+
     def _keep_reply(self, message) -> str:
         kept = answer.reply_to_keep(message, self.ctx.cancel.cancelled)
         if kept is None:
             return ""
         self.history.add(kept)
         return kept.text
+
+
+_REFUSED = ("the provider refused it as too large; to see the view, take it again smaller: capture_view "
+            "with max_size 1024 or less, or crop_to_working_set")
 
 
 def end_action_unless_open(session: Session) -> None:

@@ -34,6 +34,8 @@ WORKSHARED_METAVAR = "USER:CATEGORY:COUNT[@LEVEL]"
 WORKSHARED_HELP = ("open the model as a workshared one in which a colleague borrows elements, e.g. "
                    "maria:Walls:3@Level 1 (docs/WORKSHARING.md)")
 LINK_METAVAR = "MODEL[@EAST,NORTH[,DEGREES]]"
+PICTURES_HELP = ("write a PNG of the active view after each turn, working set highlighted (DIR/turn-01.png, "
+                 "...); the session's trace shows it at the end of its turn (paracore trace --export x.html)")
 LINK_HELP = ("link another model into it, placed EAST and NORTH metres from its origin and turned DEGREES; "
              "repeat for more links, e.g. --link SampleHouse4@30,-5,90 (docs/WORKING_SET.md)")
 
@@ -113,9 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print one JSON document")
     replay.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
     replay.add_argument("--link", action="append", default=[], metavar=LINK_METAVAR, help=LINK_HELP)
-    replay.add_argument("--pictures", metavar="DIR",
-                        help="write a PNG of the active view after each turn, working set highlighted "
-                             "(DIR/turn-01.png, ...)")
+    replay.add_argument("--pictures", metavar="DIR", help=PICTURES_HELP)
     replay.set_defaults(handler=_replay)
     model = sub.add_parser("model", help="print a summary of a stand-in model")
     model.add_argument("name", nargs="?", default="duplex")
@@ -139,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     sandbox.add_argument("--building", default="duplex", help="stand-in model: a sample name or an .ifc path")
     sandbox.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
     sandbox.add_argument("--link", action="append", default=[], metavar=LINK_METAVAR, help=LINK_HELP)
+    sandbox.add_argument("--pictures", metavar="DIR", help=PICTURES_HELP)
     sandbox.set_defaults(handler=_sandbox)
     trace = sub.add_parser("trace", help="list recorded sessions, or print one session's timeline")
     trace.add_argument("session", nargs="?", help="a session id (or a unique prefix), 'latest', or a .jsonl path")
@@ -154,18 +155,28 @@ def _demo(args) -> int:
     return _run_replay_file(str(DEMO), None, args.json)
 
 
+def _pictures_folder(given: str | None) -> Path | None:
+    """The --pictures folder, made if need be; OSError when it cannot be written."""
+    if not given:
+        return None
+    folder = Path(given).expanduser()
+    folder.mkdir(parents=True, exist_ok=True)
+    if not os.access(folder, os.W_OK):
+        raise PermissionError("permission denied")
+    return folder
+
+
+def _say_pictures_folder_error(given: str, error: OSError) -> int:
+    print(f"paracore: cannot write pictures to {Path(given).expanduser()}: {error.strerror or error}",
+          file=sys.stderr)
+    return 2
+
+
 def _replay(args) -> int:
-    pictures_dir = None
-    if args.pictures:
-        pictures_dir = Path(args.pictures).expanduser()
-        try:
-            pictures_dir.mkdir(parents=True, exist_ok=True)
-            if not os.access(pictures_dir, os.W_OK):
-                raise PermissionError("permission denied")
-        except OSError as error:
-            print(f"paracore: cannot write pictures to {pictures_dir}: {getattr(error, 'strerror', None) or error}",
-                  file=sys.stderr)
-            return 2
+    try:
+        pictures_dir = _pictures_folder(args.pictures)
+    except OSError as error:
+        return _say_pictures_folder_error(args.pictures, error)
     return _run_replay_file(args.file, args.building, args.json, workshared=args.workshared, links=args.link,
                             pictures_dir=pictures_dir)
 
@@ -299,6 +310,10 @@ def _sandbox(args) -> int:
               file=sys.stderr)
         return 2
     try:
+        pictures_dir = _pictures_folder(args.pictures)
+    except OSError as error:
+        return _say_pictures_folder_error(args.pictures, error)
+    try:
         sandbox = Sandbox(args.building, workshared=args.workshared, links=args.link)
     except FileNotFoundError as error:
         print(f"paracore: {error}", file=sys.stderr)
@@ -308,4 +323,4 @@ def _sandbox(args) -> int:
     base_url = getattr(model, "base_url", None) or settings.base_url
     with sandbox:
         return run_chat(sandbox, model, base_url=base_url, policy=ApprovalPolicy(mode=settings.approval_policy),
-                        usage_log=UsageLog(base_url=base_url), settings=settings)
+                        usage_log=UsageLog(base_url=base_url), settings=settings, pictures_dir=pictures_dir)

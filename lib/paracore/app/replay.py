@@ -14,9 +14,9 @@ from typing import Callable
 
 from paracore.agent import ApprovalRequest
 from paracore.app.replay_file import Replay
+from paracore.app.turn_pictures import picture_after_turn
 from paracore.core import events as ev
 from paracore.hosts.revit.undo_turn import undo_last_turn
-from paracore.hosts.standin import pictures
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.revit import links
 from paracore.tools.overview import selection_and_element_count
@@ -41,8 +41,8 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
     borrowed elements, USER:CATEGORY:COUNT[@LEVEL] (docs/WORKSHARING.md). ``links`` (or the file's
     "links"): models linked into it, MODEL[@EAST,NORTH[,DEGREES]] each. ``pictures``: a folder
     to write a PNG of the active view into after each turn, working set highlighted (turn-01.png,
-    ...); the result's ``pictures`` lists them, and a turn whose picture could not be made says why
-    in its ``picture_error``."""
+    ...), also recorded in the trace (paracore.app.turn_pictures); the result's ``pictures`` lists
+    them, and a turn whose picture could not be made says why in its ``picture_error``."""
     scripted = replay.scripted_model()
     with Sandbox(model or replay.model or "duplex", grow_to=grow_to,
                  workshared=workshared or replay.workshared, links=links or replay.links) as sandbox:
@@ -58,7 +58,7 @@ def run_replay(replay: Replay, model: str | None = None, on_event: Callable | No
                 if turn.after == "undo_last_turn" and "error" not in turns[-1]:   # the user presses Undo last turn
                     turns[-1]["undo_last_turn"] = _undo_last_turn(sandbox)
                 if pictures is not None:
-                    _picture_after_turn(sandbox, turns[-1], Path(pictures) / f"turn-{index + 1:02d}.png", drawn)
+                    _picture_after_turn(sandbox, turns[-1], index + 1, Path(pictures), drawn, recorder)
                 if "error" in turns[-1]:
                     break
             else:
@@ -119,18 +119,16 @@ def _run_turn(agent, sandbox, user_text: str, index: int, scripted, on_event, re
     return turn
 
 
-def _picture_after_turn(sandbox, turn: dict, path: Path, drawn: list) -> None:
+def _picture_after_turn(sandbox, turn: dict, number: int, folder: Path, drawn: list, recorder) -> None:
     """A PNG of the active view, working set highlighted; a view without a picture (a schedule,
     a view showing nothing) is said in the turn's ``picture_error``, and the replay goes on."""
-    highlight = list(sandbox.session.working_set.ids)
-    try:
-        written = sandbox.on_main_thread(
-            lambda: pictures.picture_of_view(sandbox.doc, None, path, highlight=highlight))
-    except pictures.PictureError as error:
-        turn["picture_error"] = str(error)
+    picture = picture_after_turn(sandbox, number, folder, recorder)
+    if picture.path is None:
+        turn["picture_error"] = picture.error
         return
-    turn["picture"] = str(written)
-    drawn.append(str(written))
+    turn["picture"] = str(picture.path)
+    turn["picture_caption"] = picture.caption
+    drawn.append(str(picture.path))
 
 
 def _undo_last_turn(sandbox) -> dict:

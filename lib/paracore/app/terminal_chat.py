@@ -10,18 +10,25 @@ once on a cancel (``paracore.llm.retry``), so the prompt is back within a second
 server is silent. Ctrl-C at the prompt leaves the sandbox.
 While the model has not started answering, a live line on a terminal says how long it has been
 waiting; each retry of the request is printed as it happens.
-After each turn a usage line shows tokens, cache reads and the estimated cost.
+A picture a tool shows the model (``capture_view``) is written as a PNG into the sandbox's
+pictures folder (``--pictures DIR``, else ``<data dir>/pictures``, where /view writes) and its
+path printed under the tool card.
+After each turn a usage line shows tokens, cache reads and the estimated cost; with
+``--pictures DIR``, also the path of the picture of the working set drawn after it
+(``paracore.app.turn_pictures``), which the session's trace records too.
 """
 from __future__ import annotations
 
 import queue
 import threading
 import time
+from pathlib import Path
 from typing import Callable
 
 from paracore.agent import ApprovalPolicy, ApprovalRequest
 from paracore.app.cli_view import ConversationPrinter
 from paracore.app.revit import review_actions
+from paracore.app.turn_pictures import picture_after_turn
 from paracore.core import events as ev
 from paracore.core.command_line import paracore
 from paracore.hosts.revit import undo_turn
@@ -77,12 +84,13 @@ class _MainThreadApprover:
 
 def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, base_url: str | None = None,
              policy: ApprovalPolicy | None = None, usage_log: UsageLog | None = None, settings=None,
-             trace: bool = True) -> int:
+             trace: bool = True, pictures_dir: Path | None = None) -> int:
     """The chat loop. ``trace``: record the session in the user's traces folder, as the chat in
-    Revit and ``paracore replay`` do (``paracore trace latest`` shows it)."""
+    Revit and ``paracore replay`` do (``paracore trace latest`` shows it). ``pictures_dir``: a
+    folder to draw the working set into after each turn (turn-01.png, ...)."""
     import sys
     out = out or sys.stdout
-    printer = ConversationPrinter(out)
+    printer = ConversationPrinter(out, pictures_folder=lambda: pictures_dir or pictures.pictures_folder())
     usage = TurnUsage(base_url=base_url)
     approver = _MainThreadApprover()
     agent = sandbox.agent(model, approver=approver, policy=policy, settings=settings, toolsets=True)
@@ -90,8 +98,9 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
         if trace else None
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "
               "Type /help for the commands, /quit to leave, Ctrl-C to stop a turn.\n")
+    after_turn = _turn_pictures(sandbox, pictures_dir, recorder, out) if pictures_dir is not None else None
     try:
-        _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder)
+        _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn)
     finally:
         if recorder is not None:
             recorder.close()
@@ -100,7 +109,18 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
     return 0
 
 
-def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -> None:
+def _turn_pictures(sandbox, folder: Path, recorder, out) -> Callable[[], None]:
+    """What runs after each turn with --pictures: draw the working set, say where it is."""
+    turns = iter(range(1, 10**9))
+
+    def after_turn() -> None:
+        picture = picture_after_turn(sandbox, next(turns), folder, recorder)
+        out.write(f"  Picture: {picture.path} ({picture.caption})\n" if picture.path is not None
+                  else f"  No picture: {picture.error}.\n")
+    return after_turn
+
+
+def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn=None) -> None:
     while True:
         try:
             text = ask("\nYou> ").strip()
@@ -118,6 +138,8 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder) -
         _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask), recorder)
         out.write(f"  {usage.line('turn')} · session: {usage.line('session')}\n")
         _print_review(agent, out)
+        if after_turn is not None:
+            after_turn()
 
 
 def _print_review(agent, out) -> None:

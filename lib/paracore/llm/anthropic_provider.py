@@ -313,7 +313,7 @@ def _map_tool_result(part: ToolResultPart, vision: bool = True) -> dict[str, Any
     documents for tool results (https://docs.claude.com/en/docs/agents-and-tools/tool-use/
     implement-tool-use#handling-tool-use-and-tool-result-content-blocks)."""
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": _map_call_id(part.call_id)}
-    sent, notes = pictures(part, vision)
+    sent, notes = pictures(part, vision, PROVIDER)
     if part.images:
         text = with_notes(part.content, notes)
         block["content"] = [*([{"type": "text", "text": text}] if text else []),

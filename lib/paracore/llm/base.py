@@ -203,6 +203,12 @@ class ModelError(Exception):
         super().__init__(self.message)
 
 
+class PictureTooLarge(ModelError):
+    """The provider refused the request because a picture in it is too large (after Paracore made
+    it fit the documented limits, so the provider's own limit is lower). Not retryable as it is:
+    the agent sends the refused pictures as their descriptions instead (``agent/turn.py``)."""
+
+
 def is_retryable_status(status_code: int) -> bool:
     """Whether an HTTP status is worth retrying: timeouts, conflicts, rate limits, overload, 5xx."""
     return status_code in (408, 409, 429) or status_code >= 500

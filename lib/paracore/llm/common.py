@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import httpx2
 
-from paracore.llm.base import CancelToken, ModelError
+from paracore.llm.base import CancelToken, ModelError, PictureTooLarge
 
 log = logging.getLogger("paracore.llm")
 
@@ -101,6 +101,19 @@ def sdk_http_client(default_client_class: Any):
     return None if context is None else default_client_class(verify=context)
 
 
+# What the providers say when a picture is too large: Anthropic "image exceeds 5 MB maximum" and
+# "At least one of the image dimensions exceed max allowed size: 8000 pixels"; Gemini "Request
+# payload size exceeds the limit: 20971520 bytes" (inline data); an OpenAI or compatible server
+# naming an image as too large.
+_PICTURE_TOO_LARGE = ("image exceeds", "image dimensions exceed", "image too large", "image is too large",
+                      "image_too_large", "image size", "payload size exceeds")
+
+
+def is_picture_too_large(status_code: int | None, body: str) -> bool:
+    text = (body or "").lower()
+    return status_code in (400, 413, 422) and any(marker in text for marker in _PICTURE_TOO_LARGE)
+
+
 def is_quota_error(status_code: int | None, body: str) -> bool:
     text = (body or "").lower()
     return status_code == 429 and any(marker in text for marker in _QUOTA_MARKERS)
@@ -119,6 +132,12 @@ def model_error(provider: str, status_code: int | None, body: str, *, retry_afte
         message = (f"{label} says the account is out of quota or over its spend limit. Add credit or raise "
                    "the limit in the provider's console, or choose another provider in Settings.")
         retryable = False
+    elif is_picture_too_large(status_code, body):
+        return PictureTooLarge(
+            f"{label} refused a picture as too large ({status_code}): {detail}. It is sent as its description "
+            "instead; to see the view, take it again smaller (capture_view with max_size 1024 or less) or "
+            "framed on the working set (crop_to_working_set).", False, status_code=status_code,
+            provider=provider, secrets=secrets)
     elif status_code == 404:
         message = f"{label} does not know this model or endpoint (404). Check the model name and base URL."
         retryable = False

@@ -457,7 +457,7 @@ def _map_user_parts(message: Message, calls: list[ToolCallPart], gemini_ids: dic
     results = sorted(message.tool_results, key=lambda result: order.get(result.call_id, len(order)))
     parts, after = [], []
     for result in results:
-        sent, notes = pictures(result, vision)
+        sent, notes = pictures(result, vision, PROVIDER)
         parts.append(_map_result(result, gemini_ids.get(result.call_id), notes, sent if in_responses else []))
         if not in_responses:
             after += [types.Part(inline_data=types.Blob(mime_type=p.image.media_type, data=p.data)) for p in sent]

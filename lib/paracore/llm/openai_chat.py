@@ -169,7 +169,7 @@ def _map_user(message: Message, vision: bool = False) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     shown: list[dict[str, Any]] = []
     for result in message.tool_results:
-        sent, notes = pictures(result, vision)
+        sent, notes = pictures(result, vision, PROVIDER)
         text = shared.result_text(result)
         if sent:
             text += f"\n(The picture{'s follow' if len(sent) > 1 else ' follows'} in the next user message.)"

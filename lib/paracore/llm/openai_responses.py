@@ -208,7 +208,7 @@ def _map_result_output(result: ToolResultPart, vision: bool) -> str | list[dict[
     text = shared.result_text(result)
     if not result.images:
         return text
-    sent, notes = pictures(result, vision)
+    sent, notes = pictures(result, vision, PROVIDER)
     text = with_notes(text, notes)
     if not sent:
         return text

@@ -12,7 +12,8 @@ documents for tool results:
 
 A model without vision (``vision=False``, from the provider's settings) or a picture no longer in
 the store gets the picture's description instead (``ImagePart.as_text``): a text the model can
-use, never a failed request.
+use, never a failed request. A picture over what the provider documents it accepts is first made
+smaller (``paracore.llm.picture_fit``), or goes as its description when it cannot be.
 
 Token estimates follow each provider's published formula (bench/RESULTS.md cites them); the
 context-window estimate counts pictures with ``image_tokens`` instead of their JSON.
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 
 from paracore.core.images import ImageMissing, ImagePart, image_bytes
 from paracore.core.messages import ToolResultPart
+from paracore.llm.picture_fit import LIMITS, CannotFit, fitted
 
 
 @dataclass(frozen=True)
@@ -43,18 +45,24 @@ class Picture:
         return f"data:{self.image.media_type};base64,{self.base64}"
 
 
-def pictures(result: ToolResultPart, vision: bool) -> tuple[list[Picture], list[str]]:
-    """(the result's pictures to send, texts standing in for those that cannot be sent)."""
+def pictures(result: ToolResultPart, vision: bool, provider: str | None = None) -> tuple[list[Picture], list[str]]:
+    """(the result's pictures to send, texts standing in for those that cannot be sent); each
+    within ``provider``'s documented limits (picture_fit.LIMITS) when it is given."""
     sent: list[Picture] = []
     instead: list[str] = []
+    limits = LIMITS.get(provider or "")
     for image in result.images:
         if not vision:
             instead.append(image.as_text())
             continue
         try:
-            sent.append(Picture(image, image_bytes(image)))
+            data = image_bytes(image)
+            sent.append(Picture(image, fitted(data, image.width, image.height, image.sha256, limits)
+                                if limits else data))
         except ImageMissing:
             instead.append(image.as_text("it is no longer in Paracore's picture store"))
+        except CannotFit as why:
+            instead.append(image.as_text(str(why)))
     return sent, instead
 
 

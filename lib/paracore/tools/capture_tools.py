@@ -12,8 +12,9 @@ happens: nothing is left in the temporary folder.
 The tool is read-only (writes=False): the view's look is changed only for
 ``highlight_working_set`` (the working set's lines and surface patterns in red) and
 ``crop_to_working_set`` (the view's CropBox set around the working set's locations with a metre
-of margin, in the box's own frame, and CropBoxActive on), inside a transaction that is always
-rolled back after the export, so the model and the undo list are as before.
+of margin, in the box's own frame, and CropBoxActive on), inside a transaction (a sub-transaction
+when one is already open) that is regenerated, exported and always rolled back, so the model and
+the undo list are as before.
 
 Bad input is a ToolError that says what to do: a view that cannot be exported as a picture (a
 schedule — read it with the schedule tools; a view template; any view ExportImage refuses with
@@ -206,20 +207,27 @@ def _options(folder: Path, view, size: int, vertical: bool):
 
 
 def _run_export(ctx, view, options, look: _Look) -> None:
+    """Export, with the look's changes made in a transaction that is rolled back after. Autodesk
+    does not say whether ExportImage may run inside an open transaction, nor whether it regenerates
+    first (docs/REVIT_BEHAVIOUR.md, "Exporting images"): the changes are regenerated before the
+    export, and when the caller already holds a transaction (a script's), a sub-transaction of it
+    carries them, since a second transaction cannot start."""
     from Autodesk.Revit import DB
-    transaction = None
+    changes = None
     try:
         if look.highlighted or look.cropped:
-            transaction = DB.Transaction(ctx.doc, "Paracore: capture_view")
-            transaction.Start()
+            changes = DB.SubTransaction(ctx.doc) if ctx.doc.IsModifiable else \
+                DB.Transaction(ctx.doc, "Paracore: capture_view")
+            changes.Start()
             if look.highlighted:
                 _highlight(ctx, view, look.highlighted)
             if look.cropped:
                 _crop(ctx, view, look.cropped)
+            ctx.doc.Regenerate()
         ctx.doc.ExportImage(options)
     finally:
-        if transaction is not None and transaction.HasStarted() and not transaction.HasEnded():
-            transaction.RollBack()  # the highlight was for the picture only
+        if changes is not None and changes.HasStarted() and not changes.HasEnded():
+            changes.RollBack()  # the highlight was for the picture only
 
 
 def _highlight(ctx, view, ids: list[int]) -> None:

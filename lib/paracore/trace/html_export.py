@@ -1,7 +1,9 @@
 """A session's timeline as one self-contained web page (``Timeline.export("x.html")``).
 
 Turns, model calls, tool calls with their arguments and results, replies — and the pictures a
-tool showed the model, under the result that carried them, where the model saw them. Each
+tool showed the model, under the result that carried them, where the model saw them; and, last
+in a turn, the picture of the working set drawn after it (a stand-in session run with pictures:
+``paracore replay --pictures``, ``paracore sandbox --pictures``), captioned. Each
 picture's bytes are written once, by hash, in one table at the end of the page; every place that
 shows it refers to that entry (a session that pictures the same view twice carries it once). A
 picture no longer in the store (``paracore.core.images``) shows its description instead. Secrets
@@ -58,13 +60,17 @@ def _entry(entry: dict, pictures: dict, store: ImageStore) -> str:
     for section in entry.get("sections", []):
         parts.append(f"<div><span class=meta>{_e(section.get('title', ''))}</span><pre>{_e(section.get('body', ''))}</pre></div>")
     for image in (entry.get("data") or {}).get("images", []):
-        parts.append(_figure(image, pictures, store))
+        parts.append(_figure(image, pictures, store, _WHERE.get(entry.get("kind"), _WHERE["tool_call"])))
     parts += [_entry(child, pictures, store) for child in entry.get("children", [])]
     parts.append("</details>")
     return "".join(parts)
 
 
-def _figure(image: dict, pictures: dict, store: ImageStore) -> str:
+_WHERE = {"tool_call": "the model saw this picture with the result above",
+          "turn_picture": "drawn after the turn for the record; the model did not see it"}
+
+
+def _figure(image: dict, pictures: dict, store: ImageStore, where: str) -> str:
     sha = str(image.get("sha256", ""))
     caption = f"{image.get('description') or 'Picture'} ({image.get('width')}×{image.get('height')} px)"
     if sha not in pictures:
@@ -76,7 +82,7 @@ def _figure(image: dict, pictures: dict, store: ImageStore) -> str:
     if pictures[sha] is None:
         return f"<figure><figcaption>{_e(caption)} — the picture is no longer in this computer's store.</figcaption></figure>"
     return (f"<figure><img data-sha='{_e(sha)}' alt='{_e(caption)}' width='{int(image.get('width') or 0)}'>"
-            f"<figcaption>{_e(caption)} — the model saw this picture with the result above.</figcaption></figure>")
+            f"<figcaption>{_e(caption)} — {_e(where)}.</figcaption></figure>")
 
 
 def _metrics(metrics: dict) -> str:

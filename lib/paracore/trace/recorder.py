@@ -26,6 +26,8 @@ and ``ts`` (ISO 8601, UTC, milliseconds):
     working_set        turn, ids, summary, source
     turn_finished      turn, reply, stop_reason
     turn_failed        turn, error, recoverable
+    turn_picture       turn, caption, and image (a reference) or reason: the working set drawn
+                       after the turn (a stand-in session with pictures), not seen by the model
 
 Tool calls, approvals and results are tied by ``call_id`` only (parallel calls finish in any
 order); a response by the ``id`` of its request. Every string (keys too) goes through
@@ -49,6 +51,7 @@ from typing import Any, Iterable, Iterator
 
 from paracore.core import events as ev
 from paracore.core.command_line import paracore
+from paracore.core.images import ImagePart
 from paracore.core.paths import data_dir
 from paracore.llm.base import redact_secrets
 
@@ -197,6 +200,20 @@ class TraceRecorder:
                     handler(event)
         except Exception:  # noqa: BLE001
             log.exception("trace: recording an event failed")
+
+    def on_turn_picture(self, caption: str, image: ImagePart | None = None, reason: str | None = None) -> None:
+        """The picture drawn after the last turn (``image``, by reference: its bytes stay in the
+        picture store), or ``reason`` why there is none. Call it after the turn's events."""
+        try:
+            with self._lock:
+                record = {"type": "turn_picture", "turn": self._turn, "caption": caption}
+                if image is not None:
+                    record["image"] = image.model_dump(mode="json")
+                if reason:
+                    record["reason"] = reason
+                self._write(record)
+        except Exception:  # noqa: BLE001
+            log.exception("trace: recording a turn's picture failed")
 
     # -- events ---------------------------------------------------------------------------------------
 

@@ -12,8 +12,8 @@ Shape:
 - ``header``: the system prompt and the tool definitions (collapsible; by prompt hash);
 - ``entries``: one entry per turn, whose children are, in order, its model calls, tool calls
   (tied to approvals and results strictly by call id, so parallel calls finishing in any
-  order are matched), working-set changes and the reply; damaged records appear where they
-  were, with their raw text;
+  order are matched), working-set changes, the reply and the picture drawn after the turn
+  (``turn_picture``); damaged records appear where they were, with their raw text;
 - ``status``: while the last turn is in progress, "Thinking…", "Waiting for your approval"
   (a call is awaiting the user) or "Waiting for tool results…" (a call has no result yet);
   None once it ended.
@@ -59,6 +59,7 @@ _REQUIRED: dict[str, dict[str, type | tuple]] = {
     "retry": {},
     "turn_finished": {},
     "turn_failed": {},
+    "turn_picture": {"caption": str},
 }
 
 
@@ -469,6 +470,17 @@ class _Builder:
         self._add(Entry(id=f"{self.turn.id}-error", kind="error", title="The turn failed", subtitle=_first_line(error),
                         status="error", ts=r.get("ts"), sections=[Section("Error", error, collapsed=False)]))
         self._close_turn()
+
+    def _turn_picture(self, r: dict, index: int) -> None:
+        """The working set drawn after a turn: last among that turn's entries."""
+        image = r.get("image") if isinstance(r.get("image"), dict) and isinstance(r["image"].get("sha256"), str) else None
+        reason = str(r.get("reason") or "")
+        entry = Entry(id=self._uid("picture"), kind="turn_picture", title=r["caption"],
+                      subtitle="" if image else f"no picture: {reason or 'none was drawn'}", ts=r.get("ts"),
+                      data={"images": [image]} if image else {"reason": reason})
+        turn = next((e for e in reversed(self.t.entries) if e.kind == "turn" and e.data.get("turn") == r.get("turn")),
+                    self.turn)
+        (turn.children if turn is not None else self.t.entries).append(entry)
 
     def _close_turn(self) -> None:
         for entry in self.turn.children:  # calls the turn never answered (a crash mid-batch)

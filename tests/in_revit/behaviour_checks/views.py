@@ -255,6 +255,41 @@ def export_refuses_templates_and_missing_folders(scratch):
     return "templates and missing folders refused"
 
 
+def _exported_bytes(doc, view, folder):
+    """The bytes of the one PNG ExportImage writes of ``view`` into the empty ``folder``."""
+    os.makedirs(folder)
+    doc.ExportImage(_image_options(folder, view))
+    written = [name for name in os.listdir(folder) if name.lower().endswith(".png")]
+    expect(len(written) == 1, f"the export wrote {written} into an empty folder")
+    with open(os.path.join(folder, written[0]), "rb") as file:
+        return file.read()
+
+
+def export_inside_an_open_transaction_draws_its_changes(scratch):
+    """capture_view exports with no transaction open, and inside its own (the working set's
+    highlight, rolled back after): both must export, and the second must draw the change."""
+    doc = scratch.doc
+    plan = _a_floor_plan(doc)
+    walls = list(DB.FilteredElementCollector(doc, plan.Id).OfClass(DB.Wall))
+    if not walls:
+        skip(f"'{plan.Name}' shows no wall")
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    step = DB.Transaction(doc, "Paracore check: export inside a transaction")
+    try:
+        outside = _exported_bytes(doc, plan, os.path.join(folder, "outside"))
+        step.Start()
+        halftone = DB.OverrideGraphicSettings().SetHalftone(True)   # shows on cut and projected lines alike
+        for wall in walls:
+            plan.SetElementOverrides(wall.Id, halftone)
+        doc.Regenerate()
+        inside = _exported_bytes(doc, plan, os.path.join(folder, "inside"))
+    finally:
+        site.ended(step)
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(inside != outside, f"the export inside the transaction did not draw its {len(walls)} halftone walls")
+    return f"exported outside and inside a transaction; the uncommitted halftone of {len(walls)} walls drawn"
+
+
 def pixel_size_range(scratch):
     options = DB.ImageExportOptions()
     default = options.PixelSize
@@ -279,4 +314,5 @@ CHECKS = [
     ("an exported view's file is named as GetFileName says", export_names_the_file_get_file_name_gives),
     ("templates and missing folders are not exported", export_refuses_templates_and_missing_folders),
     ("PixelSize is 512 by default and at most 15000", pixel_size_range),
+    ("an export inside an open transaction draws its changes", export_inside_an_open_transaction_draws_its_changes),
 ]

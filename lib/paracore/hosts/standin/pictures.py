@@ -16,11 +16,13 @@ import difflib
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from paracore.core.paths import data_dir
 from paracore.revit.api import DB
 from paracore.revit.dotnet import element_id_list
+from paracore.revit.element_ids import id_value
 
 DEFAULT_SIZE = 1600        # pixels across (or down, for a tall view)
 MIN_SIZE, MAX_SIZE = 64, 4096
@@ -100,6 +102,24 @@ def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = 
         except OSError as error:
             raise PictureError(f"cannot write {output}: {error.strerror or error}") from None
     return output
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A picture of the active view that was written: where, of which view, and how many of the
+    highlighted elements the view shows (a working set on another level is highlighted in none)."""
+
+    path: Path
+    view: str
+    shown: int
+
+
+def draw_active_view(doc, output, highlight=()) -> Drawn:
+    """``picture_of_view`` of the active view, with what it shows; main thread."""
+    view = find_view(doc, None)
+    path = picture_of_view(doc, None, output, highlight=highlight)
+    visible = {id_value(e) for e in DB.FilteredElementCollector(doc, view.Id).WhereElementIsNotElementType().ToElementIds()}
+    return Drawn(path, view.Name, sum(1 for value in highlight if int(value) in visible))
 
 
 def _why_no_picture(view) -> str:

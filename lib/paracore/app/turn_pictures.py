@@ -1,0 +1,62 @@
+"""The working set drawn after each turn of a stand-in session (`paracore replay --pictures DIR`,
+`paracore sandbox --pictures DIR`).
+
+After a turn the active view is drawn with the turn's working set highlighted, written as
+``DIR/turn-01.png``, ``DIR/turn-02.png``…, stored once in the picture store
+(``paracore.core.images``: the same picture after two turns is one file) and recorded in the
+session's trace as a ``turn_picture`` record that refers to it by hash, so that
+``paracore trace SESSION --export x.html`` shows it at the end of its turn, captioned. A view
+without a picture (a schedule, a view showing nothing) is said instead, and the session goes on.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from paracore.core.images import ImagePart, default_store
+from paracore.hosts.standin import pictures
+
+
+@dataclass(frozen=True)
+class TurnPicture:
+    """What was drawn after a turn: the file and its reference, or why there is none."""
+
+    caption: str
+    path: Path | None = None
+    image: ImagePart | None = None
+    error: str | None = None
+
+
+def file_for(folder: Path | str, number: int) -> Path:
+    """``folder/turn-01.png`` for turn 1."""
+    return Path(folder) / f"turn-{number:02d}.png"
+
+
+def picture_after_turn(sandbox, number: int, folder: Path | str, recorder=None) -> TurnPicture:
+    """Draw the active view after turn ``number`` (from 1) into ``folder``; record it in
+    ``recorder`` (a TraceRecorder) when given."""
+    working_set = sandbox.session.working_set
+    highlight, summary = list(working_set.ids), working_set.summary()
+    try:
+        drawn = sandbox.on_main_thread(
+            lambda: pictures.draw_active_view(sandbox.doc, file_for(folder, number), highlight=highlight))
+    except pictures.PictureError as error:
+        picture = TurnPicture(caption=f"After turn {number}: no picture", error=str(error))
+    else:
+        caption = caption_for(number, summary, len(highlight), drawn)
+        image = default_store().put(drawn.path.read_bytes(), description=caption)
+        picture = TurnPicture(caption=caption, path=drawn.path, image=image)
+    if recorder is not None:
+        recorder.on_turn_picture(picture.caption, image=picture.image, reason=picture.error)
+    return picture
+
+
+def caption_for(number: int, summary: str, highlighted: int, drawn: pictures.Drawn) -> str:
+    """"After turn 2: working set of 5 Doors highlighted in 'Level 1'", saying when the view
+    shows only some of them (or none: the working set is on another level)."""
+    if not highlighted:
+        return f"After turn {number}: '{drawn.view}' (the working set is empty)"
+    caption = f"After turn {number}: working set of {summary} highlighted in '{drawn.view}'"
+    if drawn.shown < highlighted:
+        caption += f" (the view shows {drawn.shown} of them)" if drawn.shown else " (none of them is in this view)"
+    return caption

@@ -12,7 +12,8 @@ repeated runs for every timing):
 - toolsets: definition tokens of the core and each toolset, and the 30-turn session switching
   toolsets (toolset_economy.py);
 - the cost of one Python→.NET crossing on a real CLR, pythonnet 3.0.3 on Mono (clr_boundary.py);
-- the MCP round trip per call over stdio and HTTP, and the size of tools/list (mcp_roundtrip.py).
+- the MCP round trip per call over stdio and HTTP, and the size of tools/list (mcp_roundtrip.py);
+- the parameter spreadsheet's export and import at 5,000 and 50,000 rows: time and memory (spreadsheets.py).
 
     python3 tasks.py bench            print the report (10 min 24 s on an idle 2-core machine, most of it
                                       the 100,000-element model's tool bounds)
@@ -42,6 +43,7 @@ import overhead  # noqa: E402
 import pictures  # noqa: E402
 import preview_cost  # noqa: E402
 import scaling  # noqa: E402
+import spreadsheets  # noqa: E402
 import token_economy  # noqa: E402
 import tool_bounds  # noqa: E402
 import toolset_economy  # noqa: E402
@@ -66,6 +68,7 @@ def build_report(quick: bool) -> list[str]:
     report += preview_cost.preview_section(sizes, repeat)
     report += tool_bounds.bounds_section(sizes[-1])
     report += pictures.render_section(sizes[-1:], repeat)
+    report += spreadsheets.spreadsheet_section(sizes[-1], [5_000] if quick else [5_000, 50_000])
     report += token_economy.token_section()
     report += toolset_economy.toolset_section()
     report += image_tokens.image_token_section()

@@ -10,8 +10,9 @@ from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
 
 
-def play_and_read(path, model: str, read) -> tuple[dict, object]:
-    """run_replay(path on model); ``read(doc)`` runs on Revit's main thread after the last turn.
+def play_and_read(path, model: str, read, on_event=None) -> tuple[dict, object]:
+    """run_replay(path on model); ``read(doc)`` runs on Revit's main thread after the last turn;
+    ``on_event`` sees every event of the session (a test acts between turns there, as a user would).
     Returns (the replay's result, what read returned)."""
     seen = {}
 
@@ -22,5 +23,5 @@ def play_and_read(path, model: str, read) -> tuple[dict, object]:
             super().close()
 
     with mock.patch.object(replay_module, "Sandbox", ReadingSandbox):
-        result = run_replay(load_replay(path), model=model, trace=False)
+        result = run_replay(load_replay(path), model=model, trace=False, on_event=on_event)
     return result, seen.get("state")

@@ -1023,6 +1023,50 @@ def check_export_schedule(scratch):
     return f"{len(lines) - 1} rows; the scratch wall's Mark among them"
 
 
+def exported_sheet(scratch, made, folder):
+    """export_parameters of one scratch wall's Mark and Comments to an .xlsx in ``folder``: (path, sheet)."""
+    import openpyxl
+    target = os.path.join(folder, "walls.xlsx")
+    scratch.call("export_parameters", {"element_ids": [made], "parameters": ["Mark", "Comments"],
+                                       "path": target})
+    expect(os.path.isfile(target), f"no file at {target}")
+    book = openpyxl.load_workbook(target)
+    return target, book, book.worksheets[0]
+
+
+@check("export_parameters")
+def check_export_parameters(scratch):
+    made = wall(scratch)
+    set_text(scratch, [made], DB.BuiltInParameter.ALL_MODEL_MARK, "PC-CHECK-SHEET")
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        _, _, sheet = exported_sheet(scratch, made, folder)
+        rows = list(sheet.iter_rows(values_only=True))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(rows and rows[0][0] == "Element Id", f"the first row is {rows[:1]}, not the headers")
+    row = next((r for r in rows[1:] if r[0] == made), None)
+    expect(row is not None and "PC-CHECK-SHEET" in row, f"the scratch wall's row with its Mark is not in the file: {rows[:3]}")
+    return f"{len(rows) - 1} row; headers {rows[0][:4]}"
+
+
+@check("import_parameters")
+def check_import_parameters(scratch):
+    made = wall(scratch)
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        target, book, sheet = exported_sheet(scratch, made, folder)
+        comments = next(c.column for c in sheet[1] if str(c.value).startswith("Comments"))
+        sheet.cell(2, comments).value = "PC-CHECK-IMPORTED"
+        book.save(target)
+        content = scratch.call("import_parameters", {"path": target})
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    stored = element(scratch, made).get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS).AsString()
+    expect(stored == "PC-CHECK-IMPORTED", f"the wall's Comments read '{stored}' after the import: {content[:300]}")
+    return content[:90]
+
+
 @check("compare_schedules")
 def check_compare_schedules(scratch):
     first, _ = wall_schedule(scratch, f"{PREFIX} first")

@@ -69,6 +69,7 @@ class CellChange:
     before: str                # as the cell showed it
     after: str
     new: object                # the value to store (internal units, ids as integers)
+    parameter: object = field(default=None, compare=False, repr=False)   # read again after the change
 
 
 @dataclass(frozen=True)
@@ -246,51 +247,71 @@ def _without_check(cells: tuple, layout: _Layout) -> tuple:
 
 def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: ImportPlan) -> str:
     """Add the row's changes (or its problem) to ``plan``: "changed", "unchanged", "problem" or
-    "mismatch" (its check value is another element's)."""
-    subject = label(ctx, element)
+    "mismatch" (its check value is another element's). The row's label is made only for a row
+    that is reported: most rows of a big file are unchanged."""
     check = cells[layout.check_index] if layout.check_index is not None and layout.check_index < len(cells) else None
     identity, exported_values = split_check(check)
     if not identity:
-        plan.problems.append(RowProblem(where, subject, f"it has no check value (the hidden '{CHECK_HEADER}' "
-                                        "column): rows added by hand are not imported; export the element"))
+        plan.problems.append(RowProblem(where, label(ctx, element), f"it has no check value (the hidden "
+                                        f"'{CHECK_HEADER}' column): rows added by hand are not imported; export "
+                                        "the element"))
         return "problem"
     if identity != identity_hash(ctx, element):
-        plan.problems.append(RowProblem(where, subject, "its check value belongs to another element: the id was "
-                                        "changed by hand, or the row comes from another model; put back the "
+        plan.problems.append(RowProblem(where, label(ctx, element), "its check value belongs to another element: the "
+                                        "id was changed by hand, or the row comes from another model; put back the "
                                         "id it was exported with, or export again"))
         return "mismatch"
-    changes, problems = [], []
+    edits, problems, shown = [], [], {}
     for column in layout.columns:
         read = cells[column.index] if column.index < len(cells) else None
-        outcome = _cell_change(ctx, element, column, read, layout.kind, where, subject)
-        if isinstance(outcome, CellChange):
-            changes.append(outcome)
+        outcome = _cell_change(ctx, element, column, read, layout.kind, shown)
+        if isinstance(outcome, _Edit):
+            edits.append(outcome)
         elif outcome:
             problems.append(outcome)
     if problems:
         more = f"; and {len(problems) - PROBLEMS_PER_ROW} more cells" if len(problems) > PROBLEMS_PER_ROW else ""
-        plan.problems.append(RowProblem(where, subject, "; ".join(problems[:PROBLEMS_PER_ROW]) + more))
+        plan.problems.append(RowProblem(where, label(ctx, element), "; ".join(problems[:PROBLEMS_PER_ROW]) + more))
         return "problem"
-    if not changes:
+    if not edits:
         plan.unchanged += 1
         return "unchanged"
-    if exported_values != values_hash(_current_values(ctx, element, layout)):
-        names = ", ".join(f"'{c.name}'" for c in changes[:3])
+    subject = label(ctx, element)
+    if exported_values != values_hash(_current_values(ctx, element, layout, shown)):
+        names = ", ".join(f"'{e.parameter.Definition.Name}'" for e in edits[:3])
         plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export, so applying {names} "
                                         "could undo that change: export it again and redo the edit"))
         return "problem"
-    plan.changes += changes
+    owner = ctx.id_value(element.Id)
+    plan.changes += [CellChange(where, owner, subject, e.parameter.Definition.Name, e.before, e.after, e.new, e.parameter)
+                     for e in edits]
     return "changed"
 
 
-def _current_values(ctx, element, layout: _Layout) -> list:
-    return [cell_value(ctx, find_named_parameter(element, name)) for name in layout.hashed]
+@dataclass(frozen=True)
+class _Edit:
+    """An edited cell, converted: the parameter, the value shown before and after, the value to store."""
+
+    parameter: object
+    before: str
+    after: str
+    new: object
 
 
-def _cell_change(ctx, element, column: _HeaderColumn, read, kind: str, where: str, subject: str):
-    """A CellChange, a problem (str), or None when the cell shows what the model holds."""
+def _current_values(ctx, element, layout: _Layout, shown: dict) -> list:
+    """The row's editable values as the model gives them now, for the check's second part (those
+    the row's columns already read are not read again)."""
+    return [shown[name] if name in shown else cell_value(ctx, find_named_parameter(element, name))
+            for name in layout.hashed]
+
+
+def _cell_change(ctx, element, column: _HeaderColumn, read, kind: str, shown: dict):
+    """An _Edit, a problem (str), or None when the cell shows what the model holds. ``shown``
+    collects what the model holds, by parameter name."""
     parameter, on_type = _parameter(ctx, element, column, kind)
     current = cell_value(ctx, parameter)
+    if parameter is not None and not on_type:
+        shown[parameter.Definition.Name] = current
     if same_cell(read, current) or (parameter is None and _blank(read)):
         return None
     header = f"'{display_text(column.header, CELL_TEXT)}'"
@@ -302,23 +323,24 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, kind: str, where: st
     if parameter.IsReadOnly or column.mark == READ_ONLY:
         return (f"{header} is read-only ('{_shown(read)}' here, {_shown(current)} in the model): Revit computes it, "
                 "so it cannot be set from the file")
-    return _converted(ctx, element, parameter, column, read, current, where, subject)
+    return _converted(ctx, parameter, column, read, current)
 
 
 def _parameter(ctx, element, column: _HeaderColumn, kind: str):
     """(the parameter the column means on this row, whether it is the element's type's)."""
-    owners = [(element, False)]
-    if kind == "elements":
-        owners.append((type_of(ctx, element), True))
-    for owner, on_type in owners:
-        for name in column.names if owner is not None else ():
-            parameter = find_named_parameter(owner, name)
-            if parameter is not None:
-                return parameter, on_type
+    for name in column.names:
+        parameter = find_named_parameter(element, name)
+        if parameter is not None:
+            return parameter, False
+    element_type = type_of(ctx, element) if kind == "elements" else None   # looked up only when needed
+    for name in column.names if element_type is not None else ():
+        parameter = find_named_parameter(element_type, name)
+        if parameter is not None:
+            return parameter, True
     return None, column.mark == TYPE_MARK
 
 
-def _converted(ctx, element, parameter, column: _HeaderColumn, read, current, where: str, subject: str):
+def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     from Autodesk.Revit import DB
     name = parameter.Definition.Name
     if _blank(read) and parameter.StorageType != DB.StorageType.String:
@@ -331,9 +353,7 @@ def _converted(ctx, element, parameter, column: _HeaderColumn, read, current, wh
     if holds_value(ctx, parameter, new):
         return None
     problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
-    if problem:
-        return problem
-    return CellChange(where, ctx.id_value(element.Id), subject, name, _shown(current), _shown(read), new)
+    return problem or _Edit(parameter, _shown(current), _shown(read), new)
 
 
 def _as_given(parameter, column: _HeaderColumn, read):

@@ -54,7 +54,7 @@ from paracore.tools.parameter_table import (
     parameter_for,
     type_of,
 )
-from paracore.tools.parameter_values import find_named_parameter, holds_value
+from paracore.tools.parameter_values import holds_value
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
 from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows
@@ -221,16 +221,17 @@ def import_parameters(ctx, args: ImportParametersArgs):
         return _nothing_to_apply(plan)
     applied, refused = _apply(ctx, plan.changes)
     plan.problems += refused
+    held: list[CellChange] = []        # what the last read-back found holding, for the report
 
     def compare(read_back: ReadBack) -> None:
-        for change, parameter in _reread(ctx, applied):
-            if parameter is None or not holds_value(ctx, parameter, change.new):
-                read_back.same(change.subject, f"'{change.name}'", change.after,
-                               "no such parameter" if parameter is None else _now(ctx, parameter))
+        held.clear()
+        for change in applied:
+            if holds_value(ctx, change.parameter, change.new):
+                held.append(change)
+            else:
+                read_back.same(change.subject, f"'{change.name}'", change.after, _now(ctx, change.parameter))
 
     def report() -> str:
-        held = [change for change, parameter in _reread(ctx, applied)
-                if parameter is not None and holds_value(ctx, parameter, change.new)]
         return _import_report(plan, applied, held)
 
     return ToolOutput(change=Change(
@@ -247,12 +248,11 @@ def _apply(ctx, changes: list[CellChange]) -> tuple[list[CellChange], list[RowPr
     for change in changes:
         by_row[(change.where, change.owner_id)].append(change)
     applied, refused = [], []
-    for (where, owner_id), row in by_row.items():
-        owner = ctx.doc.GetElement(ctx.element_id(owner_id))
+    for (where, _), row in by_row.items():
         done = []
         for change in row:
-            parameter = find_named_parameter(owner, change.name)
-            before = _stored(ctx, parameter)
+            parameter = change.parameter
+            before = _stored(parameter)
             try:
                 value = ctx.element_id(change.new) if parameter.StorageType == DB.StorageType.ElementId else change.new
                 accepted = parameter.Set(value)
@@ -261,7 +261,7 @@ def _apply(ctx, changes: list[CellChange]) -> tuple[list[CellChange], list[RowPr
             else:
                 why = f"Revit refused '{change.after}' for '{change.name}'"
             if not accepted:
-                _put_back(ctx, done)
+                _put_back(done)
                 refused.append(RowProblem(where, change.subject, why + "; the row's other cells were left as they were"))
                 break
             done.append((parameter, before))
@@ -270,7 +270,7 @@ def _apply(ctx, changes: list[CellChange]) -> tuple[list[CellChange], list[RowPr
     return applied, refused
 
 
-def _stored(ctx, parameter):
+def _stored(parameter):
     from Autodesk.Revit import DB
     storage = parameter.StorageType
     if storage == DB.StorageType.ElementId:
@@ -280,15 +280,9 @@ def _stored(ctx, parameter):
     return parameter.AsInteger() if storage == DB.StorageType.Integer else parameter.AsDouble()
 
 
-def _put_back(ctx, done: list) -> None:
+def _put_back(done: list) -> None:
     for parameter, before in reversed(done):
         parameter.Set(before)
-
-
-def _reread(ctx, applied: list[CellChange]):
-    for change in applied:
-        owner = ctx.doc.GetElement(ctx.element_id(change.owner_id))
-        yield change, (find_named_parameter(owner, change.name) if owner is not None else None)
 
 
 def _now(ctx, parameter) -> str:

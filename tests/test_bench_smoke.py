@@ -147,3 +147,10 @@ def test_the_drawing_section_has_the_duplex_and_a_grown_model():
     import pictures
     text = "\n".join(pictures.render_section([1_000], repeat=1))
     assert "## Drawing a plan" in text and "| duplex | Level 1 |" in text and "| 1,000 elements |" in text
+
+
+def test_the_spreadsheet_section_has_a_row_per_size_and_the_import_refuses_every_tenth_row():
+    import spreadsheets
+    text = "\n".join(spreadsheets.spreadsheet_section(1_000, [40]))
+    assert "## Parameter spreadsheet round trip" in text and "\n| 40 | " in text
+    assert "36 changes on 36 elements" in text and "4 rows not applied" in text, text

@@ -5,14 +5,20 @@ the process's resident memory grew at its peak during each call (sampled, on top
 already loaded), per row count: the curve says whether both stay linear in the rows and bounded."""
 from __future__ import annotations
 
+import argparse
 import os
+import sys
 import tempfile
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from unittest import mock
 
-from measure import progress
+from tool_bounds import REPORT, replace_section  # first: it puts lib/ and stubs/ on sys.path when run alone
+
+import machine  # noqa: E402
+from measure import progress  # noqa: E402
 
 PARAMETERS = ["Mark", "Comments"]
 MISSING_ID = 900_000_000   # ids every tenth edited row is given: elements that do not exist
@@ -140,3 +146,24 @@ def spreadsheet_section(size: int, row_counts: list[int]) -> list[str]:
                              f"{r['import_s'] / max(r['rows'], 1) * 1000:.2f} s |")
     lines += ["", f"The import's result at {results[-1]['rows']:,} rows: {results[-1]['result'][:500]}…", ""]
     return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="The parameter spreadsheet section of the benchmark, alone.")
+    parser.add_argument("--size", type=int, default=100_000, help="elements to grow the duplex to (100,000)")
+    parser.add_argument("--rows", type=int, nargs="+", default=[5_000, 50_000], help="rows exported and imported")
+    parser.add_argument("--write", action="store_true", help="replace the section in bench/RESULTS.md")
+    args = parser.parse_args(argv)
+    now = datetime.now(timezone.utc)
+    section = spreadsheet_section(args.size, args.rows)
+    section[1:1] = ["", f"Measured alone (`python3 bench/spreadsheets.py --write`), {now:%Y-%m-%d %H:%M} UTC, "
+                        f"commit {machine.git_commit()}; the rest of this report is from the run in its header."]
+    print("\n".join(section))
+    if args.write:
+        REPORT.write_text(replace_section(REPORT.read_text(encoding="utf-8"), section, before=None), encoding="utf-8")
+        progress(f"written to {REPORT.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -636,15 +636,17 @@ def bounds_section(size: int) -> list[str]:
     return lines
 
 
-def replace_section(text: str, section: list[str], before: str = "## Token economy") -> str:
-    """``text`` (bench/RESULTS.md) with this section's lines replaced by ``section`` (put in before
-    the heading ``before`` when the report has none yet)."""
+def replace_section(text: str, section: list[str], before: str | None = "## Token economy") -> str:
+    """``text`` (bench/RESULTS.md) with the lines of the section ``section`` starts with replaced by
+    ``section`` (put in before the heading ``before`` when the report has none yet; at the end
+    when ``before`` is None)."""
     lines = text.split("\n")
-    if HEADING in lines:
-        start = lines.index(HEADING)
+    heading = section[0]
+    if heading in lines:
+        start = lines.index(heading)
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
     else:
-        start = end = lines.index(before)
+        start = end = lines.index(before) if before is not None else len(lines)
     return "\n".join(lines[:start] + section + lines[end:])
 
 

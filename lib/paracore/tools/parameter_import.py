@@ -122,7 +122,7 @@ def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
         layout = _layout(sheet, book.about, plan)
         if layout is None:
             continue
-        plan.sheets.append(f"{sheet.title} ({len(sheet.rows)} row{'s' if len(sheet.rows) != 1 else ''})")
+        plan.sheets.append(f"{sheet.title} ({len(sheet.rows):,} row{'s' if len(sheet.rows) != 1 else ''})")
         plan.rows += len(sheet.rows)
         prefix = "" if len(book.sheets) == 1 else f"{sheet.title} "
         for number, cells, element in _distinct_rows(ctx, sheet, layout, plan, prefix):

@@ -300,9 +300,9 @@ def _nothing_to_apply(plan: ImportPlan) -> str:
 def _import_report(plan: ImportPlan, applied: list[CellChange], held: list[CellChange]) -> str:
     elements = len({c.owner_id for c in applied})
     by_name = Counter(c.name for c in applied)
-    what = listed([f"'{display_text(name, 40)}' on {count}" for name, count in by_name.most_common()], 6)
+    what = listed([f"'{display_text(name, 40)}' on {count:,}" for name, count in by_name.most_common()], 6)
     text = (f"Imported '{display_text(plan.file, 120)}' ({', '.join(plan.sheets)}): {plural(len(applied), 'change', grouped=True)} "
-            f"on {plural(elements, 'element', grouped=True)} ({what}); read back, {len(held)} of {len(applied)} hold the new value.")
+            f"on {plural(elements, 'element', grouped=True)} ({what}); read back, {len(held):,} of {len(applied):,} hold the new value.")
     if applied:
         text += " " + _change_lines(applied) + "."
     if plan.unchanged:

@@ -13,6 +13,7 @@ from paracore.app.terminal_chat import run_chat
 from paracore.core import events as ev
 from paracore.core.images import default_store, small_png
 from paracore.hosts.standin.sandbox import Sandbox
+from captured_output import CapturedOutput
 
 CHAT = {"model": "duplex", "turns": [
     {"user": "Show me Level 1.",
@@ -28,7 +29,7 @@ def _chat(tmp_path: Path, **options) -> str:
     script = tmp_path / "chat.json"
     script.write_text(json.dumps(CHAT), encoding="utf-8")
     replay = load_replay(script)
-    said, out = [turn.user for turn in replay.turns] + ["/quit"], _Out()
+    said, out = [turn.user for turn in replay.turns] + ["/quit"], CapturedOutput()
     with Sandbox("duplex") as sandbox:
         agent_ask = lambda prompt: said.pop(0)   # noqa: E731 - the user at the prompt
         assert run_chat(sandbox, replay.scripted_model(), ask=agent_ask, out=out, trace=False, **options) == 0
@@ -56,7 +57,7 @@ def test_with_pictures_dir_the_chat_s_pictures_go_there_too(tmp_path, data_dir):
 
 def test_a_picture_gone_from_the_store_or_a_folder_that_cannot_be_written_is_said_in_a_line(tmp_path, data_dir):
     image = default_store().put(small_png(), description="Level 1")
-    out = _Out()
+    out = CapturedOutput()
     printer = ConversationPrinter(out, pictures_folder=lambda: tmp_path / "shown")
     printer.on_event(_finished("c", image))
     assert f"Picture: {tmp_path / 'shown' / ('picture-' + image.sha256[:12] + '.png')} (4×3 px)" in out.text
@@ -75,7 +76,7 @@ def test_a_picture_gone_from_the_store_or_a_folder_that_cannot_be_written_is_sai
 
 def test_without_a_pictures_folder_the_printer_shows_text_only(tmp_path, data_dir):
     image = default_store().put(small_png(), description="Level 1")
-    out = _Out()
+    out = CapturedOutput()
     ConversationPrinter(out).on_event(_finished("c", image))
     assert "Picture" not in out.text
 
@@ -83,14 +84,3 @@ def test_without_a_pictures_folder_the_printer_shows_text_only(tmp_path, data_di
 def _finished(call_id: str, image) -> ev.ToolCallFinished:
     return ev.ToolCallFinished(call_id=call_id, name="capture_view", status="done", is_error=False, content="ok",
                                duration_ms=1.0, images=(image,))
-
-
-class _Out:
-    def __init__(self):
-        self.text = ""
-
-    def write(self, text):
-        self.text += text
-
-    def flush(self):
-        pass

@@ -17,6 +17,7 @@ from paracore.core.images import default_store
 from paracore.hosts.standin.pictures import Drawn
 from paracore.trace.recorder import TraceRecorder
 from paracore.trace.timeline import Timeline
+from captured_output import CapturedOutput
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAY = ROOT / "tests" / "support" / "replays" / "pictures_duplex.json"
@@ -108,7 +109,7 @@ def test_the_sandbox_chat_draws_the_working_set_after_each_turn_into_its_trace(t
     script = tmp_path / "chat.json"
     script.write_text(json.dumps(CHAT), encoding="utf-8")
     replay = load_replay(script)
-    out, said = _Out(), [turn.user for turn in replay.turns] + ["/quit"]
+    out, said = CapturedOutput(), [turn.user for turn in replay.turns] + ["/quit"]
     with Sandbox("duplex") as sandbox:
         assert run_chat(sandbox, replay.scripted_model(), ask=lambda prompt: said.pop(0), out=out,
                         pictures_dir=tmp_path) == 0
@@ -118,14 +119,3 @@ def test_the_sandbox_chat_draws_the_working_set_after_each_turn_into_its_trace(t
                      "in 'T/FDN' (none of them is in this view))"]
     trace = Path(out.text.split("Trace: ", 1)[1].split(" (", 1)[0])
     assert [r["caption"][:12] for r in _records(trace) if r["type"] == "turn_picture"] == ["After turn 1", "After turn 2"]
-
-
-class _Out:
-    def __init__(self):
-        self.text = ""
-
-    def write(self, text):
-        self.text += text
-
-    def flush(self):
-        pass

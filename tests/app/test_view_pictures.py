@@ -13,6 +13,7 @@ import pytest
 
 from paracore.app import cli
 from paracore.app.terminal_chat import COMMANDS, _command
+from captured_output import CapturedOutput
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,7 +55,7 @@ def test_paracore_view_says_what_is_wrong_in_one_line(tmp_path, capsys, args, sa
 def test_slash_view_writes_the_active_view_with_the_working_set_and_says_where(sandbox, data_dir):
     assert "/view" in COMMANDS
     agent = SimpleNamespace(revit=sandbox.runtime, session=sandbox.session)
-    out = _Out()
+    out = CapturedOutput()
     _command("/view", agent, out)
     _command("/view Level 1", agent, out)
     _command("/view Level 9", agent, out)
@@ -78,14 +79,3 @@ def test_replay_pictures_into_a_folder_that_cannot_be_made_stops_before_the_repl
     blocker.write_text("")
     assert cli.main(["replay", "whatever.json", "--pictures", str(blocker / "sub")]) == 2
     assert "cannot write pictures to" in capsys.readouterr().err
-
-
-class _Out:
-    def __init__(self):
-        self.text = ""
-
-    def write(self, text):
-        self.text += text
-
-    def flush(self):
-        pass

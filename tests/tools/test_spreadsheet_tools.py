@@ -338,6 +338,14 @@ def test_a_sheet_over_the_row_limit_is_refused_before_anything_changes(duplex, d
     assert "has more than 10 rows: import it in parts" in error
 
 
+def test_an_export_larger_than_an_import_reads_is_refused_before_a_file_is_written(duplex, documents, monkeypatch):
+    from paracore.tools import spreadsheet_tools
+    monkeypatch.setattr(spreadsheet_tools, "MAX_ROWS", 10)
+    error = duplex.error("export_parameters", {"category": "Doors"})
+    assert "That is 14 elements, more than a file import_parameters reads back (10 rows)" in error
+    assert not documents.exists() or not list(documents.iterdir())
+
+
 def test_a_value_revit_refuses_puts_the_whole_row_back(duplex, documents, monkeypatch):
     from Autodesk.Revit.DB import _params
     ids = door_ids(duplex)

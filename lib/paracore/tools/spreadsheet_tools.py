@@ -38,6 +38,7 @@ from paracore.tools.parameter_import import (
 )
 from paracore.tools.parameter_sheet import (
     ID_HEADER,
+    MAX_ROWS,
     TYPE_ID_HEADER,
     TYPES_SHEET,
     Sheet,
@@ -128,6 +129,10 @@ def _elements_and_types(ctx, args: ExportParametersArgs) -> tuple[list, list]:
                         "working set first (search_elements with to_working_set).")
     if not chosen:
         raise ToolError(f"The model has no element of the category '{display_text(args.category, 60)}'.")
+    if len(chosen) > MAX_ROWS:
+        raise ToolError(f"That is {len(chosen):,} elements, more than a file import_parameters reads back "
+                        f"({MAX_ROWS:,} rows): export them in parts, e.g. a level or a category at a time "
+                        "(search_elements with to_working_set, then export_parameters).")
     elements = sorted((e for e in chosen if not isinstance(e, DB.ElementType)), key=lambda e: ctx.id_value(e.Id))
     types = {ctx.id_value(e.Id): e for e in chosen if isinstance(e, DB.ElementType)}
     for element in elements:

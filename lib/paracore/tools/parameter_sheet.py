@@ -127,6 +127,7 @@ def sheet_title(name: str, taken: set[str]) -> str:
 
 
 def _openpyxl():
+    """The openpyxl package, or a ToolError that says how to get it."""
     try:
         import openpyxl
     except ImportError:
@@ -140,7 +141,9 @@ def _openpyxl():
 
 def write_xlsx(stream: BinaryIO, sheets: list[Sheet], about: dict[str, str]) -> None:
     """The workbook, streamed (openpyxl's write-only mode: memory does not grow with the rows)."""
-    workbook = _openpyxl().Workbook(write_only=True)
+    _openpyxl()                      # says what to install when openpyxl is missing
+    from openpyxl import Workbook
+    workbook = Workbook(write_only=True)
     for sheet in sheets:
         _write_sheet(workbook.create_sheet(sheet.title), sheet)
     about_sheet = workbook.create_sheet(ABOUT_SHEET)

@@ -11,9 +11,9 @@ What a view shows is what Revit would print of it, simplified:
 Each honours the view: temporary hide/isolate, hidden categories (View.SetCategoryHidden),
 element overrides (OverrideGraphicSettings, as color_elements sets them: an element the view cuts
 takes its cut line colour and cut pattern, one seen in projection its projection line colour and
-surface pattern; a pattern's colour shows only with a fill pattern set; halftone), and its scale: text and lines have a fixed size on paper (2.5 mm text,
-0.35 mm wall edges at the view's scale), so at 1:50 they are half as large against the model as at
-1:100.
+surface pattern; a pattern's colour shows only with a fill pattern set; halftone), and its scale:
+text and lines have a fixed size on paper (2.5 mm text, 0.35 mm wall edges at the view's scale), so
+at 1:50 they are half as large against the model as at 1:100.
 
 Deterministic: matplotlib's Agg renderer without pyplot (no global state), the DejaVu Sans font
 that ships with matplotlib, a fixed DPI, and PNG metadata without software version or date: the

@@ -598,7 +598,8 @@ def check_color_elements(scratch):
     unfilled = [name for name, pattern in patterns.items()
                 if not (isinstance(pattern, DB.FillPatternElement) and pattern.GetFillPattern().IsSolidFill)]
     expect(not unfilled, f"wall {target}'s {unfilled} is not a solid fill pattern: {content[:200]}")
-    return f"wall {target}: lines and patterns red in '{view.Name}', filled with '{patterns['CutForegroundPatternId'].Name}'"
+    filled = patterns["CutForegroundPatternId"].Name
+    return f"wall {target}: lines and patterns red in '{view.Name}', filled with '{filled}'"
 
 
 @check("create_3d_view")

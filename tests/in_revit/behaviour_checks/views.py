@@ -323,7 +323,8 @@ def _red_overrides(solid, projection=True, cut=True):
     red = DB.Color(255, 0, 0)
     settings = DB.OverrideGraphicSettings()
     if projection:
-        settings.SetProjectionLineColor(red).SetSurfaceForegroundPatternColor(red).SetSurfaceForegroundPatternId(solid.Id)
+        settings.SetProjectionLineColor(red).SetSurfaceForegroundPatternColor(red) \
+            .SetSurfaceForegroundPatternId(solid.Id)
     if cut:
         settings.SetCutLineColor(red).SetCutForegroundPatternColor(red).SetCutForegroundPatternId(solid.Id)
     return settings

@@ -9,10 +9,11 @@ What a view shows is what Revit would print of it, simplified:
   base to their top, the levels as lines; cropped to its box;
 - a 3D view: an isometric projection of walls (as faces, far ones first), floors and openings.
 Each honours the view: temporary hide/isolate, hidden categories (View.SetCategoryHidden),
-element overrides (OverrideGraphicSettings: projection line and surface colours, halftone, as
-color_elements sets them), and its scale: text and lines have a fixed size on paper (2.5 mm text,
-0.35 mm wall edges at the view's scale), so at 1:50 they are half as large against the model as at
-1:100.
+element overrides (OverrideGraphicSettings, as color_elements sets them: an element the view cuts
+takes its cut line colour and cut pattern, one seen in projection its projection line colour and
+surface pattern; a pattern's colour shows only with a fill pattern set; halftone), and its scale:
+text and lines have a fixed size on paper (2.5 mm text, 0.35 mm wall edges at the view's scale), so
+at 1:50 they are half as large against the model as at 1:100.
 
 Deterministic: matplotlib's Agg renderer without pyplot (no global state), the DejaVu Sans font
 that ships with matplotlib, a fixed DPI, and PNG metadata without software version or date: the
@@ -200,25 +201,72 @@ def _rgb(color) -> tuple:
     return (color.Red, color.Green, color.Blue)
 
 
-def _style(view, element_id, fill, edge, highlight) -> tuple:
-    """(fill, edge) of an element as the view shows it: its overrides, then the highlight."""
+def _style(view, element_id, fill, edge, highlight, cut: bool = False) -> tuple:
+    """(fill, edge) of an element as the view shows it: its overrides, then the highlight.
+
+    An element the view cuts takes its cut line colour and cut pattern, one seen in projection
+    its projection line colour and surface pattern; a pattern's colour shows only with a fill
+    pattern set (any pattern is drawn as a solid fill, in its colour, black if none is set)."""
     if element_id in highlight[0]:
         return highlight[1], highlight[1]
     settings = view._state.get("overrides", {}).get(element_id)
     if settings is not None:
         values = settings._values
-        line = values.get("projection_line_color")
-        surface = values.get("surface_foreground_color")
-        if surface is not None:
-            fill = _rgb(surface)
-        elif line is not None and fill is not None:
-            fill = _rgb(line)
+        line_key, colour_key, pattern_key = (("cut_line_color", "cut_foreground_color", "cut_foreground_pattern_id")
+                                             if cut else ("projection_line_color", "surface_foreground_color",
+                                                          "surface_foreground_pattern_id"))
+        line = values.get(line_key)
+        if values.get(pattern_key) is not None:
+            colour = values.get(colour_key)
+            fill = _rgb(colour) if colour is not None else EDGE
         if line is not None:
             edge = _rgb(line)
         if values.get("halftone"):
             fill = _halftone(fill) if fill is not None else None
             edge = _halftone(edge)
     return fill, edge
+
+
+# -- what the view cuts --------------------------------------------------------------------------------------
+
+CUT_PLANE_FT = 4.0             # a plan's cut plane above its level: Revit's templates' 1200 mm / 4'-0"
+WALL_CUT_MIN_FT = 6.0          # an unconnected wall lower than this above the level shows in projection
+
+
+def _cuttable(element) -> bool:
+    C = _categories()
+    return element._state.get("category") in (C.OST_Walls.value, C.OST_Columns.value,
+                                              C.OST_StructuralColumns.value)
+
+
+def _cut_in_plan(view, element) -> bool:
+    """Whether a plan's cut plane (CUT_PLANE_FT above its level) passes through the element: a
+    wall from its base to its top (an unconnected one lower than WALL_CUT_MIN_FT above the level is
+    shown in projection, as Revit's "About the View Range" says), a column always (it spans its
+    storey). Doors, windows, rooms and everything else are drawn in projection."""
+    from Autodesk.Revit.DB import Wall
+    if not _cuttable(element):
+        return False
+    if not isinstance(element, Wall):
+        return True
+    level = view._document._elements.get(view._state.get("level_id"))
+    level_z = level.Elevation if level is not None else 0.0
+    base = _level_z(element, level_z) + float(element._state["params"].get("Base Offset") or 0.0)
+    top = base + _wall_height(element)
+    return base <= level_z + CUT_PLANE_FT and top >= level_z + max(CUT_PLANE_FT, WALL_CUT_MIN_FT)
+
+
+def _cut_in_section(view, element, points) -> bool:
+    """Whether a section's plane (through its box's origin, across its view direction) crosses a
+    wall or column: its points lie on both sides of the plane, or within half its width of it."""
+    if not _cuttable(element):
+        return False
+    toward, origin = view._frame()[2], view._frame()[3]
+    depths = [(p.X - origin.X) * toward.X + (p.Y - origin.Y) * toward.Y + (p.Z - origin.Z) * toward.Z
+              for p in points]
+    from Autodesk.Revit.DB import Wall
+    half = float(element.Width or 0.0) / 2 if isinstance(element, Wall) else 0.5
+    return min(depths) <= half and max(depths) >= -half
 
 
 def _halftone(rgb):
@@ -359,14 +407,14 @@ def _plan(view, project, highlight) -> _Scene:
     for wall in walls:
         width = float(wall.Width or 0.5)
         outline = _wall_outline(_curve_points(wall._state["location"]), width)
-        fill, edge = _style(view, wall._id, WALL_FILL, EDGE, highlight)
+        fill, edge = _style(view, wall._id, WALL_FILL, EDGE, highlight, cut=_cut_in_plan(view, wall))
         scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, WALL_EDGE_MM, 3))
         scene.walls.add(wall._id)
         scene.drawn.append(wall._id)
     for opening in openings:
         _plan_opening(view, opening, project, scene, highlight)
     for element in others:
-        _mark(view, element, project, scene, highlight)
+        _mark(view, element, project, scene, highlight, cut=_cut_in_plan(view, element))
     return scene
 
 
@@ -421,11 +469,11 @@ def _plan_opening(view, opening, project, scene, highlight) -> None:
     scene.drawn.append(opening._id)
 
 
-def _mark(view, element, project, scene, highlight) -> None:
+def _mark(view, element, project, scene, highlight, cut: bool = False) -> None:
     """An element known by a point (a square) or a curve (its line)."""
     from Autodesk.Revit.DB import XYZ, Curve
     location = element._state.get("location")
-    fill, edge = _style(view, element._id, None, MARK, highlight)
+    fill, edge = _style(view, element._id, None, MARK, highlight, cut=cut)
     if isinstance(location, XYZ):
         s = POINT_MARK_FT / 2
         x, y, z = location.X, location.Y, location.Z
@@ -463,14 +511,17 @@ def _section(view, project, highlight) -> _Scene:
             height = _wall_height(element)
             points = _curve_points(location)
             quad = _upright(points, height, project)
-            fill, edge = _style(view, element._id, FACE, EDGE, highlight)
+            cut = _cut_in_section(view, element, points)
+            fill, edge = _style(view, element._id, FACE, EDGE, highlight, cut=cut)
             faces.append((quad, fill, edge, WALL_EDGE_MM, _depth(view, points)))
         elif category in (C.OST_Doors.value, C.OST_Windows.value) and isinstance(location, XYZ):
             right = view._frame()[0]
             faces.append(_opening_face(view, element, location, (right.X, right.Y), project, highlight,
                                        depth=_depth(view, [location]) + 0.01))
         elif isinstance(location, (XYZ, Curve)):
-            _mark(view, element, project, scene, highlight)
+            _mark(view, element, project, scene, highlight,
+                  cut=_cut_in_section(view, element, [location] if isinstance(location, XYZ) else
+                                      _curve_points(location)))
             continue
         else:
             continue

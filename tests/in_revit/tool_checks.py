@@ -582,11 +582,24 @@ def check_reset_view_isolation(scratch):
 def check_color_elements(scratch):
     view = active_model_view(scratch)
     [target] = visible_walls(scratch, view, 1)
-    scratch.call("color_elements", {"element_ids": [target], "color": [255, 0, 0]})
-    color = view.GetElementOverrides(element_id(target)).ProjectionLineColor
-    got = (color.Red, color.Green, color.Blue) if color.IsValid else None
-    expect(got == (255, 0, 0), f"wall {target}'s projection line colour in '{view.Name}' is {got}, not (255, 0, 0)")
-    return f"wall {target}: projection lines {got} in '{view.Name}'"
+    content = scratch.call("color_elements", {"element_ids": [target], "color": [255, 0, 0]})
+    settings = view.GetElementOverrides(element_id(target))
+
+    def rgb(color):
+        return (color.Red, color.Green, color.Blue) if color.IsValid else None
+    # A wall a plan cuts shows its cut lines and pattern, one seen its projection lines and surface
+    # pattern; a pattern colour shows only with a fill pattern: the tool sets all of them.
+    colours = {name: rgb(getattr(settings, name)) for name in (
+        "ProjectionLineColor", "CutLineColor", "SurfaceForegroundPatternColor", "CutForegroundPatternColor")}
+    patterns = {name: scratch.doc.GetElement(getattr(settings, name))
+                for name in ("SurfaceForegroundPatternId", "CutForegroundPatternId")}
+    wrong = {name: got for name, got in colours.items() if got != (255, 0, 0)}
+    expect(not wrong, f"wall {target}'s override in '{view.Name}' has {wrong}, not (255, 0, 0): {content[:200]}")
+    unfilled = [name for name, pattern in patterns.items()
+                if not (isinstance(pattern, DB.FillPatternElement) and pattern.GetFillPattern().IsSolidFill)]
+    expect(not unfilled, f"wall {target}'s {unfilled} is not a solid fill pattern: {content[:200]}")
+    filled = patterns["CutForegroundPatternId"].Name
+    return f"wall {target}: lines and patterns red in '{view.Name}', filled with '{filled}'"
 
 
 @check("create_3d_view")

@@ -10,9 +10,9 @@ import os
 
 import pytest
 
-from Autodesk.Revit.DB import (BuiltInCategory, BuiltInParameter, Color, ElementId, ExportRange, FilteredElementCollector,
-                               FitDirectionType, ImageExportOptions, ImageFileType, OverrideGraphicSettings,
-                               Transaction, View, Wall, ZoomFitType)
+from Autodesk.Revit.DB import (BuiltInCategory, BuiltInParameter, Color, ElementId, ExportRange, FillPatternElement,
+                               FillPatternTarget, FilteredElementCollector, FitDirectionType, ImageExportOptions,
+                               ImageFileType, Line, OverrideGraphicSettings, Transaction, View, Wall, XYZ, ZoomFitType)
 from Autodesk.Revit.Exceptions import ArgumentException, FileNotFoundException
 from revit_standin import drawing
 from System.Collections.Generic import List
@@ -66,6 +66,31 @@ def _red(p):
     return (p[:, :, 0] > 200) & (p[:, :, 1] < 70) & (p[:, :, 2] < 70)
 
 
+def _red_overrides(doc, *, projection=True, cut=True, patterns=True):
+    """Red lines (projection, cut or both) and, with ``patterns``, red surface and cut patterns with
+    the document's "<Solid fill>"; the pattern colours are set either way."""
+    red = Color(255, 0, 0)
+    settings = OverrideGraphicSettings()
+    solid = FillPatternElement.GetFillPatternElementByName(doc, FillPatternTarget.Drafting, "<Solid fill>")
+    if projection:
+        settings.SetProjectionLineColor(red).SetSurfaceForegroundPatternColor(red)
+        if patterns:
+            settings.SetSurfaceForegroundPatternId(solid.Id)
+    if cut:
+        settings.SetCutLineColor(red).SetCutForegroundPatternColor(red)
+        if patterns:
+            settings.SetCutForegroundPatternId(solid.Id)
+    return settings
+
+
+def _override(doc, view, elements, settings):
+    with Transaction(doc, "override") as t:
+        t.Start()
+        for element in elements:
+            view.SetElementOverrides(element.Id, settings)
+        t.Commit()
+
+
 @pytest.fixture
 def plan(duplex_rw):
     return duplex_rw, _view(duplex_rw, "Level 1")
@@ -117,13 +142,7 @@ def test_colouring_walls_red_shows_red_where_they_are_and_hiding_a_category_remo
     doc, view = plan
     before = _count(_pixels(drawing.draw(view, str(tmp_path / "a.png"), pixel_size=SIZE).path), _red)
     walls = _walls(doc, view)[:5]
-    settings = OverrideGraphicSettings()
-    settings.SetProjectionLineColor(Color(255, 0, 0)).SetSurfaceForegroundPatternColor(Color(255, 0, 0))
-    with Transaction(doc, "colour") as t:
-        t.Start()
-        for wall in walls:
-            view.SetElementOverrides(wall.Id, settings)
-        t.Commit()
+    _override(doc, view, walls, _red_overrides(doc))
     picture = drawing.draw(view, str(tmp_path / "b.png"), pixel_size=SIZE)
     pixels = _pixels(picture.path)
     assert before == 0 and _count(pixels, _red) > 50
@@ -138,6 +157,46 @@ def test_colouring_walls_red_shows_red_where_they_are_and_hiding_a_category_remo
     hidden = drawing.draw(view, str(tmp_path / "c.png"), pixel_size=SIZE)
     assert not {w.Id.Value for w in _walls(doc, view)} & set(hidden.drawn)
     assert _count(_pixels(hidden.path), _red) == 0
+
+
+def test_a_wall_the_plan_cuts_shows_its_cut_colours_not_its_projection_colours(plan, tmp_path):
+    """Level 1's walls rise through the plan's cut plane: Revit draws them cut, with their cut lines
+    and cut pattern; a projection colour does not show on them, and a pattern colour shows only
+    with a fill pattern set."""
+    doc, view = plan
+    walls = _walls(doc, view)[:5]
+
+    def red_after(settings, name):
+        _override(doc, view, walls, settings)
+        picture = drawing.draw(view, str(tmp_path / name), pixel_size=SIZE)
+        return _count(_pixels(picture.path), _red)
+    projection_only = red_after(_red_overrides(doc, cut=False), "projection.png")
+    lines_only = red_after(_red_overrides(doc, projection=False, patterns=False), "cut_lines.png")
+    filled = red_after(_red_overrides(doc, projection=False), "cut_filled.png")
+    assert projection_only == 0
+    assert 0 < lines_only < filled                   # the outline only: the pattern colour needs a pattern
+    assert filled > 50
+
+
+def test_a_low_wall_below_the_cut_plane_shows_its_projection_colours(plan, tmp_path):
+    """A wall whose top is below the plan's cut plane (and below 6 ft) is seen from above:
+    Revit draws it in projection, so its projection colours show and its cut colours do not."""
+    doc, view = plan
+    level = doc.GetElement(ElementId(view._state["level_id"]))
+    with Transaction(doc, "a low wall") as t:
+        t.Start()
+        low = Wall.Create(doc, Line.CreateBound(XYZ(60, 0, level.Elevation), XYZ(80, 0, level.Elevation)),
+                          doc.GetDefaultElementTypeId(_wall_type_group()), level.Id, 3.0, 0.0, False, False)
+        t.Commit()
+    _override(doc, view, [low], _red_overrides(doc, projection=False))
+    assert _count(_pixels(drawing.draw(view, str(tmp_path / "cut.png"), pixel_size=SIZE).path), _red) == 0
+    _override(doc, view, [low], _red_overrides(doc, cut=False))
+    assert _count(_pixels(drawing.draw(view, str(tmp_path / "projection.png"), pixel_size=SIZE).path), _red) > 20
+
+
+def _wall_type_group():
+    from Autodesk.Revit.DB import ElementTypeGroup
+    return ElementTypeGroup.WallType
 
 
 def test_the_highlight_colours_the_working_set(plan, tmp_path):
@@ -266,6 +325,36 @@ def test_a_section_draws_the_walls_it_cuts_where_they_are_and_nothing_beyond_its
     assert 0 < left < right < picture.width        # the section's ends inside the picture, left to right
 
 
+def test_a_section_draws_the_walls_it_cuts_with_their_cut_colours_and_those_beyond_with_their_projection_colours(
+        duplex_rw, tmp_path):
+    from revit_standin.sections import cut_section
+    doc = duplex_rw
+    with Transaction(doc, "section") as t:
+        t.Start()
+        section = cut_section(doc, (-5, -29), (35, -29), depth=12)
+        t.Commit()
+    walls = list(FilteredElementCollector(doc).OfClass(Wall))
+    cut = [w for w in walls if _crosses_y(w, -29)]
+    beyond = [w for w in walls if not _crosses_y(w, -29) and _parallel_within(w, -29, 1.0, 12)]
+    assert cut and beyond
+
+    def red_after(elements, settings, name):
+        _override(doc, section, elements, settings)
+        picture = drawing.draw(section, str(tmp_path / name), pixel_size=256)
+        return _count(_pixels(picture.path), _red)
+    assert red_after(cut, _red_overrides(doc, cut=False), "cut_projection.png") == 0
+    assert red_after(cut, _red_overrides(doc, projection=False), "cut_cut.png") > 20
+    _override(doc, section, cut, OverrideGraphicSettings())
+    assert red_after(beyond, _red_overrides(doc, projection=False), "beyond_cut.png") == 0
+    assert red_after(beyond, _red_overrides(doc, cut=False), "beyond_projection.png") > 20
+
+
+def _parallel_within(wall, y, low, high) -> bool:
+    """A wall running across the section's view (along x) between ``low`` and ``high`` ft from ``y``."""
+    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
+    return abs(a.Y - b.Y) < 0.1 and low < abs(a.Y - y) < high
+
+
 def _crosses_y(wall, y) -> bool:
     a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
     return min(a.Y, b.Y) < y - 0.5 and max(a.Y, b.Y) > y + 0.5
@@ -282,8 +371,7 @@ def test_export_image_runs_with_or_without_an_open_transaction_and_draws_its_unc
     (tmp_path / "outside").mkdir()
     (tmp_path / "inside").mkdir()
     doc.ExportImage(_options(tmp_path / "outside", view.Id))
-    red = OverrideGraphicSettings()
-    red.SetProjectionLineColor(Color(255, 0, 0)).SetSurfaceForegroundPatternColor(Color(255, 0, 0))
+    red = _red_overrides(doc)
     with Transaction(doc, "highlight for the picture only") as t:
         t.Start()
         for wall in _walls(doc, view)[:5]:

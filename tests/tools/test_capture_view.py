@@ -200,3 +200,29 @@ def _document_class():
 
 def _document_export():
     return _document_class().ExportImage
+
+
+def test_the_highlight_colours_what_the_view_cuts_and_fills_it_with_the_solid_fill(revit, export, monkeypatch):
+    """Level 1's walls are cut by its plan: Revit draws them with their cut lines and pattern, and
+    a pattern colour only with a fill pattern set. The highlight sets both, with "<Solid fill>"."""
+    view = revit.view("Level 1")
+    walls = revit.call(lambda: [w.Id.Value for w in DB.FilteredElementCollector(revit.doc, view.Id).OfClass(DB.Wall)])
+    revit.session.working_set.replace(walls[:3])
+    seen = []
+    double = _document_export()
+
+    def export_seeing_the_highlight(document, options):
+        settings = view.GetElementOverrides(DB.ElementId(walls[0]))
+        seen.append({name: (lambda c: (c.Red, c.Green, c.Blue) if c.IsValid else None)(getattr(settings, name))
+                     for name in ("ProjectionLineColor", "CutLineColor", "SurfaceForegroundPatternColor",
+                                  "CutForegroundPatternColor")})
+        seen.append((settings.SurfaceForegroundPatternId.Value, settings.CutForegroundPatternId.Value))
+        double(document, options)
+    monkeypatch.setattr(_document_class(), "ExportImage", export_seeing_the_highlight)
+    outcome = revit.run("capture_view", {"highlight_working_set": True})
+    assert not outcome.is_error, outcome.content
+    solid = revit.call(lambda: DB.FillPatternElement.GetFillPatternElementByName(
+        revit.doc, DB.FillPatternTarget.Drafting, "<Solid fill>").Id.Value)
+    assert seen == [dict.fromkeys(("ProjectionLineColor", "CutLineColor", "SurfaceForegroundPatternColor",
+                                   "CutForegroundPatternColor"), (255, 0, 0)), (solid, solid)]
+    assert revit.call(lambda: view.GetElementOverrides(DB.ElementId(walls[0]))._is_empty())   # rolled back

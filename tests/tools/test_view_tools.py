@@ -43,6 +43,30 @@ def line_colour(revit, view, element_id: int):
     return revit.call(read)
 
 
+def overrides_of(revit, view, element_id: int) -> dict:
+    """What the view's override of the element holds: each colour as (r, g, b) or None, each
+    foreground fill pattern's id or None."""
+    def read():
+        settings = view.GetElementOverrides(DB.ElementId(element_id))
+
+        def rgb(colour):
+            return (colour.Red, colour.Green, colour.Blue) if colour.IsValid else None
+
+        def pattern(pattern_id):
+            return None if pattern_id.Value == -1 else pattern_id.Value
+        return {"projection line": rgb(settings.ProjectionLineColor), "cut line": rgb(settings.CutLineColor),
+                "surface pattern": rgb(settings.SurfaceForegroundPatternColor),
+                "cut pattern": rgb(settings.CutForegroundPatternColor),
+                "surface fill pattern": pattern(settings.SurfaceForegroundPatternId),
+                "cut fill pattern": pattern(settings.CutForegroundPatternId)}
+    return revit.call(read)
+
+
+def solid_fill(revit) -> int:
+    return revit.call(lambda: DB.FillPatternElement.GetFillPatternElementByName(
+        revit.doc, DB.FillPatternTarget.Drafting, "<Solid fill>").Id.Value)
+
+
 # --- declarations ---------------------------------------------------------------------------------
 
 
@@ -116,10 +140,69 @@ def test_color_elements_overrides_the_colour_in_the_active_view(revit, color, rg
     assert text.startswith("Coloured 3 elements (3 Doors) ") and text.endswith("in view 'Level 1'.")
     view = revit.view("Level 1")
     assert all(line_colour(revit, view, d) == rgb for d in doors)
-    surface = revit.call(lambda: view.GetElementOverrides(DB.ElementId(doors[0])).SurfaceForegroundPatternColor)
-    assert (surface.Red, surface.Green, surface.Blue) == rgb
+    assert overrides_of(revit, view, doors[0]) == {
+        "projection line": rgb, "cut line": rgb, "surface pattern": rgb, "cut pattern": rgb,
+        "surface fill pattern": solid_fill(revit), "cut fill pattern": solid_fill(revit)}
     other = revit.view("Level 2")
     assert revit.call(lambda: other.GetElementOverrides(DB.ElementId(doors[0])).ProjectionLineColor.Red) == 0
+
+
+def test_color_elements_colours_walls_the_plan_cuts_so_that_the_picture_shows_them(revit, tmp_path):
+    """Level 1's walls are cut by its plan: Revit draws them with their cut lines and cut pattern,
+    so colouring only their projection would show nothing. The picture shows them red."""
+    from revit_standin import drawing
+    view = revit.view("Level 1")
+    walls = revit.call(lambda: [w.Id.Value for w in DB.FilteredElementCollector(revit.doc, view.Id).OfClass(DB.Wall)])
+    assert revit.text("color_elements", {"element_ids": walls[:5], "color": "red"}).startswith("Coloured 5 elements")
+
+    def red_pixels():
+        from matplotlib.image import imread
+        picture = drawing.draw(view, str(tmp_path / "plan.png"), pixel_size=400)
+        image = (imread(picture.path)[:, :, :3] * 255).round()
+        return int(((image[:, :, 0] > 200) & (image[:, :, 1] < 70) & (image[:, :, 2] < 70)).sum())
+    assert revit.call(red_pixels) > 50
+
+
+def test_without_a_solid_fill_pattern_only_the_lines_are_coloured_and_the_result_says_so(revit):
+    doors = doors_on(revit, "Level 1")[:2]
+    revit.call(lambda: revit.doc._unindex(revit.doc.GetElement(DB.ElementId(solid_fill(revit)))))  # a test device
+    text = revit.text("color_elements", {"element_ids": doors, "color": "blue"})
+    assert text.startswith("Coloured 2 elements (2 Doors) blue (#0000FF) in view 'Level 1'.")
+    assert "Only their lines are coloured: surfaces are not filled because the model has no solid fill pattern." in text
+    assert overrides_of(revit, revit.view("Level 1"), doors[0]) == {
+        "projection line": (0, 0, 255), "cut line": (0, 0, 255), "surface pattern": None, "cut pattern": None,
+        "surface fill pattern": None, "cut fill pattern": None}
+
+
+def test_a_solid_fill_under_another_name_is_found_by_its_pattern(revit):
+    """A template in another language names its solid fill otherwise: the first solid drafting
+    pattern is taken."""
+    pattern_id = solid_fill(revit)
+
+    def rename():
+        element = revit.doc.GetElement(DB.ElementId(pattern_id))
+        element._state = {**element._state, "name": "<Remplissage de solide>"}   # a test device
+    revit.call(rename)
+    doors = doors_on(revit, "Level 1")[:1]
+    text = revit.text("color_elements", {"element_ids": doors, "color": "green"})
+    assert "not filled" not in text
+    got = overrides_of(revit, revit.view("Level 1"), doors[0])
+    assert got["surface fill pattern"] == got["cut fill pattern"] == pattern_id
+    assert got["cut pattern"] == got["surface pattern"] == (0, 160, 0)
+
+
+def test_a_fill_pattern_revit_does_not_keep_is_an_error(revit, monkeypatch):
+    doors = doors_on(revit, "Level 1")[:2]
+    real = DB.View.SetElementOverrides
+
+    def lines_only(self, element_id, settings):
+        kept = DB.OverrideGraphicSettings(settings).SetCutForegroundPatternId(DB.ElementId.InvalidElementId)
+        real(self, element_id, kept)
+    monkeypatch.setattr(DB.View, "SetElementOverrides", lines_only)
+    message = revit.error("color_elements", {"element_ids": doors, "color": "red"})
+    assert f"element {doors[0]} cut fill pattern: asked fill pattern {solid_fill(revit)}, Revit has none" in message
+    assert "Nothing was changed" in message
+    assert overrides_of(revit, revit.view("Level 1"), doors[0])["cut line"] is None
 
 
 def test_color_none_removes_the_override(revit):
@@ -280,7 +363,8 @@ def test_a_colour_revit_does_not_keep_is_an_error_and_nothing_is_coloured(revit,
     monkeypatch.setattr(DB.View, "SetElementOverrides", keep_grey)
     message = revit.error("color_elements", {"element_ids": doors, "color": "red"})
     assert message.startswith("Colouring 3 elements in view 'Level 1': Revit did not do what was asked.")
-    assert f"element {doors[0]} line colour: asked red (#FF0000), Revit has grey (#808080)" in message
+    assert f"element {doors[0]} projection line colour: asked red (#FF0000), Revit has grey (#808080)" in message
+    assert f"element {doors[0]} cut line colour: asked red (#FF0000), Revit has no colour" in message
     assert "Nothing was changed" in message
     view = revit.view("Level 1")
     assert all(line_colour(revit, view, d) == (0, 0, 0) for d in doors)

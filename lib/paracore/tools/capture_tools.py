@@ -10,7 +10,8 @@ content store (``paracore.core.images``) and the folder deleted in a ``finally``
 happens: nothing is left in the temporary folder.
 
 The tool is read-only (writes=False): the view's look is changed only for
-``highlight_working_set`` (the working set's lines and surface patterns in red) and
+``highlight_working_set`` (the working set in red: its projection and cut lines and, with the
+model's solid fill pattern, its surface and cut patterns; paracore.revit.overrides) and
 ``crop_to_working_set`` (the view's CropBox set around the working set's locations with a metre
 of margin, in the box's own frame, and CropBoxActive on), inside a transaction (a sub-transaction
 when one is already open) that is regenerated, exported and always rolled back, so the model and
@@ -34,6 +35,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from paracore.core.images import default_store, png_size
+from paracore.revit import overrides
 from paracore.revit.dotnet import element_id_list
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import find_view, view_label
@@ -231,13 +233,14 @@ def _run_export(ctx, view, options, look: _Look) -> None:
 
 
 def _highlight(ctx, view, ids: list[int]) -> None:
+    """The working set in red, cut (a wall in a plan) or seen: both line colours and, with the
+    model's solid fill, both foreground patterns (paracore.revit.overrides)."""
     from Autodesk.Revit import DB
-    colour = DB.Color(*HIGHLIGHT)
-    overrides = DB.OverrideGraphicSettings().SetProjectionLineColor(colour).SetSurfaceForegroundPatternColor(colour)
+    settings = overrides.colour_overrides(HIGHLIGHT, overrides.solid_fill_pattern_id(ctx.doc))
     for value in ids:
         element_id = DB.ElementId(value)
         if ctx.doc.GetElement(element_id) is not None:
-            view.SetElementOverrides(element_id, overrides)
+            view.SetElementOverrides(element_id, settings)
 
 
 def _crop(ctx, view, ids: list[int]) -> None:

@@ -25,6 +25,7 @@ import re
 from pydantic import BaseModel, Field
 
 from paracore.core.units import format_length
+from paracore.revit import overrides
 from paracore.revit import working_set_actions as actions
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
@@ -285,38 +286,32 @@ def color_elements(ctx, args: ColorElementsArgs):
     elements, skipped = _graphic_elements(ctx, ids)
     if not elements:
         raise ToolError(f"None of the ids can be coloured: {id_sample(skipped, where='')} are types or views.")
-    settings = DB.OverrideGraphicSettings()
-    if rgb is not None:
-        color = DB.Color(*rgb)
-        # In Revit a surface colour shows only with a fill pattern: the real tool should also call
-        # SetSurfaceForegroundPatternId(<Solid fill>). The stand-in has no FillPatternElement yet,
-        # so only the colours are set (projection lines always show).
-        settings.SetProjectionLineColor(color)
-        settings.SetSurfaceForegroundPatternColor(color)
+    # Revit draws an element the view cuts (a wall in a plan) with its cut lines and pattern, one
+    # seen with its projection lines and surface pattern, and a pattern colour only with a fill
+    # pattern: both are coloured, filled with the model's solid fill (paracore.revit.overrides).
+    solid = overrides.solid_fill_pattern_id(ctx.doc) if rgb is not None else None
+    settings = overrides.colour_overrides(rgb, solid) if rgb is not None else DB.OverrideGraphicSettings()
+    expected = overrides.expected_colours(rgb, solid)
     coloured = [ctx.id_value(e.Id) for e in elements]
     for element in elements:
         view.SetElementOverrides(element.Id, settings)
     view_id = view.Id
 
+    def held(current, value) -> dict:
+        return overrides.override_colours(current.GetElementOverrides(ctx.element_id(value)))
+
     def compare(read_back: ReadBack) -> None:
         current = ctx.doc.GetElement(view_id)
         for value in coloured:
-            line = current.GetElementOverrides(ctx.element_id(value)).ProjectionLineColor
-            got = _colour_text((line.Red, line.Green, line.Blue)) if line.IsValid else "no colour"
-            if rgb is not None:
-                read_back.same(f"element {value}", "line colour", _colour_text(rgb), got)
+            got = held(current, value)
+            for what, asked in expected.items():
+                pattern = what.endswith("fill pattern")
+                read_back.same(f"element {value}", what if pattern else f"{what} colour", asked, got[what],
+                               shown=_pattern_text if pattern else _rgb_text)
 
     def report() -> str:
         current = ctx.doc.GetElement(view_id)
-        done = []
-        for value in coloured:
-            overrides = current.GetElementOverrides(ctx.element_id(value))
-            line = overrides.ProjectionLineColor
-            if rgb is None:
-                if not line.IsValid or (line.Red, line.Green, line.Blue) == (0, 0, 0):
-                    done.append(value)
-            elif line.IsValid and (line.Red, line.Green, line.Blue) == rgb:
-                done.append(value)
+        done = [value for value in coloured if held(current, value) == expected]
         found, _ = elements_by_id(ctx, done)
         if rgb is None:
             text = (f"Removed the colour override of {plural(len(done), 'element')} ({category_summary(found)}) "
@@ -324,6 +319,9 @@ def color_elements(ctx, args: ColorElementsArgs):
         else:
             text = (f"Coloured {plural(len(done), 'element')} ({category_summary(found)}) "
                     f"{_colour_text(rgb)} in view '{current.Name}'.")
+            if solid is None:
+                text += (" Only their lines are coloured: surfaces are not filled because the model has no solid "
+                         "fill pattern.")
         taken = set(done)
         missed = [i for i in coloured if i not in taken]
         if missed:
@@ -333,6 +331,14 @@ def color_elements(ctx, args: ColorElementsArgs):
     return ToolOutput(change=Change(
         action=f"Colouring {plural(len(coloured), 'element')} in view '{view.Name}'", compare=compare, report=report,
         hint="Check that the view allows overrides (a view template may lock them), then ask again."))
+
+
+def _rgb_text(rgb) -> str:
+    return _colour_text(rgb) if rgb is not None else "no colour"
+
+
+def _pattern_text(pattern_id) -> str:
+    return "none" if pattern_id is None else f"fill pattern {pattern_id}"
 
 
 # --- views ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """In-Revit checks of views: temporary hide/isolate, which Autodesk does not say is part of the
-model or not (does it need a transaction? does a rollback undo it?), and sheets and viewports (the
-rows of docs/REVIT_BEHAVIOUR.md that name behaviour_checks/views.py).
+model or not (does it need a transaction? does a rollback undo it?), sheets and viewports, exported
+pictures, and graphic overrides: cut and projection colours, the solid fill pattern (the rows of
+docs/REVIT_BEHAVIOUR.md that name behaviour_checks/views.py).
 
 The isolation checks work on the active view and leave it as they found it: they are skipped when
 the view already has a temporary hide/isolate (theirs would replace the user's), and they switch
@@ -13,6 +14,7 @@ import tempfile
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException
 
+from behaviour_checks import _pictures as pictures
 from behaviour_checks import _site as site
 from kit import expect, skip, transaction
 from paracore.revit.context import id_value
@@ -255,10 +257,12 @@ def export_refuses_templates_and_missing_folders(scratch):
     return "templates and missing folders refused"
 
 
-def _exported_bytes(doc, view, folder):
+def _exported_bytes(doc, view, folder, pixel_size=64):
     """The bytes of the one PNG ExportImage writes of ``view`` into the empty ``folder``."""
     os.makedirs(folder)
-    doc.ExportImage(_image_options(folder, view))
+    options = _image_options(folder, view)
+    options.PixelSize = pixel_size
+    doc.ExportImage(options)
     written = [name for name in os.listdir(folder) if name.lower().endswith(".png")]
     expect(len(written) == 1, f"the export wrote {written} into an empty folder")
     with open(os.path.join(folder, written[0]), "rb") as file:
@@ -301,6 +305,131 @@ def pixel_size_range(scratch):
     return "512 by default; 15000 taken, 15001 and 0 refused"
 
 
+# -- graphic overrides: cut and projection, fill patterns (what color_elements sets) ---------------------
+
+COLOURS = ("ProjectionLineColor", "SurfaceForegroundPatternColor", "CutLineColor", "CutForegroundPatternColor")
+PATTERNS = ("SurfaceForegroundPatternId", "CutForegroundPatternId")
+SOLID_FILL = "<Solid fill>"
+
+
+def _solid_fill(doc):
+    found = DB.FillPatternElement.GetFillPatternElementByName(doc, DB.FillPatternTarget.Drafting, SOLID_FILL)
+    if found is None:
+        skip(f"the model has no drafting pattern named {SOLID_FILL!r} (solid_fill_pattern_found_by_name says more)")
+    return found
+
+
+def _red_overrides(solid, projection=True, cut=True):
+    red = DB.Color(255, 0, 0)
+    settings = DB.OverrideGraphicSettings()
+    if projection:
+        settings.SetProjectionLineColor(red).SetSurfaceForegroundPatternColor(red) \
+            .SetSurfaceForegroundPatternId(solid.Id)
+    if cut:
+        settings.SetCutLineColor(red).SetCutForegroundPatternColor(red).SetCutForegroundPatternId(solid.Id)
+    return settings
+
+
+def _scratch_wall_and_plan(doc):
+    """A new level above the model, its floor plan and a 30 ft wall on it (in the open transaction)."""
+    level = site.high_level(doc)
+    plan = site.plan(doc, level)
+    x, y = site.spot(doc)
+    return plan, site.wall(doc, level, (x, y), (x + 30.0, y))
+
+
+def _overrides_read(settings):
+    colours = {name: getattr(settings, name) for name in COLOURS}
+    return ({name: (c.Red, c.Green, c.Blue) if c.IsValid else None for name, c in colours.items()},
+            {name: id_value(getattr(settings, name)) for name in PATTERNS})
+
+
+def override_colours_and_patterns_read_back(scratch):
+    """Every colour and fill pattern of a new OverrideGraphicSettings is "no override"; what is set
+    is copied by the copy constructor, kept by the view, and cleared by InvalidColorValue and
+    InvalidElementId."""
+    doc = scratch.doc
+    solid = _solid_fill(doc)
+    fresh_colours, fresh_patterns = _overrides_read(DB.OverrideGraphicSettings())
+    copy = DB.OverrideGraphicSettings(_red_overrides(solid))
+    with transaction(doc, "Paracore check: override a wall"):
+        plan, wall = _scratch_wall_and_plan(doc)
+        plan.SetElementOverrides(wall.Id, copy)
+        kept_colours, kept_patterns = _overrides_read(plan.GetElementOverrides(wall.Id))
+        cleared = DB.OverrideGraphicSettings(plan.GetElementOverrides(wall.Id)) \
+            .SetCutLineColor(DB.Color.InvalidColorValue).SetCutForegroundPatternId(DB.ElementId.InvalidElementId)
+        cleared_colours, cleared_patterns = _overrides_read(cleared)
+    solid_id = id_value(solid.Id)
+    expect(set(fresh_colours.values()) == {None} and set(fresh_patterns.values()) == {-1},
+           f"a new OverrideGraphicSettings holds {fresh_colours}, {fresh_patterns}")
+    expect(set(kept_colours.values()) == {(255, 0, 0)} and set(kept_patterns.values()) == {solid_id},
+           f"the view kept {kept_colours}, {kept_patterns} of a copy of red with pattern {solid_id}")
+    expect(cleared_colours["CutLineColor"] is None and cleared_patterns["CutForegroundPatternId"] == -1
+           and cleared_colours["ProjectionLineColor"] == (255, 0, 0),
+           f"InvalidColorValue and InvalidElementId left {cleared_colours}, {cleared_patterns}")
+    return "not set: InvalidColorValue, InvalidElementId; copied, kept and cleared as set"
+
+
+def solid_fill_pattern_found_by_name(scratch):
+    """The built-in solid fill is a drafting pattern that GetFillPatternElementByName finds as
+    "<Solid fill>" (the name of Revit's English templates: Paracore looks for it by name, then
+    for the first solid drafting pattern); a name the model does not have finds None."""
+    doc = scratch.doc
+    solids = [e for e in DB.FilteredElementCollector(doc).OfClass(DB.FillPatternElement)
+              if e.GetFillPattern().IsSolidFill]
+    drafting = [e for e in solids if e.GetFillPattern().Target == DB.FillPatternTarget.Drafting]
+    expect(drafting, f"no solid drafting fill pattern among {[e.Name for e in solids]}")
+    found = DB.FillPatternElement.GetFillPatternElementByName(doc, DB.FillPatternTarget.Drafting, SOLID_FILL)
+    missing = site.refused(lambda: DB.FillPatternElement.GetFillPatternElementByName(
+        doc, DB.FillPatternTarget.Drafting, "Paracore check: no such pattern"), Exception)
+    nothing = DB.FillPatternElement.GetFillPatternElementByName(
+        doc, DB.FillPatternTarget.Drafting, "Paracore check: no such pattern") if missing is None else "raised"
+    expect(found is not None, f"GetFillPatternElementByName finds no {SOLID_FILL!r}; the solid drafting patterns "
+                              f"are named {[e.Name for e in drafting]}")
+    expect(found.GetFillPattern().IsSolidFill and id_value(found.Id) == id_value(drafting[0].Id),
+           f"{SOLID_FILL!r} is pattern {id_value(found.Id)}, not the solid drafting {id_value(drafting[0].Id)}")
+    expect(nothing is None, f"GetFillPatternElementByName of a missing name gave {missing or nothing}, not None")
+    return f"{SOLID_FILL!r} is pattern {id_value(found.Id)}, a solid drafting pattern; a missing name finds None"
+
+
+def a_cut_wall_shows_its_cut_colours_not_its_projection_colours(scratch):
+    """A wall rising through a floor plan's cut plane is drawn cut: red projection lines and a red
+    surface pattern leave the exported picture without red, and so does a red cut pattern colour
+    without a fill pattern; red cut lines and a red solid cut pattern show."""
+    doc = scratch.doc
+    solid = _solid_fill(doc)
+    with transaction(doc, "Paracore check: a wall in a plan of its own"):
+        plan, wall = _scratch_wall_and_plan(doc)
+        curve = wall.Location.Curve
+        a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)
+        box = DB.BoundingBoxXYZ()
+        box.Min = DB.XYZ(min(a.X, b.X) - 5.0, min(a.Y, b.Y) - 5.0, -1.0)
+        box.Max = DB.XYZ(max(a.X, b.X) + 5.0, max(a.Y, b.Y) + 5.0, 1.0)
+        plan.CropBox = box
+        plan.CropBoxActive = True
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    counts = {}
+    try:
+        pattern_colour_alone = DB.OverrideGraphicSettings().SetCutForegroundPatternColor(DB.Color(255, 0, 0))
+        for name, settings in (("none", DB.OverrideGraphicSettings()),
+                               ("projection", _red_overrides(solid, cut=False)),
+                               ("cut pattern colour alone", pattern_colour_alone),
+                               ("cut", _red_overrides(solid, projection=False))):
+            with transaction(doc, f"Paracore check: {name} colours"):
+                plan.SetElementOverrides(wall.Id, settings)
+            counts[name] = pictures.red_pixels(_exported_bytes(doc, plan, os.path.join(folder, name), 400))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(counts["none"] == 0, f"the plan shows {counts['none']} red pixels before any colour")
+    expect(counts["cut"] > 20, f"red cut lines and cut pattern show {counts['cut']} red pixels on the cut wall")
+    expect(counts["cut pattern colour alone"] * 10 < counts["cut"],
+           f"a red cut pattern colour without a fill pattern shows {counts['cut pattern colour alone']} red pixels")
+    expect(counts["projection"] * 10 < counts["cut"],
+           f"red projection lines and surface pattern show {counts['projection']} red pixels on the cut wall "
+           f"(its cut colours {counts['cut']}): Revit draws projection colours on a cut wall")
+    return f"red pixels: projection colours {counts['projection']}, cut colours {counts['cut']}"
+
+
 CHECKS = [
     ("the active view stays while a transaction is open", active_view_fixed_while_transaction_open),
     ("temporary isolation needs no transaction", isolate_outside_a_transaction),
@@ -315,4 +444,8 @@ CHECKS = [
     ("templates and missing folders are not exported", export_refuses_templates_and_missing_folders),
     ("PixelSize is 512 by default and at most 15000", pixel_size_range),
     ("an export inside an open transaction draws its changes", export_inside_an_open_transaction_draws_its_changes),
+    ("overrides not set are none; set ones are copied and kept", override_colours_and_patterns_read_back),
+    ("'<Solid fill>' is the solid drafting pattern, found by name", solid_fill_pattern_found_by_name),
+    ("a wall a plan cuts shows its cut colours, not its projection ones",
+     a_cut_wall_shows_its_cut_colours_not_its_projection_colours),
 ]

@@ -43,6 +43,8 @@ from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, Ho
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
+from ._enums import FillPatternTarget
+from ._fill_patterns import FillPattern, FillPatternElement
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
                      ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
                      View, View3D, ViewFamilyType, ViewPlan, ViewSchedule)
@@ -85,6 +87,7 @@ __all__ = [
     "ScheduleField", "ScheduleFieldId", "SchedulableField", "ScheduleSortGroupField", "ScheduleFilter",
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
+    "FillPatternElement", "FillPattern", "FillPatternTarget",  # graphic overrides' fill patterns
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
     # pictures of views (Document.ExportImage)
     "ImageExportOptions", "ExportRange", "ZoomFitType", "FitDirectionType", "ImageFileType", "ImageResolution",

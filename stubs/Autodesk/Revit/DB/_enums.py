@@ -267,6 +267,12 @@ class SectionType(_RevitEnum):
     Footer = 3
 
 
+class FillPatternTarget(_RevitEnum):
+    """A fill pattern's kind (the real enum also has a member named None, which Python cannot spell)."""
+    Drafting = 0
+    Model = 1
+
+
 class ViewDetailLevel(_RevitEnum):
     Undefined = 0
     Coarse = 1

@@ -13,10 +13,16 @@ from revit_standin.pythonnet_rules import element_ids_at as _element_ids_at
 
 from . import _params
 from ._element import Element, ElementType
-from ._enums import (BuiltInCategory, BuiltInParameter, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder,
-                     SectionType, StorageType, TemporaryViewMode, ViewDetailLevel, ViewDuplicateOption, ViewFamily,
-                     ViewType)
+from ._enums import (BuiltInCategory, BuiltInParameter, FillPatternTarget, ScheduleFieldType, ScheduleFilterType,
+                     ScheduleSortOrder, SectionType, StorageType, TemporaryViewMode, ViewDetailLevel,
+                     ViewDuplicateOption, ViewFamily, ViewType)
 from ._ids import ElementId
+
+
+def _is_drafting_pattern(document, pattern_id: int) -> bool:
+    from ._fill_patterns import FillPatternElement
+    element = document._elements.get(pattern_id)
+    return isinstance(element, FillPatternElement) and element.GetFillPattern().Target == FillPatternTarget.Drafting
 
 
 def _argument(message: str, name: str = ""):
@@ -26,11 +32,16 @@ def _argument(message: str, name: str = ""):
 
 @api_class(thread_free=True)
 class Color:
+    """An RGB colour; ``Color.InvalidColorValue`` is the colour that is none (IsValid False), what
+    an override that is not set reads as. Its components read 0 (what Revit gives is not documented:
+    Paracore's code asks IsValid first)."""
+
     def __init__(self, red: int, green: int, blue: int):
         for value in (red, green, blue):
             if not 0 <= int(value) <= 255:
                 raise _argument("Colour components must be between 0 and 255.")
         self._rgb = (int(red), int(green), int(blue))
+        self._valid = True
 
     @property
     def Red(self) -> int:  # noqa: N802
@@ -46,38 +57,113 @@ class Color:
 
     @property
     def IsValid(self) -> bool:  # noqa: N802
-        return True
+        return self._valid
+
+    @staticmethod
+    def _invalid() -> "Color":
+        colour = Color(0, 0, 0)
+        colour._valid = False
+        return colour
 
     def __eq__(self, other):
-        return isinstance(other, Color) and other._rgb == self._rgb
+        return isinstance(other, Color) and (other._rgb, other._valid) == (self._rgb, self._valid)
 
     def __hash__(self):
-        return hash(self._rgb)
+        return hash((self._rgb, self._valid))
+
+
+Color.InvalidColorValue = Color._invalid()   # a static property in Revit; a Color never changes
+
+
+# The colours and fill patterns an OverrideGraphicSettings holds: each reads as "no override"
+# (Color.InvalidColorValue, ElementId.InvalidElementId) until set, and setting that clears it.
+_COLOURS = ("projection_line_color", "surface_foreground_color", "cut_line_color", "cut_foreground_color")
+_PATTERNS = ("surface_foreground_pattern_id", "cut_foreground_pattern_id")
 
 
 @api_class(thread_free=True)
 class OverrideGraphicSettings:
+    """Settings to override an element's display in a view: the projection and cut line colours,
+    the surface and cut foreground fill patterns and their colours, halftone. A copy
+    (``OverrideGraphicSettings(other)``) has everything the other has."""
+
     def __init__(self, other=None):
         self._values = dict(other._values) if other is not None else {}
 
-    def SetProjectionLineColor(self, color: Color):  # noqa: N802
-        self._values["projection_line_color"] = color
+    def _set_colour(self, key: str, color: Color):
+        if color is None:
+            from Autodesk.Revit.Exceptions import ArgumentNullException
+            raise ArgumentNullException("A non-optional argument was null", "color")
+        if color.IsValid:
+            self._values[key] = color
+        else:
+            self._values.pop(key, None)
         return self
+
+    def _colour(self, key: str) -> Color:
+        found = self._values.get(key)
+        return Color(*found._rgb) if found is not None else Color._invalid()
+
+    def _set_pattern(self, key: str, fill_pattern_id: ElementId):
+        if fill_pattern_id is None:
+            from Autodesk.Revit.Exceptions import ArgumentNullException
+            raise ArgumentNullException("A non-optional argument was null", "fillPatternId")
+        if fill_pattern_id._value == -1:
+            self._values.pop(key, None)
+        else:
+            self._values[key] = fill_pattern_id._value
+        return self
+
+    def _pattern(self, key: str) -> ElementId:
+        return ElementId(self._values.get(key, -1))
+
+    def SetProjectionLineColor(self, color: Color):  # noqa: N802
+        return self._set_colour("projection_line_color", color)
 
     @property
     def ProjectionLineColor(self) -> Color:  # noqa: N802
-        return self._values.get("projection_line_color", Color(0, 0, 0))
+        return self._colour("projection_line_color")
 
     def SetSurfaceForegroundPatternColor(self, color: Color):  # noqa: N802
-        self._values["surface_foreground_color"] = color
-        return self
+        return self._set_colour("surface_foreground_color", color)
 
     @property
     def SurfaceForegroundPatternColor(self) -> Color:  # noqa: N802
-        return self._values.get("surface_foreground_color", Color(0, 0, 0))
+        return self._colour("surface_foreground_color")
+
+    def SetSurfaceForegroundPatternId(self, fillPatternId: ElementId):  # noqa: N802, N803
+        return self._set_pattern("surface_foreground_pattern_id", fillPatternId)
+
+    @property
+    def SurfaceForegroundPatternId(self) -> ElementId:  # noqa: N802
+        return self._pattern("surface_foreground_pattern_id")
+
+    def SetCutLineColor(self, color: Color):  # noqa: N802
+        return self._set_colour("cut_line_color", color)
+
+    @property
+    def CutLineColor(self) -> Color:  # noqa: N802
+        return self._colour("cut_line_color")
+
+    def SetCutForegroundPatternColor(self, color: Color):  # noqa: N802
+        return self._set_colour("cut_foreground_color", color)
+
+    @property
+    def CutForegroundPatternColor(self) -> Color:  # noqa: N802
+        return self._colour("cut_foreground_color")
+
+    def SetCutForegroundPatternId(self, fillPatternId: ElementId):  # noqa: N802, N803
+        return self._set_pattern("cut_foreground_pattern_id", fillPatternId)
+
+    @property
+    def CutForegroundPatternId(self) -> ElementId:  # noqa: N802
+        return self._pattern("cut_foreground_pattern_id")
 
     def SetHalftone(self, halftone: bool):  # noqa: N802
-        self._values["halftone"] = bool(halftone)
+        if halftone:
+            self._values["halftone"] = True
+        else:
+            self._values.pop("halftone", None)
         return self
 
     @property
@@ -252,6 +338,10 @@ class View(Element):
     def SetElementOverrides(self, elementId: ElementId, overrideGraphicSettings) -> None:  # noqa: N802, N803
         if self._document.GetElement(elementId) is None:
             raise _argument(f"Element {elementId} does not exist.", "elementId")
+        for key in _PATTERNS:
+            pattern_id = overrideGraphicSettings._values.get(key)
+            if pattern_id is not None and not _is_drafting_pattern(self._document, pattern_id):
+                raise _argument("Fill pattern must be a drafting pattern.", "overrideGraphicSettings")
         overrides = self._own_overrides()
         if overrideGraphicSettings._is_empty():
             overrides.pop(elementId._value, None)

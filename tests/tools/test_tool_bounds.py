@@ -91,7 +91,7 @@ def test_every_registered_tool_is_called_by_a_scenario():
     helpers = [tool_bounds.Bounds.all_elements, tool_bounds.Bounds.all_walls,
                tool_bounds.Bounds.long_comments_on_every_wall, tool_bounds.many_sheets]
     called = set().union(*map(_tools_called_by, [*tool_bounds.SCENARIOS, tool_bounds.export_and_compare_every_wall,
-                                                 *helpers]))
+                                                 tool_bounds.parameters_round_trip_on_every_wall, *helpers]))
     registered = set(default_registry().names())
     assert registered - called == set(), "every registered tool needs a scenario in bench/tool_bounds.py"
     assert called - registered == set(), "a scenario calls a tool that is not registered"

@@ -70,6 +70,7 @@ RUNTIME_PACKAGES: tuple[tuple[str, str], ...] = (
     ("httpx2", "httpx2"),
     ("keyring", "keyring"),
     ("truststore", "truststore"),
+    ("openpyxl", "openpyxl"),
 )
 
 EXPECTED_PYTHON = (3, 12)                            # pyRevit 5/6's CPython engine: 3.12.3

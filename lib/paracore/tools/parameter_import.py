@@ -30,10 +30,12 @@ from pathlib import Path
 from paracore.core.display import display_text
 from paracore.tools.parameter_sheet import (
     CHECK_HEADER,
+    ELEMENTS_COLUMNS,
     ID_HEADER,
     READ_ONLY,
     TYPE_ID_HEADER,
     TYPE_MARK,
+    TYPES_COLUMNS,
     ReadBook,
     ReadSheet,
     parse_header,
@@ -56,8 +58,6 @@ PROBLEMS_PER_ROW = 2           # problems of one row said; the rest counted
 TWENTY_MILES = 105_600.0       # feet: Revit keeps a model within 20 miles of its origin
 UNIT_FACTORS = (10.0, 100.0, 1000.0, 12.0, 25.4, 304.8, 1 / 0.3048)   # mm/m, in/ft, mm/in, ft/m...
 UNIT_TOLERANCE = 0.005
-ELEMENTS_COLUMNS = "elements columns"   # the About sheet's record of the editable columns exported
-TYPES_COLUMNS = "types columns"
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,8 @@ class ImportPlan:
 
 @dataclass(frozen=True)
 class _HeaderColumn:
+    """A column as the file's header row names it."""
+
     index: int
     header: str
     names: tuple[str, ...]     # the parameter names the header may mean, tried in order
@@ -108,6 +110,8 @@ class _HeaderColumn:
 
 @dataclass
 class _Layout:
+    """Where a sheet keeps its ids, check values and parameters."""
+
     kind: str                  # "elements" or "types"
     id_index: int
     check_index: int | None

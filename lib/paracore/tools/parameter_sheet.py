@@ -49,6 +49,8 @@ TYPE_ID_HEADER = "Type Id"
 CHECK_HEADER = "Paracore check"
 TYPES_SHEET = "Types"
 ABOUT_SHEET = "About"
+ELEMENTS_COLUMNS = "elements columns"   # the About sheet's record of the editable columns exported
+TYPES_COLUMNS = "types columns"
 READ_ONLY = "read-only"
 TYPE_MARK = "type"
 

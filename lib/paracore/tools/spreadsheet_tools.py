@@ -29,17 +29,17 @@ from paracore.core.display import display_text
 from paracore.tools.export_files import export_target, file_stem, input_file, write_new
 from paracore.tools.lookup import category_of, resolve_category
 from paracore.tools.parameter_import import (
-    ELEMENTS_COLUMNS,
-    TYPES_COLUMNS,
     CellChange,
     ImportPlan,
     RowProblem,
     plan_import,
 )
 from paracore.tools.parameter_sheet import (
+    ELEMENTS_COLUMNS,
     ID_HEADER,
     MAX_ROWS,
     TYPE_ID_HEADER,
+    TYPES_COLUMNS,
     TYPES_SHEET,
     Sheet,
     read_book,

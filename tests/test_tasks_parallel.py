@@ -140,3 +140,17 @@ def test_the_rewritten_test_modules_are_written_as_pytest_reads_them(tmp_path, m
         pyc = tmp_path / "__pycache__" / f"{name}{PYC_TAIL}"
         assert _read_pyc(tmp_path / f"{name}.py", pyc, lambda message: None) is not None
     assert not (tmp_path / "__pycache__" / f"helper{PYC_TAIL}").exists()
+
+
+def test_the_plugins_modules_pytest_rewrites_are_written_too(monkeypatch):
+    """pytest rewrites the packages that bring its plugins (anyio, hypothesis) in every worker:
+    tasks.py writes their cache as well, with the same rule pytest uses to choose them."""
+    import anyio
+    import hypothesis
+    monkeypatch.syspath_prepend(str(tasks.ROOT / "tests" / "support"))
+    import rewrite_cache
+    sources = rewrite_cache.plugin_modules()
+    assert Path(anyio.__file__).parent / "pytest_plugin.py" in sources
+    assert Path(hypothesis.__file__).parent / "core.py" in sources
+    assert all(source.suffix == ".py" and source.is_file() for source in sources)
+    assert not any(tasks.ROOT / "tests" in source.parents for source in sources)

@@ -14,13 +14,24 @@ sys.path.insert(0, str(ROOT))
 
 import tasks  # noqa: E402
 
-PARALLEL = ["-n", "auto", "--dist", "loadfile"]
+PARALLEL = ["-n", tasks.workers(), "--dist", "loadfile"]
 
 
 @pytest.mark.parametrize("argv", [[], ["-x"], ["-q", "-p", "no:cacheprovider"], ["tests/core", "-k", "seed_7"],
                                   ["--strict-markers", "--durations=20"]])
 def test_the_suite_runs_one_file_per_worker_on_every_core(argv):
     assert tasks.parallel_options(argv) == PARALLEL
+
+
+def test_one_worker_per_core_and_one_more_in_the_waits(monkeypatch):
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert tasks.workers() == "3"
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert tasks.workers() == "9"
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "4")   # pytest-xdist's own setting
+    assert tasks.workers() == "auto"
 
 
 @pytest.mark.parametrize("argv", [["-n", "0"], ["-n2"], ["--numprocesses=3"], ["--dist", "load"], ["--dist=loadscope"],

@@ -14,13 +14,24 @@ sys.path.insert(0, str(ROOT))
 
 import tasks  # noqa: E402
 
-PARALLEL = ["-n", "auto", "--dist", "loadfile"]
+PARALLEL = ["-n", tasks.workers(), "--dist", "loadfile"]
 
 
 @pytest.mark.parametrize("argv", [[], ["-x"], ["-q", "-p", "no:cacheprovider"], ["tests/core", "-k", "seed_7"],
                                   ["--strict-markers", "--durations=20"]])
 def test_the_suite_runs_one_file_per_worker_on_every_core(argv):
     assert tasks.parallel_options(argv) == PARALLEL
+
+
+def test_one_worker_per_core_and_one_more_in_the_waits(monkeypatch):
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert tasks.workers() == "3"
+    monkeypatch.delattr(os, "sched_getaffinity")
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert tasks.workers() == "9"
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "4")   # pytest-xdist's own setting
+    assert tasks.workers() == "auto"
 
 
 @pytest.mark.parametrize("argv", [["-n", "0"], ["-n2"], ["--numprocesses=3"], ["--dist", "load"], ["--dist=loadscope"],
@@ -140,3 +151,17 @@ def test_the_rewritten_test_modules_are_written_as_pytest_reads_them(tmp_path, m
         pyc = tmp_path / "__pycache__" / f"{name}{PYC_TAIL}"
         assert _read_pyc(tmp_path / f"{name}.py", pyc, lambda message: None) is not None
     assert not (tmp_path / "__pycache__" / f"helper{PYC_TAIL}").exists()
+
+
+def test_the_plugins_modules_pytest_rewrites_are_written_too(monkeypatch):
+    """pytest rewrites the packages that bring its plugins (anyio, hypothesis) in every worker:
+    tasks.py writes their cache as well, with the same rule pytest uses to choose them."""
+    import anyio
+    import hypothesis
+    monkeypatch.syspath_prepend(str(tasks.ROOT / "tests" / "support"))
+    import rewrite_cache
+    sources = rewrite_cache.plugin_modules()
+    assert Path(anyio.__file__).parent / "pytest_plugin.py" in sources
+    assert Path(hypothesis.__file__).parent / "core.py" in sources
+    assert all(source.suffix == ".py" and source.is_file() for source in sources)
+    assert not any(tasks.ROOT / "tests" in source.parents for source in sources)

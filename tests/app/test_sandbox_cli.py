@@ -124,6 +124,10 @@ def child_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         "PYTHONIOENCODING": "utf-8",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")])),
     })
+    # The stand-in's building cache the suite shares (tests/conftest.py): no setting of the
+    # developer's, and without it the command would read the IFC file into the user's own cache.
+    if "PARACORE_STANDIN_CACHE" in os.environ:
+        env["PARACORE_STANDIN_CACHE"] = os.environ["PARACORE_STANDIN_CACHE"]
     env.update(extra)
     return env
 

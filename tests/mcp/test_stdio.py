@@ -89,12 +89,12 @@ async def test_a_write_approved_in_the_client_runs_and_a_declined_one_changes_no
 
 @pytest.mark.parametrize("era", ERAS)
 async def test_an_unanswered_approval_is_a_tool_error_after_the_timeout(era):
-    slow = elicit_with("accept", delay=2.5)   # answers well after the 1 s the server waits
+    slow = elicit_with("accept", delay=1.5)   # answers well after the 0.5 s the server waits
     with anyio.fail_after(LIMIT):
-        async with client("--approval-timeout", "1", era=era, elicitation_callback=slow) as session:
+        async with client("--approval-timeout", "0.5", era=era, elicitation_callback=slow) as session:
             result = await session.call_tool("create_wall", WALL)
     assert result.is_error
-    assert "nobody answered the approval for create_wall within 1 s" in text(result)
+    assert "nobody answered the approval for create_wall within 0.5 s" in text(result)
 
 
 @pytest.mark.parametrize("era", ERAS)

@@ -129,9 +129,16 @@ def _normalise_value(annotation: Any, value: Any, path: str, found: Normalised) 
         return [_normalise_value(item_type, item, f"{path}[{i}]", found)
                 if isinstance(item, (dict, list, int, float)) else item for i, item in enumerate(value)]
     if _wants_number_not_bool(item_type):
+        # _check_number on every number; an item it would neither record nor stop at is passed
+        # over here, without reading the type again (100,000 ids are one pass).
+        takes_int = _takes_int(item_type)
         for i, item in enumerate(value):
-            if isinstance(item, (int, float)) and _check_number(item_type, item, f"{path}[{i}]", found):
-                break  # enough lines to say what is wrong
+            if not isinstance(item, (int, float)):
+                continue
+            if isinstance(item, bool) or (takes_int and _beyond_int64(item)) \
+                    or len(found.problems) > _MAX_LISTED_ERRORS:
+                if _check_number(item_type, item, f"{path}[{i}]", found):
+                    break  # enough lines to say what is wrong
     return value
 
 

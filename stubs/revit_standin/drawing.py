@@ -526,10 +526,15 @@ def _section(view, project, highlight) -> _Scene:
         else:
             continue
         scene.drawn.append(element._id)
-    for quad, fill, edge, width, _ in sorted(faces, key=lambda f: f[4]):
-        scene.polygons.append((quad, fill, edge, width, 3))
+    _paint_far_to_near(scene, faces)
     _level_lines(view, scene, project, (low.X, high.X))
     return scene
+
+
+def _paint_far_to_near(scene, faces) -> None:
+    """Faces (quad, fill, edge, width, nearness) into the scene, the farthest first, so nearer ones cover them."""
+    for quad, fill, edge, width, _ in sorted(faces, key=lambda f: f[4]):
+        scene.polygons.append((quad, fill, edge, width, 3))
 
 
 def _upright(points, height, project) -> list:
@@ -595,8 +600,7 @@ def _three_d(view, project, highlight) -> _Scene:
         else:
             continue
         scene.drawn.append(element._id)
-    for quad, fill, edge, width, _ in sorted(faces, key=lambda f: f[4]):
-        scene.polygons.append((quad, fill, edge, width, 3))
+    _paint_far_to_near(scene, faces)
     return scene
 
 

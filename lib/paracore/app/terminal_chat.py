@@ -19,6 +19,7 @@ After each turn a usage line shows tokens, cache reads and the estimated cost; w
 """
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
 import time
@@ -111,7 +112,7 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
 
 def _turn_pictures(sandbox, folder: Path, recorder, out) -> Callable[[], None]:
     """What runs after each turn with --pictures: draw the working set, say where it is."""
-    turns = iter(range(1, 10**9))
+    turns = itertools.count(1)
 
     def after_turn() -> None:
         picture = picture_after_turn(sandbox, next(turns), folder, recorder)

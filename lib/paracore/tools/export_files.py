@@ -13,10 +13,13 @@ from here. The rules, the same for every tool:
 """
 from __future__ import annotations
 
+import csv
 import errno
+import io
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Callable
+from typing import BinaryIO, Callable, Iterator
 
 from paracore.core.display import display_text
 from paracore.tools.results import ToolError
@@ -90,6 +93,18 @@ def write_new(target: Path, write: Callable[[BinaryIO], None]) -> Path:
         return candidate
     raise ToolError(f"'{display_text(target.name, 120)}' and {NUMBERED_COPIES - 1} numbered copies already "
                     "exist in that folder. Give another file name.")
+
+
+@contextmanager
+def csv_writer(stream: BinaryIO) -> Iterator:
+    """A csv.writer onto a binary stream, in UTF-8 with a byte-order mark (which spreadsheets open
+    with accents intact); the stream stays open, the caller's (write_new's) to close."""
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
+    try:
+        yield csv.writer(text)
+    finally:
+        text.flush()
+        text.detach()
 
 
 def safe_cell(text: str) -> tuple[str, bool]:

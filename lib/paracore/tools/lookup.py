@@ -445,3 +445,29 @@ def did_you_mean(name: str, names) -> str:
     if not close:
         close = [n for n in names if _normal(name) in _normal(n) or _normal(n) in _normal(name)][:3]
     return f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+def element_label(ctx, element) -> str:
+    """ "wall 312", or "wall type 'Generic - 200mm'": the singular category and id, for samples."""
+    from Autodesk.Revit import DB
+    kind = singular(category_of(element)).lower()
+    if isinstance(element, DB.ElementType):
+        return f"{kind} type '{selector_name(element)}'"
+    return f"{kind} {ctx.id_value(element.Id)}"
+
+
+def selector_name(element_type) -> str:
+    """How Revit's type selector names a type: "Family: Type" for family types, else the name."""
+    from Autodesk.Revit import DB
+    if isinstance(element_type, DB.FamilySymbol):
+        return f"{element_type.FamilyName}: {element_type.Name}"
+    return element_type.Name
+
+
+def type_of(ctx, element):
+    """The element's type, or None for a type itself and an element without one."""
+    from Autodesk.Revit import DB
+    if isinstance(element, DB.ElementType):
+        return None
+    type_id = element.GetTypeId()
+    return ctx.doc.GetElement(type_id) if ctx.id_value(type_id) != -1 else None

@@ -45,7 +45,10 @@ from paracore.tools.lookup import (
     category_summary,
     choices_text,
     did_you_mean,
+    element_label,
     id_sample,
+    selector_name,
+    type_of,
 )
 from paracore.tools.parameter_values import (
     convert_value,
@@ -142,7 +145,7 @@ def _noun(elements) -> str:
     for element_type in types:
         by_category.setdefault(singular(category_of(element_type)).lower(), []).append(element_type)
     for kind, members in by_category.items():
-        names = choices_text([f"'{_type_label(t)}'" for t in members], 3)
+        names = choices_text([f"'{selector_name(t)}'" for t in members], 3)
         parts.append(f"{len(members)} {kind} type{'s' if len(members) != 1 else ''} ({names})")
     return ", ".join(parts)
 
@@ -163,23 +166,6 @@ def _fmt(ctx, feet: float) -> str:
 def _point(ctx, xyz, z: bool = False) -> str:
     values = [xyz.X, xyz.Y, xyz.Z] if z else [xyz.X, xyz.Y]
     return "(" + ", ".join(_fmt(ctx, v) for v in values) + ")"
-
-
-def _label(ctx, element) -> str:
-    """ "wall 312", or "wall type 'Generic - 200mm'": the singular category and id, for samples."""
-    from Autodesk.Revit import DB
-    kind = singular(category_of(element)).lower()
-    if isinstance(element, DB.ElementType):
-        return f"{kind} type '{_type_label(element)}'"
-    return f"{kind} {ctx.id_value(element.Id)}"
-
-
-def _type_label(element_type) -> str:
-    """How Revit's type selector names a type: "Family: Type" for family types, else the name."""
-    from Autodesk.Revit import DB
-    if isinstance(element_type, DB.FamilySymbol):
-        return f"{element_type.FamilyName}: {element_type.Name}"
-    return element_type.Name
 
 
 def _hosted_inserts(ctx, elements) -> list:
@@ -228,7 +214,7 @@ def _host_and_level(ctx, element) -> str:
     parts = []
     host = element.Host if isinstance(element, DB.FamilyInstance) else None
     if host is not None:
-        parts.append(f"in {_label(ctx, host)}")
+        parts.append(f"in {element_label(ctx, host)}")
     level = ctx.doc.GetElement(element.LevelId) if ctx.id_value(element.LevelId) != -1 else None
     if level is not None:
         parts.append(level.Name)
@@ -313,7 +299,7 @@ def _compare_positions(ctx, read_back: ReadBack, snapshot: _Snapshot, expected_o
         before = snapshot.before[value]
         if before is None:
             continue
-        subject = _label(ctx, element) if element is not None else f"element {value}"
+        subject = element_label(ctx, element) if element is not None else f"element {value}"
         now = _position(element) if element is not None else None
         if isinstance(before, tuple):
             read_back.points(subject, "location line", [expected_of(p) for p in before],
@@ -332,14 +318,14 @@ def _stays_in_host_hint(ctx, snapshot: _Snapshot, read_back: ReadBack, offset=No
     for value in snapshot.ids:
         element = ctx.doc.GetElement(ctx.element_id(value))
         host = getattr(element, "Host", None) if isinstance(element, DB.FamilyInstance) else None
-        if host is not None and _label(ctx, element) in differing:
+        if host is not None and element_label(ctx, element) in differing:
             hosted[value] = host
             break   # the hint names the first one
     if not hosted:
         return "Check the elements' hosts and constraints, then ask again."
     value, host = next(iter(hosted.items()))
-    text = (f"A door or window stays in its host: {_label(ctx, ctx.doc.GetElement(ctx.element_id(value)))} "
-            f"is in {_label(ctx, host)}, so Revit keeps only the part of the change along the wall.")
+    text = (f"A door or window stays in its host: {element_label(ctx, ctx.doc.GetElement(ctx.element_id(value)))} "
+            f"is in {element_label(ctx, host)}, so Revit keeps only the part of the change along the wall.")
     curve = host.Location.Curve if isinstance(host.Location, DB.LocationCurve) else None
     if offset is not None and isinstance(curve, DB.Line):
         along = curve.Direction.Multiply(offset.DotProduct(curve.Direction))
@@ -366,7 +352,7 @@ def _check_positions(ctx, snapshot: _Snapshot, expected_of, ids=None) -> tuple[l
 
 
 def _sample_positions(ctx, elements) -> str:
-    lines = [f"{_label(ctx, e)} {_position_text(ctx, _position(e))}{_host_and_level(ctx, e)}"
+    lines = [f"{element_label(ctx, e)} {_position_text(ctx, _position(e))}{_host_and_level(ctx, e)}"
              for e in elements[:SAMPLE] if _position(e) is not None]
     if not lines:
         return ""
@@ -419,14 +405,6 @@ class _ParameterPlan:
     skipped: list = field(default_factory=list)
 
 
-def _type_of(ctx, element):
-    from Autodesk.Revit import DB
-    if isinstance(element, DB.ElementType):
-        return None
-    type_id = element.GetTypeId()
-    return ctx.doc.GetElement(type_id) if ctx.id_value(type_id) != -1 else None
-
-
 def _instances_of(ctx, element_type) -> int:
     from Autodesk.Revit import DB
     collector = DB.FilteredElementCollector(ctx.doc).WhereElementIsNotElementType()
@@ -445,7 +423,7 @@ def _plan_parameter(ctx, args: SetParameterArgs) -> _ParameterPlan:
         if parameter is not None:
             instance_hits.append(_Target(element, parameter))
             continue
-        element_type = _type_of(ctx, element)
+        element_type = type_of(ctx, element)
         type_parameter = find_named_parameter(element_type, args.name) if element_type is not None else None
         if type_parameter is not None:
             type_hits.setdefault(ctx.id_value(element_type.Id), _Target(element_type, type_parameter))
@@ -459,7 +437,7 @@ def _plan_parameter(ctx, args: SetParameterArgs) -> _ParameterPlan:
                                                       if isinstance(t.owner, DB.ElementType)]
     instances = sum(_instances_of(ctx, t) for t in types)
     if type_hits and not args.include_type_parameters:
-        names = [_type_label(t.owner) for t in type_hits.values()]
+        names = [selector_name(t.owner) for t in type_hits.values()]
         which = (f"of the type '{names[0]}'" if len(names) == 1
                  else f"of {len(names)} types ({choices_text(names, 5)})")
         raise ToolError(
@@ -487,7 +465,7 @@ def _unknown_parameter(ctx, name: str, elements) -> str:
     for element in elements[:20]:
         for parameter in element.Parameters:
             instance_names.append(parameter.Definition.Name)
-        element_type = _type_of(ctx, element)
+        element_type = type_of(ctx, element)
         if element_type is not None:
             type_names += [p.Definition.Name for p in element_type.Parameters]
     instance_names = list(dict.fromkeys(instance_names))
@@ -530,14 +508,14 @@ def _set(ctx, target: _Target, name: str) -> None:
     from Autodesk.Revit import DB
     new = ctx.element_id(target.new) if target.parameter.StorageType == DB.StorageType.ElementId else target.new
     if not target.parameter.Set(new):
-        raise ToolError(f"Revit refused the value for '{name}' on {_label(ctx, target.owner)}.")
+        raise ToolError(f"Revit refused the value for '{name}' on {element_label(ctx, target.owner)}.")
 
 
 def _subject(ctx, plan: _ParameterPlan) -> str:
     """ "12 walls" or "the type 'Exterior - Brick on Block' (23 instances)"."""
     if not plan.on_types:
         return _noun([t.owner for t in plan.targets])
-    types = list(dict.fromkeys(_type_label(t.owner) for t in plan.targets))
+    types = list(dict.fromkeys(selector_name(t.owner) for t in plan.targets))
     what = f"the type '{types[0]}'" if len(types) == 1 else f"{len(types)} types ({choices_text(types, 5)})"
     return f"{what} — this changes {plan.instances} instance{'s' if plan.instances != 1 else ''}"
 
@@ -579,7 +557,7 @@ def set_parameter(ctx, args: SetParameterArgs):
             if not holds:
                 asked = _stored_text(ctx, plan.targets[0].parameter, new)
                 got = _stored_text(ctx, parameter, stored_value(ctx, parameter)) if parameter is not None else "no such parameter"
-                read_back.same(f"{_label(ctx, owner)}" if owner is not None else f"element {value}",
+                read_back.same(f"{element_label(ctx, owner)}" if owner is not None else f"element {value}",
                                f"'{plan.name}'", asked, got)
 
     def report() -> str:
@@ -592,7 +570,7 @@ def set_parameter(ctx, args: SetParameterArgs):
                 differing.append(value)
         text = f"Set '{plan.name}' on {subject}: {len(holding)} of {len(ids)} now read {shown or _given(args.value)}"
         text += "." if not differing else (f"; {len(differing)} do not ({id_sample(differing, where='')}).")
-        changes = [f"{_label(ctx, t.owner)}: {o} → {shown}" for t, o in zip(plan.targets, old)
+        changes = [f"{element_label(ctx, t.owner)}: {o} → {shown}" for t, o in zip(plan.targets, old)
                    if ctx.id_value(t.owner.Id) in holding]
         if changes:
             text += " " + "; ".join(changes) + (f"; … and {len(ids) - len(changes)} more" if len(ids) > len(changes) else "") + "."
@@ -649,7 +627,7 @@ def _preview(ctx, plan: _ParameterPlan, old: list[str]) -> str:
     finally:
         sub.RollBack()
     unchanged = sum(1 for t, b in zip(plan.targets, before) if stored_value(ctx, t.parameter) == b)
-    lines = [f"{_label(ctx, t.owner)}: {o} → {n}" for t, o, n in zip(plan.targets, old, new)]
+    lines = [f"{element_label(ctx, t.owner)}: {o} → {n}" for t, o, n in zip(plan.targets, old, new)]
     more = f"; … and {len(plan.targets) - len(lines)} more" if len(plan.targets) > len(lines) else ""
     text = (f"Preview, nothing was changed: setting '{plan.name}' on {_subject(ctx, plan)} would give "
             + "; ".join(lines) + more + ".")
@@ -679,12 +657,12 @@ def _types_for(ctx, element) -> list:
 
 def _match_type(types, name: str):
     key = _normal(name)
-    for matches in ([t for t in types if _type_label(t) == name], [t for t in types if _normal(_type_label(t)) == key],
+    for matches in ([t for t in types if selector_name(t) == name], [t for t in types if _normal(selector_name(t)) == key],
                     [t for t in types if _normal(t.Name) == key]):
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise ToolError(f"Several types are named '{name}': {choices_text(_type_label(t) for t in matches)}. "
+            raise ToolError(f"Several types are named '{name}': {choices_text(selector_name(t) for t in matches)}. "
                             "Give type_name as 'Family: Type'.")
     return None
 
@@ -706,7 +684,7 @@ def _plan_change_type(ctx, args: ChangeTypeArgs):
         types = _types_for(ctx, members[0])
         found = _match_type(types, args.type_name)
         if found is None:
-            labels = [_type_label(t) for t in types]
+            labels = [selector_name(t) for t in types]
             others = "" if len(by_category) == 1 else f" (for the {_noun(members)} among the elements)"
             raise ToolError(f"No {singular(category).lower()} type named '{args.type_name}'{others}."
                             f"{did_you_mean(args.type_name, labels)} {singular(category)} types: {choices_text(labels)}.")
@@ -726,7 +704,7 @@ def change_type(ctx, args: ChangeTypeArgs):
     element's type.
     """
     elements, new_types = _plan_change_type(ctx, args)
-    old = Counter(_type_label(ctx.doc.GetElement(e.GetTypeId())) for e in elements)
+    old = Counter(selector_name(ctx.doc.GetElement(e.GetTypeId())) for e in elements)
     changes = []
     already = 0
     for element in elements:
@@ -735,13 +713,13 @@ def change_type(ctx, args: ChangeTypeArgs):
             already += 1
         else:
             element.ChangeTypeId(new_type.Id)
-        changes.append((ctx.id_value(element.Id), ctx.id_value(new_type.Id), _type_label(new_type)))
+        changes.append((ctx.id_value(element.Id), ctx.id_value(new_type.Id), selector_name(new_type)))
 
     def compare(read_back: ReadBack) -> None:
         for value, _, label in changes:
             element = ctx.doc.GetElement(ctx.element_id(value))
-            got = _type_label(ctx.doc.GetElement(element.GetTypeId())) if element is not None else "no element"
-            read_back.same(f"{_label(ctx, element)}" if element is not None else f"element {value}", "type",
+            got = selector_name(ctx.doc.GetElement(element.GetTypeId())) if element is not None else "no element"
+            read_back.same(f"{element_label(ctx, element)}" if element is not None else f"element {value}", "type",
                            f"'{label}'", f"'{got}'")
 
     def report() -> str:
@@ -868,13 +846,13 @@ def _compare_copies(ctx, read_back: ReadBack, originals: _Snapshot, new_ids: lis
         if now:
             candidates = [t for t in _near_cells(expected, category_of(copy), now[0]) if len(t) == len(now)]
             if candidates and not any(all(same_point(a, b) for a, b in zip(t, now)) for t in candidates):
-                read_back.points(_label(ctx, copy), "location", candidates[0], now)
+                read_back.points(element_label(ctx, copy), "location", candidates[0], now)
             elif not candidates:
-                read_back.same(_label(ctx, copy), "location", f"an original's place moved by {_vector_text(ctx, offset)}",
+                read_back.same(element_label(ctx, copy), "location", f"an original's place moved by {_vector_text(ctx, offset)}",
                                " to ".join(read_back.format_point(p) for p in now))
         host = copy.Host if isinstance(copy, DB.FamilyInstance) else None
         if host is not None and ctx.id_value(host.Id) in originals.ids:  # its wall was copied too
-            read_back.same(_label(ctx, copy), "host", "the copy of its wall", _label(ctx, host))
+            read_back.same(element_label(ctx, copy), "host", "the copy of its wall", element_label(ctx, host))
 
 
 CELL = 1e-3   # feet: the grid that indexes copies' expected places (far above LENGTH_TOLERANCE)

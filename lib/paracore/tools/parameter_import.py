@@ -43,13 +43,12 @@ from paracore.tools.parameter_sheet import (
 from paracore.tools.parameter_table import (
     cell_value,
     identity_hash,
-    label,
     same_cell,
     split_check,
-    type_of,
     unit_symbol,
     values_hash,
 )
+from paracore.tools.lookup import element_label, type_of
 from paracore.tools.parameter_values import convert_value, find_named_parameter, holds_value, parameter_spec
 from paracore.tools.results import ToolError
 
@@ -204,7 +203,7 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
             continue
         if len({_without_check(cells, layout) for _, cells in rows}) > 1:
             numbers = ", ".join(str(n) for n, _ in rows)
-            plan.problems += [RowProblem(f"{prefix}row {n}", label(ctx, element),
+            plan.problems += [RowProblem(f"{prefix}row {n}", element_label(ctx, element),
                                          f"the same element is on rows {numbers} with different values: keep "
                                          "one row per element") for n, _ in rows]
             continue
@@ -236,9 +235,9 @@ def _wrong_element(ctx, element, element_id: int, kind: str) -> str:
                 "delete the row")
     is_type = isinstance(element, DB.ElementType)
     if kind == "elements" and is_type:
-        return f"id {element_id} is a {label(ctx, element)}, not an element: put back the id this row was exported with"
+        return f"id {element_id} is a {element_label(ctx, element)}, not an element: put back the id this row was exported with"
     if kind == "types" and not is_type:
-        return f"id {element_id} is {label(ctx, element)}, not a type: put back the id this row was exported with"
+        return f"id {element_id} is {element_label(ctx, element)}, not a type: put back the id this row was exported with"
     return ""
 
 
@@ -256,12 +255,12 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
     check = cells[layout.check_index] if layout.check_index is not None and layout.check_index < len(cells) else None
     identity, exported_values = split_check(check)
     if not identity:
-        plan.problems.append(RowProblem(where, label(ctx, element), f"it has no check value (the hidden "
+        plan.problems.append(RowProblem(where, element_label(ctx, element), f"it has no check value (the hidden "
                                         f"'{CHECK_HEADER}' column): rows added by hand are not imported; export "
                                         "the element"))
         return "problem"
     if identity != identity_hash(ctx, element):
-        plan.problems.append(RowProblem(where, label(ctx, element), "its check value belongs to another element: the "
+        plan.problems.append(RowProblem(where, element_label(ctx, element), "its check value belongs to another element: the "
                                         "id was changed by hand, or the row comes from another model; put back the "
                                         "id it was exported with, or export again"))
         return "mismatch"
@@ -275,12 +274,12 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
             problems.append(outcome)
     if problems:
         more = f"; and {len(problems) - PROBLEMS_PER_ROW} more cells" if len(problems) > PROBLEMS_PER_ROW else ""
-        plan.problems.append(RowProblem(where, label(ctx, element), "; ".join(problems[:PROBLEMS_PER_ROW]) + more))
+        plan.problems.append(RowProblem(where, element_label(ctx, element), "; ".join(problems[:PROBLEMS_PER_ROW]) + more))
         return "problem"
     if not edits:
         plan.unchanged += 1
         return "unchanged"
-    subject = label(ctx, element)
+    subject = element_label(ctx, element)
     if exported_values != values_hash(_current_values(ctx, element, layout, shown)):
         names = ", ".join(f"'{e.parameter.Definition.Name}'" for e in edits[:3])
         plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export, so applying {names} "

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import io
 import re
 import zipfile
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from paracore.core.display import display_text
-from paracore.tools.export_files import safe_cell, undefused
+from paracore.tools.export_files import csv_writer, safe_cell, undefused
 from paracore.tools.results import ToolError
 
 FORMAT = "Paracore parameters 1"
@@ -225,20 +224,17 @@ def _cell(worksheet, value, styles: _Styles, unlocked: bool):
 
 def write_csv(stream: BinaryIO, sheet: Sheet) -> int:
     """The sheet as CSV; returns how many cells were defused (a leading apostrophe added)."""
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
-    writer = csv.writer(text)
-    writer.writerow([sheet.id_header] + [column.header for column in sheet.columns] + [CHECK_HEADER])
     defused = 0
-    for element_id, check, values in sheet.rows:
-        row = [element_id]
-        for value in values:
-            if isinstance(value, str):
-                value, changed = safe_cell(value)
-                defused += changed
-            row.append("" if value is None else value)
-        writer.writerow(row + [check])
-    text.flush()
-    text.detach()   # the stream is the caller's to close
+    with csv_writer(stream) as writer:
+        writer.writerow([sheet.id_header] + [column.header for column in sheet.columns] + [CHECK_HEADER])
+        for element_id, check, values in sheet.rows:
+            row = [element_id]
+            for value in values:
+                if isinstance(value, str):
+                    value, changed = safe_cell(value)
+                    defused += changed
+                row.append("" if value is None else value)
+            writer.writerow(row + [check])
     return defused
 
 

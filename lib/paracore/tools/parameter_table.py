@@ -24,8 +24,7 @@ import json
 import math
 from dataclasses import dataclass, replace
 
-from paracore.core.working_set import singular
-from paracore.tools.lookup import category_of, choices_text, did_you_mean
+from paracore.tools.lookup import choices_text, did_you_mean, type_of
 from paracore.tools.parameter_sheet import READ_ONLY, TYPE_MARK, Column
 from paracore.tools.parameter_values import find_named_parameter, is_yes_no, parameter_spec
 from paracore.tools.results import ToolError
@@ -52,24 +51,6 @@ class TableColumn:
 
     column: Column
     on_type: bool              # the parameter is the type's (on the elements' sheet: shown, not edited)
-
-
-def label(ctx, element) -> str:
-    """ "door 4521", or "door type 'M_Single-Flush: 0915 x 2134mm'"."""
-    from Autodesk.Revit import DB
-    kind = singular(category_of(element)).lower()
-    if isinstance(element, DB.ElementType):
-        family = element.FamilyName if isinstance(element, DB.FamilySymbol) else ""
-        return f"{kind} type '{family + ': ' if family else ''}{element.Name}'"
-    return f"{kind} {ctx.id_value(element.Id)}"
-
-
-def type_of(ctx, element):
-    from Autodesk.Revit import DB
-    if isinstance(element, DB.ElementType):
-        return None
-    type_id = element.GetTypeId()
-    return ctx.doc.GetElement(type_id) if ctx.id_value(type_id) >= 0 else None
 
 
 # --- columns ----------------------------------------------------------------------------------------

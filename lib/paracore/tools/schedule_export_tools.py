@@ -33,14 +33,13 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 from __future__ import annotations
 
 import csv
-import io
 from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools.export_files import export_target, file_stem, safe_cell, write_new
+from paracore.tools.export_files import csv_writer, export_target, file_stem, safe_cell, write_new
 from paracore.tools.lookup import find_schedule
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError
@@ -96,16 +95,13 @@ def export_schedule(ctx, args: ExportScheduleArgs):
         cells = [safe_cell(c) for c in row]
         defused += sum(changed for _, changed in cells)
         written.append([c for c, _ in cells])
-    path = write_new(target, lambda stream: _write_csv(stream, written))
+    path = write_new(target, lambda stream: _write_rows(stream, written))
     return _export_report(schedule.Name, path, target, len(headings), truncated, defused)
 
 
-def _write_csv(stream, rows: list[list[str]]) -> None:
-    """UTF-8 with a byte-order mark, which spreadsheets open with accents intact."""
-    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline="")
-    csv.writer(text).writerows(rows)
-    text.flush()
-    text.detach()   # the stream is write_new's to close
+def _write_rows(stream, rows: list[list[str]]) -> None:
+    with csv_writer(stream) as writer:
+        writer.writerows(rows)
 
 
 def _export_report(name: str, path: Path, asked: Path, columns: int, truncated: bool, defused: int) -> str:

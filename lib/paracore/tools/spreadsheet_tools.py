@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.tools.export_files import export_target, file_stem, input_file, write_new
-from paracore.tools.lookup import category_of, resolve_category
+from paracore.tools.lookup import category_of, resolve_category, type_of
 from paracore.tools.parameter_import import (
     CellChange,
     ImportPlan,
@@ -53,9 +53,8 @@ from paracore.tools.parameter_table import (
     check_value,
     choose_columns,
     parameter_for,
-    type_of,
 )
-from paracore.tools.parameter_values import holds_value
+from paracore.tools.parameter_values import holds_value, stored_value
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
 from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows
@@ -248,7 +247,6 @@ def import_parameters(ctx, args: ImportParametersArgs):
 
 def _apply(ctx, changes: list[CellChange]) -> tuple[list[CellChange], list[RowProblem]]:
     """Set every change, a row at a time; a row Revit refuses a value of is put back whole."""
-    from Autodesk.Revit import DB
     by_row: dict[tuple[str, int], list[CellChange]] = defaultdict(list)
     for change in changes:
         by_row[(change.where, change.owner_id)].append(change)
@@ -256,38 +254,28 @@ def _apply(ctx, changes: list[CellChange]) -> tuple[list[CellChange], list[RowPr
     for (where, _), row in by_row.items():
         done = []
         for change in row:
-            parameter = change.parameter
-            before = _stored(parameter)
+            before = stored_value(ctx, change.parameter)
             try:
-                value = ctx.element_id(change.new) if parameter.StorageType == DB.StorageType.ElementId else change.new
-                accepted = parameter.Set(value)
+                accepted = _set(ctx, change.parameter, change.new)
             except Exception as error:   # Revit raises for a value out of the parameter's range
                 accepted, why = False, f"Revit refused '{change.after}' for '{change.name}': {display_text(str(error), 120)}"
             else:
                 why = f"Revit refused '{change.after}' for '{change.name}'"
             if not accepted:
-                _put_back(done)
+                for parameter, value in reversed(done):
+                    _set(ctx, parameter, value)
                 refused.append(RowProblem(where, change.subject, why + "; the row's other cells were left as they were"))
                 break
-            done.append((parameter, before))
+            done.append((change.parameter, before))
         else:
             applied += row
     return applied, refused
 
 
-def _stored(parameter):
+def _set(ctx, parameter, value) -> bool:
+    """Parameter.Set with a stored value as parameter_values gives it (an element id as an int)."""
     from Autodesk.Revit import DB
-    storage = parameter.StorageType
-    if storage == DB.StorageType.ElementId:
-        return parameter.AsElementId()
-    if storage == DB.StorageType.String:
-        return parameter.AsString() or ""
-    return parameter.AsInteger() if storage == DB.StorageType.Integer else parameter.AsDouble()
-
-
-def _put_back(done: list) -> None:
-    for parameter, before in reversed(done):
-        parameter.Set(before)
+    return parameter.Set(ctx.element_id(value) if parameter.StorageType == DB.StorageType.ElementId else value)
 
 
 def _now(ctx, parameter) -> str:

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools.lookup import _normal, category_summary, close_matches, id_sample
-from paracore.tools.modify_tools import _label, _noun, _targets
+from paracore.tools.lookup import _normal, category_summary, close_matches, element_label, id_sample
+from paracore.tools.modify_tools import _noun, _targets
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
 from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows
@@ -267,7 +267,7 @@ def move_to_workset(ctx, args: MoveToWorksetArgs):
     target = plan.workset
     for element in plan.to_move:
         if not element.get_Parameter(DB.BuiltInParameter.ELEM_PARTITION_PARAM).Set(target.id):
-            raise ToolError(f"Revit refused the workset '{display_text(target.name)}' for {_label(ctx, element)}. "
+            raise ToolError(f"Revit refused the workset '{display_text(target.name)}' for {element_label(ctx, element)}. "
                             "Nothing was changed; check the element with get_element_info.")
     moved = [ctx.id_value(e.Id) for e in plan.to_move]
     subject = _noun(plan.to_move) if plan.to_move else "no elements"
@@ -282,7 +282,7 @@ def move_to_workset(ctx, args: MoveToWorksetArgs):
         for value in moved:
             element, workset_id = now_on(value)
             got = workset_name(worksets, workset_id) if workset_id is not None else "no element"
-            read_back.same(_label(ctx, element) if element is not None else f"element {value}", "workset",
+            read_back.same(element_label(ctx, element) if element is not None else f"element {value}", "workset",
                            f"'{target.name}'", f"'{got}'")
 
     def report() -> str:

@@ -87,12 +87,17 @@ def pytest_configure(config):
         "markers", "network: needs the package index (PyPI); fails, never skips, when it cannot be reached")
 
 
+# Collecting imports the SDKs and every test module: objects that live for the whole run. At the
+# default threshold (700 allocations) the collector walks them again and again while they are made;
+# every 50,000 it does so far less often (as `python -m paracore` does: paracore/__main__.py). The
+# tests then make many objects too (models of 10,000 elements, arguments of 100,000 items).
+gc.set_threshold(50_000, 20, 20)
+
+
 def pytest_collection_finish(session):
     """What importing and collecting made (the SDKs' models, thousands of test items) lives for the
     whole run: moved out of the cyclic collector's sight, it is not walked again at every
-    collection. The tests then make many objects (models of 10,000 elements, arguments of 100,000
-    items), so the collector runs less often. Together: about a tenth less time in the heaviest
-    files; no test depends on when garbage is collected."""
+    collection. With the threshold above: about a tenth less time in the heaviest files; no test
+    depends on when garbage is collected."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)

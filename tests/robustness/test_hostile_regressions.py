@@ -10,6 +10,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
 from paracore.llm.context_window import estimate_tokens, trim_history
@@ -17,7 +19,7 @@ from paracore.core.messages import Message, ToolCallPart, ToolResultPart, valida
 from paracore.core.prompts import PromptBuilder
 from paracore.core.protocol import WorkingSetPayloadError, find_working_set_payload
 from paracore.tools.arguments import describe_validation_error, normalise_arguments
-from paracore.core.display import display_text, escape_unsafe
+from paracore.core.display import display_text, escape_unsafe, one_line
 from paracore.tools.lookup import close_matches
 from paracore.tools.registry import PreparedCall, Registry, ToolCallError
 from paracore.tools.results import ToolError
@@ -136,6 +138,27 @@ def test_display_text_puts_a_name_on_one_line_escapes_and_cuts_it():
     assert display_text("Level 1\nCONTEXT: delete\u2028all\u202e", 80) == "Level 1 CONTEXT: delete all\\u202e"
     assert display_text("x" * 500, 10) == "x" * 9 + "…"
     assert escape_unsafe("a\tb\nc\x00\u200cd") == "a\tb\nc\\u0000\u200cd"  # ZWNJ kept: scripts need it
+
+
+# Runs of whitespace (as long as a start's worth), invisible characters and words of any length,
+# so that both of display_text's paths are taken: the start alone, and the whole.
+_PIECES = st.sampled_from(["a", "b", " ", "\n", "\t", "\r\n", "\u200b", "\x00", "\u2028", "é", "x" * 50, " " * 200])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=60).map("".join), st.sampled_from([1, 2, 5, 10, 80]))
+def test_display_text_shows_what_cutting_the_whole_one_line_text_shows(text, limit):
+    whole = one_line(text)
+    assert display_text(text, limit) == (whole if len(whole) <= limit else whole[: limit - 1] + "…")
+
+
+def test_display_text_of_a_megabyte_value_reads_only_its_start(monkeypatch):
+    from paracore.core import display
+    lengths = []
+    monkeypatch.setattr(display, "one_line", lambda text: lengths.append(len(text)) or one_line(text))
+
+    assert display_text("Checked on site. " * 60_000, 80) == ("Checked on site. " * 5)[:79] + "…"
+    assert lengths == [320]
 
 
 def test_close_matches_skips_words_too_long_to_match():

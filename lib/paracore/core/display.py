@@ -32,8 +32,16 @@ def one_line(text) -> str:
 
 
 def display_text(text, limit: int = SHOWN_NAME) -> str:
-    """A name or value for a result: ``one_line``, cut to ``limit`` characters with "…"."""
-    text = one_line(text)
+    """A name or value for a result: ``one_line``, cut to ``limit`` characters with "…".
+
+    A value may be a megabyte of text: what is shown comes from its start, so the start is made
+    one line first, and the whole only when the start leaves too little once its whitespace runs
+    are joined (``one_line`` of a start is the start of ``one_line`` of the whole)."""
+    text = str(text)
+    start = one_line(text[: 4 * limit])
+    if len(start) > limit:
+        return start[: limit - 1] + "…"
+    text = one_line(text) if len(text) > 4 * limit else start
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -98,9 +98,13 @@ class ToolContext:
         return found
 
     def elements(self, values) -> list:
-        missing = [v for v in values if self.doc.GetElement(element_id(v)) is None]
+        """The elements with these ids, in order, or a ToolError naming those that are gone (each
+        id looked up once: a working set may hold 100,000)."""
+        get = self.doc.GetElement
+        found = [get(element_id(v)) for v in values]
+        missing = [v for v, element in zip(values, found) if element is None]
         if missing:
             shown = ", ".join(map(str, missing[:10])) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
             raise ToolError(f"These element ids do not exist in '{self.doc.Title}': {shown}. "
                             "Use search_elements or get_working_set to find current ids.")
-        return [self.doc.GetElement(element_id(v)) for v in values]
+        return found

@@ -118,10 +118,14 @@ def _integer_constructor(clr_type, net):
     raise TypeError(f"{clr_type.FullName} has no constructor taking an Int64 or an Int32.")
 
 
+_LIMITS = {64: 2 ** 63, 32: 2 ** 31}   # ids of 64 bits (Revit 2024 and later), of 32 before
+
+
 def _in_range(value, bits: int) -> int:
     """``int(value)``, or a ToolError when no ``bits``-bit id can hold it."""
     value = int(value)
-    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+    limit = _LIMITS[bits]
+    if not -limit <= value < limit:
         raise ToolError(f"Element id {value} is out of range: this Revit's element ids are {bits}-bit integers, "
                         "so no element has it. Use search_elements or get_working_set to find current ids.")
     return value
@@ -130,7 +134,7 @@ def _in_range(value, bits: int) -> int:
 def _all_in_range(values: list, bits: int) -> list[int]:
     """``values`` as ints; a ToolError names the first one no ``bits``-bit id can hold."""
     integers = [int(value) for value in values]
-    if integers and (min(integers) < -(2 ** (bits - 1)) or max(integers) >= 2 ** (bits - 1)):
+    if integers and (min(integers) < -_LIMITS[bits] or max(integers) >= _LIMITS[bits]):
         for value in integers:
             _in_range(value, bits)
     return integers

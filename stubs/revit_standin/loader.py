@@ -423,7 +423,7 @@ def _apply_params(document, element, params: dict, level_by_name) -> None:
             if name not in custom:
                 document._define_custom_parameter(name, prop.kind)
                 custom.append(name)
-            values[name] = _custom_value(document._custom_definition(name), prop)
+            values[name] = _custom_value(document._custom_definition(name), prop, StorageType)
             continue
         if definition.computed or prop.value is None:
             continue
@@ -461,8 +461,7 @@ def _builtin_value(definition, prop, level_by_name, StorageType):  # noqa: N803
     return None
 
 
-def _custom_value(definition, prop):
-    from Autodesk.Revit.DB import StorageType
+def _custom_value(definition, prop, StorageType):  # noqa: N803 - the caller's import, not one per value
     value = prop.value
     if value is None:
         return None

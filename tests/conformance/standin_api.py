@@ -15,7 +15,6 @@ import enum
 import functools
 import importlib
 import inspect
-import textwrap
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,8 +123,10 @@ def class_members(cls: type, include=is_standin_class) -> dict[str, tuple[type, 
 def instance_attributes(cls: type) -> tuple[str, ...]:
     """Public attributes the class's methods assign on ``self`` (invisible to ``vars(cls)``)."""
     try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        tree = _class_definitions(inspect.getsourcefile(cls)).get(cls.__qualname__)
     except (OSError, TypeError, SyntaxError):   # built dynamically: nothing to read
+        return ()
+    if tree is None:
         return ()
     names = set()
     for node in ast.walk(tree):
@@ -137,6 +138,29 @@ def instance_attributes(cls: type) -> tuple[str, ...]:
                 names.add(target.attr)
     declared = {name for klass in cls.__mro__ for name in vars(klass)}   # properties, slots
     return tuple(sorted(names - declared))
+
+
+@functools.lru_cache(maxsize=None)
+def _class_definitions(path: str | None) -> dict[str, ast.ClassDef]:
+    """The classes a source file defines, by qualified name (the first of a name, as
+    ``inspect.getsource`` finds it), read once per file: ``getsource`` reads the whole module
+    again for every class."""
+    if path is None:
+        raise OSError("no source file")
+    found: dict[str, ast.ClassDef] = {}
+
+    def visit(node, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                name = prefix + child.name
+                found.setdefault(name, child)
+                visit(child, name + ".")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, prefix + child.name + ".<locals>.")
+            else:
+                visit(child, prefix)
+    visit(ast.parse(Path(path).read_text(encoding="utf-8")), "")
+    return found
 
 
 def member_kind(owner: type, name: str, member: object) -> str:

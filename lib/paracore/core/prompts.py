@@ -9,7 +9,7 @@ CONTEXT block that the agent appends to the turn's user message, last.
 from __future__ import annotations
 
 import json
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import jinja2
@@ -24,8 +24,16 @@ def environment(folder: Path | None = None) -> jinja2.Environment:
     """The templates of ``folder`` (by default Paracore's own, found when first needed: a missing
     folder is an error of the first prompt, never of an import)."""
     folder = folder if folder is not None else resources.templates()
+    return _environment(str(folder))
+
+
+@lru_cache(maxsize=None)
+def _environment(folder: str) -> jinja2.Environment:
+    """One environment per folder, so each template is compiled once per process, not once per
+    agent (a compile costs a few milliseconds; its cache still reloads a template edited on disk).
+    Environments are safe to share between threads."""
     # StrictUndefined: a missing value is a bug to see at once, not an empty hole in a prompt.
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined,
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
                               keep_trailing_newline=False, autoescape=False)
 
 

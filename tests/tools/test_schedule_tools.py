@@ -114,6 +114,21 @@ def test_a_door_schedule_sorted_by_level_with_family_and_type_and_mark(revit, do
     assert revit.undo_names() == ["Agent step"]  # the whole step is one undo entry
 
 
+def test_rows_past_the_shown_ones_are_counted_even_when_their_first_cell_is_blank(revit):
+    """describe_schedule reads a row past the first ten only up to its first cell that is not blank
+    (schedule_tools.counted_rows): a row whose first column is empty still counts."""
+    from paracore.tools.schedule_tools import SHOWN_ROWS, counted_rows, schedule_rows
+    [created] = revit.step(("create_schedule", {"category": "Doors", "name": "Comments first",
+                                                "fields": ["Comments", "Mark"]}))
+    headings, rows = table(revit, "Comments first")
+    assert len(rows) > SHOWN_ROWS and all(r[0] == "" and r[1] for r in rows)   # every first cell blank
+    found = schedule(revit, "Comments first")
+    whole_headings, whole_rows, truncated = revit.call(lambda: schedule_rows(found))
+    assert (whole_headings, whole_rows, truncated) == (headings, rows, False)
+    assert revit.call(lambda: counted_rows(found, SHOWN_ROWS)) == (headings, rows[:SHOWN_ROWS], len(rows), False)
+    assert f"It shows {len(rows)} rows; the first 10:" in created.content
+
+
 def test_field_names_ignore_case_and_spacing(revit):
     revit.text("create_schedule", {"category": "door", "fields": ["  family   and type", "MARK"]})
     assert definition(revit, "Doors Schedule")["fields"] == ["Family and Type", "Mark"]

@@ -110,9 +110,11 @@ def _pick(candidates):
     return candidates[0]
 
 
-def resolve_schedulable_field(ctx, schedule, name: str):
-    """(Revit's name, SchedulableField) for ``name``, or a ToolError listing the fields."""
-    available = _schedulable_fields(ctx, schedule)
+def resolve_schedulable_field(ctx, schedule, name: str, available: list | None = None):
+    """(Revit's name, SchedulableField) for ``name``, or a ToolError listing the fields.
+    ``available``: the schedule's ``_schedulable_fields``, when the caller resolves several names
+    (Revit lists them by reading every element of the category: once per call, not per name)."""
+    available = available if available is not None else _schedulable_fields(ctx, schedule)
     text = " ".join(str(name).split())
     for same in (lambda a, b: a == b, names_match):
         matches = [(n, f) for n, f in available if same(n, text)]
@@ -156,19 +158,36 @@ def schedule_rows(schedule, limit: int = COUNTED_ROWS) -> tuple[list[str], list[
     The body section starts with the column headings row; blank rows (Revit's "blank row before
     data", group spacers) are skipped. Reads at most ``limit`` rows.
     """
+    headings, rows, _, truncated = counted_rows(schedule, limit, limit)
+    return headings, rows, truncated
+
+
+def counted_rows(schedule, whole: int, limit: int = COUNTED_ROWS) -> tuple[list[str], list[list[str]], int, bool]:
+    """(column headings, the first ``whole`` data rows, how many data rows, truncated), of at most
+    ``limit`` rows, blank rows skipped as ``schedule_rows`` does. Past the first ``whole`` rows a
+    row is read only up to its first cell that is not blank, enough to count it: saying that a
+    schedule has 10,000 rows does not read each of their cells."""
     from Autodesk.Revit import DB
     section = schedule.GetTableData().GetSectionData(DB.SectionType.Body)
     if section is None or section.NumberOfRows == 0 or section.NumberOfColumns == 0:
-        return [], [], False
-    columns = section.NumberOfColumns
+        return [], [], 0, False
+    columns = range(section.NumberOfColumns)
 
-    def cells(row: int) -> list[str]:
-        return [schedule.GetCellText(DB.SectionType.Body, row, column) or "" for column in range(columns)]
+    def cell(row: int, column: int) -> str:
+        return schedule.GetCellText(DB.SectionType.Body, row, column) or ""
 
-    headings = cells(0)
+    headings = [cell(0, column) for column in columns]
     total = section.NumberOfRows
-    rows = [cells(r) for r in range(1, min(total, limit + 1))]
-    return headings, [r for r in rows if any(c.strip() for c in r)], total - 1 > limit
+    rows, count = [], 0
+    for r in range(1, min(total, limit + 1)):
+        if len(rows) < whole:
+            row = [cell(r, column) for column in columns]
+            if any(c.strip() for c in row):
+                rows.append(row)
+                count += 1
+        elif any(cell(r, column).strip() for column in columns):
+            count += 1
+    return headings, rows, count, total - 1 > limit
 
 
 def _filter_value_text(ctx, schedule, field, flt) -> str:
@@ -217,8 +236,8 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
             parts.append(f"{_clip(field.GetName())} {word} {_clip(_filter_value_text(ctx, schedule, field, flt))}")
         lines.append("Filters: " + listed(parts, SHOWN_FIELDS, "; ") + ".")
     if fields:
-        headings, rows, truncated = schedule_rows(schedule)
-        count = f"more than {len(rows)}" if truncated else str(len(rows))
+        headings, rows, rows_counted, truncated = counted_rows(schedule, SHOWN_ROWS)
+        count = f"more than {rows_counted}" if truncated else str(rows_counted)
         if not rows:
             lines.append("It shows no rows" + (": no element passes the filters." if filters else
                                                f": the model has no {category.Name.lower()}." if category else "."))
@@ -230,8 +249,8 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
                     break
                 shown.append(text)
                 used += len(text) + 1
-            lines.append(f"It shows {count} row{'s' if len(rows) != 1 else ''}"
-                         + (f"; the first {len(shown)}:" if len(rows) > len(shown) else ":"))
+            lines.append(f"It shows {count} row{'s' if rows_counted != 1 else ''}"
+                         + (f"; the first {len(shown)}:" if rows_counted > len(shown) else ":"))
             lines.append(_row_text(headings))
             lines += shown
     lines.append("Open it with activate_view.")
@@ -426,8 +445,9 @@ def create_schedule(ctx, args: CreateScheduleArgs):
     if name:
         schedule.Name = name
     added: list[str] = []
+    available = _schedulable_fields(ctx, schedule)
     for field_name in requested:
-        resolved, field = resolve_schedulable_field(ctx, schedule, field_name)
+        resolved, field = resolve_schedulable_field(ctx, schedule, field_name, available)
         if resolved in added:
             raise ToolError(f"fields lists '{resolved}' twice: give each field once.")
         schedule.Definition.AddField(field)

@@ -147,8 +147,12 @@ def ask(text: str = "Create a 5 m wall on Level 1.", messages=None, **fields) ->
     return ModelRequest(system=SYSTEM, tools=TOOLS, messages=messages or [Message.user_text(text)], **fields)
 
 
-def run(model: AnthropicModel, request: ModelRequest, cancel: CancelToken | None = None):
-    events = list(model.stream(request, cancel or CancelToken()))
+def run(model: AnthropicModel, request: ModelRequest, cancel: CancelToken | None = None, on_event=None):
+    events = []
+    for event in model.stream(request, cancel or CancelToken()):
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
     assert isinstance(events[-1], ResponseComplete)
     assert not any(isinstance(e, ResponseComplete) for e in events[:-1])
     return events[:-1], events[-1]
@@ -841,10 +845,16 @@ def test_cancel_while_a_read_blocks_closes_the_stream_at_once():
 def test_cancel_during_the_retry_back_off_returns_at_once():
     server = Server(error_response(529, "overloaded_error", "Overloaded", **{"retry-after": "30"}))
     cancel = CancelToken()
-    threading.Timer(0.1, cancel.cancel).start()
+
+    def cancel_once_the_back_off_starts(event) -> None:
+        # On the notice, not on a clock started before the request: on a busy machine the
+        # request alone may take longer than the delay, and the cancel would come before the 529.
+        if isinstance(event, RetryNotice):
+            threading.Timer(0.1, cancel.cancel).start()
 
     started = time.monotonic()
-    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel,
+                       on_event=cancel_once_the_back_off_starts)
 
     assert time.monotonic() - started < 2
     assert [type(e) for e in events] == [RetryNotice] and events[0].delay_s == 30

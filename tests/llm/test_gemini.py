@@ -154,8 +154,12 @@ def ask(text: str = "Make a wall", history: list[Message] | None = None, **field
                         **fields)
 
 
-def run(model: GeminiModel, request: ModelRequest, cancel: CancelToken | None = None):
-    events = list(model.stream(request, cancel or CancelToken()))
+def run(model: GeminiModel, request: ModelRequest, cancel: CancelToken | None = None, on_event=None):
+    events = []
+    for event in model.stream(request, cancel or CancelToken()):
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
     assert isinstance(events[-1], ResponseComplete)
     assert not any(isinstance(event, ResponseComplete) for event in events[:-1])
     return events[:-1], events[-1]
@@ -650,14 +654,17 @@ def test_cancel_closes_a_blocked_stream():
 def test_cancel_during_a_retry_wait_stops_at_once():
     cancel = CancelToken()
 
-    def limited_then_cancelled(request):
-        threading.Timer(0.05, cancel.cancel).start()  # while RetryingModel waits the 30 s
-        return rate_limit("30s")
+    def cancel_once_the_wait_starts(event) -> None:
+        # On the notice: a clock started with the request could fire before the 429 is read on a
+        # busy machine, and a cancelled request is not retried at all.
+        if isinstance(event, RetryNotice):
+            threading.Timer(0.05, cancel.cancel).start()  # while RetryingModel waits the 30 s
 
-    server = FakeGemini(limited_then_cancelled)
+    server = FakeGemini(lambda request: rate_limit("30s"))
     started = time.monotonic()
 
-    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel)
+    events, done = run(RetryingModel(make_model(server), RetryPolicy(wait_scale=1.0)), ask(), cancel,
+                       on_event=cancel_once_the_wait_starts)
 
     assert time.monotonic() - started < 2 and len(server.requests) == 1
     assert [(type(e), e.delay_s) for e in events] == [(RetryNotice, 30)]

@@ -125,13 +125,14 @@ def test_the_field_kit_uses_only_revit_api_members_the_stand_in_defines():
     finally:
         sys.path.remove(str(ROOT / "tests" / "conformance"))
     files = sorted((ROOT / "tests" / "in_revit").rglob("*.py"))
-    sources = {path: path.read_text(encoding="utf-8") for path in [*usage.paracore_files(), *files]}
-    local = set().union(*(usage.defined_names(ast.parse(source)) for source in sources.values()))
-    local |= {target.id for path in files for node in ast.parse(sources[path]).body if isinstance(node, ast.Assign)
+    trees = {path: ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+             for path in [*usage.paracore_files(), *files]}
+    local = set().union(*(usage.defined_names(tree) for tree in trees.values()))
+    local |= {target.id for path in files for node in trees[path].body if isinstance(node, ast.Assign)
               for target in node.targets if isinstance(target, ast.Name)}   # the kit's module constants (CHECKS)
     standin = usage.StandIn()
-    problems = [problem for path in files for problem in usage.check_source(
-        sources[path], str(path.relative_to(ROOT)), standin, revit_scope=True, local_names=local)]
+    problems = [problem for path in files for problem in usage.check_tree(
+        trees[path], str(path.relative_to(ROOT)), standin, revit_scope=True, local_names=local)]
     assert [p for p in problems if not any(f".{name}:" in p for name in NOT_IN_THE_STAND_IN)] == []
 
 

@@ -303,7 +303,13 @@ def defined_names(tree: ast.Module) -> set[str]:
 def check_source(source: str, filename: str, standin: StandIn, *, revit_scope: bool,
                  local_names: set[str] = frozenset()) -> list[str]:
     tree = ast.parse(source, filename=filename)
-    return Walker(filename, standin, revit_scope, local_names | defined_names(tree)).run(tree)
+    return check_tree(tree, filename, standin, revit_scope=revit_scope, local_names=local_names | defined_names(tree))
+
+
+def check_tree(tree: ast.Module, filename: str, standin: StandIn, *, revit_scope: bool,
+               local_names: set[str]) -> list[str]:
+    """``check_source`` of a file already parsed, whose own names are in ``local_names``."""
+    return Walker(filename, standin, revit_scope, local_names).run(tree)
 
 
 def paracore_files() -> list[Path]:
@@ -321,10 +327,9 @@ def check_paracore(standin: StandIn) -> list[str]:
     trees = {path: ast.parse(path.read_text(), filename=str(path)) for path in paracore_files()}
     local = set().union(*(defined_names(t) for t in trees.values())) if trees else set()
     problems = []
-    for path in trees:
-        name = str(path.relative_to(ROOT))
-        problems += check_source(path.read_text(), name, standin,
-                                 revit_scope=in_revit_scope(path), local_names=local)
+    for path, tree in trees.items():
+        problems += check_tree(tree, str(path.relative_to(ROOT)), standin, revit_scope=in_revit_scope(path),
+                               local_names=local)
     return problems
 
 

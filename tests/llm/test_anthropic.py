@@ -8,7 +8,6 @@ import json
 import threading
 import time
 
-import anthropic
 import httpx2
 import pytest
 

@@ -11,6 +11,7 @@ import time
 import httpx2
 import pytest
 
+from wire_fakes import read_stream
 from paracore.llm.anthropic_provider import AnthropicModel
 from paracore.llm.base import (
     CancelToken,
@@ -147,14 +148,7 @@ def ask(text: str = "Create a 5 m wall on Level 1.", messages=None, **fields) ->
 
 
 def run(model: AnthropicModel, request: ModelRequest, cancel: CancelToken | None = None, on_event=None):
-    events = []
-    for event in model.stream(request, cancel or CancelToken()):
-        events.append(event)
-        if on_event is not None:
-            on_event(event)
-    assert isinstance(events[-1], ResponseComplete)
-    assert not any(isinstance(e, ResponseComplete) for e in events[:-1])
-    return events[:-1], events[-1]
+    return read_stream(model, request, cancel, on_event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import httpx2
 import pytest
 from pydantic import BaseModel, Field
 
+from wire_fakes import read_stream
 from paracore.agent import Agent, CallOutcome
 from paracore.llm.base import (
     CancelToken,
@@ -155,14 +156,7 @@ def ask(text: str = "Make a wall", history: list[Message] | None = None, **field
 
 
 def run(model: GeminiModel, request: ModelRequest, cancel: CancelToken | None = None, on_event=None):
-    events = []
-    for event in model.stream(request, cancel or CancelToken()):
-        events.append(event)
-        if on_event is not None:
-            on_event(event)
-    assert isinstance(events[-1], ResponseComplete)
-    assert not any(isinstance(event, ResponseComplete) for event in events[:-1])
-    return events[:-1], events[-1]
+    return read_stream(model, request, cancel, on_event)
 
 
 # --------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from Autodesk.Revit.DB.Architecture import Room, RoomTag
 from Autodesk.Revit.DB._annotation import LEADER_PAPER
 from Autodesk.Revit.Exceptions import ArgumentException
 from revit_standin.sections import cut_section
+from section_walls import all_beyond, crosses
 
 
 @pytest.fixture
@@ -135,6 +136,7 @@ def test_a_plans_collector_returns_the_rooms_of_its_level(duplex):
 
 # -- TextNote.Create: "A valid point must not be father then 10 miles (approx. 16 km) from the origin." ------
 
+
 def test_a_text_note_beyond_ten_miles_from_the_origin_is_refused(open_transaction):
     doc = open_transaction
     view = plan(doc)
@@ -155,8 +157,8 @@ def test_a_sections_frame_is_its_boxs_and_it_shows_what_its_box_holds(open_trans
     assert section.ViewDirection.IsAlmostEqualTo(XYZ(0, -1, 0))
     shown = {i.Value for i in FilteredElementCollector(doc, section.Id).WhereElementIsNotElementType().ToElementIds()}
     walls = list(FilteredElementCollector(doc).OfClass(Wall))
-    crossing = {w.Id.Value for w in walls if _crosses(w, -29)}
-    far = {w.Id.Value for w in walls if _all_beyond(w, -29, 10)}
+    crossing = {w.Id.Value for w in walls if crosses(w, -29)}
+    far = {w.Id.Value for w in walls if all_beyond(w, -29, 10)}
     assert crossing and crossing <= shown and not far & shown
 
 
@@ -191,22 +193,13 @@ def test_a_dimension_between_faces_parallel_to_a_section_is_refused(open_transac
         doc.Create.NewDimension(section, Line.CreateBound(start, start.Add(XYZ(0, 1, 0))), faces)
     assert doc.Create.NewDimension(plan(doc, "Level 1"), Line.CreateBound(start, start.Add(XYZ(0, 1, 0))), faces)
 
+
 def test_transform_identity_is_a_new_transform_on_each_read():
     changed = Transform.Identity
     changed.BasisX, changed.Origin = XYZ(0, 1, 0), XYZ(5, 5, 5)
     fresh = Transform.Identity
     assert fresh.BasisX.IsAlmostEqualTo(XYZ(1, 0, 0)) and fresh.Origin.IsAlmostEqualTo(XYZ.Zero)
     assert changed.OfPoint(XYZ(1, 0, 0)).IsAlmostEqualTo(XYZ(5, 6, 5))
-
-
-def _crosses(wall, y) -> bool:
-    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
-    return min(a.Y, b.Y) < y - 0.5 and max(a.Y, b.Y) > y + 0.5
-
-
-def _all_beyond(wall, y, distance) -> bool:
-    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
-    return min(a.Y, b.Y) > y + distance or max(a.Y, b.Y) < y - distance
 
 
 # -- a viewport's outline is right once the document is regenerated -------------------------------------------

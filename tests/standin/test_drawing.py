@@ -15,6 +15,7 @@ from Autodesk.Revit.DB import (BuiltInCategory, BuiltInParameter, Color, Element
                                ImageFileType, Line, OverrideGraphicSettings, Transaction, View, Wall, XYZ, ZoomFitType)
 from Autodesk.Revit.Exceptions import ArgumentException, FileNotFoundException
 from revit_standin import drawing
+from section_walls import all_beyond, crosses, parallel_within
 from System.Collections.Generic import List
 
 SIZE = 400
@@ -310,8 +311,8 @@ def test_a_section_draws_the_walls_it_cuts_where_they_are_and_nothing_beyond_its
     assert written.read_bytes() == (tmp_path / "mapping.png").read_bytes()
     pixels = _pixels(written)
     walls = list(FilteredElementCollector(doc).OfClass(Wall))
-    cut = [w for w in walls if _crosses_y(w, -29)]
-    beyond = [w for w in walls if _beyond_y(w, -29, 10)]
+    cut = [w for w in walls if crosses(w, -29)]
+    beyond = [w for w in walls if all_beyond(w, -29, 10)]
     assert len(cut) >= 4 and beyond
     assert {w.Id.Value for w in cut} <= set(picture.drawn) and not {w.Id.Value for w in beyond} & set(picture.drawn)
     for wall in cut:   # drawn pixels where the wall meets the section plane, at half its height
@@ -334,8 +335,8 @@ def test_a_section_draws_the_walls_it_cuts_with_their_cut_colours_and_those_beyo
         section = cut_section(doc, (-5, -29), (35, -29), depth=12)
         t.Commit()
     walls = list(FilteredElementCollector(doc).OfClass(Wall))
-    cut = [w for w in walls if _crosses_y(w, -29)]
-    beyond = [w for w in walls if not _crosses_y(w, -29) and _parallel_within(w, -29, 1.0, 12)]
+    cut = [w for w in walls if crosses(w, -29)]
+    beyond = [w for w in walls if not crosses(w, -29) and parallel_within(w, -29, 1.0, 12)]
     assert cut and beyond
 
     def red_after(elements, settings, name):
@@ -347,22 +348,6 @@ def test_a_section_draws_the_walls_it_cuts_with_their_cut_colours_and_those_beyo
     _override(doc, section, cut, OverrideGraphicSettings())
     assert red_after(beyond, _red_overrides(doc, projection=False), "beyond_cut.png") == 0
     assert red_after(beyond, _red_overrides(doc, cut=False), "beyond_projection.png") > 20
-
-
-def _parallel_within(wall, y, low, high) -> bool:
-    """A wall running across the section's view (along x) between ``low`` and ``high`` ft from ``y``."""
-    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
-    return abs(a.Y - b.Y) < 0.1 and low < abs(a.Y - y) < high
-
-
-def _crosses_y(wall, y) -> bool:
-    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
-    return min(a.Y, b.Y) < y - 0.5 and max(a.Y, b.Y) > y + 0.5
-
-
-def _beyond_y(wall, y, distance) -> bool:
-    a, b = wall.Location.Curve.GetEndPoint(0), wall.Location.Curve.GetEndPoint(1)
-    return min(a.Y, b.Y) > y + distance or max(a.Y, b.Y) < y - distance
 
 
 def test_export_image_runs_with_or_without_an_open_transaction_and_draws_its_uncommitted_changes(duplex_rw, tmp_path):

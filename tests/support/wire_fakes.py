@@ -34,6 +34,7 @@ import httpx2
 
 from openai_fakes import chat_sse, responses_sse
 from paracore.core.messages import Usage
+from paracore.llm.base import CancelToken, ResponseComplete
 
 SSE_HEADERS = {"content-type": "text/event-stream"}
 PROVIDERS = ("anthropic", "openai", "openai-compatible", "gemini")
@@ -57,6 +58,19 @@ class Step:
     calls: tuple[Call, ...] = ()
     text: str | None = None
     usage: Usage = field(default_factory=Usage)
+
+
+def read_stream(model, request, cancel: CancelToken | None = None, on_event=None) -> tuple[list, ResponseComplete]:
+    """A model's stream read to its end: (the events before the last, the last), which must be its
+    one ResponseComplete. ``on_event`` is handed each event as it comes (a test acting mid-stream)."""
+    events = []
+    for event in model.stream(request, cancel or CancelToken()):
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
+    assert isinstance(events[-1], ResponseComplete)
+    assert not any(isinstance(event, ResponseComplete) for event in events[:-1])
+    return events[:-1], events[-1]
 
 
 def pieces(text: str, count: int = 3) -> list[str]:

@@ -6,6 +6,7 @@ import sys
 import types
 from pathlib import Path
 
+import httpx2
 import pytest
 
 from _config_support import isolated  # noqa: F401 - fixture
@@ -276,6 +277,31 @@ def test_gemini_verifies_with_the_system_context(monkeypatch):
     monkeypatch.setattr(gemini.httpx2, "Client", lambda **options: made.append(options) or real_client(**options))
     gemini._own_client(None, 30.0)
     assert made[0]["verify"] is context
+
+
+@pytest.mark.parametrize("platform", ["win32", "linux"])
+def test_the_gemini_sdks_unused_clients_share_the_process_context_and_load_no_certificates(monkeypatch, platform):
+    """google-genai makes an async client and a websocket context beside the adapter's client,
+    each loading the certificate store (~40 ms apiece, for every model built). Given the
+    process's one context, it loads nothing, and would verify as Paracore's own clients do."""
+    import ssl
+    from paracore.llm import gemini
+    system = ssl.create_default_context() if platform == "win32" else None
+    monkeypatch.setattr(common.sys, "platform", platform)
+    monkeypatch.setattr(common, "system_tls_context", lambda: system)
+    monkeypatch.setattr(common, "_shared_context", [])
+    shared = common.shared_tls_context()
+    assert shared is (system if system is not None else common.shared_tls_context())
+    assert isinstance(shared, ssl.SSLContext) and shared.verify_mode == ssl.CERT_REQUIRED
+
+    loaded = []
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", lambda self, *a, **k: loaded.append(a or k))
+    monkeypatch.setattr(ssl.SSLContext, "load_default_certs", lambda self, *a, **k: loaded.append("default"))
+    client = gemini.GeminiModel("gemini-test", api_key="k", base_url="https://gemini.test/",
+                                transport=httpx2.MockTransport(lambda request: httpx2.Response(500)))._sdk_client()
+    assert loaded == []
+    assert client._api_client._websocket_ssl_ctx["ssl"] is shared
+    assert client._api_client._async_httpx_client_args["verify"] is shared
 
 
 def test_a_truststore_failure_never_blocks_startup(monkeypatch, caplog):

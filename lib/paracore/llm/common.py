@@ -94,6 +94,26 @@ def _windows_store_context():
         return None
 
 
+_shared_context: list = []  # the process's one verifying SSLContext for the SDKs' unused clients
+
+
+def shared_tls_context():
+    """One verifying SSLContext for this process: :func:`system_tls_context` on Windows, else
+    httpx's default (the system store through truststore, or certifi's bundle).
+
+    Some SDKs make clients of their own beside the one an adapter gives them (google-genai makes
+    an async client and a websocket context, each loading the certificate store: ~40 ms apiece,
+    for every model built), though the adapters never use them. Given this context, they load
+    nothing; where they did connect, they would verify exactly as Paracore's own clients do."""
+    context = system_tls_context()
+    if context is not None:
+        return context
+    with _tls_lock:
+        if not _shared_context:
+            _shared_context.append(httpx2.create_ssl_context())
+        return _shared_context[0]
+
+
 def sdk_http_client(default_client_class: Any):
     """The SDK's own default HTTP client, verifying with :func:`system_tls_context`; None (the SDK
     makes its default client itself) when there is no system context to use."""

@@ -98,6 +98,7 @@ from paracore.llm.common import (
     model_error,
     provider_label,
     retry_after,
+    shared_tls_context,
     system_tls_context,
 )
 
@@ -203,7 +204,11 @@ class GeminiModel:
 
     def _sdk_client(self) -> genai.Client:
         if self._client is None:
-            options = types.HttpOptions(base_url=self.base_url, httpx_client=self._http)
+            # The SDK's async client and websocket context are never used (the adapter streams
+            # through ``self._http``): given the process's context, they load no certificates.
+            shared = shared_tls_context()
+            options = types.HttpOptions(base_url=self.base_url, httpx_client=self._http,
+                                        async_client_args={"verify": shared, "ssl": shared})
             failure = None
             try:
                 self._client = genai.Client(vertexai=False, api_key=self._api_key, http_options=options)

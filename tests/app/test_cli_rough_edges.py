@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from command_here import paracore_here
 from paracore.app import cli
 from paracore.mcp import command as mcp_command
 from paracore.mcp.transports import bind
@@ -36,16 +37,14 @@ def broken_buildings(tmp_path_factory):
 
 @pytest.mark.parametrize("name", ["empty.ifc", "truncated.ifc", "damaged.ifc"])
 @pytest.mark.parametrize("command", [["model"], ["replay", str(DEMO), "--building"]])
-def test_a_damaged_building_is_one_line_and_exit_2(broken_buildings, capsys, name, command):
+def test_a_damaged_building_is_one_line_and_exit_2(broken_buildings, name, command):
     # `paracore model` always in a process of its own (it opens the building on the calling
     # thread); `paracore replay` once so, and for the other files through cli.main here: the same
     # code without the ~1 s of starting Python and importing Paracore again.
     if command == ["model"] or name == "damaged.ifc":
         done = paracore(*command, str(broken_buildings / name))
     else:
-        code = cli.main([*command, str(broken_buildings / name)])
-        out = capsys.readouterr()
-        done = subprocess.CompletedProcess(command, code, out.out, out.err)
+        done = paracore_here(*command, broken_buildings / name)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert done.stderr.startswith("paracore: cannot read IFC file") and name in done.stderr

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from command_here import paracore_here
 from paracore.core import events as ev
 from paracore.core.messages import validate_history
 from paracore.app.replay import scripted_approver
@@ -35,14 +36,6 @@ def paracore(*args: str) -> subprocess.CompletedProcess:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "lib"), env.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-m", "paracore", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
-
-
-def paracore_here(capsys, *args: str) -> subprocess.CompletedProcess:
-    """``paracore ARGS`` through ``cli.main`` in this process, as a finished process."""
-    from paracore.app import cli
-    code = cli.main(list(args))
-    out = capsys.readouterr()
-    return subprocess.CompletedProcess(list(args), code, out.out, out.err)
 
 
 def untouched_model() -> tuple[set[int], int]:
@@ -129,7 +122,7 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))
-def test_malformed_replay_file_exits_2_with_a_clear_message(tmp_path, capsys, name):
+def test_malformed_replay_file_exits_2_with_a_clear_message(tmp_path, name):
     content, expected = MALFORMED[name]
     path = tmp_path / f"{name}.json"
     path.write_text(content, encoding="utf-8")
@@ -137,7 +130,7 @@ def test_malformed_replay_file_exits_2_with_a_clear_message(tmp_path, capsys, na
     # interpreter's); the others through cli.main here, which is the same code without the ~1 s
     # of starting Python and importing Paracore again.
     done = paracore("replay", str(path), "--json") if name == "invalid_json" else \
-        paracore_here(capsys, "replay", str(path), "--json")
+        paracore_here("replay", path, "--json")
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.startswith(f"paracore: invalid replay file {path}")
@@ -150,7 +143,7 @@ def test_unknown_tool_in_the_file_is_an_error_result_naming_the_valid_tools(tmp_
     path.write_text(json.dumps({"turns": [{"user": "Make coffee.", "steps": [
         {"tool_calls": [{"id": "c1", "name": "make_coffee", "arguments": {"strong": True}, "expect_error": True}]},
         {"text": "I cannot make coffee."}]}]}), encoding="utf-8")
-    done = paracore("replay", str(path), "--json")
+    done = paracore_here("replay", path, "--json")
     assert done.returncode == 0, done.stderr   # the replay means the call to fail
     [turn] = json.loads(done.stdout)["turns"]
     assert "error" not in turn

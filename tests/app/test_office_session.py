@@ -13,14 +13,12 @@ The same file then runs through the command line once (`paracore replay FILE --j
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from command_here import paracore_here
 from paracore.core import events as ev
 from paracore.core.messages import validate_history
 from paracore.app.replay import scripted_approver
@@ -398,11 +396,9 @@ def test_the_approved_delete_removed_the_wall_and_its_windows(played):
 
 @pytest.fixture(scope="module")
 def cli(tmp_path_factory):
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "lib"), env.get("PYTHONPATH")]))
-    env["PARACORE_DATA_DIR"] = str(tmp_path_factory.mktemp("data"))  # a replay records a trace: not in the user's
-    done = subprocess.run([sys.executable, "-m", "paracore", "replay", str(SESSION.relative_to(ROOT)), "--json"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PARACORE_DATA_DIR", str(tmp_path_factory.mktemp("data")))  # a replay records a trace
+        done = paracore_here("replay", SESSION, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

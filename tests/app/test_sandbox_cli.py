@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from command_here import paracore_here
 from paracore.core.messages import Usage, validate_history
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
@@ -244,8 +245,17 @@ def test_anthropic_through_its_environment_variables(tmp_path):
     (("--provider", "anthropic"), ["no API key was found", "ANTHROPIC_API_KEY"]),
     (("--provider", "openai-compatible"), ["needs a base URL", "--base-url"]),
 ])
-def test_without_a_configured_provider_it_says_how_to_configure_one(tmp_path, args, says):
-    done = sandbox(*args, env=child_env(tmp_path), stdin="hello\n/quit\n")
+def test_without_a_configured_provider_it_says_how_to_configure_one(tmp_path, monkeypatch, args, says):
+    if "anthropic" in args:
+        # A process of its own, whose keyring has no keys (child_env): the key is looked for there.
+        done = sandbox(*args, env=child_env(tmp_path), stdin="hello\n/quit\n")
+    else:
+        # Refused before any key is looked for: run here, in the environment a child would get.
+        for name in [n for n in os.environ if n.startswith(_SCRUBBED_PREFIXES) or n.lower() in _PROXIES]:
+            monkeypatch.delenv(name)
+        monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
+        monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))
+        done = paracore_here("sandbox", *args)
 
     assert done.returncode == 2
     for words in says:

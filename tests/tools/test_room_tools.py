@@ -4,15 +4,13 @@ from the model, not taken from the tools' words. Also the enclosed-region geomet
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from Autodesk.Revit import DB
 from Autodesk.Revit.DB.Architecture import Room
+from command_here import paracore_here
 from duplex_revit import DuplexRevit
 from paracore.tools import modify_tools, query_tools, room_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import default_registry
@@ -209,10 +207,9 @@ REPLAYS = Path(__file__).resolve().parents[1] / "support" / "replays"
 
 
 @pytest.mark.parametrize("replay", ["rooms_duplex.json", "rooms_samplehouse4.json"])
-def test_the_room_replay_places_and_numbers_rooms(replay, tmp_path):
-    env = {**os.environ, "PARACORE_DATA_DIR": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-m", "paracore", "replay", str(REPLAYS / replay), "--json"],
-                          capture_output=True, text=True, env=env, timeout=300)
+def test_the_room_replay_places_and_numbers_rooms(replay, tmp_path, monkeypatch):
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path))  # a replay records a trace: not in the user's
+    done = paracore_here("replay", REPLAYS / replay, "--json")
     assert done.returncode == 0, done.stderr
     played = json.loads(done.stdout)
     results = [r for turn in played["turns"] for r in turn["tool_results"]]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from command_here import paracore_here
 from paracore.app.replay import run_replay
 from paracore.app.replay_file import load_replay
 from paracore.trace.recorder import TraceRecorder, find_trace, list_traces, prune
@@ -125,36 +126,47 @@ def paracore(*args, data_dir: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=180)
 
 
-def test_paracore_demo_leaves_a_trace_that_paracore_trace_lists_shows_and_exports(tmp_path):
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """The folders of the commands run here (paracore_here), as ``paracore`` gives its process."""
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path
+
+
+def test_paracore_demo_leaves_a_trace_that_paracore_trace_lists_shows_and_exports(data_dir):
+    # `paracore demo` in a process of its own, as a user starts it; the `paracore trace` commands
+    # that read what it left run here.
+    tmp_path = data_dir
     demo = paracore("demo", data_dir=tmp_path)
     assert demo.returncode == 0, demo.stderr
     [trace] = list((tmp_path / "traces").glob("*.jsonl"))
     assert f"Trace: {trace}" in demo.stdout
 
-    listed = paracore("trace", data_dir=tmp_path)
+    listed = paracore_here("trace")
     assert listed.returncode == 0, listed.stderr
     assert trace.stem in listed.stdout and "4 turns" in listed.stdout
     assert "Create a 30-meter long curved wall." in listed.stdout
 
-    shown = paracore("trace", trace.stem[:10], data_dir=tmp_path)
+    shown = paracore_here("trace", trace.stem[:10])
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith(f"Session {trace.stem} · duplex · 4 turns · 7 model calls · 3 tool calls")
     assert "◆ place_doors_on_wall [call_doors] ✓" in shown.stdout
 
-    exported = paracore("trace", "latest", "--export", str(tmp_path / "out.json"), data_dir=tmp_path)
+    exported = paracore_here("trace", "latest", "--export", tmp_path / "out.json")
     assert exported.returncode == 0, exported.stderr
     assert load_export(tmp_path / "out.json").metrics()["turns"] == 4
 
-    missing = paracore("trace", "nope", data_dir=tmp_path)
+    missing = paracore_here("trace", "nope")
     assert missing.returncode == 2 and "No trace 'nope'" in missing.stderr and trace.stem in missing.stderr
     assert "Traceback" not in missing.stderr
 
 
-def test_replay_json_output_names_its_trace(tmp_path):
-    done = paracore("replay", str(DEMO), "--json", data_dir=tmp_path)
+def test_replay_json_output_names_its_trace(data_dir):
+    done = paracore_here("replay", DEMO, "--json")
     assert done.returncode == 0, done.stderr
     trace = Path(json.loads(done.stdout)["trace"])
-    assert trace.parent == tmp_path / "traces" and trace.is_file()
+    assert trace.parent == data_dir / "traces" and trace.is_file()
 
 
 # -- robustness ----------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 STUBS = ROOT / "stubs"
 if str(STUBS) not in sys.path:
@@ -16,6 +18,8 @@ SUPPORT = ROOT / "tests" / "support"
 if str(SUPPORT) not in sys.path:
     sys.path.insert(0, str(SUPPORT))
 pytest_plugins = ["shared_fixtures"]
+
+from longest_first import longest_first  # noqa: E402 - tests/support is on the path from here
 
 # Settings, sessions, traces and usage logs written by tests (and by the commands they run in
 # subprocesses) go to a throwaway folder, never into the user's own Paracore folders. Each process
@@ -83,6 +87,7 @@ _read_each_sample_building_once()
 
 
 def pytest_configure(config):
+    _handed_out_in_collection_order(config)
     config.addinivalue_line(
         "markers", "network: needs the package index (PyPI); fails, never skips, when it cannot be reached")
 
@@ -101,3 +106,20 @@ def pytest_collection_finish(session):
     depends on when garbage is collected."""
     gc.collect()
     gc.freeze()
+
+
+
+def _handed_out_in_collection_order(config) -> None:
+    """Under ``--dist loadfile`` (``tasks.py test``) xdist hands the files out in the order the
+    workers collected them (see pytest_collection_modifyitems), not most tests first."""
+    if getattr(config.option, "dist", None) == "loadfile" and not hasattr(config, "workerinput"):
+        config.option.loadscopereorder = False
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """A test worker's collection, the slowest files first (tests/support/longest_first.py): the
+    same order on every worker, which the controller hands out as it is."""
+    if hasattr(config, "workerinput"):
+        rank = {nodeid: n for n, nodeid in enumerate(longest_first([item.nodeid for item in items]))}
+        items.sort(key=lambda item: rank[item.nodeid])

@@ -108,7 +108,6 @@ def pytest_collection_finish(session):
     gc.freeze()
 
 
-
 def _handed_out_in_collection_order(config) -> None:
     """Under ``--dist loadfile`` (``tasks.py test``) xdist hands the files out in the order the
     workers collected them (see pytest_collection_modifyitems), not most tests first."""

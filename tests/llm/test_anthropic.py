@@ -147,8 +147,7 @@ def ask(text: str = "Create a 5 m wall on Level 1.", messages=None, **fields) ->
     return ModelRequest(system=SYSTEM, tools=TOOLS, messages=messages or [Message.user_text(text)], **fields)
 
 
-def run(model: AnthropicModel, request: ModelRequest, cancel: CancelToken | None = None, on_event=None):
-    return read_stream(model, request, cancel, on_event)
+run = read_stream   # (events before the last, the ResponseComplete)
 
 
 # --------------------------------------------------------------------------------------------

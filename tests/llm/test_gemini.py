@@ -155,8 +155,7 @@ def ask(text: str = "Make a wall", history: list[Message] | None = None, **field
                         **fields)
 
 
-def run(model: GeminiModel, request: ModelRequest, cancel: CancelToken | None = None, on_event=None):
-    return read_stream(model, request, cancel, on_event)
+run = read_stream   # (events before the last, the ResponseComplete)
 
 
 # --------------------------------------------------------------------------------------------

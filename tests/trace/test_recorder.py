@@ -119,28 +119,26 @@ def test_export_round_trip(demo, tmp_path):
 # -- the command line ----------------------------------------------------------------------------------------
 
 
-def paracore(*args, data_dir: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PARACORE_DATA_DIR=str(data_dir), PARACORE_CONFIG_DIR=str(data_dir / "config"))
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "lib"), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-m", "paracore", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=180)
-
-
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
-    """The folders of the commands run here (paracore_here), as ``paracore`` gives its process."""
+    """The folders of the commands, run here (paracore_here) or in a process of their own (paracore)."""
     monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
     return tmp_path
 
 
+def paracore(*args) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "lib"), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, "-m", "paracore", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=180)
+
+
 def test_paracore_demo_leaves_a_trace_that_paracore_trace_lists_shows_and_exports(data_dir):
     # `paracore demo` in a process of its own, as a user starts it; the `paracore trace` commands
     # that read what it left run here.
-    tmp_path = data_dir
-    demo = paracore("demo", data_dir=tmp_path)
+    demo = paracore("demo")
     assert demo.returncode == 0, demo.stderr
-    [trace] = list((tmp_path / "traces").glob("*.jsonl"))
+    [trace] = list((data_dir / "traces").glob("*.jsonl"))
     assert f"Trace: {trace}" in demo.stdout
 
     listed = paracore_here("trace")
@@ -153,9 +151,9 @@ def test_paracore_demo_leaves_a_trace_that_paracore_trace_lists_shows_and_export
     assert shown.stdout.startswith(f"Session {trace.stem} · duplex · 4 turns · 7 model calls · 3 tool calls")
     assert "◆ place_doors_on_wall [call_doors] ✓" in shown.stdout
 
-    exported = paracore_here("trace", "latest", "--export", tmp_path / "out.json")
+    exported = paracore_here("trace", "latest", "--export", data_dir / "out.json")
     assert exported.returncode == 0, exported.stderr
-    assert load_export(tmp_path / "out.json").metrics()["turns"] == 4
+    assert load_export(data_dir / "out.json").metrics()["turns"] == 4
 
     missing = paracore_here("trace", "nope")
     assert missing.returncode == 2 and "No trace 'nope'" in missing.stderr and trace.stem in missing.stderr

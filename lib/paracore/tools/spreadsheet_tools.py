@@ -23,7 +23,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from paracore.core.display import display_text
 from paracore.tools.export_files import export_target, file_stem, input_file, write_new
@@ -84,6 +84,17 @@ class ImportParametersArgs(BaseModel):
     path: str = Field(description="The edited file, as export_parameters reported it (a name alone is looked "
                                   "for in Documents).")
 
+    @field_validator("path")
+    @classmethod
+    def _an_existing_file(cls, path: str) -> str:
+        """A file that is missing (or a folder, or of another kind) is said when the call is made,
+        before the approval's preview tries it on the model."""
+        try:
+            input_file(path, _SUFFIXES)
+        except ToolError as error:
+            raise ValueError(f"{error} Nothing was tried on the model.") from None
+        return path
+
 
 # --- export -------------------------------------------------------------------------------------------
 
@@ -112,7 +123,7 @@ def export_parameters(ctx, args: ExportParametersArgs):
     suffix = ".csv" if (args.path or "").strip().casefold().endswith(".csv") else ".xlsx"
     target = export_target(args.path, file_stem(_category_name(elements or types), "Parameters"), suffix)
     written = _write(ctx, target, sheets, suffix)
-    return _export_report(written, target, sheets)
+    return _export_report(written, target, sheets, suffix)
 
 
 def _elements_and_types(ctx, args: ExportParametersArgs) -> tuple[list, list]:
@@ -169,7 +180,7 @@ def _write(ctx, target: Path, sheets: list[Sheet], suffix: str) -> list[Path]:
     return written
 
 
-def _export_report(written: list[Path], asked: Path, sheets: list[Sheet]) -> str:
+def _export_report(written: list[Path], asked: Path, sheets: list[Sheet], suffix: str) -> str:
     parts = []
     for sheet in sheets:
         editable = [c.header for c in sheet.columns if c.editable]
@@ -184,8 +195,11 @@ def _export_report(written: list[Path], asked: Path, sheets: list[Sheet]) -> str
     text = f"Exported to {files}: " + "; ".join(parts) + "."
     if written[0] != asked:
         text += f" A file named '{display_text(asked.name, 120)}' already existed there, so it was kept."
-    return text + (" Edit the white cells (grey ones are read-only), save, then call import_parameters with "
-                   f"path '{display_text(str(written[0]), 300)}'.")
+    how = (" Edit the white cells (grey ones are read-only), save" if suffix == ".xlsx" else
+           # A CSV has no colours: the headers mark what is not edited.
+           " Edit the cells of the columns not marked [read-only] or [type] (keep the Element Id and Paracore check "
+           "columns as they are), save as CSV")
+    return text + f"{how}, then call import_parameters with path '{display_text(str(written[0]), 300)}'."
 
 
 # --- import -------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from paracore.core.display import display_text
 from paracore.tools.export_files import export_target, file_stem, input_file, write_new
+from paracore.tools.import_ownership import leave_out_held
 from paracore.tools.lookup import category_of, resolve_category, type_of
 from paracore.tools.parameter_import import (
     CellChange,
@@ -210,9 +211,27 @@ def _plan(ctx, args: ImportParametersArgs) -> ImportPlan:
     return plan_import(ctx, read_book(path), path)
 
 
+def _import_targets(ctx, args: ImportParametersArgs) -> list[int]:
+    """The elements and types the import will change (asked of central before the run, in a
+    workshared model: hosts/revit/targets.py)."""
+    return sorted({change.owner_id for change in _plan(ctx, args).changes})
+
+
+def _applicable(ctx, args: ImportParametersArgs) -> ImportPlan:
+    """The plan without the rows this user cannot change now (workshared models); a ToolError when
+    every row that changes something is such a row."""
+    plan = _plan(ctx, args)
+    edited = len(plan.changes)
+    leave_out_held(ctx, plan)
+    if edited and not plan.changes:
+        raise ToolError(f"None of the rows of '{display_text(plan.file, 120)}' that change something can be "
+                        f"applied now: {_problem_lines(plan.problems)}. Nothing was changed.")
+    return plan
+
+
 def _describe_import(ctx, args: ImportParametersArgs) -> str:
     try:
-        plan = _plan(ctx, args)
+        plan = _applicable(ctx, args)
     except ToolError:
         return f"Import parameter changes from '{display_text(args.path, 200)}'"
     text = (f"Import {plural(len(plan.changes), 'change', grouped=True)} on {plural(plan.changed_rows, 'element', grouped=True)} from "
@@ -224,7 +243,7 @@ def _describe_import(ctx, args: ImportParametersArgs) -> str:
     return text
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_import)
+@tool(writes=True, working_set_policy="none", describe=_describe_import, targets=_import_targets)
 def import_parameters(ctx, args: ImportParametersArgs):
     """Apply the edits made in a file export_parameters wrote: exactly the cells that differ from
     the model, in one step the user approves (before -> after per element), read back afterwards.
@@ -234,7 +253,7 @@ def import_parameters(ctx, args: ImportParametersArgs):
     in Revit since the export...); a row is applied whole or not at all. A file from another model
     is refused.
     """
-    plan = _plan(ctx, args)
+    plan = _applicable(ctx, args)
     if not plan.changes:
         return _nothing_to_apply(plan)
     applied, refused = _apply(ctx, plan.changes)

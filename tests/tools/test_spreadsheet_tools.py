@@ -454,10 +454,12 @@ def test_an_element_id_far_beyond_any_refuses_its_row_not_the_file(duplex, docum
 
 
 def test_a_semicolon_separated_csv_is_read_as_such(duplex, documents):
-    rows = _csv_with(documents, duplex, {(1, "Mark"): "Z9", (2, "Sill Height"): "0,9"}, delimiter=";")
+    rows = _csv_with(documents, duplex, {(1, "Mark"): "Z9", (2, "Sill Height"): "0,9", (3, "Mark"): "1,5"},
+                     delimiter=";")
     text = duplex.text("import_parameters", {"path": "doors.csv"})
-    assert "2 changes on 2 elements" in text, text
+    assert "3 changes on 3 elements" in text, text
     assert value(duplex, int(rows[1][0]), "Mark") == "Z9"
+    assert value(duplex, int(rows[3][0]), "Mark") == "1,5"        # text keeps its comma
     assert value(duplex, int(rows[2][0]), "Sill Height") == pytest.approx(0.9 / 0.3048)
 
 

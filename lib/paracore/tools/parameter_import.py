@@ -345,7 +345,7 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     """An _Edit, a problem (str), or None when the cell shows what the model holds. ``shown``
     collects what the model holds, by parameter name."""
     parameter, on_type = _parameter(ctx, element, column, layout.kind)
-    if layout.decimal_comma:
+    if layout.decimal_comma and parameter is not None and _measured(parameter):
         read = _decimal_point(read)
     current = cell_value(ctx, parameter)
     if parameter is not None and not on_type:
@@ -395,6 +395,11 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
         return None
     problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
     return problem or _Edit(parameter, _shown(current), _shown(read), new)
+
+
+def _measured(parameter) -> bool:
+    from Autodesk.Revit import DB
+    return parameter.StorageType == DB.StorageType.Double
 
 
 def _decimal_point(read):

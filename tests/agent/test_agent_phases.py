@@ -303,3 +303,21 @@ def test_a_summary_of_a_megabyte_of_arguments_nested_deep_encodes_only_what_show
         deep = [deep]
     call = ToolCallPart(id="c1", name="run_python", arguments={"code": "y" * 1_000_000, "deep": deep})
     assert summary(call) == "run_python(" + ('"code": "' + "y" * 1_000_000)[:SUMMARY_CHARS] + ")"
+
+
+def test_a_failed_preview_that_says_nothing_was_changed_is_not_told_so_twice():
+    # issue 36, item 9: import_parameters' refusal of a file from another model ends in "Nothing was
+    # changed.", and the approval added the same sentence again.
+    host = Host()
+    host.preview_call = lambda prepared, earlier: types.SimpleNamespace(
+        error="None of the 14 rows belongs to this model. Nothing was changed. Import it into the model it came from.")
+    agent = make_agent(approver=lambda request: "approve", host=host)
+    ctx = RunContext(agent, CancelToken())
+    results = StepResults(ctx, [call("c1", "change")])
+    drain(approve.admit(ctx, results, offer.every_tool_on))
+    said = results.parts["c1"].content
+    assert said.startswith("Not run: tried on the model and rolled back") and said.count("Nothing was changed.") == 1
+    host.preview_call = lambda prepared, earlier: types.SimpleNamespace(error="Revit refused the wall.")
+    results = StepResults(ctx, [call("c2", "change")])
+    drain(approve.admit(ctx, results, offer.every_tool_on))
+    assert results.parts["c2"].content.endswith("Revit refused the wall. Nothing was changed.")

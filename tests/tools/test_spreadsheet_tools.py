@@ -327,8 +327,8 @@ def test_a_binary_file_named_csv_and_a_missing_or_wrong_kind_of_file(duplex, doc
     (documents / "photo.csv").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     (documents / "notes.txt").write_text("hello")
     assert "is not a CSV text file" in duplex.error("import_parameters", {"path": "photo.csv"})
-    assert "is not a file this tool reads" in duplex.error("import_parameters", {"path": "notes.txt"})
-    assert "There is no file" in duplex.error("import_parameters", {"path": "missing.xlsx"})
+    assert "is not a file this tool reads" in duplex.call_error("import_parameters", {"path": "notes.txt"})
+    assert "There is no file" in duplex.call_error("import_parameters", {"path": "missing.xlsx"})
 
 
 def test_a_sheet_over_the_row_limit_is_refused_before_anything_changes(duplex, documents, monkeypatch):
@@ -373,3 +373,104 @@ def test_a_value_revit_refuses_puts_the_whole_row_back(duplex, documents, monkey
 def _params_exception():
     from Autodesk.Revit.Exceptions import ArgumentException
     return ArgumentException("The value is out of range.")
+
+
+# --- cells a spreadsheet program or a script wrote (issue 36, item 9) -------------------------------------
+
+
+def test_a_formula_cell_without_a_saved_value_is_refused_by_cell_and_clears_nothing(duplex, documents):
+    from openpyxl.utils import get_column_letter
+    ids = door_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Comments", "value": "Checked"})
+    export(duplex, documents)
+    where = {}
+
+    def edits(book):     # as openpyxl and pandas write a formula: no value saved with it
+        doors = book["Doors"]
+        row, col = row_of(doors, ids[0]), column(doors, "Comments")
+        doors.cell(row, col).value = '=UPPER("checked")'
+        doors.cell(row_of(doors, ids[1]), column(doors, "Mark")).value = "kept"
+        where["cell"] = f"{get_column_letter(col)}{row}"
+    edit(documents, edits)
+    text = duplex.text("import_parameters", {"path": "Doors.xlsx"})
+    assert f"cell {where['cell']} of 'Doors' (column 'Comments') holds a formula with no saved value" in text, text
+    assert "open and save the file in Excel" in text and "paste the values" in text
+    assert value(duplex, ids[0], "Comments") == "Checked" and value(duplex, ids[1], "Mark") == "kept"
+
+
+def test_a_spreadsheet_false_in_a_text_parameter_is_not_stored_as_no(duplex, documents):
+    ids = door_ids(duplex)
+    text = _hostile(duplex, documents, lambda book: setattr(
+        book["Doors"].cell(row_of(book["Doors"], ids[0]), column(book["Doors"], "Comments")), "value", False))
+    assert "'Comments' is text, and the cell holds the spreadsheet's logical value FALSE" in text, text
+    assert "type it as text" in text and value(duplex, ids[0], "Comments") in (None, "")
+
+
+def _csv_with(documents, duplex, edits: dict, delimiter=",") -> str:
+    """Export the doors to CSV, set {(row index, header start): text}, write it back with ``delimiter``."""
+    duplex.text("export_parameters", {"element_ids": door_ids(duplex), "parameters": NAMES, "path": "doors.csv"})
+    with open(documents / "doors.csv", newline="", encoding="utf-8-sig") as stream:
+        rows = list(csv.reader(stream))
+    for (index, header), text in edits.items():
+        rows[index][next(i for i, h in enumerate(rows[0]) if h.startswith(header))] = text
+    with open(documents / "doors.csv", "w", newline="", encoding="utf-8-sig") as stream:
+        csv.writer(stream, delimiter=delimiter).writerows(rows)
+    return rows
+
+
+@pytest.mark.parametrize("cell", ["inf", "-inf", "NaN", "nan"])
+def test_infinity_and_not_a_number_are_named_as_such(duplex, documents, cell):
+    rows = _csv_with(documents, duplex, {(1, "Sill Height"): cell, (2, "Mark"): "fine"})
+    text = duplex.text("import_parameters", {"path": "doors.csv"})
+    kind = "NaN, not a number" if cell.casefold() == "nan" else "infinite"
+    assert f"'Sill Height' is {kind} ('{cell}'), which a script or a failed calculation writes: put a number (in m)" in text, text
+    assert "1 change on 1 element" in text and value(duplex, int(rows[2][0]), "Mark") == "fine"
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("Sill Height", "'Sill Height' 1e+308 m is far beyond any length Revit keeps"),
+    ("Mark", None),
+])
+def test_a_number_near_the_largest_a_spreadsheet_holds_gets_its_own_message(duplex, documents, header, expected):
+    ids = door_ids(duplex)
+    text = _hostile(duplex, documents, lambda book: setattr(
+        book["Doors"].cell(row_of(book["Doors"], ids[0]), column(book["Doors"], header)), "value", 1e308))
+    if expected:
+        assert expected in text, text
+    else:   # text: kept as the spreadsheet shows it, not 309 digits
+        assert value(duplex, ids[0], "Mark") == "1e+308", text
+
+
+def test_an_element_id_far_beyond_any_refuses_its_row_not_the_file(duplex, documents):
+    ids = door_ids(duplex)
+
+    def edits(book):
+        doors = book["Doors"]
+        doors.cell(row_of(doors, ids[0]), 1).value = 1e30
+        doors.cell(row_of(doors, ids[1]), column(doors, "Mark")).value = "kept"
+    text = _hostile(duplex, documents, edits)
+    assert "row 2: its Element Id '1e+30' is not an element id" in text, text
+    assert value(duplex, ids[1], "Mark") == "kept"
+
+
+def test_a_semicolon_separated_csv_is_read_as_such(duplex, documents):
+    rows = _csv_with(documents, duplex, {(1, "Mark"): "Z9", (2, "Sill Height"): "0,9", (3, "Mark"): "1,5"},
+                     delimiter=";")
+    text = duplex.text("import_parameters", {"path": "doors.csv"})
+    assert "3 changes on 3 elements" in text, text
+    assert value(duplex, int(rows[1][0]), "Mark") == "Z9"
+    assert value(duplex, int(rows[3][0]), "Mark") == "1,5"        # text keeps its comma
+    assert value(duplex, int(rows[2][0]), "Sill Height") == pytest.approx(0.9 / 0.3048)
+
+
+def test_a_missing_file_is_said_before_anything_is_tried(duplex, documents):
+    error = duplex.call_error("import_parameters", {"path": "missing.xlsx"})
+    assert "There is no file" in error and "missing.xlsx" in error and "rolled back" not in error
+
+
+def test_the_csv_export_does_not_speak_of_coloured_cells(duplex, documents):
+    text = duplex.text("export_parameters", {"element_ids": door_ids(duplex), "parameters": NAMES, "path": "d.csv"})
+    assert "white" not in text and "grey" not in text
+    assert "columns not marked [read-only] or [type]" in text and "keep the Element Id and Paracore check" in text
+    xlsx = duplex.text("export_parameters", {"element_ids": door_ids(duplex), "parameters": NAMES})
+    assert "Edit the white cells (grey ones are read-only)" in xlsx

@@ -47,6 +47,10 @@ class ToolContext:
     # document, whose units and coordinates the results keep.
     link: Any = None
     host_doc: Any = None
+    # A workshared model's elements the call must leave out (others borrow them, or they changed in
+    # central), as the executor learnt from central for a tool that declares ``targets``
+    # (hosts/revit/targets.py); None when central was not asked (a preview, a description).
+    left_out: frozenset[int] | None = None
 
     @property
     def length_unit(self) -> str:

@@ -2,13 +2,15 @@
 that cannot be applied, with why.
 
 A row is applied whole or not at all. It is not applied when:
-- its id is not a whole number, names no element (deleted since the export), or names a type on
-  the elements' sheet (or an element on the Types sheet);
+- a cell holds a formula the file saved no value for (named by cell: Excel saves the value);
+- its id is not a whole number (or one beyond any id), names no element (deleted since the
+  export), or names a type on the elements' sheet (or an element on the Types sheet);
 - its check value does not belong to the element its id names (the id was changed by hand, or
   the row comes from another model), or it has none (a row added by hand);
 - the element is on several rows with different values;
 - an edited cell cannot be a value of its parameter (text in a number column, a unit of another
-  kind, a level that does not exist, a length beyond Revit's 20 miles, a negative area), looks
+  kind, a level that does not exist, a length beyond Revit's 20 miles, a negative area, the
+  spreadsheet's TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any), looks
   like a number in another unit (a thousand times the value it replaces: write the unit to mean
   it), edits a read-only parameter, or edits a type parameter on the elements' sheet (it changes
   every instance: the Types sheet is where it is edited);
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +41,7 @@ from paracore.tools.parameter_sheet import (
     TYPES_COLUMNS,
     ReadBook,
     ReadSheet,
+    UnsavedFormula,
     parse_header,
 )
 from paracore.tools.parameter_table import (
@@ -49,7 +53,13 @@ from paracore.tools.parameter_table import (
     values_hash,
 )
 from paracore.tools.lookup import element_label, type_of
-from paracore.tools.parameter_values import convert_value, find_named_parameter, holds_value, parameter_spec
+from paracore.tools.parameter_values import (
+    convert_value,
+    find_named_parameter,
+    holds_value,
+    is_yes_no,
+    parameter_spec,
+)
 from paracore.tools.results import ToolError
 
 CELL_TEXT = 40                 # characters of a value quoted in a message
@@ -57,6 +67,10 @@ PROBLEMS_PER_ROW = 2           # problems of one row said; the rest counted
 TWENTY_MILES = 105_600.0       # feet: Revit keeps a model within 20 miles of its origin
 UNIT_FACTORS = (10.0, 100.0, 1000.0, 12.0, 25.4, 304.8, 1 / 0.3048)   # mm/m, in/ft, mm/in, ft/m...
 UNIT_TOLERANCE = 0.005
+FAR_BEYOND = 1e15              # no quantity of a building reaches it in any unit (1e15 mm is a million km)
+INT32 = (-2**31, 2**31 - 1)    # Revit's integer parameters
+ID_RANGE = 2**63               # element ids are 64-bit at most (32-bit before Revit 2024)
+_NOT_FINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan", "+nan", "-nan"}
 
 
 @dataclass(frozen=True)
@@ -116,6 +130,8 @@ class _Layout:
     check_index: int | None
     columns: list[_HeaderColumn]
     hashed: list[str]          # the editable parameters the check's VALUES part covers
+    title: str = ""
+    decimal_comma: bool = False   # a semicolon-separated CSV, whose numbers use a decimal comma
 
 
 def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
@@ -181,7 +197,7 @@ def _layout(sheet: ReadSheet, about: dict, plan: ImportPlan) -> _Layout | None:
         columns.append(_HeaderColumn(index, header, tuple(dict.fromkeys((name, whole))), unit, mark))
     recorded = about.get(ELEMENTS_COLUMNS if kind == "elements" else TYPES_COLUMNS)
     hashed = recorded.split("\n") if recorded else [c.names[0] for c in columns if c.mark is None]
-    return _Layout(kind, id_index, check_index, columns, hashed)
+    return _Layout(kind, id_index, check_index, columns, hashed, sheet.title, sheet.decimal_comma)
 
 
 def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, prefix: str):
@@ -189,6 +205,10 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
     per element: a row repeating another's values is skipped, rows disagreeing are problems."""
     by_id: dict[int, list[tuple[int, tuple]]] = defaultdict(list)
     for number, cells in sheet.rows:
+        unsaved = next((c for c in cells if isinstance(c, UnsavedFormula)), None)
+        if unsaved is not None:
+            plan.problems.append(RowProblem(f"{prefix}row {number}", "", _unsaved(unsaved, cells, sheet, layout)))
+            continue
         element_id = _id_of(cells[layout.id_index] if layout.id_index < len(cells) else None)
         if element_id is None:
             shown = cells[layout.id_index] if layout.id_index < len(cells) else None
@@ -196,7 +216,11 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
             continue
         by_id[element_id].append((number, cells))
     for element_id, rows in by_id.items():
-        element = ctx.doc.GetElement(ctx.element_id(element_id))
+        try:
+            element = ctx.doc.GetElement(ctx.element_id(element_id))
+        except ToolError:   # beyond this Revit's ids (32-bit before Revit 2024)
+            plan.problems += [RowProblem(f"{prefix}row {n}", "", _bad_id(element_id)) for n, _ in rows]
+            continue
         problem = _wrong_element(ctx, element, element_id, layout.kind)
         if problem:
             plan.problems += [RowProblem(f"{prefix}row {n}", "", problem) for n, _ in rows]
@@ -210,22 +234,31 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
         yield rows[0][0], rows[0][1], element
 
 
+def _unsaved(cell: UnsavedFormula, cells: tuple, sheet: ReadSheet, layout: _Layout) -> str:
+    index = cells.index(cell)
+    header = sheet.headers[index] if index < len(sheet.headers) else ""
+    return (f"cell {cell.cell} of '{display_text(layout.title, 40)}' (column '{display_text(header, CELL_TEXT)}') holds a "
+            f"formula with no saved value ({display_text(cell.formula, CELL_TEXT)}): the program that wrote the file "
+            "(a script, pandas) saved the formula without computing it, so the value it means is unknown; open and "
+            "save the file in Excel (or LibreOffice), or paste the values over the formulas, then import again")
+
+
 def _id_of(value) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, float) and value.is_integer():
-        return int(value)
+        value = int(value)
     if isinstance(value, int):
-        return value
+        return value if -ID_RANGE <= value < ID_RANGE else None
     text = str(value).strip() if value is not None else ""
-    return int(text) if text.lstrip("-").isdigit() else None
+    return _id_of(int(text)) if text.lstrip("-").isdigit() else None
 
 
 def _bad_id(value) -> str:
     if _blank(value):
         return f"its {ID_HEADER} is empty: put back the id this row was exported with (or delete the row)"
-    return (f"its {ID_HEADER} '{display_text(str(value), CELL_TEXT)}' is not an element id: put back the id this "
-            "row was exported with")
+    shown = f"{value:g}" if isinstance(value, float) else display_text(str(value), CELL_TEXT)
+    return f"its {ID_HEADER} '{shown}' is not an element id: put back the id this row was exported with"
 
 
 def _wrong_element(ctx, element, element_id: int, kind: str) -> str:
@@ -267,7 +300,7 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
     edits, problems, shown = [], [], {}
     for column in layout.columns:
         read = cells[column.index] if column.index < len(cells) else None
-        outcome = _cell_change(ctx, element, column, read, layout.kind, shown)
+        outcome = _cell_change(ctx, element, column, read, layout, shown)
         if isinstance(outcome, _Edit):
             edits.append(outcome)
         elif outcome:
@@ -308,10 +341,12 @@ def _current_values(ctx, element, layout: _Layout, shown: dict) -> list:
             for name in layout.hashed]
 
 
-def _cell_change(ctx, element, column: _HeaderColumn, read, kind: str, shown: dict):
+def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, shown: dict):
     """An _Edit, a problem (str), or None when the cell shows what the model holds. ``shown``
     collects what the model holds, by parameter name."""
-    parameter, on_type = _parameter(ctx, element, column, kind)
+    parameter, on_type = _parameter(ctx, element, column, layout.kind)
+    if layout.decimal_comma and parameter is not None and _measured(parameter):
+        read = _decimal_point(read)
     current = cell_value(ctx, parameter)
     if parameter is not None and not on_type:
         shown[parameter.Definition.Name] = current
@@ -348,6 +383,9 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     name = parameter.Definition.Name
     if _blank(read) and parameter.StorageType != DB.StorageType.String:
         return f"'{name}' is empty: a {_kind(parameter)} cannot be emptied; put back a value"
+    problem = _not_a_value(parameter, column, read)
+    if problem:
+        return problem
     value = _as_given(parameter, column, read)
     try:
         new = convert_value(ctx, parameter, value, name)
@@ -357,6 +395,69 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
         return None
     problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
     return problem or _Edit(parameter, _shown(current), _shown(read), new)
+
+
+def _measured(parameter) -> bool:
+    from Autodesk.Revit import DB
+    return parameter.StorageType == DB.StorageType.Double
+
+
+def _decimal_point(read):
+    """A number written with a decimal comma ("0,9", as a semicolon-separated CSV holds it) with a point."""
+    if isinstance(read, str) and _DECIMAL_COMMA.fullmatch(read.strip()):
+        return read.strip().replace(",", ".")
+    return read
+
+
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:e[+-]?\d+)?(?:\s*\S+)?", re.IGNORECASE)
+
+
+def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
+    """Why a cell cannot mean a value of ``parameter`` whatever its unit, or "": a spreadsheet's
+    logical TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any Revit keeps."""
+    from Autodesk.Revit import DB
+    name, storage = parameter.Definition.Name, parameter.StorageType
+    if storage == DB.StorageType.String:
+        if isinstance(read, bool):
+            shown = "TRUE" if read else "FALSE"
+            return (f"'{name}' is text, and the cell holds the spreadsheet's logical value {shown} (a spreadsheet "
+                    f"turns a typed true or false into one): to store the word, type it as text ('{shown} with a "
+                    "leading apostrophe, or the cell formatted as Text)")
+        return ""
+    number = _plain_number(read)
+    if number is None:
+        return ""
+    unit = column.unit or unit_symbol(parameter)
+    in_unit = f" (in {unit})" if unit else ""
+    if not math.isfinite(number):
+        kind = "NaN, not a number" if math.isnan(number) else "infinite"
+        return (f"'{name}' is {kind} ('{_shown(read)}'), which a script or a failed calculation writes: put a "
+                f"number{in_unit}, or the value as exported")
+    if storage == DB.StorageType.Integer and not is_yes_no(parameter) and not INT32[0] <= number <= INT32[1]:
+        return (f"'{name}' takes a whole number from {INT32[0]:,} to {INT32[1]:,} (Revit's integers); "
+                f"{number:g} is beyond them")
+    if storage == DB.StorageType.Double and abs(number) >= FAR_BEYOND:
+        what = "length" if parameter_spec(parameter) == DB.SpecTypeId.Length else "value"
+        return (f"'{name}' {number:g}{f' {unit}' if unit else ''} is far beyond any {what} Revit keeps: check the "
+                "value and its unit")
+    return ""
+
+
+def _plain_number(read) -> float | None:
+    """A cell that is a number alone (a number, or text holding one, 'inf' and 'nan' too), else None."""
+    if isinstance(read, bool):
+        return None
+    if isinstance(read, (int, float)):
+        return float(read)
+    if isinstance(read, str):
+        text = read.strip().casefold()
+        if text in _NOT_FINITE:
+            return float(text.replace("infinity", "inf"))
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return None
 
 
 def _as_given(parameter, column: _HeaderColumn, read):

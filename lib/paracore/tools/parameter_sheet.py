@@ -21,7 +21,11 @@ Text cells that a spreadsheet would run as a formula are written as text (xlsx) 
 leading apostrophe (CSV), which reading takes off again.
 
 Reading is bounded: a file over MAX_FILE_BYTES or a sheet over MAX_ROWS rows is refused before
-its rows are kept, and a file that is not a workbook or a CSV is one clear error.
+its rows are kept, and a file that is not a workbook or a CSV is one clear error. A formula cell
+the workbook saved no value for (openpyxl and pandas write formulas without computing them) is read
+as an UnsavedFormula, not as an empty cell, so that the import names it instead of emptying the
+parameter. A CSV separated by semicolons or tabs (Excel's "CSV" where the comma is the decimal
+mark) is read with its delimiter, found by the id column's header.
 
 openpyxl is imported when a file is written or read, not with the tools: a Paracore whose
 vendored packages predate it still starts, and only these two tools say what to install.
@@ -55,6 +59,7 @@ TYPE_MARK = "type"
 
 MAX_ROWS = 100_000            # rows per sheet read at most (the bench measures 50,000)
 MAX_FILE_BYTES = 100_000_000  # a larger file is not a parameter table Paracore wrote
+CSV_DELIMITERS = (",", ";", "\t")
 SHEET_TITLE = 31              # characters Excel allows in a sheet's name
 COLUMN_WIDTH = 18             # characters: wide enough for most values, narrow enough to see many
 
@@ -98,12 +103,22 @@ class ReadSheet:
     title: str
     headers: list[str]
     rows: list[tuple[int, tuple]]
+    decimal_comma: bool = False      # a semicolon-separated CSV: "0,9" is 0.9
 
 
 @dataclass
 class ReadBook:
     sheets: list[ReadSheet]
     about: dict[str, str]
+
+
+@dataclass(frozen=True)
+class UnsavedFormula:
+    """A cell holding a formula but no value: openpyxl and pandas save formulas without computing
+    them (Excel computes and saves the value when it saves the file), so what it shows is unknown."""
+
+    cell: str                  # "E2"
+    formula: str               # "=UPPER(D2)"
 
 
 def parse_header(header: str) -> tuple[str, str | None, str | None]:
@@ -261,13 +276,36 @@ def _read_xlsx(path: Path) -> ReadBook:
         raise ToolError(f"'{display_text(path.name, 120)}' is not an Excel workbook Paracore can read "
                         f"({type(exc).__name__}). Save it from Excel or LibreOffice as .xlsx (Excel Workbook), "
                         "or export again with export_parameters.") from None
+    # Formulas are read in a second pass, only when the file has any (a file Paracore wrote has none).
+    formulas = openpyxl.load_workbook(path, read_only=True, data_only=False) if _has_formulas(path) else None
     try:
         about = _about(workbook)
-        sheets = [_read_sheet(ws) for ws in workbook.worksheets
-                  if ws.title != ABOUT_SHEET and ws.sheet_state == "visible"]
+        sheets = [_read_sheet(ws, formulas[ws.title] if formulas is not None else None)
+                  for ws in workbook.worksheets if ws.title != ABOUT_SHEET and ws.sheet_state == "visible"]
     finally:
         workbook.close()
+        if formulas is not None:
+            formulas.close()
     return ReadBook(sheets, about)
+
+
+_FORMULA_ELEMENT = re.compile(rb"<(?:\w+:)?f[\s>/]")
+_SCAN_CHUNK = 1 << 20
+
+
+def _has_formulas(path: Path) -> bool:
+    """Whether a worksheet of the workbook holds a formula (an <f> element), read in chunks."""
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+                continue
+            with archive.open(name) as stream:
+                tail = b""
+                while chunk := stream.read(_SCAN_CHUNK):
+                    if _FORMULA_ELEMENT.search(tail + chunk):
+                        return True
+                    tail = chunk[-16:]
+    return False
 
 
 def _about(workbook) -> dict[str, str]:
@@ -280,13 +318,20 @@ def _about(workbook) -> dict[str, str]:
     return about
 
 
-def _read_sheet(worksheet) -> ReadSheet:
+def _read_sheet(worksheet, formulas=None) -> ReadSheet:
+    """The sheet's headers and rows; with ``formulas`` (the same sheet read for its formulas), a
+    formula cell the file saved no value for is an UnsavedFormula instead of an empty cell."""
     rows_iter = worksheet.iter_rows(values_only=True)
+    formula_rows = formulas.iter_rows(values_only=True) if formulas is not None else None
     headers = [("" if h is None else str(h)).strip() for h in next(rows_iter, ())]
+    if formula_rows is not None:
+        next(formula_rows, None)
     while headers and not headers[-1]:
         headers.pop()
     rows = []
     for number, row in enumerate(rows_iter, start=2):
+        if formula_rows is not None:
+            row = _with_unsaved_formulas(row, next(formula_rows, ()), number)
         if all(value is None or value == "" for value in row):
             continue                                  # blank rows (Excel keeps formatted ones)
         if len(rows) >= MAX_ROWS:
@@ -295,13 +340,22 @@ def _read_sheet(worksheet) -> ReadSheet:
     return ReadSheet(worksheet.title, headers, rows)
 
 
+def _with_unsaved_formulas(values: tuple, formulas: tuple, number: int) -> tuple:
+    from openpyxl.utils import get_column_letter
+    return tuple(UnsavedFormula(f"{get_column_letter(index + 1)}{number}", formula)
+                 if value is None and isinstance(formula, str) and formula.startswith("=") else value
+                 for index, (value, formula) in enumerate(zip(values, formulas)))
+
+
 def _read_csv(path: Path) -> ReadSheet:
     try:
         with open(path, newline="", encoding="utf-8-sig") as stream:
             if "\x00" in stream.read(65536):
                 raise csv.Error("it holds NUL bytes, as a binary file does")
             stream.seek(0)
-            reader = csv.reader(stream)
+            delimiter = _delimiter(stream.readline())
+            stream.seek(0)
+            reader = csv.reader(stream, delimiter=delimiter)
             headers = [h.strip() for h in next(reader, [])]
             rows = []
             for number, row in enumerate(reader, start=2):
@@ -314,7 +368,17 @@ def _read_csv(path: Path) -> ReadSheet:
         why = exc.reason if isinstance(exc, UnicodeDecodeError) else str(exc)
         raise ToolError(f"'{display_text(path.name, 120)}' is not a CSV text file Paracore can read ({why}). Save "
                         "it from the spreadsheet as 'CSV UTF-8', or export again with export_parameters.") from None
-    return ReadSheet(path.stem, headers, rows)
+    return ReadSheet(path.stem, headers, rows, decimal_comma=delimiter == ";")
+
+
+def _delimiter(header_line: str) -> str:
+    """The CSV's delimiter, found by the id column's header: a comma, or the semicolon (or tab)
+    that spreadsheets write where the comma is the decimal mark (Excel's "CSV" in much of Europe)."""
+    for delimiter in CSV_DELIMITERS:
+        headers = next(csv.reader([header_line], delimiter=delimiter), [])
+        if any(h.strip().casefold() in (ID_HEADER.casefold(), TYPE_ID_HEADER.casefold()) for h in headers):
+            return delimiter
+    return ","
 
 
 def _too_many(where: str) -> ToolError:

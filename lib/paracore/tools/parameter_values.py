@@ -67,7 +67,9 @@ def convert_value(ctx, parameter, value, name: str):
 
 
 def plain_number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(value)
+    """A number as text: a whole number without ".0"; from 1e16 on (where floats skip whole numbers)
+    as a spreadsheet shows it ("1e+308"), not as 309 digits."""
+    return str(int(value)) if float(value).is_integer() and abs(value) < 1e16 else repr(value)
 
 
 def _integer(parameter, value, name: str) -> int:

@@ -63,6 +63,12 @@ MAX_NAMES = 12          # parameter names get_parameters takes at once
 MAX_CONDITIONS = 20
 TOP_VALUES = 3          # distinct values shown per parameter across many elements
 SUMMARY_BUDGET = 450    # characters of value summaries across many elements
+# get_parameters on host and linked elements: with names, each document's part gets its share of
+# ROW_BUDGET (never less than the floor); parts past RESULT_BUDGET are counted instead
+# (bench/tool_bounds.py holds every result to 2,000 characters).
+GROUP_BUDGET_FLOOR = 350
+RESULT_BUDGET = 1700
+OTHER_DOCUMENT = 250    # of the first element's rows, left for each line counting another document
 WARNING_KINDS = 8       # kinds of warning listed
 
 
@@ -593,10 +599,37 @@ def get_parameters(ctx, args: GetParametersArgs):
     else:
         missing = []
     names = list(dict.fromkeys(args.names)) if args.names else None
-    texts = [(f"In link '{group_ctx.link.label}':\n" if group_ctx.link is not None else "")
-             + (_named_parameters(group_ctx, elements, names) if names else _all_parameters(group_ctx, elements))
-             for group_ctx, elements in groups]
-    return "\n".join(texts) + _missing_note(missing) + _unread_note(unread)
+    return _per_document(groups, names) + _missing_note(missing) + _unread_note(unread)
+
+
+def _per_document(groups: list, names: list[str] | None) -> str:
+    """The host's elements and each link's, one part per document within one result's budget:
+    with names, each part its share of the rows; without, the first element in full and the other
+    documents counted. Parts past RESULT_BUDGET are named and counted, not shown."""
+    share = max(GROUP_BUDGET_FLOOR, ROW_BUDGET // len(groups))
+    texts, used = [], 0
+    for index, (group_ctx, elements) in enumerate(groups):
+        if names:
+            text = _in_link(group_ctx) + _named_parameters(group_ctx, elements, names, share)
+        elif index == 0:
+            rows = max(GROUP_BUDGET_FLOOR, ROW_BUDGET - OTHER_DOCUMENT * (len(groups) - 1))
+            text = _in_link(group_ctx) + _all_parameters(group_ctx, elements, rows)
+        else:
+            text = (f"{_in_link(group_ctx)}{plural(len(elements), 'element', grouped=True)} not shown "
+                    f"({_summary(elements)}): pass names to read parameters across all of them.")
+        if texts and used + len(text) > RESULT_BUDGET:
+            rest = groups[index:]
+            labels = listed([f"'{c.link.label}'" for c, _ in rest if c.link is not None], 3)
+            texts.append(f"… and {plural(sum(len(e) for _, e in rest), 'element', grouped=True)} not shown, in "
+                         f"{labels}: pass linked_ids of one link (search_elements with link) to read them.")
+            break
+        texts.append(text)
+        used += len(text) + 1
+    return "\n".join(texts)
+
+
+def _in_link(ctx) -> str:
+    return f"In link '{ctx.link.label}':\n" if ctx.link is not None else ""
 
 
 def _value_counts(ctx, elements, name: str) -> Counter:
@@ -649,7 +682,7 @@ def _kind(parameter) -> str:
     return kind
 
 
-def _all_parameters(ctx, elements) -> str:
+def _all_parameters(ctx, elements, budget: int = ROW_BUDGET) -> str:
     element = elements[0]
     try:
         parameters = list(element.GetOrderedParameters())  # the order of the Properties palette
@@ -664,13 +697,14 @@ def _all_parameters(ctx, elements) -> str:
             empty.append(parameter.Definition.Name)
         else:
             valued.append(f"- {parameter.Definition.Name} = {value} [{_kind(parameter)}]")
-    lines = _fit(valued, ROW_BUDGET)
+    lines = _fit(valued, budget)
     body = [head, *lines]
+    names_shown = _names_shown(budget)
     if len(lines) < len(valued):
         rest = [line[2:].split(" = ")[0] for line in valued[len(lines):]]
-        body.append(f"- … and {len(rest)} more: {listed(rest, 15)} (pass names to read them).")
+        body.append(f"- … and {len(rest)} more: {listed(rest, names_shown)} (pass names to read them).")
     if empty:
-        body.append(f"Empty: {listed(empty, 15)}.")
+        body.append(f"Empty: {listed(empty, names_shown)}.")
     if ctx.id_value(element.GetTypeId()) >= 0:
         type_id = ctx.shown_id(element.GetTypeId())
         body.append(f"Type parameters are on its type: get_parameters with element_ids "
@@ -681,7 +715,12 @@ def _all_parameters(ctx, elements) -> str:
     return "\n".join(body)
 
 
-def _named_parameters(ctx, elements, names: list[str]) -> str:
+def _names_shown(budget: int) -> int:
+    """Parameter names listed after the rows: 15 in a whole result, fewer in a share of one."""
+    return max(3, 15 * budget // ROW_BUDGET)
+
+
+def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET) -> str:
     sample = elements[:NAME_SAMPLE]
     categories = {category_of(e) for e in sample}
     where = categories.pop() if len(categories) == 1 else "these elements"
@@ -716,7 +755,8 @@ def _named_parameters(ctx, elements, names: list[str]) -> str:
             parameter = find_parameter(ctx, element, name)
             values.append(f"{name} = {display_value(parameter) if parameter is not None else '(no such parameter)'}")
         rows.append(f"- {ctx.shown_id(element.Id)} {singular(category_of(element))}: " + "; ".join(values))
-    shown = _fit(rows, ROW_BUDGET - 300 if len(elements) > len(rows) else ROW_BUDGET)
+    summary_budget = SUMMARY_BUDGET * budget // ROW_BUDGET
+    shown = _fit(rows, budget - 300 * budget // ROW_BUDGET if len(elements) > len(rows) else budget)
     lines += shown
     if len(elements) > len(shown):
         lines.append(f"- … and {_n(len(elements) - len(shown))} more.")
@@ -724,7 +764,7 @@ def _named_parameters(ctx, elements, names: list[str]) -> str:
         for name in resolved:
             summary = f"{name}: " + counts_text(_value_counts(ctx, elements, name), TOP_VALUES,
                                                 lambda v, n: f"{v} ×{_n(n)}")
-            if summaries and used + len(summary) > SUMMARY_BUDGET:
+            if summaries and used + len(summary) > summary_budget:
                 break
             summaries.append(summary)
             used += len(summary) + 3

@@ -81,6 +81,12 @@ class ToolSpec:
     # (temporary hide/isolate): Revit does not document that a rollback undoes it, so a tried
     # call could leave its change behind and the real call would then find it already done.
     previewable: bool = True
+    # targets(ctx, args) -> element ids: for a writing tool that changes elements it does not take
+    # as element_ids (import_parameters: the elements its file's rows name), the ids the call will
+    # change, read from the model without a transaction. In a workshared model the executor asks
+    # central for them as for element_ids (hosts/revit/targets.py) and tells the tool which it must
+    # leave out (ToolContext.left_out).
+    targets: Callable[[Any, BaseModel], Sequence[int]] | None = None
 
     @functools.cached_property
     def parameters_with_defaults(self) -> dict[str, Any]:
@@ -152,6 +158,7 @@ def make_spec(
     previewable: bool = True,
     args_model: type[BaseModel] | None = None,
     description: str | None = None,
+    targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
 
@@ -183,7 +190,7 @@ def make_spec(
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable),
-                    takes_linked=LINKED_IDS in args_model.model_fields)
+                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets)
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -382,6 +389,7 @@ def tool(
     runs_scripts: bool = False,
     previewable: bool = True,
     registry: Registry | None = None,
+    targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
 
@@ -396,4 +404,4 @@ def tool(
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
-                       previewable=previewable)
+                       previewable=previewable, targets=targets)

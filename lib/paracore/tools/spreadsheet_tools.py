@@ -23,10 +23,11 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from paracore.core.display import display_text
 from paracore.tools.export_files import export_target, file_stem, input_file, write_new
+from paracore.tools.import_ownership import leave_out_held
 from paracore.tools.lookup import category_of, resolve_category, type_of
 from paracore.tools.parameter_import import (
     CellChange,
@@ -84,6 +85,17 @@ class ImportParametersArgs(BaseModel):
     path: str = Field(description="The edited file, as export_parameters reported it (a name alone is looked "
                                   "for in Documents).")
 
+    @field_validator("path")
+    @classmethod
+    def _an_existing_file(cls, path: str) -> str:
+        """A file that is missing (or a folder, or of another kind) is said when the call is made,
+        before the approval's preview tries it on the model."""
+        try:
+            input_file(path, _SUFFIXES)
+        except ToolError as error:
+            raise ValueError(f"{error} Nothing was tried on the model.") from None
+        return path
+
 
 # --- export -------------------------------------------------------------------------------------------
 
@@ -112,7 +124,7 @@ def export_parameters(ctx, args: ExportParametersArgs):
     suffix = ".csv" if (args.path or "").strip().casefold().endswith(".csv") else ".xlsx"
     target = export_target(args.path, file_stem(_category_name(elements or types), "Parameters"), suffix)
     written = _write(ctx, target, sheets, suffix)
-    return _export_report(written, target, sheets)
+    return _export_report(written, target, sheets, suffix)
 
 
 def _elements_and_types(ctx, args: ExportParametersArgs) -> tuple[list, list]:
@@ -169,7 +181,7 @@ def _write(ctx, target: Path, sheets: list[Sheet], suffix: str) -> list[Path]:
     return written
 
 
-def _export_report(written: list[Path], asked: Path, sheets: list[Sheet]) -> str:
+def _export_report(written: list[Path], asked: Path, sheets: list[Sheet], suffix: str) -> str:
     parts = []
     for sheet in sheets:
         editable = [c.header for c in sheet.columns if c.editable]
@@ -184,8 +196,11 @@ def _export_report(written: list[Path], asked: Path, sheets: list[Sheet]) -> str
     text = f"Exported to {files}: " + "; ".join(parts) + "."
     if written[0] != asked:
         text += f" A file named '{display_text(asked.name, 120)}' already existed there, so it was kept."
-    return text + (" Edit the white cells (grey ones are read-only), save, then call import_parameters with "
-                   f"path '{display_text(str(written[0]), 300)}'.")
+    how = (" Edit the white cells (grey ones are read-only), save" if suffix == ".xlsx" else
+           # A CSV has no colours: the headers mark what is not edited.
+           " Edit the cells of the columns not marked [read-only] or [type] (keep the Element Id and Paracore check "
+           "columns as they are), save as CSV")
+    return text + f"{how}, then call import_parameters with path '{display_text(str(written[0]), 300)}'."
 
 
 # --- import -------------------------------------------------------------------------------------------
@@ -196,9 +211,27 @@ def _plan(ctx, args: ImportParametersArgs) -> ImportPlan:
     return plan_import(ctx, read_book(path), path)
 
 
+def _import_targets(ctx, args: ImportParametersArgs) -> list[int]:
+    """The elements and types the import will change (asked of central before the run, in a
+    workshared model: hosts/revit/targets.py)."""
+    return sorted({change.owner_id for change in _plan(ctx, args).changes})
+
+
+def _applicable(ctx, args: ImportParametersArgs) -> ImportPlan:
+    """The plan without the rows this user cannot change now (workshared models); a ToolError when
+    every row that changes something is such a row."""
+    plan = _plan(ctx, args)
+    edited = len(plan.changes)
+    leave_out_held(ctx, plan)
+    if edited and not plan.changes:
+        raise ToolError(f"None of the rows of '{display_text(plan.file, 120)}' that change something can be "
+                        f"applied now: {_problem_lines(plan.problems)}. Nothing was changed.")
+    return plan
+
+
 def _describe_import(ctx, args: ImportParametersArgs) -> str:
     try:
-        plan = _plan(ctx, args)
+        plan = _applicable(ctx, args)
     except ToolError:
         return f"Import parameter changes from '{display_text(args.path, 200)}'"
     text = (f"Import {plural(len(plan.changes), 'change', grouped=True)} on {plural(plan.changed_rows, 'element', grouped=True)} from "
@@ -210,7 +243,7 @@ def _describe_import(ctx, args: ImportParametersArgs) -> str:
     return text
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_import)
+@tool(writes=True, working_set_policy="none", describe=_describe_import, targets=_import_targets)
 def import_parameters(ctx, args: ImportParametersArgs):
     """Apply the edits made in a file export_parameters wrote: exactly the cells that differ from
     the model, in one step the user approves (before -> after per element), read back afterwards.
@@ -220,7 +253,7 @@ def import_parameters(ctx, args: ImportParametersArgs):
     in Revit since the export...); a row is applied whole or not at all. A file from another model
     is refused.
     """
-    plan = _plan(ctx, args)
+    plan = _applicable(ctx, args)
     if not plan.changes:
         return _nothing_to_apply(plan)
     applied, refused = _apply(ctx, plan.changes)

@@ -20,6 +20,7 @@ from paracore.tools.registry import PreparedCall, ToolCallError
 
 log = logging.getLogger("paracore.agent")
 
+NOTHING_CHANGED = "Nothing was changed."
 DENIED = "The user denied this call. Do not retry it; ask the user what to do instead."
 
 Refuse = Callable[[str], str | None]
@@ -70,9 +71,11 @@ def approve(ctx: RunContext, call: ToolCallPart, prepared: PreparedCall, earlier
         return "approve", prepared
     preview = _preview(agent, prepared, earlier)
     if preview is not None and preview.error is not None:
+        # Said once: many refusals (a file from another model, a call left with no element) say it already.
+        unchanged = "" if NOTHING_CHANGED in preview.error else f" {NOTHING_CHANGED}"
         return "fail", ToolCallError(
             f"Not run: tried on the model and rolled back before asking the user, it would fail: "
-            f"{preview.error} Nothing was changed.")
+            f"{preview.error}{unchanged}")
     description = _describe(agent, prepared)
     if preview is not None:
         description = f"{description}\n{preview.text()}"

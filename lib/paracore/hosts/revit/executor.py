@@ -35,7 +35,7 @@ from paracore.agent import CallOutcome
 from paracore.core.protocol import WorkingSetPayloadError, apply_payload, find_working_set_payload
 from paracore.core.session import Session
 from paracore.core.working_set import Describe, WorkingSet, WorkingSetChange
-from paracore.hosts.revit import ownership, undo_ledger
+from paracore.hosts.revit import ownership, targets, undo_ledger
 from paracore.hosts.revit.step_guard import StepGuard
 from paracore.hosts.revit.transactions import describe_error, failures_text, read_back_after_commit, run_in_transaction
 from paracore.revit.api import DB
@@ -62,8 +62,9 @@ def run_batch(uidoc, session: Session, step_name: str,
     batch = _Batch(uidoc, session)
     if not any(call.spec.writes for _, call in calls):
         return [batch.run(call_id, call) for call_id, call in calls]
-    # In a workshared model: borrow what the step changes, before its group opens (ownership.py).
-    batch.narrowed = ownership.check_out(batch.doc, calls)
+    # In a workshared model: borrow what the step changes, before its group opens (ownership.py;
+    # targets.py for calls whose elements are not their element_ids).
+    batch.narrowed, batch.left_out = targets.check_out(batch.doc, session, calls)
     # The ledger files the step's entry under the session's turn (Undo last turn, the review card).
     with undo_ledger.paracore_work(batch.doc, session):
         return _run_as_one_entry(batch, step_name, calls)
@@ -146,6 +147,7 @@ class _Batch:
         self.session = session
         self.committed = False  # at least one tool transaction committed
         self.narrowed: dict[str, ownership.Narrowed] = {}   # calls some of whose elements others own
+        self.left_out: dict[str, frozenset[int]] = {}        # by call id: targets central would not lend
 
     def run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         narrowed = self.narrowed.get(call_id)
@@ -159,7 +161,8 @@ class _Batch:
 
     def _run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         start = time.perf_counter()
-        ctx = ToolContext(doc=self.doc, uidoc=self.uidoc, session=self.session, call_id=call_id)
+        ctx = ToolContext(doc=self.doc, uidoc=self.uidoc, session=self.session, call_id=call_id,
+                          left_out=self.left_out.get(call_id))
         with _ChangeCollector(self.session.working_set) as changes:
             ran = self._write(ctx, call) if call.spec.writes else self._read(ctx, call)
             if ran.error is not None:

@@ -330,3 +330,15 @@ def test_view_writes_a_real_jpeg_under_jpg_and_refuses_what_it_cannot_write(tmp_
     errors = capsys.readouterr().err
     assert "plan.gif" in errors and ".png, .jpg or .jpeg" in errors and len(errors.strip().splitlines()) == 1, errors
     assert not (tmp_path / "plan.gif").exists()
+
+
+def test_mcp_with_an_empty_model_is_refused_instead_of_serving_revit(capsys, monkeypatch):
+    monkeypatch.setattr(mcp_command, "_backend", lambda args: pytest.fail("an empty --model was taken for no model"))
+    monkeypatch.setattr(mcp_command, "_log_to_stderr", lambda: None)
+    with pytest.raises(SystemExit) as exited:
+        mcp_command.main(["--model", " "])
+    errors = capsys.readouterr().err
+    assert exited.value.code == 2 and "--model must not be empty" in errors, errors
+    with pytest.raises(SystemExit):
+        mcp_command.main(["install", "claude-code", "--print", "--model", ""])
+    assert "--model must not be empty" in capsys.readouterr().err

@@ -373,7 +373,7 @@ def main(argv: list[str], machine: Machine | None = None) -> int:
         parser.error(f"{client.label} has only a user config (no --scope project)")
     if not args.name.strip():
         parser.error("--name must not be empty")
-    if args.model:
+    if args.model is not None:
         args.model = _model_for_any_folder(args.model, parser)
     machine = machine or Machine.current()
     path = config_path(args.client, args.scope, machine)

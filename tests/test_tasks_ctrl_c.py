@@ -98,9 +98,11 @@ def _clone(tmp_path: Path) -> Path:
 
 def _venv_has_pip(clone: Path) -> bool:
     python = clone / ".venv" / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    probe = subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True, timeout=60) \
-        if python.exists() else None
-    return probe is not None and probe.returncode == 0
+    try:   # venv copies python, then makes it executable: interrupted between, it cannot run
+        return subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True,
+                              timeout=60).returncode == 0
+    except OSError:
+        return False
 
 
 @POSIX_ONLY

@@ -41,24 +41,88 @@ def requirements_fingerprint() -> str:
 
 
 def ensure_environment() -> Path:
-    """Create `.venv` and install the project with its dev extras, once per pyproject change."""
+    """Create `.venv` and install the project with its dev extras, once per pyproject change.
+
+    Interrupted (Ctrl-C) or failing (pip: no network, a proxy, a package that will not build), it
+    says so in a few lines and what to do, and leaves what the next run needs to finish the job:
+    the stamp is written only once the install succeeded, and a venv whose creation was cut short
+    is built again (``usable_venv``)."""
     if sys.version_info < (3, 11):
         sys.exit(f"Paracore needs Python 3.11 or newer; this is {sys.version.split()[0]}.")
     python = venv_python()
-    if not python.exists():
-        print("Creating the virtual environment in .venv ...", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
     fingerprint = requirements_fingerprint()
-    if not STAMP.exists() or STAMP.read_text() != fingerprint:
-        print("Installing Paracore and its development dependencies ...", flush=True)
-        preparing = prepare_real_api(python)
-        pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-        subprocess.run(pip + ["-e", f"{ROOT}[dev]"], check=True)
+    if STAMP.exists() and STAMP.read_text() == fingerprint and python.exists():
+        return python
+    try:
+        python = usable_venv()
+        install(python)
         STAMP.write_text(fingerprint)
-        if preparing is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):   # left to finish beside the tests
-                preparing.wait(timeout=120)
+    except KeyboardInterrupt:
+        sys.exit(_said("The set-up of .venv was interrupted; nothing is lost: run the same command again to "
+                       "finish it.", 130))
+    except subprocess.CalledProcessError as error:
+        step = "Installing Paracore's dependencies" if "pip" in error.cmd else "Creating the virtual environment"
+        sys.exit(_said(f"{step} failed (exit status {error.returncode}; the messages above say why). Check the "
+                       "network (or the proxy: HTTPS_PROXY, PIP_INDEX_URL), then run the same command again.", 1))
+    except OSError as error:
+        sys.exit(_said(f"Could not set up .venv in {ROOT}: {error.strerror or error}. Free some space or fix the "
+                       "folder's permissions, then run the same command again.", 1))
     return python
+
+
+def _said(message: str, status: int) -> int:
+    print(f"tasks.py: {message}", file=sys.stderr, flush=True)
+    return status
+
+
+def creating_marker() -> Path:
+    """Written in .venv before it is made, removed once its pip works: left behind, the creation was cut short."""
+    return VENV / ".paracore-creating"
+
+
+def usable_venv() -> Path:
+    """The venv's python, once it runs and has pip. A venv left half made (Ctrl-C while `venv` was
+    copying python or installing pip into it, a python upgraded under it) is removed and made again:
+    otherwise every later run would find .venv/bin/python and fail at `python -m pip` for good."""
+    python, creating = venv_python(), creating_marker()
+    if VENV.exists() and (creating.exists() or not _runs_pip(python)):
+        print("The virtual environment in .venv is incomplete (its creation was interrupted, or its Python "
+              "no longer runs): building it again ...", flush=True)
+        shutil.rmtree(VENV)
+    if not VENV.exists():
+        print("Creating the virtual environment in .venv ...", flush=True)
+        VENV.mkdir(parents=True, exist_ok=True)
+        creating.touch()
+        venv.EnvBuilder(with_pip=True).create(VENV)
+        if not _runs_pip(python):
+            raise subprocess.CalledProcessError(1, [str(python), "-m", "ensurepip"])
+        creating.unlink()
+    return python
+
+
+def _runs_pip(python: Path) -> bool:
+    """Whether ``python`` starts and imports pip (~0.1 s; asked only when an install is due)."""
+    try:
+        return subprocess.run([str(python), "-c", "import pip"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=120).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def install(python: Path) -> None:
+    """pip install -e .[dev] into the venv (CalledProcessError when pip fails)."""
+    print("Installing Paracore and its development dependencies ...", flush=True)
+    preparing = prepare_real_api(python)
+    pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    try:
+        subprocess.run(pip + ["-e", f"{ROOT}[dev]"], check=True)
+    except BaseException:
+        if preparing is not None:
+            preparing.kill()
+        raise
+    if preparing is not None:
+        with contextlib.suppress(subprocess.TimeoutExpired):   # left to finish beside the tests
+            preparing.wait(timeout=120)
 
 
 REAL_API = ROOT / "tests" / "conformance" / "real_api.py"
@@ -291,13 +355,33 @@ def run_child(command: list[str], cwd: Path = ROOT) -> int:
     its turn on the first one and exits on the second): this process ignores it meanwhile, so it
     neither prints a traceback nor leaves the child running on its own. The child gets Ctrl-C's
     default back: an ignored signal is inherited across exec, and Python leaves an inherited
-    SIG_IGN in place, so without this the sandbox could never be stopped under tasks.py."""
+    SIG_IGN in place, so without this the sandbox could never be stopped under tasks.py.
+
+    SIGTERM (and SIGHUP) sent to this process alone, as a service manager, an IDE's stop button or
+    `kill` do, is passed on to the child, which this process then waits for: otherwise the child (an
+    MCP server on its port) would be left running on its own. A child ended by a signal gives the
+    shell's status for it, 128 + the signal's number."""
     import signal
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     restore = {"preexec_fn": _default_ctrl_c} if os.name == "posix" else {}
+    passed_on = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name) and os.name == "posix"]
+    started: list[subprocess.Popen] = []
+
+    def pass_on(received, _frame) -> None:
+        if not started:   # before the child exists: end here, as the signal's default would
+            raise SystemExit(128 + received)
+        started[0].send_signal(received)
+
+    handlers = {}
     try:
-        return subprocess.call(command, cwd=cwd, **restore)
+        for name in passed_on:
+            handlers[getattr(signal, name)] = signal.signal(getattr(signal, name), pass_on)
+        started.append(subprocess.Popen(command, cwd=cwd, **restore))
+        status = started[0].wait()
+        return 128 - status if status < 0 else status
     finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
         signal.signal(signal.SIGINT, previous)
 
 

@@ -88,8 +88,13 @@ def test_a_fresh_install_reads_the_real_api_beside_it_and_waits_for_it(tmp_path,
     monkeypatch.setattr(tasks, "STAMP", tmp_path / "venv" / "stamp")
     monkeypatch.setattr(tasks.venv, "EnvBuilder", lambda **options: type("B", (), {"create": lambda self, path: None})())
     monkeypatch.setattr(tasks.subprocess, "Popen", Started)
-    monkeypatch.setattr(tasks.subprocess, "run", lambda command, **options: ran.append(("installed", command[-1])))
-    (tmp_path / "venv").mkdir()
+
+    def run(command, **options):   # pip's install is recorded; the check that the new venv has pip passes
+        if list(command[1:4]) == ["-m", "pip", "install"]:
+            ran.append(("installed", command[-1]))
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(tasks.subprocess, "run", run)
     tasks.ensure_environment()
     assert ran == [("started", [str(tasks.REAL_API)]), ("installed", f"{tasks.ROOT}[dev]"), ("waited", 120)]
 

@@ -48,9 +48,28 @@ def parse_link(text: str) -> LinkSpec:
             values = [float(n) for n in numbers]
         except ValueError:
             problem = f"{place!r} holds something that is not a number"
+        else:
+            problem = _placement_problem(values)
     if problem:
         raise LinkError(f"cannot read the link {text!r}: {problem}, as {LINK_FORMAT} (e.g. SampleHouse4@30,-5,90)")
     return LinkSpec(model.strip(), *values)
+
+
+# Revit keeps a model's geometry within 20 miles (about 32 km) of its internal origin, and warns
+# beyond it that the geometry may be drawn and computed wrongly: a link placed farther is a typo.
+MAX_OFFSET_M = 32_000.0
+
+
+def _placement_problem(values: list[float]) -> str | None:
+    """What is wrong with the east, north (metres) and degrees of a link, or None."""
+    if not all(math.isfinite(value) for value in values):
+        return "east, north and the angle must each be a finite number"
+    if any(abs(value) > MAX_OFFSET_M for value in values[:2]):
+        return (f"east and north must be within {MAX_OFFSET_M:,.0f} m of the origin (Revit keeps a model within "
+                "20 miles, about 32 km, of its internal origin)")
+    if len(values) == 3 and abs(values[2]) > 360:
+        return "the angle must be from -360 to 360 degrees"
+    return None
 
 
 def link_model(document, spec: LinkSpec):

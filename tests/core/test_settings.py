@@ -76,6 +76,28 @@ def test_a_damaged_file_gives_defaults_a_warning_and_is_set_aside(isolated, capl
     assert load_settings().provider == "gemini"
 
 
+def test_two_damaged_files_in_the_same_second_keep_both_backups(isolated, monkeypatch):
+    """The backup's name holds the second it was made: a second damaged file within that second
+    (a user fixing the file by hand, two Revits starting) must not overwrite the first backup."""
+    class Frozen(settings_module.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return settings_module.datetime(2026, 11, 29, 1, 2, 3, tzinfo=tz)
+
+    monkeypatch.setattr(settings_module, "datetime", Frozen)
+    isolated.config_dir.mkdir(parents=True)
+    aside = []
+    for text in ('{"provider": "anthropic", ', '{"provider": "openai", '):
+        isolated.settings_file.write_text(text, encoding="utf-8")
+        loaded = read_settings()
+        assert loaded.set_aside is not None and loaded.set_aside.name in loaded.warnings[0]
+        aside.append(loaded.set_aside)
+    assert aside[0] != aside[1]
+    assert [path.read_text(encoding="utf-8") for path in aside] == ['{"provider": "anthropic", ',
+                                                                     '{"provider": "openai", ']
+    assert sorted(isolated.config_dir.glob("settings.json.corrupt-*")) == sorted(aside)
+
+
 @pytest.mark.parametrize("text", ["[1, 2]", "null", "", "\x00\x01garbage"])
 def test_anything_but_a_json_object_is_damaged(isolated, text):
     isolated.config_dir.mkdir(parents=True)

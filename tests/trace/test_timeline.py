@@ -13,7 +13,7 @@ from paracore.llm.base import ModelRequest, ToolDefinition
 from paracore.core.messages import Message, Usage
 from paracore.trace.recorder import TraceRecorder
 from paracore.trace.timeline import (STATUS_THINKING, STATUS_WAITING_FOR_APPROVAL, STATUS_WAITING_FOR_TOOLS,
-                                     Timeline, load_export, parse_lines)
+                                     ExportRefused, Timeline, load_export, parse_lines)
 
 TOOLS = [ToolDefinition(name="create_wall", description="Create a wall.", parameters={"type": "object"}),
          ToolDefinition(name="get_working_set", description="Show the working set.", parameters={"type": "object"})]
@@ -308,12 +308,25 @@ def test_export_round_trip_of_a_damaged_running_session(tmp_path):
     lines = complete(tmp_path).lines()
     cut = lines[:-1] + [lines[-1][:20]]
     timeline = Timeline.from_lines(cut)
-    path = timeline.export(tmp_path / "out" / "trace.json")
+    path = timeline.export(tmp_path / "trace.json")
     document = json.loads(path.read_text(encoding="utf-8"))
     assert document["format"] == "paracore-trace-export" and document["session"] == "s1"
     again = load_export(path)
     assert again.to_view_model() == timeline.to_view_model() == document["timeline"]
     assert again.status.text == STATUS_THINKING
+
+
+def test_export_writes_only_a_new_file_in_a_folder_that_exists_unless_told_to_replace(tmp_path):
+    timeline = complete(tmp_path).timeline()
+    (tmp_path / "mine.json").write_text("mine", encoding="utf-8")
+    for target, said in ((tmp_path / "mine.json", "already exists"), (tmp_path, "is a folder"),
+                         (tmp_path / "new" / "trace.json", "does not exist"),
+                         (tmp_path / "mine.json" / "trace.json", "is a file, not a folder")):
+        with pytest.raises(ExportRefused, match=said):
+            timeline.export(target)
+    assert (tmp_path / "mine.json").read_text(encoding="utf-8") == "mine" and not (tmp_path / "new").exists()
+    assert load_export(timeline.export(tmp_path / "mine.json", overwrite=True)).metrics() == timeline.metrics()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]   # written whole, then renamed
 
 
 def test_load_export_refuses_other_files(tmp_path):

@@ -9,6 +9,8 @@ import os
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_model
 from paracore.app.cli_view import ConversationPrinter
@@ -18,16 +20,16 @@ from paracore.app.terminal_chat import run_chat
 from paracore.app.tools_reference import render
 from paracore.core import resources
 from paracore.core.command_line import paracore
-from paracore.core.settings import Settings, read_settings, settings_path
+from paracore.core.settings import Settings, base_url_problem, read_settings, settings_path
 from paracore.hosts.standin import pictures
-from paracore.hosts.standin.sandbox import Sandbox, install_standin
+from paracore.hosts.standin.sandbox import MAX_GROWN_ELEMENTS, Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import ProviderNotConfigured
 from paracore.tools.catalogue import load_tools
 from paracore.tools.overview import model_summary_text
 from paracore.tools.registry import default_registry
 from paracore.trace.recorder import find_trace, list_traces, traces_dir
-from paracore.trace.timeline import Timeline
+from paracore.trace.timeline import ExportRefused, Timeline
 
 DEMO = resources.demo("seed000")
 WORKSHARED_METAVAR = "USER:CATEGORY:COUNT[@LEVEL]"
@@ -43,7 +45,10 @@ LINK_HELP = ("link another model into it, placed EAST and NORTH metres from its 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["mcp"]:  # its own options and subcommands (paracore.mcp.command)
-        from paracore.mcp.command import main as mcp_main  # lazy: the MCP SDK takes ~1 s to import
+        try:
+            from paracore.mcp.command import main as mcp_main  # lazy: the MCP SDK takes ~1 s to import
+        except ModuleNotFoundError as error:
+            return _without_the_mcp_extra(error)
         return mcp_main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
@@ -65,6 +70,23 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"paracore: {error}", file=sys.stderr)  # one line: a bad building is the user's input
         return 2
+
+
+# The packages the mcp extra brings (the MCP SDK and what it needs beyond Paracore's own requirements).
+MCP_EXTRA_PACKAGES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "sse_starlette", "jsonschema", "jwt",
+                                "multipart", "python_multipart", "opentelemetry", "httpx_sse", "pydantic_settings"})
+
+
+def _without_the_mcp_extra(error: ModuleNotFoundError) -> int:
+    """`paracore mcp` in a Python where Paracore was installed without its mcp extra: say which
+    extra to add and how, in one line (as the stand-in does for the sandbox extra)."""
+    missing = (error.name or "").split(".")[0]
+    if missing not in MCP_EXTRA_PACKAGES:
+        raise error
+    print(f"paracore: `paracore mcp` needs Paracore's mcp extra, and {missing} is not installed in this Python. "
+          f"Add it: \"{sys.executable}\" -m pip install \"<your Paracore folder>[mcp]\" ([mcp,sandbox] to serve "
+          "a stand-in model with --model; the folder you installed Paracore from)", file=sys.stderr)
+    return 2
 
 
 class _PluginProblemsToStderr(logging.Handler):
@@ -110,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=_demo)
     replay = sub.add_parser("replay", help="run a replay file through the agent")
     replay.add_argument("file")
-    replay.add_argument("--building", "--model", dest="building",
+    replay.add_argument("--building", "--model", dest="building", type=_named("--building"),
                         help="stand-in building: a sample name (duplex, ...) or an .ifc path (--model: the old name)")
     replay.add_argument("--json", action="store_true", help="print one JSON document")
     replay.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
@@ -119,13 +141,15 @@ def _parser() -> argparse.ArgumentParser:
     replay.set_defaults(handler=_replay)
     model = sub.add_parser("model", help="print a summary of a stand-in model")
     model.add_argument("name", nargs="?", default="duplex")
-    model.add_argument("--grow", type=int, help="grow the model to at least this many elements first")
+    model.add_argument("--grow", type=_grow_count, metavar="N",
+                       help=f"grow the model to at least N elements first (1 to {MAX_GROWN_ELEMENTS:,})")
     model.set_defaults(handler=_model)
-    view = sub.add_parser("view", help="write a PNG picture of a view of a stand-in model")
+    view = sub.add_parser("view", help="write a picture (PNG or JPEG) of a view of a stand-in model")
     view.add_argument("name", help="the view's name, e.g. \"Level 1\" or {3D}")
-    view.add_argument("--building", "--model", dest="building", default="duplex",
+    view.add_argument("--building", "--model", dest="building", default="duplex", type=_named("--building"),
                       help="stand-in building: a sample name (duplex, ...) or an .ifc path")
-    view.add_argument("-o", "--output", default=None, help="the PNG to write (default: the view's name, .png)")
+    view.add_argument("-o", "--output", default=None,
+                      help="the picture to write, .png or .jpg (default: the view's name, .png)")
     view.add_argument("--size", type=int, default=pictures.DEFAULT_SIZE,
                       help=f"pixels across, {pictures.MIN_SIZE} to {pictures.MAX_SIZE} (default {pictures.DEFAULT_SIZE})")
     view.set_defaults(handler=_view)
@@ -134,21 +158,56 @@ def _parser() -> argparse.ArgumentParser:
     sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
     sandbox.add_argument("--provider", choices=["anthropic", "openai", "openai-compatible", "gemini"],
                          help="the LLM provider (default: the one in Settings)")
-    sandbox.add_argument("--model", help="the provider's model name (default: Settings, then the provider's default)")
-    sandbox.add_argument("--base-url", help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama")
-    sandbox.add_argument("--building", default="duplex", help="stand-in model: a sample name or an .ifc path")
+    sandbox.add_argument("--model", type=_named("--model"),
+                         help="the provider's model name (default: Settings, then the provider's default)")
+    sandbox.add_argument("--base-url", type=_base_url,
+                         help="the API's base URL, e.g. http://localhost:11434/v1 for Ollama")
+    sandbox.add_argument("--building", default="duplex", type=_named("--building"),
+                         help="stand-in model: a sample name or an .ifc path")
     sandbox.add_argument("--workshared", metavar=WORKSHARED_METAVAR, help=WORKSHARED_HELP)
     sandbox.add_argument("--link", action="append", default=[], metavar=LINK_METAVAR, help=LINK_HELP)
     sandbox.add_argument("--pictures", metavar="DIR", help=PICTURES_HELP)
     sandbox.set_defaults(handler=_sandbox)
     trace = sub.add_parser("trace", help="list recorded sessions, or print one session's timeline")
     trace.add_argument("session", nargs="?", help="a session id (or a unique prefix), 'latest', or a .jsonl path")
-    trace.add_argument("--export", metavar="FILE", help="write the session's timeline to FILE as one JSON document")
+    trace.add_argument("--export", metavar="FILE", help="write the session's timeline to FILE as one JSON document "
+                       "(.html: a web page), in a folder that exists")
+    trace.add_argument("--overwrite", action="store_true", help="with --export: replace FILE if it exists")
     trace.add_argument("--dir", help="the traces folder (default: the user's data folder/traces)")
     trace.add_argument("--brief", action="store_true", help="one line per entry, without results")
     trace.set_defaults(handler=_trace)
     sub.add_parser("mcp", help="serve the tools to MCP clients (paracore mcp --help)", add_help=False)
     return parser
+
+
+def _named(option: str):
+    """An argparse type for a name (a model, a building): refused when blank, which would
+    otherwise quietly mean the default."""
+    def name(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{option} must not be empty: give a name, or leave {option} out for "
+                                             "the default")
+        return text.strip()
+    return name
+
+
+def _base_url(text: str) -> str:
+    problem = base_url_problem(text.strip())
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text.strip()
+
+
+def _grow_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_GROWN_ELEMENTS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is out of bounds: give 1 to {MAX_GROWN_ELEMENTS:,} elements (a million take ~1.3 GB of memory and "
+            "~30 s; the benchmarks grow the duplex to 100,000)")
+    return count
 
 
 def _demo(args) -> int:
@@ -255,7 +314,14 @@ def _trace(args) -> int:
         return 2
     timeline = Timeline.from_file(path)
     if args.export:
-        written = timeline.export(args.export)
+        try:
+            written = timeline.export(args.export, overwrite=args.overwrite)
+        except ExportRefused as error:
+            print(f"paracore: {error}", file=sys.stderr)
+            return 2
+        except OSError as error:
+            print(f"paracore: cannot export to {args.export}: {error.strerror or error}", file=sys.stderr)
+            return 2
         print(f"Exported {path.stem} to {written} ({written.stat().st_size:,} bytes).")
         return 0
     sys.stdout.write(timeline.to_text(expand=not args.brief))
@@ -288,6 +354,12 @@ def _settings_said_aloud() -> Settings:
     return loaded.settings
 
 
+def _first_problem(error: ValidationError) -> str:
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    return f"{where}: {problem['msg'].removeprefix('Value error, ')}" if where else problem["msg"]
+
+
 def _tools_doc(args) -> int:
     load_tools()
     sys.stdout.write(render(default_registry()))
@@ -297,7 +369,11 @@ def _tools_doc(args) -> int:
 def _sandbox(args) -> int:
     settings = _settings_said_aloud()
     changes = {k: v for k, v in (("provider", args.provider), ("model", args.model), ("base_url", args.base_url)) if v}
-    settings = settings.with_changes(**changes) if changes else settings
+    try:
+        settings = settings.with_changes(**changes) if changes else settings
+    except ValidationError as error:   # the options are checked as they are read; the pair may still clash
+        print(f"paracore: {_first_problem(error)}", file=sys.stderr)
+        return 2
     try:
         model = build_model(settings)  # its retries are printed as the agent reports them
     except ProviderNotConfigured as error:

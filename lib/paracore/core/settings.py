@@ -11,9 +11,9 @@ a settings model cannot even be *defined* with a field named like a key, secret,
 password, and validation refuses such a name in the input ("api_key", "accessToken", …).
 
 Loading never crashes the add-in: a file that is not JSON is set aside as
-``settings.json.corrupt-<timestamp>`` and the defaults are used; an unknown or invalid field is
-dropped and its default used. Either way ``read_settings`` returns the warnings, written for
-the user, and ``load_settings`` logs them.
+``settings.json.corrupt-<timestamp>`` (numbered ``-2``, ``-3``, ... when that name is taken) and
+the defaults are used; an unknown or invalid field is dropped and its default used. Either way
+``read_settings`` returns the warnings, written for the user, and ``load_settings`` logs them.
 """
 from __future__ import annotations
 
@@ -79,6 +79,34 @@ def _secret_names(value: Any, path: str = "") -> list[str]:
 
 _NO_SECRETS_HINT = ("API keys are never kept in Paracore's settings: store the key in the credential store "
                     "(Settings > API key) or set the provider's environment variable (e.g. ANTHROPIC_API_KEY).")
+
+
+BASE_URL_FORM = "http://HOST[:PORT]/PATH (or https://)"
+_BASE_URL_EXAMPLE = "e.g. http://localhost:11434/v1 for Ollama"
+
+
+def base_url_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a provider's base URL (one sentence naming the form expected), or
+    None. Read as the HTTP clients will read it, so that nothing they refuse later (a missing host,
+    an IPv6 address without its closing bracket, a port out of range) gets past the settings."""
+    from urllib.parse import urlsplit
+
+    quoted = f"base URL {value!r}"
+    if not re.match(r"(?i)^https?://", value):
+        return f"the {quoted} must start with http:// or https://: give {BASE_URL_FORM}, {_BASE_URL_EXAMPLE}"
+    try:
+        parts = urlsplit(value)
+        port = parts.port   # ValueError for a port that is no number from 0 to 65535
+    except ValueError as error:
+        return f"the {quoted} cannot be read ({error}): give {BASE_URL_FORM}, {_BASE_URL_EXAMPLE}"
+    if parts.username is not None or parts.password is not None or \
+            re.search(r"(?i)[?&](key|api[-_]?key|token|access_token)=", value):
+        return f"the base URL must not contain credentials. {_NO_SECRETS_HINT}"
+    if not parts.hostname or re.search(r"\s", value):
+        return f"the {quoted} has no host: give {BASE_URL_FORM}, {_BASE_URL_EXAMPLE}"
+    if port == 0:
+        return f"the {quoted} has port 0: give {BASE_URL_FORM}, {_BASE_URL_EXAMPLE}"
+    return None
 
 
 class _SettingsModel(BaseModel):
@@ -179,12 +207,9 @@ class Settings(_SettingsModel):
     def _base_url_is_http_without_credentials(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        if not re.match(r"(?i)^https?://[^/\s]+", value):
-            raise ValueError(f"base URL {value!r} must start with http:// or https://, "
-                             "e.g. http://localhost:11434/v1 for Ollama")
-        authority = value.split("://", 1)[1].split("/", 1)[0]
-        if "@" in authority or re.search(r"(?i)[?&](key|api[-_]?key|token|access_token)=", value):
-            raise ValueError(f"the base URL must not contain credentials. {_NO_SECRETS_HINT}")
+        problem = base_url_problem(value)
+        if problem:
+            raise ValueError(problem)
         return value.rstrip("/")
 
     @field_validator("script_folders")
@@ -346,14 +371,37 @@ def _drop_invalid(data: dict[str, Any], error: ValidationError, warnings: list[s
 
 
 def _set_aside(path: Path) -> Path | None:
+    """Move the damaged file to ``settings.json.corrupt-<time>`` (``-2``, ``-3``, ... when that name is
+    taken: a second damaged file in the same second keeps the first one's backup)."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    for number in range(1, 1000):
+        target = path.with_name(f"{path.name}.corrupt-{stamp}" + (f"-{number}" if number > 1 else ""))
+        try:
+            _move_to_a_new_name(path, target)
+            return target
+        except FileExistsError:
+            continue
+        except OSError as error:
+            log.warning("Could not set aside the damaged settings file %s: %s", path, error)
+            return None
+    log.warning("Could not set aside the damaged settings file %s: 999 backups of this second exist", path)
+    return None
+
+
+def _move_to_a_new_name(path: Path, target: Path) -> None:
+    """Rename ``path`` to ``target``, FileExistsError if ``target`` exists: a hard link (made only
+    where no file is, even by another process at the same moment) then the old name removed. Where
+    the folder cannot hold hard links (some network shares), a rename that checks first."""
     try:
+        os.link(path, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        if target.exists():
+            raise FileExistsError(target) from None
         os.replace(path, target)
-        return target
-    except OSError as error:
-        log.warning("Could not set aside the damaged settings file %s: %s", path, error)
-        return None
+        return
+    os.unlink(path)
 
 
 def _short(error: Exception) -> str:

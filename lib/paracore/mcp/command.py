@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import math
 import sys
 
 import anyio
@@ -52,7 +53,8 @@ def _parser() -> argparse.ArgumentParser:
                                      epilog="paracore mcp install: write an MCP client's configuration for this "
                                             "server (Claude Desktop, Claude Code, Cursor, VS Code); "
                                             "`paracore mcp install --help` says how.")
-    parser.add_argument("--model", help="serve a stand-in model instead of Revit: duplex, a sample name or an .ifc path")
+    parser.add_argument("--model", type=_model_name,
+                        help="serve a stand-in model instead of Revit: duplex, a sample name or an .ifc path")
     parser.add_argument("--http", nargs="?", type=_port, const=8765, metavar="PORT",
                         help="serve Streamable HTTP on 127.0.0.1:PORT (default 8765; 0 picks one) instead of stdio")
     parser.add_argument("--read-only", action="store_true", help="offer only the tools that leave the model unchanged")
@@ -67,15 +69,44 @@ def _parser() -> argparse.ArgumentParser:
                              "the others by toolset)")
     parser.add_argument("--approve-writes", action="store_true",
                         help="stand-in only: approve every write without asking (there is no Revit pane to ask in)")
-    parser.add_argument("--approval-timeout", type=float, default=120.0, metavar="S",
-                        help="seconds to wait for the user's approval before the call fails (default 120)")
-    parser.add_argument("--heartbeat", type=float, default=5.0, metavar="S",
-                        help="seconds between progress notifications while a call waits (default 5)")
+    parser.add_argument("--approval-timeout", type=_seconds(*APPROVAL_TIMEOUT_S), default=120.0, metavar="S",
+                        help="seconds to wait for the user's approval before the call fails (default 120; "
+                             f"{APPROVAL_TIMEOUT_S[0]:g} to {APPROVAL_TIMEOUT_S[1]:g})")
+    parser.add_argument("--heartbeat", type=_seconds(*HEARTBEAT_S), default=5.0, metavar="S",
+                        help="seconds between progress notifications while a call waits (default 5; "
+                             f"{HEARTBEAT_S[0]:g} to {HEARTBEAT_S[1]:g})")
     return parser
 
 
 class _Unavailable(Exception):
     pass
+
+
+# The bounds of the seconds options. Below a tenth of a second a heartbeat floods the client, and a
+# timeout expires before anyone can read the card; a timeout beyond a day, or a heartbeat beyond an
+# hour, is a typo (the client itself gives up long before).
+HEARTBEAT_S = (0.1, 3600.0)
+APPROVAL_TIMEOUT_S = (0.1, 86400.0)
+
+
+def _seconds(low: float, high: float):
+    """An argparse type: a number of seconds from ``low`` to ``high`` (not NaN, not infinite)."""
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:   # False for NaN too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from {low:g} to {high:g}")
+        return value
+    return seconds
+
+
+def _model_name(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--model must not be empty: give duplex, a sample's name or an .ifc path, "
+                                         "or leave --model out to serve the running Revit")
+    return text.strip()
 
 
 def _port(text: str) -> int:

@@ -27,6 +27,7 @@ it, so they never touch the real one).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import shutil
@@ -372,7 +373,7 @@ def main(argv: list[str], machine: Machine | None = None) -> int:
         parser.error(f"{client.label} has only a user config (no --scope project)")
     if not args.name.strip():
         parser.error("--name must not be empty")
-    if args.model:
+    if args.model is not None:
         args.model = _model_for_any_folder(args.model, parser)
     machine = machine or Machine.current()
     path = config_path(args.client, args.scope, machine)
@@ -396,9 +397,15 @@ def _model_for_any_folder(model: str, parser: argparse.ArgumentParser) -> str:
     """A sample's name as it is (the server finds samples from any folder); a path made absolute,
     since the client starts the server in a folder of its own, and refused when there is no such
     file now rather than when the client first starts the server."""
+    if not model.strip():
+        parser.error("--model must not be empty: give duplex, a sample's name or an .ifc path, or leave --model "
+                     "out to serve the running Revit")
     candidate = Path(model).expanduser()
     absolute = candidate.resolve()
     if candidate.suffix.lower() != ".ifc" and len(candidate.parts) == 1 and not absolute.exists():
+        problem = _unknown_sample(model)
+        if problem:
+            parser.error(f"--model {model}: {problem}")
         return model
     if not absolute.is_file():
         parser.error(f"--model {model}: no such file ({absolute}). Give the path of an .ifc file, or a sample's "
@@ -407,6 +414,24 @@ def _model_for_any_folder(model: str, parser: argparse.ArgumentParser) -> str:
         parser.error(f"--model {model}: {absolute} is not an IFC file. Give an .ifc file Revit exported, or a "
                      "sample's name such as duplex.")
     return str(absolute)
+
+
+def _unknown_sample(name: str) -> str | None:
+    """Why the stand-in has no sample called ``name`` (naming the closest ones), or None when it
+    has, or when this Python has no stand-in to ask (the server will say so when it starts)."""
+    try:
+        from paracore.hosts.standin.sandbox import install_standin  # lazy: only when --model names a sample
+        install_standin()
+        from revit_standin.loader import model_search_path
+    except (RuntimeError, ImportError):
+        return None
+    samples = sorted({path.stem for folder in model_search_path() if folder.is_dir() for path in folder.glob("*.ifc")})
+    if any(sample.lower() == name.lower() for sample in samples):
+        return None
+    close = difflib.get_close_matches(name.lower(), [sample.lower() for sample in samples], n=1, cutoff=0.6)
+    guess = next((f"; did you mean {sample}?" for sample in samples if close and sample.lower() == close[0]), "")
+    return (f"No sample named {name!r}{guess} The samples: {', '.join(samples) or 'none found'}; or give the path "
+            "of an .ifc file.")
 
 
 def _show(client: str, name: str, entry: dict[str, Any], path: Path) -> None:

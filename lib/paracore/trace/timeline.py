@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from paracore.core import events as ev
+from paracore.core.atomic_file import atomic_write
 from paracore.trace.html_export import render_html
 from paracore.trace.recorder import redact
 
@@ -233,16 +234,19 @@ class Timeline:
         return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "session": self.session,
                 "records": redact(self.records), "timeline": redact(self.to_view_model())}
 
-    def export(self, path: str | os.PathLike) -> Path:
+    def export(self, path: str | os.PathLike, overwrite: bool = False) -> Path:
         """Write the whole timeline (records and view model) as one JSON file; a path ending in
         .html or .htm gets one self-contained web page instead, with the pictures the model saw in
-        the tool calls that returned them (``paracore.trace.html_export``)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.suffix.lower() in (".html", ".htm"):
-            path.write_text(render_html(self), encoding="utf-8")
-            return path
-        path.write_text(json.dumps(self.to_export(), ensure_ascii=False, indent=1), encoding="utf-8")
+        the tool calls that returned them (``paracore.trace.html_export``).
+
+        Careful with the user's files: an existing file is replaced only when ``overwrite`` is
+        true, and the folder must exist (a typo in it would otherwise make a tree of folders
+        nobody meant); either is ``ExportRefused``, saying what to do. The file is written whole
+        or not at all (``atomic_write``)."""
+        path = check_export_path(path, overwrite)
+        text = render_html(self) if path.suffix.lower() in (".html", ".htm") else \
+            json.dumps(self.to_export(), ensure_ascii=False, indent=1)
+        atomic_write(path, text)
         return path
 
     def to_text(self, width: int = 110, expand: bool = True) -> str:
@@ -256,6 +260,28 @@ class Timeline:
                 return entry
             pending[:0] = entry.children
         return None
+
+
+class ExportRefused(ValueError):
+    """The export would write where it must not (a folder, an existing file, a missing folder)."""
+
+
+def check_export_path(path: str | os.PathLike, overwrite: bool = False) -> Path:
+    """The absolute path an export may write to; ``ExportRefused`` saying why not and what to do."""
+    path = Path(path).expanduser().absolute()
+    if path.is_dir():
+        raise ExportRefused(f"cannot export to {path}: it is a folder; give a file name in it, e.g. "
+                            f"{path / 'trace.html'}")
+    if path.exists() and not overwrite:
+        raise ExportRefused(f"cannot export to {path}: the file already exists; give another name, or add "
+                            "--overwrite to replace it")
+    for folder in reversed(path.parents):   # from the root down: the first part that is a file, or missing
+        if folder.exists() and not folder.is_dir():
+            raise ExportRefused(f"cannot export to {path}: {folder} is a file, not a folder")
+        if not folder.exists():
+            raise ExportRefused(f"cannot export to {path}: the folder {path.parent} does not exist; make it "
+                                "first, or give a file in a folder that exists")
+    return path
 
 
 def load_export(source: str | os.PathLike | dict) -> Timeline:

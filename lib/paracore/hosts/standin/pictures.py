@@ -54,11 +54,20 @@ def find_view(doc, name: str | None):
     raise PictureError(f"no view named {name!r} (views: {', '.join(repr(n) for n in sorted(views)[:12])})")
 
 
+# The files a picture is written as, by the output's extension: the stand-in draws PNG, and a JPEG
+# is converted from it by Pillow (matplotlib's own image library, so there with the sandbox extra).
+PICTURE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+
+
 def check_output(path: Path) -> Path:
-    """The absolute output path, once its folder is known to exist and be writable."""
+    """The absolute output path, once its folder is known to exist and be writable, and its
+    extension to name a format the picture can be written in."""
     path = Path(path).expanduser().absolute()
     if path.is_dir():
         raise PictureError(f"cannot write {path}: it is a folder (give a file name, e.g. {path / 'plan.png'})")
+    if path.suffix.lower() not in PICTURE_FORMATS:
+        raise PictureError(f"cannot write {path}: pictures are written as PNG or JPEG; give a name ending in "
+                           ".png, .jpg or .jpeg")
     folder = path.parent
     if not folder.is_dir():
         raise PictureError(f"cannot write {path}: the folder {folder} does not exist")
@@ -68,7 +77,8 @@ def check_output(path: Path) -> Path:
 
 
 def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = DEFAULT_SIZE) -> Path:
-    """Write a PNG of the view ``name`` (the active view when None) to ``output``; main thread."""
+    """Write a picture of the view ``name`` (the active view when None) to ``output``, PNG or JPEG
+    by its extension (``PICTURE_FORMATS``); main thread."""
     from revit_standin import drawing   # on sys.path once the stand-in is installed (sandbox.install_standin)
 
     if not MIN_SIZE <= int(size) <= MAX_SIZE:
@@ -97,11 +107,26 @@ def picture_of_view(doc, name: str | None, output, *, highlight=(), size: int = 
         except Exception as error:  # noqa: BLE001 - Revit's refusal, said in one line
             raise PictureError(f"view '{view.Name}' could not be exported: {_said(error)}") from None
         written = Path(folder) / (DB.ImageExportOptions.GetFileName(doc, view.Id) + ".png")
+        if PICTURE_FORMATS[output.suffix.lower()] == "JPEG":
+            written = _as_jpeg(written)
         try:
             shutil.move(str(written), str(output))
         except OSError as error:
             raise PictureError(f"cannot write {output}: {error.strerror or error}") from None
     return output
+
+
+def _as_jpeg(png: Path) -> Path:
+    """A JPEG of the PNG ``png``, beside it (in the temporary folder)."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise PictureError("cannot write JPEG: the image library (Pillow) is not installed in this Python; "
+                           "give a name ending in .png") from None
+    jpeg = png.with_suffix(".jpg")
+    with Image.open(png) as image:
+        image.convert("RGB").save(jpeg, "JPEG", quality=92)
+    return jpeg
 
 
 @dataclass(frozen=True)

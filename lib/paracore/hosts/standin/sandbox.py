@@ -20,6 +20,12 @@ from paracore.revit.documents import document_key
 from paracore.tools.catalogue import load_tools
 
 
+# The largest model the stand-in is grown to on request (`paracore model --grow`, Sandbox(grow_to=)):
+# 100,000 elements hold ~128 MB and take ~3 s (bench/RESULTS.md), so a million ~1.3 GB and ~30 s.
+# A number beyond it is a typo, and growing towards it would fill the machine's memory.
+MAX_GROWN_ELEMENTS = 1_000_000
+
+
 def install_standin() -> None:
     stubs = str(resources.standin())  # RuntimeError, saying where it looked, when there is none
     if stubs not in sys.path:
@@ -43,6 +49,8 @@ class Sandbox:
         elements, given as ``USER:CATEGORY:COUNT[@LEVEL]`` (revit_standin.central.HOLDING_FORMAT).
         ``links``: models to link into it, each ``MODEL[@EAST,NORTH[,DEGREES]]``
         (revit_standin.links.LINK_FORMAT)."""
+        if grow_to and not 1 <= grow_to <= MAX_GROWN_ELEMENTS:
+            raise ValueError(f"cannot grow the model to {grow_to:,} elements: give 1 to {MAX_GROWN_ELEMENTS:,}")
         install_standin()
         load_tools()
         from revit_standin.central import hold, parse_holding

@@ -33,7 +33,8 @@ from typing import Iterable, Sequence
 
 from paracore.revit.api import DB
 from paracore.revit.context import element_id, id_value
-from paracore.revit.dotnet import defined_once, element_id_set
+from paracore.revit import dotnet
+from paracore.revit.dotnet import element_id_set
 from paracore.tools.registry import ELEMENT_IDS, PreparedCall
 
 log = logging.getLogger("paracore.ownership")
@@ -138,7 +139,7 @@ def untried_note(call: PreparedCall, untried: list[int]) -> str:
 # -- what is in the way ------------------------------------------------------------------------------
 
 
-@defined_once("Paracore.Ownership.GiveUpOnLock")
+@dotnet.defined_once("Paracore.Ownership.GiveUpOnLock")
 def GiveUpOnLock():  # noqa: N802 - binds the class
     class GiveUpOnLock(DB.ICentralLockedCallback):
         """Central is locked (another user synchronizing): do not wait. Without a callback, Revit's

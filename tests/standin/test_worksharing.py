@@ -206,6 +206,8 @@ def test_checking_out_inside_a_transaction_works_and_relinquishing_there_is_refu
     assert set(owned) == set(walls) and status(workshared, walls) == [CheckoutStatus.OwnedByCurrentUser] * 2
     with pytest.raises(InvalidOperationException, match="transaction"):
         WorksharingUtils.RelinquishOwnership(workshared, RelinquishOptions(True), TransactWithCentralOptions())
+    with pytest.raises(ArgumentException, match="open editing transaction"):   # CheckoutWorksets documents it
+        WorksharingUtils.CheckoutWorksets(workshared, _workset_ids([_workset(workshared, "Workset1").Id]))
     transaction.RollBack()
 
 

@@ -177,15 +177,21 @@ class WorksharingUtils:
         """Makes the user worksets editable by the current user where nobody else has them: "Obtains
         ownership for the current user of as many specified worksets as possible"; the ids of those
         the user owns afterwards."""
+        from Autodesk.Revit.Exceptions import ArgumentException
         document._require_workshared_primary("worksetsToCheckout")
+        wanted = [w._value for w in worksetsToCheckout]
+        if document._open_transaction is not None:
+            raise ArgumentException("document has an open editing transaction and is accepting changes.", "document")
+        if any(i not in document._worksets for i in wanted):
+            raise ArgumentException("There are one or more ids with no corresponding workset.", "worksetsToCheckout")
         user = document._username()
 
         def make_editable(central: Central) -> list[int]:
             _wait_for_lock(central, options)
             central.check_reachable()
             owned = []
-            for workset_id in (w._value for w in worksetsToCheckout):
-                if workset_id in document._worksets and central.workset_owners.setdefault(workset_id, user) == user:
+            for workset_id in wanted:
+                if central.workset_owners.setdefault(workset_id, user) == user:
                     owned.append(workset_id)
             return owned
         owned = _talking_to_central(document, make_editable)

@@ -43,7 +43,7 @@ SHOWN_IDS = 8
 WHAT_TO_DO = ("Revit lets nobody else change an element until its owner synchronizes with central and "
               "relinquishes it (or the workset they made editable); you then Reload Latest (or Synchronize "
               "with Central) and ask again.")
-NOT_IN_MODEL = "not in the model (deleted, or ids from another model)"
+NOT_IN_MODEL = "not in the model, deleted or from another model"
 CHECK_IDS = "Ask with ids of this model (search_elements finds them)."
 CENTRAL_LOCKED = ("Not run: the central model is locked (another user is synchronizing with central), and Paracore "
                   "does not wait for it: Revit would wait without end, with Revit frozen. Nothing was changed. "

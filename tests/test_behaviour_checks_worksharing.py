@@ -1,6 +1,6 @@
 """The in-Revit worksharing checks (tests/in_revit/behaviour_checks/worksharing.py) on the stand-in:
-each runs on the plain duplex and on the duplex made workshared, with a colleague owning a wall,
-the user owning another and a user workset closed, as run_checks.py runs them (inside a rolled-back transaction group).
+each runs on the plain duplex, on the duplex made workshared, with a colleague owning a wall,
+the user owning another and a user workset closed, and on the duplex opened detached from central, as run_checks.py runs them (inside a rolled-back transaction group).
 A check may skip on one of the two models (it needs a workshared one, or one that is not) but must
 pass on the other, and leave the model as it was."""
 from __future__ import annotations
@@ -30,10 +30,12 @@ def _workshared(doc):
     doc._worksets[closed.Id.IntegerValue].is_open = False   # as if not opened with the model
 
 
-def _run(host, function, *, workshared: bool) -> str | None:
+def _run(host, function, *, workshared: bool, detached: bool = False) -> str | None:
     """The check's detail, or None when it skipped."""
     doc = host.call(lambda: host.open("duplex"))
-    if workshared:
+    if detached:
+        host.call(lambda: central.open_detached(doc))
+    elif workshared:
         host.call(lambda: _workshared(doc))
     before = host.call(lambda: (sorted(e.Id.Value for e in DB.FilteredElementCollector(doc)
                                        .WhereElementIsNotElementType()), len(doc._journal.undo_history)))
@@ -46,6 +48,7 @@ def _run(host, function, *, workshared: bool) -> str | None:
 
 
 @pytest.mark.parametrize("name, function", CHECKS, ids=[name for name, _ in CHECKS])
-def test_the_check_passes_on_a_plain_or_a_workshared_duplex_and_fails_on_neither(host, name, function):
-    results = [_run(host, function, workshared=False), _run(host, function, workshared=True)]
-    assert any(isinstance(detail, str) and detail for detail in results), f"{name} skipped on both models"
+def test_the_check_passes_on_a_plain_a_workshared_or_a_detached_duplex_and_fails_on_none(host, name, function):
+    results = [_run(host, function, workshared=False), _run(host, function, workshared=True),
+               _run(host, function, workshared=True, detached=True)]
+    assert any(isinstance(detail, str) and detail for detail in results), f"{name} skipped on every model"

@@ -45,7 +45,10 @@ NOT_WORKSHARED = {f"worksharing: {name}": "skipped: the model is not workshared"
                                "editing an element another user owns fails at commit",
                                "workset parameter moves an element",
                                "workset parameter is read-only on view-specific elements, views and types",
-                               "workset parameter set to a closed workset")}
+                               "workset parameter set to a closed workset",
+                               "a declined preview borrows nothing")} | \
+    {"worksharing: checkout elements in a detached model":
+     "skipped: the model is not detached from central (open it with Detach from Central)"}
 # Nor do they link other models: the link checks say so (they run with a link in
 # tests/test_behaviour_checks_links.py).
 NO_LINK = {f"links: {name}": "skipped: the model has no loaded Revit link with a family instance in it"

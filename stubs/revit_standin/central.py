@@ -9,16 +9,23 @@ synchronize or reload. The stand-in keeps only what the API lets a program see o
 - ``versions``: element id -> how many times a change to it was saved to central; a local
   document remembers the versions it last reloaded, so an element changed in central since then
   is ``ModelUpdatesStatus.UpdatedInCentral``, and one deleted there ``DeletedInCentral``;
-- ``reachable``: False simulates a central the network cannot reach.
+- ``workset_owners``: user workset id -> the user who made it editable; that user owns every
+  element on it that nobody borrows (RelinquishOptions: "An element can be owned ... either by
+  being checked out ("borrowed") or by belonging to a checked out workset");
+- ``reachable``: False simulates a central the network cannot reach;
+- ``locked_by``: a user whose synchronize holds central's lock: CheckoutElements then waits for
+  the lock, or asks the TransactWithCentralOptions' lock callback (``WouldWaitForCentral``);
+- ``detached``: a model opened detached from central (Document.IsDetached): there is no central to
+  ask, and nothing is borrowed.
 
 Colleagues are simulated by the helpers at the bottom (``colleague_borrows``, ``colleague_changes``,
-``colleague_deletes``): tests, replays and ``paracore mcp --model`` use them to open a sample as
+``colleague_deletes``, ``colleague_edits_workset``): tests, replays and ``paracore mcp --model`` use them to open a sample as
 a workshared model in which another user holds elements (``make_workshared``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .errors import CannotOpen
 
@@ -32,6 +39,12 @@ class CentralUnreachable(Exception):
     central turn it into the exception Revit documents for them."""
 
 
+class WouldWaitForCentral(RuntimeError):
+    """Raised where Revit would wait for central's lock and never return to the caller: Revit's
+    CheckoutElements without a lock callback "will wait endlessly" while central is locked
+    (TransactWithCentralOptions.SetLockCallback). The stand-in cannot wait; a test sees this."""
+
+
 @dataclass
 class Central:
     path: str
@@ -42,20 +55,27 @@ class Central:
     creators: dict[int, str] = field(default_factory=dict)         # who made each element that is in central
     changed_by: dict[int, str] = field(default_factory=dict)       # who last saved a change to it
     reachable: bool = True
+    locked_by: str | None = None
+    detached: bool = False
 
     def check_reachable(self) -> None:
         if not self.reachable:
             raise CentralUnreachable(f"The central model '{self.path}' cannot be reached.")
 
-    def owner(self, element_id: int) -> str | None:
-        return self.owners.get(element_id)
+    def owner(self, element_id: int, workset_id: int | None = None) -> str | None:
+        """Who owns the element: who borrows it, else who made its workset editable."""
+        return self.owners.get(element_id) or self.workset_owners.get(workset_id)
 
-    def borrow(self, user: str, element_ids: Iterable[int]) -> list[int]:
-        """Borrow for ``user`` what nobody else owns; the ids ``user`` owns afterwards."""
+    def borrow(self, user: str, element_ids: Iterable[int],
+               workset_of: Callable[[int], int | None] = lambda element_id: None) -> list[int]:
+        """Borrow for ``user`` what nobody else owns; the ids ``user`` owns afterwards. An element
+        on a workset ``user`` made editable is theirs already: it is not borrowed as well."""
         self.check_reachable()
         owned = []
         for element_id in element_ids:
-            holder = self.owners.setdefault(element_id, user)
+            holder = self.owner(element_id, workset_of(element_id))
+            if holder is None:
+                self.owners[element_id] = holder = user
             if holder == user:
                 owned.append(element_id)
         return owned
@@ -102,7 +122,7 @@ def central_of(document) -> Central:
 def colleague_borrows(document, user: str, element_ids: Iterable[int]) -> list[int]:
     """``user``, working in another local copy, borrows these elements (an edit they have not
     synchronized yet); the ids they now own."""
-    return central_of(document).borrow(user, element_ids)
+    return central_of(document).borrow(user, element_ids, document._workset_of)
 
 
 def colleague_changes(document, user: str, element_ids: Iterable[int]) -> None:
@@ -113,6 +133,26 @@ def colleague_changes(document, user: str, element_ids: Iterable[int]) -> None:
     central.save_changes(element_ids)
     central.changed_by.update({element_id: user for element_id in element_ids})
     central.relinquish(user, element_ids)
+
+
+def colleague_edits_workset(document, user: str, workset_name: str) -> None:
+    """``user`` made the user workset ``workset_name`` editable (Collaborate > Worksets > Editable:
+    Yes): they own every element on it that nobody borrows, until they relinquish it."""
+    workset_id = next((i for i, record in document._worksets.items() if record.name == workset_name), None)
+    if workset_id is None:
+        raise ValueError(f"'{document.Title}' has no user workset named {workset_name!r}.")
+    central_of(document).workset_owners[workset_id] = user
+
+
+def open_detached(document) -> Central:
+    """``document`` as Revit opens a workshared model "detached from central" (Document.IsDetached):
+    its worksets, no central to ask, nobody owning anything."""
+    central = make_workshared(document)
+    central.detached = True
+    central.owners.clear()
+    central.workset_owners.clear()
+    document._learn_from_central()
+    return central
 
 
 def colleague_deletes(document, user: str, element_ids: Iterable[int]) -> None:

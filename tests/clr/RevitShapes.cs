@@ -35,6 +35,16 @@ namespace Autodesk.Revit.Exceptions
     {
         internal ModificationOutsideTransactionException(string message) : base(message) { }
     }
+
+    public class CentralModelException : ApplicationException
+    {
+        internal CentralModelException(string message) : base(message) { }
+    }
+
+    public class CentralModelContentionException : CentralModelException
+    {
+        internal CentralModelContentionException(string message) : base(message) { }
+    }
 }
 
 namespace Autodesk.Revit.DB
@@ -290,6 +300,16 @@ namespace Autodesk.Revit.DB
 
         public ElementId GetTypeId() { return TypeId; }
 
+        // The user workset the element is on (the lane's Document.Worksets; "Workset1", id 0, by default).
+        public WorksetId WorksetId
+        {
+            get
+            {
+                int workset;
+                return new WorksetId(Document.ElementWorksets.TryGetValue(Id.Value, out workset) ? workset : 0);
+            }
+        }
+
         // Revit's indexed property `Parameter[BuiltInParameter]`, which pythonnet shows as get_Parameter.
         [System.Runtime.CompilerServices.IndexerName("Parameter")]
         public Parameter this[BuiltInParameter parameterId]
@@ -445,6 +465,21 @@ namespace Autodesk.Revit.DB
         public string Username = "you";
         public Dictionary<long, string> Owners = new Dictionary<long, string>();
         public HashSet<long> ChangedInCentral = new HashSet<long>();
+        // Ownership through worksets: element id -> workset id, workset id -> who made it editable;
+        // and a central locked by another user's synchronize.
+        public Dictionary<long, int> ElementWorksets = new Dictionary<long, int>();
+        public Dictionary<int, string> WorksetOwners = new Dictionary<int, string>();
+        public bool CentralLocked = false;
+        public bool IsDetached { get; set; }
+        public WorksetTable GetWorksetTable() { return new WorksetTable(this); }
+        internal string OwnerOf(long id)
+        {
+            string owner;
+            if (Owners.TryGetValue(id, out owner)) return owner;
+            int workset;
+            ElementWorksets.TryGetValue(id, out workset);
+            return WorksetOwners.TryGetValue(workset, out owner) ? owner : null;
+        }
         private ProjectLocation location;
         // Revit: the project's shared coordinates ("Internal", all 0, in a new project).
         public ProjectLocation ActiveProjectLocation
@@ -1493,28 +1528,87 @@ namespace Autodesk.Revit.DB
         public string LastChangedBy { get; private set; }
     }
 
+    public class WorksetId
+    {
+        public WorksetId(int worksetId) { IntegerValue = worksetId; }
+        public int IntegerValue { get; private set; }
+    }
+
+    public class Workset
+    {
+        internal Workset(WorksetId id, string name, string owner) { Id = id; Name = name; Owner = owner; }
+        public WorksetId Id { get; private set; }
+        public string Name { get; private set; }
+        public string Owner { get; private set; }
+    }
+
+    public class WorksetTable
+    {
+        private readonly Document document;
+        internal WorksetTable(Document document) { this.document = document; }
+
+        public Workset GetWorkset(WorksetId worksetId)
+        {
+            string owner;
+            document.WorksetOwners.TryGetValue(worksetId.IntegerValue, out owner);
+            return new Workset(worksetId, "Workset" + (worksetId.IntegerValue + 1), owner ?? "");
+        }
+    }
+
+    // Revit asks it while central is locked: true waits for the lock, false gives up.
+    public interface ICentralLockedCallback
+    {
+        bool ShouldWaitForLockAvailability();
+    }
+
+    public class TransactWithCentralOptions
+    {
+        private ICentralLockedCallback lockCallback;
+        public TransactWithCentralOptions() { }
+        public void SetLockCallback(ICentralLockedCallback lockCallback) { this.lockCallback = lockCallback; }
+        public ICentralLockedCallback GetLockCallback() { return lockCallback; }
+    }
+
     // The members of WorksharingUtils Paracore calls, with Revit's signatures: CheckoutElements
-    // takes and returns ICollection<ElementId> (ids the user owns afterwards, owned ones included).
+    // takes ICollection<ElementId>, or ISet<ElementId> with TransactWithCentralOptions, and returns
+    // ICollection<ElementId> (ids the user owns afterwards, owned ones included).
     public static class WorksharingUtils
     {
         public static ICollection<ElementId> CheckoutElements(Document document, ICollection<ElementId> elementsToCheckout)
         {
             if (!document.IsWorkshared) throw new Autodesk.Revit.Exceptions.ArgumentException("document is not a workshared document.");
+            foreach (ElementId id in elementsToCheckout)
+                if (document.GetElement(id) == null)
+                    throw new Autodesk.Revit.Exceptions.ArgumentException("One or more elements in elementsToCheckout do not exist in the document.");
             List<ElementId> owned = new List<ElementId>();
             foreach (ElementId id in elementsToCheckout)
             {
-                string owner;
-                if (!document.Owners.TryGetValue(id.Value, out owner)) { document.Owners[id.Value] = document.Username; owner = document.Username; }
+                string owner = document.OwnerOf(id.Value);
+                if (owner == null) { document.Owners[id.Value] = document.Username; owner = document.Username; }
                 if (owner == document.Username) owned.Add(id);
             }
             return owned;
         }
 
+        // Revit: without a lock callback, a locked central is waited for "endlessly"; the lane
+        // throws instead, so a test sees it. A callback that answers false: contention.
+        public static ICollection<ElementId> CheckoutElements(Document document, ISet<ElementId> elementsToCheckout, TransactWithCentralOptions options)
+        {
+            if (document.CentralLocked)
+            {
+                ICentralLockedCallback callback = options == null ? null : options.GetLockCallback();
+                if (callback == null || callback.ShouldWaitForLockAvailability())
+                    throw new System.InvalidOperationException("lane: Revit would wait for central's lock without end");
+                throw new Autodesk.Revit.Exceptions.CentralModelContentionException("The central model is locked by another client.");
+            }
+            return CheckoutElements(document, (ICollection<ElementId>)elementsToCheckout);
+        }
+
         // (Revit's overload with `out string owner` is left out: Paracore reads the owner from the tooltip.)
         public static CheckoutStatus GetCheckoutStatus(Document document, ElementId elementId)
         {
-            string owner;
-            if (!document.Owners.TryGetValue(elementId.Value, out owner)) return CheckoutStatus.NotOwned;
+            string owner = document.OwnerOf(elementId.Value);
+            if (owner == null) return CheckoutStatus.NotOwned;
             return owner == document.Username ? CheckoutStatus.OwnedByCurrentUser : CheckoutStatus.OwnedByOtherUser;
         }
 
@@ -1526,9 +1620,7 @@ namespace Autodesk.Revit.DB
 
         public static WorksharingTooltipInfo GetWorksharingTooltipInfo(Document document, ElementId elementId)
         {
-            string owner;
-            document.Owners.TryGetValue(elementId.Value, out owner);
-            return new WorksharingTooltipInfo(owner ?? "");
+            return new WorksharingTooltipInfo(document.OwnerOf(elementId.Value) ?? "");
         }
     }
 }

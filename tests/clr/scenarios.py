@@ -1044,9 +1044,12 @@ def session_events_subscription() -> dict:
 
 
 def ownership_before_a_step() -> dict:
-    """hosts/revit/ownership.py on the real CLR: CheckoutElements given a List<ElementId> made from
-    ints and its ICollection<ElementId> read back, GetModelUpdatesStatus's enum compared,
-    GetWorksharingTooltipInfo's Owner read; the call narrowed to the element the user can change."""
+    """hosts/revit/ownership.py on the real CLR: CheckoutElements given a HashSet<ElementId> (the
+    ISet overload) with TransactWithCentralOptions whose lock callback is a Python class implementing
+    ICentralLockedCallback, its ICollection<ElementId> read back, GetModelUpdatesStatus's enum
+    compared, GetWorksharingTooltipInfo's Owner and the element's Workset.Owner read; the call
+    narrowed to the elements the user can change, an id not in the model named; a locked central
+    refused at once (the callback answers False), a detached model not asked."""
     from pydantic import BaseModel
 
     from paracore.hosts.revit import ownership
@@ -1058,17 +1061,26 @@ def ownership_before_a_step() -> dict:
     spec = ToolSpec(name="set_comments", description="lane", args_model=Arguments, function=lambda ctx, args: "",
                     writes=True, needs_approval=False, working_set_policy="none", takes_element_ids=True,
                     needs_element_ids=True, parameters={})
-    call = PreparedCall(spec, Arguments(element_ids=[101, 102, 103]))
-    app = _open(2, title="Shared.rvt")
+    app = _open(4, title="Shared.rvt")
     doc = app.ActiveUIDocument.Document
+    call = PreparedCall(spec, Arguments(element_ids=[1000, 1001, 1002, 1003, 999999]))
     plain = ownership.check_out(doc, [("c1", call)])
     doc.IsWorkshared = True
-    doc.Owners[101] = "maria"
-    doc.ChangedInCentral.Add(102)
+    doc.Owners[1000] = "maria"
+    doc.ChangedInCentral.Add(1001)
+    doc.ElementWorksets[1003] = 1
+    doc.WorksetOwners[1] = "li"
     cached = ownership.from_cache(doc, call)
+    doc.CentralLocked = True
+    locked = ownership.check_out(doc, [("c1", call)])["c1"]
+    doc.CentralLocked = False
     narrowed = ownership.check_out(doc, [("c1", call)])["c1"]
+    owners = {str(k): v for k, v in doc.Owners.items()}
+    doc.IsDetached = True
+    detached = ownership.check_out(doc, [("c1", call)])["c1"]
     return {"plain": plain, "cached_ids": cached.call.args.element_ids, "ids": narrowed.call.args.element_ids,
-            "note": narrowed.note, "owners": {str(k): v for k, v in doc.Owners.items()}}
+            "note": narrowed.note, "owners": owners, "locked": locked.note,
+            "detached_ids": detached.call.args.element_ids}
 
 
 def reading_and_selecting_inside_links() -> dict:

@@ -196,13 +196,18 @@ def test_the_checkout_status_is_what_the_local_copy_last_learnt_and_checking_out
         WorksharingUtils.CheckoutElements(workshared, id_list([ElementId(999_999)]))
 
 
-def test_checking_out_inside_a_transaction_is_refused(workshared):
+def test_checking_out_inside_a_transaction_works_and_relinquishing_there_is_refused(workshared):
+    # CheckoutElements lists no exception for an open transaction (RelinquishOwnership does): not
+    # refused on a guess (docs/REVIT_BEHAVIOUR.md, a row with an in-Revit check).
     transaction = Transaction(workshared, "inside")
     transaction.Start()
-    with pytest.raises(InvalidOperationException, match="transaction"):
-        WorksharingUtils.CheckoutElements(workshared, id_list(wall_ids(workshared)))
+    walls = wall_ids(workshared, 2)
+    owned = WorksharingUtils.CheckoutElements(workshared, id_list(walls))
+    assert set(owned) == set(walls) and status(workshared, walls) == [CheckoutStatus.OwnedByCurrentUser] * 2
     with pytest.raises(InvalidOperationException, match="transaction"):
         WorksharingUtils.RelinquishOwnership(workshared, RelinquishOptions(True), TransactWithCentralOptions())
+    with pytest.raises(ArgumentException, match="open editing transaction"):   # CheckoutWorksets documents it
+        WorksharingUtils.CheckoutWorksets(workshared, _workset_ids([_workset(workshared, "Workset1").Id]))
     transaction.RollBack()
 
 
@@ -318,3 +323,103 @@ def test_the_colleague_holds_the_first_elements_of_the_category_on_the_level_and
     assert status(duplex_rw, [ElementId(i) for i in held]) == [CheckoutStatus.OwnedByOtherUser] * 3
     with pytest.raises(shared.HoldingError, match="fewer than the 300"):
         shared.hold(duplex_rw, shared.parse_holding("li:Walls:300"))
+
+
+# -- issue 36: a rolled-back group keeps what its commits borrowed; worksets made editable; a locked
+# central; a detached model ------------------------------------------------------------------------
+
+
+def test_a_commit_inside_a_rolled_back_group_borrows_and_the_rollback_does_not_give_it_back(workshared):
+    walls = wall_ids(workshared, 3)
+    group = TransactionGroup(workshared, "a preview")
+    group.Start()
+    assert set_comments(workshared, walls) == TransactionStatus.Committed
+    group.RollBack()
+    assert comments(workshared, walls) == [""] * 3                                  # the change is gone
+    assert status(workshared, walls) == [CheckoutStatus.OwnedByCurrentUser] * 3     # the borrow is not
+
+
+def _workset(doc, name: str):
+    return next(w for w in FilteredWorksetCollector(doc).OfKind(WorksetKind.UserWorkset) if w.Name == name)
+
+
+def test_a_workset_a_colleague_made_editable_holds_its_elements_for_them(workshared):
+    walls = wall_ids(workshared, 2)
+    shared.colleague_edits_workset(workshared, MARIA, "Workset1")
+    workshared._learn_from_central()
+    workset = _workset(workshared, "Workset1")
+    assert workset.Owner == MARIA and not workset.IsEditable
+    assert status(workshared, walls) == [CheckoutStatus.OwnedByOtherUser] * 2
+    assert WorksharingUtils.GetCheckoutStatus(workshared, walls[0], "") == (CheckoutStatus.OwnedByOtherUser, MARIA)
+    assert WorksharingUtils.GetWorksharingTooltipInfo(workshared, walls[0]).Owner == MARIA
+    assert list(WorksharingUtils.CheckoutElements(workshared, id_list(walls))) == []
+    assert set_comments(workshared, walls) == TransactionStatus.RolledBack
+    assert "'maria' resaves the element" in workshared._last_rollback_reasons[0]
+
+
+def test_a_workset_the_user_makes_editable_owns_its_elements_without_borrowing_them(workshared):
+    walls = wall_ids(workshared, 2)
+    workset = _workset(workshared, "Workset1")
+    made = WorksharingUtils.CheckoutWorksets(workshared, _workset_ids([workset.Id]))
+    assert list(made) == [workset.Id] and _workset(workshared, "Workset1").IsEditable
+    assert status(workshared, walls) == [CheckoutStatus.OwnedByCurrentUser] * 2
+    assert WorksharingUtils.GetWorksharingTooltipInfo(workshared, walls[0]).Owner == "you"
+    assert set_comments(workshared, walls) == TransactionStatus.Committed
+    assert shared.central_of(workshared).owners.get(walls[0].Value) is None   # owned through the workset
+    shared.colleague_borrows(workshared, MARIA, [walls[1].Value])              # refused: the workset is yours
+    assert shared.central_of(workshared).owners.get(walls[1].Value) is None
+
+
+def _workset_ids(ids):
+    listed = List[WorksetId]()
+    for workset_id in ids:
+        listed.Add(workset_id)
+    return listed
+
+
+def test_a_locked_central_with_a_lock_callback_that_gives_up_raises_contention(workshared):
+    from Autodesk.Revit.DB import ICentralLockedCallback
+    from Autodesk.Revit.Exceptions import CentralModelContentionException
+    from System.Collections.Generic import HashSet
+
+    class GiveUp(ICentralLockedCallback):
+        asked = 0
+
+        def ShouldWaitForLockAvailability(self):  # noqa: N802
+            self.asked += 1
+            return False
+    callback = GiveUp()
+    shared.central_of(workshared).locked_by = "li"
+    walls = wall_ids(workshared, 2)
+    with pytest.raises(shared.WouldWaitForCentral):      # no callback: Revit waits "endlessly"
+        WorksharingUtils.CheckoutElements(workshared, id_list(walls))
+    options = TransactWithCentralOptions()
+    options.SetLockCallback(callback)
+    assert options.GetLockCallback() is callback
+    ids = HashSet[ElementId]()
+    for wall in walls:
+        ids.Add(wall)
+    with pytest.raises(CentralModelContentionException):
+        WorksharingUtils.CheckoutElements(workshared, ids, options)
+    assert callback.asked == 1 and status(workshared, walls) == [CheckoutStatus.NotOwned] * 2
+    shared.central_of(workshared).locked_by = None
+    assert set(WorksharingUtils.CheckoutElements(workshared, ids, options)) == set(walls)
+
+
+def test_a_detached_model_is_workshared_without_a_central_and_borrows_nothing(duplex_rw):
+    shared.open_detached(duplex_rw)
+    walls = wall_ids(duplex_rw, 2)
+    assert duplex_rw.IsWorkshared and duplex_rw.IsDetached
+    assert set_comments(duplex_rw, walls) == TransactionStatus.Committed
+    assert status(duplex_rw, walls) == [CheckoutStatus.NotOwned] * 2
+
+
+def test_relinquishing_user_worksets_gives_back_the_workset_and_its_elements(workshared):
+    walls = wall_ids(workshared, 1)
+    workset = _workset(workshared, "Workset1")
+    WorksharingUtils.CheckoutWorksets(workshared, _workset_ids([workset.Id]))
+    options = RelinquishOptions(False)
+    options.UserWorksets = True
+    given = WorksharingUtils.RelinquishOwnership(workshared, options, TransactWithCentralOptions())
+    assert list(given.GetRelinquishedWorksets()) == [workset.Id] and not _workset(workshared, "Workset1").IsEditable
+    assert status(workshared, walls) == [CheckoutStatus.NotOwned]

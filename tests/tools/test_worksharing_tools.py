@@ -127,9 +127,12 @@ def test_the_approval_describes_the_move_as_it_will_run_and_its_preview_changes_
     said = box.bridge.call(lambda: describe_call(box.host.uiapp.ActiveUIDocument, box.session, call), timeout=10)
     assert said.startswith("Move 3 walls to the workset 'Interiors'"), said
     preview = box.bridge.call(lambda: preview_call(box.host.uiapp.ActiveUIDocument, box.session, call), timeout=30)
-    assert preview.error is None and preview.modified == {"Walls": 3}, preview
+    # The three free walls are not tried: a commit would borrow them before the approval (issue 36).
+    assert preview.error is None and preview.modified == {}, preview
     assert "3 elements borrowed by maria" in preview.left_out
+    assert "Not tried in this preview: 3 elements nobody borrows now" in preview.text()
     assert set(worksets_of(box, walls)) == {OTHER}
+    assert "borrowed by you" not in text(box, "get_element_info", {"element_ids": walls})
 
 
 def test_a_move_rolled_back_at_commit_leaves_every_element_where_it_was(box):
@@ -248,3 +251,39 @@ def test_check_model_finds_misplaced_datums_closed_worksets_borrowed_and_stale_e
 def test_check_model_skips_worksharing_on_a_model_that_is_not_workshared(plain):
     said = text(plain, "check_model", {"checks": ["worksharing"]})
     assert "worksharing: skipped, the model is not workshared." in said
+
+
+# --- issue 36: owned through a workset made editable, or borrowed ----------------------------------------
+
+
+def test_element_info_says_whether_an_element_is_borrowed_or_on_a_workset_made_editable(box):
+    free = free_walls(box, 1)
+    box.on_main_thread(lambda: central.colleague_edits_workset(box.doc, "li", OTHER))
+    box.on_main_thread(lambda: box.doc._learn_from_central())
+    said = text(box, "get_element_info", {"element_ids": [box.held[0], free[0]]})
+    assert f"workset '{OTHER}' · borrowed by maria" in said            # borrowed before li took the workset
+    assert f"workset '{OTHER}' · its workset is editable by li" in said and "borrowed by li" not in said, said
+
+
+def test_element_info_and_check_model_tell_your_editable_workset_from_your_borrows(box):
+    mine = free_walls(box, 2)
+    text(box, "set_parameter", {"element_ids": mine[:1], "name": "Comments", "value": "x"})   # borrows it
+    box.on_main_thread(lambda: _make_editable(box.doc, "Interiors"))
+    text(box, "move_to_workset", {"element_ids": mine[1:], "workset": "Interiors"})
+    said = text(box, "get_element_info", {"element_ids": mine})
+    assert "borrowed by you" in said and "its workset is editable by you" in said, said
+    said, ids = found(box)
+    assert "1 × element you borrow" in said and "1 × element on a workset you made editable" in said, said
+    summary = text(box, "get_element_info", {"element_ids": walls_on(box, "Level 1")})
+    assert "1 borrowed by you" in summary and "1 on a workset editable by you" in summary, summary
+
+
+def _workset_id(doc, name):
+    return next(w.Id for w in DB.FilteredWorksetCollector(doc).OfKind(DB.WorksetKind.UserWorkset) if w.Name == name)
+
+
+def _make_editable(doc, name):
+    from System.Collections.Generic import List
+    ids = List[DB.WorksetId]()
+    ids.Add(_workset_id(doc, name))
+    DB.WorksharingUtils.CheckoutWorksets(doc, ids)

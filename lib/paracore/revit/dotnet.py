@@ -49,6 +49,12 @@ def element_id_list(values):
     return Generic.List[DB.ElementId](element_id_array(integers))
 
 
+def element_id_set(values):
+    """A new ``HashSet<ElementId>`` of ``values`` (as ``element_id_list`` takes them): the ``ISet<ElementId>``
+    that Revit's overloads taking TransactWithCentralOptions ask for (WorksharingUtils.CheckoutElements)."""
+    return Generic.HashSet[DB.ElementId](element_id_list(values))
+
+
 # Not under ``paracore.``: a purge of Paracore's modules leaves it, and the .NET types, alone.
 _REGISTRY_MODULE = "paracore_dotnet_types"
 

@@ -485,7 +485,8 @@ def _worksharing(ctx, rules) -> CheckResult:
                                            "borrowed by you or out of date with central")
     datum_workset = next((w for w in worksets if w.name == GRIDS_WORKSET), None)
     closed = {w.id: w.name for w in worksets if not w.is_open}
-    datums, on_closed, mine, stale = [], [], [], []
+    editable = {w.id for w in worksets if w.editable}   # owned through the workset, not borrowed (RelinquishOptions)
+    datums, on_closed, mine, on_editable, stale = [], [], [], [], []
     utils = DB.WorksharingUtils
     out_of_date = (DB.ModelUpdatesStatus.UpdatedInCentral, DB.ModelUpdatesStatus.DeletedInCentral)
     for element in DB.FilteredElementCollector(doc).WhereElementIsNotElementType():
@@ -496,7 +497,7 @@ def _worksharing(ctx, rules) -> CheckResult:
         if model and element.WorksetId.IntegerValue in closed:
             on_closed.append(element)
         if utils.GetCheckoutStatus(doc, element.Id) == DB.CheckoutStatus.OwnedByCurrentUser:
-            mine.append(element)
+            (on_editable if element.WorksetId.IntegerValue in editable else mine).append(element)
         if utils.GetModelUpdatesStatus(doc, element.Id) in out_of_date:
             stale.append(element)
     if datum_workset is None:
@@ -513,6 +514,11 @@ def _worksharing(ctx, rules) -> CheckResult:
             ctx, "element you borrow", mine,
             "when done, Synchronize with Central and relinquish borrowed elements, so others can edit them "
             "(Paracore never synchronizes)."))
+    if on_editable:
+        result.findings.append(_finding(
+            ctx, "element on a workset you made editable", on_editable,
+            "when done, Synchronize with Central and relinquish your user-created worksets, so others can edit "
+            "their elements (Paracore never synchronizes)."))
     if stale:
         result.findings.append(_finding(ctx, "element changed or deleted in central since you last reloaded", stale,
                                         "Reload Latest (Collaborate > Reload Latest) before changing them."))

@@ -527,16 +527,21 @@ def _worksharing_summary(ctx, elements, worksets) -> str:
     for element in elements:
         where = standing(ctx, element, worksets)
         on[where.workset] += 1
-        if where.owner:
-            borrowed["you" if where.mine else where.owner] += 1
+        if where.owner or where.mine:
+            borrowed[where.ownership()] += 1
         if where.central:
             central[where.central] += 1
     parts = [counts_text(on, 4, lambda name, n: f"{_n(n)} on '{display_text(name, 40)}'")]
     if borrowed:
-        parts.append(counts_text(borrowed, 4, lambda name, n: f"{_n(n)} borrowed by {display_text(name, 40)}"))
+        parts.append(counts_text(borrowed, 4, lambda words, n: f"{_n(n)} {_owned_words(words)}"))
     if central:
         parts.append(counts_text(central, 3, lambda words, n: f"{_n(n)} {words}"))
     return "Worksharing: " + "; ".join(parts) + "."
+
+
+def _owned_words(ownership: str) -> str:
+    """ "borrowed by maria" as it is; "its workset is editable by li" as "on a workset editable by li"."""
+    return ownership.replace("its workset is editable by", "on a workset editable by")
 
 
 def _details(ctx, element) -> str:

@@ -4,14 +4,14 @@ list_worksets reads the user worksets (open or closed, editable, owner, default,
 elements each holds). move_to_workset changes elements' workset through Revit's "Workset" parameter
 (``BuiltInParameter.ELEM_PARTITION_PARAM``, the WorksetId's integer), in the executor's transaction,
 and reads each element's workset back. The helpers at the bottom say where one element stands
-(its workset, who borrows it, whether it is current with central) for get_element_info and
-check_model.
+(its workset, who owns it and whether by borrowing it or through its workset made editable,
+whether it is current with central) for get_element_info and check_model.
 
 Decisions (docs/WORKSHARING.md, docs/REVIT_BEHAVIOUR.md "Worksharing"):
 - A model that is not workshared is an answer for list_worksets and a refusal for move_to_workset,
   both saying the model has no worksets.
-- Elements other users borrow, or changed in central since the last reload, are left out of the
-  call and named before it runs (hosts/revit/ownership.py narrows every writing call that takes
+- Elements other users own (borrowed, or on a workset they made editable), or changed in central
+  since the last reload, are left out of the call and named before it runs (hosts/revit/ownership.py narrows every writing call that takes
   ``element_ids``); this tool does not check them again.
 - Elements whose workset Revit does not let change (view-specific elements, views, types: their
   "Workset" parameter is read-only) are left out and named; a call left with none is refused.
@@ -117,17 +117,26 @@ class Standing:
     """Where one element of a workshared model stands: its workset, who borrows it, central."""
 
     workset: str
-    owner: str          # "" nobody, else the user who borrows it
-    mine: bool          # the current user borrows it
+    owner: str          # "" nobody, else the user who owns it (borrows it, or has its workset editable)
+    mine: bool          # the current user owns it
     central: str        # "" current with central, else what is out of step
     creator: str
     last_changed_by: str
+    through_workset: bool = False   # owned because its workset is editable by the owner, not borrowed
+
+    @property
+    def holder(self) -> str:
+        return "you" if self.mine else display_text(self.owner, 40)
+
+    def ownership(self) -> str:
+        """ "borrowed by maria", "its workset is editable by you", or "not borrowed"."""
+        if not self.owner and not self.mine:
+            return "not borrowed"
+        return f"its workset is editable by {self.holder}" if self.through_workset else f"borrowed by {self.holder}"
 
     def text(self) -> str:
         """ "workset 'Workset1' · borrowed by maria · changed in central (Reload Latest) · last changed by li"."""
-        parts = [f"workset '{display_text(self.workset, 60)}'"]
-        parts.append("borrowed by you" if self.mine else f"borrowed by {display_text(self.owner, 40)}" if self.owner
-                     else "not borrowed")
+        parts = [f"workset '{display_text(self.workset, 60)}'", self.ownership()]
         if self.central:
             parts.append(self.central)
         if self.last_changed_by:
@@ -149,11 +158,15 @@ def standing(ctx, element, worksets: list[WorksetInfo]) -> Standing:
     status = utils.GetCheckoutStatus(ctx.doc, element.Id)
     info = utils.GetWorksharingTooltipInfo(ctx.doc, element.Id)
     central = utils.GetModelUpdatesStatus(ctx.doc, element.Id)
-    return Standing(workset=workset_name(worksets, element.WorksetId.IntegerValue),
-                    owner=info.Owner or ("another user" if status == DB.CheckoutStatus.OwnedByOtherUser else ""),
-                    mine=status == DB.CheckoutStatus.OwnedByCurrentUser,
+    workset = next((w for w in worksets if w.id == element.WorksetId.IntegerValue), None)
+    owner = info.Owner or ("another user" if status == DB.CheckoutStatus.OwnedByOtherUser else "")
+    # Revit (RelinquishOptions): an element is owned "either by being checked out ("borrowed") or by
+    # belonging to a checked out workset"; a workset's ownership covers an element its owner borrowed too.
+    return Standing(workset=workset.name if workset else workset_name(worksets, element.WorksetId.IntegerValue),
+                    owner=owner, mine=status == DB.CheckoutStatus.OwnedByCurrentUser,
                     central=CENTRAL_WORDS.get(central.ToString(), ""),
-                    creator=info.Creator, last_changed_by=info.LastChangedBy)
+                    creator=info.Creator, last_changed_by=info.LastChangedBy,
+                    through_workset=bool(owner) and workset is not None and workset.owner == owner)
 
 
 # --- list_worksets ----------------------------------------------------------------------------------------

@@ -7,6 +7,11 @@ otherwise than expected: the checkout check asks only for elements the user owns
 edit check changes an element another user owns, which Revit must refuse (a wrong answer is
 rolled back with the group). Checks that need a workshared model skip on one that is not, and the
 other way round.
+
+One check exercises Paracore itself: ``a_declined_preview_borrows_nothing`` runs Paracore's approval
+preview on elements nobody owns and checks that none of them is borrowed afterwards. If it FAILS,
+Revit did borrow them, and they stay borrowed (a transaction group does not undo a checkout): the
+failure names them; give them back with Collaborate > Relinquish All Mine.
 """
 from Autodesk.Revit import DB
 
@@ -70,8 +75,55 @@ def checkout_elements_inside_a_transaction(scratch):
         refusal = f"{type(error).__name__}: {error}"
     finally:
         transaction.RollBack()
-    expect(refusal is not None, "CheckoutElements ran inside an open transaction (the stand-in refuses it)")
+    # Not documented either way; the stand-in lets it run, and Paracore checks out before its
+    # transactions anyway, so this only tells whether a script may.
+    expect(refusal is None, f"CheckoutElements was refused inside an open transaction ({refusal}); "
+                            "the stand-in lets it run")
+    return "ran inside an open transaction"
+
+
+def checkout_elements_in_a_detached_model(scratch):
+    doc = scratch.doc
+    if not (doc.IsWorkshared and doc.IsDetached):
+        skip("the model is not detached from central (open it with Detach from Central)")
+    element = next(iter(_elements(doc)), None)
+    if element is None:
+        skip("the model has no elements")
+    try:
+        DB.WorksharingUtils.CheckoutElements(doc, element_id_list([element.Id]))
+        refusal = None
+    except Exception as error:  # noqa: BLE001 - which exception Revit raises is what the check reports
+        refusal = f"{type(error).__name__}: {error}"
+    expect(refusal is not None, "CheckoutElements ran in a detached model (the stand-in raises CentralModelException)")
     return f"refused: {refusal}"
+
+
+def a_declined_preview_borrows_nothing(scratch):
+    """Paracore's approval preview of set_parameter (Comments) on up to three elements nobody owns,
+    current with central: each is still owned by nobody afterwards, and unchanged."""
+    from paracore.hosts.revit.preview import preview_call
+    from paracore.tools.registry import PreparedCall, default_registry
+    doc = scratch.doc
+    if not doc.IsWorkshared:
+        skip("the model is not workshared")
+    if doc.IsDetached:
+        skip("the model is detached from central: nothing can be borrowed")
+    utils = DB.WorksharingUtils
+    free = [e for e in _with_status(doc, DB.CheckoutStatus.NotOwned)
+            if utils.GetModelUpdatesStatus(doc, e.Id) == DB.ModelUpdatesStatus.CurrentWithCentral][:3]
+    if not free:
+        skip("no element with Comments is free (owned by nobody) and current with central")
+    comments = [e.get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS) for e in free]
+    before = [c.AsString() for c in comments]
+    call = default_registry().prepare("set_parameter", {
+        "element_ids": [e.Id.Value for e in free], "name": comments[0].Definition.Name, "value": "Paracore check"}, [])
+    expect(isinstance(call, PreparedCall), f"set_parameter was refused: {getattr(call, 'message', call)}")
+    shown = preview_call(scratch.uidoc, scratch.session, call)
+    borrowed = [e.Id.Value for e in free if utils.GetCheckoutStatus(doc, e.Id) != DB.CheckoutStatus.NotOwned]
+    expect(not borrowed, f"the preview borrowed ids {borrowed}: relinquish them (Collaborate > Relinquish All Mine)")
+    expect([c.AsString() for c in comments] == before, "the preview left a change behind")
+    said = shown.text().splitlines()[0] if shown is not None else "no preview"
+    return f"{len(free)} free elements previewed, none borrowed; the preview said: {said}"
 
 
 def editing_an_element_another_user_owns_fails_at_commit(scratch):
@@ -183,6 +235,8 @@ CHECKS = [
     ("inquiries answer in a model that is not workshared", inquiries_answer_in_a_model_that_is_not_workshared),
     ("new synchronize options relinquish borrowed elements", new_synchronize_options_relinquish_borrowed_elements),
     ("checkout elements inside a transaction", checkout_elements_inside_a_transaction),
+    ("checkout elements in a detached model", checkout_elements_in_a_detached_model),
+    ("a declined preview borrows nothing", a_declined_preview_borrows_nothing),
     ("editing an element another user owns fails at commit", editing_an_element_another_user_owns_fails_at_commit),
     ("workset parameter moves an element", workset_parameter_moves_an_element),
     ("workset parameter is read-only on view-specific elements, views and types",

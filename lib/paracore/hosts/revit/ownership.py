@@ -10,8 +10,16 @@ others are named with their owner or why (docs/WORKSHARING.md):
   ``WorksharingUtils.CheckoutElements`` borrows what the step will change and says what it could
   not, then ``GetModelUpdatesStatus`` says what is out of date, as Autodesk recommends ("use
   CheckoutElements() and check the return status, then confirm if the elements are up to date").
-- ``from_cache`` (the preview, before the user approves) reads only the local copy's cached status:
-  nothing is borrowed for a change the user may decline. The executor's check decides.
+  Ids that are not in the model are left out and named first (CheckoutElements would refuse them
+  all: "One or more elements ... do not exist"). A central locked by another user's synchronize
+  is not waited for (the lock callback gives up: ``GiveUpOnLock``) and the step is refused, saying
+  so. A detached model has no central: nothing is asked, and nothing is narrowed but missing ids.
+- ``from_cache`` (the preview, before the user approves) reads only the local copy's cached status.
+- ``owned_part`` (the preview) narrows a call further, to the elements the user owns already:
+  Revit checks an element out to the user when a change to it is committed, also inside the
+  preview's transaction group, and the group's rollback does not give it back
+  (docs/REVIT_BEHAVIOUR.md, "Worksharing"). So the preview tries only what it can change without
+  borrowing, and says which elements it did not try; nothing is borrowed before the approval.
 
 Tools without ``element_ids`` (creating elements) are not narrowed; Revit's own refusal at commit
 still keeps them whole. Nothing here synchronizes or relinquishes.
@@ -25,14 +33,21 @@ from typing import Iterable, Sequence
 
 from paracore.revit.api import DB
 from paracore.revit.context import element_id, id_value
-from paracore.revit.dotnet import element_id_list
+from paracore.revit import dotnet
+from paracore.revit.dotnet import element_id_set
 from paracore.tools.registry import ELEMENT_IDS, PreparedCall
 
 log = logging.getLogger("paracore.ownership")
 
 SHOWN_IDS = 8
 WHAT_TO_DO = ("Revit lets nobody else change an element until its owner synchronizes with central and "
-              "relinquishes it; you then Reload Latest (or Synchronize with Central) and ask again.")
+              "relinquishes it (or the workset they made editable); you then Reload Latest (or Synchronize "
+              "with Central) and ask again.")
+NOT_IN_MODEL = "not in the model, deleted or from another model"
+CHECK_IDS = "Ask with ids of this model (search_elements finds them)."
+CENTRAL_LOCKED = ("Not run: the central model is locked (another user is synchronizing with central), and Paracore "
+                  "does not wait for it: Revit would wait without end, with Revit frozen. Nothing was changed. "
+                  "Ask again in a minute.")
 
 
 @dataclass(frozen=True)
@@ -46,21 +61,31 @@ class Narrowed:
 
 def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narrowed]:
     """The writing calls of a step that must be narrowed (by call id), asking central. Outside any
-    transaction. A central that cannot be reached refuses every call that targets elements."""
+    transaction. A central that cannot be reached, or is locked, refuses every call that targets
+    elements; ids not in the model are left out of their calls and named."""
     if not doc.IsWorkshared:   # first: most models are not, and a step may target 100,000 ids
         return {}
     targets = _targets(calls)
     if not targets:
         return {}
+    missing = {i: NOT_IN_MODEL for i in targets if doc.GetElement(element_id(i)) is None}
+    present = [i for i in targets if i not in missing]
+    if doc.IsDetached or not present:   # detached: no central to ask, nobody else to own anything
+        return _narrow_all(calls, missing)
     try:
-        blocked = _blocked_in_central(doc, targets)
+        blocked = _blocked_in_central(doc, present)
     except Exception as error:  # noqa: BLE001 - Revit's CentralModel* exceptions, and what the API adds
         log.warning("check out failed: %s: %s", type(error).__name__, error)
-        refusal = (f"Not run: Paracore could not check out the elements from the central model "
-                   f"({type(error).__name__}: {error}). Nothing was changed. Check that central can be reached "
-                   "(the network, the server), then ask again.")
-        return {call_id: Narrowed(None, refusal) for call_id, call in calls if _ids_of(call)}
-    return _narrow_all(calls, blocked)
+        return {call_id: Narrowed(None, _refusal(error)) for call_id, call in calls if _ids_of(call)}
+    return _narrow_all(calls, {**missing, **blocked})
+
+
+def _refusal(error: Exception) -> str:
+    if type(error).__name__ == "CentralModelContentionException":   # what the lock callback's False raises
+        return CENTRAL_LOCKED
+    return (f"Not run: Paracore could not check out the elements from the central model "
+            f"({type(error).__name__}: {error}). Nothing was changed. Check that central can be reached "
+            "(the network, the server), then ask again.")
 
 
 def from_cache(doc, call: PreparedCall) -> Narrowed | None:
@@ -71,7 +96,10 @@ def from_cache(doc, call: PreparedCall) -> Narrowed | None:
     ids = _ids_of(call)
     if not ids:
         return None
-    return _narrow_all([("call", call)], _blocked_in_cache(doc, ids)).get("call")
+    missing = {i: NOT_IN_MODEL for i in ids if doc.GetElement(element_id(i)) is None}
+    present = [i for i in ids if i not in missing]
+    blocked = {} if doc.IsDetached else _blocked_in_cache(doc, present)
+    return _narrow_all([("call", call)], {**missing, **blocked}).get("call")
 
 
 def as_it_will_run(doc, call: PreparedCall) -> PreparedCall:
@@ -81,11 +109,55 @@ def as_it_will_run(doc, call: PreparedCall) -> PreparedCall:
     return call if narrowed is None or narrowed.call is None else narrowed.call
 
 
+def owned_part(doc, call: PreparedCall) -> tuple[PreparedCall | None, list[int]]:
+    """``call`` on the elements the user owns already, as the local copy last learnt (borrowed, on
+    a workset they made editable, or made here and not yet in central), and the ids left out: a
+    change to those would borrow them. ``call`` unchanged outside a workshared model, in a
+    detached one, and for a call without element ids; None when it has no element the user owns."""
+    ids = _ids_of(call)
+    if not ids or not doc.IsWorkshared or doc.IsDetached:
+        return call, []
+    utils = DB.WorksharingUtils
+    owned = [i for i in ids if utils.GetCheckoutStatus(doc, element_id(i)) == DB.CheckoutStatus.OwnedByCurrentUser
+             or utils.GetModelUpdatesStatus(doc, element_id(i)) == DB.ModelUpdatesStatus.NotYetInCentral]
+    if len(owned) == len(ids):
+        return call, []
+    mine = set(owned)
+    untried = [i for i in ids if i not in mine]
+    return (_with_ids(call, owned) if owned else None), untried
+
+
+def untried_note(call: PreparedCall, untried: list[int]) -> str:
+    """What the preview did not try, and why (``owned_part``)."""
+    n = len(untried)
+    return (f"Not tried in this preview: {n} {'element' if n == 1 else 'elements'} nobody borrows now "
+            f"({_shown(untried)}). Trying a change borrows an element from central (Revit checks it out to "
+            f"you when the change is committed, and undoing the preview does not give it back), so the preview "
+            f"leaves them alone: {call.name} changes them, and borrows them, only once you approve.")
+
+
 # -- what is in the way ------------------------------------------------------------------------------
 
 
+@dotnet.defined_once("Paracore.Ownership.GiveUpOnLock")
+def GiveUpOnLock():  # noqa: N802 - binds the class
+    class GiveUpOnLock(DB.ICentralLockedCallback):
+        """Central is locked (another user synchronizing): do not wait. Without a callback, Revit's
+        CheckoutElements "will wait endlessly" (TransactWithCentralOptions.SetLockCallback), with
+        Revit frozen; giving up makes it raise CentralModelContentionException instead."""
+
+        __namespace__ = "Paracore.Ownership"
+
+        def ShouldWaitForLockAvailability(self):  # noqa: N802 - the .NET interface's name
+            return False
+
+    return GiveUpOnLock
+
+
 def _blocked_in_central(doc, ids: list[int]) -> dict[int, str]:
-    owned = {id_value(i) for i in DB.WorksharingUtils.CheckoutElements(doc, element_id_list(ids))}
+    options = DB.TransactWithCentralOptions()
+    options.SetLockCallback(GiveUpOnLock())
+    owned = {id_value(i) for i in DB.WorksharingUtils.CheckoutElements(doc, element_id_set(ids), options)}
     return _reasons(doc, ids, owned)
 
 
@@ -100,9 +172,7 @@ def _reasons(doc, ids: list[int], available: set[int]) -> dict[int, str]:
     reasons = {}
     for value in ids:
         if value not in available:
-            # The tooltip's Owner, not GetCheckoutStatus's out parameter: no by-ref argument to cross into .NET.
-            owner = DB.WorksharingUtils.GetWorksharingTooltipInfo(doc, element_id(value)).Owner
-            reasons[value] = f"borrowed by {owner}" if owner else "borrowed by another user"
+            reasons[value] = _held_by_whom(doc, value)
             continue
         status = DB.WorksharingUtils.GetModelUpdatesStatus(doc, element_id(value))
         if status == DB.ModelUpdatesStatus.UpdatedInCentral:
@@ -110,6 +180,28 @@ def _reasons(doc, ids: list[int], available: set[int]) -> dict[int, str]:
         elif status == DB.ModelUpdatesStatus.DeletedInCentral:
             reasons[value] = "deleted in central"
     return reasons
+
+
+def _held_by_whom(doc, value: int) -> str:
+    """ "borrowed by maria", or "owned by li because workset 'Interiors' is editable by li": Revit's
+    "An element can be owned ... either by being checked out ("borrowed") or by belonging to a
+    checked out workset" (RelinquishOptions)."""
+    # The tooltip's Owner, not GetCheckoutStatus's out parameter: no by-ref argument to cross into .NET.
+    owner = DB.WorksharingUtils.GetWorksharingTooltipInfo(doc, element_id(value)).Owner
+    if not owner:
+        return "borrowed by another user"
+    workset = editable_workset(doc, doc.GetElement(element_id(value)))
+    if workset is not None and workset.Owner == owner:
+        return f"owned by {owner} because workset '{workset.Name}' is editable by {owner}"
+    return f"borrowed by {owner}"
+
+
+def editable_workset(doc, element):
+    """The element's user workset when someone has made it editable (its Owner), else None."""
+    if element is None:
+        return None
+    workset = doc.GetWorksetTable().GetWorkset(element.WorksetId)
+    return workset if workset is not None and workset.Owner else None
 
 
 # -- narrowing the calls ------------------------------------------------------------------------------
@@ -135,8 +227,10 @@ def _note(call: PreparedCall, left_out: list[int], blocked: dict[int, str]) -> s
         by_reason.setdefault(blocked[value], []).append(value)
     parts = [f"{len(ids)} {'element' if len(ids) == 1 else 'elements'} {reason} ({_shown(ids)})"
              for reason, ids in by_reason.items()]
+    advice = " ".join(([WHAT_TO_DO] if set(by_reason) - {NOT_IN_MODEL} else [])
+                      + ([CHECK_IDS] if NOT_IN_MODEL in by_reason else []))
     return (f"{call.name} left out {len(left_out)} of its {len(_ids_of(call))} elements, which this user cannot "
-            f"change now: {'; '.join(parts)}. {WHAT_TO_DO}")
+            f"change now: {'; '.join(parts)}. {advice}")
 
 
 def _shown(ids: list[int]) -> str:

@@ -20,6 +20,11 @@ with that error and never offered for approval (docs/SAFETY.md).
 The calls approved earlier in the same step run first inside the group, unmeasured: a step that
 creates a level and then a wall on it previews the wall against the new level.
 
+In a workshared model a commit borrows what it changes, and the group's rollback does not give it
+back (docs/REVIT_BEHAVIOUR.md, "Worksharing"): the preview, and the earlier calls run before it,
+try only the elements the user owns already (``ownership.owned_part``); the approval names the
+others, which are borrowed only when the approved call runs (docs/WORKSHARING.md).
+
 Main thread only (the bridge's Execute), like the executor.
 """
 from __future__ import annotations
@@ -81,6 +86,7 @@ class Preview:
     warnings: tuple[str, ...] = ()
     guarded: tuple[str, ...] = ()   # dialogs answered and saves refused (revit/step_guard.py)
     left_out: str = ""              # elements others own, left out of the call (hosts/revit/ownership.py)
+    untried: str = ""               # elements nobody owns, not tried: trying would borrow them (ownership.py)
 
     @property
     def modified_count(self) -> int:
@@ -97,8 +103,11 @@ class Preview:
         if self.warnings:
             lines.append(f"Revit would warn: {failures_text(list(self.warnings))}")
         lines += self.guarded
-        if self.left_out:
-            lines.append(self.left_out)
+        if not lines and self.untried:
+            lines.append("Nothing was tried in this preview.")
+        for note in (self.left_out, self.untried):
+            if note:
+                lines.append(note)
         return "\n".join(lines) if lines else "No change to the model."
 
     @staticmethod
@@ -161,10 +170,16 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
         return Preview(error=narrowed.note)
-    earlier = [ownership.as_it_will_run(doc, c) for c in earlier]
-    preview = _preview(uidoc, session, call if narrowed is None else narrowed.call, earlier)
+    # Only what the user owns already is tried: a commit here would borrow the rest for good.
+    tried, untried = ownership.owned_part(doc, call if narrowed is None else narrowed.call)
+    earlier = [part for part, _ in (ownership.owned_part(doc, ownership.as_it_will_run(doc, c)) for c in earlier)
+               if part is not None]
+    preview = _preview(uidoc, session, tried, earlier) if tried is not None else Preview()
     left_out = "\n".join(([narrowed.note] if narrowed is not None else []) + list(call.notes))
-    return preview if not left_out or preview is None else dataclasses.replace(preview, left_out=left_out)
+    if preview is None or not (left_out or untried):
+        return preview
+    return dataclasses.replace(preview, left_out=left_out,
+                               untried=ownership.untried_note(call, untried) if untried else "")
 
 
 def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall]) -> Preview | None:

@@ -23,7 +23,7 @@ from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._sketches import CurveElement, ModelCurve, ModelLine, Sketch, SketchBase, SketchPlane
 from ._transactions import SubTransaction, Transaction, TransactionGroup
-from ._saving import SynchronizeWithCentralOptions, TransactWithCentralOptions
+from ._saving import ICentralLockedCallback, SynchronizeWithCentralOptions, TransactWithCentralOptions
 from ._worksets import FilteredWorksetCollector, Workset, WorksetId, WorksetKind, WorksetPreview, WorksetTable
 from ._worksharing import (CheckoutStatus, ModelUpdatesStatus, RelinquishedItems, RelinquishOptions,
                            WorksharingTooltipInfo, WorksharingUtils)
@@ -77,7 +77,7 @@ __all__ = [
     "IFailuresPreprocessor", "FailuresAccessor", "FailureMessageAccessor", "FailureMessage",
     "FailureDefinition", "FailureDefinitionId", "FailureSeverity", "FailureProcessingResult",
     # saving and synchronizing (Document.Save, SaveAs, SynchronizeWithCentral)
-    "TransactWithCentralOptions", "SynchronizeWithCentralOptions",
+    "TransactWithCentralOptions", "SynchronizeWithCentralOptions", "ICentralLockedCallback",
     # worksharing: worksets, element ownership, changes in central
     "WorksetId", "WorksetKind", "WorksetPreview", "Workset", "WorksetTable", "FilteredWorksetCollector",
     "CheckoutStatus", "ModelUpdatesStatus", "WorksharingTooltipInfo", "RelinquishOptions", "RelinquishedItems",

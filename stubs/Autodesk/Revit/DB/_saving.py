@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from revit_standin.guard import api_class
 
-__all__ = ["SavingDocument", "TransactWithCentralOptions", "SynchronizeWithCentralOptions"]
+__all__ = ["SavingDocument", "ICentralLockedCallback", "TransactWithCentralOptions", "SynchronizeWithCentralOptions"]
 
 OPEN_TRANSACTION_MESSAGE = ("Operation is not permitted when there is any open sub-transaction, transaction, "
                             "or transaction group.")
@@ -36,9 +36,32 @@ def _invalid_operation(message: str):
     return InvalidOperationException(message)
 
 
+class ICentralLockedCallback:
+    """Interface: implement ShouldWaitForLockAvailability() -> bool. Revit asks it when central is
+    locked: True waits for the lock, False gives up (the call raises CentralModelContentionException)."""
+
+    def ShouldWaitForLockAvailability(self) -> bool:  # noqa: N802
+        return True
+
+
 @api_class
 class TransactWithCentralOptions:
     def __init__(self):
+        self._lock_callback = None
+
+    def SetLockCallback(self, lockCallback) -> None:  # noqa: N802, N803
+        """Revit: a callback "that would allow an external application to change Revit's default behavior of
+        endlessly waiting and repeatedly trying to lock a central model"."""
+        self._lock_callback = lockCallback
+
+    def GetLockCallback(self):  # noqa: N802
+        return self._lock_callback
+
+    @property
+    def IsValidObject(self) -> bool:  # noqa: N802
+        return True
+
+    def Dispose(self) -> None:  # noqa: N802
         pass
 
 

@@ -13,7 +13,14 @@ What the stand-in does, each with its row in docs/REVIT_BEHAVIOUR.md ("Workshari
   is workshared ("the model is not validated to be workshared"): in one that is not, nothing is
   owned and everything is current.
 - ``CheckoutElements`` asks central: it returns the ids the current user owns afterwards (those
-  nobody else owns, and those already owned), never the ones another user owns.
+  nobody else owns, and those already owned), never the ones another user owns. An id that is not
+  in the document is an ArgumentException. With a transaction open it works (Autodesk documents
+  no refusal). While central is locked it asks the options' lock callback; without one Revit
+  "waits endlessly", which the stand-in cannot: it raises ``WouldWaitForCentral``.
+- Ownership through worksets: an element on a user workset someone made editable
+  (``CheckoutWorksets``; ``central.colleague_edits_workset``) is theirs unless another user borrows it.
+- A detached model (``central.open_detached``, Document.IsDetached) is workshared without a
+  central: nothing is borrowed at commit, and CheckoutElements raises CentralModelException.
 - A transaction that changes or deletes an element another user owns, or one changed or deleted
   in central since this document last reloaded, fails at commit with an error and is rolled
   back. An element nobody owns is borrowed by the current user when the change commits.
@@ -25,7 +32,8 @@ What the stand-in does, each with its row in docs/REVIT_BEHAVIOUR.md ("Workshari
 """
 from __future__ import annotations
 
-from revit_standin.central import DEFAULT_USER, DEFAULT_WORKSET, GRIDS_WORKSET, Central, CentralUnreachable
+from revit_standin.central import (DEFAULT_USER, DEFAULT_WORKSET, GRIDS_WORKSET, Central, CentralUnreachable,
+                                   WouldWaitForCentral)
 from revit_standin.guard import api_class
 
 from ._enums import BuiltInCategory, _RevitEnum
@@ -113,7 +121,7 @@ class RelinquishedItems(_Disposable):
         return [ElementId(i) for i in self._element_ids]
 
     def GetRelinquishedWorksets(self) -> list[WorksetId]:  # noqa: N802
-        return []
+        return [WorksetId(i) for i in getattr(self, "_workset_ids", [])]
 
 
 def _invalid_operation(message: str):
@@ -123,12 +131,25 @@ def _invalid_operation(message: str):
 
 def _talking_to_central(document, action):
     """Run ``action(central)``; an unreachable central is Revit's communication exception."""
-    from Autodesk.Revit.Exceptions import CentralFileCommunicationException
+    from Autodesk.Revit.Exceptions import CentralFileCommunicationException, CentralModelException
     central = document._workshared_central()
+    if central.detached:   # not documented: the stand-in's guess (an in-Revit check reports Revit's answer)
+        raise CentralModelException("The document is detached from its central model: there is no central to ask.")
     try:
         return action(central)
     except CentralUnreachable as error:
         raise CentralFileCommunicationException(str(error)) from None
+
+
+def _wait_for_lock(central: Central, options) -> None:
+    """Central locked by another client's synchronize: ask the options' lock callback, as Revit does."""
+    if central.locked_by is None:
+        return
+    from Autodesk.Revit.Exceptions import CentralModelContentionException
+    callback = options.GetLockCallback() if options is not None else None
+    if callback is None or callback.ShouldWaitForLockAvailability():
+        raise WouldWaitForCentral(f"Central is locked by {central.locked_by}: Revit would wait until it is free.")
+    raise CentralModelContentionException("The central model is locked by another client.")
 
 
 @api_class
@@ -138,21 +159,50 @@ class WorksharingUtils:
         """"The ids of all specified elements that are now owned (but possibly out of date),
         including all that were owned prior to the function call"."""
         document._require_workshared_primary("elementsToCheckout")
-        document._require_no_transaction("check out elements")   # not documented either way
         ids = [element_id._value for element_id in elementsToCheckout]
         if any(i not in document._elements for i in ids):
             from Autodesk.Revit.Exceptions import ArgumentException
             raise ArgumentException("One or more elements in elementsToCheckout do not exist in the document.",
                                     "elementsToCheckout")
-        owned = _talking_to_central(document, lambda central: central.borrow(document._username(), ids))
+
+        def borrow(central: Central) -> list[int]:
+            _wait_for_lock(central, options)
+            return central.borrow(document._username(), ids, document._workset_of)
+        owned = _talking_to_central(document, borrow)
         document._learn_from_central()
         return {ElementId(i) for i in owned}
+
+    @staticmethod
+    def CheckoutWorksets(document, worksetsToCheckout, options=None):  # noqa: N802, N803
+        """Makes the user worksets editable by the current user where nobody else has them: "Obtains
+        ownership for the current user of as many specified worksets as possible"; the ids of those
+        the user owns afterwards."""
+        from Autodesk.Revit.Exceptions import ArgumentException
+        document._require_workshared_primary("worksetsToCheckout")
+        wanted = [w._value for w in worksetsToCheckout]
+        if document._open_transaction is not None:
+            raise ArgumentException("document has an open editing transaction and is accepting changes.", "document")
+        if any(i not in document._worksets for i in wanted):
+            raise ArgumentException("There are one or more ids with no corresponding workset.", "worksetsToCheckout")
+        user = document._username()
+
+        def make_editable(central: Central) -> list[int]:
+            _wait_for_lock(central, options)
+            central.check_reachable()
+            owned = []
+            for workset_id in wanted:
+                if central.workset_owners.setdefault(workset_id, user) == user:
+                    owned.append(workset_id)
+            return owned
+        owned = _talking_to_central(document, make_editable)
+        document._learn_from_central()
+        return {WorksetId(i) for i in owned}
 
     @staticmethod
     def GetCheckoutStatus(document, elementId: ElementId, *owner):  # noqa: N802, N803
         """The cached status. The C# overload with ``out string owner`` reaches Python as
         ``GetCheckoutStatus(doc, id, owner)`` and returns (status, owner): both are served here."""
-        holder = document._ownership_cache.get(elementId._value) or ""
+        holder = document._cached_owner(elementId._value)
         if not holder:
             status = CheckoutStatus.NotOwned
         elif holder == document._username():
@@ -172,24 +222,31 @@ class WorksharingUtils:
         element_id, central = elementId._value, document._central
         if central is None or element_id not in document._elements:
             return WorksharingTooltipInfo("", "", "")
-        return WorksharingTooltipInfo(document._ownership_cache.get(element_id, ""),
+        return WorksharingTooltipInfo(document._cached_owner(element_id),
                                       central.creators.get(element_id, ""), central.changed_by.get(element_id, ""))
 
     @staticmethod
     def RelinquishOwnership(document, generalCategories, options=None):  # noqa: N802, N803
         document._require_workshared_primary("document")
         document._require_no_transaction("relinquish ownership")
-        if not generalCategories.CheckedOutElements:
-            return RelinquishedItems([])
         kept = document._unsynchronized_ids()
         user = document._username()
 
-        def give_back(central: Central) -> list[int]:
+        def give_back(central: Central) -> tuple[list[int], list[int]]:
+            worksets = []
+            if generalCategories.UserWorksets:
+                worksets = sorted(i for i, holder in central.workset_owners.items() if holder == user)
+                for workset_id in worksets:
+                    del central.workset_owners[workset_id]
+            if not generalCategories.CheckedOutElements:
+                return [], worksets
             mine = [i for i, holder in central.owners.items() if holder == user and i not in kept]
-            return central.relinquish(user, mine)
-        given = _talking_to_central(document, give_back)
+            return central.relinquish(user, mine), worksets
+        given, worksets = _talking_to_central(document, give_back)
         document._learn_from_central()
-        return RelinquishedItems(given)
+        relinquished = RelinquishedItems(given)
+        relinquished._workset_ids = worksets
+        return relinquished
 
 
 @api_class
@@ -201,6 +258,11 @@ class WorksharingDocument:
     @property
     def IsWorkshared(self) -> bool:  # noqa: N802
         return self._central is not None
+
+    @property
+    def IsDetached(self) -> bool:  # noqa: N802
+        """A workshared model opened detached from central: it has no central model."""
+        return self._central is not None and self._central.detached
 
     def CanEnableWorksharing(self) -> bool:  # noqa: N802
         return not self.IsWorkshared
@@ -279,8 +341,18 @@ class WorksharingDocument:
         holds, what was deleted there): read at each contact with central."""
         central = self._central
         self._ownership_cache = dict(central.owners)
+        self._workset_owners_cache = dict(central.workset_owners)
         self._central_versions_cache = dict(central.versions)
         self._central_deleted_cache = set(central.deleted)
+
+    def _workset_of(self, element_id: int) -> int | None:
+        element = self._elements.get(element_id)
+        return element._state.get("workset") if element is not None else None
+
+    def _cached_owner(self, element_id: int) -> str:
+        """Who owns the element as this copy last learnt: who borrows it, else its workset's owner."""
+        return (getattr(self, "_ownership_cache", {}).get(element_id)
+                or getattr(self, "_workset_owners_cache", {}).get(self._workset_of(element_id)) or "")
 
     def _unsynchronized_ids(self) -> set[int]:
         return set(getattr(self, "_unsynchronized", ()))
@@ -304,13 +376,13 @@ class WorksharingDocument:
     def _ownership_failures(self, changed: list[int], deleted: list[int]):
         """The errors committing these changes meets in central (none for a new element)."""
         from ._failures import FailureMessage
-        if self._central is None:
+        if self._central is None or self._central.detached:
             return []
         failures, user = [], self._username()
         for element_id in [*changed, *deleted]:
             if self._model_updates_status(element_id) == ModelUpdatesStatus.NotYetInCentral:
                 continue
-            owner = self._central.owner(element_id)
+            owner = self._central.owner(element_id, self._workset_of(element_id))
             if not self._central.reachable and owner != user:
                 failure = FailureMessage(CANNOT_BORROW)
             elif owner not in (None, user):
@@ -336,9 +408,9 @@ class WorksharingDocument:
             return
         user = self._username()
         self._unsynchronized |= set(changed) | set(deleted)
-        if not self._central.reachable:   # only what the user owns already could commit (_ownership_failures)
+        if not self._central.reachable or self._central.detached:   # only what the user owns already could commit
             return
-        self._central.borrow(user, changed)
+        self._central.borrow(user, changed, self._workset_of)
         self._learn_from_central()
 
     def _synchronize(self, relinquish: RelinquishOptions | None) -> None:
@@ -356,6 +428,9 @@ class WorksharingDocument:
             self._unsynchronized = set()
             if relinquish is None or relinquish.CheckedOutElements:
                 central.relinquish(user)
+            if relinquish is None or relinquish.UserWorksets:
+                for workset_id in [i for i, holder in central.workset_owners.items() if holder == user]:
+                    del central.workset_owners[workset_id]
         _talking_to_central(self, synchronize)
         self._reload_latest(central)
 

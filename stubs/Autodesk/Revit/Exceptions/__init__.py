@@ -13,7 +13,7 @@ __all__ = [
     "InvalidObjectException", "ModificationOutsideTransactionException",
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
     "IOException", "FileAccessException", "InternalException", "CentralModelException",
-    "CentralFileCommunicationException",
+    "CentralFileCommunicationException", "CentralModelContentionException",
 ]
 
 
@@ -81,6 +81,10 @@ class CentralModelException(ApplicationException):
 
 class CentralFileCommunicationException(CentralModelException):
     """The central model could not be reached."""
+
+
+class CentralModelContentionException(CentralModelException):
+    """The central model is locked by another client (a lock callback said not to wait)."""
 
 
 class FileAccessException(IOException):

@@ -123,3 +123,27 @@ def test_a_file_whose_every_edited_row_is_held_changes_nothing_and_says_who(box,
     outcome = run(box, "import_parameters", {"path": "Doors.xlsx"})
     assert "borrowed by maria" in outcome.content and "Nothing was changed" in outcome.content, outcome.content
     assert marks(box, box.held) != [f"M{i}" for i in box.held]
+
+
+def borrowed_by_me(box) -> set[int]:
+    from Autodesk.Revit import DB
+    return box.on_main_thread(lambda: {e.Id.Value for e in DB.FilteredElementCollector(box.doc)
+                                       .WhereElementIsNotElementType()
+                                       if DB.WorksharingUtils.GetCheckoutStatus(box.doc, e.Id)
+                                       == DB.CheckoutStatus.OwnedByCurrentUser})
+
+
+def test_the_import_s_preview_borrows_none_of_the_rows_nobody_owns(box, documents):
+    # Issue 36, item 1 for a tool whose elements are its targets: a commit inside the preview's
+    # rolled-back group would borrow the rows' doors for good, before the user approves.
+    free = [i for i in doors(box) if i not in box.held][:3]
+    export_and_edit(box, documents, free)
+    before = borrowed_by_me(box)
+    call = prepared("import_parameters", {"path": "Doors.xlsx"})
+    shown = box.bridge.call(lambda: preview_call(box.host.uiapp.ActiveUIDocument, box.session, call), timeout=60)
+    assert shown is not None and shown.error is None, shown
+    assert borrowed_by_me(box) == before                                  # declined: nothing borrowed
+    assert "3 elements nobody borrows now" in shown.text(), shown.text()
+    outcome = run(box, "import_parameters", {"path": "Doors.xlsx"})       # approved: borrows what it changes
+    assert not outcome.is_error and marks(box, free) == [f"M{i}" for i in free], outcome.content
+    assert set(free) <= borrowed_by_me(box)

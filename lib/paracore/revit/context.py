@@ -51,6 +51,9 @@ class ToolContext:
     # central), as the executor learnt from central for a tool that declares ``targets``
     # (hosts/revit/targets.py); None when central was not asked (a preview, a description).
     left_out: frozenset[int] | None = None
+    # In a workshared model's preview: targets nobody owns now. A commit would borrow them, and the
+    # preview's rollback does not give them back, so the call leaves them alone (hosts/revit/preview.py).
+    untried: frozenset[int] = frozenset()
 
     @property
     def length_unit(self) -> str:

@@ -36,6 +36,13 @@ def leave_out_held(ctx, plan: ImportPlan) -> None:
     plan.changes = kept
 
 
+def leave_out_untried(ctx, plan: ImportPlan) -> None:
+    """In a preview, drop the changes to elements nobody owns now (``ctx.untried``): committing them,
+    even in a group rolled back, would borrow them. The approval names them (hosts/revit/preview.py)."""
+    if ctx.untried:
+        plan.changes = [change for change in plan.changes if change.owner_id not in ctx.untried]
+
+
 def _held_in_cache(ctx, ids: set[int]) -> set[int]:
     from Autodesk.Revit import DB
     utils = DB.WorksharingUtils

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from paracore.core.display import display_text
 from paracore.tools.export_files import export_target, file_stem, input_file, write_new
-from paracore.tools.import_ownership import leave_out_held
+from paracore.tools.import_ownership import leave_out_held, leave_out_untried
 from paracore.tools.lookup import category_of, resolve_category, type_of
 from paracore.tools.parameter_import import (
     CellChange,
@@ -226,6 +226,7 @@ def _applicable(ctx, args: ImportParametersArgs) -> ImportPlan:
     if edited and not plan.changes:
         raise ToolError(f"None of the rows of '{display_text(plan.file, 120)}' that change something can be "
                         f"applied now: {_problem_lines(plan.problems)}. Nothing was changed.")
+    leave_out_untried(ctx, plan)
     return plan
 
 

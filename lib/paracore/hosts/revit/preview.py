@@ -39,7 +39,7 @@ from paracore.core.display import display_text
 from paracore.core.session import Session
 from paracore.core.units import format_length
 from paracore.core.working_set import singular
-from paracore.hosts.revit import document_events, ownership, undo_ledger
+from paracore.hosts.revit import document_events, ownership, targets, undo_ledger
 from paracore.hosts.revit.executor import MAX_RESULT_CHARS
 from paracore.hosts.revit.step_guard import StepGuard
 from paracore.hosts.revit.transactions import failures_text, run_in_transaction
@@ -172,6 +172,7 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
         return Preview(error=narrowed.note)
     # Only what the user owns already is tried: a commit here would borrow the rest for good.
     tried, untried = ownership.owned_part(doc, call if narrowed is None else narrowed.call)
+    untried += targets.untried(doc, session, call)       # a tool whose elements are its targets (import)
     earlier = [part for part, _ in (ownership.owned_part(doc, ownership.as_it_will_run(doc, c)) for c in earlier)
                if part is not None]
     preview = _preview(uidoc, session, tried, earlier) if tried is not None else Preview()
@@ -196,14 +197,20 @@ def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[Prep
         try:
             for before in (c for c in earlier if c.spec.writes):
                 with StepGuard(getattr(uidoc, "Application", None), doc):
-                    _run(ToolContext(doc=doc, uidoc=uidoc, session=session), before)
-            measured = _measure(doc, ToolContext(doc=doc, uidoc=uidoc, session=session), call)
+                    _run(_context(uidoc, session, before), before)
+            measured = _measure(doc, _context(uidoc, session, call), call)
         finally:
             _roll_back(group)
             # Its commits are gone, whether or not Revit raised DocumentChanged for the rollback
             # (and, should RollBack fail, Revit rolls the open group back at the end of Execute).
             undo_ledger.group_rolled_back(doc, mark)
     return _finish(doc, measured)
+
+
+def _context(uidoc, session: Session, call: PreparedCall) -> ToolContext:
+    """The context a call is previewed in: without the targets nobody owns (targets.untried)."""
+    untried = frozenset(targets.untried(uidoc.Document, session, call))
+    return ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session, untried=untried)
 
 
 def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured":

@@ -13,6 +13,8 @@ element_ids in ownership's own ``check_out``, in the same ask of central as the 
 
 Before the approval (the preview, the description) nothing is asked of central: the tool reads the
 local copy's cache itself, as ownership's ``from_cache`` does for element_ids (``left_out`` None).
+The preview also leaves alone the targets nobody owns now (``untried``, ``ToolContext.untried``), as
+it does a call's element_ids (``ownership.owned_part``): a commit would borrow them.
 """
 from __future__ import annotations
 
@@ -53,6 +55,18 @@ def check_out(doc, session: Session, calls: Sequence[tuple[str, PreparedCall]]
         else:                           # the tool names what it leaves out, with who
             left_out[call_id] = frozenset(ids) - frozenset(said.call.args.element_ids)
     return narrowed, left_out
+
+
+def untried(doc, session: Session, call: PreparedCall) -> list[int]:
+    """The targets of ``call`` the user does not own now (``ownership.owned_part``): its preview
+    leaves them alone, since a change committed there would borrow them for good."""
+    if not doc.IsWorkshared or doc.IsDetached:
+        return []
+    found = _targets(doc, session, [("preview", call)])
+    if not found:
+        return []
+    _, ids = found["preview"]
+    return ownership.owned_part(doc, _on_ids(call, ids))[1]
 
 
 def _targets(doc, session: Session, calls) -> dict[str, tuple[PreparedCall, list[int]]]:

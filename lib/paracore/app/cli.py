@@ -129,6 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     view.add_argument("--size", type=int, default=pictures.DEFAULT_SIZE,
                       help=f"pixels across, {pictures.MIN_SIZE} to {pictures.MAX_SIZE} (default {pictures.DEFAULT_SIZE})")
     view.set_defaults(handler=_view)
+    doctor_command = sub.add_parser("doctor", help="check what can be checked without Revit (Python, the firm "
+                                                   "standards and the files that failed to parse)")
+    doctor_command.set_defaults(handler=_doctor)
     tools_doc = sub.add_parser("tools-doc", help="print the tools reference (docs/TOOLS.md) in markdown")
     tools_doc.set_defaults(handler=_tools_doc)
     sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
@@ -286,6 +289,12 @@ def _settings_said_aloud() -> Settings:
     for warning in loaded.warnings:
         print(f"paracore: {warning if str(path) in warning else f'{path}: {warning}'}", file=sys.stderr)
     return loaded.settings
+
+
+def _doctor(args) -> int:
+    from paracore.app.doctor import run_doctor_outside_revit
+    checks = run_doctor_outside_revit(sys.stdout)
+    return 0 if all(check.status == "ok" for check in checks) else 1
 
 
 def _tools_doc(args) -> int:

@@ -11,13 +11,21 @@ from collections.abc import Sequence
 
 from paracore.agent import Agent, ApprovalPolicy, Approver, approve_all
 from paracore.agent.build import build_agent
-from paracore.core import resources, session as sessions
+from paracore.core import resources, session as sessions, standards
 from paracore.core.settings import Settings
 from paracore.hosts.revit import document_events
 from paracore.hosts.revit.bridge import Bridge
 from paracore.hosts.revit.runtime import RevitRuntime, session_for
 from paracore.revit.documents import document_key
 from paracore.tools.catalogue import load_tools
+
+
+def standards_notice(settings: Settings | None = None) -> str:
+    """What the sandbox says at start of the firm standards that could not be loaded (files that fail
+    to parse, a folder that does not exist): inside Revit, Settings shows them; here nothing else would.
+    "" when every standard loaded."""
+    not_loaded = standards.current(settings).not_loaded()
+    return f"Firm standards: {not_loaded} (docs/STANDARDS.md gives the format.)" if not_loaded else ""
 
 
 def install_standin() -> None:

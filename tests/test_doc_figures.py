@@ -28,6 +28,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ABOUT = 0.05   # an "about N" figure is within 5% of what the bench measures
+NUMBER_WORDS = {"three": 3, "four": 4, "five": 5, "six": 6}
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Figure:
         assert len(matches) == 1, (f"{self.file}: the figure {self.pattern!r} is found {len(matches)} times: "
                                    "update FIGURES in tests/test_doc_figures.py with the docs' new wording")
         groups = matches[0] if isinstance(matches[0], tuple) else (matches[0],)
-        return [int(group.replace(",", "")) for group in groups]
+        return [NUMBER_WORDS[group] if group in NUMBER_WORDS else int(group.replace(",", "")) for group in groups]
 
 
 FIGURES = (
@@ -62,6 +63,11 @@ FIGURES = (
                                r"of every tool's ([\d,]+)", ("core and modelling tokens", "every tool tokens"),
            about=True),
     Figure("docs/TOOLSETS.md", r"\(bench/RESULTS\.md, Toolsets, at (\d+) tools\)", ("tools",)),
+    Figure("docs/STANDARDS.md", r"The list of the (\w+) bundled standards adds \*\*(\d+) tokens\*\* "
+                                r"\(o200k_base; ([\d,]+) bytes\)",
+           ("standards listed", "standards list tokens", "standards list bytes")),
+    Figure("docs/STANDARDS.md", r"its definition costs about (\d+) tokens in every request \((\d+) in an MCP",
+           ("use_standard tokens", "use_standard tokens over MCP"), about=True),
     Figure("docs/TOOLS.md", r"do not edit by hand\. (\d+) tools\.", ("tools",)),
 )
 
@@ -83,17 +89,44 @@ def definition_rows() -> dict[str, tuple[int, int]]:
 
 
 @lru_cache(maxsize=None)
-def mcp_listing(all_tools: bool) -> tuple[int, int]:
-    """(tools, o200k tokens) of the tools/list an MCP client gets (bench/mcp_roundtrip.py), first or
-    with --all-tools, from a server on loopback."""
+def mcp_body(all_tools: bool) -> str:
+    """The tools/list an MCP client gets (bench/mcp_roundtrip.py), first or with --all-tools, as JSON,
+    from a server on loopback."""
     _bench_path()
     import anyio
     import mcp_roundtrip
-    import tokens
     from mcp_support import http_server
     with http_server(all_tools=all_tools) if all_tools else http_server() as server:
-        body = anyio.run(mcp_roundtrip._listed, server.url)
+        return anyio.run(mcp_roundtrip._listed, server.url)
+
+
+def mcp_listing(all_tools: bool) -> tuple[int, int]:
+    """(tools, o200k tokens) of that listing."""
+    _bench_path()
+    import tokens
+    body = mcp_body(all_tools)
     return len(json.loads(body)["tools"]), tokens.count(body)
+
+
+def tool_tokens(name: str, over_mcp: bool) -> int:
+    """o200k tokens of one tool's definition: as the registry renders it for the chat (compact JSON), or
+    as it stands in an MCP client's tools/list."""
+    _bench_path()
+    import tokens
+    if over_mcp:
+        [listed] = [tool for tool in json.loads(mcp_body(False))["tools"] if tool["name"] == name]
+        return tokens.count(json.dumps(listed, ensure_ascii=False))
+    from paracore.tools.registry import default_registry
+    registry_tools()
+    definition = default_registry().get(name).definition()
+    return tokens.count(json.dumps(definition, ensure_ascii=False, separators=(",", ":")))
+
+
+def standards_cost() -> tuple[int, int, int]:
+    """(standards, bytes, o200k tokens) the bundled standards' list adds to the system prompt."""
+    _bench_path()
+    import token_economy
+    return token_economy.standards_cost()
 
 
 @lru_cache(maxsize=None)
@@ -132,6 +165,11 @@ TRUTHS = {
     "core and modelling tokens": lambda: definition_rows()["core (always sent)"][1]
     + definition_rows()["+ modelling"][1],
     "every tool tokens": lambda: definition_rows()["every tool (each request before toolsets)"][1],
+    "use_standard tokens": lambda: tool_tokens("use_standard", over_mcp=False),
+    "use_standard tokens over MCP": lambda: tool_tokens("use_standard", over_mcp=True),
+    "standards listed": lambda: standards_cost()[0],
+    "standards list bytes": lambda: standards_cost()[1],
+    "standards list tokens": lambda: standards_cost()[2],
     "exploration tests": exploration_tests,
     "vendored packages": vendored_packages,
 }

@@ -12,6 +12,7 @@ from pathlib import Path
 from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_model
 from paracore.app.cli_view import ConversationPrinter
+from paracore.app.doctor import run_doctor_outside_revit
 from paracore.app.replay import failed_calls, failed_turns, run_replay
 from paracore.app.replay_file import ReplayFileError, load_replay
 from paracore.app.terminal_chat import run_chat
@@ -292,7 +293,6 @@ def _settings_said_aloud() -> Settings:
 
 
 def _doctor(args) -> int:
-    from paracore.app.doctor import run_doctor_outside_revit
     checks = run_doctor_outside_revit(sys.stdout)
     return 0 if all(check.status == "ok" for check in checks) else 1
 

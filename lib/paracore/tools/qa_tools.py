@@ -275,8 +275,9 @@ def _empty_in(ctx, required: dict, result: CheckResult, source: str, check: str,
         label = category_name(ctx, bic) or category
         elements = _elements(ctx, bic)
         types = _types_of(ctx, elements)
+        type_of = {id(element): type_id for type_id, (_, members) in types.items() for element in members}
         for name in names:
-            empty, by_type, found = _empty_parameter(elements, types, name)
+            empty, by_type, found = _empty_parameter(elements, types, type_of, name)
             if empty:
                 result.findings.append(_finding(
                     ctx, f"{source}{singular(label)} with an empty {name}", empty,
@@ -301,12 +302,12 @@ def _types_of(ctx, elements) -> dict[int, tuple]:
     return types
 
 
-def _empty_parameter(elements, types: dict, name: str):
+def _empty_parameter(elements, types: dict, type_of: dict, name: str):
     """(elements whose own ``name`` is empty, type id -> its elements for each type whose ``name`` is
     empty, whether any element or type has the parameter at all). Revit's Properties show an element's
-    type parameters with its own: a name the element lacks is looked up on its type."""
+    type parameters with its own: a name the element lacks is looked up on its type. ``type_of``:
+    id(element) -> its type id."""
     empty, by_type, found = [], {}, False
-    type_of = {id(element): type_id for type_id, (_, members) in types.items() for element in members}
     type_empty: dict[int, bool | None] = {}     # type id -> its parameter is empty (None: it has none)
     for element in elements:
         parameter = element.LookupParameter(name)

@@ -47,6 +47,7 @@ class CollectionMember:
     owner: type                # the stand-in class
     name: str
     returns: tuple[str, ...]   # as the real API declares them, every version
+    without_arguments: bool    # an instance method with an overload that takes nothing: callable generically
 
     @property
     def wanted(self) -> set[str]:
@@ -67,21 +68,25 @@ def collection_members(apis: dict[int, RealApi]) -> list[CollectionMember]:
             if not isinstance(cls, type) or standin_api.is_enum_class(cls):
                 continue
             for member_name, (owner, raw) in standin_api.class_members(cls).items():
-                returns = _real_returns(apis, space.name, name, member_name)
+                returns, without_arguments = _real_returns(apis, space.name, name, member_name)
                 if returns:
                     qualname = f"{space.name}.{name}.{member_name}"
-                    found[qualname] = CollectionMember(qualname, cls, member_name, returns)
+                    found[qualname] = CollectionMember(qualname, cls, member_name, returns, without_arguments)
     return sorted(found.values(), key=lambda member: member.qualname)
 
 
-def _real_returns(apis, namespace: str, cls_name: str, member: str) -> tuple[str, ...]:
+def _real_returns(apis, namespace: str, cls_name: str, member: str) -> tuple[tuple[str, ...], bool]:
+    """(what the member returns in any version, when one is a collection; whether every version has an
+    instance overload that takes no argument)."""
     returns: dict[str, None] = {}
+    without_arguments = True
     for api in apis.values():
         real_class = api.get_class(namespace, cls_name)
         found = api.find_member(real_class, member) if real_class is not None else None
         if found is not None and found[1].kind in CALLABLE_KINDS and found[1].returns_collection:
             returns.update(dict.fromkeys(found[1].returns))
-    return tuple(returns)
+            without_arguments &= found[1].kind == METHOD and () in found[1].signatures
+    return tuple(returns), bool(returns) and without_arguments
 
 
 # --- reading what a stand-in member returns --------------------------------------------------------------
@@ -307,11 +312,13 @@ def test_an_iset_revit_returns_has_count_and_no_python_set_operators():
     options): pythonnet gives it Count, iteration, ``in`` and ``len`` (its collection mixins), and no
     ``|``, ``&``, ``-`` or ``^``: those are Python's set operators, which a .NET set does not have."""
     from Autodesk.Revit.DB import ElementId, Family, FilteredElementCollector
+    from System.Collections.Generic import HashSet
     from revit_standin.host import RevitHost
 
     doc = RevitHost().open("duplex")
     family = next(f for f in FilteredElementCollector(doc).OfClass(Family) if len(f.GetFamilySymbolIds()))
     ids = family.GetFamilySymbolIds()
+    assert isinstance(ids, HashSet), type(ids)     # an ISet, not a list
     first = next(iter(ids))
     assert ids.Count == len(ids) >= 1 and first in ids and ids.Contains(first)
     for operate in (lambda: ids | set(), lambda: set() | ids, lambda: ids & {first}, lambda: ids - {first},
@@ -320,3 +327,30 @@ def test_an_iset_revit_returns_has_count_and_no_python_set_operators():
             operate()
     with pytest.raises(TypeError, match="unsupported operand"):
         ids |= {ElementId(1)}
+
+
+def test_the_members_callable_without_arguments_return_a_dotnet_collection_when_called(members):
+    """The same, by calling: each member that takes no argument, on an instance of its class in the duplex
+    (an element, a type, the document, a collector)."""
+    from Autodesk.Revit.DB import FilteredElementCollector, FilteredWorksetCollector, Wall
+    from System.Collections.Generic import HashSet
+    from revit_standin import central
+    from revit_standin.host import RevitHost
+
+    doc = RevitHost().open("duplex")
+    central.make_workshared(doc)
+    everything = [*FilteredElementCollector(doc).WhereElementIsNotElementType(),
+                  *FilteredElementCollector(doc).WhereElementIsElementType()]
+    pool = [doc, FilteredElementCollector(doc).OfClass(Wall), FilteredWorksetCollector(doc), *everything]
+    called, returned = [], {}
+    for member in (m for m in members if m.without_arguments):
+        instance = next((candidate for candidate in pool if isinstance(candidate, member.owner)), None)
+        if instance is None:
+            continue
+        result = getattr(instance, member.name)()
+        called.append(member.qualname)
+        if not isinstance(result, (List, HashSet)) or ("HashSet" not in member.wanted and isinstance(result, HashSet)):
+            returned[member.qualname] = type(result).__name__
+    assert returned == {}, f"returned what Revit does not: {returned}"
+    assert len(called) >= 10, called   # not vacuous: elements, types, sheets, the document, the collectors
+    assert "Autodesk.Revit.DB.FilteredWorksetCollector.ToWorksets" in called

@@ -236,3 +236,24 @@ def test_use_standard_says_which_files_failed_to_parse_and_a_missing_folder(revi
     save_settings(Settings(standards_folder=str(tmp_path / "offline")))
     offline = revit.text("use_standard", {})
     assert f"Not loaded: {tmp_path / 'offline'}: the standards folder of the settings cannot be read" in offline
+
+
+def test_a_naming_rule_reads_a_type_parameter_and_names_a_misspelled_one(revit, tmp_path):
+    folder = tmp_path / "naming-share"
+    folder.mkdir()
+    (folder / "ratings.md").write_text("""---
+name: fire-ratings
+description: Fire ratings are written EI and minutes, or '-'.
+naming:
+  Doors.Fire Rating: '^(-|EI \\d+)$'
+  Walls.Markk: '^W\\d+$'
+---
+Write fire ratings as EI 30, EI 60 or '-'.
+""", encoding="utf-8")
+    save_settings(Settings(standards_folder=str(folder)))
+    doors = marks(revit)
+    text = revit.text("check_model", {"standard": "fire-ratings", "to_working_set": "standard"})
+    # The duplex's door types say 'Fire Rating' (the IFC's placeholder): every door is against the rule.
+    assert f"- {len(doors)} × [fire-ratings] Door whose Fire Rating is against the pattern ^(-|EI \\d+)$" in text
+    assert sorted(revit.session.working_set.ids) == sorted(doors)
+    assert "no parameter 'Markk' on Walls or their types (fire-ratings; closest: 'Mark')" in text

@@ -256,7 +256,7 @@ def _empty_parameters(ctx, rules) -> CheckResult:
     unknown, misspelled = _empty_in(ctx, rules.qa_required_parameters, result, "", "empty_parameters")
     notes = [f"no category named {shorten(', '.join(map(repr, unknown)), 120)} in the setting "
              "qa_required_parameters"] if unknown else []
-    result.note = "; ".join(notes + misspelled)
+    result.note = "; ".join(notes + [shorten("; ".join(misspelled), NOTE_LIMIT)] if misspelled else notes)
     return result
 
 
@@ -340,6 +340,7 @@ def _type_finding(ctx, element_type, instances: list, name: str, label: str, sou
 
 
 PARAMETER_SAMPLE = 200   # elements (and their types) whose parameter names a typo is compared with
+NOTE_LIMIT = 300         # characters of the parameters no element has, in a check's line
 
 
 def _no_such_parameter(ctx, name: str, label: str, elements: list, standard: str) -> str:
@@ -602,9 +603,12 @@ def _standard(ctx, chosen: list) -> CheckResult:
         misspelled += parameters
         for target, pattern in standard.naming.items():
             try:
-                found = _named_against(ctx, target, re.compile(pattern))
+                found = _named_against(ctx, target, re.compile(pattern), standard.name)
             except ToolError:
                 unknown.append(f"{target.split('.')[0]} ({standard.name})")
+                continue
+            except _NoSuchParameter as missing:
+                misspelled.append(str(missing))
                 continue
             if found:
                 what, elements, labels = found
@@ -616,11 +620,15 @@ def _standard(ctx, chosen: list) -> CheckResult:
     notes = [f"checked {names}"] if chosen else []
     if unknown:
         notes.append(f"no category named {shorten(', '.join(unknown), 120)}")
-    result.note = "; ".join(notes + misspelled)
+    result.note = "; ".join(notes + [shorten("; ".join(misspelled), NOTE_LIMIT)] if misspelled else notes)
     return result
 
 
-def _named_against(ctx, target: str, rule: re.Pattern):
+class _NoSuchParameter(Exception):
+    """A naming rule's parameter that no element of its category, nor its type, has (a typo)."""
+
+
+def _named_against(ctx, target: str, rule: re.Pattern, standard: str = ""):
     """(what, elements, labels of the first ones) whose name or value does not match ``rule``; None if all do."""
     from Autodesk.Revit import DB
     if target in ("Views", "Sheets", "Sheet names"):
@@ -639,16 +647,32 @@ def _named_against(ctx, target: str, rule: re.Pattern):
         category, parameter = target.split(".", 1)
         bic = resolve_category(ctx, category.strip())
         label = category_name(ctx, bic) or category
-        found = []
-        for element in _elements(ctx, bic):
-            value = _value_text(element.LookupParameter(parameter.strip()))
+        found, elements, has_it = [], _elements(ctx, bic), False
+        types = _types_of(ctx, elements)
+        type_of = {id(element): type_id for type_id, (_, members) in types.items() for element in members}
+        for element in elements:
+            found_parameter = _parameter_or_types(element, types, type_of, parameter.strip())
+            has_it = has_it or found_parameter is not None
+            value = _value_text(found_parameter)
             if value and not rule.search(value):   # an empty value is required_parameters' business
                 found.append((element, value))
+        if elements and not has_it:
+            raise _NoSuchParameter(_no_such_parameter(ctx, parameter.strip(), label, elements, standard))
         what = f"{singular(label)} whose {parameter.strip()} is"
     if not found:
         return None
     labels = [f"{shorten(display_text(value), 30)}" for _, value in found[:SAMPLE]]
     return what, [element for element, _ in found], labels
+
+
+def _parameter_or_types(element, types: dict, type_of: dict, name: str):
+    """The element's parameter ``name``, else its type's (as Revit's Properties show them), else None."""
+    parameter = element.LookupParameter(name)
+    if parameter is not None:
+        return parameter
+    type_id = type_of.get(id(element))
+    element_type = types[type_id][0] if type_id is not None else None
+    return element_type.LookupParameter(name) if element_type is not None else None
 
 
 def _value_text(parameter) -> str:

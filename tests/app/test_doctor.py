@@ -368,3 +368,26 @@ def test_a_worker_that_never_runs_fails_and_one_that_runs_unpumped_is_noted():
         "pumped_steps": 20_000, "pumped_seconds": 0.5, "pumped_longest_wait": 0.005, "tick": 0.02, "slice": 0.005})
     assert never.status == "fail"
     assert free.status == "ok" and "lets it run even without the pump" in free.detail
+
+
+def test_paracore_doctor_outside_revit_names_the_standards_that_failed_and_a_missing_folder(config, tmp_path,
+                                                                                             capsys):
+    """Outside Revit there is no Settings window and no Doctor button: `paracore doctor` says it."""
+    from paracore.app import cli
+    share = tmp_path / "share"
+    share.mkdir()
+    (share / "broken.md").write_text("---\nname: broken\ndescription: y\ncolour: red\n---\ntext\n", encoding="utf-8")
+    config(standards_folder=str(share))
+    assert cli.main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert f"[WARN] Firm standards: 4 standards, firm folder {share}." in out
+    assert f"Not loaded: {share / 'broken.md'}, line 4: unknown key 'colour'" in out
+    assert "What to do: Correct each file at the line named (docs/STANDARDS.md" in out
+    assert out.startswith("Paracore Doctor (outside Revit)") and "1 warning" in out
+
+    config(standards_folder=str(tmp_path / "offline"))
+    assert cli.main(["doctor"]) == 1
+    assert f"{tmp_path / 'offline'}: the standards folder of the settings cannot be read" in capsys.readouterr().out
+    config()
+    assert cli.main(["doctor"]) == 0
+    assert "[ OK ] Firm standards: 4 standards, no firm folder set." in capsys.readouterr().out

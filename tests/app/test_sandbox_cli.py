@@ -351,3 +351,25 @@ def test_slash_commands_are_answered_by_the_sandbox_never_sent_to_the_model(tmp_
     assert "Unknown command /frobnicate." in out
     assert "Started over" in out
     assert server.requests == []  # nothing reached the model
+
+
+def test_the_sandbox_says_at_start_which_standards_failed_to_parse(tmp_path, monkeypatch):
+    """Outside Revit no Settings window shows the standards that failed: the sandbox says so first."""
+    from paracore.app.terminal_chat import run_chat
+    from paracore.core.settings import Settings
+    from paracore.llm.scripted import ScriptedModel
+
+    monkeypatch.setenv("PARACORE_CONFIG_DIR", str(tmp_path / "config"))
+    share = tmp_path / "share"
+    share.mkdir()
+    (share / "walls.md").write_text("---\nname: walls\ndescription: y\n---\n", encoding="utf-8")
+    out = io.StringIO()
+    with Sandbox("duplex") as box:
+        run_chat(box, ScriptedModel([]), ask=Keyboard(out, "/quit"), out=out, trace=False,
+                 settings=Settings(standards_folder=str(share)))
+        run_chat(box, ScriptedModel([]), ask=Keyboard(out, "/quit"), out=out, trace=False,
+                 settings=Settings(standards_folder=str(tmp_path / "offline")))
+    first, second = out.getvalue().split("Paracore sandbox · ")[1:]
+    assert (f"Firm standards: Not loaded: {share / 'walls.md'}, line 4: the standard has no text after its front "
+            "matter.") in first
+    assert f"{tmp_path / 'offline'}: the standards folder of the settings cannot be read" in second

@@ -41,7 +41,7 @@ WHEELS = {
 }
 
 # Bump when the parser's output changes, so stale JSON caches are rebuilt.
-PARSER_VERSION = 6
+PARSER_VERSION = 7
 
 # Member kinds, as pythonnet exposes them to Python.
 PROPERTY = "property"
@@ -84,6 +84,15 @@ class Member:
     # Methods and constructors (``__init__``): each overload's parameter types, ``self`` left out.
     signatures: tuple[tuple[str, ...], ...] = ()
     setter: str | None = None         # a settable property: the type its setter takes
+    # What each overload returns (a property: its getter), as the stubs spell it: ``ICollection``,
+    # ``List[ElementId]`` (see COLLECTION_TYPES); "" where none is given.
+    returns: tuple[str, ...] = ()
+
+    @property
+    def returns_collection(self) -> bool:
+        """Whether an overload returns a .NET collection (pythonnet hands Python a .NET object, never
+        a Python list or set)."""
+        return any(COLLECTION_TYPES.match(kind) for kind in self.returns)
 
     @property
     def kinds(self) -> set[str]:
@@ -252,12 +261,14 @@ def _member_kinds(body: list[ast.stmt]) -> dict[str, Member]:
     kinds: dict[str, set[str]] = {}
     signatures: dict[str, list[tuple[str, ...]]] = {}
     setters: dict[str, str] = {}
+    returns: dict[str, list[str]] = {}
     members: dict[str, Member] = {}
     for node in body:
         if isinstance(node, ast.FunctionDef):
             name, kind = _real_name(node.name), _def_kind(node)
             if kind:
                 kinds.setdefault(name, set()).add(kind)
+                returns.setdefault(name, []).append(ast.unparse(node.returns) if node.returns is not None else "")
             if kind in (METHOD, STATIC_METHOD):
                 signatures.setdefault(name, []).append(_parameter_types(node))
             elif kind is None:                               # a property's setter: its value's type
@@ -270,7 +281,7 @@ def _member_kinds(body: list[ast.stmt]) -> dict[str, Member]:
     for name, found in kinds.items():
         ordered = sorted(found, key=_PRECEDENCE.index)
         members[name] = Member(ordered[0], None, tuple(ordered[1:]), tuple(signatures.get(name, ())),
-                               setters.get(name))
+                               setters.get(name), tuple(dict.fromkeys(returns.get(name, ()))))
     for name in list(members):
         event = name[4:]
         if name.startswith("add_") and f"remove_{event}" in members and event not in members:
@@ -322,7 +333,7 @@ def parse_wheel(wheel: Path, version: int) -> RealApi:
 def _to_json(api: RealApi, wheel_sha: str) -> dict:
     return {"parser": PARSER_VERSION, "wheel_sha256": wheel_sha, "version": api.version,
             "classes": {q: {"bases": list(c.bases),
-                            "members": {n: [m.kind, m.value, m.overloads, m.signatures, m.setter]
+                            "members": {n: [m.kind, m.value, m.overloads, m.signatures, m.setter, m.returns]
                                         for n, m in c.members.items()}}
                         for q, c in api.classes.items()}}
 
@@ -331,8 +342,9 @@ def _from_json(data: dict) -> RealApi:
     classes = {}
     for qualname, c in data["classes"].items():
         namespace, _, name = qualname.rpartition(".")
-        members = {n: Member(kind, value, tuple(overloads), tuple(tuple(s) for s in signatures), setter)
-                   for n, (kind, value, overloads, signatures, setter) in c["members"].items()}
+        members = {n: Member(kind, value, tuple(overloads), tuple(tuple(s) for s in signatures), setter,
+                             tuple(returns))
+                   for n, (kind, value, overloads, signatures, setter, returns) in c["members"].items()}
         classes[qualname] = RealClass(namespace, name, tuple(c["bases"]), members)
     return RealApi(data["version"], classes)
 

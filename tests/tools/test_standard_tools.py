@@ -149,3 +149,111 @@ def test_a_firm_standards_text_reaches_the_model_only_after_use_standard(firm_fo
     # The door Marks the replay set do not follow the firm's rule, and check_model says so.
     report = next(r["content"] for r in result["turns"][1]["tool_results"] if r["name"] == "check_model")
     assert "[door-numbering] Door whose Mark is against the pattern ^D-\\d{3}$" in report
+
+
+WALL_DATA = """---
+name: wall-data
+description: Walls carry their fire rating and their Mark.
+required_parameters:
+  Walls: Fire Rating, Mark, Fire Ratng
+---
+Every wall type says its fire rating; every wall has a Mark.
+"""
+
+
+@pytest.fixture
+def wall_data(tmp_path) -> Path:
+    folder = tmp_path / "walls-share"
+    folder.mkdir()
+    (folder / "walls.md").write_text(WALL_DATA, encoding="utf-8")
+    save_settings(Settings(standards_folder=str(folder)))
+    return folder
+
+
+def wall_types(revit) -> dict[int, tuple[str, list[int]]]:
+    """type id -> (its name, the ids of its walls)."""
+    def read():
+        found: dict[int, tuple[str, list[int]]] = {}
+        for wall in DB.FilteredElementCollector(revit.doc).OfCategory(
+                DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType():
+            wall_type = revit.doc.GetElement(wall.GetTypeId())
+            found.setdefault(wall_type.Id.Value, (wall_type.Name, []))[1].append(wall.Id.Value)
+        return found
+    return revit.call(read)
+
+
+def test_a_type_parameter_left_empty_is_found_on_each_type_naming_its_instances(revit, wall_data):
+    # Fire Rating is a wall type's parameter (the duplex's wall types all leave it empty), which the
+    # check used to pass because no wall has it on the instance.
+    types = wall_types(revit)
+    assert len(types) > 1
+    text = revit.text("check_model", {"standard": "wall-data", "to_working_set": "standard"})
+    findings = [line for line in text.splitlines() if "with an empty Fire Rating" in line]
+    assert findings, text
+    for line in findings:
+        assert line.startswith("- ") and "[wall-data] Wall type '" in line and "(a type parameter" in line
+    biggest = max(types.values(), key=lambda named: len(named[1]))
+    line = next(line for line in findings if f"Wall type '{biggest[0][:30]}" in line)
+    assert line.startswith(f"- {len(biggest[1]):,} × ") and f"{biggest[1][0]} '" in line   # its walls, by id
+    # One finding per type (the budget may fold some into "… and N more"), and every wall in the working set.
+    walls = sum(len(ids) for _, ids in types.values())   # every wall: once for its Mark, once for its type
+    assert f"standard: {2 * walls:,} in {len(types) + 1} findings (checked wall-data" in text
+    assert sorted(revit.session.working_set.ids) == sorted(i for _, ids in types.values() for i in ids)
+
+    # Filled on one type, that type is no longer a finding; the others still are.
+    filled_id, (filled_name, _) = next(iter(types.items()))
+
+    def fill():
+        with DB.Transaction(revit.doc, "fire rating") as transaction:
+            transaction.Start()
+            revit.doc.GetElement(DB.ElementId(filled_id)).LookupParameter("Fire Rating").Set("EI 60")
+            transaction.Commit()
+    revit.call(fill)
+    again = revit.text("check_model", {"standard": "wall-data"})
+    assert f"Wall type '{filled_name[:30]}" not in again and "with an empty Fire Rating" in again
+
+
+def test_a_misspelled_parameter_is_named_with_the_closest_existing_names(revit, wall_data):
+    text = revit.text("check_model", {"standard": "wall-data"})
+    assert "no parameter 'Fire Ratng' on Walls or their types (wall-data; closest: 'Fire Rating')" in text
+    # The settings' required parameters say the same of a typo there.
+    save_settings(Settings(qa_required_parameters={"Doors": ["Mrak"]}))
+    settings_text = revit.text("check_model", {"checks": ["empty_parameters"]})
+    assert "no parameter 'Mrak' on Doors or their types (closest: 'Mark')" in settings_text
+
+
+def test_use_standard_says_which_files_failed_to_parse_and_a_missing_folder(revit, tmp_path):
+    share = tmp_path / "broken-share"
+    share.mkdir()
+    (share / "walls.md").write_text(WALL_DATA.replace("name: wall-data", "name: Wall Data"), encoding="utf-8")
+    save_settings(Settings(standards_folder=str(share)))
+    listed = revit.text("use_standard", {})
+    assert listed.startswith("The standards (4), read one with use_standard name:")
+    assert f"Not loaded: {share / 'walls.md'}, line 2: name 'Wall Data' must be" in listed
+    refused = revit.run("use_standard", {"name": "wall-data"})
+    assert refused.is_error and f"{share / 'walls.md'}, line 2" in refused.content
+
+    save_settings(Settings(standards_folder=str(tmp_path / "offline")))
+    offline = revit.text("use_standard", {})
+    assert f"Not loaded: {tmp_path / 'offline'}: the standards folder of the settings cannot be read" in offline
+
+
+def test_a_naming_rule_reads_a_type_parameter_and_names_a_misspelled_one(revit, tmp_path):
+    folder = tmp_path / "naming-share"
+    folder.mkdir()
+    (folder / "ratings.md").write_text("""---
+name: fire-ratings
+description: Fire ratings are written EI and minutes, or '-'.
+naming:
+  Doors.Fire Rating: '^(-|EI \\d+)$'
+  Walls.Markk: '^W\\d+$'
+---
+Write fire ratings as EI 30, EI 60 or '-'.
+""", encoding="utf-8")
+    save_settings(Settings(standards_folder=str(folder)))
+    doors = marks(revit)
+    text = revit.text("check_model", {"standard": "fire-ratings", "to_working_set": "standard"})
+    # The duplex's door types say 'Fire Rating' (the IFC's placeholder): every door is against the rule.
+    assert f"- {len(doors)} × [fire-ratings] Door whose Fire Rating is against the pattern ^(-|EI \\d+)$" in text
+    assert sorted(revit.session.working_set.ids) == sorted(doors)
+    assert "no parameter 'Markk' on Walls or their types (fire-ratings; closest: 'Mark')" in text

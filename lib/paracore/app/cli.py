@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_model
 from paracore.app.cli_view import ConversationPrinter
+from paracore.app.doctor import run_doctor_outside_revit
 from paracore.app.replay import failed_calls, failed_turns, run_replay
 from paracore.app.replay_file import ReplayFileError, load_replay
 from paracore.app.terminal_chat import run_chat
@@ -153,6 +154,9 @@ def _parser() -> argparse.ArgumentParser:
     view.add_argument("--size", type=int, default=pictures.DEFAULT_SIZE,
                       help=f"pixels across, {pictures.MIN_SIZE} to {pictures.MAX_SIZE} (default {pictures.DEFAULT_SIZE})")
     view.set_defaults(handler=_view)
+    doctor_command = sub.add_parser("doctor", help="check what can be checked without Revit (Python, the firm "
+                                                   "standards and the files that failed to parse)")
+    doctor_command.set_defaults(handler=_doctor)
     tools_doc = sub.add_parser("tools-doc", help="print the tools reference (docs/TOOLS.md) in markdown")
     tools_doc.set_defaults(handler=_tools_doc)
     sandbox = sub.add_parser("sandbox", help="chat with the agent against the stand-in")
@@ -358,6 +362,11 @@ def _first_problem(error: ValidationError) -> str:
     problem = error.errors()[0]
     where = ".".join(str(part) for part in problem["loc"])
     return f"{where}: {problem['msg'].removeprefix('Value error, ')}" if where else problem["msg"]
+
+
+def _doctor(args) -> int:
+    checks = run_doctor_outside_revit(sys.stdout)
+    return 0 if all(check.status == "ok" for check in checks) else 1
 
 
 def _tools_doc(args) -> int:

@@ -195,6 +195,20 @@ def run_doctor(uiapp, output=None, *, host_state=None, reach_timeout: float = RE
     return checks
 
 
+def run_doctor_outside_revit(output) -> list[Check]:
+    """``paracore doctor``: the checks that mean something without Revit. Outside Revit there is no
+    Settings window to show the firm standards that failed to parse, or a standards folder that does
+    not exist; this says it (the other checks need Revit: pyRevit > Paracore > Doctor)."""
+    checks = [_guarded("Python", lambda: check_python(False)),
+              _guarded("Firm standards", check_standards)]
+    counts = _summary(checks).replace("Paracore Doctor:", "Paracore Doctor (outside Revit):", 1)
+    output.write(counts + "\n")
+    for check in checks:
+        for line in format_check(check):
+            output.write(line + "\n")
+    return checks
+
+
 class _Output:
     """Writes lines to a file-like object or a list; never raises; redacts keys."""
 

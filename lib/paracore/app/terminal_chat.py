@@ -34,6 +34,7 @@ from paracore.core import events as ev
 from paracore.core.command_line import paracore
 from paracore.hosts.revit import undo_turn
 from paracore.hosts.standin import pictures
+from paracore.hosts.standin.sandbox import standards_notice
 from paracore.llm.base import CancelToken
 from paracore.llm.pricing import TurnUsage, UsageLog
 from paracore.trace.recorder import TraceRecorder
@@ -99,6 +100,9 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
         if trace else None
     out.write(f"Paracore sandbox · {model.provider} {model.name} · model '{sandbox.doc_title}'. "
               "Type /help for the commands, /quit to leave, Ctrl-C to stop a turn.\n")
+    notice = standards_notice(settings)
+    if notice:
+        out.write(notice + "\n")
     after_turn = _turn_pictures(sandbox, pictures_dir, recorder, out) if pictures_dir is not None else None
     try:
         _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn)

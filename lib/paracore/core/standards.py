@@ -112,11 +112,17 @@ class StandardsLoad:
             return "firm, replaces the bundled one" if standard.replaces is not None else standard.origin
 
         text = "Loaded: " + (", ".join(f"{s.name} ({origin(s)})" for s in self.standards) or "none") + "."
-        if self.problems:
-            shown = [str(problem) for problem in self.problems[:limit]]
-            more = f" … and {len(self.problems) - limit} more" if len(self.problems) > limit else ""
-            text += " Not loaded: " + "; ".join(shown) + more + "."
-        return text
+        not_loaded = self.not_loaded(limit)
+        return f"{text} {not_loaded}" if not_loaded else text
+
+    def not_loaded(self, limit: int = 6) -> str:
+        """"Not loaded: <file>, line 3: …; <folder>: … cannot be read." ("" when every file loaded): what
+        use_standard, the sandbox and ``paracore doctor`` say outside Revit, as Settings does inside."""
+        if not self.problems:
+            return ""
+        shown = [str(problem) for problem in self.problems[:limit]]
+        more = f" … and {len(self.problems) - limit} more" if len(self.problems) > limit else ""
+        return "Not loaded: " + "; ".join(shown) + more + "."
 
     def listing(self) -> str:
         """The standards, one line each, sorted by name: what the system prompt says of them."""

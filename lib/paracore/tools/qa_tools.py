@@ -27,8 +27,8 @@ from paracore.core.display import display_text
 from paracore.core.settings import Settings, load_settings
 from paracore.core.units import format_angle, format_length
 from paracore.core.working_set import singular
-from paracore.tools.element_query import shorten
-from paracore.tools.lookup import category_name, category_of, resolve_category
+from paracore.tools.element_query import parameter_names, shorten
+from paracore.tools.lookup import category_name, category_of, close_matches, resolve_category
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, ToolOutput, working_set_output
 from paracore.tools.worksharing_tools import GRIDS_WORKSET, is_datum, is_model_element, user_worksets
@@ -253,16 +253,19 @@ def _warnings(ctx, rules) -> CheckResult:
 
 def _empty_parameters(ctx, rules) -> CheckResult:
     result = CheckResult("empty_parameters", ok="every required parameter is filled")
-    unknown = _empty_in(ctx, rules.qa_required_parameters, result, "", "empty_parameters")
-    if unknown:
-        named = shorten(", ".join(map(repr, unknown)), 120)
-        result.note = f"no category named {named} in the setting qa_required_parameters"
+    unknown, misspelled = _empty_in(ctx, rules.qa_required_parameters, result, "", "empty_parameters")
+    notes = [f"no category named {shorten(', '.join(map(repr, unknown)), 120)} in the setting "
+             "qa_required_parameters"] if unknown else []
+    result.note = "; ".join(notes + [shorten("; ".join(misspelled), NOTE_LIMIT)] if misspelled else notes)
     return result
 
 
-def _empty_in(ctx, required: dict, result: CheckResult, source: str, check: str) -> list[str]:
-    """Add a finding per category and parameter left empty; the categories no category resolves to."""
-    unknown = []
+def _empty_in(ctx, required: dict, result: CheckResult, source: str, check: str,
+              standard: str = "") -> tuple[list[str], list[str]]:
+    """Add a finding per category and parameter left empty: on the instance, or, for a type parameter,
+    one per type naming its instances. Returns the categories no category resolves to, and a note for
+    each parameter neither an element of the category nor its type has (a typo: the closest names)."""
+    unknown, misspelled = [], []
     for category, names in required.items():
         try:
             bic = resolve_category(ctx, category)
@@ -271,13 +274,80 @@ def _empty_in(ctx, required: dict, result: CheckResult, source: str, check: str)
             continue
         label = category_name(ctx, bic) or category
         elements = _elements(ctx, bic)
+        types = _types_of(ctx, elements)
+        type_of = {id(element): type_id for type_id, (_, members) in types.items() for element in members}
         for name in names:
-            empty = [e for e in elements if _is_empty(e.LookupParameter(name))]
+            empty, by_type, found = _empty_parameter(elements, types, type_of, name)
             if empty:
                 result.findings.append(_finding(
                     ctx, f"{source}{singular(label)} with an empty {name}", empty,
                     f"check_model to_working_set '{check}', then set_parameter {name}."))
-    return unknown
+            for type_id, instances in by_type.items():
+                result.findings.append(_type_finding(ctx, types[type_id][0], instances, name, label, source, check))
+            if elements and not found:
+                misspelled.append(_no_such_parameter(ctx, name, label, elements, standard))
+    return unknown, misspelled
+
+
+def _types_of(ctx, elements) -> dict[int, tuple]:
+    """type id -> (the type, the elements of it): a type parameter is read once per type."""
+    types: dict[int, tuple] = {}
+    for element in elements:
+        type_id = ctx.id_value(element.GetTypeId())
+        if type_id < 0:
+            continue
+        if type_id not in types:
+            types[type_id] = (ctx.doc.GetElement(element.GetTypeId()), [])
+        types[type_id][1].append(element)
+    return types
+
+
+def _empty_parameter(elements, types: dict, type_of: dict, name: str):
+    """(elements whose own ``name`` is empty, type id -> its elements for each type whose ``name`` is
+    empty, whether any element or type has the parameter at all). Revit's Properties show an element's
+    type parameters with its own: a name the element lacks is looked up on its type. ``type_of``:
+    id(element) -> its type id."""
+    empty, by_type, found = [], {}, False
+    type_empty: dict[int, bool | None] = {}     # type id -> its parameter is empty (None: it has none)
+    for element in elements:
+        parameter = element.LookupParameter(name)
+        if parameter is not None:
+            found = True
+            if _is_empty(parameter):
+                empty.append(element)
+            continue
+        type_id = type_of.get(id(element))
+        if type_id is None:
+            continue
+        if type_id not in type_empty:
+            element_type = types[type_id][0]
+            on_type = element_type.LookupParameter(name) if element_type is not None else None
+            type_empty[type_id] = None if on_type is None else _is_empty(on_type)
+        if type_empty[type_id] is not None:
+            found = True
+        if type_empty[type_id]:
+            by_type.setdefault(type_id, []).append(element)
+    return empty, by_type, found
+
+
+def _type_finding(ctx, element_type, instances: list, name: str, label: str, source: str, check: str) -> Finding:
+    """One type whose type parameter ``name`` is empty; its ids and sample are the instances it leaves empty."""
+    type_name = shorten(_label(element_type), 40)
+    return _finding(ctx, f"{source}{singular(label)} type '{type_name}' (id {ctx.id_value(element_type.Id)}) "
+                         f"with an empty {name} (a type parameter), for these {label.lower()}", instances,
+                    f"set_parameter {name} with include_type_parameters true on one of them sets their type "
+                    f"(check_model to_working_set '{check}' gathers them).")
+
+
+PARAMETER_SAMPLE = 200   # elements (and their types) whose parameter names a typo is compared with
+NOTE_LIMIT = 300         # characters of the parameters no element has, in a check's line
+
+
+def _no_such_parameter(ctx, name: str, label: str, elements: list, standard: str) -> str:
+    known = parameter_names(ctx, elements[:PARAMETER_SAMPLE])
+    close = close_matches(name, known, n=3, cutoff=0.6) or close_matches(name.casefold(), known, n=3, cutoff=0.6)
+    where = "; ".join(part for part in (standard, f"closest: {', '.join(map(repr, close))}" if close else "") if part)
+    return f"no parameter {display_text(name)!r} on {label} or their types" + (f" ({where})" if where else "")
 
 
 def _is_empty(parameter) -> bool:
@@ -530,16 +600,21 @@ def _standard(ctx, chosen: list) -> CheckResult:
     pattern anchors itself with ^ and $). Each finding starts with the standard's name."""
     names = ", ".join(standard.name for standard in chosen)
     result = CheckResult(STANDARD, ok=f"the model follows {names}" if chosen else "no standard has rules to check")
-    unknown = []
+    unknown, misspelled = [], []
     for standard in chosen:
         source = f"[{standard.name}] "
-        unknown += [f"{category} ({standard.name})" for category in
-                    _empty_in(ctx, standard.required_parameters, result, source, STANDARD)]
+        categories, parameters = _empty_in(ctx, standard.required_parameters, result, source, STANDARD,
+                                           standard.name)
+        unknown += [f"{category} ({standard.name})" for category in categories]
+        misspelled += parameters
         for target, pattern in standard.naming.items():
             try:
-                found = _named_against(ctx, target, re.compile(pattern))
+                found = _named_against(ctx, target, re.compile(pattern), standard.name)
             except ToolError:
                 unknown.append(f"{target.split('.')[0]} ({standard.name})")
+                continue
+            except _NoSuchParameter as missing:
+                misspelled.append(str(missing))
                 continue
             if found:
                 what, elements, labels = found
@@ -551,11 +626,15 @@ def _standard(ctx, chosen: list) -> CheckResult:
     notes = [f"checked {names}"] if chosen else []
     if unknown:
         notes.append(f"no category named {shorten(', '.join(unknown), 120)}")
-    result.note = "; ".join(notes)
+    result.note = "; ".join(notes + [shorten("; ".join(misspelled), NOTE_LIMIT)] if misspelled else notes)
     return result
 
 
-def _named_against(ctx, target: str, rule: re.Pattern):
+class _NoSuchParameter(Exception):
+    """A naming rule's parameter that no element of its category, nor its type, has (a typo)."""
+
+
+def _named_against(ctx, target: str, rule: re.Pattern, standard: str = ""):
     """(what, elements, labels of the first ones) whose name or value does not match ``rule``; None if all do."""
     from Autodesk.Revit import DB
     if target in ("Views", "Sheets", "Sheet names"):
@@ -574,16 +653,32 @@ def _named_against(ctx, target: str, rule: re.Pattern):
         category, parameter = target.split(".", 1)
         bic = resolve_category(ctx, category.strip())
         label = category_name(ctx, bic) or category
-        found = []
-        for element in _elements(ctx, bic):
-            value = _value_text(element.LookupParameter(parameter.strip()))
+        found, elements, has_it = [], _elements(ctx, bic), False
+        types = _types_of(ctx, elements)
+        type_of = {id(element): type_id for type_id, (_, members) in types.items() for element in members}
+        for element in elements:
+            found_parameter = _parameter_or_types(element, types, type_of, parameter.strip())
+            has_it = has_it or found_parameter is not None
+            value = _value_text(found_parameter)
             if value and not rule.search(value):   # an empty value is required_parameters' business
                 found.append((element, value))
+        if elements and not has_it:
+            raise _NoSuchParameter(_no_such_parameter(ctx, parameter.strip(), label, elements, standard))
         what = f"{singular(label)} whose {parameter.strip()} is"
     if not found:
         return None
     labels = [f"{shorten(display_text(value), 30)}" for _, value in found[:SAMPLE]]
     return what, [element for element, _ in found], labels
+
+
+def _parameter_or_types(element, types: dict, type_of: dict, name: str):
+    """The element's parameter ``name``, else its type's (as Revit's Properties show them), else None."""
+    parameter = element.LookupParameter(name)
+    if parameter is not None:
+        return parameter
+    type_id = type_of.get(id(element))
+    element_type = types[type_id][0] if type_id is not None else None
+    return element_type.LookupParameter(name) if element_type is not None else None
 
 
 def _value_text(parameter) -> str:

@@ -14,7 +14,9 @@ from paracore.core.display import display_text
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError
 
-LIST_LIMIT = 1_800   # characters of the list of standards in a result
+LIST_LIMIT = 1_400   # characters of the list of standards in a result
+PROBLEMS_LIMIT = 480  # characters of the files that failed to parse (the result stays under 2,000)
+PROBLEMS_SHOWN = 3    # files named; "… and N more" for the rest
 
 
 class UseStandardArgs(BaseModel):
@@ -62,7 +64,15 @@ def rules_text(standard: standards.Standard) -> str:
 
 
 def _listing(loaded: standards.StandardsLoad, head: str) -> str:
+    """The standards, then the files and folder that could not be read: a firm standard that fails to
+    parse is otherwise invisible outside Revit (no Settings window there)."""
     if not loaded.standards:
-        return f"{head}: none are loaded (Settings > Firm standards)."
-    text = f"{head} ({len(loaded.standards)}), read one with use_standard name:\n{loaded.listing()}"
-    return text if len(text) <= LIST_LIMIT else text[:LIST_LIMIT - 1] + "…"
+        text = f"{head}: none are loaded (Settings > Firm standards)."
+    else:
+        text = f"{head} ({len(loaded.standards)}), read one with use_standard name:\n{loaded.listing()}"
+        text = text if len(text) <= LIST_LIMIT else text[:LIST_LIMIT - 1] + "…"
+    problems = loaded.not_loaded(limit=PROBLEMS_SHOWN)
+    if problems:
+        problems = problems if len(problems) <= PROBLEMS_LIMIT else problems[:PROBLEMS_LIMIT - 1] + "…"
+        text += f"\n{problems} (docs/STANDARDS.md gives the format; tell the user, who can correct the file.)"
+    return text

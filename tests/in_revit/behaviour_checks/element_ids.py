@@ -62,6 +62,29 @@ def a_collectors_ids_go_back_to_revit_as_they_are(scratch):
     return f"{collected.Count} ids of a collector handed back to FilteredElementCollector(doc, ids) unchanged"
 
 
+def a_collection_revit_returns_has_count_and_no_python_set_operators(scratch):
+    """ToElementIds is declared ``ICollection<ElementId>``: pythonnet hands Python the .NET collection,
+    with Count, len, in and iteration, and without Python's set operators (the stand-in's collections
+    behave so: tests/conformance/test_standin_collections.py)."""
+    doc = scratch.doc
+    collected = DB.FilteredElementCollector(doc).WhereElementIsNotElementType().ToElementIds()
+    if collected.Count == 0:
+        skip("the model has no elements")
+    first = next(iter(collected))
+    expect(collected.Count == len(collected) == len(list(collected)) and first in collected,
+           f"Count {collected.Count}, len {len(collected)}: the collection does not count as it iterates")
+    refused = []
+    for symbol, operate in (("|", lambda: collected | set()), ("-", lambda: collected - set()),
+                            ("&", lambda: collected & set())):
+        try:
+            operate()
+        except TypeError:
+            refused.append(symbol)
+    expect(refused == ["|", "-", "&"], f"Python set operators worked on an ICollection<ElementId>: refused only "
+                                      f"{refused}; the stand-in refuses them all")
+    return f"ICollection<ElementId> of {collected.Count} ids: Count and iteration, no Python set operators"
+
+
 def _bits(maker):
     return f"{maker.bits}-bit constructor"
 
@@ -69,4 +92,6 @@ def _bits(maker):
 CHECKS = [
     ("ids made from ints in .NET are Revit's ids", ids_made_in_dotnet_are_revits_ids),
     ("a collector's ids go back to Revit as they are", a_collectors_ids_go_back_to_revit_as_they_are),
+    ("a collection Revit returns has Count and no Python set operators",
+     a_collection_revit_returns_has_count_and_no_python_set_operators),
 ]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from paracore.agent import Agent, ApprovalPolicy, Approver, approve_all
 from paracore.agent.build import build_agent
-from paracore.core import resources, session as sessions
+from paracore.core import resources, session as sessions, standards
 from paracore.core.settings import Settings
 from paracore.hosts.revit import document_events
 from paracore.hosts.revit.bridge import Bridge
@@ -24,6 +24,14 @@ from paracore.tools.catalogue import load_tools
 # 100,000 elements hold ~128 MB and take ~3 s (bench/RESULTS.md), so a million ~1.3 GB and ~30 s.
 # A number beyond it is a typo, and growing towards it would fill the machine's memory.
 MAX_GROWN_ELEMENTS = 1_000_000
+
+
+def standards_notice(settings: Settings | None = None) -> str:
+    """What the sandbox says at start of the firm standards that could not be loaded (files that fail
+    to parse, a folder that does not exist): inside Revit, Settings shows them; here nothing else would.
+    "" when every standard loaded."""
+    not_loaded = standards.current(settings).not_loaded()
+    return f"Firm standards: {not_loaded} (docs/STANDARDS.md gives the format.)" if not_loaded else ""
 
 
 def install_standin() -> None:

@@ -347,10 +347,11 @@ class Family(Element):
         return Category(self._document, BuiltInCategory(self._state["family_category"]))
 
     def GetFamilySymbolIds(self):  # noqa: N802
-        from System.Collections.Generic import List
+        """ISet<ElementId>."""
+        from System.Collections.Generic import HashSet
         category = self._state["family_category"]
-        return List[ElementId]._of([s.Id for s in self._document._elements_of_category(category)
-                                if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
+        return HashSet[ElementId]._of([s.Id for s in self._document._elements_of_category(category)
+                                       if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
 
 
 @api_class

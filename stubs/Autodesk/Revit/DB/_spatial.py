@@ -149,14 +149,16 @@ def _distance_to_line(p, a, b) -> float:
 
 
 def boundary_segments(room):
-    """[[BoundarySegment]] for the room: one loop (the stand-in's regions have no islands)."""
+    """IList<IList<BoundarySegment>> for the room: one loop (the stand-in's regions have no islands)."""
+    from System.Collections.Generic import List
     region = region_of(room)
     if region is None:
-        return []
+        return List[List[BoundarySegment]]._of([])
     z = room._state["location"].Z
     points = region.points
-    return [[BoundarySegment(wall, points[i], points[(i + 1) % len(points)], z)
-             for i, wall in enumerate(region.wall_ids)]]
+    loop = List[BoundarySegment]._of([BoundarySegment(wall, points[i], points[(i + 1) % len(points)], z)
+                                      for i, wall in enumerate(region.wall_ids)])
+    return List[List[BoundarySegment]]._of([loop])
 
 
 def room_measures(document, level_id: int, x: float, y: float) -> dict:

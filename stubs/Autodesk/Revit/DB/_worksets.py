@@ -173,11 +173,15 @@ class FilteredWorksetCollector:
             return []   # the stand-in keeps only user worksets
         return sorted(self._document._worksets)
 
-    def ToWorksets(self) -> list[Workset]:  # noqa: N802
-        return [Workset(self._document, i) for i in self._ids()]
+    def ToWorksets(self):  # noqa: N802
+        """IList<Workset>."""
+        from System.Collections.Generic import List
+        return List[Workset]._of([Workset(self._document, i) for i in self._ids()])
 
-    def ToWorksetIds(self) -> list[WorksetId]:  # noqa: N802
-        return [WorksetId(i) for i in self._ids()]
+    def ToWorksetIds(self):  # noqa: N802
+        """ICollection<WorksetId>."""
+        from System.Collections.Generic import List
+        return List[WorksetId]._of([WorksetId(i) for i in self._ids()])
 
     def FirstWorkset(self) -> Workset | None:  # noqa: N802
         worksets = self.ToWorksets()

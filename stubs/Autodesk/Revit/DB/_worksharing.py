@@ -117,11 +117,15 @@ class RelinquishedItems(_Disposable):
     def __init__(self, element_ids: list[int]):
         self._element_ids = element_ids
 
-    def GetRelinquishedElements(self) -> list[ElementId]:  # noqa: N802
-        return [ElementId(i) for i in self._element_ids]
+    def GetRelinquishedElements(self):  # noqa: N802
+        """ICollection<ElementId>."""
+        from System.Collections.Generic import List
+        return List[ElementId]._of([ElementId(i) for i in self._element_ids])
 
-    def GetRelinquishedWorksets(self) -> list[WorksetId]:  # noqa: N802
-        return [WorksetId(i) for i in getattr(self, "_workset_ids", [])]
+    def GetRelinquishedWorksets(self):  # noqa: N802
+        """ICollection<WorksetId>."""
+        from System.Collections.Generic import List
+        return List[WorksetId]._of([WorksetId(i) for i in getattr(self, "_workset_ids", [])])
 
 
 def _invalid_operation(message: str):
@@ -170,7 +174,11 @@ class WorksharingUtils:
             return central.borrow(document._username(), ids, document._workset_of)
         owned = _talking_to_central(document, borrow)
         document._learn_from_central()
-        return {ElementId(i) for i in owned}
+        # ICollection<ElementId>, or ISet<ElementId> from the overload with options: .NET collections
+        # (Count; no Python set operators), as pythonnet hands them over.
+        from System.Collections.Generic import HashSet, List
+        owned_ids = [ElementId(i) for i in owned]
+        return HashSet[ElementId]._of(owned_ids) if options is not None else List[ElementId]._of(owned_ids)
 
     @staticmethod
     def CheckoutWorksets(document, worksetsToCheckout, options=None):  # noqa: N802, N803
@@ -196,7 +204,8 @@ class WorksharingUtils:
             return owned
         owned = _talking_to_central(document, make_editable)
         document._learn_from_central()
-        return {WorksetId(i) for i in owned}
+        from System.Collections.Generic import HashSet
+        return HashSet[WorksetId]._of([WorksetId(i) for i in owned])   # ISet<WorksetId>
 
     @staticmethod
     def GetCheckoutStatus(document, elementId: ElementId, *owner):  # noqa: N802, N803

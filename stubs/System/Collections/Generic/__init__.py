@@ -131,6 +131,30 @@ class _GenericSet(_Collection, set):
     def Contains(self, item) -> bool:  # noqa: N802
         return item in self
 
+    # pythonnet gives a .NET set Python's collection protocol (len, in, iteration), not Python's set
+    # operators: in Revit ``ids | other`` raises TypeError, so it does here (UnionWith is .NET's way).
+    def _no_set_operator(symbol):
+        def refuse(self, other):
+            raise TypeError(f"unsupported operand type(s) for {symbol}: '{_type_name(self)}' and '{_type_name(other)}'")
+        return refuse
+
+    def _no_reflected_operator(symbol):
+        def refuse(self, other):
+            raise TypeError(f"unsupported operand type(s) for {symbol}: '{_type_name(other)}' and '{_type_name(self)}'")
+        return refuse
+
+    __or__ = __ior__ = _no_set_operator("|")
+    __and__ = __iand__ = _no_set_operator("&")
+    __sub__ = __isub__ = _no_set_operator("-")
+    __xor__ = __ixor__ = _no_set_operator("^")
+    __ror__, __rand__ = _no_reflected_operator("|"), _no_reflected_operator("&")
+    __rsub__, __rxor__ = _no_reflected_operator("-"), _no_reflected_operator("^")
+    del _no_set_operator, _no_reflected_operator
+
+
+def _type_name(value) -> str:
+    return "HashSet`1" if isinstance(value, _GenericSet) else type(value).__name__
+
 
 class _Array(list):
     """A .NET array ``T[]``: made from a Python sequence (pythonnet's one automatic conversion),

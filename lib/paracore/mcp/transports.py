@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from paracore.mcp import envelope
+from paracore.mcp.events import RETRY_MS, SessionEvents, SessionScope
 
 LOOPBACK = "127.0.0.1"
 MCP_PATH = "/mcp"
@@ -164,9 +165,12 @@ def loopback_only() -> TransportSecuritySettings:
 
 
 def http_app(server: Server):
-    """The Starlette app serving ``server`` at ``/mcp`` (both protocol eras on one endpoint)."""
-    return _EnvelopeCheck(server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK,
-                                                     transport_security=loopback_only()))
+    """The Starlette app serving ``server`` at ``/mcp`` (both protocol eras on one endpoint). A
+    handshake-era client can resume a dropped SSE stream (``events.py``)."""
+    events = SessionEvents()
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK, transport_security=loopback_only(),
+                                     event_store=events, retry_interval=RETRY_MS)
+    return SessionScope(_EnvelopeCheck(app), events)
 
 
 MAX_BODY = 4 * 1024 * 1024

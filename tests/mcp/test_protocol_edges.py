@@ -197,3 +197,21 @@ async def test_resource_templates_are_listed_since_resources_are_declared(http, 
         async with client_of(http.url, era) as session:
             templates = await session.list_resource_templates()
     assert templates.resource_templates == []
+
+
+async def test_a_client_that_answers_the_question_with_an_error_gets_the_write_refused(http):
+    """The client's elicitation fails on its side (an error, not an answer): the write is refused
+    with that error, nothing runs, and nothing is logged as a server failure."""
+    import mcp_types as types
+
+    from mcp_support import undo_names
+
+    async def cannot_show(context, params):
+        return types.ErrorData(code=-32603, message="no window to ask in")
+
+    before = undo_names(http.sandbox)
+    with anyio.fail_after(LIMIT):
+        async with client_of(http.url, "legacy", elicitation_callback=cannot_show) as session:
+            refused = await session.call_tool("create_wall", WALL)
+    assert refused.is_error and "could not ask its user (no window to ask in)" in refused.content[0].text
+    assert undo_names(http.sandbox) == before

@@ -27,7 +27,7 @@ DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
 """Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
 
 
-class ResourceUnavailable(Exception):
+class ResourceUnavailable(RuntimeError):
     """A resource cannot be read now (no Revit running, no model open); the message says what to do."""
 
 

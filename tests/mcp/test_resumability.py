@@ -143,3 +143,41 @@ def test_another_sessions_event_id_replays_nothing():
             replay.append(own.next_event())
         own.drop()
     assert "tools" in next(m for m in messages(replay) if m.get("id") == 2)["result"]
+
+
+def test_a_deleted_sessions_events_are_dropped():
+    """What the store keeps for replays goes with the session: opened, listed and deleted, 30
+    sessions leave nothing behind (a tool list is tens of kB)."""
+    with http_server() as served:
+        events = served.uvicorn.config.app.events
+        for _ in range(30):
+            client = RawClient(served)
+            client.open()
+            stream = client.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+            listed = [stream.next_event()]
+            while not any(m.get("id") == 2 for m in messages(listed)):
+                listed.append(stream.next_event())
+            stream.drop()
+            assert events.stored_bytes > 10_000
+            connection, response = client._connection("DELETE")
+            response.read()
+            connection.close()
+            assert response.status == 200
+            assert events.stored_bytes == 0
+
+
+def test_the_stored_events_stay_within_their_bound():
+    """Sessions never deleted (a client that crashed) cannot hold memory for ever: past the
+    bound, the oldest events go first."""
+    import anyio
+    import mcp_types as types
+
+    from paracore.mcp.events import SessionEvents
+    store = SessionEvents(max_bytes=50_000)
+    big = types.JSONRPCResponse(jsonrpc="2.0", id=1, result={"text": "x" * 1_000})
+
+    async def store_many():
+        return [await store.store_event("1", big) for _ in range(200)]
+    ids = anyio.run(store_many)
+    assert 45_000 < store.stored_bytes <= 50_000
+    assert ids[0] not in store._events and ids[-1] in store._events

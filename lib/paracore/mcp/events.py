@@ -129,22 +129,21 @@ class SessionScope:
             return
         session_id = _header(scope, SESSION_HEADER)
         mark = session_id or f"opening-{secrets.token_hex(8)}"
-        token = _SESSION.set(mark)
-        answered = []
+        deleting = scope["method"] == "DELETE" and session_id is not None
 
         async def send_noting_the_session(message) -> None:
             if message["type"] == "http.response.start":
-                answered.append(message["status"])
                 given = _header(message, SESSION_HEADER)
                 if given and not session_id:
                     self.events.opened(mark, given)
+                if deleting and message["status"] < 300:   # before the client hears it is gone
+                    self.events.forget(session_id)
             await send(message)
+        token = _SESSION.set(mark)
         try:
             await self.app(scope, receive, send_noting_the_session)
         finally:
             _SESSION.reset(token)
-        if scope["method"] == "DELETE" and session_id and answered and answered[0] < 300:
-            self.events.forget(session_id)
 
 
 def _header(message, name: bytes) -> str | None:

@@ -46,7 +46,8 @@ class RawClient:
         self.host, self.port = "127.0.0.1", server.port
         self.session: str | None = None
 
-    def _connection(self, method: str, body=None, **headers) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    def _connection(self, method: str, body=None, **headers) -> tuple[http.client.HTTPConnection,
+                                                                        http.client.HTTPResponse]:
         connection = http.client.HTTPConnection(self.host, self.port, timeout=15)
         sent = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": VERSION, **headers}
         if self.session:

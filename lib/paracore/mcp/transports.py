@@ -24,7 +24,7 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel.server import Server
 from mcp.server.stdio import stdio_server
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.message import SessionMessage
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
@@ -58,6 +58,8 @@ def _protocol_stdin():
     try:
         private = os.dup(0)
     except OSError:   # no stdin to divert (a closed descriptor): read it in place
+        private = None
+    if private is None:
         yield anyio.wrap_file(sys.stdin)
         return
     diverted = _divert(0, os.devnull)
@@ -196,7 +198,6 @@ class _EnvelopeCheck:
         replay = _replaying(body, more, receive)
         reason = None if more else _refusal_of(body.decode("utf-8", errors="replace"))
         if reason is not None:
-            from mcp.server.transport_security import TransportSecurityMiddleware
             refused = await TransportSecurityMiddleware(loopback_only()).validate_request(
                 Request(scope, replay), is_post=True)
             if refused is None:

@@ -24,7 +24,9 @@ def minimal(schema: dict):
     kind = schema.get("type")
     if kind == "object":
         return {name: minimal(schema["properties"][name]) for name in schema.get("required", [])}
-    return {"array": [], "string": "x", "integer": 1, "number": 1.0, "boolean": True, "null": None}[kind]
+    if kind == "array":   # as few items as the schema allows (a point has two)
+        return [minimal(schema["items"])] * schema.get("minItems", 0)
+    return {"string": "x", "integer": 1, "number": 1.0, "boolean": True, "null": None}[kind]
 
 
 def with_nulls(call: dict, strict: dict) -> dict:

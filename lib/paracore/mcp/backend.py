@@ -27,6 +27,10 @@ DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
 """Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
 
 
+class ResourceUnavailable(RuntimeError):
+    """A resource cannot be read now (no Revit running, no model open); the message says what to do."""
+
+
 @dataclass(frozen=True)
 class ToolInfo:
     """One tool as MCP lists it: the registry's name, description and schema, plus the hints."""
@@ -110,7 +114,8 @@ class Backend(Protocol):
         """Run one tool call; every failure is a ``CallResult`` with ``is_error``."""
 
     def read(self, uri: str, *, instance: str | None = None) -> str:
-        """The text of a resource (:data:`RESOURCE_URIS`); ``KeyError`` for an unknown URI."""
+        """The text of a resource (:data:`RESOURCE_URIS`); ``KeyError`` for an unknown URI,
+        :class:`ResourceUnavailable` when there is no model to read it from."""
 
     def subscribe(self, on_change: Callable[[str], None]) -> Callable[[], None]:
         """Call ``on_change(uri)`` whenever a resource changes; returns the unsubscribe function."""

@@ -30,7 +30,8 @@ from typing import Any, Callable
 from urllib.parse import urlencode
 
 from paracore.mcp import discovery
-from paracore.mcp.backend import RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ToolInfo
+from paracore.mcp.backend import (RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ResourceUnavailable,
+                                  ToolInfo)
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
@@ -93,7 +94,7 @@ class RevitBackend:
             query = urlencode({"uri": uri, **({"document": document} if document else {})})
             return _request(target, "GET", f"/resource?{query}")["text"]
         except RemoteError as error:
-            raise RuntimeError(str(error)) from None
+            raise ResourceUnavailable(str(error)) from None
 
     def instances(self) -> list[Instance]:
         return [_described(instance) for instance in self._live()]

@@ -34,7 +34,15 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from paracore import __version__
 from paracore.core.images import ImageMissing, default_store
 from paracore.core.toolsets import USE_TOOLSET
-from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, Backend, CallResult, ClientInfo, ToolInfo
+from paracore.mcp.backend import (
+    MODEL_URI,
+    WORKING_SET_URI,
+    Backend,
+    CallResult,
+    ClientInfo,
+    ResourceUnavailable,
+    ToolInfo,
+)
 from paracore.mcp.inflight import (
     CLIENT_GONE,
     NO_ELICITATION,
@@ -51,6 +59,8 @@ log = logging.getLogger("paracore.mcp")
 
 INSTANCES_TOOL = "revit_instances"
 APPROVAL_KEY = "approval"
+NOT_ASKED = ("Not run: {name} needs the user's approval, and the client could not ask its user ({error}). "
+             "Call {name} again, or ask the user to check the client.")
 READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} changes "
                      "the model. Restart it without --read-only to allow changes.")
 INSTRUCTIONS = ("Paracore runs atomic tools in an open Revit model. The working set (paracore://working-set) holds "
@@ -63,6 +73,10 @@ RESOURCES = (
     types.Resource(uri=MODEL_URI, name="model", title="Model overview", mime_type="text/plain",
                    description="The open model: Revit version, units, levels, element counts, active view."),
 )
+LIST_CHANGES = NotificationOptions(tools_changed=True, resources_changed=False)
+"""Which lists change while the server runs, said alike by ``initialize`` and ``server/discover``:
+the tools (``use_toolset``), not the resources (always the two above; their contents change, and
+that is ``resources/subscribe`` or ``subscriptions/listen``)."""
 APPROVAL_SCHEMA = {"type": "object", "properties": {"approve": {
     "type": "boolean", "title": "Allow", "description": "Allow this change to the Revit model", "default": True}}}
 
@@ -156,6 +170,7 @@ class ParacoreServer:
         return _Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
                       lifespan=self._lifespan, on_list_tools=self.list_tools, on_call_tool=self.call_tool,
                       on_list_resources=self.list_resources, on_read_resource=self.read_resource,
+                      on_list_resource_templates=self.list_resource_templates,
                       on_subscribe_resource=self.subscribe, on_unsubscribe_resource=self.unsubscribe,
                       on_subscriptions_listen=ListenHandler(self.bus))
 
@@ -262,8 +277,11 @@ class ParacoreServer:
                 else:
                     await self._elicit(ctx, call, asked, progress)
                 asked = None
-        except BaseException:  # cancelled (the client left) or broken: the call runs on, or is refused
+        except BaseException as ended:  # cancelled (the client left) or broken: the call runs on, or is refused
             if asked is not None:
+                if _client_left(ended):   # one line, no traceback: nothing went wrong here
+                    log.warning("The MCP client left while its user was asked to approve %s; the call was not run.",
+                                asked.request.name)
                 call.refuse(asked, CLIENT_GONE.format(name=asked.request.name))
             call.abandon(CLIENT_GONE.format(name=asked.request.name if asked else "this call"))
             raise
@@ -272,17 +290,31 @@ class ParacoreServer:
         """Ask over the connection's back-channel (handshake-era clients). The call's heartbeats go
         on meanwhile: a client that gives up on a silent request (many do after 60 s, fewer than
         the approval window) keeps waiting while its user reads the question."""
-        answer = None
+        answer = failed = None
         async with anyio.create_task_group() as relay:
             relay.start_soon(progress.relay_heartbeats, call, relay.cancel_scope)
             with anyio.move_on_after(self.approval_timeout):
-                answer = await ctx.session.elicit_form(_question(asked), APPROVAL_SCHEMA,
-                                                       related_request_id=ctx.request_id)
+                try:
+                    answer = await ctx.session.elicit_form(_question(asked), APPROVAL_SCHEMA,
+                                                           related_request_id=ctx.request_id)
+                except MCPError as error:   # the client left, or answered the question with an error
+                    failed = error
             relay.cancel_scope.cancel()   # the relay put back whatever was not a heartbeat
+        if failed is not None:
+            self._not_asked(call, asked, failed)
+            return
         if answer is None:
             call.refuse(asked, TIMED_OUT.format(name=asked.request.name, seconds=self.approval_timeout))
             return
         _decide(asked, answer)
+
+    @staticmethod
+    def _not_asked(call: CallInFlight, asked: Asked, error: MCPError) -> None:
+        """The elicitation failed: the approval is refused (nothing runs). A client that left ends
+        the request (``_follow`` says so in one line); one that answered with an error is told."""
+        if error.code == types.CONNECTION_CLOSED:
+            raise error
+        call.refuse(asked, NOT_ASKED.format(name=asked.request.name, error=error.message))
 
     @staticmethod
     def _can_elicit(ctx) -> bool:
@@ -331,9 +363,17 @@ class ParacoreServer:
         if resource is None:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource {uri}. Resources: "
                            f"{', '.join(str(r.uri) for r in RESOURCES)}.")
-        text = await anyio.to_thread.run_sync(lambda: self.backend.read(uri))
+        try:
+            text = await anyio.to_thread.run_sync(lambda: self.backend.read(uri))
+        except ResourceUnavailable as unavailable:   # no Revit, no model open: said, not a traceback
+            raise MCPError(code=types.INTERNAL_ERROR, message=f"Cannot read {uri}: {unavailable}") from None
         return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=resource.mime_type,
                                                                              text=text)])
+
+    async def list_resource_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
+        """Every resource has a fixed URI: there are no templates (declaring resources, the server
+        answers the question rather than -32601)."""
+        return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
         """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``."""
@@ -380,6 +420,13 @@ def _same_connection(one, other) -> bool:
     return getattr(one, "_connection", one) is getattr(other, "_connection", other)
 
 
+def _client_left(ended: BaseException) -> bool:
+    """The request ended because its client went: cancelled, or its connection closed."""
+    if isinstance(ended, anyio.get_cancelled_exc_class()):
+        return True
+    return isinstance(ended, MCPError) and ended.error.code == types.CONNECTION_CLOSED
+
+
 def _question(asked: Asked) -> str:
     """ "Allow: <the call in words>?", then its preview's lines (docs/SAFETY.md), if any."""
     call, _, preview = asked.request.description.partition("\n")
@@ -395,12 +442,20 @@ def _decide(asked: Asked, answer: Any) -> None:
 
 
 class _Server(Server):
-    """The SDK's server, telling handshake-era clients that its tool list changes (use_toolset):
-    the SDK's default says it never does, on every transport that builds the options itself."""
+    """The SDK's server, saying which of its lists change (:data:`LIST_CHANGES`) to clients of
+    both eras: the SDK's default says the tool list never changes at ``initialize``, on every
+    transport that builds the options itself, and that every list changes at ``server/discover``."""
 
-    def create_initialization_options(self, notification_options: NotificationOptions | None = None, *args, **kwargs):
-        return super().create_initialization_options(notification_options or NotificationOptions(tools_changed=True),
-                                                     *args, **kwargs)
+    def get_capabilities(self, notification_options: NotificationOptions | None = None, *args, **kwargs):
+        """The SDK derives ``listChanged`` per era (from the options at ``initialize``, from serving
+        ``subscriptions/listen`` at ``server/discover``); Paracore says the same in both:
+        :data:`LIST_CHANGES`."""
+        capabilities = super().get_capabilities(notification_options, *args, **kwargs)
+        if capabilities.tools is not None:
+            capabilities.tools.list_changed = LIST_CHANGES.tools_changed
+        if capabilities.resources is not None:
+            capabilities.resources.list_changed = LIST_CHANGES.resources_changed
+        return capabilities
 
 
 def build_server(backend: Backend, *, read_only: bool = False, approval_timeout: float = 120.0,

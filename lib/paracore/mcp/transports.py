@@ -7,19 +7,31 @@ clients send) is accepted; anything else gets 403.
 
 On stdio, stdout is the protocol: logs go to stderr (``command.py``), never to stdout. A line
 that is not a JSON-RPC message gets JSON-RPC's error for it (-32700 or -32600, id null) and a
-line on stderr; the SDK alone drops it in silence, and a client would wait for an answer.
+line on stderr; the SDK alone drops it in silence, and a client would wait for an answer. The
+same envelope check (``envelope.py``) runs on every HTTP POST of the handshake era, before the
+SDK's transport reads it (the 2026-07-28 entry checks envelopes itself, the same way).
 """
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
+import os
 import socket
+import sys
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel.server import Server
 from mcp.server.stdio import stdio_server
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.message import SessionMessage
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from paracore.mcp import envelope
+from paracore.mcp.events import RETRY_MS, SessionEvents, SessionScope
 
 LOOPBACK = "127.0.0.1"
 MCP_PATH = "/mcp"
@@ -27,12 +39,100 @@ log = logging.getLogger("paracore.mcp")
 
 
 async def serve_stdio(server: Server) -> None:
-    async with stdio_server() as (read_stream, write_stream):
-        to_server, messages = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        async with anyio.create_task_group() as group:
-            group.start_soon(_answer_unreadable_lines, read_stream, to_server, write_stream)
-            await server.run(messages, write_stream, server.create_initialization_options())
-            group.cancel_scope.cancel()
+    with _protocol_stdin() as wire:
+        lines = _CheckedLines(wire)
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):
+            lines.answer_on(write_stream)
+            to_server, messages = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+            async with anyio.create_task_group() as group:
+                group.start_soon(_answer_unreadable_lines, read_stream, to_server, write_stream)
+                await server.run(messages, write_stream, server.create_initialization_options())
+                group.cancel_scope.cancel()
+
+
+@contextlib.contextmanager
+def _protocol_stdin():
+    """The client's stdin, read from a private duplicate while fd 0 points at the null device (what
+    the SDK's ``stdio_server`` does with the stdin it opens itself: a tool, or a process it starts,
+    that reads stdin gets EOF, never the client's messages). Restored afterwards."""
+    try:
+        private = os.dup(0)
+    except OSError:   # no stdin to divert (a closed descriptor): read it in place
+        private = None
+    if private is None:
+        yield anyio.wrap_file(sys.stdin)
+        return
+    diverted = _divert(0, os.devnull)
+    try:
+        yield anyio.wrap_file(open(private, encoding="utf-8", errors="replace", closefd=False))
+    finally:
+        if diverted:
+            with contextlib.suppress(OSError):
+                os.dup2(private, 0)
+                _rebind_std_handle(0)
+        # Never closed: the reading thread may still block on it after the transport ends.
+
+
+def _divert(fd: int, path: str) -> bool:
+    try:
+        null = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        return False
+    finally:
+        os.close(null)
+    _rebind_std_handle(fd)
+    return True
+
+
+def _rebind_std_handle(fd: int) -> None:
+    """Windows: child processes inherit the process's standard handle, not fd 0."""
+    if sys.platform == "win32":  # pragma: no cover - Windows only
+        from mcp.os.win32.utilities import rebind_std_handle_to_fd
+        with contextlib.suppress(OSError):
+            rebind_std_handle_to_fd(fd)
+
+
+class _CheckedLines:
+    """The lines of ``wire`` for the SDK's reader, less those that are JSON but no JSON-RPC message
+    MCP takes (``envelope.refusal``): those are answered here, before the next line is read, so
+    answers keep the lines' order. A line that is no JSON at all passes, for the SDK to fail on
+    (``_answer_unreadable_lines`` answers it)."""
+
+    def __init__(self, wire) -> None:
+        self._wire = wire
+        self._write_stream = None
+        self._ready = anyio.Event()
+
+    def answer_on(self, write_stream) -> None:
+        self._write_stream = write_stream
+        self._ready.set()
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        async for line in self._wire:
+            reason = _refusal_of(line)
+            if reason is None:
+                yield line
+                continue
+            answer = envelope.invalid_request(reason)
+            log.warning("a line on stdin was refused: %s; answered with JSON-RPC error %d", answer.error.message,
+                        answer.error.code)
+            await self._ready.wait()
+            await self._write_stream.send(SessionMessage(answer))
+
+
+def _refusal_of(line: str) -> str | None:
+    try:
+        decoded = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return envelope.refusal(decoded)
 
 
 async def _answer_unreadable_lines(read_stream, to_server, write_stream) -> None:
@@ -67,9 +167,77 @@ def loopback_only() -> TransportSecuritySettings:
 
 
 def http_app(server: Server):
-    """The Starlette app serving ``server`` at ``/mcp`` (both protocol eras on one endpoint)."""
-    return server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK,
-                                      transport_security=loopback_only())
+    """The Starlette app serving ``server`` at ``/mcp`` (both protocol eras on one endpoint). A
+    handshake-era client can resume a dropped SSE stream (``events.py``)."""
+    events = SessionEvents()
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK, transport_security=loopback_only(),
+                                     event_store=events, retry_interval=RETRY_MS)
+    return SessionScope(_EnvelopeCheck(app), events)
+
+
+MAX_BODY = 4 * 1024 * 1024
+"""The SDK's own limit for a request body; a larger one is passed on for the SDK to refuse."""
+
+
+class _EnvelopeCheck:
+    """ASGI: a handshake-era POST whose body is JSON but no JSON-RPC message MCP takes is answered
+    400 with -32600 and id null (``envelope.py``), after the same Host/Origin check as the SDK's.
+    Everything else, the body unchanged, goes to the SDK's app."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __getattr__(self, name):   # the wrapped app's router, state and session manager
+        return getattr(self.app, name)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or not _handshake_era(scope):
+            await self.app(scope, receive, send)
+            return
+        body, more = await _read_body(receive)
+        replay = _replaying(body, more, receive)
+        reason = None if more else _refusal_of(body.decode("utf-8", errors="replace"))
+        if reason is not None:
+            refused = await TransportSecurityMiddleware(loopback_only()).validate_request(
+                Request(scope, replay), is_post=True)
+            if refused is None:
+                log.warning("an HTTP request was refused: %s", envelope.invalid_request(reason).error.message)
+                refused = JSONResponse(envelope.as_json(envelope.invalid_request(reason)), status_code=400)
+            await refused(scope, replay, send)
+            return
+        await self.app(scope, replay, send)
+
+
+def _handshake_era(scope) -> bool:
+    """No MCP-Protocol-Version header, or a handshake-era one (the SDK's own routing)."""
+    versions = [value.decode("latin-1") for key, value in scope["headers"] if key == b"mcp-protocol-version"]
+    return not versions or versions[0] in HANDSHAKE_PROTOCOL_VERSIONS
+
+
+async def _read_body(receive) -> tuple[bytes, bool]:
+    """The body, up to MAX_BODY; ``more`` when there is more than that (left unread)."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks), False
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        if not message.get("more_body") or size > MAX_BODY:
+            return b"".join(chunks), bool(message.get("more_body"))
+
+
+def _replaying(body: bytes, more: bool, receive):
+    """A ``receive`` that gives ``body`` again first, then whatever the client still sends."""
+    given = False
+
+    async def replay():
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": more}
+        return await receive()
+    return replay
 
 
 def bind(port: int = 0) -> socket.socket:

@@ -13,7 +13,9 @@ Decisions:
   its description ("Optional (default: 3)."). The registry drops such nulls before pydantic
   validation, so the default applies.
 - Validation keywords the subset lacks (minimum, maxItems, pattern, ...) move into the
-  description as sentences; pydantic still enforces them when the call is validated.
+  description as sentences; pydantic still enforces them when the call is validated. The
+  conventional form (MCP's) keeps them as JSON Schema keywords instead, where clients that
+  validate arguments apply them: every limit pydantic enforces is in it (tests/mcp/test_schema_limits.py).
 - Keys are emitted in one fixed order, so the JSON text is stable (prompt caching).
 """
 from __future__ import annotations
@@ -103,9 +105,9 @@ def _inline_children(key: str, value: Any, defs: dict, stack: tuple[str, ...]) -
 
 
 def _strict_node(node: dict[str, Any], where: str, conventional: bool = False) -> dict[str, Any]:
-    node = _simplify_combinators(dict(node), where)
-    notes = [text.format(_json(node.pop(key)))
-             for key, text in _CONSTRAINT_TEXT.items() if key in node]
+    node = _simplify_combinators(dict(node), where, conventional)
+    notes = [] if conventional else [text.format(_json(node.pop(key)))
+                                     for key, text in _CONSTRAINT_TEXT.items() if key in node]
     for key in _DROPPED:
         node.pop(key, None)
     if notes:
@@ -123,8 +125,9 @@ def _strict_node(node: dict[str, Any], where: str, conventional: bool = False) -
     return _ordered(node)
 
 
-def _simplify_combinators(node: dict[str, Any], where: str) -> dict[str, Any]:
-    """Rewrite keywords strict mode lacks into ones it has."""
+def _simplify_combinators(node: dict[str, Any], where: str, conventional: bool = False) -> dict[str, Any]:
+    """Rewrite keywords strict mode lacks into ones it has (the conventional form keeps a
+    tuple's length as minItems and maxItems)."""
     if "const" in node:
         node["enum"] = [node.pop("const")]
     if "oneOf" in node:  # pydantic's discriminated unions; anyOf means the same for the model
@@ -138,7 +141,7 @@ def _simplify_combinators(node: dict[str, Any], where: str) -> dict[str, Any]:
         positions = node.pop("prefixItems")
         unique = [p for i, p in enumerate(positions) if p not in positions[:i]]
         node["items"] = unique[0] if len(unique) == 1 else {"anyOf": unique}
-        if node.get("minItems") == node.get("maxItems") == len(positions):
+        if node.get("minItems") == node.get("maxItems") == len(positions) and not conventional:
             node.pop("minItems"), node.pop("maxItems")
             node["description"] = _join(node.get("description"), f"Exactly {len(positions)} items.")
     return node

@@ -29,7 +29,7 @@ function minimal(schema) {
   if (schema.anyOf) return minimal(schema.anyOf.find((b) => b.type !== "null"));
   switch (schema.type) {
     case "object": return Object.fromEntries((schema.required || []).map((n) => [n, minimal(schema.properties[n])]));
-    case "array": return [];
+    case "array": return Array(schema.minItems || 0).fill(minimal(schema.items));   // a point has two
     case "string": return "x";
     case "integer": return 1;
     case "number": return 1.0;

@@ -51,8 +51,8 @@ log = logging.getLogger("paracore.mcp")
 
 INSTANCES_TOOL = "revit_instances"
 APPROVAL_KEY = "approval"
-READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} changes "
-                     "the model. Restart it without --read-only to allow changes.")
+READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} {does}. "
+                     "Restart it without --read-only to allow changes.")
 INSTRUCTIONS = ("Paracore runs atomic tools in an open Revit model. The working set (paracore://working-set) holds "
                 "the elements being worked on; tools that take element ids default to it. Changes ask the user "
                 "for approval.")
@@ -180,8 +180,9 @@ class ParacoreServer:
             raise MCPError(code=types.INVALID_PARAMS, message=self._unknown_tool(params.name))
         if params.name == USE_TOOLSET:
             return await self._use_toolset(ctx, arguments.get("name"))
-        if info.writes and self.read_only:
-            return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name), is_error=True))
+        if not info.read_only and self.read_only:
+            does = "changes the model" if info.writes else "writes files"
+            return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name, does=does), is_error=True))
         toolset = self.listing.toolset_to_turn_on(params.name)
         if toolset is not None:   # called by name while its toolset is off: the list now shows it
             self.listing.turn_on(toolset)

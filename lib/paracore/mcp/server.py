@@ -18,8 +18,6 @@ import base64
 import contextlib
 import difflib
 import logging
-import time
-import uuid
 from typing import Any
 
 import anyio
@@ -46,6 +44,7 @@ from paracore.mcp.inflight import (
     answer as settle,
 )
 from paracore.mcp.listing import ToolListing, turned_on_text
+from paracore.mcp.parked import CallBinding, ParkedApprovals
 
 log = logging.getLogger("paracore.mcp")
 
@@ -148,7 +147,7 @@ class ParacoreServer:
                                    all_tools=all_tools)
         self.bus = InMemorySubscriptionBus()
         self._tool_listeners: list[Any] = []   # handshake-era connections that listed the tools
-        self._parked: dict[str, tuple[CallInFlight, Asked, float]] = {}
+        self._parked = ParkedApprovals(keep_for=approval_timeout + 5)
         self._legacy_subscribers: dict[str, list[Any]] = {uri: [] for uri in (WORKING_SET_URI, MODEL_URI)}
         self._portal: anyio.from_thread.BlockingPortal | None = None
 
@@ -192,7 +191,8 @@ class ParacoreServer:
         def run(progress):
             return self.backend.call(params.name, arguments, client, instance=instance, progress=progress)
 
-        call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat)
+        call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat,
+                            binding=CallBinding.of(ctx, params.name, params.arguments))
         call.start()
         return await self._follow(ctx, call)
 
@@ -295,32 +295,23 @@ class ParacoreServer:
         return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or ctx.session.can_send_request
 
     def _park(self, call: CallInFlight, asked: Asked) -> types.InputRequiredResult:
-        """2026-07-28: end this request with the question; the retry (``_resume``) brings the answer."""
-        self._forget_expired()
-        state = uuid.uuid4().hex
-        self._parked[state] = (call, asked, time.monotonic())
+        """2026-07-28: end this request with the question; the retry (``_resume``) brings the answer.
+        The state answers this call only, from this client (``parked``)."""
+        state = self._parked.park(call, asked, call.binding)
         question = types.ElicitRequest(params=types.ElicitRequestFormParams(message=_question(asked),
                                                                              requested_schema=APPROVAL_SCHEMA))
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: question}, request_state=state)
 
     async def _resume(self, ctx, params: types.CallToolRequestParams):
-        parked = self._parked.pop(params.request_state, None)
-        if parked is None:
-            return _result(CallResult(f"Not run: the approval for {params.name} is no longer pending (it timed out "
-                                      f"or was answered). Call {params.name} again.", is_error=True))
-        call, asked, _ = parked
+        """The retry of a parked call: its own tool, arguments and client, or -32602 (``parked``)."""
+        parked = self._parked.claim(params.request_state, CallBinding.of(ctx, params.name, params.arguments))
+        call, asked = parked.call, parked.asked
         answer = (params.input_responses or {}).get(APPROVAL_KEY)
         if answer is None:
             call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
         else:
             _decide(asked, answer)
         return await self._follow(ctx, call)
-
-    def _forget_expired(self) -> None:
-        """Parked calls whose client never came back; their thread has refused the approval."""
-        limit = time.monotonic() - self.approval_timeout - 5
-        for state in [s for s, (_, _, since) in self._parked.items() if since < limit]:
-            self._parked.pop(state, None)
 
     # -- resources ---------------------------------------------------------------------------------------
     async def list_resources(self, ctx, params) -> types.ListResourcesResult:

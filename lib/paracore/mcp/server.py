@@ -47,6 +47,7 @@ from paracore.mcp.listing import ToolListing, turned_on_text
 from paracore.mcp.parked import CallBinding, ParkedApprovals
 
 log = logging.getLogger("paracore.mcp")
+_FORGET_ON_CLOSE = "paracore.forget_on_close"   # in a connection's state: its listeners go when it closes
 
 INSTANCES_TOOL = "revit_instances"
 APPROVAL_KEY = "approval"
@@ -224,6 +225,29 @@ class ParacoreServer:
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and ctx.session.can_send_request and \
                 not any(_same_connection(s, ctx.session) for s in self._tool_listeners):
             self._tool_listeners.append(ctx.session)
+            self._forget_when_closed(ctx.session)
+
+    def _forget_when_closed(self, session) -> None:
+        """Drop ``session``'s connection from the listeners when it closes (the client's DELETE, an
+        idle timeout, the transport closing): kept, every session that ever listed the tools or
+        subscribed stayed in memory for as long as the server ran (~40 KiB each over HTTP). The SDK
+        unwinds a connection's ``exit_stack`` when it ends; one callback per connection."""
+        connection = getattr(session, "_connection", None)
+        if connection is None or connection.state.get(_FORGET_ON_CLOSE):
+            return
+        connection.state[_FORGET_ON_CLOSE] = True
+        connection.exit_stack.callback(self._forget, session)
+
+    def _forget(self, session) -> None:
+        """Tell ``session``'s connection of nothing more (it closed, or a message to it failed)."""
+        self._tool_listeners[:] = [s for s in self._tool_listeners if not _same_connection(s, session)]
+        for subscribers in self._legacy_subscribers.values():
+            subscribers[:] = [s for s in subscribers if not _same_connection(s, session)]
+
+    def connections_listening(self) -> int:
+        """How many handshake-era connections the server would tell of a change (tools or resources)."""
+        subscribed = (s for subscribers in self._legacy_subscribers.values() for s in subscribers)
+        return len({id(getattr(s, "_connection", s)) for s in (*self._tool_listeners, *subscribed)})
 
     async def _tools_changed(self, ctx) -> None:
         self._listens_for_tools(ctx)
@@ -232,7 +256,7 @@ class ParacoreServer:
             try:
                 await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - that client is gone, or its connection cannot carry it
-                self._tool_listeners.remove(session)
+                self._forget(session)
 
     def _list_instances(self) -> CallResult:
         instances = self.backend.instances()
@@ -332,6 +356,7 @@ class ParacoreServer:
         subscribers = self._legacy_subscribers.get(str(params.uri))
         if subscribers is not None and not any(_same_connection(s, ctx.session) for s in subscribers):
             subscribers.append(ctx.session)
+            self._forget_when_closed(ctx.session)
         return types.EmptyResult()
 
     async def unsubscribe(self, ctx, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
@@ -352,7 +377,7 @@ class ParacoreServer:
             try:
                 await session.send_resource_updated(uri)
             except Exception:  # noqa: BLE001 - that client is gone
-                self._legacy_subscribers[uri].remove(session)
+                self._forget(session)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, server):

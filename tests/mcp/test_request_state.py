@@ -59,7 +59,7 @@ async def test_a_request_state_approves_only_its_own_call_from_its_own_client():
                     await attempt()
                 refusals[case] = raised.value
             unchanged = undo_names(served.sandbox)
-            made = await retry(owner, state)
+            made = await retry(owner, state, arguments=dict(reversed(WALL.items())))   # same call, keys reordered
             with pytest.raises(MCPError) as again:   # answered: the state is spent
                 await retry(owner, state)
     assert unchanged == before, "a refused retry ran the parked write"

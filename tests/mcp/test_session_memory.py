@@ -16,7 +16,8 @@ from mcp_support import client, http_server
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
-PER_SESSION = 4 * 1024   # bytes a finished session may leave at most (it left ~40 KiB)
+PER_SESSION = 10 * 1024   # bytes a finished session may leave at most: it left ~40 KiB; now 1-3 KiB of
+                          # caches (regular expressions, parsed URLs) and connections still closing
 
 
 @pytest.fixture
@@ -33,7 +34,8 @@ async def sessions(url: str, count: int) -> None:
             await session.subscribe_resource(MODEL_URI)
 
 
-def traced() -> int:
+async def traced() -> int:
+    await anyio.sleep(0.3)   # the last connection's close
     gc.collect()
     return tracemalloc.get_traced_memory()[0]
 
@@ -44,9 +46,9 @@ async def test_sessions_that_ended_leave_no_listeners_and_the_servers_memory_fla
         tracemalloc.start()
         try:
             await sessions(served.url, 20)
-            first = traced()
+            first = await traced()
             await sessions(served.url, 80)
-            grown = traced() - first
+            grown = await traced() - first
         finally:
             tracemalloc.stop()
         assert grown / 80 < PER_SESSION, f"{grown / 80 / 1024:.1f} KiB kept per ended session"

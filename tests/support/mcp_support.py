@@ -66,12 +66,13 @@ class HttpServer:
 
     def __init__(self, **options):
         from paracore.mcp.local import StandinBackend
-        from paracore.mcp.server import build_server
+        from paracore.mcp.server import ParacoreServer
         from paracore.mcp.transports import bind, http_server, url
         self.trace_dir = Path(tempfile.mkdtemp(prefix="paracore-mcp-trace-"))
         self.backend = StandinBackend("duplex", trace_dir=self.trace_dir)
         options.setdefault("instances_tool", False)
-        server = build_server(self.backend, **options)
+        self.paracore = ParacoreServer(self.backend, **options)   # what build_server builds, kept to look at
+        server = self.paracore.build()
         self.sock = bind(0)
         self.url = url(self.sock)
         self.port = self.sock.getsockname()[1]

@@ -26,6 +26,13 @@ RESOURCE_URIS = (WORKING_SET_URI, MODEL_URI)
 DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
 """Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
 
+FILE_WRITING_TOOLS = frozenset({"export_parameters", "export_schedule"})
+"""Tools that change nothing in the model but write a file in the user's Documents
+(tools/export_files.py): not read-only to MCP, and not served by ``--read-only``. They never
+replace a file (not destructive), and a second identical call writes a second, numbered file
+(not idempotent). ``capture_view`` is not one: its picture goes to Paracore's own content store,
+by hash (the same picture is the same file), and comes back to the client in the result."""
+
 
 class ResourceUnavailable(RuntimeError):
     """A resource cannot be read now (no Revit running, no model open); the message says what to do."""
@@ -41,19 +48,25 @@ class ToolInfo:
     writes: bool
     destructive: bool = False
     idempotent: bool = False
+    writes_files: bool = False   # changes no model, but writes a file (FILE_WRITING_TOOLS)
 
     @property
     def read_only(self) -> bool:
-        return not self.writes
+        """Leaves the model and the user's files as they were (MCP's ``readOnlyHint``)."""
+        return not self.writes and not self.writes_files
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema,
-                "writes": self.writes, "destructive": self.destructive, "idempotent": self.idempotent}
+                "writes": self.writes, "destructive": self.destructive, "idempotent": self.idempotent,
+                "writes_files": self.writes_files}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ToolInfo:
+        # A Revit whose Paracore predates writes_files sends none: its file writers are still known by name.
+        writes_files = bool(data.get("writes_files")) or data["name"] in FILE_WRITING_TOOLS
         return cls(**{key: data[key] for key in ("name", "description", "input_schema", "writes")},
-                   destructive=bool(data.get("destructive")), idempotent=bool(data.get("idempotent")))
+                   destructive=bool(data.get("destructive")), idempotent=bool(data.get("idempotent")) and not
+                   writes_files, writes_files=writes_files)
 
 
 @dataclass(frozen=True)

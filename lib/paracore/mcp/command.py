@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="serve a stand-in model instead of Revit: duplex, a sample name or an .ifc path")
     parser.add_argument("--http", nargs="?", type=_port, const=8765, metavar="PORT",
                         help="serve Streamable HTTP on 127.0.0.1:PORT (default 8765; 0 picks one) instead of stdio")
-    parser.add_argument("--read-only", action="store_true", help="offer only the tools that leave the model unchanged")
+    parser.add_argument("--read-only", action="store_true", help="offer only the tools that leave the model and your files unchanged")
     parser.add_argument("--workshared", metavar="USER:CATEGORY:COUNT[@LEVEL]",
                         help="stand-in only: open the model as a workshared one in which a colleague borrows "
                              "elements, e.g. maria:Walls:3@Level 1 (docs/WORKSHARING.md)")

@@ -76,8 +76,9 @@ class CallInFlight:
     """``run(progress)`` on a worker thread; the loop side reads :meth:`next` until :class:`Done`."""
 
     def __init__(self, run: Callable[[Callable[[str], None]], CallResult], *, timeout: float,
-                 heartbeat: float = 5.0, grace: float = 1.0):
+                 heartbeat: float = 5.0, grace: float = 1.0, binding: Any = None):
         self._run = run
+        self.binding = binding   # the tool, arguments and client of the call (parked.CallBinding)
         self.timeout = timeout
         self._grace = grace  # the loop side's own timeout answers first, with the same words
         self._heartbeat = heartbeat

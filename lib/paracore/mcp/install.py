@@ -356,7 +356,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=DEFAULT_NAME, help="the server's name in the config (default: paracore)")
     parser.add_argument("--model", metavar="NAME",
                         help="serve a stand-in model (duplex or a .ifc path) instead of the running Revit")
-    parser.add_argument("--read-only", action="store_true", help="offer only the tools that read the model")
+    parser.add_argument("--read-only", action="store_true", help="offer only the tools that read the model (no changes, no exported files)")
     parser.add_argument("--all-tools", action="store_true",
                         help="list every tool from the start, not the core tools and use_toolset")
     parser.add_argument("--scope", choices=("user", "project"), default="user",

@@ -95,5 +95,5 @@ def turned_on_text(turned: TurnedOn) -> str:
                 "on (the server sent notifications/tools/list_changed); call them by name.")
     if turned.newly:   # a read-only server, and a toolset of writing tools
         return (f"The {turned.toolset} toolset adds no tools here: this server is read-only (--read-only) and "
-                "its tools change the model.")
+                "its tools change the model or write files.")
     return f"The {turned.toolset} toolset was already on: its tools are in tools/list."

@@ -18,8 +18,6 @@ import base64
 import contextlib
 import difflib
 import logging
-import time
-import uuid
 from typing import Any
 
 import anyio
@@ -54,15 +52,17 @@ from paracore.mcp.inflight import (
     answer as settle,
 )
 from paracore.mcp.listing import ToolListing, turned_on_text
+from paracore.mcp.parked import CallBinding, ParkedApprovals
 
 log = logging.getLogger("paracore.mcp")
+_FORGET_ON_CLOSE = "paracore.forget_on_close"   # in a connection's state: its listeners go when it closes
 
 INSTANCES_TOOL = "revit_instances"
 APPROVAL_KEY = "approval"
 NOT_ASKED = ("Not run: {name} needs the user's approval, and the client could not ask its user ({error}). "
              "Call {name} again, or ask the user to check the client.")
-READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} changes "
-                     "the model. Restart it without --read-only to allow changes.")
+READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} {does}. "
+                     "Restart it without --read-only to allow changes.")
 INSTRUCTIONS = ("Paracore runs atomic tools in an open Revit model. The working set (paracore://working-set) holds "
                 "the elements being worked on; tools that take element ids default to it. Changes ask the user "
                 "for approval.")
@@ -162,7 +162,7 @@ class ParacoreServer:
                                    all_tools=all_tools)
         self.bus = InMemorySubscriptionBus()
         self._tool_listeners: list[Any] = []   # handshake-era connections that listed the tools
-        self._parked: dict[str, tuple[CallInFlight, Asked, float]] = {}
+        self._parked = ParkedApprovals(keep_for=approval_timeout + 5)
         self._legacy_subscribers: dict[str, list[Any]] = {uri: [] for uri in (WORKING_SET_URI, MODEL_URI)}
         self._portal: anyio.from_thread.BlockingPortal | None = None
 
@@ -195,8 +195,9 @@ class ParacoreServer:
             raise MCPError(code=types.INVALID_PARAMS, message=self._unknown_tool(params.name))
         if params.name == USE_TOOLSET:
             return await self._use_toolset(ctx, arguments.get("name"))
-        if info.writes and self.read_only:
-            return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name), is_error=True))
+        if not info.read_only and self.read_only:
+            does = "changes the model" if info.writes else "writes files"
+            return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name, does=does), is_error=True))
         toolset = self.listing.toolset_to_turn_on(params.name)
         if toolset is not None:   # called by name while its toolset is off: the list now shows it
             self.listing.turn_on(toolset)
@@ -206,7 +207,8 @@ class ParacoreServer:
         def run(progress):
             return self.backend.call(params.name, arguments, client, instance=instance, progress=progress)
 
-        call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat)
+        call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat,
+                            binding=CallBinding.of(ctx, params.name, params.arguments))
         call.start()
         return await self._follow(ctx, call)
 
@@ -238,6 +240,29 @@ class ParacoreServer:
         if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS and ctx.session.can_send_request and \
                 not any(_same_connection(s, ctx.session) for s in self._tool_listeners):
             self._tool_listeners.append(ctx.session)
+            self._forget_when_closed(ctx.session)
+
+    def _forget_when_closed(self, session) -> None:
+        """Drop ``session``'s connection from the listeners when it closes (the client's DELETE, an
+        idle timeout, the transport closing): kept, every session that ever listed the tools or
+        subscribed stayed in memory for as long as the server ran (~40 KiB each over HTTP). The SDK
+        unwinds a connection's ``exit_stack`` when it ends; one callback per connection."""
+        connection = getattr(session, "_connection", None)
+        if connection is None or connection.state.get(_FORGET_ON_CLOSE):
+            return
+        connection.state[_FORGET_ON_CLOSE] = True
+        connection.exit_stack.callback(self._forget, session)
+
+    def _forget(self, session) -> None:
+        """Tell ``session``'s connection of nothing more (it closed, or a message to it failed)."""
+        self._tool_listeners[:] = [s for s in self._tool_listeners if not _same_connection(s, session)]
+        for subscribers in self._legacy_subscribers.values():
+            subscribers[:] = [s for s in subscribers if not _same_connection(s, session)]
+
+    def connections_listening(self) -> int:
+        """How many handshake-era connections the server would tell of a change (tools or resources)."""
+        subscribed = (s for subscribers in self._legacy_subscribers.values() for s in subscribers)
+        return len({id(getattr(s, "_connection", s)) for s in (*self._tool_listeners, *subscribed)})
 
     async def _tools_changed(self, ctx) -> None:
         self._listens_for_tools(ctx)
@@ -246,7 +271,7 @@ class ParacoreServer:
             try:
                 await session.send_tool_list_changed()
             except Exception:  # noqa: BLE001 - that client is gone, or its connection cannot carry it
-                self._tool_listeners.remove(session)
+                self._forget(session)
 
     def _list_instances(self) -> CallResult:
         instances = self.backend.instances()
@@ -326,32 +351,23 @@ class ParacoreServer:
         return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or ctx.session.can_send_request
 
     def _park(self, call: CallInFlight, asked: Asked) -> types.InputRequiredResult:
-        """2026-07-28: end this request with the question; the retry (``_resume``) brings the answer."""
-        self._forget_expired()
-        state = uuid.uuid4().hex
-        self._parked[state] = (call, asked, time.monotonic())
+        """2026-07-28: end this request with the question; the retry (``_resume``) brings the answer.
+        The state answers this call only, from this client (``parked``)."""
+        state = self._parked.park(call, asked, call.binding)
         question = types.ElicitRequest(params=types.ElicitRequestFormParams(message=_question(asked),
                                                                              requested_schema=APPROVAL_SCHEMA))
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: question}, request_state=state)
 
     async def _resume(self, ctx, params: types.CallToolRequestParams):
-        parked = self._parked.pop(params.request_state, None)
-        if parked is None:
-            return _result(CallResult(f"Not run: the approval for {params.name} is no longer pending (it timed out "
-                                      f"or was answered). Call {params.name} again.", is_error=True))
-        call, asked, _ = parked
+        """The retry of a parked call: its own tool, arguments and client, or -32602 (``parked``)."""
+        parked = self._parked.claim(params.request_state, CallBinding.of(ctx, params.name, params.arguments))
+        call, asked = parked.call, parked.asked
         answer = (params.input_responses or {}).get(APPROVAL_KEY)
         if answer is None:
             call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
         else:
             _decide(asked, answer)
         return await self._follow(ctx, call)
-
-    def _forget_expired(self) -> None:
-        """Parked calls whose client never came back; their thread has refused the approval."""
-        limit = time.monotonic() - self.approval_timeout - 5
-        for state in [s for s, (_, _, since) in self._parked.items() if since < limit]:
-            self._parked.pop(state, None)
 
     # -- resources ---------------------------------------------------------------------------------------
     async def list_resources(self, ctx, params) -> types.ListResourcesResult:
@@ -380,6 +396,7 @@ class ParacoreServer:
         subscribers = self._legacy_subscribers.get(str(params.uri))
         if subscribers is not None and not any(_same_connection(s, ctx.session) for s in subscribers):
             subscribers.append(ctx.session)
+            self._forget_when_closed(ctx.session)
         return types.EmptyResult()
 
     async def unsubscribe(self, ctx, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
@@ -400,7 +417,7 @@ class ParacoreServer:
             try:
                 await session.send_resource_updated(uri)
             except Exception:  # noqa: BLE001 - that client is gone
-                self._legacy_subscribers[uri].remove(session)
+                self._forget(session)
 
     @contextlib.asynccontextmanager
     async def _lifespan(self, server):

@@ -181,7 +181,7 @@ PLAIN = ()
 def custom_definition(name: str, kind: str) -> ParamDef:
     """A project or shared parameter carried in from IFC property sets."""
     specs = {"length": SpecTypeId.Length, "area": SpecTypeId.Area, "volume": SpecTypeId.Volume,
-             "angle": SpecTypeId.Angle, "number": SpecTypeId.Number}
+             "angle": SpecTypeId.Angle, "slope": SpecTypeId.Slope, "number": SpecTypeId.Number}
     if kind in specs:
         return ParamDef(name, None, StorageType.Double, specs[kind])
     if kind == "integer":

@@ -331,6 +331,11 @@ def valid_units_and_their_conversions(scratch):
             got = DB.UnitUtils.ConvertToInternalUnits(1.0, getattr(DB.UnitTypeId, name))
             if abs(got - internal) > 1e-12 * max(1.0, abs(internal)):
                 wrong.append(f"1 {name} is {got!r} internal, not {internal!r}")
+    units = scratch.doc.GetUnits()     # a copy: nothing here changes the document's units
+    square_metres = DB.FormatOptions(DB.UnitTypeId.SquareMeters)
+    refused = site.refused(lambda: units.SetFormatOptions(DB.SpecTypeId.Length, square_metres), ArgumentException)
+    if refused is None:
+        wrong.append("Units.SetFormatOptions took square metres for lengths")
     expect(not wrong, "; ".join(wrong))
     return f"{sum(len(u) for u in VALID_UNITS.values())} units of {len(VALID_UNITS)} specs as the stand-in has them"
 

@@ -209,9 +209,7 @@ class FormatOptions:
         self._accuracy = _DEFAULT_ACCURACY.get(unitTypeId, self._accuracy)
 
     def IsValidForSpec(self, specTypeId: ForgeTypeId) -> bool:  # noqa: N802, N803
-        if specTypeId not in _VALID_UNITS:
-            return self._unit == UnitTypeId.General
-        return self._unit in _VALID_UNITS[specTypeId]
+        return self._unit in _measurable(specTypeId)
 
     @property
     def Accuracy(self) -> float:  # noqa: N802
@@ -254,11 +252,12 @@ class Units:
             raise ArgumentException(f"{specTypeId.TypeId!r} is not a modifiable spec.", "specTypeId") from None
 
     def SetFormatOptions(self, specTypeId: ForgeTypeId, options: FormatOptions) -> None:  # noqa: N802, N803
+        # Revit: ArgumentException when specTypeId is not measurable or "the unit in options is not
+        # valid for specTypeId" (UnitUtils.IsValidUnit).
         from Autodesk.Revit.Exceptions import ArgumentException
-        if specTypeId not in self._options:
-            raise ArgumentException(f"{specTypeId.TypeId!r} is not a modifiable spec.", "specTypeId")
         if not options.IsValidForSpec(specTypeId):
-            raise ArgumentException("options is not valid for specTypeId. See FormatOptions.IsValidForSpec.", "options")
+            raise ArgumentException("The unit in options is not valid for specTypeId. See UnitUtils.IsValidUnit.",
+                                    "options")
         self._options[specTypeId] = options
 
     def _display_system(self):

@@ -212,7 +212,7 @@ def test_a_typed_number_is_stored_in_the_unit_its_column_shows(buildings, model,
     for spec, unit in units.items():
         cell = sheet.cell(2, _cell_column(sheet, names[spec]))
         shown = UNITS[spec][unit][1](before[spec])
-        assert cell.value == pytest.approx(shown, rel=1e-6, abs=1e-9), (spec, unit, cell.value, shown)
+        assert cell.value == pytest.approx(shown, rel=1e-11, abs=1e-300), (spec, unit, cell.value, shown)
         low, high = RANGES[spec]
         typed[spec] = _typed(low + fractions[spec] * (high - low), spec, unit)
         assume(not _like_another_unit(typed[spec], cell.value))

@@ -30,7 +30,7 @@ from paracore.core.units import UnitParseError, parse_length
 from paracore.tools.parameter_values import parameter_spec
 from paracore.tools.results import ToolError
 
-MEASURE_DIGITS = 9            # decimals a measured value is written with, in its display unit
+MEASURE_DIGITS = 12           # significant digits a measured value is written with, in its display unit
 
 
 @dataclass(frozen=True)
@@ -128,12 +128,12 @@ def _counting_unit(parameter):
 
 
 def cell_number(parameter) -> float | None:
-    """The number a cell shows for a measured parameter, in its display unit (rounded to a
-    nanometre's worth of digits, so that 0.762 m is not 0.7619999999999999); None when the unit
-    has no number for the value (a flat slope in 1:x)."""
+    """The number a cell shows for a measured parameter, in its display unit, to 12 significant
+    digits (so that 0.762 m is not 0.7619999999999999, and a small area in hectares or acres keeps
+    its digits); None when the unit has no number for the value (a flat slope in 1:x)."""
     from Autodesk.Revit import DB
     shown = DB.UnitUtils.ConvertFromInternalUnits(parameter.AsDouble(), _counting_unit(parameter))
-    return round(shown, MEASURE_DIGITS) if math.isfinite(shown) else None
+    return float(f"{shown:.{MEASURE_DIGITS}g}") if math.isfinite(shown) else None
 
 
 def _header_unit(parameter, header_unit: str | None):

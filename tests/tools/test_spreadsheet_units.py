@@ -354,3 +354,11 @@ def test_in_a_csv_file_too_a_bare_number_above_its_storey_is_refused_with_its_li
     text = duplex.text("import_parameters", {"path": path})
     assert "'Sill Height' 900 m is higher than its storey" in text and "did you mean 900 mm?" in text, text
     assert _internal(duplex, windows[0], "Sill Height") == 0.0
+
+
+def test_the_likely_unit_is_the_one_nearest_the_value_it_replaces(duplex, documents):
+    windows = _first(duplex, DB.BuiltInCategory.OST_Windows, "Sill Height")[:1]
+    duplex.text("set_parameter", {"element_ids": windows, "name": "Sill Height", "value": "0.9 m"})
+    text = _round_trip(duplex, documents, windows, "Sill Height", [80])
+    assert "'Sill Height' 80 m is higher than its storey" in text and "did you mean 80 cm?" in text, text
+    assert _internal(duplex, windows[0], "Sill Height") == pytest.approx(0.9 / FOOT)

@@ -98,11 +98,11 @@ def implausible(bounds: ModelBounds, element, parameter, new: float, read, heade
         height, lower, upper = storey
         why = (f"'{name}' {_shown(new, unit)} is higher than its storey ({_shown(height, unit)}, from '{lower}' to "
                f"'{upper}')")
-        return why + _likely_unit(read, unit, lambda feet: abs(feet) <= height + TOLERANCE)
+        return why + _likely_unit(read, unit, parameter.AsDouble(), lambda feet: abs(feet) <= height + TOLERANCE)
     extent = bounds.extent()
     if abs(new) > extent + TOLERANCE:
         why = f"'{name}' {_shown(new, unit)} is longer than the whole model ({_shown(extent, unit)} across)"
-        return why + _likely_unit(read, unit, lambda feet: abs(feet) <= extent + TOLERANCE)
+        return why + _likely_unit(read, unit, parameter.AsDouble(), lambda feet: abs(feet) <= extent + TOLERANCE)
     return ""
 
 
@@ -114,17 +114,22 @@ def _within_storey(parameter) -> bool:
         DB.BuiltInParameter.INSTANCE_SILL_HEIGHT_PARAM, DB.BuiltInParameter.INSTANCE_HEAD_HEIGHT_PARAM)
 
 
-def _likely_unit(read, unit: str, fits) -> str:
+def _likely_unit(read, unit: str, current: float, fits) -> str:
     """"; did you mean 900 mm?" for a bare number that fits in another unit of the column's
-    system; otherwise what to do."""
+    system: the one nearest the value it replaces (80 over a 0.9 m sill: cm), or when that was
+    nothing, the first that fits, smallest unit first; otherwise what to do."""
     advice = ": check the value and its unit (write it with its unit, e.g. '2.1 m', to say which)"
     number, short = _bare_number(read), _SHORT.get(unit, unit)
-    if number is None or short not in _METRIC + _IMPERIAL:
+    if not number or short not in _METRIC + _IMPERIAL:
         return advice
-    for other in (_METRIC if short in _METRIC else _IMPERIAL):
-        if other != short and fits(_feet(number, other)):
-            return f"; did you mean {number:g} {other}? Write it with its unit ('{number:g} {other}') to apply it"
-    return advice
+    fitting = [other for other in (_METRIC if short in _METRIC else _IMPERIAL)
+               if other != short and fits(_feet(number, other))]
+    if not fitting:
+        return advice
+    if current:
+        fitting.sort(key=lambda other: abs(math.log(abs(_feet(number, other) / current))))
+    other = fitting[0]
+    return f"; did you mean {number:g} {other}? Write it with its unit ('{number:g} {other}') to apply it"
 
 
 def _bare_number(read) -> float | None:

@@ -360,6 +360,23 @@ def test_each_spec_offers_its_units_and_set_format_options_refuses_another_spec_
     assert UnitUtils.ConvertToInternalUnits(1, UnitTypeId.UsSurveyFeet) == (1200 / 3937) / FOOT
 
 
+def test_get_units_and_get_format_options_are_copies_applied_by_set_units_in_a_transaction(doc):
+    units = doc.GetUnits()
+    options = units.GetFormatOptions(SpecTypeId.Length)
+    options.SetUnitTypeId(UnitTypeId.Decimeters)
+    assert units.GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() != UnitTypeId.Decimeters
+    units.SetFormatOptions(SpecTypeId.Length, options)
+    assert doc.GetUnits().GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() != UnitTypeId.Decimeters
+    from Autodesk.Revit.Exceptions import ModificationOutsideTransactionException
+    with pytest.raises(ModificationOutsideTransactionException):
+        doc.SetUnits(units)
+    with Transaction(doc, "units") as transaction:
+        transaction.Start()
+        doc.SetUnits(units)
+        transaction.Commit()
+    assert doc.GetUnits().GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() == UnitTypeId.Decimeters
+
+
 def test_unit_conversion_refuses_a_spec(doc):
     with pytest.raises(ArgumentException):
         UnitUtils.ConvertToInternalUnits(1, SpecTypeId.Length)

@@ -336,6 +336,16 @@ def valid_units_and_their_conversions(scratch):
     refused = site.refused(lambda: units.SetFormatOptions(DB.SpecTypeId.Length, square_metres), ArgumentException)
     if refused is None:
         wrong.append("Units.SetFormatOptions took square metres for lengths")
+    before = scratch.doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId().TypeId
+    other = DB.UnitTypeId.Decimeters if before != DB.UnitTypeId.Decimeters.TypeId else DB.UnitTypeId.Feet
+    options = units.GetFormatOptions(DB.SpecTypeId.Length)
+    options.SetUnitTypeId(other)                       # a copy: the Units object keeps its own
+    if units.GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId().TypeId == other.TypeId:
+        wrong.append("Units.GetFormatOptions returned the Units' own FormatOptions, not a copy")
+    units.SetFormatOptions(DB.SpecTypeId.Length, options)
+    now = scratch.doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId().TypeId
+    if now != before:
+        wrong.append(f"Document.GetUnits returned the document's own Units: its length unit became {now}")
     expect(not wrong, "; ".join(wrong))
     return f"{sum(len(u) for u in VALID_UNITS.values())} units of {len(VALID_UNITS)} specs as the stand-in has them"
 

@@ -261,8 +261,7 @@ class Parameter:
         return self._raw() is not None
 
     def GetUnitTypeId(self):  # noqa: N802
-        units = self._element._document.GetUnits()
-        return units.GetFormatOptions(self._def.spec).GetUnitTypeId()
+        return self._element._document._units._unit_of(self._def.spec)
 
     # -- reading -----------------------------------------------------------------------------
     def _raw(self):
@@ -294,7 +293,7 @@ class Parameter:
             return None
         storage = self._def.storage
         if storage == StorageType.Double:
-            return format_value(value, self._def.spec, self._element._document.GetUnits())
+            return format_value(value, self._def.spec, self._element._document._units)
         if storage == StorageType.ElementId:
             return self._reference_display(value)
         if storage == StorageType.Integer:

@@ -197,6 +197,8 @@ class UnitUtils:
 @api_class(thread_free=True)
 class FormatOptions:
     def __init__(self, unitTypeId: ForgeTypeId = None, accuracy: float = 0.01):  # noqa: N803
+        if isinstance(unitTypeId, FormatOptions):       # FormatOptions(FormatOptions): a copy
+            unitTypeId, accuracy = unitTypeId._unit, unitTypeId._accuracy
         self._unit = unitTypeId or UnitTypeId.General
         self._accuracy = accuracy
 
@@ -245,8 +247,9 @@ class Units:
         }
 
     def GetFormatOptions(self, specTypeId: ForgeTypeId) -> FormatOptions:  # noqa: N802, N803
+        # Revit: "A copy of the FormatOptions" (changing it changes nothing until SetFormatOptions).
         try:
-            return self._options[specTypeId]
+            return FormatOptions(self._options[specTypeId])
         except KeyError:
             from Autodesk.Revit.Exceptions import ArgumentException
             raise ArgumentException(f"{specTypeId.TypeId!r} is not a modifiable spec.", "specTypeId") from None
@@ -263,10 +266,21 @@ class Units:
     def _display_system(self):
         return self._system
 
+    def _copy(self) -> "Units":
+        copy = Units(self._system)
+        copy._options = {spec: FormatOptions(options) for spec, options in self._options.items()}
+        return copy
+
+    def _unit_of(self, spec: ForgeTypeId) -> ForgeTypeId:
+        """The display unit of ``spec``, read without a copy (Parameter.GetUnitTypeId, AsValueString)."""
+        if spec not in self._options:
+            self.GetFormatOptions(spec)      # raises ArgumentException, as Revit does for such a spec
+        return self._options[spec].GetUnitTypeId()
+
 
 def format_value(value: float, spec: ForgeTypeId, units: Units) -> str:
     """Render an internal value as Revit's AsValueString would (unit symbol included)."""
-    options = units.GetFormatOptions(spec) if spec in units._options else None
+    options = units._options.get(spec)
     if options is None:
         return f"{value:g}"
     unit = options.GetUnitTypeId()

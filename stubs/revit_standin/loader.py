@@ -103,7 +103,10 @@ def build_document(building: BuildingData, application):
 
 def _set_length_unit(document, unit_name: str) -> None:
     from Autodesk.Revit.DB import SpecTypeId, UnitTypeId
-    document.GetUnits().GetFormatOptions(SpecTypeId.Length).SetUnitTypeId(getattr(UnitTypeId, unit_name))
+    units = document._units             # loading is not a transaction: the document's own Units
+    options = units.GetFormatOptions(SpecTypeId.Length)
+    options.SetUnitTypeId(getattr(UnitTypeId, unit_name))
+    units.SetFormatOptions(SpecTypeId.Length, options)
 
 
 class _Builder:

@@ -141,7 +141,7 @@ def test_an_unknown_display_unit_is_a_programming_error_not_a_parse_error():
     with pytest.raises(ValueError) as caught:
         parse_length(3, "meters")
     assert not isinstance(caught.value, UnitParseError)
-    assert "m, cm, mm, ft, in" in str(caught.value)
+    assert "m, cm, mm, dm, ft, in, usft" in str(caught.value)
 
 
 # --- formatting --------------------------------------------------------------------------
@@ -268,7 +268,8 @@ def test_format_then_parse_round_trips(feet, unit, digits):
     back = parse_length(text, unit)
     # Formatting rounds to `digits` decimals of the shown unit (inches for ft).
     shown_unit = "in" if unit == "ft" else unit
-    step_in_feet = 10.0**-digits / {"m": FT, "cm": 30.48, "mm": 304.8, "in": 12}[shown_unit]
+    step_in_feet = 10.0**-digits / {"m": FT, "cm": 30.48, "mm": 304.8, "dm": 3.048, "in": 12,
+                                    "usft": FT * 3937 / 1200}[shown_unit]
     assert math.isclose(back, feet, rel_tol=1e-12, abs_tol=step_in_feet / 2 * (1 + 1e-9))
 
 

@@ -1077,7 +1077,50 @@ def check_import_parameters(scratch):
         shutil.rmtree(folder, ignore_errors=True)
     stored = element(scratch, made).get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS).AsString()
     expect(stored == "PC-CHECK-IMPORTED", f"the wall's Comments read '{stored}' after the import: {content[:300]}")
-    return content[:90]
+    units = length_units_round_trip(scratch, made)
+    return f"{content[:60]}; Base Offset read back in {units} length units"
+
+
+def length_units_round_trip(scratch, made):
+    """For every length unit Revit offers (the project switched to it inside the check's group):
+    the wall's Base Offset, 1 ft, exported; 1.5 times the cell typed over it; imported; 1.5 ft read
+    back. The cell is in the column's unit whatever it is, so 1.5 times it is 1.5 ft (issue 36)."""
+    import openpyxl
+    doc, offset = scratch.doc, DB.BuiltInParameter.WALL_BASE_OFFSET
+    name = parameter_name(element(scratch, made), offset)
+    wrong, units = [], list(DB.UnitUtils.GetValidUnits(DB.SpecTypeId.Length))
+    before = doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId()
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        for index, unit in enumerate(units):
+            _set_length_unit(doc, unit)
+            with transaction(doc, "Paracore check: a 1 ft offset"):
+                element(scratch, made).get_Parameter(offset).Set(1.0)
+            target = os.path.join(folder, f"offset {index}.xlsx")
+            scratch.call("export_parameters", {"element_ids": [made], "parameters": [name], "path": target})
+            book = openpyxl.load_workbook(target)
+            sheet = book.worksheets[0]
+            column = next(c.column for c in sheet[1] if str(c.value).startswith(f"{name} ("))
+            sheet.cell(2, column).value = float(sheet.cell(2, column).value) * 1.5
+            book.save(target)
+            content = scratch.call("import_parameters", {"path": target})
+            stored = element(scratch, made).get_Parameter(offset).AsDouble()
+            if not near(stored, 1.5, 1e-9):
+                wrong.append(f"{unit.TypeId}: {stored!r} ft, not 1.5 ({content[:120]})")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        _set_length_unit(doc, before)     # the group's rollback undoes it in Revit; said here too
+    expect(not wrong, "; ".join(wrong))
+    return len(units)
+
+
+def _set_length_unit(doc, unit):
+    project = doc.GetUnits()
+    options = project.GetFormatOptions(DB.SpecTypeId.Length)
+    options.SetUnitTypeId(unit)
+    project.SetFormatOptions(DB.SpecTypeId.Length, options)
+    with transaction(doc, "Paracore check: the project's length unit"):
+        doc.SetUnits(project)
 
 
 @check("compare_schedules")

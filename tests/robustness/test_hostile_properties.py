@@ -179,7 +179,7 @@ def test_angles_the_same(value):
 def test_feet_are_internal_whatever_the_display_unit(value, written, display):
     """A value written with a unit means the same length in any project: the display unit only
     decides what a bare number means."""
-    marks = {"m": " m", "cm": " cm", "mm": " mm", "ft": " ft", "in": " in"}
+    marks = {"m": " m", "cm": " cm", "mm": " mm", "dm": " dm", "ft": " ft", "in": " in", "usft": " usft"}
     text = f"{value!r}{marks[written]}"
     feet = parse_length(text, display)
     assert feet == pytest.approx(parse_length(value, written), rel=1e-12, abs=1e-12)

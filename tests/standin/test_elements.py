@@ -344,6 +344,39 @@ def test_unit_conversions_are_exact():
     assert UnitUtils.ConvertToInternalUnits(12, UnitTypeId.Inches) == 1.0
 
 
+def test_each_spec_offers_its_units_and_set_format_options_refuses_another_spec_s_unit(doc):
+    units = doc.GetUnits()
+    assert UnitUtils.IsValidUnit(SpecTypeId.Length, UnitTypeId.UsSurveyFeet)
+    assert not UnitUtils.IsValidUnit(SpecTypeId.Length, UnitTypeId.SquareMeters)
+    options = units.GetFormatOptions(SpecTypeId.Length)
+    options.SetUnitTypeId(UnitTypeId.SquareMeters)
+    with pytest.raises(ArgumentException):
+        units.SetFormatOptions(SpecTypeId.Length, options)
+    with pytest.raises(ArgumentException):
+        UnitUtils.GetValidUnits(SpecTypeId.Number)
+    options.SetUnitTypeId(UnitTypeId.Decimeters)
+    units.SetFormatOptions(SpecTypeId.Length, options)
+    assert units.GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() == UnitTypeId.Decimeters
+    assert UnitUtils.ConvertToInternalUnits(1, UnitTypeId.UsSurveyFeet) == (1200 / 3937) / FOOT
+
+
+def test_get_units_and_get_format_options_are_copies_applied_by_set_units_in_a_transaction(doc):
+    units = doc.GetUnits()
+    options = units.GetFormatOptions(SpecTypeId.Length)
+    options.SetUnitTypeId(UnitTypeId.Decimeters)
+    assert units.GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() != UnitTypeId.Decimeters
+    units.SetFormatOptions(SpecTypeId.Length, options)
+    assert doc.GetUnits().GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() != UnitTypeId.Decimeters
+    from Autodesk.Revit.Exceptions import ModificationOutsideTransactionException
+    with pytest.raises(ModificationOutsideTransactionException):
+        doc.SetUnits(units)
+    with Transaction(doc, "units") as transaction:
+        transaction.Start()
+        doc.SetUnits(units)
+        transaction.Commit()
+    assert doc.GetUnits().GetFormatOptions(SpecTypeId.Length).GetUnitTypeId() == UnitTypeId.Decimeters
+
+
 def test_unit_conversion_refuses_a_spec(doc):
     with pytest.raises(ArgumentException):
         UnitUtils.ConvertToInternalUnits(1, SpecTypeId.Length)

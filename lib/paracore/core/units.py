@@ -2,7 +2,7 @@
 
 Revit stores lengths in decimal feet and angles in radians ("internal units"). The model
 writes either a bare number, meaning the project's display unit, or a string with a unit:
-"30 m", "2400 mm", "10' 6\"", "90°", "1.57 rad". This module turns both into internal
+"30 m", "2400 mm", "10' 6\"", "3 m 25 cm", "90°", "1.57 rad". This module turns both into internal
 units, formats lengths back for messages, and offers the pydantic types `Length` and
 `Angle` that tool argument models use.
 
@@ -29,16 +29,20 @@ __all__ = [
     "Angle",
 ]
 
-LENGTH_UNITS = ("m", "cm", "mm", "ft", "in")
+LENGTH_UNITS = ("m", "cm", "mm", "dm", "ft", "in", "usft")
 
-# Feet = value / divisor. Divisors are the exact definitions (1 ft = 0.3048 m exactly), and
-# dividing once keeps results correctly rounded: parse_length("30 m", "m") == 30 / 0.3048.
-_FEET_DIVISOR = {"m": 0.3048, "cm": 30.48, "mm": 304.8, "ft": 1.0, "in": 12.0}
+# Feet = value / divisor. Divisors are the exact definitions (1 ft = 0.3048 m exactly; a US survey
+# foot is 1200/3937 m), and dividing once keeps results correctly rounded:
+# parse_length("30 m", "m") == 30 / 0.3048.
+_FEET_DIVISOR = {"m": 0.3048, "cm": 30.48, "mm": 304.8, "dm": 3.048, "ft": 1.0, "in": 12.0,
+                 "usft": 0.3048 * 3937 / 1200}
 
 _LENGTH_ALIASES = {
     "m": "m", "meter": "m", "meters": "m", "metre": "m", "metres": "m",
     "cm": "cm", "centimeter": "cm", "centimeters": "cm", "centimetre": "cm", "centimetres": "cm",
     "mm": "mm", "millimeter": "mm", "millimeters": "mm", "millimetre": "mm", "millimetres": "mm",
+    "dm": "dm", "decimeter": "dm", "decimeters": "dm", "decimetre": "dm", "decimetres": "dm",
+    "usft": "usft",
     "ft": "ft", "foot": "ft", "feet": "ft", "'": "ft",
     "in": "in", "inch": "in", "inches": "in", '"': "in",
 }
@@ -67,6 +71,8 @@ _FEET_INCHES = re.compile(
     rf"(?P<sign>[+-]?)\s*(?P<ft>{_MAG})\s*(?:'|ft|foot|feet)\s*(?:-\s*)?"
     rf"(?P<inch>{_MAG})\s*(?:\"|in|inch|inches)?"
 )
+# Metres and centimetres, as Revit's "Meters and centimeters" format writes them: 3 m 25 cm.
+_METRES_CENTIMETRES = re.compile(rf"(?P<sign>[+-]?)\s*(?P<m>{_NUM})\s*m\s*(?P<cm>{_NUM})\s*cm")
 _ANGLE = re.compile(rf"(?P<sign>[+-]?)\s*(?P<mag>{_NUM})\s*(?P<unit>[a-z]+|°)?")
 
 
@@ -121,6 +127,9 @@ def _read_length(text: str) -> tuple[float, str | None]:
     if match:
         feet = _magnitude(match["ft"]) + _magnitude(match["inch"]) / 12.0
         return _signed(match["sign"], feet), "ft"
+    match = _METRES_CENTIMETRES.fullmatch(text)
+    if match:
+        return _signed(match["sign"], float(match["m"]) + float(match["cm"]) / 100), "m"
     match = _SINGLE_LENGTH.fullmatch(text)
     if not match:
         raise _Unreadable

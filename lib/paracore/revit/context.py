@@ -18,9 +18,14 @@ from paracore.revit.api import DB
 from paracore.revit.dotnet import element_id_list
 from paracore.revit.element_ids import id_value
 
-_UNIT_NAMES = {  # UnitTypeId type-id stem -> the short names paracore.core.units speaks
-    "meters": "m", "centimeters": "cm", "millimeters": "mm", "feet": "ft",
-    "feetFractionalInches": "ft", "inches": "in",
+# UnitTypeId type-id stem -> the short names paracore.core.units speaks: every length unit Revit
+# offers (UnitUtils.GetValidUnits(SpecTypeId.Length)). The composite formats count in the unit
+# named: feet and fractional inches in feet, fractional inches in inches, metres and centimetres in
+# metres.
+_UNIT_NAMES = {
+    "meters": "m", "centimeters": "cm", "millimeters": "mm", "decimeters": "dm", "feet": "ft",
+    "feetFractionalInches": "ft", "inches": "in", "fractionalInches": "in", "metersCentimeters": "m",
+    "usSurveyFeet": "usft",
 }
 
 
@@ -31,9 +36,14 @@ def element_id(value: int) -> DB.ElementId:
 
 
 def display_length_unit(doc: DB.Document) -> str:
+    """The project's length unit, as paracore.core.units names it. A unit it does not know is an
+    error, not feet: a bare number read in the wrong unit is stored 3.28 or 12 times wrong."""
     unit = doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId()
     stem = unit.TypeId.split(":")[-1].split("-")[0]
-    return _UNIT_NAMES.get(stem, "ft")
+    if stem not in _UNIT_NAMES:
+        raise ToolError(f"The project's length unit ('{stem}') is not one Paracore reads numbers in. Give lengths "
+                        "with their unit ('2.4 m', '8 ft'), or pick another length unit in Manage > Project Units.")
+    return _UNIT_NAMES[stem]
 
 
 @dataclass

@@ -12,8 +12,9 @@ A row is applied whole or not at all. It is not applied when:
   kind, a level that does not exist, a length beyond Revit's 20 miles, a negative area, the
   spreadsheet's TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any), looks
   like a number in another unit (a thousand times the value it replaces: write the unit to mean
-  it), edits a read-only parameter, or edits a type parameter on the elements' sheet (it changes
-  every instance: the Types sheet is where it is edited);
+  it), is a length no one can mean (a sill above its storey, longer than the whole model:
+  tools/parameter_bounds.py), edits a read-only parameter, or edits a type parameter on the
+  elements' sheet (it changes every instance: the Types sheet is where it is edited);
 - the element changed in Revit since the export (the check value's second part): applying the
   row could undo that change.
 When no row at all belongs to this model, the whole file is refused: it was exported from another.
@@ -53,6 +54,8 @@ from paracore.tools.parameter_table import (
     values_hash,
 )
 from paracore.tools.lookup import element_label, type_of
+from paracore.tools.parameter_bounds import ModelBounds, implausible
+from paracore.tools.parameter_units import is_measured, read_cell
 from paracore.tools.parameter_values import (
     convert_value,
     find_named_parameter,
@@ -104,6 +107,7 @@ class ImportPlan:
     unchanged: int = 0
     sheets: list[str] = field(default_factory=list)          # "Doors (14 rows)"
     ignored: list[str] = field(default_factory=list)         # columns and sheets not read, with why
+    bounds: ModelBounds | None = field(default=None, compare=False, repr=False)   # what a length can be
 
     @property
     def changed_rows(self) -> int:
@@ -135,7 +139,7 @@ class _Layout:
 
 
 def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
-    plan = ImportPlan(file=path.name)
+    plan = ImportPlan(file=path.name, bounds=ModelBounds(ctx))
     matched, mismatched = 0, 0
     for sheet in book.sheets:
         layout = _layout(sheet, book.about, plan)
@@ -301,6 +305,9 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
     for column in layout.columns:
         read = cells[column.index] if column.index < len(cells) else None
         outcome = _cell_change(ctx, element, column, read, layout, shown)
+        if isinstance(outcome, _Edit) and plan.bounds is not None:   # a value no one can mean (a sill above its storey)
+            outcome = implausible(plan.bounds, element, outcome.parameter, outcome.new, outcome.read,
+                                  outcome.unit) or outcome
         if isinstance(outcome, _Edit):
             edits.append(outcome)
         elif outcome:
@@ -332,6 +339,8 @@ class _Edit:
     before: str
     after: str
     new: object
+    read: object = None        # the cell as read, and its column's unit: to name the unit it was likely meant in
+    unit: str | None = None
 
 
 def _current_values(ctx, element, layout: _Layout, shown: dict) -> list:
@@ -386,15 +395,17 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     problem = _not_a_value(parameter, column, read)
     if problem:
         return problem
-    value = _as_given(parameter, column, read)
     try:
-        new = convert_value(ctx, parameter, value, name)
+        if is_measured(parameter):    # through the unit the column's header names (tools/parameter_units.py)
+            new = read_cell(parameter, column.unit, read)
+        else:
+            new = convert_value(ctx, parameter, _as_given(read), name)
     except ToolError as error:
         return str(error).rstrip(".")
     if holds_value(ctx, parameter, new):
         return None
     problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
-    return problem or _Edit(parameter, _shown(current), _shown(read), new)
+    return problem or _Edit(parameter, _shown(current), _shown(read), new, read, column.unit)
 
 
 def _measured(parameter) -> bool:
@@ -460,17 +471,12 @@ def _plain_number(read) -> float | None:
     return None
 
 
-def _as_given(parameter, column: _HeaderColumn, read):
-    """The cell as set_parameter takes a value (text, a number or true/false). A number in another
-    unit than the parameter's display unit gets the header's unit written after it ("2100 mm"),
-    so the header says what it means."""
-    from Autodesk.Revit import DB
+def _as_given(read):
+    """A cell that is not a measured value as set_parameter takes a value (text, a number or
+    true/false)."""
     if isinstance(read, bool):
         return read
     if isinstance(read, (int, float)):
-        unit = unit_symbol(parameter)
-        if parameter.StorageType == DB.StorageType.Double and column.unit and unit and column.unit != unit:
-            return f"{float(read)!r} {column.unit}"
         return float(read)
     if isinstance(read, (datetime.date, datetime.time)):     # a spreadsheet took the text for a date
         return read.isoformat(sep=" ") if isinstance(read, datetime.datetime) else read.isoformat()

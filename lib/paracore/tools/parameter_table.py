@@ -26,19 +26,11 @@ from dataclasses import dataclass, replace
 
 from paracore.tools.lookup import choices_text, did_you_mean, type_of
 from paracore.tools.parameter_sheet import READ_ONLY, TYPE_MARK, Column
-from paracore.tools.parameter_values import find_named_parameter, is_yes_no, parameter_spec
+from paracore.tools.parameter_units import cell_number, is_measured, unit_symbol
+from paracore.tools.parameter_values import find_named_parameter, is_yes_no
 from paracore.tools.results import ToolError
 
 DEFAULT_COLUMNS = 40          # parameters chosen at most when none are named
-MEASURE_DIGITS = 9            # decimals a measured value is written with, in its display unit
-# Display units as a header writes them, by the name in the unit's ForgeTypeId.
-UNIT_SYMBOLS = {
-    "meters": "m", "centimeters": "cm", "millimeters": "mm", "feet": "ft", "inches": "in",
-    "feetFractionalInches": "ft", "fractionalInches": "in", "metersCentimeters": "m",
-    "squareMeters": "m²", "squareCentimeters": "cm²", "squareMillimeters": "mm²", "squareFeet": "ft²",
-    "squareInches": "in²", "cubicMeters": "m³", "cubicCentimeters": "cm³", "cubicMillimeters": "mm³",
-    "cubicFeet": "ft³", "cubicInches": "in³", "liters": "L", "degrees": "°", "radians": "rad",
-}
 # Context shown on the elements' sheet when no parameter is named (read-only there).
 CONTEXT_PARAMETERS = ("Family and Type", "Level")
 TYPE_CONTEXT_PARAMETERS = ("Family Name", "Type Name")
@@ -131,17 +123,6 @@ def _column(ctx, owners, name: str, on_type: bool) -> TableColumn:
     return TableColumn(Column(shown, unit, READ_ONLY if read_only else None), on_type)
 
 
-def unit_symbol(parameter) -> str | None:
-    """The display unit a measured value is written in ("m", "m²", "°"); None for text, numbers
-    without a unit and references."""
-    from Autodesk.Revit import DB
-    if parameter.StorageType != DB.StorageType.Double or not DB.UnitUtils.IsMeasurableSpec(parameter_spec(parameter)):
-        return None
-    type_id = parameter.GetUnitTypeId().TypeId            # "autodesk.unit.unit:meters-1.0.1"
-    name = type_id.split(":")[-1].split("-")[0]
-    return UNIT_SYMBOLS.get(name, name)
-
-
 def _unknown_parameter(name: str, elements, types) -> str:
     known = list(dict.fromkeys(p.Definition.Name for e in elements[:20] for p in e.Parameters))
     known_types = [n for n in dict.fromkeys(p.Definition.Name for t in types[:20] for p in t.Parameters)
@@ -184,11 +165,8 @@ def cell_value(ctx, parameter):
         return (parameter.AsValueString() or referenced.Name) if referenced is not None else ""
     if not parameter.HasValue:
         return None
-    raw = parameter.AsDouble()
-    if unit_symbol(parameter) is None:
-        return raw
-    # Rounded to a nanometre's worth of digits, so that 0.762 m is not shown as 0.7619999999999999.
-    return round(DB.UnitUtils.ConvertFromInternalUnits(raw, parameter.GetUnitTypeId()), MEASURE_DIGITS)
+    # A measured value in its display unit (tools/parameter_units.py), the rest as stored.
+    return cell_number(parameter) if is_measured(parameter) else parameter.AsDouble()
 
 
 def same_cell(read, written) -> bool:

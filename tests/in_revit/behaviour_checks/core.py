@@ -292,6 +292,64 @@ def internal_units_are_feet(scratch):
     return f"1 m = {metre:.10f} ft; a 20 ft wall reads {length:.4f}"
 
 
+# The units each spec offers and what one of each is in internal units, by the published
+# definitions (1 ft = 0.3048 m, 1 US survey ft = 1200/3937 m, 1 acre = 43,560 ft², 1 US gallon =
+# 231 in³; slope internally rise/run). The composite formats convert as the unit they count in.
+_FOOT, _SURVEY_FOOT = 0.3048, 1200 / 3937
+VALID_UNITS = {
+    "Length": {"Centimeters": 1 / 30.48, "Decimeters": 1 / 3.048, "Feet": 1.0, "FeetFractionalInches": 1.0,
+               "FractionalInches": 1 / 12, "Inches": 1 / 12, "Meters": 1 / _FOOT, "MetersCentimeters": 1 / _FOOT,
+               "Millimeters": 1 / 304.8, "UsSurveyFeet": _SURVEY_FOOT / _FOOT},
+    "Area": {"Acres": 43560.0, "Hectares": 10_000 / _FOOT ** 2, "SquareCentimeters": 1 / 30.48 ** 2,
+             "SquareFeet": 1.0, "SquareInches": 1 / 144, "SquareMeters": 1 / _FOOT ** 2,
+             "SquareMillimeters": 1 / 304.8 ** 2},
+    "Volume": {"CubicCentimeters": 1 / 30.48 ** 3, "CubicFeet": 1.0, "CubicInches": 1 / 1728,
+               "CubicMeters": 1 / _FOOT ** 3, "CubicMillimeters": 1 / 304.8 ** 3, "CubicYards": 27.0,
+               "Liters": 0.001 / _FOOT ** 3, "UsGallons": 231 / 1728},
+    "Angle": {"Degrees": 3.141592653589793 / 180, "DegreesMinutes": 3.141592653589793 / 180,
+              "Gradians": 3.141592653589793 / 200, "Radians": 1.0},
+    "Slope": {"PerMille": 0.001, "Percentage": 0.01, "RatioTo1": 1.0, "RatioTo10": 0.1, "RatioTo12": 1 / 12,
+              "RiseDividedBy1000Millimeters": 0.001, "RiseDividedBy10Feet": 0.1, "RiseDividedBy120Inches": 1 / 120,
+              "RiseDividedBy12Inches": 1 / 12, "RiseDividedBy1Foot": 1.0,
+              "SlopeDegrees": 0.017455064928217585,    # tan(1°)
+              "OneToRatio": 1.0},                      # 1:1 is a rise of 1 over a run of 1
+}
+
+
+def valid_units_and_their_conversions(scratch):
+    """UnitUtils.GetValidUnits lists, for each spec the spreadsheet writes, the units the stand-in
+    offers, and ConvertToInternalUnits(1, unit) is the published definition (the spreadsheet writes
+    and reads each through the same unit, so a difference here is the stand-in's, not Paracore's)."""
+    wrong = []
+    for spec, units in VALID_UNITS.items():
+        valid = {unit.TypeId for unit in DB.UnitUtils.GetValidUnits(getattr(DB.SpecTypeId, spec))}
+        expected = {getattr(DB.UnitTypeId, name).TypeId: name for name in units}
+        if set(expected) != valid:
+            wrong.append(f"{spec}: Revit offers {sorted(valid - set(expected))} more, "
+                         f"{sorted(expected[t] for t in set(expected) - valid)} fewer")
+        for name, internal in units.items():
+            got = DB.UnitUtils.ConvertToInternalUnits(1.0, getattr(DB.UnitTypeId, name))
+            if abs(got - internal) > 1e-12 * max(1.0, abs(internal)):
+                wrong.append(f"1 {name} is {got!r} internal, not {internal!r}")
+    units = scratch.doc.GetUnits()     # a copy: nothing here changes the document's units
+    square_metres = DB.FormatOptions(DB.UnitTypeId.SquareMeters)
+    refused = site.refused(lambda: units.SetFormatOptions(DB.SpecTypeId.Length, square_metres), ArgumentException)
+    if refused is None:
+        wrong.append("Units.SetFormatOptions took square metres for lengths")
+    before = scratch.doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId().TypeId
+    other = DB.UnitTypeId.Decimeters if before != DB.UnitTypeId.Decimeters.TypeId else DB.UnitTypeId.Feet
+    options = units.GetFormatOptions(DB.SpecTypeId.Length)
+    options.SetUnitTypeId(other)                       # a copy: the Units object keeps its own
+    if units.GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId().TypeId == other.TypeId:
+        wrong.append("Units.GetFormatOptions returned the Units' own FormatOptions, not a copy")
+    units.SetFormatOptions(DB.SpecTypeId.Length, options)
+    now = scratch.doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length).GetUnitTypeId().TypeId
+    if now != before:
+        wrong.append(f"Document.GetUnits returned the document's own Units: its length unit became {now}")
+    expect(not wrong, "; ".join(wrong))
+    return f"{sum(len(u) for u in VALID_UNITS.values())} units of {len(VALID_UNITS)} specs as the stand-in has them"
+
+
 CHECKS = [
     ("modification outside a transaction is refused", modification_outside_a_transaction),
     ("one transaction at a time", one_transaction_at_a_time),
@@ -313,4 +371,5 @@ CHECKS = [
     ("Regenerate needs a transaction", regenerate_needs_a_transaction),
     ("Regenerate updates derived values", regenerate_updates_derived_values),
     ("internal units are feet", internal_units_are_feet),
+    ("each spec's valid units and their conversions", valid_units_and_their_conversions),
 ]

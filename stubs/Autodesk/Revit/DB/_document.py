@@ -112,7 +112,8 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         return self._units._display_system()
 
     def GetUnits(self) -> Units:  # noqa: N802
-        return self._units
+        # A copy, as in Revit: a change to it is the document's only through SetUnits (in a transaction).
+        return self._units._copy()
 
     def SetUnits(self, units: Units) -> None:  # noqa: N802
         self._require_transaction()

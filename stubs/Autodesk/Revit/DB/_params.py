@@ -181,7 +181,7 @@ PLAIN = ()
 def custom_definition(name: str, kind: str) -> ParamDef:
     """A project or shared parameter carried in from IFC property sets."""
     specs = {"length": SpecTypeId.Length, "area": SpecTypeId.Area, "volume": SpecTypeId.Volume,
-             "angle": SpecTypeId.Angle, "number": SpecTypeId.Number}
+             "angle": SpecTypeId.Angle, "slope": SpecTypeId.Slope, "number": SpecTypeId.Number}
     if kind in specs:
         return ParamDef(name, None, StorageType.Double, specs[kind])
     if kind == "integer":
@@ -261,8 +261,7 @@ class Parameter:
         return self._raw() is not None
 
     def GetUnitTypeId(self):  # noqa: N802
-        units = self._element._document.GetUnits()
-        return units.GetFormatOptions(self._def.spec).GetUnitTypeId()
+        return self._element._document._units._unit_of(self._def.spec)
 
     # -- reading -----------------------------------------------------------------------------
     def _raw(self):
@@ -294,7 +293,7 @@ class Parameter:
             return None
         storage = self._def.storage
         if storage == StorageType.Double:
-            return format_value(value, self._def.spec, self._element._document.GetUnits())
+            return format_value(value, self._def.spec, self._element._document._units)
         if storage == StorageType.ElementId:
             return self._reference_display(value)
         if storage == StorageType.Integer:

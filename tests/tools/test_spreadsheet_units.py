@@ -362,3 +362,15 @@ def test_the_likely_unit_is_the_one_nearest_the_value_it_replaces(duplex, docume
     text = _round_trip(duplex, documents, windows, "Sill Height", [80])
     assert "'Sill Height' 80 m is higher than its storey" in text and "did you mean 80 cm?" in text, text
     assert _internal(duplex, windows[0], "Sill Height") == pytest.approx(0.9 / FOOT)
+
+
+def test_a_comma_in_a_measured_cell_of_a_comma_separated_file_is_refused_not_guessed(duplex, documents):
+    # "1,500" may be a decimal comma (1.5) or a thousands separator (1500): it was read as 1.5 m.
+    # Only a semicolon-separated CSV says its commas are decimal (test_spreadsheet_tools.py);
+    # elsewhere the cell is refused with what to write.
+    walls = _first(duplex, DB.BuiltInCategory.OST_Walls, "Base Offset")[:2]
+    before = _internal(duplex, walls[0], "Base Offset")
+    text = _round_trip(duplex, documents, walls, "Base Offset", ["1,500", "1500 mm"])
+    assert "'1,500'" in text and "comma" in text, text
+    assert _internal(duplex, walls[0], "Base Offset") == before
+    assert _internal(duplex, walls[1], "Base Offset") == pytest.approx(1.5 / FOOT)

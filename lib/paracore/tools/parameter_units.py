@@ -154,6 +154,11 @@ def read_cell(parameter, header_unit: str | None, read) -> float:
     one) in the header's unit, or text with its own unit. A ToolError says why it cannot be read."""
     from Autodesk.Revit import DB
     name = parameter.Definition.Name
+    if isinstance(read, str) and "," in read:
+        # A decimal comma (1,5) or a thousands separator (1,500)? A semicolon-separated CSV says its
+        # commas are decimal, and its cells reach here with points (parameter_import); elsewhere, guess not.
+        raise ToolError(f"'{name}' '{_short(read)}' has a comma, which may separate decimals or thousands: "
+                        "write the number with a decimal point and no thousands separator (1500, or 1.5)")
     number = _plain_number(read)
     if number is not None:
         unit = _header_unit(parameter, header_unit)
@@ -169,7 +174,7 @@ def _plain_number(read) -> float | None:
     if isinstance(read, (int, float)):
         return float(read)
     try:
-        return float(str(read).strip().replace(",", "."))
+        return float(str(read).strip())
     except ValueError:
         return None
 
@@ -187,7 +192,7 @@ def _with_its_unit(parameter, text: str) -> float:
     if spec == "Angle" and (match := _DEGREES_MINUTES.fullmatch(text)) and (match[2] or match[3]):
         degrees = abs(float(match[1])) + float(match[2] or 0) / 60 + float(match[3] or 0) / 3600
         return math.radians(-degrees if match[1].startswith("-") else degrees)
-    match = _MEASURE.fullmatch(text.replace(",", "."))
+    match = _MEASURE.fullmatch(text)
     symbols = _symbols(spec)
     unit = symbols.get(match[2].casefold()) if match and match[2] else None
     if unit is None:

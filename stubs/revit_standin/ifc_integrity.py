@@ -11,21 +11,31 @@ file) and what to do. The checks, cheapest first:
    enumeration value or a number of attributes the schema does not allow, an instance defined
    twice. ifcopenshell drops such an instance or reference and goes on, so the model would be
    silently smaller: its log is the only trace of it;
-3. the spatial structure is whole: an IfcProject, every storey part of the project's building
+3. every attribute holds what the schema declares for it, as far as references go: a reference
+   names an instance of the class (or one of the classes of a select) the attribute expects, and
+   an attribute that takes no instance (a name, a number) holds none. The syntax allows any
+   reference anywhere and ifcopenshell does not check them, so a placement relative to a point,
+   or a wall placed by an axis placement instead of an object placement, would otherwise load as
+   a misplaced wall (the reader cannot follow it, and falls back to the origin). The check covers
+   every attribute of every instance, so also every reference the reader follows;
+4. the spatial structure is whole: an IfcProject, every storey part of the project's building
    (IfcRelAggregates up to the IfcProject), every element and space in a storey, building or site
    (IfcRelContainedInSpatialStructure) or part of another element (IfcRelAggregates). Revit's
    exports write these relationships last; a file that lost them still parses.
 
-What the checks cannot see, the reader reports: a value of the wrong kind where the syntax
-allows it (a reference to an instance of another class) is an :func:`unreadable` error naming
-the instance. A changed digit or letter that leaves a valid value (a coordinate, a name) cannot
-be told from the author's intent, and loads as it is.
+What the checks cannot see, the reader reports: a value the reader cannot use although its kind
+is right is an :func:`unreadable` error naming the instance. A changed digit or letter that leaves
+a valid value (a coordinate, a name), or a reference moved to another instance of a class the
+attribute accepts (another point, another placement), cannot be told from the author's intent,
+and loads as it is.
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
-from typing import Iterable, Optional
+from dataclasses import dataclass
+from typing import Callable, Iterable, Optional
 
 import ifcopenshell
 import ifcopenshell.ifcopenshell_wrapper
@@ -58,9 +68,10 @@ class IfcReadError(CannotOpen):
 
 
 def open_whole(path: Path) -> ifcopenshell.file:
-    """The parsed file, or IfcReadError when it is not whole (checks 1 to 3 above)."""
+    """The parsed file, or IfcReadError when it is not whole (checks 1 to 4 above)."""
     _check_ends(path)
     model = _parse(path)
+    _check_references(model, path)
     _check_spatial_structure(model, path)
     return model
 
@@ -152,7 +163,131 @@ def _more(count: int) -> str:
     return f" (and {count} more problem{'s' if count > 1 else ''})" if count > 0 else ""
 
 
-# -- 3. the spatial structure ------------------------------------------------------------------------------
+# -- 3. every reference of the class its attribute expects -------------------------------------------------
+
+def _check_references(model: ifcopenshell.file, path: Path) -> None:
+    """IfcReadError naming the first instance (in the file's order) with an attribute holding what the
+    schema does not allow it, as far as references go (module docstring, check 3)."""
+    plans = _AttributePlans(model.schema_identifier)
+    wrong = []
+    for class_name in model.types():
+        plan = plans.of(class_name)
+        for instance in model.by_type(class_name, include_subtypes=False):
+            for index, expected in plan:
+                value = instance[index]
+                if value is not None and not expected.allows(value):
+                    wrong.append((instance, index, expected, value))
+    if wrong:
+        instance, index, expected, value = min(wrong, key=lambda found: found[0].id())
+        attribute = instance.attribute_name(index)
+        verb = "holds" if isinstance(value, tuple) else "is"
+        found = _described(_first_wrong(value, expected))
+        raise IfcReadError(path, f"{_short(_where_instance(path, instance))}'s {attribute} {verb} {found}, where "
+                                 f"{model.schema} expects {expected.name}{_more(len(wrong) - 1)}: the file is "
+                                 f"damaged or was not written by Revit; {_AGAIN}")
+
+
+@dataclass(frozen=True)
+class _Expected:
+    """What an attribute may hold, as far as references go: instances of ``classes`` (and their
+    subclasses), and plain values (names, numbers, typed values of a select) when ``plain``."""
+    name: str                   # said in the message: "an IfcObjectPlacement"
+    classes: frozenset
+    plain: bool
+    is_a: Callable[[str, frozenset], bool]   # (class name, classes) -> whether the class is one of them
+
+    def allows(self, value) -> bool:
+        if isinstance(value, tuple):
+            return all(self.allows(item) for item in value)
+        if isinstance(value, ifcopenshell.entity_instance):
+            if value.id() == 0:      # a typed value (IFCLABEL('x')) where a select allows one
+                return self.plain
+            return self.is_a(value.is_a(), self.classes)
+        return self.plain
+
+
+class _AttributePlans:
+    """Per class, what each of its attributes may hold; built from the schema once per class."""
+
+    def __init__(self, schema_name: str):
+        self.schema = ifcopenshell.ifcopenshell_wrapper.schema_by_name(schema_name)
+        self._plans: dict = {}
+        self._is_a = functools.lru_cache(maxsize=None)(self._subclass_of_any)
+
+    def of(self, class_name: str) -> tuple:
+        plan = self._plans.get(class_name)
+        if plan is None:
+            declaration = self.schema.declaration_by_name(class_name)
+            plan = self._plans[class_name] = tuple(
+                (index, self._expected(attribute.type_of_attribute()))
+                for index, attribute in enumerate(declaration.all_attributes()))
+        return plan
+
+    def _expected(self, declared) -> _Expected:
+        classes, plain = _leaves(declared)
+        return _Expected(_name_of(declared, classes), frozenset(classes), plain, self._is_a)
+
+    def _subclass_of_any(self, class_name: str, classes: frozenset) -> bool:
+        declaration = self.schema.declaration_by_name(class_name)
+        while declaration is not None:
+            if declaration.name() in classes:
+                return True
+            declaration = declaration.supertype()
+        return False
+
+
+def _leaves(declared) -> tuple[set, bool]:
+    """(entity classes, whether plain values are allowed) of a declared attribute type."""
+    wrapper = ifcopenshell.ifcopenshell_wrapper
+    while isinstance(declared, wrapper.named_type):
+        declared = declared.declared_type()
+    if isinstance(declared, wrapper.entity):
+        return {declared.name()}, False
+    if isinstance(declared, wrapper.aggregation_type):
+        return _leaves(declared.type_of_element())
+    if isinstance(declared, wrapper.select_type):
+        classes, plain = set(), False
+        for item in declared.select_list():
+            item_classes, item_plain = _leaves(item)
+            classes |= item_classes
+            plain = plain or item_plain
+        return classes, plain
+    return set(), True     # a defined type, an enumeration, a simple type
+
+
+def _name_of(declared, classes: set) -> str:
+    """"an IfcObjectPlacement", "an IfcAxis2Placement (IfcAxis2Placement2D or IfcAxis2Placement3D)",
+    "an IfcLabel": what the attribute's declaration calls what it holds."""
+    wrapper = ifcopenshell.ifcopenshell_wrapper
+    while isinstance(declared, wrapper.aggregation_type):
+        declared = declared.type_of_element()
+    while isinstance(declared, wrapper.named_type):
+        declared = declared.declared_type()
+    name = declared.name() if hasattr(declared, "name") else str(declared)
+    if isinstance(declared, wrapper.select_type) and 1 < len(classes) <= 4:
+        return f"an {name} ({' or '.join(sorted(classes))})"
+    return f"an {name}" if name[:1] in "AEIOUaeiou" else f"a {name}"
+
+
+def _first_wrong(value, expected: _Expected):
+    """The item of an aggregate the attribute does not allow (the value itself when not an aggregate)."""
+    if isinstance(value, tuple):
+        return next((_first_wrong(item, expected) for item in value if not expected.allows(item)), value)
+    return value
+
+
+def _described(value) -> str:
+    if isinstance(value, ifcopenshell.entity_instance) and value.id():
+        return f"#{value.id()}, an {value.is_a()}"
+    return _short(repr(value.wrappedValue if isinstance(value, ifcopenshell.entity_instance) else value), 60)
+
+
+def _where_instance(path: Path, instance) -> str:
+    line = _line_of_instance(path, instance.id())
+    return (f"line {line}: " if line else "") + f"{instance.is_a()} #{instance.id()}"
+
+
+# -- 4. the spatial structure ------------------------------------------------------------------------------
 
 def _check_spatial_structure(model: ifcopenshell.file, path: Path) -> None:
     project = model.by_type("IfcProject")

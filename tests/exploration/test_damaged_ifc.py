@@ -250,10 +250,11 @@ def test_an_office_cut_at_80_percent_is_refused_not_a_different_model(tmp_path):
 def test_a_placement_ifcopenshell_cannot_map_is_refused_with_its_line(tmp_path):
     """Found by the long run: a placement's location moved to a face's bound. ifcopenshell maps it to
     nothing while the reader reads and logs why over two lines; the refusal said only "Warning nullptr
-    passed to map() function". Before the reader checked the log, the model loaded with a misplaced wall."""
+    passed to map() function". Before the reader checked the log, the model loaded with a misplaced wall.
+    Now the reference check names it before the reader reads."""
     path = _write(Damage("SampleHouse4", "reference", seed=10), tmp_path)
-    with pytest.raises(IfcReadError, match=r": line 2389: Placement with invalid Location: "
-                                           r"#4659=IfcAxis2Placement3D\(#60373,#20,#18\)"):
+    with pytest.raises(IfcReadError, match=r": line 2389: IfcAxis2Placement3D #4659's Location is #60373, an "
+                                           r"IfcFaceOuterBound, where IFC4 expects an IfcCartesianPoint: "):
         read_ifc(path)
 
 
@@ -267,6 +268,51 @@ def test_paracore_model_says_one_line_and_exits_2_on_a_cut_file(tmp_path):
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert re.match(rf"paracore: cannot read IFC file '{re.escape(str(path))}': it ends at line \d+",
                     done.stderr), done.stderr
+    assert done.stdout == ""
+
+
+# -- a reference to an instance of the wrong class (issue 36, item 19) ------------------------------------
+
+# The duplex's partition wall #4131 stands on #4118=IFCLOCALPLACEMENT(#38,#4117); #4117 is its
+# IfcAxis2Placement3D, #4116 that placement's IfcCartesianPoint.
+WRONG_CLASS = {
+    "a placement relative to a point": (
+        "#4118=IFCLOCALPLACEMENT(#38,#4117);", "#4118=IFCLOCALPLACEMENT(#4116,#4117);",
+        "IfcLocalPlacement #4118's PlacementRelTo is #4116, an IfcCartesianPoint, where IFC2X3 expects "
+        "an IfcObjectPlacement"),
+    "a placement whose relative placement is a point": (
+        "#4118=IFCLOCALPLACEMENT(#38,#4117);", "#4118=IFCLOCALPLACEMENT(#38,#4116);",
+        "IfcLocalPlacement #4118's RelativePlacement is #4116, an IfcCartesianPoint, where IFC2X3 expects "
+        "an IfcAxis2Placement (IfcAxis2Placement2D or IfcAxis2Placement3D)"),
+    "a wall placed by an axis placement": (
+        "'Basic Wall:Interior - Partition (92mm Stud):128360',#4118,#4130,'138584');",
+        "'Basic Wall:Interior - Partition (92mm Stud):128360',#4117,#4130,'138584');",
+        "IfcWallStandardCase #4131's ObjectPlacement is #4117, an IfcAxis2Placement3D, where IFC2X3 expects "
+        "an IfcObjectPlacement"),
+    "a wall named by a point": (
+        "#4131=IFCWALLSTANDARDCASE('2O2Fr$t4X7Zf8NOew3FNld',#33,'Basic Wall:Interior - Partition (92mm Stud):138584',",
+        "#4131=IFCWALLSTANDARDCASE('2O2Fr$t4X7Zf8NOew3FNld',#33,#4116,",
+        "IfcWallStandardCase #4131's Name is #4116, an IfcCartesianPoint, where IFC2X3 expects an IfcLabel"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRONG_CLASS))
+def test_a_reference_to_an_instance_of_the_wrong_class_is_refused_in_one_line_with_exit_2(case, tmp_path):
+    """Before: a placement relative to a point, or a wall placed by an axis placement, loaded as a
+    misplaced wall with exit 0 (the reader took a placement it could not follow for the origin); a wall
+    named by a point loaded named "#4116=IfcCartesianPoint(...)"; a relative placement that is a point
+    was refused with "AssertionError". Each reference must be of the class its attribute expects."""
+    whole, damaged, expected = WRONG_CLASS[case]
+    data = sample_bytes("duplex")
+    assert data.count(whole.encode()) == 1
+    path = tmp_path / "duplex-wrong-class.ifc"
+    path.write_bytes(data.replace(whole.encode(), damaged.encode()))
+    line = data[:data.index(whole.encode())].count(b"\n") + 1
+    done = subprocess.run([sys.executable, "-m", "paracore", "model", str(path)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2, done.stdout[:300] + done.stderr
+    assert done.stderr == (f"paracore: cannot read IFC file '{path}': line {line}: {expected}: the file is damaged "
+                           f"or was not written by Revit; export or copy it again\n"), done.stderr
     assert done.stdout == ""
 
 

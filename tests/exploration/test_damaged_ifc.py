@@ -15,6 +15,13 @@ The rule they are held to is the reader's (``revit_standin.ifc_reader``'s docstr
 either loads with the intact sample's storeys and no fewer elements, or is refused with
 :class:`IfcReadError`, whose one line says where the damage is and what to do. Anything else
 (another exception, a message over several lines, a model with fewer storeys or elements) fails.
+A copy that loads must also be harmless or undetectable: either the reader read the very building
+it reads from the intact sample (the damage touched nothing it uses: a digit of an unused value, a
+reference no one follows), or the copy is a valid IFC file, by ``ifcopenshell.validate``'s schema
+checks, with no problem the intact sample lacks (a changed coordinate or name, a reference moved to
+another instance of a class its attribute allows: what cannot be told from the author's intent). A
+copy that loads a different building from a file the schema refuses (a placement relative to a
+point) fails: the reader must refuse it.
 The loaded copies also go through the loader and ``paracore model``'s summary, as on the
 command line; a run of ``python -m paracore model`` checks the one line and exit code 2 there.
 
@@ -135,6 +142,7 @@ class Outcome:
     kind: str               # "loaded" or "refused"
     detail: str             # the refusal's message
     counts: tuple = ()      # a loaded model's storeys and elements
+    building: object = field(default=None, compare=False)   # what the reader read
 
 
 @functools.cache
@@ -150,8 +158,40 @@ def counts(building) -> tuple[int, int]:
 
 
 @functools.cache
+def intact_building(sample: str):
+    return read_ifc(resolve_model(sample))
+
+
 def intact_counts(sample: str) -> tuple[int, int]:
-    return counts(read_ifc(resolve_model(sample)))
+    return counts(intact_building(sample))
+
+
+def same_building(building, sample: str) -> bool:
+    """Whether the reader read from a copy exactly what it reads from the intact sample (its name
+    and path aside)."""
+    intact = intact_building(sample)
+    return dataclasses.replace(building, name=intact.name, source_path=intact.source_path) == intact
+
+
+def schema_problems(path: Path) -> set[tuple[str, str, str]]:
+    """(instance, attribute, problem) of what ``ifcopenshell.validate`` finds against the schema (its
+    attribute types and inverse cardinalities; no EXPRESS rules): an oracle the reader does not use."""
+    import ifcopenshell.validate
+    logger = ifcopenshell.validate.json_logger()
+    ifcopenshell.validate.validate(str(path), logger)
+    return {_problem(entry) for entry in logger.statements if entry.get("level") == "error"}
+
+
+def _problem(entry: dict) -> tuple[str, str, str]:
+    """(#id, attribute, what is wrong in one line): validate names the instance by its whole text."""
+    instance = re.match(r"#\d+", str(entry.get("instance") or ""))
+    return (instance.group(0) if instance else "", str(entry.get("attribute") or ""),
+            " ".join(str(entry.get("message") or "").split())[:200])
+
+
+@functools.cache
+def intact_schema_problems(sample: str) -> frozenset:
+    return frozenset(schema_problems(resolve_model(sample)))
 
 
 def outcome(path: Path) -> Outcome:
@@ -164,7 +204,7 @@ def outcome(path: Path) -> Outcome:
     except IfcReadError as error:
         return Outcome("refused", str(error))
     model_summary_text(build_document(building, RevitHost().application))
-    return Outcome("loaded", "", counts(building))
+    return Outcome("loaded", "", counts(building), building)
 
 
 def check(damage: Damage, path: Path) -> tuple[str, str | None]:
@@ -180,7 +220,15 @@ def check(damage: Damage, path: Path) -> tuple[str, str | None]:
     if storeys != intact_storeys or elements < intact_elements:
         return result.kind, (f"{damage}: loaded as a smaller model: {storeys} storeys and {elements} elements "
                              f"instead of {intact_storeys} and {intact_elements}")
-    return result.kind, None
+    if same_building(result.building, damage.sample):
+        return "loaded unchanged", None
+    new = sorted(schema_problems(path) - intact_schema_problems(damage.sample))
+    if new:
+        instance, attribute, problem = new[0]
+        return result.kind, (f"{damage}: loaded a different building from a file the schema refuses "
+                             f"(ifcopenshell.validate: {instance} {attribute}: {problem}"
+                             f"{f'; and {len(new) - 1} more' if len(new) > 1 else ''}): the reader must refuse it")
+    return "loaded changed", None   # a valid file: the change cannot be told from the author's intent
 
 
 # -- the CI subset ---------------------------------------------------------------------------------------

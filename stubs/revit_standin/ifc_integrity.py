@@ -17,7 +17,11 @@ file) and what to do. The checks, cheapest first:
    reference anywhere and ifcopenshell does not check them, so a placement relative to a point,
    or a wall placed by an axis placement instead of an object placement, would otherwise load as
    a misplaced wall (the reader cannot follow it, and falls back to the origin). The check covers
-   every attribute of every instance, so also every reference the reader follows;
+   every attribute of every instance, so also every reference the reader follows. So are the
+   schema's upper bounds on how many instances may refer to one (its inverse attributes: an
+   element in one spatial structure at most, an IFC2X3 property set defined by one relationship),
+   which a reference moved to another instance of the right class breaks; except the two that
+   Revit's own exports break (``_REVIT_BREAKS``);
 4. the spatial structure is whole: an IfcProject, every storey part of the project's building
    (IfcRelAggregates up to the IfcProject), every element and space in a storey, building or site
    (IfcRelContainedInSpatialStructure) or part of another element (IfcRelAggregates). Revit's
@@ -167,24 +171,70 @@ def _more(count: int) -> str:
 
 def _check_references(model: ifcopenshell.file, path: Path) -> None:
     """IfcReadError naming the first instance (in the file's order) with an attribute holding what the
-    schema does not allow it, as far as references go (module docstring, check 3)."""
+    schema does not allow it, as far as references go; then the first one more instances refer to
+    than the schema allows (module docstring, check 3)."""
     plans = _AttributePlans(model.schema_identifier)
-    wrong = []
+    wrong, referrers = [], {}
     for class_name in model.types():
         plan = plans.of(class_name)
         for instance in model.by_type(class_name, include_subtypes=False):
-            for index, expected in plan:
+            for index, expected, bounded in plan:
                 value = instance[index]
-                if value is not None and not expected.allows(value):
+                if value is None:
+                    continue
+                if not expected.allows(value):
                     wrong.append((instance, index, expected, value))
-    if wrong:
-        instance, index, expected, value = min(wrong, key=lambda found: found[0].id())
-        attribute = instance.attribute_name(index)
-        verb = "holds" if isinstance(value, tuple) else "is"
-        found = _described(_first_wrong(value, expected))
-        raise IfcReadError(path, f"{_short(_where_instance(path, instance))}'s {attribute} {verb} {found}, where "
-                                 f"{model.schema} expects {expected.name}{_more(len(wrong) - 1)}: the file is "
-                                 f"damaged or was not written by Revit; {_AGAIN}")
+                elif bounded:
+                    _count_referrers(instance, index, value, bounded, referrers)
+    if not wrong:
+        _check_referrer_counts(model, path, referrers)
+        return
+    instance, index, expected, value = min(wrong, key=lambda found: found[0].id())
+    attribute = instance.attribute_name(index)
+    verb = "holds" if isinstance(value, tuple) else "is"
+    found = _described(_first_wrong(value, expected))
+    raise IfcReadError(path, f"{_short(_where_instance(path, instance))}'s {attribute} {verb} {found}, where "
+                             f"{model.schema} expects {expected.name}{_more(len(wrong) - 1)}: the file is "
+                             f"damaged or was not written by Revit; {_AGAIN}")
+
+
+# Inverse attributes whose upper bound Revit's own exports break, so a whole file may too:
+# SampleHouse4 (Revit 2015) styles some solids twice (StyledByItem), LargeBuilding (Revit 2021)
+# shares property sets among types (DefinesType). The reader follows neither bound.
+_REVIT_BREAKS = frozenset({"StyledByItem", "DefinesType"})
+
+
+@dataclass(frozen=True)
+class _Bound:
+    """An inverse attribute with an upper bound: at most ``most`` instances may refer to an instance
+    of ``target`` through the attribute it is counted for."""
+    target: str        # the class that declares the inverse
+    inverse: str       # its name ("ContainedInStructure")
+    most: int
+
+
+def _count_referrers(instance, index: int, value, bounded: tuple, referrers: dict) -> None:
+    """Count ``instance`` as a referrer of each instance ``value`` names, for the bounds that apply."""
+    for target in (value if isinstance(value, tuple) else (value,)):
+        if isinstance(target, ifcopenshell.entity_instance) and target.id():
+            for bound in bounded:
+                if target.is_a(bound.target):
+                    referrers.setdefault((target.id(), bound), []).append((instance, index))
+
+
+def _check_referrer_counts(model, path: Path, referrers: dict) -> None:
+    """IfcReadError naming the first instance more instances refer to than an inverse's bound allows."""
+    over = sorted(((target, bound, found) for (target, bound), found in referrers.items()
+                   if len(found) > bound.most), key=lambda item: item[0])
+    if not over:
+        return
+    target, bound, found = over[0]
+    instance, (first, index) = model.by_id(target), found[0]
+    names = " and ".join(f"#{referrer.id()}" for referrer, _ in found[:3]) + (" …" if len(found) > 3 else "")
+    raise IfcReadError(path, f"{_short(_where_instance(path, instance))} is in the {first.attribute_name(index)} of "
+                             f"{len(found)} {first.is_a()} ({names}), where {model.schema} allows at most "
+                             f"{bound.most} (its {bound.inverse}){_more(len(over) - 1)}: the file is damaged or "
+                             f"was not written by Revit; {_AGAIN}")
 
 
 @dataclass(frozen=True)
@@ -207,21 +257,46 @@ class _Expected:
 
 
 class _AttributePlans:
-    """Per class, what each of its attributes may hold; built from the schema once per class."""
+    """Per class, what each of its attributes may hold and the bounds counted through it; built from
+    the schema once per class."""
 
     def __init__(self, schema_name: str):
         self.schema = ifcopenshell.ifcopenshell_wrapper.schema_by_name(schema_name)
         self._plans: dict = {}
         self._is_a = functools.lru_cache(maxsize=None)(self._subclass_of_any)
+        self._bounds = self._inverse_bounds()
 
     def of(self, class_name: str) -> tuple:
+        """((attribute index, what it may hold, the bounds counted through it), ...)."""
         plan = self._plans.get(class_name)
         if plan is None:
             declaration = self.schema.declaration_by_name(class_name)
             plan = self._plans[class_name] = tuple(
-                (index, self._expected(attribute.type_of_attribute()))
+                (index, self._expected(attribute.type_of_attribute()),
+                 self._bounds_through(declaration, attribute.name()))
                 for index, attribute in enumerate(declaration.all_attributes()))
         return plan
+
+    def _inverse_bounds(self) -> dict:
+        """{(declaring class, attribute): (_Bound, ...)} for every inverse with an upper bound."""
+        bounds: dict = {}
+        for entity in self.schema.entities():
+            for inverse in entity.inverse_attributes():
+                if inverse.bound2() < 0 or inverse.name() in _REVIT_BREAKS:
+                    continue
+                key = (inverse.entity_reference().name(), inverse.attribute_reference().name())
+                bound = _Bound(entity.name(), inverse.name(), inverse.bound2())
+                if bound not in bounds.setdefault(key, ()):
+                    bounds[key] += (bound,)
+        return bounds
+
+    def _bounds_through(self, declaration, attribute: str) -> tuple:
+        """The bounds counted through ``attribute`` of instances of ``declaration`` (or its supertypes)."""
+        found = ()
+        while declaration is not None:
+            found += self._bounds.get((declaration.name(), attribute), ())
+            declaration = declaration.supertype()
+        return found
 
     def _expected(self, declared) -> _Expected:
         classes, plain = _leaves(declared)

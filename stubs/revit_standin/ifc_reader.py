@@ -27,8 +27,9 @@ IfcUnitAssignment, and coordinates to world coordinates through the whole placem
 
 A damaged file loads whole or not at all: never a smaller model, never a traceback. A file
 loads only when it ends with ``END-ISO-10303-21;``, parses without an error or warning, every
-reference in it names an instance of the class its attribute expects (a placement, not a point),
-and has its spatial structure whole (every storey in the project's building, every element in the
+reference in it names an instance of the class its attribute expects (a placement, not a point)
+and no instance has more referrers than the schema allows (an element in two storeys), and has its
+spatial structure whole (every storey in the project's building, every element in the
 structure); an instance that then cannot be read is named too. Anything else raises
 :class:`IfcReadError`, one line that says where the damage is (a line of the file) and what to
 do. A file cut short is refused, not loaded in part: Revit writes the relationships (storeys,

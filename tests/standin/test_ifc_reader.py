@@ -542,6 +542,19 @@ def test_a_reference_to_the_wrong_class_is_refused_with_its_line(tmp_path, case)
                               f"by Revit; export or copy it again")
 
 
+def test_an_element_in_two_storeys_is_refused_with_its_line(tmp_path):
+    """The schema allows an element in one spatial structure at most (its inverse ContainedInStructure
+    is SET [0:1]); each reference is of the right class, so only the count tells. Before: it loaded,
+    the reader taking whichever relationship came first."""
+    path = _damaged(tmp_path, lambda text: text.replace(
+        "ENDSEC;\nEND-ISO-10303-21;", "#900=IFCRELCONTAINEDINSPATIALSTRUCTURE('3Jg4bhkS1Ezx_KQnqhkEJs',$,$,$,"
+                                      "(#30),#15);\nENDSEC;\nEND-ISO-10303-21;"))
+    line = _line_of(path, "#30=IFCWALL")
+    assert _refusal(path).startswith(
+        f"line {line}: IfcWall #30 is in the RelatedElements of 2 IfcRelContainedInSpatialStructure (#71 and "
+        f"#900), where IFC4 allows at most 1 (its ContainedInStructure): the file is damaged")
+
+
 def test_several_wrong_references_name_the_first_and_count_the_rest(tmp_path):
     path = _damaged(tmp_path, lambda text: text.replace("#29=IFCLOCALPLACEMENT(#14,#28)", "#29=IFCLOCALPLACEMENT(#27,#28)")
                     .replace("#39=IFCLOCALPLACEMENT(#14,#38)", "#39=IFCLOCALPLACEMENT(#37,#38)"))

@@ -220,6 +220,11 @@ def _is_part(product) -> bool:
     return _whole(product) is not None
 
 
+def _part_of_curtain_wall(product) -> bool:
+    """Whether the product (a panel, a mullion) is aggregated into a curtain wall."""
+    return any(rel.RelatingObject.is_a("IfcCurtainWall") for rel in product.Decomposes)
+
+
 def _strip_element_id(text: str) -> str:
     """'Basic Wall:Exterior:130892' -> 'Basic Wall:Exterior' (Revit appends the id)."""
     head, sep, tail = text.rpartition(":")
@@ -1040,11 +1045,16 @@ class _Reader:
         curve = self._axis_curve(axis.Items[0], matrix) if axis and axis.Items else None
         if curve is None and element.is_a("IfcCurtainWall"):
             curve = self._line_along_parts(element)
+        location = self._origin(element) if point_based else None
+        if location is not None and _part_of_curtain_wall(element):
+            # Revit 2015 places most mullions at the project origin, their shape in the project's
+            # coordinates: a panel or mullion is where its shape is
+            location = self._solid_center(element) or location
         return ElementData(
             key=element.GlobalId, category=category, name=element.Name or "",
             type_key=self._type_key(element, category, params, type_psets),
             level_key=self._level_key(element, params, "Level", "Base Level"),
-            location=self._origin(element) if point_based else None,
+            location=location,
             params=params, curve=curve, rotation=_rotation(matrix), element_id=_element_id(element),
         )
 

@@ -122,8 +122,11 @@ def _check_ends(path: Path) -> None:
 
 def _parse(path: Path) -> ifcopenshell.file:
     # The log is process-wide: ifcopenshell.validate leaves it in JSON ("@todo restore log format"),
-    # and earlier reads may have left entries in it.
+    # and earlier reads may have left entries in it. So is the feature validate turns on while it runs
+    # (and leaves on when it fails) that gives a derived attribute ("*") a value of its own, which the
+    # reference check would take for a wrong reference and the reader for a value.
     ifcopenshell.ifcopenshell_wrapper.set_log_format_text()
+    ifcopenshell.ifcopenshell_wrapper.set_feature("use_attribute_value_derived", False)
     _logged_problems()
     try:
         model = ifcopenshell.open(str(path))

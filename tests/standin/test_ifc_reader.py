@@ -583,6 +583,21 @@ def test_damage_is_seen_after_ifcopenshell_validate_switched_its_log_to_json(tmp
         wrapper.set_log_format_text()
 
 
+def test_a_whole_file_loads_while_ifcopenshell_reports_derived_attributes(tmp_path):
+    """ifcopenshell.validate turns on, process-wide, a feature that gives a derived attribute ("*")
+    a value of its own; it turns it off at its end, but not if it fails. The reference check must
+    not take that value for a wrong reference (it refused every sample: "Dimensions is *")."""
+    import ifcopenshell.ifcopenshell_wrapper as wrapper
+    whole = tmp_path / "whole.ifc"
+    _curved_walls_file(whole)
+    wrapper.set_feature("use_attribute_value_derived", True)
+    try:
+        assert len(read_ifc(whole).walls) == 2
+        assert len(read_ifc(_model_path("duplex.ifc")).walls) == 57
+    finally:
+        wrapper.set_feature("use_attribute_value_derived", False)
+
+
 def test_a_placement_whose_location_is_not_a_point_is_refused_before_the_reader_reads(tmp_path):
     """A wall's placement whose location is a unit: ifcopenshell maps it to nothing and only logs
     why while the reader reads (over two lines), so the wall would silently stand at the origin. The

@@ -151,7 +151,8 @@ class ElementData:
     ``location`` is the instance's insertion point for point-based elements (furniture,
     fixtures, generic models, ...) and None for sketch- or system-based ones whose Revit
     Location is not a point (ceilings, stairs, railings, curtain walls). ``curve`` is the
-    location line of line-based elements that have one in the file (beams).
+    location line of line-based elements that have one in the file (beams), and of curtain walls
+    (the line along their panels and mullions).
     """
     key: str
     category: str

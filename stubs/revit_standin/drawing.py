@@ -2,11 +2,11 @@
 
 What a view shows is what Revit would print of it, simplified:
 - a plan (floor or ceiling): its level's walls with their thickness (curved walls follow their
-  arc), doors and windows in their openings (a gap in the wall, a leaf and its swing or a glazing
+  arc), curtain walls as glazing (a thin band with its glass line), doors and windows in their openings (a gap in the wall, a leaf and its swing or a glazing
   line), rooms filled with their name and number, other elements of the level as small marks, its
   crop box (clipped to it when CropBoxActive; drawn when CropBoxVisible);
 - a section or elevation: a projection on its plane, walls and openings as rectangles from their
-  base to their top, the levels as lines; cropped to its box;
+  base to their top (curtain walls in the colour of glass), the levels as lines; cropped to its box;
 - a 3D view: an isometric projection of walls (as faces, far ones first), floors and openings.
 Each honours the view: temporary hide/isolate, hidden categories (View.SetCategoryHidden),
 element overrides (OverrideGraphicSettings, as color_elements sets them: an element the view cuts
@@ -46,6 +46,8 @@ ARC_SAMPLES = 24
 POINT_MARK_FT = 1.0            # the side of the square drawn for an element known by a point
 DEFAULT_OPENING_WIDTH = 3.0    # ft, an opening whose type gives no width
 DEFAULT_HEIGHT = 10.0          # ft, a wall or storey whose height is unknown
+CURTAIN_WALL_FT = 0.4          # the band a curtain wall is drawn as in plan: its depth is not in the model
+GLASS = (205, 228, 240)
 
 
 _HIGHLIGHT: list = [frozenset()]   # the ids ``highlighted`` asks ExportImage to draw in the highlight colour
@@ -142,10 +144,22 @@ def _wall_outline(points, width) -> list[tuple[float, float]]:
 
 
 def _wall_height(wall) -> float:
+    """A wall's height; a curtain wall (a family instance here) by its "Unconnected Height"."""
     try:
-        return float(wall._height()) or DEFAULT_HEIGHT
+        if hasattr(wall, "_height"):
+            return float(wall._height()) or DEFAULT_HEIGHT
+        height = wall._state["params"].get("Unconnected Height")
+        return float(height) if isinstance(height, (int, float)) and height > 0 else DEFAULT_HEIGHT
     except Exception:  # noqa: BLE001 - a wall without a height still shows
         return DEFAULT_HEIGHT
+
+
+def _is_curtain_wall(element) -> bool:
+    """A wall the stand-in holds as a family instance in the Walls category with a location line:
+    an IFC curtain wall (revit_standin.ifc_reader)."""
+    from Autodesk.Revit.DB import Curve, Wall
+    return (element._state.get("category") == _categories().OST_Walls.value and not isinstance(element, Wall)
+            and isinstance(element._state.get("location"), Curve))
 
 
 def _opening_width(element) -> float:
@@ -380,10 +394,12 @@ def _plan(view, project, highlight) -> _Scene:
     from Autodesk.Revit.DB import XYZ, Curve
     C = _categories()
     scene = _Scene()
-    walls, openings, rooms, others = [], [], [], []
+    walls, curtain_walls, openings, rooms, others = [], [], [], [], []
     for element in _visible(view):
         category = element._state.get("category")
-        if category == C.OST_Walls.value and isinstance(element._state.get("location"), Curve):
+        if _is_curtain_wall(element):
+            curtain_walls.append(element)
+        elif category == C.OST_Walls.value and isinstance(element._state.get("location"), Curve):
             walls.append(element)
         elif category in (C.OST_Doors.value, C.OST_Windows.value):
             openings.append(element)
@@ -411,11 +427,24 @@ def _plan(view, project, highlight) -> _Scene:
         scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, WALL_EDGE_MM, 3))
         scene.walls.add(wall._id)
         scene.drawn.append(wall._id)
+    for wall in curtain_walls:
+        _plan_curtain_wall(view, wall, project, scene, highlight)
     for opening in openings:
         _plan_opening(view, opening, project, scene, highlight)
     for element in others:
         _mark(view, element, project, scene, highlight, cut=_cut_in_plan(view, element))
     return scene
+
+
+def _plan_curtain_wall(view, wall, project, scene, highlight) -> None:
+    """A curtain wall as Revit's plans show one: a thin band along its location line with the glass
+    in its middle (its mullions are elements of their own, drawn as marks)."""
+    points = _curve_points(wall._state["location"])
+    fill, edge = _style(view, wall._id, GLASS, EDGE, highlight, cut=_cut_in_plan(view, wall))
+    outline = _wall_outline(points, CURTAIN_WALL_FT)
+    scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, LINE_MM, 3))
+    scene.lines.append(([project(p.X, p.Y, 0.0) for p in points], edge, LINE_MM * 3, 5))
+    scene.drawn.append(wall._id)
 
 
 def _plan_opening(view, opening, project, scene, highlight) -> None:
@@ -512,7 +541,8 @@ def _section(view, project, highlight) -> _Scene:
             points = _curve_points(location)
             quad = _upright(points, height, project)
             cut = _cut_in_section(view, element, points)
-            fill, edge = _style(view, element._id, FACE, EDGE, highlight, cut=cut)
+            fill, edge = _style(view, element._id, GLASS if _is_curtain_wall(element) else FACE, EDGE, highlight,
+                                cut=cut)
             faces.append((quad, fill, edge, WALL_EDGE_MM, _depth(view, points)))
         elif category in (C.OST_Doors.value, C.OST_Windows.value) and isinstance(location, XYZ):
             right = view._frame()[0]
@@ -575,7 +605,7 @@ def _three_d(view, project, highlight) -> _Scene:
         category = element._state.get("category")
         if category == C.OST_Walls.value and isinstance(location, Curve):
             points = _curve_points(location)
-            fill, edge = _style(view, element._id, FACE, EDGE, highlight)
+            fill, edge = _style(view, element._id, GLASS if _is_curtain_wall(element) else FACE, EDGE, highlight)
             faces.append((_upright(points, _wall_height(element), project), fill, edge, LINE_MM, _depth(view, points)))
         elif element._state.get("boundary") and category in (C.OST_Floors.value, C.OST_Roofs.value,
                                                                C.OST_Ceilings.value):

@@ -18,14 +18,18 @@ What it relies on in Revit's exports:
   (stair flights, stringers and landings of a stair, the slab of a roof) belong to that one
   Revit element and are not elements of their own.
 - IfcCurtainWall is not read as a wall: the sample files' wall counts (README) exclude it, so
-  curtain walls are :class:`ElementData` with the category the file gives them ("Walls").
+  curtain walls are :class:`ElementData` with the category the file gives them ("Walls"). Revit
+  writes no shape and no Axis for one, only the panels and mullions aggregated into it: its
+  location line (a Revit curtain wall has one, like any wall) is the line along those parts.
 
 Everything is converted to Revit internal units (feet, ft², ft³, radians) using the file's
 IfcUnitAssignment, and coordinates to world coordinates through the whole placement chain.
 
 A damaged file loads whole or not at all: never a smaller model, never a traceback. A file
-loads only when it ends with ``END-ISO-10303-21;``, parses without an error or warning, and has
-its spatial structure whole (every storey in the project's building, every element in the
+loads only when it ends with ``END-ISO-10303-21;``, parses without an error or warning, every
+reference in it names an instance of the class its attribute expects (a placement, not a point)
+and no instance has more referrers than the schema allows (an element in two storeys), and has its
+spatial structure whole (every storey in the project's building, every element in the
 structure); an instance that then cannot be read is named too. Anything else raises
 :class:`IfcReadError`, one line that says where the damage is (a line of the file) and what to
 do. A file cut short is refused, not loaded in part: Revit writes the relationships (storeys,
@@ -214,6 +218,11 @@ def _whole(product):
 
 def _is_part(product) -> bool:
     return _whole(product) is not None
+
+
+def _part_of_curtain_wall(product) -> bool:
+    """Whether the product (a panel, a mullion) is aggregated into a curtain wall."""
+    return any(rel.RelatingObject.is_a("IfcCurtainWall") for rel in product.Decomposes)
 
 
 def _strip_element_id(text: str) -> str:
@@ -1033,15 +1042,42 @@ class _Reader:
         matrix = self._matrix(element.ObjectPlacement)
         point_based = category not in _NOT_POINT_BASED and element.ObjectPlacement is not None
         axis = _representation(element, "Axis")
+        curve = self._axis_curve(axis.Items[0], matrix) if axis and axis.Items else None
+        if curve is None and element.is_a("IfcCurtainWall"):
+            curve = self._line_along_parts(element)
+        location = self._origin(element) if point_based else None
+        if location is not None and _part_of_curtain_wall(element):
+            # Revit 2015 places most mullions at the project origin, their shape in the project's
+            # coordinates: a panel or mullion is where its shape is
+            location = self._solid_center(element) or location
         return ElementData(
             key=element.GlobalId, category=category, name=element.Name or "",
             type_key=self._type_key(element, category, params, type_psets),
             level_key=self._level_key(element, params, "Level", "Base Level"),
-            location=self._origin(element) if point_based else None,
-            params=params,
-            curve=self._axis_curve(axis.Items[0], matrix) if axis and axis.Items else None,
-            rotation=_rotation(matrix), element_id=_element_id(element),
+            location=location,
+            params=params, curve=curve, rotation=_rotation(matrix), element_id=_element_id(element),
         )
+
+    def _line_along_parts(self, whole) -> Optional[LineData]:
+        """The straight line along the parts aggregated into ``whole`` (a curtain wall's panels and
+        mullions), at its level: through the middle of their footprints in plan, from the first to the
+        last along their longest extent. None when they give no extent."""
+        parts = [part for rel in whole.IsDecomposedBy for part in rel.RelatedObjects if part.is_a("IfcProduct")]
+        points = [point for part in parts for point in (self._footprint(part)[0] or ())]
+        if len(points) < 2:   # parts without extrusions: their insertion points
+            points = [self._origin(part)[:2] for part in parts if part.ObjectPlacement is not None]
+        if len(points) < 2:
+            return None
+        plan = np.array(points, dtype=float)
+        middle = plan.mean(axis=0)
+        direction = np.linalg.svd(plan - middle)[2][0]      # the direction of the largest spread
+        along = (plan - middle) @ direction
+        if along.max() - along.min() < 1e-6:
+            return None
+        level = self._storey_level(whole)
+        z = level.elevation if level is not None else min(self._origin(part)[2] for part in parts)
+        start, end = (middle + along.min() * direction, middle + along.max() * direction)
+        return LineData((float(start[0]), float(start[1]), z), (float(end[0]), float(end[1]), z))
 
     def _category(self, element, params: Params) -> str:
         """Revit category: the file's own "Category" property, else by IFC class."""

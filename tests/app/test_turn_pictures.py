@@ -119,3 +119,30 @@ def test_the_sandbox_chat_draws_the_working_set_after_each_turn_into_its_trace(t
                      "in 'T/FDN' (none of them is in this view))"]
     trace = Path(out.text.split("Trace: ", 1)[1].split(" (", 1)[0])
     assert [r["caption"][:12] for r in _records(trace) if r["type"] == "turn_picture"] == ["After turn 1", "After turn 2"]
+
+
+LINKED_REPLAY = ROOT / "tests" / "support" / "replays" / "linked_doors.json"
+
+
+def test_a_working_set_of_linked_elements_is_not_called_empty(tmp_path, data_dir):
+    """Before: the 17 linked doors of the working set were "(the working set is empty)": the caption
+    counted only host ids. The stand-in's pictures draw no linked model, so they are said, not drawn."""
+    (tmp_path / "linked").mkdir()
+    result = run_replay(load_replay(LINKED_REPLAY), pictures=tmp_path / "linked")
+    caption = result["turns"][0]["picture_caption"]
+    assert "empty" not in caption, caption
+    assert caption == ("After turn 1: working set of 17 linked Doors, not highlighted in 'T/FDN': they are "
+                       "inside links, which the stand-in's pictures do not draw")
+
+
+def test_the_caption_counts_linked_elements_beside_the_highlighted_ones():
+    drawn = Drawn(Path("turn-02.png"), "Level 1", shown=5)
+    assert caption_for(2, "17 linked Doors", 0, drawn, linked=17) == (
+        "After turn 2: working set of 17 linked Doors, not highlighted in 'Level 1': they are inside links, "
+        "which the stand-in's pictures do not draw")
+    assert caption_for(2, "5 Doors, 1 linked Door", 5, drawn, linked=1) == (
+        "After turn 2: working set of 5 Doors, 1 linked Door highlighted in 'Level 1' (the linked one is inside "
+        "a link, which the stand-in's pictures do not draw)")
+    assert caption_for(2, "5 Doors, 3 linked Walls", 5, Drawn(Path("x"), "Level 1", shown=2), linked=3) == (
+        "After turn 2: working set of 5 Doors, 3 linked Walls highlighted in 'Level 1' (the view shows 2 of the "
+        "5 host elements; the 3 linked ones are inside links, which the stand-in's pictures do not draw)")

@@ -52,17 +52,36 @@ def test_paracore_view_says_what_is_wrong_in_one_line(tmp_path, capsys, args, sa
     assert not (tmp_path / "plan.png").exists()
 
 
-def test_slash_view_writes_the_active_view_with_the_working_set_and_says_where(sandbox, data_dir):
-    assert "/view" in COMMANDS
+def test_slash_view_writes_into_the_current_folder_and_says_where(sandbox, data_dir, tmp_path, monkeypatch):
+    """Before: /view wrote into <data dir>/pictures, which the README did not name (and ignored the
+    sandbox's --pictures DIR). Now it writes where `paracore view` does: the current folder, without
+    replacing a picture already there; the path printed is absolute."""
+    monkeypatch.chdir(tmp_path)
+    assert "/view" in COMMANDS and "current folder" in COMMANDS["/view"]
     agent = SimpleNamespace(revit=sandbox.runtime, session=sandbox.session)
     out = CapturedOutput()
     _command("/view", agent, out)
     _command("/view Level 1", agent, out)
+    _command("/view Level 1", agent, out)
     _command("/view Level 9", agent, out)
     lines = out.text.splitlines()
-    first, second = (Path(line.split("Picture: ", 1)[1]) for line in lines[:2])
-    assert first.parent == data_dir / "pictures" and first.is_file() and second.name == "Level_1.png"
-    assert lines[2].startswith("  No picture: no view named 'Level 9'")
+    first, second, third = (Path(line.split("Picture: ", 1)[1]) for line in lines[:3])
+    assert first.is_absolute() and first.parent == tmp_path and first.is_file()
+    assert second == tmp_path / "Level_1.png" and third == tmp_path / "Level_1-2.png"   # nothing replaced
+    assert second.is_file() and third.read_bytes() == second.read_bytes()
+    assert lines[3].startswith("  No picture: no view named 'Level 9'")
+    assert not (data_dir / "pictures").exists()
+
+
+def test_slash_view_writes_into_the_sandbox_s_pictures_folder_when_one_is_given(sandbox, data_dir, tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()           # `paracore sandbox --pictures DIR` makes it before the chat
+    agent = SimpleNamespace(revit=sandbox.runtime, session=sandbox.session)
+    out = CapturedOutput()
+    _command("/view Level 1", agent, out, pictures_dir=tmp_path / "mine")
+    assert out.text.strip() == f"Picture: {tmp_path / 'mine' / 'Level_1.png'}"
+    assert (tmp_path / "mine" / "Level_1.png").is_file() and not (tmp_path / "Level_1.png").exists()
 
 
 def test_replay_pictures_writes_one_picture_per_turn(tmp_path, data_dir, capsys):

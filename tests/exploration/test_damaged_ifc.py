@@ -15,6 +15,13 @@ The rule they are held to is the reader's (``revit_standin.ifc_reader``'s docstr
 either loads with the intact sample's storeys and no fewer elements, or is refused with
 :class:`IfcReadError`, whose one line says where the damage is and what to do. Anything else
 (another exception, a message over several lines, a model with fewer storeys or elements) fails.
+A copy that loads must also be harmless or undetectable: either the reader read the very building
+it reads from the intact sample (the damage touched nothing it uses: a digit of an unused value, a
+reference no one follows), or the copy is a valid IFC file, by ``ifcopenshell.validate``'s schema
+checks, with no problem the intact sample lacks (a changed coordinate or name, a reference moved to
+another instance of a class its attribute allows: what cannot be told from the author's intent). A
+copy that loads a different building from a file the schema refuses (a placement relative to a
+point) fails: the reader must refuse it.
 The loaded copies also go through the loader and ``paracore model``'s summary, as on the
 command line; a run of ``python -m paracore model`` checks the one line and exit code 2 there.
 
@@ -135,6 +142,7 @@ class Outcome:
     kind: str               # "loaded" or "refused"
     detail: str             # the refusal's message
     counts: tuple = ()      # a loaded model's storeys and elements
+    building: object = field(default=None, compare=False)   # what the reader read
 
 
 @functools.cache
@@ -150,8 +158,40 @@ def counts(building) -> tuple[int, int]:
 
 
 @functools.cache
+def intact_building(sample: str):
+    return read_ifc(resolve_model(sample))
+
+
 def intact_counts(sample: str) -> tuple[int, int]:
-    return counts(read_ifc(resolve_model(sample)))
+    return counts(intact_building(sample))
+
+
+def same_building(building, sample: str) -> bool:
+    """Whether the reader read from a copy exactly what it reads from the intact sample (its name
+    and path aside)."""
+    intact = intact_building(sample)
+    return dataclasses.replace(building, name=intact.name, source_path=intact.source_path) == intact
+
+
+def schema_problems(path: Path) -> set[tuple[str, str, str]]:
+    """(instance, attribute, problem) of what ``ifcopenshell.validate`` finds against the schema (its
+    attribute types and inverse cardinalities; no EXPRESS rules): an oracle the reader does not use."""
+    import ifcopenshell.validate
+    logger = ifcopenshell.validate.json_logger()
+    ifcopenshell.validate.validate(str(path), logger)
+    return {_problem(entry) for entry in logger.statements if entry.get("level") == "error"}
+
+
+def _problem(entry: dict) -> tuple[str, str, str]:
+    """(#id, attribute, what is wrong in one line): validate names the instance by its whole text."""
+    instance = re.match(r"#\d+", str(entry.get("instance") or ""))
+    return (instance.group(0) if instance else "", str(entry.get("attribute") or ""),
+            " ".join(str(entry.get("message") or "").split())[:200])
+
+
+@functools.cache
+def intact_schema_problems(sample: str) -> frozenset:
+    return frozenset(schema_problems(resolve_model(sample)))
 
 
 def outcome(path: Path) -> Outcome:
@@ -164,7 +204,7 @@ def outcome(path: Path) -> Outcome:
     except IfcReadError as error:
         return Outcome("refused", str(error))
     model_summary_text(build_document(building, RevitHost().application))
-    return Outcome("loaded", "", counts(building))
+    return Outcome("loaded", "", counts(building), building)
 
 
 def check(damage: Damage, path: Path) -> tuple[str, str | None]:
@@ -180,7 +220,15 @@ def check(damage: Damage, path: Path) -> tuple[str, str | None]:
     if storeys != intact_storeys or elements < intact_elements:
         return result.kind, (f"{damage}: loaded as a smaller model: {storeys} storeys and {elements} elements "
                              f"instead of {intact_storeys} and {intact_elements}")
-    return result.kind, None
+    if same_building(result.building, damage.sample):
+        return "loaded unchanged", None
+    new = sorted(schema_problems(path) - intact_schema_problems(damage.sample))
+    if new:
+        instance, attribute, problem = new[0]
+        return result.kind, (f"{damage}: loaded a different building from a file the schema refuses "
+                             f"(ifcopenshell.validate: {instance} {attribute}: {problem}"
+                             f"{f'; and {len(new) - 1} more' if len(new) > 1 else ''}): the reader must refuse it")
+    return "loaded changed", None   # a valid file: the change cannot be told from the author's intent
 
 
 # -- the CI subset ---------------------------------------------------------------------------------------
@@ -250,10 +298,11 @@ def test_an_office_cut_at_80_percent_is_refused_not_a_different_model(tmp_path):
 def test_a_placement_ifcopenshell_cannot_map_is_refused_with_its_line(tmp_path):
     """Found by the long run: a placement's location moved to a face's bound. ifcopenshell maps it to
     nothing while the reader reads and logs why over two lines; the refusal said only "Warning nullptr
-    passed to map() function". Before the reader checked the log, the model loaded with a misplaced wall."""
+    passed to map() function". Before the reader checked the log, the model loaded with a misplaced wall.
+    Now the reference check names it before the reader reads."""
     path = _write(Damage("SampleHouse4", "reference", seed=10), tmp_path)
-    with pytest.raises(IfcReadError, match=r": line 2389: Placement with invalid Location: "
-                                           r"#4659=IfcAxis2Placement3D\(#60373,#20,#18\)"):
+    with pytest.raises(IfcReadError, match=r": line 2389: IfcAxis2Placement3D #4659's Location is #60373, an "
+                                           r"IfcFaceOuterBound, where IFC4 expects an IfcCartesianPoint: "):
         read_ifc(path)
 
 
@@ -267,6 +316,51 @@ def test_paracore_model_says_one_line_and_exits_2_on_a_cut_file(tmp_path):
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert re.match(rf"paracore: cannot read IFC file '{re.escape(str(path))}': it ends at line \d+",
                     done.stderr), done.stderr
+    assert done.stdout == ""
+
+
+# -- a reference to an instance of the wrong class (issue 36, item 19) ------------------------------------
+
+# The duplex's partition wall #4131 stands on #4118=IFCLOCALPLACEMENT(#38,#4117); #4117 is its
+# IfcAxis2Placement3D, #4116 that placement's IfcCartesianPoint.
+WRONG_CLASS = {
+    "a placement relative to a point": (
+        "#4118=IFCLOCALPLACEMENT(#38,#4117);", "#4118=IFCLOCALPLACEMENT(#4116,#4117);",
+        "IfcLocalPlacement #4118's PlacementRelTo is #4116, an IfcCartesianPoint, where IFC2X3 expects "
+        "an IfcObjectPlacement"),
+    "a placement whose relative placement is a point": (
+        "#4118=IFCLOCALPLACEMENT(#38,#4117);", "#4118=IFCLOCALPLACEMENT(#38,#4116);",
+        "IfcLocalPlacement #4118's RelativePlacement is #4116, an IfcCartesianPoint, where IFC2X3 expects "
+        "an IfcAxis2Placement (IfcAxis2Placement2D or IfcAxis2Placement3D)"),
+    "a wall placed by an axis placement": (
+        "'Basic Wall:Interior - Partition (92mm Stud):128360',#4118,#4130,'138584');",
+        "'Basic Wall:Interior - Partition (92mm Stud):128360',#4117,#4130,'138584');",
+        "IfcWallStandardCase #4131's ObjectPlacement is #4117, an IfcAxis2Placement3D, where IFC2X3 expects "
+        "an IfcObjectPlacement"),
+    "a wall named by a point": (
+        "#4131=IFCWALLSTANDARDCASE('2O2Fr$t4X7Zf8NOew3FNld',#33,'Basic Wall:Interior - Partition (92mm Stud):138584',",
+        "#4131=IFCWALLSTANDARDCASE('2O2Fr$t4X7Zf8NOew3FNld',#33,#4116,",
+        "IfcWallStandardCase #4131's Name is #4116, an IfcCartesianPoint, where IFC2X3 expects an IfcLabel"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRONG_CLASS))
+def test_a_reference_to_an_instance_of_the_wrong_class_is_refused_in_one_line_with_exit_2(case, tmp_path):
+    """Before: a placement relative to a point, or a wall placed by an axis placement, loaded as a
+    misplaced wall with exit 0 (the reader took a placement it could not follow for the origin); a wall
+    named by a point loaded named "#4116=IfcCartesianPoint(...)"; a relative placement that is a point
+    was refused with "AssertionError". Each reference must be of the class its attribute expects."""
+    whole, damaged, expected = WRONG_CLASS[case]
+    data = sample_bytes("duplex")
+    assert data.count(whole.encode()) == 1
+    path = tmp_path / "duplex-wrong-class.ifc"
+    path.write_bytes(data.replace(whole.encode(), damaged.encode()))
+    line = data[:data.index(whole.encode())].count(b"\n") + 1
+    done = subprocess.run([sys.executable, "-m", "paracore", "model", str(path)], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 2, done.stdout[:300] + done.stderr
+    assert done.stderr == (f"paracore: cannot read IFC file '{path}': line {line}: {expected}: the file is damaged "
+                           f"or was not written by Revit; export or copy it again\n"), done.stderr
     assert done.stdout == ""
 
 

@@ -367,3 +367,52 @@ def test_export_image_runs_with_or_without_an_open_transaction_and_draws_its_unc
     name = ImageExportOptions.GetFileName(doc, view.Id) + ".png"
     outside, inside = (_pixels(tmp_path / folder / name) for folder in ("outside", "inside"))
     assert _count(outside, _red) == 0 and _count(inside, _red) > 50
+
+
+# -- curtain walls (issue 36, item 19) ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sample_house():
+    from revit_standin.host import RevitHost
+    try:
+        return RevitHost().open("SampleHouse4")
+    except FileNotFoundError:
+        pytest.skip("SampleHouse4 is not in ../shared/models (or PARACORE_MODELS)")
+
+
+def _distance_to_segment(point, curve) -> float:
+    a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)
+    dx, dy = b.X - a.X, b.Y - a.Y
+    t = max(0.0, min(1.0, ((point.X - a.X) * dx + (point.Y - a.Y) * dy) / (dx * dx + dy * dy)))
+    return ((point.X - a.X - t * dx) ** 2 + (point.Y - a.Y - t * dy) ** 2) ** 0.5
+
+
+def test_the_sample_house_plan_draws_its_glazed_walls_along_their_panels(sample_house, tmp_path):
+    """Before: SampleHouse4's two curtain walls (IfcCurtainWall: no shape of their own, only the
+    panels and mullions aggregated into them) had no location line, so the Ground Floor plan drew
+    only their mullions' and panels' small marks: a house open on two sides."""
+    from Autodesk.Revit.DB import LocationCurve
+    doc, view = sample_house, _view(sample_house, "Ground Floor")
+    curtain = [e for e in FilteredElementCollector(doc).OfCategory(BuiltInCategory.OST_Walls)
+               .WhereElementIsNotElementType() if not isinstance(e, Wall)]
+    assert len(curtain) == 2
+    panels = [e for e in FilteredElementCollector(doc).OfCategory(BuiltInCategory.OST_CurtainWallPanels)
+              .WhereElementIsNotElementType()]
+    assert panels
+    for wall in curtain:
+        # a location line, as Revit's curtain walls have, along the panels it holds
+        assert isinstance(wall.Location, LocationCurve) and wall.Location.Curve.Length > 5
+    mullions = [e for e in FilteredElementCollector(doc).OfCategory(BuiltInCategory.OST_CurtainWallMullions)
+                .WhereElementIsNotElementType()]
+    assert mullions
+    # its panels and mullions stand on it (Revit 2015 placed most mullions at the project origin, their
+    # geometry in the project's coordinates: they are where their shape is)
+    assert all(min(_distance_to_segment(p.Location.Point, w.Location.Curve) for w in curtain) < 1.0
+               for p in panels + mullions)
+    picture = drawing.draw(view, str(tmp_path / "plan.png"), pixel_size=SIZE)
+    assert {w.Id.Value for w in curtain} <= set(picture.drawn)
+    pixels = _pixels(picture.path)
+    for wall in curtain:
+        for at in (0.2, 0.4, 0.6, 0.8):   # its glazing line, not only the mullions' marks at its ends
+            assert any(_dark(p) for p in _near(pixels, *picture.to_pixel(wall.Location.Curve.Evaluate(at, True)))), (
+                wall.Id.Value, at)

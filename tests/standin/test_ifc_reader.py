@@ -495,11 +495,72 @@ def test_elements_in_no_storey_are_refused(tmp_path):
 
 
 def test_a_reference_to_an_instance_of_another_class_names_the_instance(tmp_path):
-    """The syntax allows it, so only the reader can tell: the wall's shape is a point."""
+    """The syntax allows it and ifcopenshell does not check it: the wall's shape is a unit. Before
+    the reference check, the reader failed on it ("cannot be read (AttributeError: ...")."""
     path = _damaged(tmp_path, lambda text: text.replace("'Basic Wall:Curved 200:1',$,$,#29,#26,$,$)",
                                                         "'Basic Wall:Curved 200:1',$,$,#29,#5,$,$)"))
-    assert _refusal(path).startswith(f"the IfcWall #30 at line {_line_of(path, '#30=IFCWALL')} cannot be read "
-                                     f"(AttributeError: ")
+    assert _refusal(path) == (f"line {_line_of(path, '#30=IFCWALL')}: IfcWall #30's Representation is #5, an "
+                              f"IfcSIUnit, where IFC4 expects an IfcProductRepresentation: the file is damaged or "
+                              f"was not written by Revit; export or copy it again")
+
+
+WRONG_CLASS = {   # (whole text, damaged text, what the refusal says after "line N: ")
+    "a placement relative to a point": (
+        "#29=IFCLOCALPLACEMENT(#14,#28)", "#29=IFCLOCALPLACEMENT(#27,#28)",
+        "IfcLocalPlacement #29's PlacementRelTo is #27, an IfcCartesianPoint, where IFC4 expects an "
+        "IfcObjectPlacement"),
+    "a relative placement that is a point": (
+        "#29=IFCLOCALPLACEMENT(#14,#28)", "#29=IFCLOCALPLACEMENT(#14,#27)",
+        "IfcLocalPlacement #29's RelativePlacement is #27, an IfcCartesianPoint, where IFC4 expects an "
+        "IfcAxis2Placement (IfcAxis2Placement2D or IfcAxis2Placement3D)"),
+    "a relative placement that is a name": (
+        "#29=IFCLOCALPLACEMENT(#14,#28)", "#29=IFCLOCALPLACEMENT(#14,'x')",
+        "IfcLocalPlacement #29's RelativePlacement is 'x', where IFC4 expects an "
+        "IfcAxis2Placement (IfcAxis2Placement2D or IfcAxis2Placement3D)"),
+    "a storey holding a property": (
+        "(#30,#40,#64,#70),#15)", "(#30,#40,#64,#70,#31),#15)",
+        "IfcRelContainedInSpatialStructure #71's RelatedElements holds #31, an IfcPropertySingleValue, where "
+        "IFC4 expects an IfcProduct"),
+    "an arc trimmed at a placement": (
+        "#23=IFCTRIMMEDCURVE(#19,(#21),", "#23=IFCTRIMMEDCURVE(#19,(#18),",
+        "IfcTrimmedCurve #23's Trim1 holds #18, an IfcAxis2Placement2D, where IFC4 expects an IfcTrimmingSelect"),
+    "a wall named by a point": (
+        "$,'Basic Wall:Curved 200:1',$,$,#29,#26,$,$)", "$,#27,$,$,#29,#26,$,$)",
+        "IfcWall #30's Name is #27, an IfcCartesianPoint, where IFC4 expects an IfcLabel"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRONG_CLASS))
+def test_a_reference_to_the_wrong_class_is_refused_with_its_line(tmp_path, case):
+    """Every attribute's references must be of the class it expects (issue 36, item 19). Before: a
+    placement relative to a point loaded the wall at the origin, exit 0; a wall named by a point
+    loaded named "#27=IfcCartesianPoint(...)"; the others failed in the reader with "AttributeError"
+    or "AssertionError", or loaded."""
+    whole, damaged, said = WRONG_CLASS[case]
+    path = _damaged(tmp_path, lambda text: text.replace(whole, damaged))
+    assert _refusal(path) == (f"line {_line_of(path, damaged)}: {said}: the file is damaged or was not written "
+                              f"by Revit; export or copy it again")
+
+
+def test_an_element_in_two_storeys_is_refused_with_its_line(tmp_path):
+    """The schema allows an element in one spatial structure at most (its inverse ContainedInStructure
+    is SET [0:1]); each reference is of the right class, so only the count tells. Before: it loaded,
+    the reader taking whichever relationship came first."""
+    path = _damaged(tmp_path, lambda text: text.replace(
+        "ENDSEC;\nEND-ISO-10303-21;", "#900=IFCRELCONTAINEDINSPATIALSTRUCTURE('3Jg4bhkS1Ezx_KQnqhkEJs',$,$,$,"
+                                      "(#30),#15);\nENDSEC;\nEND-ISO-10303-21;"))
+    line = _line_of(path, "#30=IFCWALL")
+    assert _refusal(path).startswith(
+        f"line {line}: IfcWall #30 is in the RelatedElements of 2 IfcRelContainedInSpatialStructure (#71 and "
+        f"#900), where IFC4 allows at most 1 (its ContainedInStructure): the file is damaged")
+
+
+def test_several_wrong_references_name_the_first_and_count_the_rest(tmp_path):
+    path = _damaged(tmp_path, lambda text: text.replace("#29=IFCLOCALPLACEMENT(#14,#28)", "#29=IFCLOCALPLACEMENT(#27,#28)")
+                    .replace("#39=IFCLOCALPLACEMENT(#14,#38)", "#39=IFCLOCALPLACEMENT(#37,#38)"))
+    assert _refusal(path).startswith(f"line {_line_of(path, '#29=')}: IfcLocalPlacement #29's PlacementRelTo is #27, "
+                                     f"an IfcCartesianPoint, where IFC4 expects an IfcObjectPlacement (and 1 more "
+                                     f"problem): the file is damaged")
 
 
 def test_damaged_bytes_reach_the_message_as_escapes(tmp_path):
@@ -522,10 +583,27 @@ def test_damage_is_seen_after_ifcopenshell_validate_switched_its_log_to_json(tmp
         wrapper.set_log_format_text()
 
 
-def test_what_ifcopenshell_only_logs_while_the_reader_reads_is_refused(tmp_path):
+def test_a_whole_file_loads_while_ifcopenshell_reports_derived_attributes(tmp_path):
+    """ifcopenshell.validate turns on, process-wide, a feature that gives a derived attribute ("*")
+    a value of its own; it turns it off at its end, but not if it fails. The reference check must
+    not take that value for a wrong reference (it refused every sample: "Dimensions is *")."""
+    import ifcopenshell.ifcopenshell_wrapper as wrapper
+    whole = tmp_path / "whole.ifc"
+    _curved_walls_file(whole)
+    wrapper.set_feature("use_attribute_value_derived", True)
+    try:
+        assert len(read_ifc(whole).walls) == 2
+        assert len(read_ifc(_model_path("duplex.ifc")).walls) == 57
+    finally:
+        wrapper.set_feature("use_attribute_value_derived", False)
+
+
+def test_a_placement_whose_location_is_not_a_point_is_refused_before_the_reader_reads(tmp_path):
     """A wall's placement whose location is a unit: ifcopenshell maps it to nothing and only logs
-    why (over two lines), so the wall would silently stand at the origin."""
+    why while the reader reads (over two lines), so the wall would silently stand at the origin. The
+    reference check refuses it first (the reader still checks the log after reading, for anything else
+    ifcopenshell only says then)."""
     path = _damaged(tmp_path, lambda text: text.replace("#28=IFCAXIS2PLACEMENT3D(#27,", "#28=IFCAXIS2PLACEMENT3D(#5,"))
     problem = _refusal(path)
-    assert problem.startswith(f"line {_line_of(path, '#28=')}: Placement with invalid Location: "
-                              f"#28=IfcAxis2Placement3D(#5,$,$)"), problem
+    assert problem.startswith(f"line {_line_of(path, '#28=')}: IfcAxis2Placement3D #28's Location is #5, an "
+                              f"IfcSIUnit, where IFC4 expects an IfcCartesianPoint"), problem

@@ -11,8 +11,9 @@ server is silent. Ctrl-C at the prompt leaves the sandbox.
 While the model has not started answering, a live line on a terminal says how long it has been
 waiting; each retry of the request is printed as it happens.
 A picture a tool shows the model (``capture_view``) is written as a PNG into the sandbox's
-pictures folder (``--pictures DIR``, else ``<data dir>/pictures``, where /view writes) and its
-path printed under the tool card.
+pictures folder (``--pictures DIR``, else ``<data dir>/pictures``) and its path printed under the
+tool card. /view writes its picture into ``--pictures DIR`` when given, else into the current folder
+(as `paracore view` does), named after the view and never replacing a file; it prints the path.
 After each turn a usage line shows tokens, cache reads and the estimated cost; with
 ``--pictures DIR``, also the path of the picture of the working set drawn after it
 (``paracore.app.turn_pictures``), which the session's trace records too.
@@ -105,7 +106,7 @@ def run_chat(sandbox, model, *, ask: Callable[[str], str] = input, out=None, bas
         out.write(notice + "\n")
     after_turn = _turn_pictures(sandbox, pictures_dir, recorder, out) if pictures_dir is not None else None
     try:
-        _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn)
+        _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn, pictures_dir)
     finally:
         if recorder is not None:
             recorder.close()
@@ -125,7 +126,8 @@ def _turn_pictures(sandbox, folder: Path, recorder, out) -> Callable[[], None]:
     return after_turn
 
 
-def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn=None) -> None:
+def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, after_turn=None,
+               pictures_dir: Path | None = None) -> None:
     while True:
         try:
             text = ask("\nYou> ").strip()
@@ -137,7 +139,7 @@ def _chat_loop(agent, ask, out, printer, usage, usage_log, approver, recorder, a
         if not text:
             continue
         if text.startswith("/"):
-            _command(text, agent, out)
+            _command(text, agent, out, pictures_dir)
             continue
         usage.start_turn()
         _run_turn(agent, text, printer, usage, usage_log, approver, TerminalApprover(ask), recorder)
@@ -162,13 +164,15 @@ COMMANDS = {
     "/model": "the provider, model and server the chat uses",
     "/clear": "start over: forget the conversation and empty the working set",
     "/undo": "undo the last turn's changes to the model (Revit's Undo, once per step)",
-    "/view": "/view [NAME]: write a PNG of a view (the active one by default), working set highlighted",
+    "/view": "/view [NAME]: write a PNG of a view (the active one by default), working set highlighted, "
+             "into the current folder (or --pictures DIR)",
     "/quit": "leave the sandbox (also /exit, or Ctrl-D)",
 }
 
 
-def _command(text: str, agent, out) -> None:
-    """A sandbox command: answered here, never sent to the model."""
+def _command(text: str, agent, out, pictures_dir: Path | None = None) -> None:
+    """A sandbox command: answered here, never sent to the model. ``pictures_dir``: the sandbox's
+    --pictures DIR, where /view writes (else the current folder)."""
     name = text.split()[0].lower()
     if name == "/model":
         model = agent.model
@@ -177,7 +181,8 @@ def _command(text: str, agent, out) -> None:
     elif name == "/undo":
         out.write(f"  {undo_turn.undo_last_turn(agent.revit).message}\n")
     elif name == "/view":
-        out.write(f"  {_view_picture(agent, text.split(maxsplit=1)[1] if ' ' in text.strip() else None)}\n")
+        name = text.split(maxsplit=1)[1] if " " in text.strip() else None
+        out.write(f"  {_view_picture(agent, name, Path(pictures_dir) if pictures_dir else Path.cwd())}\n")
     elif name == "/clear":
         agent.session.clear_conversation()
         out.write("  Started over: the conversation and the working set are empty.\n")
@@ -187,12 +192,12 @@ def _command(text: str, agent, out) -> None:
         out.write("  Commands:\n" + "".join(f"    {key:<7} {what}\n" for key, what in COMMANDS.items()))
 
 
-def _view_picture(agent, name: str | None) -> str:
-    """/view [NAME]: the picture's path, or why there is none."""
+def _view_picture(agent, name: str | None, folder: Path) -> str:
+    """/view [NAME]: the picture's absolute path in ``folder`` (a new file), or why there is none."""
     def make():
         doc = agent.revit.uiapp.ActiveUIDocument.Document
         view = pictures.find_view(doc, name)
-        path = pictures.pictures_folder() / pictures.file_name_for(view.Name)
+        path = pictures.new_file_for(folder, view.Name)
         return pictures.picture_of_view(doc, view.Name, path, highlight=list(agent.session.working_set.ids))
     try:
         return f"Picture: {agent.revit.read(make)}"

@@ -181,3 +181,14 @@ def file_name_for(view_name: str) -> str:
     """A file name for a picture of ``view_name``: "Level 1" -> "Level_1.png"."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in view_name.strip()) or "view"
     return f"{safe}.png"
+
+
+def new_file_for(folder: Path, view_name: str) -> Path:
+    """``folder/Level_1.png``, or ``Level_1-2.png``, ``-3``… when taken: the sandbox's /view never
+    replaces a file already there (an earlier picture, or a file of the user's)."""
+    first = Path(folder).expanduser().absolute() / file_name_for(view_name)
+    path, number = first, 1
+    while path.exists():
+        number += 1
+        path = first.with_name(f"{first.stem}-{number}{first.suffix}")
+    return path

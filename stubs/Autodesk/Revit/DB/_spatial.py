@@ -74,12 +74,15 @@ def level_regions(document, level_id: int):
 
 
 def _wall_segments(document, level_id: int):
+    """The level's room-bounding walls' location lines. Only Walls: an IFC curtain wall is a family
+    instance in the Walls category here, with a location line for drawing, and bounds no room."""
+    from ._elements import Wall
     from ._enums import BuiltInCategory
     from ._geometry import Curve
     segments = []
     for wall in document._elements_of_category(BuiltInCategory.OST_Walls.value):
         curve = wall._state.get("location")
-        if (wall._state.get("level_id") != level_id or not isinstance(curve, Curve)
+        if (not isinstance(wall, Wall) or wall._state.get("level_id") != level_id or not isinstance(curve, Curve)
                 or not wall._state["params"].get("Room Bounding", 1)):
             continue
         a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)   # a curved wall by its chord

@@ -10,7 +10,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import export_files, parameter_sheet
+from paracore.tools import parameter_sheet
 from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 
@@ -21,13 +21,6 @@ NAMES = ["Mark", "Comments", "Sill Height", "Width"]
 @pytest.fixture(autouse=True, scope="module")
 def _tools():
     load_tools()
-
-
-@pytest.fixture
-def documents(tmp_path, monkeypatch):
-    folder = tmp_path / "Documents"
-    monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
-    return folder
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import pytest
 from paracore.hosts.revit.executor import describe_call, run_batch
 from paracore.hosts.revit.preview import preview_call
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools import export_files
 from paracore.tools.catalogue import load_tools
 from paracore.tools.registry import default_registry
 from revit_standin import central
@@ -19,13 +18,6 @@ from revit_standin import central
 @pytest.fixture(autouse=True, scope="module")
 def _tools():
     load_tools()
-
-
-@pytest.fixture
-def documents(tmp_path, monkeypatch):
-    folder = tmp_path / "Documents"
-    monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
-    return folder
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from paracore.core.units import format_length, parse_length
-from paracore.tools.parameter_units import spec_name, unit_symbol
+from paracore.tools.parameter_units import bare_number, spec_name, unit_symbol
 from paracore.tools.view_tools import location_points
 
 MIN_EXTENT_M = 30.0           # metres: the least a model's extent bounds a length to
@@ -119,7 +119,7 @@ def _likely_unit(read, unit: str, current: float, fits) -> str:
     system: the one nearest the value it replaces (80 over a 0.9 m sill: cm), or when that was
     nothing, the first that fits, smallest unit first; otherwise what to do."""
     advice = ": check the value and its unit (write it with its unit, e.g. '2.1 m', to say which)"
-    number, short = _bare_number(read), _SHORT.get(unit, unit)
+    number, short = bare_number(read), _SHORT.get(unit, unit)
     if not number or short not in _METRIC + _IMPERIAL:
         return advice
     fitting = [other for other in (_METRIC if short in _METRIC else _IMPERIAL)
@@ -130,18 +130,6 @@ def _likely_unit(read, unit: str, current: float, fits) -> str:
         fitting.sort(key=lambda other: abs(math.log(abs(_feet(number, other) / current))))
     other = fitting[0]
     return f"; did you mean {number:g} {other}? Write it with its unit ('{number:g} {other}') to apply it"
-
-
-def _bare_number(read) -> float | None:
-    """The number a cell holds without a unit (a CSV cell is text: "900"), or None."""
-    if isinstance(read, bool):
-        return None
-    if isinstance(read, (int, float)):
-        return float(read)
-    try:
-        return float(str(read).strip().replace(",", "."))
-    except ValueError:
-        return None
 
 
 def _feet(number: float, short: str) -> float:

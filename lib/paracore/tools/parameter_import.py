@@ -55,7 +55,7 @@ from paracore.tools.parameter_table import (
 )
 from paracore.tools.lookup import element_label, type_of
 from paracore.tools.parameter_bounds import ModelBounds, implausible
-from paracore.tools.parameter_units import is_measured, read_cell
+from paracore.tools.parameter_units import bare_number, is_measured, read_cell
 from paracore.tools.parameter_values import (
     convert_value,
     find_named_parameter,
@@ -73,7 +73,6 @@ UNIT_TOLERANCE = 0.005
 FAR_BEYOND = 1e15              # no quantity of a building reaches it in any unit (1e15 mm is a million km)
 INT32 = (-2**31, 2**31 - 1)    # Revit's integer parameters
 ID_RANGE = 2**63               # element ids are 64-bit at most (32-bit before Revit 2024)
-_NOT_FINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity", "nan", "+nan", "-nan"}
 
 
 @dataclass(frozen=True)
@@ -435,7 +434,7 @@ def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
                     f"turns a typed true or false into one): to store the word, type it as text ('{shown} with a "
                     "leading apostrophe, or the cell formatted as Text)")
         return ""
-    number = _plain_number(read)
+    number = bare_number(read)
     if number is None:
         return ""
     unit = column.unit or unit_symbol(parameter)
@@ -452,23 +451,6 @@ def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
         return (f"'{name}' {number:g}{f' {unit}' if unit else ''} is far beyond any {what} Revit keeps: check the "
                 "value and its unit")
     return ""
-
-
-def _plain_number(read) -> float | None:
-    """A cell that is a number alone (a number, or text holding one, 'inf' and 'nan' too), else None."""
-    if isinstance(read, bool):
-        return None
-    if isinstance(read, (int, float)):
-        return float(read)
-    if isinstance(read, str):
-        text = read.strip().casefold()
-        if text in _NOT_FINITE:
-            return float(text.replace("infinity", "inf"))
-        try:
-            return float(text)
-        except ValueError:
-            return None
-    return None
 
 
 def _as_given(read):

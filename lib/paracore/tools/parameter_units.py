@@ -159,7 +159,7 @@ def read_cell(parameter, header_unit: str | None, read) -> float:
         # commas are decimal, and its cells reach here with points (parameter_import); elsewhere, guess not.
         raise ToolError(f"'{name}' '{_short(read)}' has a comma, which may separate decimals or thousands: "
                         "write the number with a decimal point and no thousands separator (1500, or 1.5)")
-    number = _plain_number(read)
+    number = bare_number(read)
     if number is not None:
         unit = _header_unit(parameter, header_unit)
         if unit is None:
@@ -168,7 +168,9 @@ def read_cell(parameter, header_unit: str | None, read) -> float:
     return _finite(name, read, _with_its_unit(parameter, str(read)))
 
 
-def _plain_number(read) -> float | None:
+def bare_number(read) -> float | None:
+    """The number a cell holds alone, without a unit: a number, or text holding only one (a CSV's
+    cells are text; 'inf' and 'nan' too), else None. A comma is no decimal mark here (read_cell)."""
     if isinstance(read, bool):
         return None
     if isinstance(read, (int, float)):

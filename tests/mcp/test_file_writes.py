@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from pydantic import BaseModel
 
 from mcp_support import client, http_server, text
 from paracore.mcp.catalogue import tool_infos
@@ -33,6 +34,10 @@ def documents(tmp_path, monkeypatch):
     folder.mkdir()
     monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
     return folder
+
+
+class ReportArgs(BaseModel):
+    path: str
 
 
 def hints(tools, name):
@@ -74,7 +79,7 @@ def test_every_tool_the_registry_says_writes_files_is_a_file_writer_to_mcp():
     load_tools()
     registry = default_registry()
     writers = {spec.name for spec in registry.specs() if _calls_write_new(spec)}
-    assert writers == FILE_WRITING_TOOLS
+    assert writers == {spec.name for spec in registry.specs() if spec.writes_files} == FILE_WRITING_TOOLS
     infos = {info.name: info for info in tool_infos(registry)}
     for name in FILE_WRITING_TOOLS:
         annotations = mcp_tool(infos[name]).annotations
@@ -110,3 +115,28 @@ def test_a_revit_whose_catalogue_predates_the_flag_still_has_its_exports_announc
     info = ToolInfo.from_dict(old)
     assert info.writes_files and not info.read_only and not info.idempotent
     assert ToolInfo.from_dict(info.to_dict()) == info
+
+
+def test_a_tool_that_declares_it_writes_files_is_no_read_only_tool_to_mcp():
+    """A plugin's tool (or a new one of Paracore's) says so in its declaration, as the exports do:
+    ``@tool(writes_files=True)``, not a list of names kept in the MCP server."""
+    from paracore.tools.registry import Registry, tool
+
+    registry = Registry()
+
+    @tool(registry=registry, writes_files=True)
+    def save_report(ctx, args: ReportArgs):
+        """Write a report file."""
+
+    @tool(registry=registry)
+    def count_walls(ctx, args: ReportArgs):
+        """Count the walls."""
+
+    assert registry.get("save_report").writes_files and not registry.get("count_walls").writes_files
+    infos = {info.name: info for info in tool_infos(registry)}
+    assert not infos["save_report"].read_only and not infos["save_report"].idempotent
+    assert infos["count_walls"].read_only
+    assert [info.name for info in tool_infos(registry, read_only=True)] == ["count_walls"]
+    load_tools()
+    assert {spec.name for spec in default_registry().specs() if spec.writes_files} == {
+        "export_parameters", "export_schedule"}

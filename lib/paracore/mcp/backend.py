@@ -27,11 +27,12 @@ DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
 """Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
 
 FILE_WRITING_TOOLS = frozenset({"export_parameters", "export_schedule"})
-"""Tools that change nothing in the model but write a file in the user's Documents
-(tools/export_files.py): not read-only to MCP, and not served by ``--read-only``. They never
-replace a file (not destructive), and a second identical call writes a second, numbered file
-(not idempotent). ``capture_view`` is not one: its picture goes to Paracore's own content store,
-by hash (the same picture is the same file), and comes back to the client in the result."""
+"""The tools that wrote files before a tool could say so (``@tool(writes_files=True)``, which the
+catalogue reads): a Revit whose Paracore predates the flag sends none, so its exports are still
+known by name. Such tools are not read-only to MCP and not served by ``--read-only``; they never
+replace a file (not destructive), and a second identical call writes a second, numbered file (not
+idempotent). ``capture_view`` is not one: its picture goes to Paracore's own content store, by hash
+(the same picture is the same file), and comes back to the client in the result."""
 
 
 class ResourceUnavailable(RuntimeError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from paracore.mcp.backend import DESTRUCTIVE_TOOLS, FILE_WRITING_TOOLS, ToolInfo
+from paracore.mcp.backend import DESTRUCTIVE_TOOLS, ToolInfo
 from paracore.tools.registry import Registry
 
 IDEMPOTENT_WRITES = frozenset({"set_parameter", "change_type", "isolate_in_view", "reset_view_isolation",
@@ -20,7 +20,7 @@ def tool_infos(registry: Registry, *, read_only: bool = False) -> list[ToolInfo]
     """Every tool of ``registry`` (only those that leave the model and the files unchanged when ``read_only``)."""
     infos = []
     for definition, spec in zip(registry.definitions(), registry.specs()):
-        writes_files = spec.name in FILE_WRITING_TOOLS
+        writes_files = spec.writes_files
         info = ToolInfo(name=spec.name, description=definition["description"],
                         input_schema=copy.deepcopy(spec.parameters_with_defaults), writes=spec.writes,
                         destructive=spec.name in DESTRUCTIVE_TOOLS, writes_files=writes_files,

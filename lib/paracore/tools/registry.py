@@ -87,6 +87,9 @@ class ToolSpec:
     # central for them as for element_ids (hosts/revit/targets.py) and tells the tool which it must
     # leave out (ToolContext.left_out).
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None
+    # The tool changes no model but writes a file (an export): no read-only tool to MCP clients,
+    # which may run those without asking, and left out of `paracore mcp --read-only` (docs/MCP.md).
+    writes_files: bool = False
 
     @functools.cached_property
     def parameters_with_defaults(self) -> dict[str, Any]:
@@ -159,6 +162,7 @@ def make_spec(
     args_model: type[BaseModel] | None = None,
     description: str | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
+    writes_files: bool = False,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
 
@@ -190,7 +194,8 @@ def make_spec(
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable),
-                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets)
+                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets,
+                    writes_files=bool(writes_files))
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -390,6 +395,7 @@ def tool(
     previewable: bool = True,
     registry: Registry | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
+    writes_files: bool = False,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
 
@@ -404,4 +410,4 @@ def tool(
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
-                       previewable=previewable, targets=targets)
+                       previewable=previewable, targets=targets, writes_files=writes_files)

@@ -76,7 +76,7 @@ class CompareSchedulesArgs(BaseModel):
 # --- export -----------------------------------------------------------------------------------------
 
 
-@tool(working_set_policy="none")
+@tool(working_set_policy="none", writes_files=True)
 def export_schedule(ctx, args: ExportScheduleArgs):
     """Export a schedule to a CSV file (column headings, then its rows as Revit shows them).
 

@@ -100,7 +100,7 @@ class ImportParametersArgs(BaseModel):
 # --- export -------------------------------------------------------------------------------------------
 
 
-@tool(working_set_policy="none")
+@tool(working_set_policy="none", writes_files=True)
 def export_parameters(ctx, args: ExportParametersArgs):
     """Export elements' parameters to an Excel file (or CSV) to edit outside Revit, then bring the
     edits back with import_parameters.

@@ -126,7 +126,12 @@ def test_set_parameter_bad_values_list_the_choices(run1, read, wall):
              ({"name": "Room Bounding", "value": "maybe"}, "'Room Bounding' is a yes/no parameter"),
              ({"name": "Base Offset", "value": "3 parsecs"}, "Could not read '3 parsecs' as a length"),
              ({"name": "Location Line", "value": "Core Centerline"},
-              "'Location Line' takes a whole number (it now shows 'Finish Face: Exterior', stored as 2)")]
+              "'Location Line' takes a whole number (it now shows 'Finish Face: Exterior', stored as 2)"),
+             # An id that is no level, where Revit takes only a level (found by tasks.py explore).
+             ({"name": "Base Constraint", "value": wall},
+              f"'Base Constraint' takes a level, and element {wall} is not one: give a level's name or id "
+              "(levels: T/FDN, Level 1, Level 2, Roof)."),
+             ({"name": "Base Constraint", "value": str(wall)}, "takes a level")]
     for arguments, expected in cases:
         outcome = run1("set_parameter", {"element_ids": [wall], **arguments})
         assert outcome.is_error and expected in outcome.content, outcome.content

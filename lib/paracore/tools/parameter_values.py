@@ -15,7 +15,15 @@ import math
 import re
 
 from paracore.core.units import UnitParseError, parse_angle
-from paracore.tools.lookup import _normal, choices_text, did_you_mean, find_level, id_sample
+from paracore.tools.lookup import (
+    _normal,
+    choices_text,
+    did_you_mean,
+    find_level,
+    id_sample,
+    levels_by_elevation,
+    listed_levels,
+)
 from paracore.tools.results import ToolError
 
 _YES = {"yes", "y", "true", "on", "1", "checked"}
@@ -149,12 +157,12 @@ def _element_reference(ctx, parameter, value, name: str) -> int:
     if isinstance(value, float):
         if not value.is_integer() or ctx.doc.GetElement(ctx.element_id(int(value))) is None:
             raise ToolError(f"'{name}' refers to another element, and there is no element with id {value:g}.")
-        return int(value)
+        return _level_checked(ctx, parameter, int(value), name)
     text = value.strip()
     if text.casefold() in _NONE:
         return -1
     if text.lstrip("-").isdigit() and ctx.doc.GetElement(ctx.element_id(int(text))) is not None:
-        return int(text)
+        return _level_checked(ctx, parameter, int(text), name)
     if _refers_to_levels(ctx, parameter):
         return ctx.id_value(find_level(ctx, text).Id)
     current = ctx.doc.GetElement(parameter.AsElementId())
@@ -173,6 +181,16 @@ def _element_reference(ctx, parameter, value, name: str) -> int:
     names = list(dict.fromkeys(e.Name for e in candidates))
     raise ToolError(f"'{name}' refers to {current.Category.Name}, and none is named '{text}'."
                     f"{did_you_mean(text, names)} {current.Category.Name}: {choices_text(names)}.")
+
+
+def _level_checked(ctx, parameter, value: int, name: str) -> int:
+    """``value``, the id given for an element reference, when it may go there: a level parameter
+    takes a level (Revit refuses any other element with an ArgumentException)."""
+    from Autodesk.Revit import DB
+    if _refers_to_levels(ctx, parameter) and not isinstance(ctx.doc.GetElement(ctx.element_id(value)), DB.Level):
+        raise ToolError(f"'{name}' takes a level, and element {value} is not one: give a level's name or id "
+                        f"(levels: {listed_levels(levels_by_elevation(ctx))}).")
+    return value
 
 
 def stored_value(ctx, parameter):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, replace
 
 from paracore.tools.lookup import choices_text, did_you_mean, type_of
@@ -181,7 +182,22 @@ def same_cell(read, written) -> bool:
         read = "Yes" if read else "No"
     if isinstance(read, float) and read.is_integer():
         read = int(read)
+    if isinstance(written, str) and _same_number(read, written):
+        return True
     return str(read) == str(written) or (written in ("Yes", "No") and str(read).casefold() == written.casefold())
+
+
+_NUMERAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", re.IGNORECASE)
+
+
+def _same_number(read, written: str) -> bool:
+    """Text that looks like a number, which the program that saved the file rewrote as one: Excel
+    and LibreOffice open the Mark "007" as 7, pandas writes "12" as "12.0" in a column with an empty
+    cell. The cell still shows the value the model holds (a real edit gives another number)."""
+    shown = read if isinstance(read, (int, float)) else read.strip() if isinstance(read, str) else None
+    if shown is None or not _NUMERAL.fullmatch(written) or (isinstance(shown, str) and not _NUMERAL.fullmatch(shown)):
+        return False
+    return float(shown) == float(written)
 
 
 def _blank(value) -> bool:

@@ -1,0 +1,114 @@
+"""The parameter spreadsheet after another program saved it (issue 36's trials of items 7-9): pandas,
+LibreOffice and Excel rewrite what they read — text that looks like a number becomes one ("007" ->
+7, "12" -> "12.0"), "1-2" becomes a date, "5%" a fraction, a UTF-8 file read as Western text
+garbles its accents — and import_parameters must store what the user meant or refuse the cell with
+why, never write what the program made of it.
+
+The files are written here the way those programs write them (with csv and openpyxl: pandas and
+LibreOffice are not Paracore's dependencies); the trials that found each case ran the programs
+themselves.
+"""
+from __future__ import annotations
+
+import csv
+import datetime
+
+import openpyxl
+import pytest
+
+from Autodesk.Revit import DB
+from duplex_revit import DuplexRevit
+from paracore.tools import export_files
+from paracore.tools.catalogue import load_tools
+
+WINDOWS = DB.BuiltInCategory.OST_Windows
+FOOT = 0.3048
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _tools():
+    load_tools()
+
+
+@pytest.fixture
+def documents(tmp_path, monkeypatch):
+    folder = tmp_path / "Documents"
+    monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
+    return folder
+
+
+@pytest.fixture
+def duplex(documents):
+    revit = DuplexRevit("duplex")
+    yield revit
+    revit.close()
+
+
+def window_ids(revit) -> list[int]:
+    return sorted(revit.call(lambda: [w.Id.Value for w in revit.instances(WINDOWS)]))
+
+
+def parameter(revit, element_id: int, name: str):
+    def read():
+        found = revit.doc.GetElement(DB.ElementId(element_id)).LookupParameter(name)
+        return found.AsString() if found.StorageType == DB.StorageType.String else found.AsDouble()
+    return revit.call(read)
+
+
+def export_csv(revit, documents, ids, names, path="windows.csv") -> list[list[str]]:
+    revit.text("export_parameters", {"element_ids": ids, "parameters": names, "path": path})
+    with open(documents / path, newline="", encoding="utf-8-sig") as stream:
+        return list(csv.reader(stream))
+
+
+def write_csv(documents, rows, path="windows.csv", encoding="utf-8-sig") -> None:
+    with open(documents / path, "w", newline="", encoding=encoding) as stream:
+        csv.writer(stream).writerows(rows)
+
+
+def cell(rows, element_id: int, header_start: str) -> tuple[int, int]:
+    column = next(i for i, h in enumerate(rows[0]) if h.startswith(header_start))
+    return next(i for i, row in enumerate(rows) if row[0] == str(element_id)), column
+
+
+def export_xlsx(revit, documents, ids, names, path="Windows.xlsx"):
+    revit.text("export_parameters", {"element_ids": ids, "parameters": names, "path": path})
+    return openpyxl.load_workbook(documents / path)
+
+
+def xlsx_cell(book, element_id: int, header_start: str):
+    sheet = book.worksheets[0]
+    column = next(c.column for c in sheet[1] if str(c.value).startswith(header_start))
+    row = next(r[0].row for r in sheet.iter_rows(min_row=2) if r[0].value == element_id)
+    return sheet.cell(row, column)
+
+
+# --- text a program turned into a number -------------------------------------------------------------------
+
+
+def test_text_marks_a_program_rewrote_as_numbers_are_not_changes_and_real_edits_apply(duplex, documents):
+    """pandas reads a Mark column of "12", "007" and one empty Mark as floats and writes "12.0" and
+    "7.0"; Excel and LibreOffice open "007" as the number 7. The Marks stay as they are."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Mark", "value": "007"})
+    duplex.text("set_parameter", {"element_ids": [ids[1]], "name": "Mark", "value": "12"})
+    duplex.text("set_parameter", {"element_ids": [ids[2]], "name": "Mark", "value": "1.10"})
+    rows = export_csv(duplex, documents, ids[:4], ["Mark"])
+    for element_id, rewritten in ((ids[0], "7.0"), (ids[1], "12.0"), (ids[2], "1.1"), (ids[3], "W-4")):
+        row, column = cell(rows, element_id, "Mark")
+        rows[row][column] = rewritten
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert [parameter(duplex, i, "Mark") for i in ids[:4]] == ["007", "12", "1.10", "W-4"], text
+    assert "1 change on 1 element" in text and "3 rows unchanged" in text, text
+
+
+def test_a_number_typed_over_a_numeric_mark_is_still_applied(duplex, documents):
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": ids[:2], "name": "Mark", "value": "007"})
+    book = export_xlsx(duplex, documents, ids[:2], ["Mark"])
+    xlsx_cell(book, ids[0], "Mark").value = 7        # Excel's reading of "007": the same Mark
+    xlsx_cell(book, ids[1], "Mark").value = 8        # a new Mark
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert [parameter(duplex, i, "Mark") for i in ids[:2]] == ["007", "8"], text

@@ -112,3 +112,22 @@ def test_a_number_typed_over_a_numeric_mark_is_still_applied(duplex, documents):
     book.save(documents / "Windows.xlsx")
     text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
     assert [parameter(duplex, i, "Mark") for i in ids[:2]] == ["007", "8"], text
+
+
+# --- text a program turned into a date ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shown, said", [(datetime.datetime(2026, 1, 2), "a date (2026-01-02)"),
+                                         (datetime.time(12, 30), "a time (12:30:00)")])
+def test_a_mark_a_spreadsheet_turned_into_a_date_is_refused_with_how_to_keep_it_text(duplex, documents, shown, said):
+    ids = window_ids(duplex)
+    before = parameter(duplex, ids[0], "Mark")
+    book = export_xlsx(duplex, documents, ids[:2], ["Mark"])
+    xlsx_cell(book, ids[0], "Mark").value = shown          # "1-2" or "12:30" typed in Excel
+    xlsx_cell(book, ids[1], "Mark").value = "W-2"
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Mark") == before, text
+    assert parameter(duplex, ids[1], "Mark") == "W-2", text
+    assert f"'Mark' holds {said}" in text, text
+    assert "type it as text" in text, text

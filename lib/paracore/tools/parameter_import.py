@@ -10,11 +10,12 @@ A row is applied whole or not at all. It is not applied when:
 - the element is on several rows with different values;
 - an edited cell cannot be a value of its parameter (text in a number column, a unit of another
   kind, a level that does not exist, a length beyond Revit's 20 miles, a negative area, the
-  spreadsheet's TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any), looks
-  like a number in another unit (a thousand times the value it replaces: write the unit to mean
-  it), is a length no one can mean (a sill above its storey, longer than the whole model:
-  tools/parameter_bounds.py), edits a read-only parameter, or edits a type parameter on the
-  elements' sheet (it changes every instance: the Types sheet is where it is edited);
+  spreadsheet's TRUE/FALSE in a text parameter, a date or time a spreadsheet made of typed text,
+  infinity or NaN, a number beyond any), looks like a number in another unit (a thousand times the
+  value it replaces: write the unit to mean it), is a length no one can mean (a sill above its
+  storey, longer than the whole model: tools/parameter_bounds.py), edits a read-only parameter, or
+  edits a type parameter on the elements' sheet (it changes every instance: the Types sheet is
+  where it is edited);
 - the element changed in Revit since the export (the check value's second part): applying the
   row could undo that change.
 When no row at all belongs to this model, the whole file is refused: it was exported from another.
@@ -428,6 +429,8 @@ def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
     logical TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any Revit keeps."""
     from Autodesk.Revit import DB
     name, storage = parameter.Definition.Name, parameter.StorageType
+    if isinstance(read, (datetime.date, datetime.time)):
+        return _a_date(name, read)
     if storage == DB.StorageType.String:
         if isinstance(read, bool):
             shown = "TRUE" if read else "FALSE"
@@ -454,6 +457,17 @@ def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
     return ""
 
 
+def _a_date(name: str, read) -> str:
+    """A date or time cell: Revit has no date parameters, so the spreadsheet made it of what was typed."""
+    if isinstance(read, datetime.datetime) and read.time() == datetime.time():
+        read = read.date()
+    kind = "time" if isinstance(read, datetime.time) else "date"
+    example = "12:30" if kind == "time" else "1-2 or 3/4"
+    return (f"'{name}' holds a {kind} ({read.isoformat()}), which the spreadsheet made of text such as "
+            f"{example} (Revit has no {kind} values): type it as text (with a leading apostrophe, or the "
+            "column formatted as Text) and import again")
+
+
 def _plain_number(read) -> float | None:
     """A cell that is a number alone (a number, or text holding one, 'inf' and 'nan' too), else None."""
     if isinstance(read, bool):
@@ -478,8 +492,6 @@ def _as_given(read):
         return read
     if isinstance(read, (int, float)):
         return float(read)
-    if isinstance(read, (datetime.date, datetime.time)):     # a spreadsheet took the text for a date
-        return read.isoformat(sep=" ") if isinstance(read, datetime.datetime) else read.isoformat()
     return str(read)
 
 

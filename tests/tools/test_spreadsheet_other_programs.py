@@ -131,3 +131,20 @@ def test_a_mark_a_spreadsheet_turned_into_a_date_is_refused_with_how_to_keep_it_
     assert parameter(duplex, ids[1], "Mark") == "W-2", text
     assert f"'Mark' holds {said}" in text, text
     assert "type it as text" in text, text
+
+
+# --- a number in another unit, as CSV text -----------------------------------------------------------------
+
+
+def test_a_csv_number_likely_in_another_unit_is_refused_as_in_a_workbook(duplex, documents):
+    """Every CSV cell is text: the "another unit?" check must read "1" as the number it holds."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:2], ["Sill Height"])
+    row, column = cell(rows, ids[0], "Sill Height")
+    assert rows[0][column] == "Sill Height (m)" and float(rows[row][column]) == pytest.approx(0.1)
+    before = parameter(duplex, ids[0], "Sill Height")
+    rows[row][column] = "1"                                  # 10 x the 0.1 m it holds: cm? dm?
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert "'Sill Height' 1 looks like a value in another unit (10 × the 0.1 it holds" in text, text
+    assert parameter(duplex, ids[0], "Sill Height") == before

@@ -512,20 +512,21 @@ def _other_unit(ctx, parameter, column: _HeaderColumn, read, current) -> str:
     """A plain number a power of ten, 12, 25.4 or 304.8 times the value it replaces was most likely
     typed in another unit (2100 in a column of metres); with its unit written it is applied."""
     from Autodesk.Revit import DB
-    if not isinstance(read, (int, float)) or isinstance(read, bool) or not isinstance(current, (int, float)):
+    number = _plain_number(read)    # a number, or text holding one (every cell of a CSV is text)
+    if number is None or isinstance(current, bool) or not isinstance(current, (int, float)):
         return ""
     if parameter_spec(parameter) not in (DB.SpecTypeId.Length, DB.SpecTypeId.Area, DB.SpecTypeId.Volume):
         return ""
-    if not current or not read:
+    if not current or not number:
         return ""
-    ratio = abs(read / current)
+    ratio = abs(number / current)
     for factor in UNIT_FACTORS:
         for candidate in (factor, 1 / factor):
             if math.isclose(ratio, candidate, rel_tol=UNIT_TOLERANCE):
                 unit = column.unit or unit_symbol(parameter) or "the project's unit"
-                return (f"'{parameter.Definition.Name}' {read:g} looks like a value in another unit ({ratio:g} × "
+                return (f"'{parameter.Definition.Name}' {number:g} looks like a value in another unit ({ratio:g} × "
                         f"the {current:g} it holds; the column is in {unit}): write it with its unit (e.g. "
-                        f"'{read:g} mm') to apply it as it is")
+                        f"'{number:g} mm') to apply it as it is")
     return ""
 
 

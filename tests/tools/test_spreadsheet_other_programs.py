@@ -148,3 +148,31 @@ def test_a_csv_number_likely_in_another_unit_is_refused_as_in_a_workbook(duplex,
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert "'Sill Height' 1 looks like a value in another unit (10 × the 0.1 it holds" in text, text
     assert parameter(duplex, ids[0], "Sill Height") == before
+
+
+# --- a UTF-8 file read as Western text ---------------------------------------------------------------------
+
+
+def test_a_csv_whose_utf8_was_read_as_western_text_is_named_as_such(duplex, documents):
+    """LibreOffice (or Excel) opening the export as Western text shows its byte-order mark as "ï»¿"
+    and ê as "Ãª", and saves them so."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Comments", "value": "Fenêtre"})
+    export_csv(duplex, documents, ids[:2], ["Comments"])
+    garbled = (documents / "windows.csv").read_bytes().decode("latin-1")
+    (documents / "windows.csv").write_text(garbled, encoding="utf-8", newline="")
+    error = duplex.error("import_parameters", {"path": "windows.csv"})
+    assert "garbled" in error and "Unicode (UTF-8)" in error, error
+    assert parameter(duplex, ids[0], "Comments") == "Fenêtre"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
+def test_a_unicode_csv_with_its_byte_order_mark_is_read(duplex, documents, encoding):
+    """Excel's "Unicode Text" is UTF-16 with a byte-order mark: it names its encoding, so it is read."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:2], ["Mark"])
+    row, column = cell(rows, ids[0], "Mark")
+    rows[row][column] = "Fenêtre 1"
+    write_csv(documents, rows, encoding=encoding)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == "Fenêtre 1", text

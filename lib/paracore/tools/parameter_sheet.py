@@ -349,7 +349,7 @@ def _with_unsaved_formulas(values: tuple, formulas: tuple, number: int) -> tuple
 
 def _read_csv(path: Path) -> ReadSheet:
     try:
-        with open(path, newline="", encoding="utf-8-sig") as stream:
+        with open(path, newline="", encoding=_encoding(path)) as stream:
             if "\x00" in stream.read(65536):
                 raise csv.Error("it holds NUL bytes, as a binary file does")
             stream.seek(0)
@@ -357,6 +357,8 @@ def _read_csv(path: Path) -> ReadSheet:
             stream.seek(0)
             reader = csv.reader(stream, delimiter=delimiter)
             headers = [h.strip() for h in next(reader, [])]
+            if headers and headers[0].startswith(_GARBLED_MARK):
+                raise _garbled(path)
             rows = []
             for number, row in enumerate(reader, start=2):
                 if not any(cell.strip() for cell in row):
@@ -369,6 +371,26 @@ def _read_csv(path: Path) -> ReadSheet:
         raise ToolError(f"'{display_text(path.name, 120)}' is not a CSV text file Paracore can read ({why}). Save "
                         "it from the spreadsheet as 'CSV UTF-8', or export again with export_parameters.") from None
     return ReadSheet(path.stem, headers, rows, decimal_comma=delimiter == ";")
+
+
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+_GARBLED_MARK = "\u00ef\u00bb\u00bf"      # UTF-8's byte-order mark read as Western text: "ï»¿"
+
+
+def _encoding(path: Path) -> str:
+    """UTF-16 when the file starts with its byte-order mark (Excel's "Unicode Text"), else UTF-8
+    (with or without its mark). Other encodings are not guessed: a wrong guess garbles text silently."""
+    with open(path, "rb") as stream:
+        return "utf-16" if stream.read(2) in _UTF16_MARKS else "utf-8-sig"
+
+
+def _garbled(path: Path) -> ToolError:
+    return ToolError(f"'{display_text(path.name, 120)}' was opened as Western text (Windows-1252 or ISO-8859-1) "
+                     "and saved so: its first characters are the UTF-8 byte-order mark garbled as 'ï»¿', and "
+                     "every accented letter in it is garbled the same way (ê saved as 'Ãª'). Open the exported "
+                     "file again choosing the character set Unicode (UTF-8) (LibreOffice's Text Import dialog; "
+                     "Excel: Data > From Text/CSV, File Origin 65001: Unicode (UTF-8)), redo the edits, and save "
+                     "it as CSV UTF-8.")
 
 
 def _delimiter(header_line: str) -> str:

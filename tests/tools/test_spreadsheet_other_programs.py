@@ -176,3 +176,23 @@ def test_a_unicode_csv_with_its_byte_order_mark_is_read(duplex, documents, encod
     write_csv(documents, rows, encoding=encoding)
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert parameter(duplex, ids[0], "Mark") == "Fenêtre 1", text
+
+
+# --- a cell formatted as a percentage ----------------------------------------------------------------------
+
+
+def test_a_percentage_typed_in_a_workbook_is_read_as_the_percentage_it_shows(duplex, documents):
+    """Excel stores "5%" typed in a cell as 0.05 formatted as a percentage: in a column of metres
+    that is not 0.05 m, and is refused; in a text column it is the text shown."""
+    ids = window_ids(duplex)
+    before = parameter(duplex, ids[0], "Sill Height")
+    book = export_xlsx(duplex, documents, ids[:2], ["Sill Height", "Comments"])
+    sill = xlsx_cell(book, ids[0], "Sill Height")
+    sill.value, sill.number_format = 0.05, "0%"
+    comment = xlsx_cell(book, ids[1], "Comments")
+    comment.value, comment.number_format = 0.05, "0%"
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Sill Height") == before, text
+    assert "'Sill Height' takes a length" in text and "'5%'" in text, text
+    assert parameter(duplex, ids[1], "Comments") == "5%", text

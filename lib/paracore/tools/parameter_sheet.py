@@ -278,9 +278,10 @@ def _read_xlsx(path: Path) -> ReadBook:
                         "or export again with export_parameters.") from None
     # Formulas are read in a second pass, only when the file has any (a file Paracore wrote has none).
     formulas = openpyxl.load_workbook(path, read_only=True, data_only=False) if _has_formulas(path) else None
+    percent = _has_percent_formats(path)
     try:
         about = _about(workbook)
-        sheets = [_read_sheet(ws, formulas[ws.title] if formulas is not None else None)
+        sheets = [_read_sheet(ws, formulas[ws.title] if formulas is not None else None, percent)
                   for ws in workbook.worksheets if ws.title != ABOUT_SHEET and ws.sheet_state == "visible"]
     finally:
         workbook.close()
@@ -308,6 +309,30 @@ def _has_formulas(path: Path) -> bool:
     return False
 
 
+_PERCENT_BUILT_IN = {"9", "10"}          # Excel's built-in 0% and 0.00%
+_NUMBER_FORMAT = re.compile(rb'<(?:\w+:)?numFmt\b[^>]*?numFmtId="(\d+)"[^>]*?formatCode="([^"]*)"')
+_CELL_FORMATS = re.compile(rb"<(?:\w+:)?cellXfs\b.*?</(?:\w+:)?cellXfs>", re.DOTALL)
+_FORMAT_ID = re.compile(rb'numFmtId="(\d+)"')
+_QUOTED = re.compile(r'"[^"]*"|\\.')
+
+
+def _has_percent_formats(path: Path) -> bool:
+    """Whether a cell style of the workbook shows numbers as percentages ("5%" typed in Excel is
+    stored as 0.05 so formatted). Read from the styles part with patterns, not an XML parser."""
+    with zipfile.ZipFile(path) as archive:
+        if "xl/styles.xml" not in archive.namelist():
+            return False
+        with archive.open("xl/styles.xml") as stream:
+            styles = stream.read(MAX_FILE_BYTES)
+    percent = set(_PERCENT_BUILT_IN)
+    for number_id, code in _NUMBER_FORMAT.findall(styles):
+        if "%" in _QUOTED.sub("", code.decode("utf-8", "replace").replace("&quot;", '"')):
+            percent.add(number_id.decode())
+    cell_formats = _CELL_FORMATS.search(styles)
+    used = {i.decode() for i in _FORMAT_ID.findall(cell_formats.group(0))} if cell_formats else set()
+    return bool(percent & used)
+
+
 def _about(workbook) -> dict[str, str]:
     if ABOUT_SHEET not in workbook.sheetnames:
         return {}
@@ -318,10 +343,13 @@ def _about(workbook) -> dict[str, str]:
     return about
 
 
-def _read_sheet(worksheet, formulas=None) -> ReadSheet:
+def _read_sheet(worksheet, formulas=None, percent: bool = False) -> ReadSheet:
     """The sheet's headers and rows; with ``formulas`` (the same sheet read for its formulas), a
-    formula cell the file saved no value for is an UnsavedFormula instead of an empty cell."""
-    rows_iter = worksheet.iter_rows(values_only=True)
+    formula cell the file saved no value for is an UnsavedFormula instead of an empty cell. With
+    ``percent`` (the workbook has a percentage format), a number so formatted is read as the text
+    it shows ("5%"), not as the fraction stored (0.05)."""
+    rows_iter = (worksheet.iter_rows(values_only=True) if not percent
+                 else (tuple(_shown_value(cell) for cell in row) for row in worksheet.iter_rows()))
     formula_rows = formulas.iter_rows(values_only=True) if formulas is not None else None
     headers = [("" if h is None else str(h)).strip() for h in next(rows_iter, ())]
     if formula_rows is not None:
@@ -338,6 +366,17 @@ def _read_sheet(worksheet, formulas=None) -> ReadSheet:
             raise _too_many(worksheet.title)
         rows.append((number, tuple(row[:len(headers)])))
     return ReadSheet(worksheet.title, headers, rows)
+
+
+def _shown_value(cell):
+    value = getattr(cell, "value", None)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and _percent(getattr(cell, "number_format", "")):
+        return f"{value * 100:.12g}%"
+    return value
+
+
+def _percent(number_format) -> bool:
+    return isinstance(number_format, str) and "%" in _QUOTED.sub("", number_format)
 
 
 def _with_unsaved_formulas(values: tuple, formulas: tuple, number: int) -> tuple:

@@ -196,3 +196,39 @@ def test_a_percentage_typed_in_a_workbook_is_read_as_the_percentage_it_shows(dup
     assert parameter(duplex, ids[0], "Sill Height") == before, text
     assert "'Sill Height' takes a length" in text and "'5%'" in text, text
     assert parameter(duplex, ids[1], "Comments") == "5%", text
+
+
+# --- a CSV's columns moved -----------------------------------------------------------------------------------
+
+
+def test_a_csv_whose_columns_were_moved_says_so_not_that_revit_changed_the_element(duplex, documents):
+    """A CSV has no About sheet: the check covers its columns in their exported order, so moving
+    one reads as a change; the answer must name the move as a cause, not blame Revit alone."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:2], ["Mark", "Comments"])
+    row, mark = cell(rows, ids[0], "Mark")
+    comments = rows[0].index("Comments")
+    rows[row][mark] = "W-1"
+    order = [i for i in range(len(rows[0])) if i != mark]
+    order.insert(comments, mark)                              # Mark moved after Comments
+    write_csv(documents, [[r[i] for i in order] for r in rows])
+    before = parameter(duplex, ids[0], "Mark")
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == before, text
+    assert "or a column of this CSV was moved or deleted since the export" in text, text
+    assert "1 row shows what the model holds" in text, text
+
+
+def test_a_workbook_whose_columns_were_moved_still_applies_its_edits(duplex, documents):
+    """A workbook's About sheet records its columns: moving them (pandas rewrites the workbook in
+    any order asked) changes nothing."""
+    ids = window_ids(duplex)
+    book = export_xlsx(duplex, documents, ids[:2], ["Mark", "Comments"])
+    sheet = book.worksheets[0]
+    mark = next(c.column for c in sheet[1] if c.value == "Mark")
+    sheet.move_range(f"{chr(64 + mark)}1:{chr(64 + mark)}{sheet.max_row}", cols=sheet.max_column + 1 - mark)
+    sheet.delete_cols(mark)
+    xlsx_cell(book, ids[0], "Mark").value = "W-1"
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Mark") == "W-1", text

@@ -137,6 +137,7 @@ class _Layout:
     hashed: list[str]          # the editable parameters the check's VALUES part covers
     title: str = ""
     decimal_comma: bool = False   # a semicolon-separated CSV, whose numbers use a decimal comma
+    by_position: bool = False  # no About sheet (a CSV): the check covers the columns in the file's order
 
 
 def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
@@ -202,7 +203,7 @@ def _layout(sheet: ReadSheet, about: dict, plan: ImportPlan) -> _Layout | None:
         columns.append(_HeaderColumn(index, header, tuple(dict.fromkeys((name, whole))), unit, mark))
     recorded = about.get(ELEMENTS_COLUMNS if kind == "elements" else TYPES_COLUMNS)
     hashed = recorded.split("\n") if recorded else [c.names[0] for c in columns if c.mark is None]
-    return _Layout(kind, id_index, check_index, columns, hashed, sheet.title, sheet.decimal_comma)
+    return _Layout(kind, id_index, check_index, columns, hashed, sheet.title, sheet.decimal_comma, not recorded)
 
 
 def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, prefix: str):
@@ -323,8 +324,10 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
     subject = element_label(ctx, element)
     if exported_values != values_hash(_current_values(ctx, element, layout, shown)):
         names = ", ".join(f"'{e.parameter.Definition.Name}'" for e in edits[:3])
-        plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export, so applying {names} "
-                                        "could undo that change: export it again and redo the edit"))
+        moved = (", or a column of this CSV was moved or deleted since the export (its check covers the columns "
+                 "in their exported order; put them back as they were)") if layout.by_position else ""
+        plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export{moved}, so applying "
+                                        f"{names} could undo that change: export it again and redo the edit"))
         return "problem"
     owner = ctx.id_value(element.Id)
     plan.changes += [CellChange(where, owner, subject, e.parameter.Definition.Name, e.before, e.after, e.new, e.parameter)

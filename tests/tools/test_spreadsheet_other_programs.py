@@ -232,3 +232,18 @@ def test_a_workbook_whose_columns_were_moved_still_applies_its_edits(duplex, doc
     book.save(documents / "Windows.xlsx")
     text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
     assert parameter(duplex, ids[0], "Mark") == "W-1", text
+
+
+# --- a sheet hidden ----------------------------------------------------------------------------------------
+
+
+def test_a_hidden_sheet_s_edits_are_said_not_read_with_how_to_read_them(duplex, documents):
+    ids = window_ids(duplex)
+    before = parameter(duplex, ids[0], "Mark")
+    book = export_xlsx(duplex, documents, ids[:2], ["Mark", "Width"])
+    xlsx_cell(book, ids[0], "Mark").value = "H-1"
+    book.worksheets[0].sheet_state = "hidden"                # Format > Hide Sheet, by a slip
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Mark") == before, text
+    assert "sheet 'Windows' (hidden: unhide it to import its rows)" in text, text

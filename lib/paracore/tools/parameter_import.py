@@ -142,6 +142,7 @@ class _Layout:
 
 def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
     plan = ImportPlan(file=path.name, bounds=ModelBounds(ctx))
+    plan.ignored += [f"sheet '{display_text(title, 40)}' (hidden: unhide it to import its rows)" for title in book.hidden]
     matched, mismatched = 0, 0
     for sheet in book.sheets:
         layout = _layout(sheet, book.about, plan)

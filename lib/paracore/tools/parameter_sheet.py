@@ -110,6 +110,7 @@ class ReadSheet:
 class ReadBook:
     sheets: list[ReadSheet]
     about: dict[str, str]
+    hidden: list[str] = field(default_factory=list)   # sheets a user hid (not About): not read, but said
 
 
 @dataclass(frozen=True)
@@ -283,11 +284,12 @@ def _read_xlsx(path: Path) -> ReadBook:
         about = _about(workbook)
         sheets = [_read_sheet(ws, formulas[ws.title] if formulas is not None else None, percent)
                   for ws in workbook.worksheets if ws.title != ABOUT_SHEET and ws.sheet_state == "visible"]
+        hidden = [ws.title for ws in workbook.worksheets if ws.title != ABOUT_SHEET and ws.sheet_state != "visible"]
     finally:
         workbook.close()
         if formulas is not None:
             formulas.close()
-    return ReadBook(sheets, about)
+    return ReadBook(sheets, about, hidden)
 
 
 _FORMULA_ELEMENT = re.compile(rb"<(?:\w+:)?f[\s>/]")

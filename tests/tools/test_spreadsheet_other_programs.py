@@ -247,3 +247,34 @@ def test_a_hidden_sheet_s_edits_are_said_not_read_with_how_to_read_them(duplex, 
     text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
     assert parameter(duplex, ids[0], "Mark") == before, text
     assert "sheet 'Windows' (hidden: unhide it to import its rows)" in text, text
+
+
+# --- the unit a refused number was likely meant in ---------------------------------------------------------
+
+
+def _feet_project(revit) -> None:
+    def change():
+        units = revit.doc.GetUnits()
+        options = units.GetFormatOptions(DB.SpecTypeId.Length)
+        options.SetUnitTypeId(DB.UnitTypeId.Feet)
+        units.SetFormatOptions(DB.SpecTypeId.Length, options)
+        with DB.Transaction(revit.doc, "units") as transaction:
+            transaction.Start()
+            revit.doc.SetUnits(units)
+            transaction.Commit()
+    revit.call(change)
+
+
+def test_a_number_refused_as_in_another_unit_is_told_the_unit_it_likely_is_not_millimetres(duplex, documents):
+    """24 typed over a 2 ft sill in a column of feet is inches: the advice must not be '24 mm'."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Sill Height", "value": "2 ft"})
+    _feet_project(duplex)
+    book = export_xlsx(duplex, documents, ids[:1], ["Sill Height"])
+    xlsx_cell(book, ids[0], "Sill Height").value = 24
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Sill Height") == pytest.approx(2.0), text
+    assert "'Sill Height' 24 looks like a value in another unit (12 × the 2 it holds; the column is in ft)" in text, text
+    assert "write it with its unit to apply it ('24 in' if you meant in, or '24 ft' if it is in ft)" in text, text
+    assert "mm" not in text, text

@@ -55,7 +55,7 @@ from paracore.tools.parameter_table import (
     values_hash,
 )
 from paracore.tools.lookup import element_label, type_of
-from paracore.tools.parameter_bounds import ModelBounds, implausible
+from paracore.tools.parameter_bounds import ModelBounds, implausible, likely_unit
 from paracore.tools.parameter_units import is_measured, read_cell
 from paracore.tools.parameter_values import (
     convert_value,
@@ -528,10 +528,21 @@ def _other_unit(ctx, parameter, column: _HeaderColumn, read, current) -> str:
         for candidate in (factor, 1 / factor):
             if math.isclose(ratio, candidate, rel_tol=UNIT_TOLERANCE):
                 unit = column.unit or unit_symbol(parameter) or "the project's unit"
-                return (f"'{parameter.Definition.Name}' {number:g} looks like a value in another unit ({ratio:g} × "
-                        f"the {current:g} it holds; the column is in {unit}): write it with its unit (e.g. "
-                        f"'{number:g} mm') to apply it as it is")
+                why = (f"'{parameter.Definition.Name}' {number:g} looks like a value in another unit ({ratio:g} × "
+                       f"the {current:g} it holds; the column is in {unit})")
+                return why + _unit_advice(parameter, read, number, unit)
     return ""
+
+
+def _unit_advice(parameter, read, number: float, unit: str) -> str:
+    """What to write to apply a number refused as a value in another unit: for a length, the unit
+    it was likely meant in first (24 over 2 ft: inches); the column's own unit to keep it as typed."""
+    from Autodesk.Revit import DB
+    keep = f"'{number:g} {unit}' if it is in {unit}"
+    likely = likely_unit(read, unit, parameter.AsDouble()) if parameter_spec(parameter) == DB.SpecTypeId.Length else None
+    if likely is None:
+        return f": write it with its unit to apply it ({keep}, or the unit it is in)"
+    return f": write it with its unit to apply it ('{number:g} {likely}' if you meant {likely}, or {keep})"
 
 
 def _kind(parameter) -> str:

@@ -278,3 +278,31 @@ def test_a_number_refused_as_in_another_unit_is_told_the_unit_it_likely_is_not_m
     assert "'Sill Height' 24 looks like a value in another unit (12 × the 2 it holds; the column is in ft)" in text, text
     assert "write it with its unit to apply it ('24 in' if you meant in, or '24 ft' if it is in ft)" in text, text
     assert "mm" not in text, text
+
+
+# --- ids a program rewrote ---------------------------------------------------------------------------------
+
+
+def test_ids_a_program_wrote_as_decimals_are_read_as_the_ids_they_are(duplex, documents):
+    """pandas writes every id as '178.0' once one row has none (a note appended below the table)."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:3], ["Mark"])
+    for row in rows[1:]:
+        row[0] = f"{row[0]}.0"
+    row, mark = cell(rows, f"{ids[0]}.0", "Mark")
+    rows[row][mark] = "W-1"
+    rows.append(["", "", "", "note: check the sills", ""])
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == "W-1", text
+    assert "1 change on 1 element" in text and "2 rows unchanged" in text, text
+
+
+@pytest.mark.parametrize("shown", ["178.5", "1e30", "1.78E+02x"])
+def test_an_id_that_is_not_a_whole_number_is_still_refused(duplex, documents, shown):
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:1], ["Mark"])
+    rows[1][0] = shown
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert f"its Element Id '{shown}' is not an element id" in text, text

@@ -258,7 +258,14 @@ def _id_of(value) -> int | None:
     if isinstance(value, int):
         return value if -ID_RANGE <= value < ID_RANGE else None
     text = str(value).strip() if value is not None else ""
-    return _id_of(int(text)) if text.lstrip("-").isdigit() else None
+    if text.lstrip("-").isdigit():
+        return _id_of(int(text))
+    if _DECIMAL_ID.fullmatch(text):    # "178.0": pandas writes every id so once a row has none
+        return _id_of(int(text.split(".")[0]))
+    return None
+
+
+_DECIMAL_ID = re.compile(r"-?\d+\.0*")
 
 
 def _bad_id(value) -> str:

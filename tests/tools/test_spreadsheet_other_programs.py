@@ -306,3 +306,16 @@ def test_an_id_that_is_not_a_whole_number_is_still_refused(duplex, documents, sh
     write_csv(documents, rows)
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert f"its Element Id '{shown}' is not an element id" in text, text
+
+
+def test_a_workbook_made_from_a_csv_read_as_western_text_is_named_as_such(duplex, documents):
+    """The CSV opened in LibreOffice with its default character set, then saved as a workbook."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:2], ["Mark"])
+    book = openpyxl.Workbook()
+    for row in rows:
+        book.active.append(row)
+    book.active.cell(1, 1).value = "\u00ef\u00bb\u00bf" + rows[0][0]
+    book.save(documents / "windows.xlsx")
+    error = duplex.error("import_parameters", {"path": "windows.xlsx"})
+    assert "garbled" in error and "Unicode (UTF-8)" in error, error

@@ -264,9 +264,10 @@ def read_book(path: Path) -> ReadBook:
         raise ToolError(f"'{display_text(path.name, 120)}' is {size / 1e6:.0f} MB, larger than a parameter table "
                         f"Paracore writes ({MAX_FILE_BYTES / 1e6:.0f} MB at most). Split it, or export fewer "
                         "elements per file.")
-    if path.suffix.casefold() == ".csv":
-        return ReadBook([_read_csv(path)], {})
-    return _read_xlsx(path)
+    book = ReadBook([_read_csv(path)], {}) if path.suffix.casefold() == ".csv" else _read_xlsx(path)
+    if any(sheet.headers and sheet.headers[0].startswith(_GARBLED_MARK) for sheet in book.sheets):
+        raise _garbled(path)
+    return book
 
 
 def _read_xlsx(path: Path) -> ReadBook:
@@ -398,8 +399,6 @@ def _read_csv(path: Path) -> ReadSheet:
             stream.seek(0)
             reader = csv.reader(stream, delimiter=delimiter)
             headers = [h.strip() for h in next(reader, [])]
-            if headers and headers[0].startswith(_GARBLED_MARK):
-                raise _garbled(path)
             rows = []
             for number, row in enumerate(reader, start=2):
                 if not any(cell.strip() for cell in row):
@@ -426,7 +425,8 @@ def _encoding(path: Path) -> str:
 
 
 def _garbled(path: Path) -> ToolError:
-    return ToolError(f"'{display_text(path.name, 120)}' was opened as Western text (Windows-1252 or ISO-8859-1) "
+    made = "" if path.suffix.casefold() == ".csv" else " (or the CSV it was made from)"
+    return ToolError(f"'{display_text(path.name, 120)}'{made} was opened as Western text (Windows-1252 or ISO-8859-1) "
                      "and saved so: its first characters are the UTF-8 byte-order mark garbled as 'ï»¿', and "
                      "every accented letter in it is garbled the same way (ê saved as 'Ãª'). Open the exported "
                      "file again choosing the character set Unicode (UTF-8) (LibreOffice's Text Import dialog; "

@@ -319,3 +319,24 @@ def test_a_workbook_made_from_a_csv_read_as_western_text_is_named_as_such(duplex
     book.save(documents / "windows.xlsx")
     error = duplex.error("import_parameters", {"path": "windows.xlsx"})
     assert "garbled" in error and "Unicode (UTF-8)" in error, error
+
+
+# --- thousands separators in a CSV whose decimal mark is the comma -----------------------------------------
+
+
+def test_a_point_grouping_thousands_in_a_decimal_comma_csv_is_refused_not_read_as_decimals(duplex, documents):
+    """In a semicolon-separated CSV (Excel's where the comma is the decimal mark), '1.500' is how a
+    cell formatted with thousands separators writes 1500: not 1.5. '2.500,5' is 2500.5."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:3], ["Sill Height"])
+    before = parameter(duplex, ids[0], "Sill Height")
+    for element_id, typed in ((ids[0], "1.500"), (ids[1], "0,5"), (ids[2], "2.500,5")):
+        row, column = cell(rows, element_id, "Sill Height")
+        rows[row][column] = typed
+    rows[0][column] = "Sill Height (mm)"                       # the column in millimetres
+    with open(documents / "windows.csv", "w", newline="", encoding="utf-8-sig") as stream:
+        csv.writer(stream, delimiter=";").writerows(rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Sill Height") == before, text
+    assert "'Sill Height' '1.500': in this CSV the comma marks decimals, so the point may group thousands" in text, text
+    assert parameter(duplex, ids[2], "Sill Height") == pytest.approx(2500.5 / 304.8, rel=1e-12), text

@@ -382,6 +382,11 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     if parameter.IsReadOnly or column.mark == READ_ONLY:
         return (f"{header} is read-only ('{_shown(read)}' here, {_shown(current)} in the model): Revit computes it, "
                 "so it cannot be set from the file")
+    if layout.decimal_comma and _measured(parameter) and isinstance(read, str) and _GROUPED.fullmatch(read.strip()):
+        name, number = parameter.Definition.Name, read.strip().split()[0]
+        return (f"'{name}' '{_shown(read)}': in this CSV the comma marks decimals, so the point may group thousands "
+                f"({number.replace('.', '')}) or mark decimals ({number.replace('.', ',')}); write it without "
+                "thousands separators")
     return _converted(ctx, parameter, column, read, current)
 
 
@@ -426,13 +431,15 @@ def _measured(parameter) -> bool:
 
 
 def _decimal_point(read):
-    """A number written with a decimal comma ("0,9", as a semicolon-separated CSV holds it) with a point."""
+    """A number written with a decimal comma ("0,9", as a semicolon-separated CSV holds it; "2.500,5"
+    with points grouping thousands) with a decimal point."""
     if isinstance(read, str) and _DECIMAL_COMMA.fullmatch(read.strip()):
-        return read.strip().replace(",", ".")
+        return read.strip().replace(".", "").replace(",", ".")
     return read
 
 
-_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:e[+-]?\d+)?(?:\s*\S+)?", re.IGNORECASE)
+_DECIMAL_COMMA = re.compile(r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d*),\d+(?:e[+-]?\d+)?(?:\s*\S+)?", re.IGNORECASE)
+_GROUPED = re.compile(r"[+-]?\d{1,3}(?:\.\d{3})+(?:\s*\S+)?")   # "1.500": 1500 or 1.5 where the comma marks decimals
 
 
 def _not_a_value(parameter, column: _HeaderColumn, read) -> str:

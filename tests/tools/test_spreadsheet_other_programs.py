@@ -340,3 +340,22 @@ def test_a_point_grouping_thousands_in_a_decimal_comma_csv_is_refused_not_read_a
     assert parameter(duplex, ids[0], "Sill Height") == before, text
     assert "'Sill Height' '1.500': in this CSV the comma marks decimals, so the point may group thousands" in text, text
     assert parameter(duplex, ids[2], "Sill Height") == pytest.approx(2500.5 / 304.8, rel=1e-12), text
+
+
+# --- a script's missing value written as text ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["nan", "NaN", "<NA>"])
+def test_a_missing_value_a_script_wrote_as_text_is_not_stored_over_an_empty_text(duplex, documents, written):
+    """pandas before 3.0 writes an empty cell as 'nan' after astype(str), on every row of the column:
+    over an empty text it shows what the model holds (nothing), and the row's real edits apply."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:3], ["Mark", "Comments"])
+    for row in rows[1:]:
+        row[rows[0].index("Comments")] = written
+    row, mark = cell(rows, ids[0], "Mark")
+    rows[row][mark] = "W-1"
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert [parameter(duplex, i, "Comments") or "" for i in ids[:3]] == ["", "", ""], text
+    assert parameter(duplex, ids[0], "Mark") == "W-1" and "1 change on 1 element" in text, text

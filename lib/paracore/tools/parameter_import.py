@@ -371,7 +371,7 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     current = cell_value(ctx, parameter)
     if parameter is not None and not on_type:
         shown[parameter.Definition.Name] = current
-    if same_cell(read, current) or (parameter is None and _blank(read)):
+    if same_cell(read, current) or (parameter is None and _blank(read)) or _missing_over_empty(parameter, read, current):
         return None
     header = f"'{display_text(column.header, CELL_TEXT)}'"
     if parameter is None:
@@ -388,6 +388,17 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
                 f"({number.replace('.', '')}) or mark decimals ({number.replace('.', ',')}); write it without "
                 "thousands separators")
     return _converted(ctx, parameter, column, read, current)
+
+
+_MISSING = {"nan", "<na>", "nat"}     # how pandas writes a missing value as text (astype(str) before pandas 3)
+
+
+def _missing_over_empty(parameter, read, current) -> bool:
+    """A script's missing value written as text over an empty text parameter: the cell shows the
+    nothing the model holds, not a word to store."""
+    from Autodesk.Revit import DB
+    return (parameter is not None and parameter.StorageType == DB.StorageType.String and _blank(current)
+            and isinstance(read, str) and read.strip().casefold() in _MISSING)
 
 
 def _parameter(ctx, element, column: _HeaderColumn, kind: str):

@@ -359,3 +359,21 @@ def test_a_missing_value_a_script_wrote_as_text_is_not_stored_over_an_empty_text
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert [parameter(duplex, i, "Comments") or "" for i in ids[:3]] == ["", "", ""], text
     assert parameter(duplex, ids[0], "Mark") == "W-1" and "1 change on 1 element" in text, text
+
+
+# --- the project's units changed since the export ----------------------------------------------------------
+
+
+def test_read_only_and_type_columns_are_compared_in_their_header_s_unit_after_the_units_changed(duplex, documents):
+    """The file's headers name the units it was written in: a Width (m) [type] column still showing
+    metres after the project turned to feet shows what the model holds, and the rows' edits apply."""
+    ids = window_ids(duplex)
+    book = export_xlsx(duplex, documents, ids[:3], ["Sill Height", "Width", "Head Height"])
+    assert [c.value for c in book.worksheets[0][1]][3:6] == ["Sill Height (m)", "Width (m) [type]",
+                                                             "Head Height (m) [read-only]"]
+    xlsx_cell(book, ids[0], "Sill Height").value = 0.25
+    book.save(documents / "Windows.xlsx")
+    _feet_project(duplex)
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Sill Height") == pytest.approx(0.25 / FOOT, rel=1e-12), text
+    assert "cannot be applied" not in text and "not applied" not in text, text

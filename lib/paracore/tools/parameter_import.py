@@ -56,7 +56,7 @@ from paracore.tools.parameter_table import (
 )
 from paracore.tools.lookup import element_label, type_of
 from paracore.tools.parameter_bounds import ModelBounds, implausible, likely_unit
-from paracore.tools.parameter_units import is_measured, read_cell
+from paracore.tools.parameter_units import cell_number_in, is_measured, read_cell
 from paracore.tools.parameter_values import (
     convert_value,
     find_named_parameter,
@@ -330,7 +330,7 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
         plan.unchanged += 1
         return "unchanged"
     subject = element_label(ctx, element)
-    if exported_values != values_hash(_current_values(ctx, element, layout, shown)):
+    if not _unchanged_since_export(ctx, element, layout, shown, exported_values):
         names = ", ".join(f"'{e.parameter.Definition.Name}'" for e in edits[:3])
         moved = (", or a column of this CSV was moved or deleted since the export (its check covers the columns "
                  "in their exported order; put them back as they were)") if layout.by_position else ""
@@ -355,11 +355,28 @@ class _Edit:
     unit: str | None = None
 
 
-def _current_values(ctx, element, layout: _Layout, shown: dict) -> list:
+def _current_values(ctx, element, layout: _Layout, shown: dict, header_units: bool = False) -> list:
     """The row's editable values as the model gives them now, for the check's second part (those
-    the row's columns already read are not read again)."""
-    return [shown[name] if name in shown else cell_value(ctx, find_named_parameter(element, name))
-            for name in layout.hashed]
+    the row's columns already read are not read again). With ``header_units``, a measured value is
+    given in the unit its column's header names: the unit it was exported in, when the project's
+    units changed since (without, in the project's unit: a header whose unit the user changed)."""
+    units = {column.names[0]: column.unit for column in layout.columns if column.unit and column.mark is None}
+    values = []
+    for name in layout.hashed:
+        if header_units and name in units:
+            parameter = find_named_parameter(element, name)
+            if is_measured(parameter):
+                values.append(cell_number_in(parameter, units[name]))
+                continue
+        values.append(shown[name] if name in shown else cell_value(ctx, find_named_parameter(element, name)))
+    return values
+
+
+def _unchanged_since_export(ctx, element, layout: _Layout, shown: dict, exported: str) -> bool:
+    """The check's second part matches the model's values now, in the project's units or in the
+    units the file's headers name (the project's units changed since the export)."""
+    return (exported == values_hash(_current_values(ctx, element, layout, shown))
+            or exported == values_hash(_current_values(ctx, element, layout, shown, header_units=True)))
 
 
 def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, shown: dict):
@@ -371,7 +388,8 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     current = cell_value(ctx, parameter)
     if parameter is not None and not on_type:
         shown[parameter.Definition.Name] = current
-    if same_cell(read, current) or (parameter is None and _blank(read)) or _missing_over_empty(parameter, read, current):
+    if (same_cell(read, current) or (parameter is None and _blank(read)) or _missing_over_empty(parameter, read, current)
+            or _holds_in_header_unit(parameter, column, read)):
         return None
     header = f"'{display_text(column.header, CELL_TEXT)}'"
     if parameter is None:
@@ -388,6 +406,19 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
                 f"({number.replace('.', '')}) or mark decimals ({number.replace('.', ',')}); write it without "
                 "thousands separators")
     return _converted(ctx, parameter, column, read, current)
+
+
+def _holds_in_header_unit(parameter, column: _HeaderColumn, read) -> bool:
+    """A measured number that, read through the unit its header names, is what the model holds:
+    the project's units changed since the export (a Width (m) [type] column in a project now in
+    feet), and the cell was not edited."""
+    if parameter is None or not is_measured(parameter) or column.unit is None or _plain_number(read) is None:
+        return False
+    try:
+        value = read_cell(parameter, column.unit, read)
+    except ToolError:
+        return False
+    return math.isclose(value, parameter.AsDouble(), rel_tol=1e-9, abs_tol=1e-12)
 
 
 _MISSING = {"nan", "<na>", "nat"}     # how pandas writes a missing value as text (astype(str) before pandas 3)

@@ -377,3 +377,27 @@ def test_read_only_and_type_columns_are_compared_in_their_header_s_unit_after_th
     text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
     assert parameter(duplex, ids[0], "Sill Height") == pytest.approx(0.25 / FOOT, rel=1e-12), text
     assert "cannot be applied" not in text and "not applied" not in text, text
+    assert "'Sill Height' 0.1 → 0.25" in text, text          # before and after in the column's unit
+
+
+def test_a_small_edit_after_the_units_changed_is_not_taken_for_another_unit(duplex, documents):
+    """0.901 typed over 0.9 in a column of metres, in a project now in millimetres: not '1/1000 ×
+    the 900 it holds'."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Sill Height", "value": "0.9 m"})
+    book = export_xlsx(duplex, documents, ids[:1], ["Sill Height"])
+    xlsx_cell(book, ids[0], "Sill Height").value = 0.901
+    book.save(documents / "Windows.xlsx")
+
+    def millimetres():
+        units = duplex.doc.GetUnits()
+        options = units.GetFormatOptions(DB.SpecTypeId.Length)
+        options.SetUnitTypeId(DB.UnitTypeId.Millimeters)
+        units.SetFormatOptions(DB.SpecTypeId.Length, options)
+        with DB.Transaction(duplex.doc, "units") as transaction:
+            transaction.Start()
+            duplex.doc.SetUnits(units)
+            transaction.Commit()
+    duplex.call(millimetres)
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Sill Height") == pytest.approx(0.901 / FOOT, rel=1e-12), text

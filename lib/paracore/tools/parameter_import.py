@@ -463,6 +463,9 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
         return str(error).rstrip(".")
     if holds_value(ctx, parameter, new):
         return None
+    if is_measured(parameter) and column.unit:    # in the column's unit, though the project's units changed
+        in_column = cell_number_in(parameter, column.unit)
+        current = in_column if in_column is not None else current
     problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
     return problem or _Edit(parameter, _shown(current), _shown(read), new, read, column.unit)
 

@@ -401,3 +401,40 @@ def test_a_small_edit_after_the_units_changed_is_not_taken_for_another_unit(dupl
     duplex.call(millimetres)
     text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
     assert parameter(duplex, ids[0], "Sill Height") == pytest.approx(0.901 / FOOT, rel=1e-12), text
+
+
+@pytest.mark.parametrize("rewritten", ["1.23457E+11", "1.23456789012E+11"])
+def test_a_long_numeric_mark_a_spreadsheet_showed_in_scientific_notation_is_not_a_change(duplex, documents, rewritten):
+    """Excel shows a 12-digit Mark (an asset tag) as 1.23457E+11 in a default column, and saves a CSV
+    as shown."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Mark", "value": "123456789012"})
+    rows = export_csv(duplex, documents, ids[:2], ["Mark"])
+    row, mark = cell(rows, ids[0], "Mark")
+    rows[row][mark] = rewritten
+    rows[row + 1 if row == 1 else 1][mark] = "W-2"
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == "123456789012", text
+    assert parameter(duplex, ids[1], "Mark") == "W-2", text
+
+
+def test_a_mark_longer_than_a_spreadsheet_s_15_digits_is_not_a_change(duplex, documents):
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Mark", "value": "1234567890123456789"})
+    book = export_xlsx(duplex, documents, ids[:1], ["Mark"])
+    xlsx_cell(book, ids[0], "Mark").value = 1234567890123450000      # what Excel keeps of it
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Mark") == "1234567890123456789", text
+
+
+def test_a_new_number_typed_in_scientific_notation_over_a_number_is_still_a_change(duplex, documents):
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Mark", "value": "123456789012"})
+    rows = export_csv(duplex, documents, ids[:1], ["Mark"])
+    row, mark = cell(rows, ids[0], "Mark")
+    rows[row][mark] = "1.23458E+11"                            # another tag
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == "1.23458E+11", text

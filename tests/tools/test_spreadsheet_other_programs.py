@@ -438,3 +438,27 @@ def test_a_new_number_typed_in_scientific_notation_over_a_number_is_still_a_chan
     write_csv(documents, rows)
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert parameter(duplex, ids[0], "Mark") == "1.23458E+11", text
+
+
+@pytest.mark.parametrize("shown", ["2-Jan", "Jan-02", "1/2/2026", "02.01.2026", "2026-01-02"])
+def test_a_mark_a_spreadsheet_turned_into_a_date_in_a_csv_is_refused(duplex, documents, shown):
+    """Excel opens the CSV's Mark 1-2 as a date and saves the CSV as it shows it: 2-Jan."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Mark", "value": "1-2"})
+    rows = export_csv(duplex, documents, ids[:2], ["Mark"])
+    row, mark = cell(rows, ids[0], "Mark")
+    rows[row][mark] = shown
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == "1-2", text
+    assert f"'Mark' '{shown}' looks like the date a spreadsheet made of '1-2'" in text, text
+
+
+def test_a_date_typed_over_a_mark_that_is_no_date_is_applied(duplex, documents):
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:1], ["Mark"])
+    row, mark = cell(rows, ids[0], "Mark")
+    rows[row][mark] = "2026-01-02"
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == "2026-01-02", text

@@ -451,7 +451,7 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     name = parameter.Definition.Name
     if _blank(read) and parameter.StorageType != DB.StorageType.String:
         return f"'{name}' is empty: a {_kind(parameter)} cannot be emptied; put back a value"
-    problem = _not_a_value(parameter, column, read)
+    problem = _not_a_value(parameter, column, read) or _a_date_made_of(parameter, read, current)
     if problem:
         return problem
     try:
@@ -529,6 +529,26 @@ def _a_date(name: str, read) -> str:
     return (f"'{name}' holds a {kind} ({read.isoformat()}), which the spreadsheet made of text such as "
             f"{example} (Revit has no {kind} values): type it as text (with a leading apostrophe, or the "
             "column formatted as Text) and import again")
+
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE_INPUT = re.compile(rf"\d{{1,4}}\s*[-/.]\s*(?:\d{{1,2}}|{_MONTH})(?:\s*[-/.]\s*\d{{1,4}})?|{_MONTH}\s*[-/ ]\s*\d{{1,4}}",
+                         re.IGNORECASE)
+_DATE_SHOWN = re.compile(rf"\d{{1,2}}[-/. ]\s*{_MONTH}(?:[-/. ]\s*\d{{2,4}})?|{_MONTH}[-/ ]\d{{1,4}}(?:[-/ ]\d{{2,4}})?"
+                         r"|\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\.?", re.IGNORECASE)
+
+
+def _a_date_made_of(parameter, read, current) -> str:
+    """A text cell showing a date (2-Jan) where the model holds text a spreadsheet takes for one
+    (1-2): it opened the CSV, made a date of the text, and saved the CSV as it shows it."""
+    from Autodesk.Revit import DB
+    if (parameter.StorageType != DB.StorageType.String or not isinstance(read, str) or not isinstance(current, str)
+            or not _DATE_INPUT.fullmatch(current.strip()) or not _DATE_SHOWN.fullmatch(read.strip())):
+        return ""
+    name = parameter.Definition.Name
+    return (f"'{name}' '{_shown(read)}' looks like the date a spreadsheet made of '{_shown(current)}' when it opened "
+            f"the CSV: put back '{_shown(current)}' (open the CSV through Data > From Text/CSV with this column as "
+            f"Text, or edit the workbook export), or set '{_shown(read)}' with set_parameter if it is meant")
 
 
 def _plain_number(read) -> float | None:

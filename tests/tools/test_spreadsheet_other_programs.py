@@ -328,9 +328,9 @@ def test_a_point_grouping_thousands_in_a_decimal_comma_csv_is_refused_not_read_a
     """In a semicolon-separated CSV (Excel's where the comma is the decimal mark), '1.500' is how a
     cell formatted with thousands separators writes 1500: not 1.5. '2.500,5' is 2500.5."""
     ids = window_ids(duplex)
-    rows = export_csv(duplex, documents, ids[:3], ["Sill Height"])
+    rows = export_csv(duplex, documents, ids[:4], ["Sill Height"])
     before = parameter(duplex, ids[0], "Sill Height")
-    for element_id, typed in ((ids[0], "1.500"), (ids[1], "0,5"), (ids[2], "2.500,5")):
+    for element_id, typed in ((ids[0], "1.500"), (ids[1], "0,5"), (ids[2], "2.500,5"), (ids[3], "0,09606")):
         row, column = cell(rows, element_id, "Sill Height")
         rows[row][column] = typed
     rows[0][column] = "Sill Height (mm)"                       # the column in millimetres
@@ -340,6 +340,7 @@ def test_a_point_grouping_thousands_in_a_decimal_comma_csv_is_refused_not_read_a
     assert parameter(duplex, ids[0], "Sill Height") == before, text
     assert "'Sill Height' '1.500': in this CSV the comma marks decimals, so the point may group thousands" in text, text
     assert parameter(duplex, ids[2], "Sill Height") == pytest.approx(2500.5 / 304.8, rel=1e-12), text
+    assert parameter(duplex, ids[3], "Sill Height") == pytest.approx(0.09606 / 304.8, rel=1e-12), text
 
 
 # --- a script's missing value written as text ----------------------------------------------------------

@@ -383,6 +383,7 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     """An _Edit, a problem (str), or None when the cell shows what the model holds. ``shown``
     collects what the model holds, by parameter name."""
     parameter, on_type = _parameter(ctx, element, column, layout.kind)
+    as_written = read
     if layout.decimal_comma and parameter is not None and _measured(parameter):
         read = _decimal_point(read)
     current = cell_value(ctx, parameter)
@@ -400,9 +401,9 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     if parameter.IsReadOnly or column.mark == READ_ONLY:
         return (f"{header} is read-only ('{_shown(read)}' here, {_shown(current)} in the model): Revit computes it, "
                 "so it cannot be set from the file")
-    if layout.decimal_comma and _measured(parameter) and isinstance(read, str) and _GROUPED.fullmatch(read.strip()):
-        name, number = parameter.Definition.Name, read.strip().split()[0]
-        return (f"'{name}' '{_shown(read)}': in this CSV the comma marks decimals, so the point may group thousands "
+    if layout.decimal_comma and _measured(parameter) and isinstance(as_written, str) and _GROUPED.fullmatch(as_written.strip()):
+        name, number = parameter.Definition.Name, _GROUPED.fullmatch(as_written.strip())[1]
+        return (f"'{name}' '{_shown(as_written)}': in this CSV the comma marks decimals, so the point may group thousands "
                 f"({number.replace('.', '')}) or mark decimals ({number.replace('.', ',')}); write it without "
                 "thousands separators")
     return _converted(ctx, parameter, column, read, current)
@@ -483,8 +484,9 @@ def _decimal_point(read):
     return read
 
 
-_DECIMAL_COMMA = re.compile(r"[+-]?(?:\d{1,3}(?:\.\d{3})+|\d*),\d+(?:e[+-]?\d+)?(?:\s*\S+)?", re.IGNORECASE)
-_GROUPED = re.compile(r"[+-]?\d{1,3}(?:\.\d{3})+(?:\s*\S+)?")   # "1.500": 1500 or 1.5 where the comma marks decimals
+_UNIT_AFTER = r"(?:\s*[^\d\s.,+-]\S*)?"       # "0,9 m": a unit after the number, never more digits
+_DECIMAL_COMMA = re.compile(rf"[+-]?(?:\d{{1,3}}(?:\.\d{{3}})+|\d*),\d+(?:e[+-]?\d+)?{_UNIT_AFTER}", re.IGNORECASE)
+_GROUPED = re.compile(rf"([+-]?\d{{1,3}}(?:\.\d{{3}})+){_UNIT_AFTER}")   # "1.500": 1500 or 1.5 where the comma marks decimals
 
 
 def _not_a_value(parameter, column: _HeaderColumn, read) -> str:

@@ -183,9 +183,9 @@ def same_cell(read, written) -> bool:
         read = "Yes" if read else "No"
     if isinstance(read, float) and read.is_integer():
         read = int(read)
-    if isinstance(written, str) and _same_number(read, written):
+    if str(read) == str(written) or (written in ("Yes", "No") and str(read).casefold() == written.casefold()):
         return True
-    return str(read) == str(written) or (written in ("Yes", "No") and str(read).casefold() == written.casefold())
+    return isinstance(written, str) and _same_number(read, written)
 
 
 _NUMERAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", re.IGNORECASE)

@@ -463,3 +463,77 @@ def test_a_date_typed_over_a_mark_that_is_no_date_is_applied(duplex, documents):
     write_csv(documents, rows)
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert parameter(duplex, ids[0], "Mark") == "2026-01-02", text
+
+
+# --- text a program wrote as a formula ---------------------------------------------------------------------
+
+
+def _computed(path, cells: dict) -> None:
+    """Save ``{cell: (value, type)}`` as the formulas' computed values, as Excel or LibreOffice saves
+    them (openpyxl writes a formula with an empty value): type "n" a number, "str" text, "e" an error."""
+    import re
+    import zipfile
+    with zipfile.ZipFile(path) as archive:
+        parts = {name: archive.read(name) for name in archive.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    xml = parts[sheet].decode()
+    for ref, (shown, kind) in cells.items():
+        typed = "" if kind == "n" else f' t="{kind}"'
+        xml, found = re.subn(rf'<c r="{ref}"([^>]*)><f>(.*?)</f><v\s*/>', rf'<c r="{ref}"\1{typed}><f>\2</f><v>{shown}</v>',
+                             xml)
+        assert found == 1, (ref, xml[:400])
+    parts[sheet] = xml.encode()
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in parts.items():
+            archive.writestr(name, data)
+
+
+def test_text_a_program_wrote_as_a_formula_is_the_text_the_model_holds(duplex, documents):
+    """pandas (through openpyxl) writes the Comments text '=1+1' as a formula; Excel or LibreOffice
+    then computes it (2) or fails to ('=see note': #NAME?). Neither is what the model holds replaced."""
+    ids = window_ids(duplex)
+    duplex.text("set_parameter", {"element_ids": [ids[0]], "name": "Comments", "value": "=1+1"})
+    duplex.text("set_parameter", {"element_ids": [ids[1]], "name": "Comments", "value": "=see note"})
+    book = export_xlsx(duplex, documents, ids[:3], ["Mark", "Comments"])
+    refs = []
+    for element_id in ids[:2]:
+        comment = xlsx_cell(book, element_id, "Comments")
+        comment.value = comment.value                  # a str starting with '=' is a formula to openpyxl
+        refs.append(comment.coordinate)
+    xlsx_cell(book, ids[2], "Mark").value = "W-3"
+    book.save(documents / "Windows.xlsx")
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})     # saved without values (pandas)
+    assert [parameter(duplex, i, "Comments") for i in ids[:2]] == ["=1+1", "=see note"], text
+    assert "formula" not in text and parameter(duplex, ids[2], "Mark") == "W-3", text
+    _computed(documents / "Windows.xlsx", {refs[0]: ("2", "n"), refs[1]: ("#NAME?", "e")})    # then computed
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert [parameter(duplex, i, "Comments") for i in ids[:2]] == ["=1+1", "=see note"], text
+
+
+def test_a_formula_whose_result_is_an_error_is_refused_by_cell(duplex, documents):
+    ids = window_ids(duplex)
+    book = export_xlsx(duplex, documents, ids[:2], ["Mark", "Comments"])
+    comment = xlsx_cell(book, ids[0], "Comments")
+    comment.value, ref = "=1/0", comment.coordinate
+    xlsx_cell(book, ids[1], "Comments").value = "=UPPER(\"ok\")"
+    upper = xlsx_cell(book, ids[1], "Comments").coordinate
+    book.save(documents / "Windows.xlsx")
+    _computed(documents / "Windows.xlsx", {ref: ("#DIV/0!", "e"), upper: ("OK", "str")})
+    text = duplex.text("import_parameters", {"path": "Windows.xlsx"})
+    assert parameter(duplex, ids[0], "Comments") in (None, ""), text
+    assert f"cell {ref} of 'Windows' (column 'Comments') holds a formula whose result is an error (#DIV/0!, from =1/0)" in text, text
+    assert parameter(duplex, ids[1], "Comments") == "OK", text        # a computed formula is its value
+
+
+@pytest.mark.parametrize("error", ["#N/A", "#REF!", "Err:502"])
+def test_a_spreadsheet_error_saved_as_a_value_is_refused(duplex, documents, error):
+    """A VLOOKUP that found nothing, saved to CSV (or pasted as values): '#N/A' is no Mark."""
+    ids = window_ids(duplex)
+    rows = export_csv(duplex, documents, ids[:2], ["Mark"])
+    before = parameter(duplex, ids[0], "Mark")
+    row, mark = cell(rows, ids[0], "Mark")
+    rows[row][mark] = error
+    write_csv(documents, rows)
+    text = duplex.text("import_parameters", {"path": "windows.csv"})
+    assert parameter(duplex, ids[0], "Mark") == before, text
+    assert f"'Mark' is the spreadsheet's error value {error}" in text, text

@@ -43,6 +43,7 @@ from paracore.tools.parameter_sheet import (
     TYPES_COLUMNS,
     ReadBook,
     ReadSheet,
+    FormulaValue,
     UnsavedFormula,
     parse_header,
 )
@@ -212,9 +213,12 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
     per element: a row repeating another's values is skipped, rows disagreeing are problems."""
     by_id: dict[int, list[tuple[int, tuple]]] = defaultdict(list)
     for number, cells in sheet.rows:
-        unsaved = next((c for c in cells if isinstance(c, UnsavedFormula)), None)
-        if unsaved is not None:
-            plan.problems.append(RowProblem(f"{prefix}row {number}", "", _unsaved(unsaved, cells, sheet, layout)))
+        cells = _keys_as_values(cells, layout)
+        unsaved = next((c for i, c in enumerate(cells) if isinstance(c, UnsavedFormula)
+                        and i in (layout.id_index, layout.check_index)), None)
+        if unsaved is not None:       # in a parameter's column it is answered with the parameter
+            plan.problems.append(RowProblem(f"{prefix}row {number}", "", _unsaved(unsaved, _header(sheet, cells, unsaved),
+                                                                                  layout)))
             continue
         element_id = _id_of(cells[layout.id_index] if layout.id_index < len(cells) else None)
         if element_id is None:
@@ -241,9 +245,19 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
         yield rows[0][0], rows[0][1], element
 
 
-def _unsaved(cell: UnsavedFormula, cells: tuple, sheet: ReadSheet, layout: _Layout) -> str:
+def _keys_as_values(cells: tuple, layout: _Layout) -> tuple:
+    """The id and check columns' computed formulas as their values (a formula there is answered by
+    the value it shows: an id or check value no element has)."""
+    keys = (layout.id_index, layout.check_index)
+    return tuple(c.value if isinstance(c, FormulaValue) and i in keys else c for i, c in enumerate(cells))
+
+
+def _header(sheet: ReadSheet, cells: tuple, cell) -> str:
     index = cells.index(cell)
-    header = sheet.headers[index] if index < len(sheet.headers) else ""
+    return sheet.headers[index] if index < len(sheet.headers) else ""
+
+
+def _unsaved(cell: UnsavedFormula, header: str, layout: _Layout) -> str:
     return (f"cell {cell.cell} of '{display_text(layout.title, 40)}' (column '{display_text(header, CELL_TEXT)}') holds a "
             f"formula with no saved value ({display_text(cell.formula, CELL_TEXT)}): the program that wrote the file "
             "(a script, pandas) saved the formula without computing it, so the value it means is unknown; open and "
@@ -383,12 +397,22 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     """An _Edit, a problem (str), or None when the cell shows what the model holds. ``shown``
     collects what the model holds, by parameter name."""
     parameter, on_type = _parameter(ctx, element, column, layout.kind)
-    as_written = read
-    if layout.decimal_comma and parameter is not None and _measured(parameter):
-        read = _decimal_point(read)
     current = cell_value(ctx, parameter)
     if parameter is not None and not on_type:
         shown[parameter.Definition.Name] = current
+    if isinstance(read, (UnsavedFormula, FormulaValue)):
+        if isinstance(current, str) and current == read.formula:
+            return None        # the model's own text, which a program wrote as a formula
+        if isinstance(read, UnsavedFormula):
+            return _unsaved(read, column.header, layout)
+        if isinstance(read.value, str) and read.value in _SPREADSHEET_ERRORS:
+            return (f"cell {read.cell} of '{display_text(layout.title, 40)}' (column '{display_text(column.header, CELL_TEXT)}') "
+                    f"holds a formula whose result is an error ({read.value}, from {display_text(read.formula, CELL_TEXT)}): "
+                    "correct the formula, or put the value itself in the cell")
+        read = read.value
+    as_written = read
+    if layout.decimal_comma and parameter is not None and _measured(parameter):
+        read = _decimal_point(read)
     if (same_cell(read, current) or (parameter is None and _blank(read)) or _missing_over_empty(parameter, read, current)
             or _holds_in_header_unit(parameter, column, read)):
         return None
@@ -422,6 +446,9 @@ def _holds_in_header_unit(parameter, column: _HeaderColumn, read) -> bool:
     return math.isclose(value, parameter.AsDouble(), rel_tol=1e-9, abs_tol=1e-12)
 
 
+_SPREADSHEET_ERRORS = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!",
+                       "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!", "Err:502", "Err:504",
+                       "Err:508", "Err:509", "Err:510", "Err:511", "Err:512", "Err:522", "Err:523"}
 _MISSING = {"nan", "<na>", "nat"}     # how pandas writes a missing value as text (astype(str) before pandas 3)
 
 
@@ -496,6 +523,9 @@ def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
     name, storage = parameter.Definition.Name, parameter.StorageType
     if isinstance(read, (datetime.date, datetime.time)):
         return _a_date(name, read)
+    if isinstance(read, str) and read.strip() in _SPREADSHEET_ERRORS:
+        return (f"'{name}' is the spreadsheet's error value {read.strip()}: a formula failed (a lookup that found "
+                "nothing, a reference deleted) before the file was saved; correct it, or put the value itself")
     if storage == DB.StorageType.String:
         if isinstance(read, bool):
             shown = "TRUE" if read else "FALSE"

@@ -24,7 +24,8 @@ Reading is bounded: a file over MAX_FILE_BYTES or a sheet over MAX_ROWS rows is 
 its rows are kept, and a file that is not a workbook or a CSV is one clear error. A formula cell
 the workbook saved no value for (openpyxl and pandas write formulas without computing them) is read
 as an UnsavedFormula, not as an empty cell, so that the import names it instead of emptying the
-parameter. A CSV separated by semicolons or tabs (Excel's "CSV" where the comma is the decimal
+parameter; a formula with its computed value is a FormulaValue, so that a formula which is the
+model's own text (written as a formula by pandas) is not replaced by what it computes. A CSV separated by semicolons or tabs (Excel's "CSV" where the comma is the decimal
 mark) is read with its delimiter, found by the id column's header.
 
 openpyxl is imported when a file is written or read, not with the tools: a Paracore whose
@@ -120,6 +121,17 @@ class UnsavedFormula:
 
     cell: str                  # "E2"
     formula: str               # "=UPPER(D2)"
+
+
+@dataclass(frozen=True)
+class FormulaValue:
+    """A formula cell with the value the spreadsheet computed and saved: the value is what it
+    shows, unless the formula is the very text the model holds (pandas writes the text '=1+1' as a
+    formula, which Excel then computes to 2)."""
+
+    value: object
+    cell: str
+    formula: str
 
 
 def parse_header(header: str) -> tuple[str, str | None, str | None]:
@@ -362,7 +374,7 @@ def _read_sheet(worksheet, formulas=None, percent: bool = False) -> ReadSheet:
     rows = []
     for number, row in enumerate(rows_iter, start=2):
         if formula_rows is not None:
-            row = _with_unsaved_formulas(row, next(formula_rows, ()), number)
+            row = _with_formulas(row, next(formula_rows, ()), number)
         if all(value is None or value == "" for value in row):
             continue                                  # blank rows (Excel keeps formatted ones)
         if len(rows) >= MAX_ROWS:
@@ -382,11 +394,15 @@ def _percent(number_format) -> bool:
     return isinstance(number_format, str) and "%" in _QUOTED.sub("", number_format)
 
 
-def _with_unsaved_formulas(values: tuple, formulas: tuple, number: int) -> tuple:
+def _with_formulas(values: tuple, formulas: tuple, number: int) -> tuple:
+    """The row's formula cells as UnsavedFormula (no value saved) or FormulaValue (with its value)."""
     from openpyxl.utils import get_column_letter
-    return tuple(UnsavedFormula(f"{get_column_letter(index + 1)}{number}", formula)
-                 if value is None and isinstance(formula, str) and formula.startswith("=") else value
-                 for index, (value, formula) in enumerate(zip(values, formulas)))
+    cells = list(values)
+    for index, (value, formula) in enumerate(zip(values, formulas)):
+        if isinstance(formula, str) and formula.startswith("="):
+            where = f"{get_column_letter(index + 1)}{number}"
+            cells[index] = UnsavedFormula(where, formula) if value is None else FormulaValue(value, where, formula)
+    return tuple(cells)
 
 
 def _read_csv(path: Path) -> ReadSheet:

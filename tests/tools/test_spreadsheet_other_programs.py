@@ -537,3 +537,33 @@ def test_a_spreadsheet_error_saved_as_a_value_is_refused(duplex, documents, erro
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert parameter(duplex, ids[0], "Mark") == before, text
     assert f"'Mark' is the spreadsheet's error value {error}" in text, text
+
+
+# --- a column added for notes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_a_column_no_element_has_is_named_as_not_read_and_the_rows_apply(duplex, documents, kind):
+    """A 'Notes' column added beside the parameters (no element has such a parameter): its cells are
+    not the model's business; the rows' edits apply, and the answer says the column was not read."""
+    ids = window_ids(duplex)
+    if kind == "csv":
+        rows = export_csv(duplex, documents, ids[:3], ["Mark"])
+        rows = [row[:-1] + [("Notes" if i == 0 else "ask Maria" if i == 2 else "")] + row[-1:]
+                for i, row in enumerate(rows)]
+        row, mark = cell(rows, ids[0], "Mark")
+        rows[row][mark] = "N-1"
+        write_csv(documents, rows)
+        path = "windows.csv"
+    else:
+        book = export_xlsx(duplex, documents, ids[:3], ["Mark"])
+        sheet = book.worksheets[0]
+        sheet.cell(1, sheet.max_column + 1).value = "Notes"
+        sheet.cell(3, sheet.max_column).value = "ask Maria"
+        xlsx_cell(book, ids[0], "Mark").value = "N-1"
+        book.save(documents / "Windows.xlsx")
+        path = "Windows.xlsx"
+    text = duplex.text("import_parameters", {"path": path})
+    assert parameter(duplex, ids[0], "Mark") == "N-1", text
+    assert "not applied" not in text and "cannot be applied" not in text, text
+    assert "Not read: column 'Notes' (no element of the sheet has a parameter of that name)" in text, text

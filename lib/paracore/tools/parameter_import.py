@@ -152,7 +152,9 @@ def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
         plan.sheets.append(f"{sheet.title} ({len(sheet.rows):,} row{'s' if len(sheet.rows) != 1 else ''})")
         plan.rows += len(sheet.rows)
         prefix = "" if len(book.sheets) == 1 else f"{sheet.title} "
-        for number, cells, element in _distinct_rows(ctx, sheet, layout, plan, prefix):
+        rows = list(_distinct_rows(ctx, sheet, layout, plan, prefix))
+        _leave_out_unknown_columns(ctx, layout, [element for _, _, element in rows], plan)
+        for number, cells, element in rows:
             outcome = _plan_row(ctx, cells, element, layout, f"{prefix}row {number}", plan)
             matched += outcome != "mismatch"
             mismatched += outcome == "mismatch"
@@ -163,6 +165,22 @@ def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
     if plan.rows and not matched and (mismatched or _from_another(ctx, book)):
         raise ToolError(_other_model(ctx, book, path, plan.rows))
     return plan
+
+
+def _leave_out_unknown_columns(ctx, layout: _Layout, elements: list, plan: ImportPlan) -> None:
+    """A column no element of the sheet has a parameter for (a 'Notes' column added beside the
+    parameters) is not read, and said so; in a CSV it is not part of the check either. A column
+    some elements have is read row by row (an element without it is answered on its row)."""
+    if not elements:
+        return
+    unknown = [column for column in layout.columns
+               if not any(_parameter(ctx, element, column, layout.kind)[0] is not None for element in elements)]
+    for column in unknown:
+        layout.columns.remove(column)
+        if layout.by_position and column.names[0] in layout.hashed:
+            layout.hashed.remove(column.names[0])
+        plan.ignored.append(f"column '{display_text(column.header, 40)}' (no element of the sheet has a parameter of "
+                            "that name)")
 
 
 def _from_another(ctx, book: ReadBook) -> bool:

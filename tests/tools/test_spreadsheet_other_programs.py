@@ -215,7 +215,7 @@ def test_a_csv_whose_columns_were_moved_says_so_not_that_revit_changed_the_eleme
     before = parameter(duplex, ids[0], "Mark")
     text = duplex.text("import_parameters", {"path": "windows.csv"})
     assert parameter(duplex, ids[0], "Mark") == before, text
-    assert "or a column of this CSV was moved or deleted since the export" in text, text
+    assert "or a column of this CSV was moved, added or deleted since the export" in text, text
     assert "1 row shows what the model holds" in text, text
 
 

@@ -364,7 +364,7 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
     subject = element_label(ctx, element)
     if not _unchanged_since_export(ctx, element, layout, shown, exported_values):
         names = ", ".join(f"'{e.parameter.Definition.Name}'" for e in edits[:3])
-        moved = (", or a column of this CSV was moved or deleted since the export (its check covers the columns "
+        moved = (", or a column of this CSV was moved, added or deleted since the export (its check covers the columns "
                  "in their exported order; put them back as they were)") if layout.by_position else ""
         plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export{moved}, so applying "
                                         f"{names} could undo that change: export it again and redo the edit"))

@@ -567,3 +567,40 @@ def test_a_column_no_element_has_is_named_as_not_read_and_the_rows_apply(duplex,
     assert parameter(duplex, ids[0], "Mark") == "N-1", text
     assert "not applied" not in text and "cannot be applied" not in text, text
     assert "Not read: column 'Notes' (no element of the sheet has a parameter of that name)" in text, text
+
+
+@pytest.mark.parametrize("separator", [",", ".", "\u00a0"])
+def test_ids_a_spreadsheet_wrote_with_thousands_separators_are_read(documents, separator):
+    """An id column formatted with thousands separators is saved to CSV as '1,234' (or 1.234, or
+    with a no-break space where that is the separator): ids are whole numbers, so that is 1234, and
+    the check value still ties the row to its element. (The samples' ids are below 1,000: the
+    duplex is grown, as the bench grows it, to have elements with ids of four digits.)"""
+    from paracore.hosts.revit.executor import run_batch
+    from paracore.hosts.standin.sandbox import Sandbox
+    from paracore.tools.registry import default_registry
+
+    with Sandbox("duplex", grow_to=1500) as box:
+        def run(name, arguments):
+            call = default_registry().prepare(name, arguments, [])
+            [outcome] = box.bridge.call(lambda: run_batch(box.host.uiapp.ActiveUIDocument, box.session, "step",
+                                                          [("c1", call)]), timeout=60)
+            assert not outcome.is_error, outcome.content
+            return outcome.content
+
+        def mark(element_id):
+            return box.on_main_thread(lambda: box.doc.GetElement(DB.ElementId(element_id)).LookupParameter("Mark")
+                                      .AsString())
+
+        big = box.on_main_thread(lambda: sorted(
+            e.Id.Value for e in DB.FilteredElementCollector(box.doc).WhereElementIsNotElementType()
+            if e.Id.Value >= 1000 and e.Category is not None and e.LookupParameter("Mark") is not None)[:2])
+        assert len(big) == 2, big
+        run("export_parameters", {"element_ids": big, "parameters": ["Mark"], "path": "big.csv"})
+        with open(documents / "big.csv", newline="", encoding="utf-8-sig") as stream:
+            rows = list(csv.reader(stream))
+        row, column = cell(rows, big[0], "Mark")
+        rows[row][column] = "G-1"
+        rows[row][0] = f"{big[0]:,}".replace(",", separator)
+        write_csv(documents, rows, path="big.csv")
+        text = run("import_parameters", {"path": "big.csv"})
+        assert mark(big[0]) == "G-1", text

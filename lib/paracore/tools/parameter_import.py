@@ -292,12 +292,17 @@ def _id_of(value) -> int | None:
     text = str(value).strip() if value is not None else ""
     if text.lstrip("-").isdigit():
         return _id_of(int(text))
+    if _GROUPED_ID.fullmatch(text):    # "312,345": a column formatted with thousands separators, saved as CSV
+        return _id_of(int(re.sub(r"\D", "", text)))
     if _DECIMAL_ID.fullmatch(text):    # "178.0": pandas writes every id so once a row has none
         return _id_of(int(text.split(".")[0]))
     return None
 
 
 _DECIMAL_ID = re.compile(r"-?\d+\.0*")
+# Ids are whole numbers, so digits grouped by threes are one id; the check value still ties the row
+# to its element, so a misread id is refused, never applied.
+_GROUPED_ID = re.compile(r"\d{1,3}(?:([,.'\u00a0\u202f ])\d{3})(?:\1\d{3})*")
 
 
 def _bad_id(value) -> str:

@@ -25,9 +25,7 @@ the changes import_parameters makes.
 """
 from __future__ import annotations
 
-import datetime
 import math
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +55,16 @@ from paracore.tools.parameter_table import (
 )
 from paracore.tools.lookup import element_label, type_of
 from paracore.tools.parameter_bounds import ModelBounds, implausible, likely_unit
+from paracore.tools.parameter_rewrites import (
+    SPREADSHEET_ERRORS,
+    a_date,
+    a_date_made_of,
+    decimal_point,
+    grouped_thousands,
+    id_in_text,
+    missing_written,
+    spreadsheet_error,
+)
 from paracore.tools.parameter_units import cell_number_in, is_measured, read_cell
 from paracore.tools.parameter_values import (
     convert_value,
@@ -292,17 +300,8 @@ def _id_of(value) -> int | None:
     text = str(value).strip() if value is not None else ""
     if text.lstrip("-").isdigit():
         return _id_of(int(text))
-    if _GROUPED_ID.fullmatch(text):    # "312,345": a column formatted with thousands separators, saved as CSV
-        return _id_of(int(re.sub(r"\D", "", text)))
-    if _DECIMAL_ID.fullmatch(text):    # "178.0": pandas writes every id so once a row has none
-        return _id_of(int(text.split(".")[0]))
-    return None
-
-
-_DECIMAL_ID = re.compile(r"-?\d+\.0*")
-# Ids are whole numbers, so digits grouped by threes are one id; the check value still ties the row
-# to its element, so a misread id is refused, never applied.
-_GROUPED_ID = re.compile(r"\d{1,3}(?:([,.'\u00a0\u202f ])\d{3})(?:\1\d{3})*")
+    number = id_in_text(text)          # "312,345", "178.0": as a spreadsheet or pandas wrote the id
+    return _id_of(number) if number is not None else None
 
 
 def _bad_id(value) -> str:
@@ -428,14 +427,14 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
             return None        # the model's own text, which a program wrote as a formula
         if isinstance(read, UnsavedFormula):
             return _unsaved(read, column.header, layout)
-        if isinstance(read.value, str) and read.value in _SPREADSHEET_ERRORS:
+        if isinstance(read.value, str) and read.value in SPREADSHEET_ERRORS:
             return (f"cell {read.cell} of '{display_text(layout.title, 40)}' (column '{display_text(column.header, CELL_TEXT)}') "
                     f"holds a formula whose result is an error ({read.value}, from {display_text(read.formula, CELL_TEXT)}): "
                     "correct the formula, or put the value itself in the cell")
         read = read.value
     as_written = read
     if layout.decimal_comma and parameter is not None and _measured(parameter):
-        read = _decimal_point(read)
+        read = decimal_point(read)
     if (same_cell(read, current) or (parameter is None and _blank(read)) or _missing_over_empty(parameter, read, current)
             or _holds_in_header_unit(parameter, column, read)):
         return None
@@ -448,11 +447,10 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     if parameter.IsReadOnly or column.mark == READ_ONLY:
         return (f"{header} is read-only ('{_shown(read)}' here, {_shown(current)} in the model): Revit computes it, "
                 "so it cannot be set from the file")
-    if layout.decimal_comma and _measured(parameter) and isinstance(as_written, str) and _GROUPED.fullmatch(as_written.strip()):
-        name, number = parameter.Definition.Name, _GROUPED.fullmatch(as_written.strip())[1]
-        return (f"'{name}' '{_shown(as_written)}': in this CSV the comma marks decimals, so the point may group thousands "
-                f"({number.replace('.', '')}) or mark decimals ({number.replace('.', ',')}); write it without "
-                "thousands separators")
+    if layout.decimal_comma and _measured(parameter):
+        problem = grouped_thousands(parameter.Definition.Name, as_written)
+        if problem:
+            return problem
     return _converted(ctx, parameter, column, read, current)
 
 
@@ -469,18 +467,12 @@ def _holds_in_header_unit(parameter, column: _HeaderColumn, read) -> bool:
     return math.isclose(value, parameter.AsDouble(), rel_tol=1e-9, abs_tol=1e-12)
 
 
-_SPREADSHEET_ERRORS = {"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA", "#SPILL!",
-                       "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!", "Err:502", "Err:504",
-                       "Err:508", "Err:509", "Err:510", "Err:511", "Err:512", "Err:522", "Err:523"}
-_MISSING = {"nan", "<na>", "nat"}     # how pandas writes a missing value as text (astype(str) before pandas 3)
-
-
 def _missing_over_empty(parameter, read, current) -> bool:
     """A script's missing value written as text over an empty text parameter: the cell shows the
     nothing the model holds, not a word to store."""
     from Autodesk.Revit import DB
     return (parameter is not None and parameter.StorageType == DB.StorageType.String and _blank(current)
-            and isinstance(read, str) and read.strip().casefold() in _MISSING)
+            and missing_written(read))
 
 
 def _parameter(ctx, element, column: _HeaderColumn, kind: str):
@@ -502,7 +494,8 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     name = parameter.Definition.Name
     if _blank(read) and parameter.StorageType != DB.StorageType.String:
         return f"'{name}' is empty: a {_kind(parameter)} cannot be emptied; put back a value"
-    problem = _not_a_value(parameter, column, read) or _a_date_made_of(parameter, read, current)
+    text = parameter.StorageType == DB.StorageType.String
+    problem = _not_a_value(parameter, column, read) or (a_date_made_of(name, read, current) if text else "")
     if problem:
         return problem
     try:
@@ -526,29 +519,14 @@ def _measured(parameter) -> bool:
     return parameter.StorageType == DB.StorageType.Double
 
 
-def _decimal_point(read):
-    """A number written with a decimal comma ("0,9", as a semicolon-separated CSV holds it; "2.500,5"
-    with points grouping thousands) with a decimal point."""
-    if isinstance(read, str) and _DECIMAL_COMMA.fullmatch(read.strip()):
-        return read.strip().replace(".", "").replace(",", ".")
-    return read
-
-
-_UNIT_AFTER = r"(?:\s*[^\d\s.,+-]\S*)?"       # "0,9 m": a unit after the number, never more digits
-_DECIMAL_COMMA = re.compile(rf"[+-]?(?:\d{{1,3}}(?:\.\d{{3}})+|\d*),\d+(?:e[+-]?\d+)?{_UNIT_AFTER}", re.IGNORECASE)
-_GROUPED = re.compile(rf"([+-]?\d{{1,3}}(?:\.\d{{3}})+){_UNIT_AFTER}")   # "1.500": 1500 or 1.5 where the comma marks decimals
-
-
 def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
     """Why a cell cannot mean a value of ``parameter`` whatever its unit, or "": a spreadsheet's
     logical TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any Revit keeps."""
     from Autodesk.Revit import DB
     name, storage = parameter.Definition.Name, parameter.StorageType
-    if isinstance(read, (datetime.date, datetime.time)):
-        return _a_date(name, read)
-    if isinstance(read, str) and read.strip() in _SPREADSHEET_ERRORS:
-        return (f"'{name}' is the spreadsheet's error value {read.strip()}: a formula failed (a lookup that found "
-                "nothing, a reference deleted) before the file was saved; correct it, or put the value itself")
+    problem = a_date(name, read) or spreadsheet_error(name, read)
+    if problem:
+        return problem
     if storage == DB.StorageType.String:
         if isinstance(read, bool):
             shown = "TRUE" if read else "FALSE"
@@ -573,37 +551,6 @@ def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
         return (f"'{name}' {number:g}{f' {unit}' if unit else ''} is far beyond any {what} Revit keeps: check the "
                 "value and its unit")
     return ""
-
-
-def _a_date(name: str, read) -> str:
-    """A date or time cell: Revit has no date parameters, so the spreadsheet made it of what was typed."""
-    if isinstance(read, datetime.datetime) and read.time() == datetime.time():
-        read = read.date()
-    kind = "time" if isinstance(read, datetime.time) else "date"
-    example = "12:30" if kind == "time" else "1-2 or 3/4"
-    return (f"'{name}' holds a {kind} ({read.isoformat()}), which the spreadsheet made of text such as "
-            f"{example} (Revit has no {kind} values): type it as text (with a leading apostrophe, or the "
-            "column formatted as Text) and import again")
-
-
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_DATE_INPUT = re.compile(rf"\d{{1,4}}\s*[-/.]\s*(?:\d{{1,2}}|{_MONTH})(?:\s*[-/.]\s*\d{{1,4}})?|{_MONTH}\s*[-/ ]\s*\d{{1,4}}",
-                         re.IGNORECASE)
-_DATE_SHOWN = re.compile(rf"\d{{1,2}}[-/. ]\s*{_MONTH}(?:[-/. ]\s*\d{{2,4}})?|{_MONTH}[-/ ]\d{{1,4}}(?:[-/ ]\d{{2,4}})?"
-                         r"|\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\.?", re.IGNORECASE)
-
-
-def _a_date_made_of(parameter, read, current) -> str:
-    """A text cell showing a date (2-Jan) where the model holds text a spreadsheet takes for one
-    (1-2): it opened the CSV, made a date of the text, and saved the CSV as it shows it."""
-    from Autodesk.Revit import DB
-    if (parameter.StorageType != DB.StorageType.String or not isinstance(read, str) or not isinstance(current, str)
-            or not _DATE_INPUT.fullmatch(current.strip()) or not _DATE_SHOWN.fullmatch(read.strip())):
-        return ""
-    name = parameter.Definition.Name
-    return (f"'{name}' '{_shown(read)}' looks like the date a spreadsheet made of '{_shown(current)}' when it opened "
-            f"the CSV: put back '{_shown(current)}' (open the CSV through Data > From Text/CSV with this column as "
-            f"Text, or edit the workbook export), or set '{_shown(read)}' with set_parameter if it is meant")
 
 
 def _plain_number(read) -> float | None:

@@ -604,3 +604,20 @@ def test_ids_a_spreadsheet_wrote_with_thousands_separators_are_read(documents, s
         write_csv(documents, rows, path="big.csv")
         text = run("import_parameters", {"path": "big.csv"})
         assert mark(big[0]) == "G-1", text
+
+
+# --- yes/no as the spreadsheet's logical values ------------------------------------------------------------
+
+
+def test_a_logical_value_in_a_yes_no_column_is_shown_as_yes_or_no(duplex, documents):
+    """FALSE typed in Excel over 'Yes' is the logical value: applied, and said as Revit says it."""
+    walls = sorted(duplex.call(lambda: [w.Id.Value for w in duplex.instances(DB.BuiltInCategory.OST_Walls)]))[:2]
+    book = export_xlsx(duplex, documents, walls, ["Room Bounding"], path="Walls.xlsx")
+    bounding = xlsx_cell(book, walls[0], "Room Bounding")
+    assert bounding.value == "Yes"
+    bounding.value = False
+    book.save(documents / "Walls.xlsx")
+    text = duplex.text("import_parameters", {"path": "Walls.xlsx"})
+    assert duplex.call(lambda: duplex.doc.GetElement(DB.ElementId(walls[0])).LookupParameter("Room Bounding")
+                       .AsInteger()) == 0, text
+    assert "'Room Bounding' Yes → No" in text, text

@@ -635,6 +635,8 @@ def _kind(parameter) -> str:
 def _shown(value) -> str:
     if _blank(value):
         return "(empty)"
+    if isinstance(value, bool):        # the spreadsheet's TRUE/FALSE, as Revit says yes/no
+        return "Yes" if value else "No"
     if isinstance(value, float):
         return f"{value:.10g}"
     return display_text(str(value), CELL_TEXT)

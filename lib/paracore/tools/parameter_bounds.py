@@ -114,21 +114,29 @@ def _within_storey(parameter) -> bool:
         DB.BuiltInParameter.INSTANCE_SILL_HEIGHT_PARAM, DB.BuiltInParameter.INSTANCE_HEAD_HEIGHT_PARAM)
 
 
-def _likely_unit(read, unit: str, current: float, fits) -> str:
-    """"; did you mean 900 mm?" for a bare number that fits in another unit of the column's
-    system: the one nearest the value it replaces (80 over a 0.9 m sill: cm), or when that was
-    nothing, the first that fits, smallest unit first; otherwise what to do."""
-    advice = ": check the value and its unit (write it with its unit, e.g. '2.1 m', to say which)"
+def likely_unit(read, unit: str, current: float, fits=lambda feet: True) -> str | None:
+    """The unit of the column's system (mm, cm, dm, m or in, ft) a bare number was likely meant in:
+    among those where it ``fits``, the one nearest the value it replaces (80 over a 0.9 m sill: cm),
+    or when that was nothing, the first that fits, smallest unit first; None when none does."""
     number, short = bare_number(read), _SHORT.get(unit, unit)
     if not number or short not in _METRIC + _IMPERIAL:
-        return advice
+        return None
     fitting = [other for other in (_METRIC if short in _METRIC else _IMPERIAL)
                if other != short and fits(_feet(number, other))]
     if not fitting:
-        return advice
+        return None
     if current:
         fitting.sort(key=lambda other: abs(math.log(abs(_feet(number, other) / current))))
-    other = fitting[0]
+    return fitting[0]
+
+
+def _likely_unit(read, unit: str, current: float, fits) -> str:
+    """"; did you mean 900 mm?" for a bare number that fits in another unit of the column's
+    system (likely_unit); otherwise what to do."""
+    other = likely_unit(read, unit, current, fits)
+    if other is None:
+        return ": check the value and its unit (write it with its unit, e.g. '2.1 m', to say which)"
+    number = bare_number(read)
     return f"; did you mean {number:g} {other}? Write it with its unit ('{number:g} {other}') to apply it"
 
 

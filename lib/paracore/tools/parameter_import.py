@@ -10,11 +10,12 @@ A row is applied whole or not at all. It is not applied when:
 - the element is on several rows with different values;
 - an edited cell cannot be a value of its parameter (text in a number column, a unit of another
   kind, a level that does not exist, a length beyond Revit's 20 miles, a negative area, the
-  spreadsheet's TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any), looks
-  like a number in another unit (a thousand times the value it replaces: write the unit to mean
-  it), is a length no one can mean (a sill above its storey, longer than the whole model:
-  tools/parameter_bounds.py), edits a read-only parameter, or edits a type parameter on the
-  elements' sheet (it changes every instance: the Types sheet is where it is edited);
+  spreadsheet's TRUE/FALSE in a text parameter, a date or time a spreadsheet made of typed text,
+  infinity or NaN, a number beyond any), looks like a number in another unit (a thousand times the
+  value it replaces: write the unit to mean it), is a length no one can mean (a sill above its
+  storey, longer than the whole model: tools/parameter_bounds.py), edits a read-only parameter, or
+  edits a type parameter on the elements' sheet (it changes every instance: the Types sheet is
+  where it is edited);
 - the element changed in Revit since the export (the check value's second part): applying the
   row could undo that change.
 When no row at all belongs to this model, the whole file is refused: it was exported from another.
@@ -24,9 +25,7 @@ the changes import_parameters makes.
 """
 from __future__ import annotations
 
-import datetime
 import math
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +41,7 @@ from paracore.tools.parameter_sheet import (
     TYPES_COLUMNS,
     ReadBook,
     ReadSheet,
+    FormulaValue,
     UnsavedFormula,
     parse_header,
 )
@@ -54,8 +54,18 @@ from paracore.tools.parameter_table import (
     values_hash,
 )
 from paracore.tools.lookup import element_label, type_of
-from paracore.tools.parameter_bounds import ModelBounds, implausible
-from paracore.tools.parameter_units import bare_number, is_measured, read_cell
+from paracore.tools.parameter_bounds import ModelBounds, implausible, likely_unit
+from paracore.tools.parameter_rewrites import (
+    SPREADSHEET_ERRORS,
+    a_date,
+    a_date_made_of,
+    decimal_point,
+    grouped_thousands,
+    id_in_text,
+    missing_written,
+    spreadsheet_error,
+)
+from paracore.tools.parameter_units import bare_number, cell_number_in, is_measured, read_cell
 from paracore.tools.parameter_values import (
     convert_value,
     find_named_parameter,
@@ -135,10 +145,12 @@ class _Layout:
     hashed: list[str]          # the editable parameters the check's VALUES part covers
     title: str = ""
     decimal_comma: bool = False   # a semicolon-separated CSV, whose numbers use a decimal comma
+    by_position: bool = False  # no About sheet (a CSV): the check covers the columns in the file's order
 
 
 def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
     plan = ImportPlan(file=path.name, bounds=ModelBounds(ctx))
+    plan.ignored += [f"sheet '{display_text(title, 40)}' (hidden: unhide it to import its rows)" for title in book.hidden]
     matched, mismatched = 0, 0
     for sheet in book.sheets:
         layout = _layout(sheet, book.about, plan)
@@ -147,7 +159,9 @@ def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
         plan.sheets.append(f"{sheet.title} ({len(sheet.rows):,} row{'s' if len(sheet.rows) != 1 else ''})")
         plan.rows += len(sheet.rows)
         prefix = "" if len(book.sheets) == 1 else f"{sheet.title} "
-        for number, cells, element in _distinct_rows(ctx, sheet, layout, plan, prefix):
+        rows = list(_distinct_rows(ctx, sheet, layout, plan, prefix))
+        _leave_out_unknown_columns(ctx, layout, [element for _, _, element in rows], plan)
+        for number, cells, element in rows:
             outcome = _plan_row(ctx, cells, element, layout, f"{prefix}row {number}", plan)
             matched += outcome != "mismatch"
             mismatched += outcome == "mismatch"
@@ -158,6 +172,22 @@ def plan_import(ctx, book: ReadBook, path: Path) -> ImportPlan:
     if plan.rows and not matched and (mismatched or _from_another(ctx, book)):
         raise ToolError(_other_model(ctx, book, path, plan.rows))
     return plan
+
+
+def _leave_out_unknown_columns(ctx, layout: _Layout, elements: list, plan: ImportPlan) -> None:
+    """A column no element of the sheet has a parameter for (a 'Notes' column added beside the
+    parameters) is not read, and said so; in a CSV it is not part of the check either. A column
+    some elements have is read row by row (an element without it is answered on its row)."""
+    if not elements:
+        return
+    unknown = [column for column in layout.columns
+               if not any(_parameter(ctx, element, column, layout.kind)[0] is not None for element in elements)]
+    for column in unknown:
+        layout.columns.remove(column)
+        if layout.by_position and column.names[0] in layout.hashed:
+            layout.hashed.remove(column.names[0])
+        plan.ignored.append(f"column '{display_text(column.header, 40)}' (no element of the sheet has a parameter of "
+                            "that name)")
 
 
 def _from_another(ctx, book: ReadBook) -> bool:
@@ -200,7 +230,7 @@ def _layout(sheet: ReadSheet, about: dict, plan: ImportPlan) -> _Layout | None:
         columns.append(_HeaderColumn(index, header, tuple(dict.fromkeys((name, whole))), unit, mark))
     recorded = about.get(ELEMENTS_COLUMNS if kind == "elements" else TYPES_COLUMNS)
     hashed = recorded.split("\n") if recorded else [c.names[0] for c in columns if c.mark is None]
-    return _Layout(kind, id_index, check_index, columns, hashed, sheet.title, sheet.decimal_comma)
+    return _Layout(kind, id_index, check_index, columns, hashed, sheet.title, sheet.decimal_comma, not recorded)
 
 
 def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, prefix: str):
@@ -208,9 +238,12 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
     per element: a row repeating another's values is skipped, rows disagreeing are problems."""
     by_id: dict[int, list[tuple[int, tuple]]] = defaultdict(list)
     for number, cells in sheet.rows:
-        unsaved = next((c for c in cells if isinstance(c, UnsavedFormula)), None)
-        if unsaved is not None:
-            plan.problems.append(RowProblem(f"{prefix}row {number}", "", _unsaved(unsaved, cells, sheet, layout)))
+        cells = _keys_as_values(cells, layout)
+        unsaved = next((c for i, c in enumerate(cells) if isinstance(c, UnsavedFormula)
+                        and i in (layout.id_index, layout.check_index)), None)
+        if unsaved is not None:       # in a parameter's column it is answered with the parameter
+            plan.problems.append(RowProblem(f"{prefix}row {number}", "", _unsaved(unsaved, _header(sheet, cells, unsaved),
+                                                                                  layout)))
             continue
         element_id = _id_of(cells[layout.id_index] if layout.id_index < len(cells) else None)
         if element_id is None:
@@ -237,9 +270,19 @@ def _distinct_rows(ctx, sheet: ReadSheet, layout: _Layout, plan: ImportPlan, pre
         yield rows[0][0], rows[0][1], element
 
 
-def _unsaved(cell: UnsavedFormula, cells: tuple, sheet: ReadSheet, layout: _Layout) -> str:
+def _keys_as_values(cells: tuple, layout: _Layout) -> tuple:
+    """The id and check columns' computed formulas as their values (a formula there is answered by
+    the value it shows: an id or check value no element has)."""
+    keys = (layout.id_index, layout.check_index)
+    return tuple(c.value if isinstance(c, FormulaValue) and i in keys else c for i, c in enumerate(cells))
+
+
+def _header(sheet: ReadSheet, cells: tuple, cell) -> str:
     index = cells.index(cell)
-    header = sheet.headers[index] if index < len(sheet.headers) else ""
+    return sheet.headers[index] if index < len(sheet.headers) else ""
+
+
+def _unsaved(cell: UnsavedFormula, header: str, layout: _Layout) -> str:
     return (f"cell {cell.cell} of '{display_text(layout.title, 40)}' (column '{display_text(header, CELL_TEXT)}') holds a "
             f"formula with no saved value ({display_text(cell.formula, CELL_TEXT)}): the program that wrote the file "
             "(a script, pandas) saved the formula without computing it, so the value it means is unknown; open and "
@@ -254,7 +297,10 @@ def _id_of(value) -> int | None:
     if isinstance(value, int):
         return value if -ID_RANGE <= value < ID_RANGE else None
     text = str(value).strip() if value is not None else ""
-    return _id_of(int(text)) if text.lstrip("-").isdigit() else None
+    if text.lstrip("-").isdigit():
+        return _id_of(int(text))
+    number = id_in_text(text)          # "312,345", "178.0": as a spreadsheet or pandas wrote the id
+    return _id_of(number) if number is not None else None
 
 
 def _bad_id(value) -> str:
@@ -319,10 +365,12 @@ def _plan_row(ctx, cells: tuple, element, layout: _Layout, where: str, plan: Imp
         plan.unchanged += 1
         return "unchanged"
     subject = element_label(ctx, element)
-    if exported_values != values_hash(_current_values(ctx, element, layout, shown)):
+    if not _unchanged_since_export(ctx, element, layout, shown, exported_values):
         names = ", ".join(f"'{e.parameter.Definition.Name}'" for e in edits[:3])
-        plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export, so applying {names} "
-                                        "could undo that change: export it again and redo the edit"))
+        moved = (", or a column of this CSV was moved, added or deleted since the export (its check covers the columns "
+                 "in their exported order; put them back as they were)") if layout.by_position else ""
+        plan.problems.append(RowProblem(where, subject, f"it changed in Revit since the export{moved}, so applying "
+                                        f"{names} could undo that change: export it again and redo the edit"))
         return "problem"
     owner = ctx.id_value(element.Id)
     plan.changes += [CellChange(where, owner, subject, e.parameter.Definition.Name, e.before, e.after, e.new, e.parameter)
@@ -342,23 +390,52 @@ class _Edit:
     unit: str | None = None
 
 
-def _current_values(ctx, element, layout: _Layout, shown: dict) -> list:
+def _current_values(ctx, element, layout: _Layout, shown: dict, header_units: bool = False) -> list:
     """The row's editable values as the model gives them now, for the check's second part (those
-    the row's columns already read are not read again)."""
-    return [shown[name] if name in shown else cell_value(ctx, find_named_parameter(element, name))
-            for name in layout.hashed]
+    the row's columns already read are not read again). With ``header_units``, a measured value is
+    given in the unit its column's header names: the unit it was exported in, when the project's
+    units changed since (without, in the project's unit: a header whose unit the user changed)."""
+    units = {column.names[0]: column.unit for column in layout.columns if column.unit and column.mark is None}
+    values = []
+    for name in layout.hashed:
+        if header_units and name in units:
+            parameter = find_named_parameter(element, name)
+            if is_measured(parameter):
+                values.append(cell_number_in(parameter, units[name]))
+                continue
+        values.append(shown[name] if name in shown else cell_value(ctx, find_named_parameter(element, name)))
+    return values
+
+
+def _unchanged_since_export(ctx, element, layout: _Layout, shown: dict, exported: str) -> bool:
+    """The check's second part matches the model's values now, in the project's units or in the
+    units the file's headers name (the project's units changed since the export)."""
+    return (exported == values_hash(_current_values(ctx, element, layout, shown))
+            or exported == values_hash(_current_values(ctx, element, layout, shown, header_units=True)))
 
 
 def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, shown: dict):
     """An _Edit, a problem (str), or None when the cell shows what the model holds. ``shown``
     collects what the model holds, by parameter name."""
     parameter, on_type = _parameter(ctx, element, column, layout.kind)
-    if layout.decimal_comma and parameter is not None and _measured(parameter):
-        read = _decimal_point(read)
     current = cell_value(ctx, parameter)
     if parameter is not None and not on_type:
         shown[parameter.Definition.Name] = current
-    if same_cell(read, current) or (parameter is None and _blank(read)):
+    if isinstance(read, (UnsavedFormula, FormulaValue)):
+        if isinstance(current, str) and current == read.formula:
+            return None        # the model's own text, which a program wrote as a formula
+        if isinstance(read, UnsavedFormula):
+            return _unsaved(read, column.header, layout)
+        if isinstance(read.value, str) and read.value in SPREADSHEET_ERRORS:
+            return (f"cell {read.cell} of '{display_text(layout.title, 40)}' (column '{display_text(column.header, CELL_TEXT)}') "
+                    f"holds a formula whose result is an error ({read.value}, from {display_text(read.formula, CELL_TEXT)}): "
+                    "correct the formula, or put the value itself in the cell")
+        read = read.value
+    as_written = read
+    if layout.decimal_comma and parameter is not None and _measured(parameter):
+        read = decimal_point(read)
+    if (same_cell(read, current) or (parameter is None and _blank(read)) or _missing_over_empty(parameter, read, current)
+            or _holds_in_header_unit(parameter, column, read)):
         return None
     header = f"'{display_text(column.header, CELL_TEXT)}'"
     if parameter is None:
@@ -369,7 +446,32 @@ def _cell_change(ctx, element, column: _HeaderColumn, read, layout: _Layout, sho
     if parameter.IsReadOnly or column.mark == READ_ONLY:
         return (f"{header} is read-only ('{_shown(read)}' here, {_shown(current)} in the model): Revit computes it, "
                 "so it cannot be set from the file")
+    if layout.decimal_comma and _measured(parameter):
+        problem = grouped_thousands(parameter.Definition.Name, as_written)
+        if problem:
+            return problem
     return _converted(ctx, parameter, column, read, current)
+
+
+def _holds_in_header_unit(parameter, column: _HeaderColumn, read) -> bool:
+    """A measured number that, read through the unit its header names, is what the model holds:
+    the project's units changed since the export (a Width (m) [type] column in a project now in
+    feet), and the cell was not edited."""
+    if parameter is None or not is_measured(parameter) or column.unit is None or bare_number(read) is None:
+        return False
+    try:
+        value = read_cell(parameter, column.unit, read)
+    except ToolError:
+        return False
+    return math.isclose(value, parameter.AsDouble(), rel_tol=1e-9, abs_tol=1e-12)
+
+
+def _missing_over_empty(parameter, read, current) -> bool:
+    """A script's missing value written as text over an empty text parameter: the cell shows the
+    nothing the model holds, not a word to store."""
+    from Autodesk.Revit import DB
+    return (parameter is not None and parameter.StorageType == DB.StorageType.String and _blank(current)
+            and missing_written(read))
 
 
 def _parameter(ctx, element, column: _HeaderColumn, kind: str):
@@ -391,7 +493,8 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     name = parameter.Definition.Name
     if _blank(read) and parameter.StorageType != DB.StorageType.String:
         return f"'{name}' is empty: a {_kind(parameter)} cannot be emptied; put back a value"
-    problem = _not_a_value(parameter, column, read)
+    text = parameter.StorageType == DB.StorageType.String
+    problem = _not_a_value(parameter, column, read) or (a_date_made_of(name, read, current) if text else "")
     if problem:
         return problem
     try:
@@ -403,6 +506,9 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
         return str(error).rstrip(".")
     if holds_value(ctx, parameter, new):
         return None
+    if is_measured(parameter) and column.unit:    # in the column's unit, though the project's units changed
+        in_column = cell_number_in(parameter, column.unit)
+        current = in_column if in_column is not None else current
     problem = _out_of_range(ctx, parameter, new) or _other_unit(ctx, parameter, column, read, current)
     return problem or _Edit(parameter, _shown(current), _shown(read), new, read, column.unit)
 
@@ -412,21 +518,14 @@ def _measured(parameter) -> bool:
     return parameter.StorageType == DB.StorageType.Double
 
 
-def _decimal_point(read):
-    """A number written with a decimal comma ("0,9", as a semicolon-separated CSV holds it) with a point."""
-    if isinstance(read, str) and _DECIMAL_COMMA.fullmatch(read.strip()):
-        return read.strip().replace(",", ".")
-    return read
-
-
-_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+(?:e[+-]?\d+)?(?:\s*\S+)?", re.IGNORECASE)
-
-
 def _not_a_value(parameter, column: _HeaderColumn, read) -> str:
     """Why a cell cannot mean a value of ``parameter`` whatever its unit, or "": a spreadsheet's
     logical TRUE/FALSE in a text parameter, infinity or NaN, a number beyond any Revit keeps."""
     from Autodesk.Revit import DB
     name, storage = parameter.Definition.Name, parameter.StorageType
+    problem = a_date(name, read) or spreadsheet_error(name, read)
+    if problem:
+        return problem
     if storage == DB.StorageType.String:
         if isinstance(read, bool):
             shown = "TRUE" if read else "FALSE"
@@ -460,8 +559,6 @@ def _as_given(read):
         return read
     if isinstance(read, (int, float)):
         return float(read)
-    if isinstance(read, (datetime.date, datetime.time)):     # a spreadsheet took the text for a date
-        return read.isoformat(sep=" ") if isinstance(read, datetime.datetime) else read.isoformat()
     return str(read)
 
 
@@ -482,21 +579,33 @@ def _other_unit(ctx, parameter, column: _HeaderColumn, read, current) -> str:
     """A plain number a power of ten, 12, 25.4 or 304.8 times the value it replaces was most likely
     typed in another unit (2100 in a column of metres); with its unit written it is applied."""
     from Autodesk.Revit import DB
-    if not isinstance(read, (int, float)) or isinstance(read, bool) or not isinstance(current, (int, float)):
+    number = bare_number(read)    # a number, or text holding one (every cell of a CSV is text)
+    if number is None or isinstance(current, bool) or not isinstance(current, (int, float)):
         return ""
     if parameter_spec(parameter) not in (DB.SpecTypeId.Length, DB.SpecTypeId.Area, DB.SpecTypeId.Volume):
         return ""
-    if not current or not read:
+    if not current or not number:
         return ""
-    ratio = abs(read / current)
+    ratio = abs(number / current)
     for factor in UNIT_FACTORS:
         for candidate in (factor, 1 / factor):
             if math.isclose(ratio, candidate, rel_tol=UNIT_TOLERANCE):
                 unit = column.unit or unit_symbol(parameter) or "the project's unit"
-                return (f"'{parameter.Definition.Name}' {read:g} looks like a value in another unit ({ratio:g} × "
-                        f"the {current:g} it holds; the column is in {unit}): write it with its unit (e.g. "
-                        f"'{read:g} mm') to apply it as it is")
+                why = (f"'{parameter.Definition.Name}' {number:g} looks like a value in another unit ({ratio:g} × "
+                       f"the {current:g} it holds; the column is in {unit})")
+                return why + _unit_advice(parameter, read, number, unit)
     return ""
+
+
+def _unit_advice(parameter, read, number: float, unit: str) -> str:
+    """What to write to apply a number refused as a value in another unit: for a length, the unit
+    it was likely meant in first (24 over 2 ft: inches); the column's own unit to keep it as typed."""
+    from Autodesk.Revit import DB
+    keep = f"'{number:g} {unit}' if it is in {unit}"
+    likely = likely_unit(read, unit, parameter.AsDouble()) if parameter_spec(parameter) == DB.SpecTypeId.Length else None
+    if likely is None:
+        return f": write it with its unit to apply it ({keep}, or the unit it is in)"
+    return f": write it with its unit to apply it ('{number:g} {likely}' if you meant {likely}, or {keep})"
 
 
 def _kind(parameter) -> str:
@@ -508,6 +617,8 @@ def _kind(parameter) -> str:
 def _shown(value) -> str:
     if _blank(value):
         return "(empty)"
+    if isinstance(value, bool):        # the spreadsheet's TRUE/FALSE, as Revit says yes/no
+        return "Yes" if value else "No"
     if isinstance(value, float):
         return f"{value:.10g}"
     return display_text(str(value), CELL_TEXT)

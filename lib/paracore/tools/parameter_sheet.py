@@ -24,7 +24,8 @@ Reading is bounded: a file over MAX_FILE_BYTES or a sheet over MAX_ROWS rows is 
 its rows are kept, and a file that is not a workbook or a CSV is one clear error. A formula cell
 the workbook saved no value for (openpyxl and pandas write formulas without computing them) is read
 as an UnsavedFormula, not as an empty cell, so that the import names it instead of emptying the
-parameter. A CSV separated by semicolons or tabs (Excel's "CSV" where the comma is the decimal
+parameter; a formula with its computed value is a FormulaValue, so that a formula which is the
+model's own text (written as a formula by pandas) is not replaced by what it computes. A CSV separated by semicolons or tabs (Excel's "CSV" where the comma is the decimal
 mark) is read with its delimiter, found by the id column's header.
 
 openpyxl is imported when a file is written or read, not with the tools: a Paracore whose
@@ -110,6 +111,7 @@ class ReadSheet:
 class ReadBook:
     sheets: list[ReadSheet]
     about: dict[str, str]
+    hidden: list[str] = field(default_factory=list)   # sheets a user hid (not About): not read, but said
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,17 @@ class UnsavedFormula:
 
     cell: str                  # "E2"
     formula: str               # "=UPPER(D2)"
+
+
+@dataclass(frozen=True)
+class FormulaValue:
+    """A formula cell with the value the spreadsheet computed and saved: the value is what it
+    shows, unless the formula is the very text the model holds (pandas writes the text '=1+1' as a
+    formula, which Excel then computes to 2)."""
+
+    value: object
+    cell: str
+    formula: str
 
 
 def parse_header(header: str) -> tuple[str, str | None, str | None]:
@@ -263,9 +276,10 @@ def read_book(path: Path) -> ReadBook:
         raise ToolError(f"'{display_text(path.name, 120)}' is {size / 1e6:.0f} MB, larger than a parameter table "
                         f"Paracore writes ({MAX_FILE_BYTES / 1e6:.0f} MB at most). Split it, or export fewer "
                         "elements per file.")
-    if path.suffix.casefold() == ".csv":
-        return ReadBook([_read_csv(path)], {})
-    return _read_xlsx(path)
+    book = ReadBook([_read_csv(path)], {}) if path.suffix.casefold() == ".csv" else _read_xlsx(path)
+    if any(sheet.headers and sheet.headers[0].startswith(_GARBLED_MARK) for sheet in book.sheets):
+        raise _garbled(path)
+    return book
 
 
 def _read_xlsx(path: Path) -> ReadBook:
@@ -278,15 +292,17 @@ def _read_xlsx(path: Path) -> ReadBook:
                         "or export again with export_parameters.") from None
     # Formulas are read in a second pass, only when the file has any (a file Paracore wrote has none).
     formulas = openpyxl.load_workbook(path, read_only=True, data_only=False) if _has_formulas(path) else None
+    percent = _has_percent_formats(path)
     try:
         about = _about(workbook)
-        sheets = [_read_sheet(ws, formulas[ws.title] if formulas is not None else None)
+        sheets = [_read_sheet(ws, formulas[ws.title] if formulas is not None else None, percent)
                   for ws in workbook.worksheets if ws.title != ABOUT_SHEET and ws.sheet_state == "visible"]
+        hidden = [ws.title for ws in workbook.worksheets if ws.title != ABOUT_SHEET and ws.sheet_state != "visible"]
     finally:
         workbook.close()
         if formulas is not None:
             formulas.close()
-    return ReadBook(sheets, about)
+    return ReadBook(sheets, about, hidden)
 
 
 _FORMULA_ELEMENT = re.compile(rb"<(?:\w+:)?f[\s>/]")
@@ -308,6 +324,30 @@ def _has_formulas(path: Path) -> bool:
     return False
 
 
+_PERCENT_BUILT_IN = {"9", "10"}          # Excel's built-in 0% and 0.00%
+_NUMBER_FORMAT = re.compile(rb'<(?:\w+:)?numFmt\b[^>]*?numFmtId="(\d+)"[^>]*?formatCode="([^"]*)"')
+_CELL_FORMATS = re.compile(rb"<(?:\w+:)?cellXfs\b.*?</(?:\w+:)?cellXfs>", re.DOTALL)
+_FORMAT_ID = re.compile(rb'numFmtId="(\d+)"')
+_QUOTED = re.compile(r'"[^"]*"|\\.')
+
+
+def _has_percent_formats(path: Path) -> bool:
+    """Whether a cell style of the workbook shows numbers as percentages ("5%" typed in Excel is
+    stored as 0.05 so formatted). Read from the styles part with patterns, not an XML parser."""
+    with zipfile.ZipFile(path) as archive:
+        if "xl/styles.xml" not in archive.namelist():
+            return False
+        with archive.open("xl/styles.xml") as stream:
+            styles = stream.read(MAX_FILE_BYTES)
+    percent = set(_PERCENT_BUILT_IN)
+    for number_id, code in _NUMBER_FORMAT.findall(styles):
+        if "%" in _QUOTED.sub("", code.decode("utf-8", "replace").replace("&quot;", '"')):
+            percent.add(number_id.decode())
+    cell_formats = _CELL_FORMATS.search(styles)
+    used = {i.decode() for i in _FORMAT_ID.findall(cell_formats.group(0))} if cell_formats else set()
+    return bool(percent & used)
+
+
 def _about(workbook) -> dict[str, str]:
     if ABOUT_SHEET not in workbook.sheetnames:
         return {}
@@ -318,10 +358,13 @@ def _about(workbook) -> dict[str, str]:
     return about
 
 
-def _read_sheet(worksheet, formulas=None) -> ReadSheet:
+def _read_sheet(worksheet, formulas=None, percent: bool = False) -> ReadSheet:
     """The sheet's headers and rows; with ``formulas`` (the same sheet read for its formulas), a
-    formula cell the file saved no value for is an UnsavedFormula instead of an empty cell."""
-    rows_iter = worksheet.iter_rows(values_only=True)
+    formula cell the file saved no value for is an UnsavedFormula instead of an empty cell. With
+    ``percent`` (the workbook has a percentage format), a number so formatted is read as the text
+    it shows ("5%"), not as the fraction stored (0.05)."""
+    rows_iter = (worksheet.iter_rows(values_only=True) if not percent
+                 else (tuple(_shown_value(cell) for cell in row) for row in worksheet.iter_rows()))
     formula_rows = formulas.iter_rows(values_only=True) if formulas is not None else None
     headers = [("" if h is None else str(h)).strip() for h in next(rows_iter, ())]
     if formula_rows is not None:
@@ -331,7 +374,7 @@ def _read_sheet(worksheet, formulas=None) -> ReadSheet:
     rows = []
     for number, row in enumerate(rows_iter, start=2):
         if formula_rows is not None:
-            row = _with_unsaved_formulas(row, next(formula_rows, ()), number)
+            row = _with_formulas(row, next(formula_rows, ()), number)
         if all(value is None or value == "" for value in row):
             continue                                  # blank rows (Excel keeps formatted ones)
         if len(rows) >= MAX_ROWS:
@@ -340,16 +383,31 @@ def _read_sheet(worksheet, formulas=None) -> ReadSheet:
     return ReadSheet(worksheet.title, headers, rows)
 
 
-def _with_unsaved_formulas(values: tuple, formulas: tuple, number: int) -> tuple:
+def _shown_value(cell):
+    value = getattr(cell, "value", None)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and _percent(getattr(cell, "number_format", "")):
+        return f"{value * 100:.12g}%"
+    return value
+
+
+def _percent(number_format) -> bool:
+    return isinstance(number_format, str) and "%" in _QUOTED.sub("", number_format)
+
+
+def _with_formulas(values: tuple, formulas: tuple, number: int) -> tuple:
+    """The row's formula cells as UnsavedFormula (no value saved) or FormulaValue (with its value)."""
     from openpyxl.utils import get_column_letter
-    return tuple(UnsavedFormula(f"{get_column_letter(index + 1)}{number}", formula)
-                 if value is None and isinstance(formula, str) and formula.startswith("=") else value
-                 for index, (value, formula) in enumerate(zip(values, formulas)))
+    cells = list(values)
+    for index, (value, formula) in enumerate(zip(values, formulas)):
+        if isinstance(formula, str) and formula.startswith("="):
+            where = f"{get_column_letter(index + 1)}{number}"
+            cells[index] = UnsavedFormula(where, formula) if value is None else FormulaValue(value, where, formula)
+    return tuple(cells)
 
 
 def _read_csv(path: Path) -> ReadSheet:
     try:
-        with open(path, newline="", encoding="utf-8-sig") as stream:
+        with open(path, newline="", encoding=_encoding(path)) as stream:
             if "\x00" in stream.read(65536):
                 raise csv.Error("it holds NUL bytes, as a binary file does")
             stream.seek(0)
@@ -369,6 +427,27 @@ def _read_csv(path: Path) -> ReadSheet:
         raise ToolError(f"'{display_text(path.name, 120)}' is not a CSV text file Paracore can read ({why}). Save "
                         "it from the spreadsheet as 'CSV UTF-8', or export again with export_parameters.") from None
     return ReadSheet(path.stem, headers, rows, decimal_comma=delimiter == ";")
+
+
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+_GARBLED_MARK = "\u00ef\u00bb\u00bf"      # UTF-8's byte-order mark read as Western text: "ï»¿"
+
+
+def _encoding(path: Path) -> str:
+    """UTF-16 when the file starts with its byte-order mark (Excel's "Unicode Text"), else UTF-8
+    (with or without its mark). Other encodings are not guessed: a wrong guess garbles text silently."""
+    with open(path, "rb") as stream:
+        return "utf-16" if stream.read(2) in _UTF16_MARKS else "utf-8-sig"
+
+
+def _garbled(path: Path) -> ToolError:
+    made = "" if path.suffix.casefold() == ".csv" else " (or the CSV it was made from)"
+    return ToolError(f"'{display_text(path.name, 120)}'{made} was opened as Western text (Windows-1252 or ISO-8859-1) "
+                     "and saved so: its first characters are the UTF-8 byte-order mark garbled as 'ï»¿', and "
+                     "every accented letter in it is garbled the same way (ê saved as 'Ãª'). Open the exported "
+                     "file again choosing the character set Unicode (UTF-8) (LibreOffice's Text Import dialog; "
+                     "Excel: Data > From Text/CSV, File Origin 65001: Unicode (UTF-8)), redo the edits, and save "
+                     "it as CSV UTF-8.")
 
 
 def _delimiter(header_line: str) -> str:

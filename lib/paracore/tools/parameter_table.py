@@ -19,9 +19,11 @@ Revit is imported inside the functions only, so this module imports without Revi
 """
 from __future__ import annotations
 
+import decimal
 import hashlib
 import json
 import math
+import re
 from dataclasses import dataclass, replace
 
 from paracore.tools.lookup import choices_text, did_you_mean, type_of
@@ -181,7 +183,44 @@ def same_cell(read, written) -> bool:
         read = "Yes" if read else "No"
     if isinstance(read, float) and read.is_integer():
         read = int(read)
-    return str(read) == str(written) or (written in ("Yes", "No") and str(read).casefold() == written.casefold())
+    if str(read) == str(written) or (written in ("Yes", "No") and str(read).casefold() == written.casefold()):
+        return True
+    return isinstance(written, str) and _same_number(read, written)
+
+
+_NUMERAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?", re.IGNORECASE)
+
+
+def _same_number(read, written: str) -> bool:
+    """Text that looks like a number, which the program that saved the file rewrote as one: Excel
+    and LibreOffice open the Mark "007" as 7, pandas writes "12" as "12.0" in a column with an empty
+    cell, Excel keeps 15 significant digits of a number and saves a CSV as it shows it (a 12-digit
+    tag as 1.23457E+11). The cell still shows the value the model holds (a real edit gives another
+    number; a number typed in scientific notation over a plain one is a change unless it is that
+    number, shortened)."""
+    shown = read if isinstance(read, (int, float)) else read.strip() if isinstance(read, str) else None
+    if shown is None or not _NUMERAL.fullmatch(written) or (isinstance(shown, str) and not _NUMERAL.fullmatch(shown)):
+        return False
+    if float(shown) == float(written):
+        return True
+    exact = decimal.Decimal(written)
+    if isinstance(shown, str) and "e" in shown.casefold() and "e" not in written.casefold():
+        kept = len(decimal.Decimal(shown).as_tuple().digits)        # the digits the spreadsheet showed
+    elif isinstance(shown, (int, float)) and len(exact.normalize().as_tuple().digits) > SPREADSHEET_DIGITS:
+        kept = SPREADSHEET_DIGITS                                   # the digits a spreadsheet keeps
+    else:
+        return False
+    cell = _rounded(decimal.Decimal(repr(shown) if isinstance(shown, float) else str(shown)), kept)
+    return cell in (_rounded(exact, kept), _rounded(exact, kept, decimal.ROUND_DOWN))   # Excel cuts typed digits off
+
+
+SPREADSHEET_DIGITS = 15        # significant digits Excel and LibreOffice keep of a number
+
+
+def _rounded(number: decimal.Decimal, digits: int, rounding=decimal.ROUND_HALF_EVEN) -> decimal.Decimal:
+    with decimal.localcontext() as context:
+        context.prec, context.rounding = digits, rounding
+        return +number
 
 
 def _blank(value) -> bool:

@@ -136,6 +136,18 @@ def cell_number(parameter) -> float | None:
     return float(f"{shown:.{MEASURE_DIGITS}g}") if math.isfinite(shown) else None
 
 
+def cell_number_in(parameter, header_unit: str | None) -> float | None:
+    """The number a cell shows for a measured parameter in the unit a header names, as the export
+    wrote it (cell_number, in that unit): a file's values as they were exported, after the
+    project's units changed. None when the header names no unit Paracore reads for the spec."""
+    from Autodesk.Revit import DB
+    unit = _header_unit(parameter, header_unit)
+    if unit is None:
+        return None
+    shown = DB.UnitUtils.ConvertFromInternalUnits(parameter.AsDouble(), unit)
+    return float(f"{shown:.{MEASURE_DIGITS}g}") if math.isfinite(shown) else None
+
+
 def _header_unit(parameter, header_unit: str | None):
     """The ForgeTypeId a column's plain numbers are in: the unit its header names (None: the
     parameter's own); None when the header names a unit Paracore does not read for this spec."""

@@ -319,7 +319,7 @@ def _now(ctx, parameter) -> str:
 
 def _nothing_to_apply(plan: ImportPlan) -> str:
     text = (f"Nothing to import from '{display_text(plan.file, 120)}' ({', '.join(plan.sheets)}): "
-            f"{plural(plan.unchanged, 'row', grouped=True)} show what the model holds")
+            f"{plural(plan.unchanged, 'row', grouped=True)} {'shows' if plan.unchanged == 1 else 'show'} what the model holds")
     text += f"; {plural(len(plan.problems), 'row', grouped=True)} cannot be applied: {_problem_lines(plan.problems)}" if plan.problems else ""
     return text + "." + _ignored_note(plan)
 

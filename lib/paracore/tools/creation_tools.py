@@ -163,10 +163,13 @@ def create_curved_wall(ctx, args: CreateCurvedWallArgs):
     level = find_level(ctx, args.level)
     wall_type = find_wall_type(ctx, args.wall_type)
     radius, length = ctx.length(args.radius), ctx.length(args.length)
-    if radius <= 0:
-        raise ToolError(f"radius must be greater than 0; got {args.radius!r}.")
+    # Revit refuses an arc whose radius or length is within its short-curve tolerance (about 0.8 mm).
+    shortest = _fmt(ctx, SHORT_CURVE_TOLERANCE)
+    if radius <= SHORT_CURVE_TOLERANCE:
+        raise ToolError(f"radius must be more than {shortest} (Revit's shortest curve); got {args.radius!r} "
+                        f"({_fmt(ctx, radius)}, in the project's length unit).")
     if length <= SHORT_CURVE_TOLERANCE:
-        raise ToolError(f"length must be greater than 0; got {args.length!r}.")
+        raise ToolError(f"length must be more than {shortest} (Revit's shortest curve); got {args.length!r}.")
     full_circle = 2 * math.pi * radius
     if length >= full_circle - 1e-6:
         raise ToolError(

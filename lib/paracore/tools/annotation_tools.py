@@ -214,7 +214,8 @@ def _describe_tag(ctx, args: TagElementsArgs) -> str:
         (", with leaders." if args.leader else ".")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_tag)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_tag,
+      changes=lambda args: False)   # a tag is a new element: the tagged ones do not change
 def tag_elements(ctx, args: TagElementsArgs):
     """Tag elements in a plan, section or elevation: doors, windows, rooms and walls get their
     category's tag, other model elements a multi-category tag (or the tag_type given).

@@ -530,7 +530,8 @@ def _describe_set_parameter(ctx, args: SetParameterArgs) -> str:
     return ("Preview only, nothing changes: " + text[0].lower() + text[1:]) if args.preview else text
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter,
+      changes=lambda args: not args.preview)
 def set_parameter(ctx, args: SetParameterArgs):
     """Set one parameter to one value on elements (the working set when element_ids is left out).
 
@@ -789,7 +790,8 @@ def _describe_copy(ctx, args: CopyElementsArgs) -> str:
     return f"Copy {_noun(elements)}{_with_hosted(ctx, elements)} by {_vector_text(ctx, _offset(ctx, args.offset))}"
 
 
-@tool(writes=True, working_set_policy="add", needs_element_ids=True, describe=_describe_copy)
+@tool(writes=True, working_set_policy="add", needs_element_ids=True, describe=_describe_copy,
+      changes=lambda args: False)   # the originals are read: copying changes none of them
 def copy_elements(ctx, args: CopyElementsArgs):
     """Copy elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
 

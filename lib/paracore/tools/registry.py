@@ -87,6 +87,14 @@ class ToolSpec:
     # central for them as for element_ids (hosts/revit/targets.py) and tells the tool which it must
     # leave out (ToolContext.left_out).
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None
+    # changes(args) -> bool: whether the call changes the elements its element_ids name. False for a
+    # tool that reads them to make something else (copy_elements, tag_elements), changes a view
+    # (color_elements: its targets), or changes nothing (set_parameter with preview). In a workshared
+    # model only what a call changes is borrowed (hosts/revit/ownership.py); None: it always does.
+    changes: Callable[[BaseModel], bool] | None = None
+
+    def changes_element_ids(self, args: BaseModel) -> bool:
+        return self.writes and self.takes_element_ids and (self.changes is None or bool(self.changes(args)))
 
     @functools.cached_property
     def parameters_with_defaults(self) -> dict[str, Any]:
@@ -159,6 +167,7 @@ def make_spec(
     args_model: type[BaseModel] | None = None,
     description: str | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
+    changes: Callable[[BaseModel], bool] | None = None,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
 
@@ -190,7 +199,7 @@ def make_spec(
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable),
-                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets)
+                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets, changes=changes)
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -390,6 +399,7 @@ def tool(
     previewable: bool = True,
     registry: Registry | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
+    changes: Callable[[BaseModel], bool] | None = None,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
 
@@ -404,4 +414,4 @@ def tool(
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
-                       previewable=previewable, targets=targets)
+                       previewable=previewable, targets=targets, changes=changes)

@@ -270,7 +270,15 @@ def _describe_color(ctx, args: ColorElementsArgs) -> str:
             f"'{view.Name if view is not None else '?'}'.")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_color)
+def _color_targets(ctx, args: ColorElementsArgs) -> list[int]:
+    """What colouring changes: the active view (its overrides), not the elements (a workshared model
+    borrows the view, hosts/revit/targets.py)."""
+    view = ctx.doc.ActiveView
+    return [ctx.id_value(view.Id)] if view is not None else []
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_color,
+      targets=_color_targets, changes=lambda args: False)
 def color_elements(ctx, args: ColorElementsArgs):
     """Colour elements in the active view (a graphic override of their lines and surfaces).
 
@@ -286,6 +294,8 @@ def color_elements(ctx, args: ColorElementsArgs):
     elements, skipped = _graphic_elements(ctx, ids)
     if not elements:
         raise ToolError(f"None of the ids can be coloured: {id_sample(skipped, where='')} are types or views.")
+    if ctx.id_value(view.Id) in ctx.untried:   # a preview: committing the override would borrow the view
+        return f"Not tried: colouring changes view '{view.Name}', which you do not borrow yet."
     # Revit draws an element the view cuts (a wall in a plan) with its cut lines and pattern, one
     # seen with its projection lines and surface pattern, and a pattern colour only with a fill
     # pattern: both are coloured, filled with the model's solid fill (paracore.revit.overrides).

@@ -65,19 +65,22 @@ def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narro
     elements; ids not in the model are left out of their calls and named."""
     if not doc.IsWorkshared:   # first: most models are not, and a step may target 100,000 ids
         return {}
-    targets = _targets(calls)
-    if not targets:
+    given = list(dict.fromkeys(i for _, call in calls for i in _given_ids(call)))
+    if not given:
         return {}
-    missing = {i: NOT_IN_MODEL for i in targets if doc.GetElement(element_id(i)) is None}
-    present = [i for i in targets if i not in missing]
+    missing = {i: NOT_IN_MODEL for i in given if doc.GetElement(element_id(i)) is None}
+    present = [i for i in _targets(calls) if i not in missing]   # what the calls change, borrowed below
     if doc.IsDetached or not present:   # detached: no central to ask, nobody else to own anything
         return _narrow_all(calls, missing)
+    # What the copy already knows changed or was deleted in central is left out before asking: Revit
+    # lends an element "possibly out of date" (CheckoutElements), and it would stay borrowed unchanged.
+    stale = {i: reason for i in present if (reason := _stale(doc, i))}
     try:
-        blocked = _blocked_in_central(doc, present)
+        blocked = _blocked_in_central(doc, [i for i in present if i not in stale])
     except Exception as error:  # noqa: BLE001 - Revit's CentralModel* exceptions, and what the API adds
         log.warning("check out failed: %s: %s", type(error).__name__, error)
         return {call_id: Narrowed(None, _refusal(error)) for call_id, call in calls if _ids_of(call)}
-    return _narrow_all(calls, {**missing, **blocked})
+    return _narrow_all(calls, {**missing, **stale, **blocked})
 
 
 def _refusal(error: Exception) -> str:
@@ -93,11 +96,11 @@ def from_cache(doc, call: PreparedCall) -> Narrowed | None:
     nothing is in the way as far as it knows."""
     if not doc.IsWorkshared:
         return None
-    ids = _ids_of(call)
-    if not ids:
+    given = _given_ids(call)
+    if not given:
         return None
-    missing = {i: NOT_IN_MODEL for i in ids if doc.GetElement(element_id(i)) is None}
-    present = [i for i in ids if i not in missing]
+    missing = {i: NOT_IN_MODEL for i in given if doc.GetElement(element_id(i)) is None}
+    present = [i for i in _ids_of(call) if i not in missing]
     blocked = {} if doc.IsDetached else _blocked_in_cache(doc, present)
     return _narrow_all([("call", call)], {**missing, **blocked}).get("call")
 
@@ -155,6 +158,8 @@ def GiveUpOnLock():  # noqa: N802 - binds the class
 
 
 def _blocked_in_central(doc, ids: list[int]) -> dict[int, str]:
+    if not ids:
+        return {}
     options = DB.TransactWithCentralOptions()
     options.SetLockCallback(GiveUpOnLock())
     owned = {id_value(i) for i in DB.WorksharingUtils.CheckoutElements(doc, element_id_set(ids), options)}
@@ -171,15 +176,20 @@ def _reasons(doc, ids: list[int], available: set[int]) -> dict[int, str]:
     """Why each id outside ``available`` (nobody else's) or out of date cannot be changed now."""
     reasons = {}
     for value in ids:
-        if value not in available:
-            reasons[value] = _held_by_whom(doc, value)
-            continue
-        status = DB.WorksharingUtils.GetModelUpdatesStatus(doc, element_id(value))
-        if status == DB.ModelUpdatesStatus.UpdatedInCentral:
-            reasons[value] = "changed in central since you last reloaded"
-        elif status == DB.ModelUpdatesStatus.DeletedInCentral:
-            reasons[value] = "deleted in central"
+        reason = _held_by_whom(doc, value) if value not in available else _stale(doc, value)
+        if reason:
+            reasons[value] = reason
     return reasons
+
+
+def _stale(doc, value: int) -> str:
+    """Why the element is out of date with central, as the copy last learnt; "" when it is not."""
+    status = DB.WorksharingUtils.GetModelUpdatesStatus(doc, element_id(value))
+    if status == DB.ModelUpdatesStatus.UpdatedInCentral:
+        return "changed in central since you last reloaded"
+    if status == DB.ModelUpdatesStatus.DeletedInCentral:
+        return "deleted in central"
+    return ""
 
 
 def _held_by_whom(doc, value: int) -> str:
@@ -210,12 +220,13 @@ def editable_workset(doc, element):
 def _narrow_all(calls: Iterable[tuple[str, PreparedCall]], blocked: dict[int, str]) -> dict[str, Narrowed]:
     narrowed = {}
     for call_id, call in calls:
-        ids = _ids_of(call)
-        left_out = [i for i in ids if i in blocked]
+        ids, changed = _given_ids(call), set(_ids_of(call))
+        # An id not in the model is left out of any call; one others hold, only of a call that changes it.
+        left_out = [i for i in ids if i in blocked and (i in changed or blocked[i] == NOT_IN_MODEL)]
         if not left_out:
             continue
         note = _note(call, left_out, blocked)
-        kept = [i for i in ids if i not in blocked]
+        kept = [i for i in ids if i not in left_out]
         narrowed[call_id] = Narrowed(_with_ids(call, kept) if kept else None,
                                      note if kept else f"Not run: {note} Nothing was changed.")
     return narrowed
@@ -229,7 +240,7 @@ def _note(call: PreparedCall, left_out: list[int], blocked: dict[int, str]) -> s
              for reason, ids in by_reason.items()]
     advice = " ".join(([WHAT_TO_DO] if set(by_reason) - {NOT_IN_MODEL} else [])
                       + ([CHECK_IDS] if NOT_IN_MODEL in by_reason else []))
-    return (f"{call.name} left out {len(left_out)} of its {len(_ids_of(call))} elements, which this user cannot "
+    return (f"{call.name} left out {len(left_out)} of its {len(_given_ids(call))} elements, which this user cannot "
             f"change now: {'; '.join(parts)}. {advice}")
 
 
@@ -243,6 +254,14 @@ def _targets(calls: Iterable[tuple[str, PreparedCall]]) -> list[int]:
 
 
 def _ids_of(call: PreparedCall) -> list[int]:
+    """The element ids the call changes: those it must borrow."""
+    if not call.spec.changes_element_ids(call.args):   # a copy, a tag, a colour in a view: read, not changed
+        return []
+    return _given_ids(call)
+
+
+def _given_ids(call: PreparedCall) -> list[int]:
+    """The element ids a writing call is given, whether it changes them or not."""
     if not (call.spec.writes and call.spec.takes_element_ids):
         return []
     return list(getattr(call.args, ELEMENT_IDS, None) or [])

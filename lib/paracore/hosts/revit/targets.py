@@ -86,7 +86,7 @@ def _targets(doc, session: Session, calls) -> dict[str, tuple[PreparedCall, list
 
 
 def _on_ids(call: PreparedCall, ids: list[int]) -> PreparedCall:
-    spec = dataclasses.replace(call.spec, takes_element_ids=True)
+    spec = dataclasses.replace(call.spec, takes_element_ids=True, changes=None)
     return PreparedCall(spec=spec, args=_Targets(element_ids=ids))
 
 

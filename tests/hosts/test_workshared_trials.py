@@ -1,0 +1,133 @@
+"""Trials of issue 36: Paracore used through the agent on a workshared duplex as a firm would, each
+writing tool declined and approved on a mix of elements (free, borrowed by maria, on a workset li made
+editable, changed or deleted in central since the last reload, yours already, not in the model).
+
+After each call: who owns what in central is what the call changed and nothing more (a declined
+call borrows nothing; an approved one borrows what it changes), and the conversation stays valid.
+What is asserted is read from the stand-in's central, not taken from the tool's words."""
+from __future__ import annotations
+
+import pytest
+
+from Autodesk.Revit import DB
+from paracore.core.messages import validate_history
+from paracore.hosts.standin.sandbox import Sandbox
+from paracore.llm.scripted import ScriptedModel, ScriptedStep
+from revit_standin import central
+
+
+class Firm:
+    """The workshared duplex, a user's agent on it, and colleagues holding some Level 1 walls."""
+
+    def __init__(self, box: Sandbox):
+        self.box, self.doc = box, box.doc
+        self.model = ScriptedModel([])
+        self.decisions: dict[str, str] = {}
+        self.agent = box.agent(self.model, approver=lambda request: self.decisions.get(request.call_id, "approve"))
+        walls = box.on_main_thread(lambda: sorted(
+            w.Id.Value for w in DB.FilteredElementCollector(self.doc).OfClass(DB.Wall)
+            if self.doc.GetElement(w.LevelId).Name == "Level 1"))
+        self.held = list(box.held)                          # borrowed by maria
+        free = [w for w in walls if w not in self.held]
+        self.on_li_workset, self.changed, self.deleted = free[0:1], free[2:3], free[4:5]
+        self.mine, self.free = free[5:6], free[6:8]
+        self.missing = [99999999]
+        box.on_main_thread(self._colleagues, free)
+
+    def _colleagues(self, free) -> None:
+        transaction = DB.Transaction(self.doc, "worksets")
+        transaction.Start()
+        interiors = DB.Workset.Create(self.doc, "Interiors")
+        for wall in free[0:2]:
+            self.doc.GetElement(DB.ElementId(wall)).get_Parameter(
+                DB.BuiltInParameter.ELEM_PARTITION_PARAM).Set(interiors.Id.IntegerValue)
+        transaction.Commit()
+        self.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(), DB.SynchronizeWithCentralOptions())
+        central.colleague_edits_workset(self.doc, "li", "Interiors")
+        central.colleague_changes(self.doc, "bob", free[2:4])
+        central.colleague_deletes(self.doc, "bob", free[4:5])
+        central.colleague_borrows(self.doc, "you", free[5:6])
+        self.doc._learn_from_central()
+
+    @property
+    def mix(self) -> list[int]:
+        return [*self.held[:1], *self.on_li_workset, *self.changed, *self.deleted, *self.mine, *self.free,
+                *self.missing]
+
+    def owners(self) -> dict[int, str]:
+        return self.box.on_main_thread(lambda: dict(self.doc._central.owners))
+
+    def say(self, name: str, arguments: dict, decision: str = "approve"):
+        """One turn: the model calls ``name``, the user decides, the model answers. The results."""
+        call_id = f"c{len(self.model.steps)}"
+        self.decisions[call_id] = decision
+        self.model.steps += [ScriptedStep.model_validate({"tool_calls": [
+                                 {"id": call_id, "name": name, "arguments": arguments}]}),
+                             ScriptedStep.model_validate({"text": "ok."})]
+        events = list(self.agent.run_turn(f"please {name}"))
+        assert events[-1].kind == "turn_finished", events[-3:]
+        validate_history(self.box.session.history)
+        return [e for e in events if e.kind == "tool_call_finished"]
+
+    def borrowed_by(self, name: str, arguments: dict, decision: str = "approve") -> tuple[set[int], list]:
+        """The elements the call made the user's in central (newly borrowed), and its results."""
+        before = self.owners()
+        results = self.say(name, arguments, decision)
+        after = self.owners()
+        return {i for i, user in after.items() if user == "you" and before.get(i) != "you"
+                and self.box.on_main_thread(lambda i=i: i in self.doc._central.creators)}, results
+
+
+@pytest.fixture
+def firm():
+    with Sandbox("duplex", workshared="maria:Walls:3@Level 1") as box:
+        yield Firm(box)
+
+
+def test_an_approved_call_does_not_borrow_what_the_copy_knows_changed_or_deleted_in_central(firm):
+    borrowed, [result] = firm.borrowed_by("set_parameter", {"element_ids": firm.mix, "name": "Comments",
+                                                            "value": "Checked"})
+    assert not result.is_error, result.content
+    assert borrowed == set(firm.free), result.content        # not the stale ones it left out
+    assert "changed in central" in result.content and "deleted in central" in result.content
+
+
+@pytest.mark.parametrize("name, arguments", [
+    ("copy_elements", {"offset": [0, 30]}),
+    ("tag_elements", {}),
+    ("set_parameter", {"name": "Comments", "value": "P", "preview": True}),
+])
+def test_a_call_that_does_not_change_its_elements_borrows_none_of_them(firm, name, arguments):
+    for decision in ("deny", "approve"):
+        borrowed, [result] = firm.borrowed_by(name, {"element_ids": firm.free + firm.held[:1], **arguments},
+                                              decision)
+        assert borrowed == set(), (decision, result.content)
+        assert "borrowed by maria" not in result.content, result.content     # reading hers is no change
+
+
+def test_copying_a_colleagues_wall_copies_it(firm):
+    [result] = firm.say("copy_elements", {"element_ids": firm.held[:1], "offset": [0, 30]})
+    assert not result.is_error and result.content.startswith("Copied 1 wall"), result.content
+
+
+def test_colouring_borrows_the_view_only_once_approved_and_never_the_elements(firm):
+    view = firm.box.on_main_thread(lambda: firm.box.host.uiapp.ActiveUIDocument.ActiveView.Id.Value)
+    borrowed, [result] = firm.borrowed_by("color_elements", {"element_ids": firm.free + firm.held + firm.changed,
+                                                                   "color": "red"}, "deny")
+    assert borrowed == set(), result.content
+    borrowed, [result] = firm.borrowed_by("color_elements", {"element_ids": firm.free + firm.held, "color": "red"})
+    assert not result.is_error and borrowed == {view}, result.content
+
+
+def test_colouring_in_a_view_a_colleague_borrows_is_not_run_and_says_who(firm):
+    view = firm.box.on_main_thread(lambda: firm.box.host.uiapp.ActiveUIDocument.ActiveView.Id.Value)
+    firm.box.on_main_thread(lambda: (central.colleague_borrows(firm.doc, "maria", [view]), firm.doc._learn_from_central()))
+    [result] = firm.say("color_elements", {"element_ids": firm.free, "color": "red"})
+    assert result.is_error and "borrowed by maria" in result.content, result.content
+
+
+def test_an_id_not_in_the_model_is_left_out_of_a_copy_too_and_named(firm):
+    borrowed, [result] = firm.borrowed_by("copy_elements", {"element_ids": firm.free + firm.missing, "offset": [0, 30]})
+    assert not result.is_error and result.content.startswith("Copied 2 walls"), result.content
+    assert "1 element not in the model" in result.content and "99999999" in result.content
+    assert borrowed == set()

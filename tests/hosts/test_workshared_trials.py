@@ -131,3 +131,45 @@ def test_an_id_not_in_the_model_is_left_out_of_a_copy_too_and_named(firm):
     assert not result.is_error and result.content.startswith("Copied 2 walls"), result.content
     assert "1 element not in the model" in result.content and "99999999" in result.content
     assert borrowed == set()
+
+
+def _hosted_door(firm) -> tuple[int, int]:
+    """(a wall nobody borrows, a door it hosts)."""
+    def find():
+        for wall in firm.free:
+            inserts = firm.doc.GetElement(DB.ElementId(wall)).FindInserts(True, False, False, False)
+            if inserts.Count:
+                return wall, next(iter(inserts)).Value
+    return firm.box.on_main_thread(find)
+
+
+@pytest.mark.parametrize("name, arguments", [
+    ("move_elements", {"offset": [0.5, 0]}),
+    ("rotate_elements", {"angle": 3}),
+    ("delete_elements", {}),
+])
+def test_a_wall_whose_door_a_colleague_borrows_is_left_out_named_and_not_borrowed(firm, name, arguments):
+    wall, door = _hosted_door(firm)
+    other = next(w for w in firm.free if w != wall)
+    firm.box.on_main_thread(lambda: (central.colleague_borrows(firm.doc, "maria", [door]), firm.doc._learn_from_central()))
+    borrowed, [result] = firm.borrowed_by(name, {"element_ids": [wall, other], **arguments}, "deny")
+    assert borrowed == set(), result.content
+    borrowed, [result] = firm.borrowed_by(name, {"element_ids": [wall, other], **arguments})
+    assert not result.is_error, result.content      # the other wall moves: Revit would refuse the whole commit
+    assert f"hosting element {door}, borrowed by maria" in result.content and str(wall) in result.content
+    assert wall not in borrowed and door not in borrowed, result.content
+    assert other in borrowed or name == "delete_elements"
+
+
+def test_a_preview_does_not_move_a_door_you_do_not_borrow_with_a_wall_you_do(firm):
+    wall, door = _hosted_door(firm)
+    firm.box.on_main_thread(lambda: (central.colleague_borrows(firm.doc, "you", [wall]), firm.doc._learn_from_central()))
+    borrowed, [result] = firm.borrowed_by("move_elements", {"element_ids": [wall], "offset": [0.5, 0]}, "deny")
+    assert borrowed == set(), result.content        # moving the wall in the preview would borrow its door
+
+
+def test_a_call_whose_elements_all_others_hold_says_so_once_without_claiming_a_trial(firm):
+    [result] = firm.say("set_parameter", {"element_ids": firm.held, "name": "Comments", "value": "x"})
+    assert result.is_error and result.content.startswith("Not run: set_parameter left out 3 of its 3"), result.content
+    assert "borrowed by maria" in result.content and result.content.count("Nothing was changed.") == 1
+    assert "tried on the model" not in result.content and "central can be reached" not in result.content

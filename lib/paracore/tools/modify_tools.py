@@ -755,7 +755,8 @@ def _describe_move(ctx, args: MoveElementsArgs) -> str:
     return f"Move {_noun(elements)}{_with_hosted(ctx, elements)} by {_vector_text(ctx, _offset(ctx, args.offset))}"
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_move)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_move,
+      takes_along_hosted=True)
 def move_elements(ctx, args: MoveElementsArgs):
     """Move elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
 
@@ -911,7 +912,8 @@ def _describe_rotate(ctx, args: RotateElementsArgs) -> str:
             f"about {_point(ctx, center)}")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_rotate)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_rotate,
+      takes_along_hosted=True)
 def rotate_elements(ctx, args: RotateElementsArgs):
     """Rotate elements in plan about a vertical axis (the working set when element_ids is left out).
 
@@ -967,7 +969,7 @@ def _describe_delete(ctx, args: DeleteElementsArgs) -> str:
 
 
 @tool(writes=True, needs_approval=True, working_set_policy="none", needs_element_ids=True,
-      describe=_describe_delete)
+      describe=_describe_delete, takes_along_hosted=True)
 def delete_elements(ctx, args: DeleteElementsArgs):
     """Delete elements from the model (the working set when element_ids is left out). Always asks
     the user first.

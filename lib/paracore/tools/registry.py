@@ -92,6 +92,9 @@ class ToolSpec:
     # (color_elements: its targets), or changes nothing (set_parameter with preview). In a workshared
     # model only what a call changes is borrowed (hosts/revit/ownership.py); None: it always does.
     changes: Callable[[BaseModel], bool] | None = None
+    # True: the call also changes the doors and windows hosted in its elements (they move, turn or are
+    # deleted with their wall), so in a workshared model it must be able to change those too.
+    takes_along_hosted: bool = False
 
     def changes_element_ids(self, args: BaseModel) -> bool:
         return self.writes and self.takes_element_ids and (self.changes is None or bool(self.changes(args)))
@@ -168,6 +171,7 @@ def make_spec(
     description: str | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
     changes: Callable[[BaseModel], bool] | None = None,
+    takes_along_hosted: bool = False,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
 
@@ -199,7 +203,8 @@ def make_spec(
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable),
-                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets, changes=changes)
+                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets, changes=changes,
+                    takes_along_hosted=bool(takes_along_hosted))
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -400,6 +405,7 @@ def tool(
     registry: Registry | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
     changes: Callable[[BaseModel], bool] | None = None,
+    takes_along_hosted: bool = False,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
 
@@ -414,4 +420,5 @@ def tool(
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
-                       previewable=previewable, targets=targets, changes=changes)
+                       previewable=previewable, targets=targets, changes=changes,
+                       takes_along_hosted=takes_along_hosted)

@@ -75,12 +75,19 @@ def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narro
     # What the copy already knows changed or was deleted in central is left out before asking: Revit
     # lends an element "possibly out of date" (CheckoutElements), and it would stay borrowed unchanged.
     stale = {i: reason for i in present if (reason := _stale(doc, i))}
+    # A wall moved, turned or deleted takes its doors and windows along: they are borrowed with it, and
+    # a wall whose door the copy knows someone else holds is not asked for at all.
+    hosted = _hosted(doc, calls)
+    known = _through_hosted(_blocked_in_cache(doc, [i for inserts in hosted.values() for i in inserts]), hosted)
+    asked = [i for i in present if i not in stale and i not in known]
+    asked += [i for host in asked for i in hosted.get(host, ()) if i not in asked]
     try:
-        blocked = _blocked_in_central(doc, [i for i in present if i not in stale])
+        blocked = _blocked_in_central(doc, asked)
     except Exception as error:  # noqa: BLE001 - Revit's CentralModel* exceptions, and what the API adds
         log.warning("check out failed: %s: %s", type(error).__name__, error)
         return {call_id: Narrowed(None, _refusal(error)) for call_id, call in calls if _ids_of(call)}
-    return _narrow_all(calls, {**missing, **stale, **blocked})
+    # An element's own reason comes first: its door matters only when the element itself could change.
+    return _narrow_all(calls, {**known, **_through_hosted(blocked, hosted), **blocked, **stale, **missing})
 
 
 def _refusal(error: Exception) -> str:
@@ -102,6 +109,10 @@ def from_cache(doc, call: PreparedCall) -> Narrowed | None:
     missing = {i: NOT_IN_MODEL for i in given if doc.GetElement(element_id(i)) is None}
     present = [i for i in _ids_of(call) if i not in missing]
     blocked = {} if doc.IsDetached else _blocked_in_cache(doc, present)
+    if not doc.IsDetached:
+        hosted = _hosted(doc, [("call", call)])
+        hosted_blocked = _blocked_in_cache(doc, [i for inserts in hosted.values() for i in inserts])
+        blocked.update({**_through_hosted(hosted_blocked, hosted), **blocked})
     return _narrow_all([("call", call)], {**missing, **blocked}).get("call")
 
 
@@ -121,8 +132,12 @@ def owned_part(doc, call: PreparedCall) -> tuple[PreparedCall | None, list[int]]
     if not ids or not doc.IsWorkshared or doc.IsDetached:
         return call, []
     utils = DB.WorksharingUtils
-    owned = [i for i in ids if utils.GetCheckoutStatus(doc, element_id(i)) == DB.CheckoutStatus.OwnedByCurrentUser
-             or utils.GetModelUpdatesStatus(doc, element_id(i)) == DB.ModelUpdatesStatus.NotYetInCentral]
+
+    def mine(value: int) -> bool:
+        return (utils.GetCheckoutStatus(doc, element_id(value)) == DB.CheckoutStatus.OwnedByCurrentUser
+                or utils.GetModelUpdatesStatus(doc, element_id(value)) == DB.ModelUpdatesStatus.NotYetInCentral)
+    hosted = _hosted(doc, [("call", call)])    # a wall's doors move with it: they must be the user's too
+    owned = [i for i in ids if mine(i) and all(mine(h) for h in hosted.get(i, ()))]
     if len(owned) == len(ids):
         return call, []
     mine = set(owned)
@@ -204,6 +219,32 @@ def _held_by_whom(doc, value: int) -> str:
     if workset is not None and workset.Owner == owner:
         return f"owned by {owner} because workset '{workset.Name}' is editable by {owner}"
     return f"borrowed by {owner}"
+
+
+def _hosted(doc, calls: Iterable[tuple[str, PreparedCall]]) -> dict[int, list[int]]:
+    """The doors and windows (inserts) hosted in the elements of the calls that take them along (a
+    wall moved, turned or deleted: ToolSpec.takes_along_hosted), by host id."""
+    hosted: dict[int, list[int]] = {}
+    for _, call in calls:
+        if not call.spec.takes_along_hosted:
+            continue
+        for value in _ids_of(call):
+            element = doc.GetElement(element_id(value))
+            if value not in hosted and isinstance(element, DB.HostObject):
+                inserts = [id_value(i) for i in element.FindInserts(True, False, False, False)]
+                if inserts:
+                    hosted[value] = inserts
+    return hosted
+
+
+def _through_hosted(blocked: dict[int, str], hosted: dict[int, list[int]]) -> dict[int, str]:
+    """The hosts of elements in ``blocked``, each with why: Revit would refuse the whole commit."""
+    reasons = {}
+    for host, inserts in hosted.items():
+        held = next((i for i in inserts if i in blocked), None)
+        if held is not None:
+            reasons[host] = f"hosting element {held}, {blocked[held]}"
+    return reasons
 
 
 def editable_workset(doc, element):

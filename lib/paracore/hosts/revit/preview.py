@@ -87,6 +87,7 @@ class Preview:
     guarded: tuple[str, ...] = ()   # dialogs answered and saves refused (revit/step_guard.py)
     left_out: str = ""              # elements others own, left out of the call (hosts/revit/ownership.py)
     untried: str = ""               # elements nobody owns, not tried: trying would borrow them (ownership.py)
+    refused: bool = False           # ``error`` is why the call cannot run at all; nothing was tried
 
     @property
     def modified_count(self) -> int:
@@ -150,11 +151,11 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     if doc.IsReadOnly:
         return None
     preview = _narrowed_preview(uidoc, session, call, earlier)
-    if doc.IsWorkshared and preview is not None and preview.error:
+    if doc.IsWorkshared and preview is not None and preview.error and not preview.refused:
         # The copy's cache may be behind central: a failed commit can teach it who holds what (the
         # stand-in learns so; Revit does not document it), so try once more as the run would go.
         again = _narrowed_preview(uidoc, session, call, earlier)
-        preview = again if again is None or not again.error else \
+        preview = again if again is None or not again.error or again.refused else \
             dataclasses.replace(again, error=f"{again.error}\n{WORKSHARED_HINT}")
     return preview
 
@@ -169,7 +170,7 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
     doc = uidoc.Document
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
-        return Preview(error=narrowed.note)
+        return Preview(error=narrowed.note, refused=True)   # others hold every element: nothing to try
     # Only what the user owns already is tried: a commit here would borrow the rest for good.
     tried, untried = ownership.owned_part(doc, call if narrowed is None else narrowed.call)
     untried += targets.untried(doc, session, call)       # a tool whose elements are its targets (import)

@@ -173,3 +173,18 @@ def test_a_call_whose_elements_all_others_hold_says_so_once_without_claiming_a_t
     assert result.is_error and result.content.startswith("Not run: set_parameter left out 3 of its 3"), result.content
     assert "borrowed by maria" in result.content and result.content.count("Nothing was changed.") == 1
     assert "tried on the model" not in result.content and "central can be reached" not in result.content
+
+
+@pytest.mark.parametrize("trouble", ["unreachable", "locked"])
+def test_without_central_the_elements_you_own_already_still_change_and_the_rest_are_named(firm, trouble):
+    where = central.central_of(firm.doc)
+    setattr(where, *(("reachable", False) if trouble == "unreachable" else ("locked_by", "li")))
+    before = firm.owners()
+    [result] = firm.say("set_parameter", {"element_ids": firm.mine + firm.free, "name": "Comments", "value": "x"})
+    assert not result.is_error, result.content       # Revit lets you change what you borrow without central
+    assert result.content.startswith("Set 'Comments' on 1 wall: 1 of 1 now read 'x'"), result.content
+    said = "cannot be reached" if trouble == "unreachable" else "is locked"
+    assert f"2 elements nobody borrows now, and central {said}" in result.content, result.content
+    assert firm.owners() == before
+    [result] = firm.say("set_parameter", {"element_ids": firm.free, "name": "Comments", "value": "x"})
+    assert result.is_error and result.content.startswith("Not run") and firm.owners() == before

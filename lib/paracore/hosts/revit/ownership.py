@@ -85,13 +85,39 @@ def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narro
         blocked = _blocked_in_central(doc, asked)
     except Exception as error:  # noqa: BLE001 - Revit's CentralModel* exceptions, and what the API adds
         log.warning("check out failed: %s: %s", type(error).__name__, error)
-        return {call_id: Narrowed(None, _refusal(error)) for call_id, call in calls if _ids_of(call)}
+        return _without_central(doc, calls, present, hosted, missing, error)
     # An element's own reason comes first: its door matters only when the element itself could change.
     return _narrow_all(calls, {**known, **_through_hosted(blocked, hosted), **blocked, **stale, **missing})
 
 
+def _without_central(doc, calls, present: list[int], hosted: dict[int, list[int]], missing: dict[int, str],
+                     error: Exception) -> dict[str, Narrowed]:
+    """Central cannot be asked (locked, or out of reach): the calls change only what the user owns
+    already, which Revit lets them change without central (it asks central only to borrow), and name
+    the rest; a call that owns none of its elements is refused with why."""
+    said = "is locked" if _locked(error) else "cannot be reached"
+    owned = {i for i in present if _owned_already(doc, i) and all(_owned_already(doc, h) for h in hosted.get(i, ()))}
+    held = _blocked_in_cache(doc, [i for i in present if i not in owned])
+    reasons = {i: held.get(i) or f"nobody borrows now, and central {said}" for i in present if i not in owned}
+    narrowed = _narrow_all(calls, {**reasons, **missing})
+    refusal = _refusal(error)
+    return {call_id: (Narrowed(None, refusal) if said.call is None else said) for call_id, said in narrowed.items()}
+
+
+def _locked(error: Exception) -> bool:
+    return type(error).__name__ == "CentralModelContentionException"   # what the lock callback's False raises
+
+
+def _owned_already(doc, value: int) -> bool:
+    """The user owns the element as the copy last learnt (borrowed, on a workset they made editable),
+    or made it here and it is not in central yet: changing it borrows nothing."""
+    utils = DB.WorksharingUtils
+    return (utils.GetCheckoutStatus(doc, element_id(value)) == DB.CheckoutStatus.OwnedByCurrentUser
+            or utils.GetModelUpdatesStatus(doc, element_id(value)) == DB.ModelUpdatesStatus.NotYetInCentral)
+
+
 def _refusal(error: Exception) -> str:
-    if type(error).__name__ == "CentralModelContentionException":   # what the lock callback's False raises
+    if _locked(error):
         return CENTRAL_LOCKED
     return (f"Not run: Paracore could not check out the elements from the central model "
             f"({type(error).__name__}: {error}). Nothing was changed. Check that central can be reached "
@@ -131,13 +157,8 @@ def owned_part(doc, call: PreparedCall) -> tuple[PreparedCall | None, list[int]]
     ids = _ids_of(call)
     if not ids or not doc.IsWorkshared or doc.IsDetached:
         return call, []
-    utils = DB.WorksharingUtils
-
-    def mine(value: int) -> bool:
-        return (utils.GetCheckoutStatus(doc, element_id(value)) == DB.CheckoutStatus.OwnedByCurrentUser
-                or utils.GetModelUpdatesStatus(doc, element_id(value)) == DB.ModelUpdatesStatus.NotYetInCentral)
     hosted = _hosted(doc, [("call", call)])    # a wall's doors move with it: they must be the user's too
-    owned = [i for i in ids if mine(i) and all(mine(h) for h in hosted.get(i, ()))]
+    owned = [i for i in ids if _owned_already(doc, i) and all(_owned_already(doc, h) for h in hosted.get(i, ()))]
     if len(owned) == len(ids):
         return call, []
     mine = set(owned)

@@ -421,8 +421,8 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     if args.category is None and args.level is None and args.type_name is None and not args.conditions:
         raise ToolError("Say what to keep: give category, level, type_name or conditions "
                         "(e.g. level 'Level 2').")
-    ids = list(ctx.session.working_set.ids)
-    if not ids:
+    ids, linked = list(ctx.session.working_set.ids), list(ctx.session.working_set.linked)
+    if not ids and not linked:
         raise ToolError("The working set is empty, so there is nothing to filter. Find elements with "
                         "search_elements (to_working_set 'replace') first.")
     elements, missing = elements_by_id(ctx, ids)
@@ -437,27 +437,46 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     for element in elements:
         (kept if query.matches_all(element) else removed).append(element)
     kept_ids = [ctx.id_value(e.Id) for e in kept]
+    kept_linked, linked_note = _filter_linked(linked, args, query)
 
-    if not kept:
+    if not kept and not kept_linked:
         text = (f"None of the {plural(len(elements), 'element', grouped=True)} in the working set matches "
                 f"({criteria}); "
                 f"the working set was left as it was ({_summary(elements)}).")
         if query.level is not None:
             levels = Counter(level_name(ctx, e) or "no level" for e in elements)
             text += f" Their levels: {counts_text(levels)}."
-        return text + _missing_note(missing)
+        return text + _missing_note(missing) + (f" {linked_note}" if linked_note else "")
 
     text = (f"Kept {_n(len(kept))} of the {plural(len(elements), 'element', grouped=True)} in the working set "
-            f"({criteria}): {_summary(kept)}.")
+            f"({criteria}): {_summary(kept)}." if elements else "")
     if removed:
         text += f" Removed {_n(len(removed))}: {_summary(removed)}."
-    else:
+    elif elements:
         text += " Nothing was removed: they all match."
     if missing:
         text += (f" Also dropped {plural(len(missing), 'id', grouped=True)} that no longer "
                  f"{'exists' if len(missing) == 1 else 'exist'}.")
-    text += f" Working set ids: {id_sample(kept_ids)}."
-    return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text))
+    if kept_ids:
+        text += f" Working set ids: {id_sample(kept_ids)}."
+    text = f"{text} {linked_note}".strip() if linked_note else text
+    return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text, linked=kept_linked))
+
+
+def _filter_linked(linked, args: FilterWorkingSetArgs, query) -> tuple[list, str]:
+    """The working set's elements inside links that a filter keeps, and what it says of them. Their
+    category is known without reading the link; a level, a type or conditions are not checked inside
+    links, so such a filter keeps them all and says so."""
+    if not linked:
+        return [], ""
+    if args.level is not None or args.type_name is not None or args.conditions:
+        return linked, (f"The {_n(len(linked))} linked elements were not filtered (only category is checked inside "
+                        "links) and stay in the working set.")
+    wanted = (query.category_label or "").casefold()
+    kept = [element for element in linked if element.category.casefold() == wanted]
+    gone = len(linked) - len(kept)
+    return kept, (f"Linked elements: kept {_n(len(kept))} of {_n(len(linked))}"
+                  + (f", removed {_n(gone)} linked of other categories." if gone else "."))
 
 
 # --- reading elements -------------------------------------------------------------------------------

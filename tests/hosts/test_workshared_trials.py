@@ -188,3 +188,29 @@ def test_without_central_the_elements_you_own_already_still_change_and_the_rest_
     assert firm.owners() == before
     [result] = firm.say("set_parameter", {"element_ids": firm.free, "name": "Comments", "value": "x"})
     assert result.is_error and result.content.startswith("Not run") and firm.owners() == before
+
+
+def _types_of(firm, ids) -> list[int]:
+    return firm.box.on_main_thread(lambda: sorted({firm.doc.GetElement(DB.ElementId(i)).GetTypeId().Value for i in ids}))
+
+
+def test_a_type_parameter_borrows_the_types_it_changes_only_once_approved_and_not_the_walls(firm):
+    walls = firm.free
+    types = _types_of(firm, walls)
+    arguments = {"element_ids": walls, "name": "Fire Rating", "value": "1h", "include_type_parameters": True}
+    borrowed, [result] = firm.borrowed_by("set_parameter", arguments, "deny")
+    assert borrowed == set(), result.content                 # the preview committed the types: borrowed for good
+    borrowed, [result] = firm.borrowed_by("set_parameter", arguments)
+    assert not result.is_error and borrowed == set(types), result.content
+
+
+def test_a_type_a_colleague_borrows_is_left_out_of_a_type_parameter_and_named(firm):
+    walls = firm.free + firm.mine
+    types = _types_of(firm, walls)
+    walls += firm.missing                                    # one id not in the model must not hide the types
+    assert len(types) == 2
+    firm.box.on_main_thread(lambda: (central.colleague_borrows(firm.doc, "maria", types[:1]), firm.doc._learn_from_central()))
+    arguments = {"element_ids": walls, "name": "Fire Rating", "value": "1h", "include_type_parameters": True}
+    borrowed, [result] = firm.borrowed_by("set_parameter", arguments)
+    assert not result.is_error and borrowed == set(types[1:]), result.content
+    assert f"borrowed by maria" in result.content and str(types[0]) in result.content, result.content

@@ -530,8 +530,61 @@ def _describe_set_parameter(ctx, args: SetParameterArgs) -> str:
     return ("Preview only, nothing changes: " + text[0].lower() + text[1:]) if args.preview else text
 
 
+def _set_parameter_targets(ctx, args: SetParameterArgs) -> list[int]:
+    """With include_type_parameters, what the call changes may be the elements' types, not the elements:
+    the ids it changes, for a workshared model to borrow (hosts/revit/targets.py). Otherwise none: its
+    element_ids are what it changes (or, with preview, nothing is)."""
+    if args.preview or not args.include_type_parameters or not ctx.doc.IsWorkshared:
+        return []
+    present = [i for i in args.element_ids or () if ctx.doc.GetElement(ctx.element_id(i)) is not None]
+    plan = _plan_parameter(ctx, args.model_copy(update={"element_ids": present}))   # missing ids: left out, named
+    return list(dict.fromkeys(ctx.id_value(t.owner.Id) for t in plan.targets))
+
+
+def _leave_out_held(ctx, plan: _ParameterPlan) -> str:
+    """Drop the targets a workshared model does not let this user change now (``ctx.left_out`` at the
+    run, the local copy's cache before it), naming each with why, and those the preview must not try
+    (``ctx.untried``: trying would borrow them; the approval names them)."""
+    if not ctx.doc.IsWorkshared:
+        return ""
+    ids = {ctx.id_value(t.owner.Id) for t in plan.targets}
+    held = ids & ctx.left_out if ctx.left_out is not None else {i for i in ids if _held_now(ctx, i)}
+    dropped = [t for t in plan.targets if ctx.id_value(t.owner.Id) in held]
+    plan.targets = [t for t in plan.targets if ctx.id_value(t.owner.Id) not in held | set(ctx.untried)]
+    if not dropped:
+        return ""
+    named = [f"{element_label(ctx, t.owner)} (id {ctx.id_value(t.owner.Id)}, {_held_by(ctx, t.owner)})"
+             for t in dropped]
+    return (f" Left out, as Revit lets nobody else change them now: {'; '.join(named)}. Once they are "
+            "synchronized and relinquished (or you Reload Latest), ask again.")
+
+
+def _held_now(ctx, value: int) -> bool:
+    """Another user owns it, or it changed or was deleted in central, as the copy last learnt."""
+    from Autodesk.Revit import DB
+    utils, element = DB.WorksharingUtils, ctx.element_id(value)
+    return (utils.GetCheckoutStatus(ctx.doc, element) == DB.CheckoutStatus.OwnedByOtherUser
+            or utils.GetModelUpdatesStatus(ctx.doc, element) in (DB.ModelUpdatesStatus.UpdatedInCentral,
+                                                                  DB.ModelUpdatesStatus.DeletedInCentral))
+
+
+def _held_by(ctx, element) -> str:
+    """Who owns the element and how, or how it is out of date with central (as the copy last learnt)."""
+    from Autodesk.Revit import DB
+    utils = DB.WorksharingUtils
+    owner = utils.GetWorksharingTooltipInfo(ctx.doc, element.Id).Owner
+    if owner and owner != ctx.doc.Application.Username:
+        workset = ctx.doc.GetWorksetTable().GetWorkset(element.WorksetId)
+        if workset is not None and workset.Owner == owner:
+            return f"owned by {owner} because workset '{workset.Name}' is editable by {owner}"
+        return f"borrowed by {owner}"
+    if utils.GetModelUpdatesStatus(ctx.doc, element.Id) == DB.ModelUpdatesStatus.DeletedInCentral:
+        return "deleted in central"
+    return "changed in central since you last reloaded"
+
+
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter,
-      changes=lambda args: not args.preview)
+      changes=lambda args: not args.preview and not args.include_type_parameters, targets=_set_parameter_targets)
 def set_parameter(ctx, args: SetParameterArgs):
     """Set one parameter to one value on elements (the working set when element_ids is left out).
 
@@ -544,6 +597,9 @@ def set_parameter(ctx, args: SetParameterArgs):
     the new value.
     """
     plan = _plan_parameter(ctx, args)
+    held_note = _leave_out_held(ctx, plan) if args.include_type_parameters else ""
+    if not plan.targets:     # a preview: none of them is the user's yet (the approval says so)
+        return f"Not tried: none of what it changes is borrowed by you yet.{held_note}"
     old = [_shown(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
     if args.preview:
         return _preview(ctx, plan, old)
@@ -551,7 +607,7 @@ def set_parameter(ctx, args: SetParameterArgs):
         _set(ctx, target, plan.name)
     ids = [(ctx.id_value(t.owner.Id), t.new) for t in plan.targets]
     subject = _subject(ctx, plan)
-    skipped = _skipped_note(ctx, plan)
+    skipped = _skipped_note(ctx, plan) + held_note
 
     def compare(read_back: ReadBack) -> None:
         for value, new, owner, parameter, holds in _stored_values(ctx, plan.name, ids):

@@ -202,6 +202,12 @@ def _blocked_in_central(doc, ids: list[int]) -> dict[int, str]:
     return _reasons(doc, ids, owned)
 
 
+def held_in_cache(doc, ids: list[int]) -> dict[int, str]:
+    """The ids another user owns, or that changed or were deleted in central, as the copy last
+    learnt, each with why."""
+    return _blocked_in_cache(doc, ids) if doc.IsWorkshared and not doc.IsDetached else {}
+
+
 def _blocked_in_cache(doc, ids: list[int]) -> dict[int, str]:
     free = {i for i in ids if DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i))
             != DB.CheckoutStatus.OwnedByOtherUser}

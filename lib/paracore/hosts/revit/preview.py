@@ -171,6 +171,9 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
         return Preview(error=narrowed.note, refused=True)   # others hold every element: nothing to try
+    refused = targets.refusal(doc, session, call)            # ... or every target (a view, a type)
+    if refused is not None:
+        return Preview(error=refused, refused=True)
     # Only what the user owns already is tried: a commit here would borrow the rest for good.
     tried, untried = ownership.owned_part(doc, call if narrowed is None else narrowed.call)
     untried += targets.untried(doc, session, call)       # a tool whose elements are its targets (import)

@@ -214,3 +214,15 @@ def test_a_type_a_colleague_borrows_is_left_out_of_a_type_parameter_and_named(fi
     borrowed, [result] = firm.borrowed_by("set_parameter", arguments)
     assert not result.is_error and borrowed == set(types[1:]), result.content
     assert f"borrowed by maria" in result.content and str(types[0]) in result.content, result.content
+
+
+def test_undo_last_turn_after_a_workshared_write_says_what_stays_borrowed(firm):
+    from paracore.hosts.revit.undo_turn import undo_last_turn
+    borrowed, [result] = firm.borrowed_by("set_parameter", {"element_ids": firm.free, "name": "Comments", "value": "u"})
+    assert not result.is_error and borrowed == set(firm.free)
+    undone = undo_last_turn(firm.box.runtime)
+    assert undone.done, undone.message
+    # Revit's Undo does not relinquish: the two walls stay borrowed, and the user is told so.
+    assert {i: firm.owners().get(i) for i in firm.free} == {i: "you" for i in firm.free}
+    assert "2 elements it changed stay borrowed by you" in undone.message, undone.message
+    assert "Synchronize with Central" in undone.message

@@ -29,7 +29,7 @@ from typing import Callable
 
 from paracore.hosts.revit import undo_ledger
 from paracore.revit import dotnet
-from paracore.revit.api import UI, RevitExceptions
+from paracore.revit.api import DB, UI, RevitExceptions
 from paracore.revit.context import element_id
 from paracore.revit.documents import document_key
 
@@ -219,7 +219,8 @@ class _Run:
         if done:
             names = ", ".join(f"'{entry.name}'" for entry in self.undone)
             message = (f"Undid turn {self.turn}: {undone} undo {'entry' if undone == 1 else 'entries'} ({names}). "
-                       + _restore_working_set(self.doc, self.session, self.undone))
+                       + _restore_working_set(self.doc, self.session, self.undone)
+                       + _still_borrowed(self.doc, self.undone))
             self.session.add_model_note(NOTE_FOR_MODEL.format(names=names))
         else:
             message = problem if undone == 0 else f"{problem} {undone} of {self.total} entries were undone."
@@ -228,6 +229,21 @@ class _Run:
             self.on_done(result)
         except Exception:  # noqa: BLE001 - a broken listener must not break Revit's event
             log.exception("Undo last turn: reporting the result failed")
+
+
+def _still_borrowed(doc, entries) -> str:
+    """In a workshared model: Revit's Undo takes the changes back, not the checkouts (only a synchronize
+    or a relinquish gives elements back), so the elements the turn changed stay the user's in central."""
+    changed = {i for entry in entries if entry.workshared for i in (*entry.modified, *entry.deleted)}
+    if not changed or not doc.IsWorkshared or doc.IsDetached:
+        return ""
+    mine = [i for i in changed if doc.GetElement(element_id(i)) is not None
+            and DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i)) == DB.CheckoutStatus.OwnedByCurrentUser]
+    if not mine:
+        return ""
+    n = len(mine)
+    return (f" The {n} element{'s' if n != 1 else ''} it changed stay borrowed by you in central (Undo does not "
+            "give them back): Synchronize with Central and relinquish them when colleagues need them.")
 
 
 def _restore_working_set(doc, session, entries) -> str:

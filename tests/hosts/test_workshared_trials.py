@@ -226,3 +226,18 @@ def test_undo_last_turn_after_a_workshared_write_says_what_stays_borrowed(firm):
     assert {i: firm.owners().get(i) for i in firm.free} == {i: "you" for i in firm.free}
     assert "2 elements it changed stay borrowed by you" in undone.message, undone.message
     assert "Synchronize with Central" in undone.message
+
+
+def test_a_detached_model_says_it_is_detached_where_it_lists_worksets_and_describes_elements():
+    with Sandbox("duplex") as box:
+        box.on_main_thread(lambda: central.open_detached(box.doc))
+        firm_model = ScriptedModel([])
+        agent = box.agent(firm_model)
+        wall = box.on_main_thread(lambda: next(iter(DB.FilteredElementCollector(box.doc).OfClass(DB.Wall))).Id.Value)
+        firm_model.steps += [ScriptedStep.model_validate({"tool_calls": [
+                                 {"id": "a", "name": "list_worksets", "arguments": {}},
+                                 {"id": "b", "name": "get_element_info", "arguments": {"element_ids": [wall]}}]}),
+                             ScriptedStep.model_validate({"text": "ok."})]
+        listed, info = [e.content for e in agent.run_turn("worksets?") if e.kind == "tool_call_finished"]
+    assert "detached from central" in listed, listed
+    assert "not borrowed" not in info and "detached from central" in info, info

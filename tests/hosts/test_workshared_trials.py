@@ -241,3 +241,11 @@ def test_a_detached_model_says_it_is_detached_where_it_lists_worksets_and_descri
         listed, info = [e.content for e in agent.run_turn("worksets?") if e.kind == "tool_call_finished"]
     assert "detached from central" in listed, listed
     assert "not borrowed" not in info and "detached from central" in info, info
+
+
+def test_a_synchronize_that_brings_a_colleagues_delete_takes_it_out_of_the_working_set(firm):
+    firm.say("set_working_set", {"element_ids": firm.deleted + firm.free})
+    firm.box.on_main_thread(lambda: firm.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(),
+                                                                     DB.SynchronizeWithCentralOptions()))
+    assert firm.box.on_main_thread(lambda: firm.doc.GetElement(DB.ElementId(firm.deleted[0]))) is None
+    assert list(firm.box.session.working_set.ids) == firm.free       # no deleted id is left in it

@@ -249,3 +249,9 @@ def test_a_synchronize_that_brings_a_colleagues_delete_takes_it_out_of_the_worki
                                                                      DB.SynchronizeWithCentralOptions()))
     assert firm.box.on_main_thread(lambda: firm.doc.GetElement(DB.ElementId(firm.deleted[0]))) is None
     assert list(firm.box.session.working_set.ids) == firm.free       # no deleted id is left in it
+
+
+def test_the_working_set_names_one_id_no_longer_in_the_model_in_good_english(firm):
+    firm.box.session.working_set.replace(firm.free + firm.missing)
+    [listed] = firm.say("get_working_set", {})
+    assert "1 id no longer exists in the model: 99999999." in listed.content, listed.content

@@ -255,3 +255,9 @@ def test_the_working_set_names_one_id_no_longer_in_the_model_in_good_english(fir
     firm.box.session.working_set.replace(firm.free + firm.missing)
     [listed] = firm.say("get_working_set", {})
     assert "1 id no longer exists in the model: 99999999." in listed.content, listed.content
+
+
+def test_a_call_refused_for_its_own_reason_gets_no_advice_about_central(firm):
+    [result] = firm.say("change_type", {"element_ids": firm.mine, "type_name": "No Such Type"})
+    assert result.is_error and "No wall type named 'No Such Type'" in result.content, result.content
+    assert "central can be reached" not in result.content, result.content

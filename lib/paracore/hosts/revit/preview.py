@@ -151,7 +151,7 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     if doc.IsReadOnly:
         return None
     preview = _narrowed_preview(uidoc, session, call, earlier)
-    if doc.IsWorkshared and preview is not None and preview.error and not preview.refused:
+    if doc.IsWorkshared and preview is not None and preview.error and preview.error.startswith(ROLLED_BACK):
         # The copy's cache may be behind central: a failed commit can teach it who holds what (the
         # stand-in learns so; Revit does not document it), so try once more as the run would go.
         again = _narrowed_preview(uidoc, session, call, earlier)
@@ -160,6 +160,7 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     return preview
 
 
+ROLLED_BACK = "Revit would roll the change back: "   # a commit's failure, as opposed to the tool's own refusal
 WORKSHARED_HINT = ("In a workshared model: check that central can be reached and who borrows these elements "
                    "(get_element_info), then ask again.")
 
@@ -246,7 +247,7 @@ def _run(ctx: ToolContext, call: PreparedCall) -> str | None:
     fails (a script's sys.exit() too), else None."""
     done = run_in_transaction(ctx, call)
     if done.refused is not None:
-        return f"Revit would roll the change back: {done.refused}"
+        return f"{ROLLED_BACK}{done.refused}"
     return done.error
 
 

@@ -261,3 +261,12 @@ def test_a_call_refused_for_its_own_reason_gets_no_advice_about_central(firm):
     [result] = firm.say("change_type", {"element_ids": firm.mine, "type_name": "No Such Type"})
     assert result.is_error and "No wall type named 'No Such Type'" in result.content, result.content
     assert "central can be reached" not in result.content, result.content
+
+
+def test_an_approved_call_that_fails_says_the_elements_checked_out_for_it_stay_borrowed(firm):
+    borrowed, [result] = firm.borrowed_by("change_type", {"element_ids": firm.free, "type_name": "No Such Type"})
+    assert result.is_error and "No wall type named 'No Such Type'" in result.content
+    # Checked out before it ran, as Autodesk recommends; Revit gives back only all of a user's elements.
+    assert borrowed == set(firm.free)
+    assert "checked out 2 elements for change_type before it ran" in result.content, result.content
+    assert "stay borrowed by you" in result.content and "Relinquish All Mine" in result.content

@@ -116,6 +116,29 @@ def _owned_already(doc, value: int) -> bool:
             or utils.GetModelUpdatesStatus(doc, element_id(value)) == DB.ModelUpdatesStatus.NotYetInCentral)
 
 
+def owned_before(doc, calls: Sequence[tuple[str, PreparedCall]]) -> set[int] | None:
+    """The elements the step's calls change that the user owns already, before ``check_out`` borrows
+    the rest; None outside a workshared model with a central."""
+    if not doc.IsWorkshared or doc.IsDetached:
+        return None
+    return {i for i in _targets(calls) if doc.GetElement(element_id(i)) is not None and _owned_already(doc, i)}
+
+
+def borrowed_in_vain(doc, call: PreparedCall, before: set[int] | None) -> str:
+    """For a call that failed: the elements checked out for it that stay borrowed, unchanged, and why."""
+    if before is None:
+        return ""
+    ids = [i for i in _ids_of(call) if i not in before and doc.GetElement(element_id(i)) is not None
+           and DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i)) == DB.CheckoutStatus.OwnedByCurrentUser]
+    if not ids:
+        return ""
+    n = len(ids)
+    return (f"Paracore checked out {n} {'element' if n == 1 else 'elements'} for {call.name} before it ran "
+            f"({_shown(ids)}); {'it stays' if n == 1 else 'they stay'} borrowed by you, unchanged: Revit gives "
+            "elements back only all at once (Synchronize with Central and relinquish, or Collaborate > "
+            "Relinquish All Mine).")
+
+
 def _refusal(error: Exception) -> str:
     if _locked(error):
         return CENTRAL_LOCKED

@@ -270,3 +270,37 @@ def test_an_approved_call_that_fails_says_the_elements_checked_out_for_it_stay_b
     assert borrowed == set(firm.free)
     assert "checked out 2 elements for change_type before it ran" in result.content, result.content
     assert "stay borrowed by you" in result.content and "Relinquish All Mine" in result.content
+
+
+def test_a_wall_a_colleague_borrows_while_the_user_reads_the_approval_is_left_out_without_its_door(firm):
+    wall, door = _hosted_door(firm)
+    other = next(w for w in firm.free if w != wall)
+
+    def approve(request):           # maria borrows the wall meanwhile; the local copy does not know yet
+        central.colleague_borrows(firm.doc, "maria", [wall])
+        return "approve"
+    firm.agent.approver = approve
+    borrowed, [result] = firm.borrowed_by("move_elements", {"element_ids": [wall, other], "offset": [0.3, 0]})
+    assert not result.is_error and "borrowed by maria" in result.content, result.content
+    assert door not in borrowed and wall not in borrowed and other in borrowed, (borrowed, result.content)
+
+
+def test_an_element_found_changed_in_central_only_at_the_run_is_said_to_stay_borrowed(firm):
+    def approve(request):           # bob synchronizes a change meanwhile
+        central.colleague_changes(firm.doc, "bob", firm.free[:1])
+        return "approve"
+    firm.agent.approver = approve
+    borrowed, [result] = firm.borrowed_by("set_parameter", {"element_ids": firm.free, "name": "Comments", "value": "x"})
+    assert not result.is_error and "changed in central" in result.content, result.content
+    assert borrowed == set(firm.free)     # Revit lends it "possibly out of date" and cannot give back one element
+    assert f"checked out 1 element for set_parameter" in result.content and "stays borrowed by you" in result.content
+
+
+def test_a_call_all_of_whose_elements_central_finds_changed_says_they_stay_borrowed(firm):
+    def approve(request):
+        central.colleague_changes(firm.doc, "bob", firm.free)
+        return "approve"
+    firm.agent.approver = approve
+    borrowed, [result] = firm.borrowed_by("set_parameter", {"element_ids": firm.free, "name": "Comments", "value": "x"})
+    assert result.is_error and result.content.startswith("Not run:"), result.content
+    assert "checked out 2 elements for set_parameter" in result.content, result.content

@@ -154,15 +154,25 @@ class _Batch:
     def run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         narrowed = self.narrowed.get(call_id)
         if narrowed is not None and narrowed.call is None:
-            return CallOutcome(call_id, call.name, narrowed.note, True, 0.0, None)
-        ran = call if narrowed is None else narrowed.call
-        outcome = self._run(call_id, ran)
-        notes = ([narrowed.note] if narrowed is not None else []) + list(call.notes)
-        if outcome.is_error and call.spec.writes:
-            notes += [note for note in [ownership.borrowed_in_vain(self.doc, ran, self.owned_before)] if note]
+            outcome, notes = CallOutcome(call_id, call.name, narrowed.note, True, 0.0, None), []
+        else:
+            outcome = self._run(call_id, call if narrowed is None else narrowed.call)
+            notes = ([narrowed.note] if narrowed is not None else []) + list(call.notes)
+        notes += self._borrowed_in_vain(call, narrowed, outcome)
         if notes:
             outcome = dataclasses.replace(outcome, content="\n".join([str(outcome.content), *notes]))
         return outcome
+
+    def _borrowed_in_vain(self, call: PreparedCall, narrowed, outcome: CallOutcome) -> list[str]:
+        """What the step's check-out borrowed for ``call`` that it did not change (it failed, or left
+        them out once central said they were out of date): they stay borrowed, and the result says so."""
+        if not call.spec.writes or self.owned_before is None:
+            return []
+        ran = call if narrowed is None else narrowed.call
+        done = set() if outcome.is_error or ran is None else set(ownership.changed_ids(ran))
+        unchanged = [i for i in ownership.changed_ids(call) if i not in done]
+        note = ownership.borrowed_in_vain(self.doc, call.name, unchanged, self.owned_before)
+        return [note] if note else []
 
     def _run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         start = time.perf_counter()

@@ -80,9 +80,11 @@ def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narro
     hosted = _hosted(doc, calls)
     known = _through_hosted(_blocked_in_cache(doc, [i for inserts in hosted.values() for i in inserts]), hosted)
     asked = [i for i in present if i not in stale and i not in known]
-    asked += [i for host in asked for i in hosted.get(host, ()) if i not in asked]
     try:
         blocked = _blocked_in_central(doc, asked)
+        # The doors of the walls central lent, in a second ask: a wall refused keeps its doors unborrowed.
+        blocked.update(_blocked_in_central(doc, list(dict.fromkeys(
+            i for host in asked if host not in blocked for i in hosted.get(host, ()) if i not in asked))))
     except Exception as error:  # noqa: BLE001 - Revit's CentralModel* exceptions, and what the API adds
         log.warning("check out failed: %s: %s", type(error).__name__, error)
         return _without_central(doc, calls, present, hosted, missing, error)
@@ -124,16 +126,22 @@ def owned_before(doc, calls: Sequence[tuple[str, PreparedCall]]) -> set[int] | N
     return {i for i in _targets(calls) if doc.GetElement(element_id(i)) is not None and _owned_already(doc, i)}
 
 
-def borrowed_in_vain(doc, call: PreparedCall, before: set[int] | None) -> str:
-    """For a call that failed: the elements checked out for it that stay borrowed, unchanged, and why."""
+def changed_ids(call: PreparedCall) -> list[int]:
+    """The element ids the call changes (its element_ids, unless it only reads them)."""
+    return _ids_of(call)
+
+
+def borrowed_in_vain(doc, name: str, unchanged: Iterable[int], before: set[int] | None) -> str:
+    """The ``unchanged`` elements of call ``name`` (it failed, or left them out) that the step's check-out
+    borrowed: they stay borrowed, and why; "" when there are none."""
     if before is None:
         return ""
-    ids = [i for i in _ids_of(call) if i not in before and doc.GetElement(element_id(i)) is not None
+    ids = [i for i in unchanged if i not in before and doc.GetElement(element_id(i)) is not None
            and DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i)) == DB.CheckoutStatus.OwnedByCurrentUser]
     if not ids:
         return ""
     n = len(ids)
-    return (f"Paracore checked out {n} {'element' if n == 1 else 'elements'} for {call.name} before it ran "
+    return (f"Paracore checked out {n} {'element' if n == 1 else 'elements'} for {name} before it ran "
             f"({_shown(ids)}); {'it stays' if n == 1 else 'they stay'} borrowed by you, unchanged: Revit gives "
             "elements back only all at once (Synchronize with Central and relinquish, or Collaborate > "
             "Relinquish All Mine).")

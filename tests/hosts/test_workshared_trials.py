@@ -304,3 +304,26 @@ def test_a_call_all_of_whose_elements_central_finds_changed_says_they_stay_borro
     borrowed, [result] = firm.borrowed_by("set_parameter", {"element_ids": firm.free, "name": "Comments", "value": "x"})
     assert result.is_error and result.content.startswith("Not run:"), result.content
     assert "checked out 2 elements for set_parameter" in result.content, result.content
+
+
+def test_undo_last_turn_gives_back_the_linked_elements_of_the_working_set():
+    from paracore.hosts.revit.undo_turn import undo_last_turn
+    with Sandbox("duplex", links=["SampleHouse4@30,-5,90"]) as box:
+        model = ScriptedModel([])
+        agent = box.agent(model)
+        steps = [[{"id": "f1", "name": "search_elements", "arguments": {"category": "Doors", "link": "all",
+                                                                          "to_working_set": "replace"}}],
+                 [{"id": "f2", "name": "search_elements", "arguments": {"category": "Walls", "level": "Level 1",
+                                                                          "to_working_set": "add"}}],
+                 [{"id": "c1", "name": "copy_elements", "arguments": {"offset": [0, 40]}}]]
+        for step in steps:
+            model.steps += [ScriptedStep.model_validate({"tool_calls": step}), ScriptedStep.model_validate({"text": "ok."})]
+            list(agent.run_turn("next"))
+        linked = box.session.working_set.linked
+        hosts = list(box.session.working_set.ids)
+        assert len(linked) == 3
+        undone = undo_last_turn(box.runtime)
+        assert undone.done, undone.message
+        assert box.session.working_set.linked == linked and len(box.session.working_set.ids) == 17
+        assert "3 linked Doors" in undone.message, undone.message
+        assert hosts != list(box.session.working_set.ids)      # the copies left it

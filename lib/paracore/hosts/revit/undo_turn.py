@@ -219,7 +219,7 @@ class _Run:
         if done:
             names = ", ".join(f"'{entry.name}'" for entry in self.undone)
             message = (f"Undid turn {self.turn}: {undone} undo {'entry' if undone == 1 else 'entries'} ({names}). "
-                       + _restore_working_set(self.doc, self.session, self.undone)
+                       + _restore_working_set(self.doc, self.session, self.undone, self.turn)
                        + _still_borrowed(self.doc, self.undone))
             self.session.add_model_note(NOTE_FOR_MODEL.format(names=names))
         else:
@@ -246,13 +246,17 @@ def _still_borrowed(doc, entries) -> str:
             "give them back): Synchronize with Central and relinquish them when colleagues need them.")
 
 
-def _restore_working_set(doc, session, entries) -> str:
-    """The working set as it was when the turn began, minus elements that no longer exist."""
+def _restore_working_set(doc, session, entries, turn) -> str:
+    """The working set as it was when the turn began (its elements inside links too), minus elements
+    that no longer exist."""
     before = next((e.working_set_before for e in reversed(entries) if e.working_set_before is not None), None)
     if before is None:
         return ""
     alive = [i for i in before if doc.GetElement(element_id(i)) is not None]
-    session.working_set.replace(alive, source="undo last turn")
+    mark = next((m for m in (session.last_turn, session.turn) if m is not None and m.number == turn), None)
+    linked = mark.linked_before if mark is not None else session.working_set.linked
+    linked = [e for e in linked if doc.GetElement(element_id(e.link_id)) is not None]   # its link still there
+    session.working_set.replace(alive, source="undo last turn", linked=linked)
     return f"The working set is back to {session.working_set.summary()}."
 
 

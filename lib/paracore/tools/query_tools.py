@@ -492,9 +492,29 @@ def get_element_info(ctx, args: ElementInfoArgs):
     """
     ids = unique_ids(args.element_ids or [])
     groups, unread = _linked_groups(ctx, args.linked_ids)
-    parts = [_element_info(ctx, *_existing(ctx, ids))] if ids or not groups else []
-    parts += [_element_info(link_ctx, elements, []) for link_ctx, elements in groups]
-    return "\n".join(parts) + _unread_note(unread)
+    documents = [(ctx, *_existing(ctx, ids))] if ids or not groups else []
+    documents += [(link_ctx, elements, []) for link_ctx, elements in groups]
+    if len(documents) == 1:
+        return _element_info(*documents[0]) + _unread_note(unread)
+    return _documents_info(documents) + _unread_note(unread)
+
+
+def _documents_info(documents) -> str:
+    """The host's elements and each link's, within one result's bound: each document its share of it
+    (in full only when that fits); documents past the bound are named and counted."""
+    share = max(RESULT_BUDGET // len(documents), 300)
+    parts, left = [], []
+    for doc_ctx, elements, missing in documents:
+        part = _element_info(doc_ctx, elements, missing, budget=share)
+        if sum(len(p) + 1 for p in parts) + len(part) <= RESULT_BUDGET:
+            parts.append(part)
+        else:
+            left.append((doc_ctx, elements))
+    if left:
+        names = ", ".join(f"'{c.link.label}'" if c.link is not None else "this model" for c, _ in left)
+        parts.append(f"… and {_n(sum(len(e) for _, e in left))} elements not described, in {names}: pass the "
+                     "element_ids, or linked_ids of one link, to read them.")
+    return "\n".join(parts)
 
 
 def _linked_groups(ctx, linked_ids) -> tuple[list, list[str]]:
@@ -521,18 +541,23 @@ def _unread_note(unread: list[str]) -> str:
             + ".") if unread else ""
 
 
-def _element_info(ctx, elements, missing) -> str:
+def _element_info(ctx, elements, missing, budget: int | None = None) -> str:
+    """A few elements in full (when that fits ``budget``, if given), else a count and a row each for
+    the first ones, within ``budget`` (the rows' default budget when None)."""
     # Worksharing is the host's: a link's elements are read-only here whoever owns them.
     worksets = user_worksets(ctx.doc) if ctx.link is None and ctx.doc.IsWorkshared else None
     if len(elements) <= DETAILED:
         blocks = [_details(ctx, e) + (f"\n  {standing(ctx, e, worksets).text()}" if worksets is not None else "")
                   for e in elements]
-        return "\n".join(blocks) + _missing_note(missing)
+        text = "\n".join(blocks) + _missing_note(missing)
+        if budget is None or len(text) <= budget:
+            return text
     lines = [f"{plural(len(elements), 'element', grouped=True)}"
              + (f" in link '{ctx.link.label}'" if ctx.link is not None else "") + f": {_summary(elements)}."]
     if worksets is not None:
         lines.append(_worksharing_summary(ctx, elements, worksets))
-    rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
+    head = sum(len(line) + 1 for line in lines) + 80    # the count lines, and the "… and N more" line
+    rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]], max(budget - head, 0) if budget else ROW_BUDGET)
     lines += rows
     if len(elements) > len(rows):
         lines.append(f"- … and {_n(len(elements) - len(rows))} more. Pass up to {DETAILED} ids to see them in full.")

@@ -327,3 +327,19 @@ def test_undo_last_turn_gives_back_the_linked_elements_of_the_working_set():
         assert box.session.working_set.linked == linked and len(box.session.working_set.ids) == 17
         assert "3 linked Doors" in undone.message, undone.message
         assert hosts != list(box.session.working_set.ids)      # the copies left it
+
+
+SCRIPT = ("for i in working_set:\n"
+          "    doc.GetElement(DB.ElementId(i)).get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS).Set('py')\n")
+
+
+def test_a_declined_script_borrows_nothing_and_an_approved_one_what_it_changes(firm):
+    firm.say("set_working_set", {"element_ids": firm.free})
+    approvals = []
+    firm.agent.approver = lambda request: (approvals.append(request.description), "deny")[1]
+    borrowed, [result] = firm.borrowed_by("run_python", {"code": SCRIPT}, "deny")
+    assert result.is_error and borrowed == set(), approvals     # trying it would have borrowed both walls
+    assert "Not tried in this preview" in approvals[0] and "run_python" in approvals[0], approvals[0]
+    firm.agent.approver = lambda request: "approve"
+    borrowed, [result] = firm.borrowed_by("run_python", {"code": SCRIPT})
+    assert not result.is_error and borrowed == set(firm.free), result.content

@@ -160,6 +160,10 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     return preview
 
 
+SCRIPT_NOT_TRIED = ("Not tried in this preview: in a workshared model, trying a script borrows from central every "
+                    "element it changes (Revit checks an element out when a change to it is committed, and undoing "
+                    "the preview does not give it back), also if you then decline; which elements a script changes "
+                    "cannot be known before it runs. {name} runs, and borrows what it changes, only once you approve.")
 ROLLED_BACK = "Revit would roll the change back: "   # a commit's failure, as opposed to the tool's own refusal
 WORKSHARED_HINT = ("In a workshared model: check that central can be reached and who borrows these elements "
                    "(get_element_info), then ask again.")
@@ -169,6 +173,8 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
     # In a workshared model, as the executor will run it: without the elements others own (as far
     # as this copy knows; the executor asks central, and nothing is borrowed before the approval).
     doc = uidoc.Document
+    if call.spec.runs_scripts and doc.IsWorkshared and not doc.IsDetached:
+        return Preview(untried=SCRIPT_NOT_TRIED.format(name=call.name))   # what a script changes is unknown
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
         return Preview(error=narrowed.note, refused=True)   # others hold every element: nothing to try

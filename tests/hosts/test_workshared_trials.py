@@ -343,3 +343,42 @@ def test_a_declined_script_borrows_nothing_and_an_approved_one_what_it_changes(f
     firm.agent.approver = lambda request: "approve"
     borrowed, [result] = firm.borrowed_by("run_python", {"code": SCRIPT})
     assert not result.is_error and borrowed == set(firm.free), result.content
+
+
+def _synchronized_schedule(firm) -> int:
+    firm.say("create_schedule", {"category": "Doors", "fields": ["Mark", "Level"], "name": "Door Schedule"})
+    firm.box.on_main_thread(lambda: firm.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(),
+                                                                     DB.SynchronizeWithCentralOptions()))
+    return firm.box.on_main_thread(lambda: next(s.Id.Value for s in DB.FilteredElementCollector(firm.doc)
+                                                .OfClass(DB.ViewSchedule) if s.Name == "Door Schedule"))
+
+
+@pytest.mark.parametrize("name, arguments", [
+    ("sort_schedule", {"schedule": "Door Schedule", "field": "Mark"}),
+    ("add_schedule_field", {"schedule": "Door Schedule", "field": "Comments"}),
+    ("filter_schedule", {"schedule": "Door Schedule", "field": "Level", "op": "=", "value": "Level 1"}),
+])
+def test_a_schedule_change_borrows_the_schedule_only_once_approved(firm, name, arguments):
+    schedule = _synchronized_schedule(firm)
+    borrowed, [result] = firm.borrowed_by(name, arguments, "deny")
+    assert borrowed == set(), result.content
+    borrowed, [result] = firm.borrowed_by(name, arguments)
+    assert not result.is_error and borrowed == {schedule}, result.content
+    firm.box.on_main_thread(lambda: (central.central_of(firm.doc).relinquish("you"), firm.doc._learn_from_central(),
+                                     central.colleague_borrows(firm.doc, "maria", [schedule]),
+                                     firm.doc._learn_from_central()))
+    [result] = firm.say(name, arguments)
+    assert result.is_error and "borrowed by maria" in result.content, result.content
+
+
+def test_applying_a_view_template_borrows_the_views_only_once_approved_and_leaves_out_a_colleagues(firm):
+    views = firm.box.on_main_thread(lambda: {v.Name: v.Id.Value for v in DB.FilteredElementCollector(firm.doc)
+                                              .OfClass(DB.ViewPlan) if not v.IsTemplate})
+    arguments = {"views": ["Level 1", "Level 2"], "template": "Architectural Plan"}
+    borrowed, [result] = firm.borrowed_by("apply_view_template", arguments, "deny")
+    assert borrowed == set(), result.content
+    firm.box.on_main_thread(lambda: (central.colleague_borrows(firm.doc, "maria", [views["Level 2"]]),
+                                     firm.doc._learn_from_central()))
+    borrowed, [result] = firm.borrowed_by("apply_view_template", arguments)
+    assert not result.is_error and borrowed == {views["Level 1"]}, result.content
+    assert "borrowed by maria" in result.content and "Level 2" in result.content, result.content

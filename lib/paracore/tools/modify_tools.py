@@ -60,6 +60,7 @@ from paracore.tools.parameter_values import (
     stored_value,
 )
 from paracore.tools.read_back import ReadBack, same_point, shown_length
+from paracore.tools import worksharing_targets as targets_of
 from paracore.tools.registry import tool
 from paracore.tools.results import Change, ToolError, ToolOutput
 from paracore.tools.wording import unique_ids
@@ -542,45 +543,13 @@ def _set_parameter_targets(ctx, args: SetParameterArgs) -> list[int]:
 
 
 def _leave_out_held(ctx, plan: _ParameterPlan) -> str:
-    """Drop the targets a workshared model does not let this user change now (``ctx.left_out`` at the
-    run, the local copy's cache before it), naming each with why, and those the preview must not try
-    (``ctx.untried``: trying would borrow them; the approval names them)."""
-    if not ctx.doc.IsWorkshared:
-        return ""
-    ids = {ctx.id_value(t.owner.Id) for t in plan.targets}
-    held = ids & ctx.left_out if ctx.left_out is not None else {i for i in ids if _held_now(ctx, i)}
-    dropped = [t for t in plan.targets if ctx.id_value(t.owner.Id) in held]
-    plan.targets = [t for t in plan.targets if ctx.id_value(t.owner.Id) not in held | set(ctx.untried)]
-    if not dropped:
-        return ""
-    named = [f"{element_label(ctx, t.owner)} (id {ctx.id_value(t.owner.Id)}, {_held_by(ctx, t.owner)})"
-             for t in dropped]
-    return (f" Left out, as Revit lets nobody else change them now: {'; '.join(named)}. Once they are "
-            "synchronized and relinquished (or you Reload Latest), ask again.")
-
-
-def _held_now(ctx, value: int) -> bool:
-    """Another user owns it, or it changed or was deleted in central, as the copy last learnt."""
-    from Autodesk.Revit import DB
-    utils, element = DB.WorksharingUtils, ctx.element_id(value)
-    return (utils.GetCheckoutStatus(ctx.doc, element) == DB.CheckoutStatus.OwnedByOtherUser
-            or utils.GetModelUpdatesStatus(ctx.doc, element) in (DB.ModelUpdatesStatus.UpdatedInCentral,
-                                                                  DB.ModelUpdatesStatus.DeletedInCentral))
-
-
-def _held_by(ctx, element) -> str:
-    """Who owns the element and how, or how it is out of date with central (as the copy last learnt)."""
-    from Autodesk.Revit import DB
-    utils = DB.WorksharingUtils
-    owner = utils.GetWorksharingTooltipInfo(ctx.doc, element.Id).Owner
-    if owner and owner != ctx.doc.Application.Username:
-        workset = ctx.doc.GetWorksetTable().GetWorkset(element.WorksetId)
-        if workset is not None and workset.Owner == owner:
-            return f"owned by {owner} because workset '{workset.Name}' is editable by {owner}"
-        return f"borrowed by {owner}"
-    if utils.GetModelUpdatesStatus(ctx.doc, element.Id) == DB.ModelUpdatesStatus.DeletedInCentral:
-        return "deleted in central"
-    return "changed in central since you last reloaded"
+    """Drop the targets a workshared model does not let this user change now, naming each with why, and
+    those a preview must not try (worksharing_targets.leave_out_held)."""
+    owners = {ctx.id_value(t.owner.Id): t.owner for t in plan.targets}
+    kept, note = targets_of.leave_out_held(ctx, list(owners.values()), lambda e: element_label(ctx, e))
+    keep = set(targets_of.ids_of(ctx, kept))
+    plan.targets = [t for t in plan.targets if ctx.id_value(t.owner.Id) in keep]
+    return note
 
 
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter,

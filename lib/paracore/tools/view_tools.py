@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from paracore.core.units import format_length
 from paracore.revit import overrides
 from paracore.revit import working_set_actions as actions
+from paracore.tools import worksharing_targets as targets_of
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
 from paracore.tools.read_back import ReadBack
@@ -274,7 +275,7 @@ def _color_targets(ctx, args: ColorElementsArgs) -> list[int]:
     """What colouring changes: the active view (its overrides), not the elements (a workshared model
     borrows the view, hosts/revit/targets.py)."""
     view = ctx.doc.ActiveView
-    return [ctx.id_value(view.Id)] if view is not None else []
+    return targets_of.ids_of(ctx, [view]) if view is not None else []
 
 
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_color,
@@ -294,8 +295,8 @@ def color_elements(ctx, args: ColorElementsArgs):
     elements, skipped = _graphic_elements(ctx, ids)
     if not elements:
         raise ToolError(f"None of the ids can be coloured: {id_sample(skipped, where='')} are types or views.")
-    if ctx.id_value(view.Id) in ctx.untried:   # a preview: committing the override would borrow the view
-        return f"Not tried: colouring changes view '{view.Name}', which you do not borrow yet."
+    if (not_tried := targets_of.not_tried(ctx, view)) is not None:   # committing would borrow the view
+        return not_tried
     # Revit draws an element the view cuts (a wall in a plan) with its cut lines and pattern, one
     # seen with its projection lines and surface pattern, and a pattern colour only with a fill
     # pattern: both are coloured, filled with the model's solid fill (paracore.revit.overrides).

@@ -382,3 +382,21 @@ def test_applying_a_view_template_borrows_the_views_only_once_approved_and_leave
     borrowed, [result] = firm.borrowed_by("apply_view_template", arguments)
     assert not result.is_error and borrowed == {views["Level 1"]}, result.content
     assert "borrowed by maria" in result.content and "Level 2" in result.content, result.content
+
+
+def test_dimensioning_a_colleagues_walls_with_free_ones_works_and_borrows_none_of_them(firm):
+    import math
+
+    def parallel_to_marias():
+        def angle(wall):
+            curve = firm.doc.GetElement(DB.ElementId(wall)).Location.Curve
+            p, q = curve.GetEndPoint(0), curve.GetEndPoint(1)
+            return round(math.degrees(math.atan2(q.Y - p.Y, q.X - p.X)) % 180)
+        marias = firm.held[1]
+        return [marias] + [w for w in firm.free + firm.mine if angle(w) == angle(marias)][:2]
+    firm.say("activate_view", {"view": "Level 1"})
+    walls = firm.box.on_main_thread(parallel_to_marias)
+    for decision in ("deny", "approve"):
+        borrowed, [result] = firm.borrowed_by("dimension_walls", {"element_ids": walls}, decision)
+        assert {i for i in borrowed if i in walls} == set(), result.content    # a dimension changes no wall
+        assert decision == "deny" or not result.is_error, result.content

@@ -463,7 +463,8 @@ def _describe_dimension(ctx, args: DimensionWallsArgs) -> str:
     return f"Dimension {plural(len(args.element_ids or []), 'wall')} in {where} (both faces of each)."
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension,
+      changes=lambda args: False)   # a dimension is a new element: the walls it measures do not change
 def dimension_walls(ctx, args: DimensionWallsArgs):
     """Dimension parallel straight walls in a plan, or in a section cutting across them: one
     aligned dimension string through both faces of each wall (thicknesses and the clear

@@ -95,6 +95,8 @@ def test_an_approved_call_does_not_borrow_what_the_copy_knows_changed_or_deleted
 @pytest.mark.parametrize("name, arguments", [
     ("copy_elements", {"offset": [0, 30]}),
     ("tag_elements", {}),
+    ("isolate_in_view", {}),
+    ("create_3d_view", {"name": "Around them"}),
     ("set_parameter", {"name": "Comments", "value": "P", "preview": True}),
 ])
 def test_a_call_that_does_not_change_its_elements_borrows_none_of_them(firm, name, arguments):

@@ -132,7 +132,7 @@ def _describe_isolate(ctx, args: ElementsArgs) -> str:
 
 
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_isolate,
-      previewable=False)
+      previewable=False, changes=lambda args: False)   # view state: the elements isolated do not change
 def isolate_in_view(ctx, args: ElementsArgs):
     """Temporarily isolate elements in the active view: only they stay visible.
 
@@ -384,7 +384,8 @@ def _describe_3d(ctx, args: Create3DViewArgs) -> str:
     return text + "."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_3d)
+@tool(writes=True, working_set_policy="none", describe=_describe_3d,
+      changes=lambda args: False)   # a new view boxed around the elements: they do not change
 def create_3d_view(ctx, args: Create3DViewArgs):
     """Create a new isometric 3D view, optionally with a section box around some elements.
 

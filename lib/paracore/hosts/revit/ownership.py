@@ -12,8 +12,11 @@ others are named with their owner or why (docs/WORKSHARING.md):
   CheckoutElements() and check the return status, then confirm if the elements are up to date").
   Ids that are not in the model are left out and named first (CheckoutElements would refuse them
   all: "One or more elements ... do not exist"). A central locked by another user's synchronize
-  is not waited for (the lock callback gives up: ``GiveUpOnLock``) and the step is refused, saying
-  so. A detached model has no central: nothing is asked, and nothing is narrowed but missing ids.
+  is not waited for (the lock callback gives up: ``GiveUpOnLock``): the calls then change only what
+  the user owns already, and say why the rest is left out. A detached model has no central: nothing
+  is asked, and nothing is narrowed but missing ids. Only what a call changes is asked for: not the
+  elements a tool only reads (``ToolSpec.changes``), with the doors and windows of a wall it moves or
+  deletes (``takes_along_hosted``), and not what the copy already knows is out of date.
 - ``from_cache`` (the preview, before the user approves) reads only the local copy's cached status.
 - ``owned_part`` (the preview) narrows a call further, to the elements the user owns already:
   Revit checks an element out to the user when a change to it is committed, also inside the
@@ -60,9 +63,9 @@ class Narrowed:
 
 
 def check_out(doc, calls: Sequence[tuple[str, PreparedCall]]) -> dict[str, Narrowed]:
-    """The writing calls of a step that must be narrowed (by call id), asking central. Outside any
-    transaction. A central that cannot be reached, or is locked, refuses every call that targets
-    elements; ids not in the model are left out of their calls and named."""
+    """The writing calls of a step that must be narrowed (by call id), asking central for what they
+    change. Outside any transaction. While central cannot be reached, or is locked, the calls keep only
+    what the user owns already; ids not in the model are left out of their calls and named."""
     if not doc.IsWorkshared:   # first: most models are not, and a step may target 100,000 ids
         return {}
     given = list(dict.fromkeys(i for _, call in calls for i in _given_ids(call)))

@@ -76,3 +76,24 @@ def test_a_model_that_is_not_workshared_gets_no_borrowed_line():
         list(agent.run_turn(replay.turns[0].user))
         changes = box.on_main_thread(review_actions.turn_changes, box.session)
     assert changes.modified and changes.borrowed == 0
+
+
+LINKED_UNDO = REPLAY.with_name("workshared_linked_undo.json")
+
+
+def test_a_workshared_model_with_a_link_declined_approved_and_undone_from_its_replay_file():
+    """Issue 36 trials: maria's walls and a linked model's doors in one working set; the change is
+    declined (nothing borrowed), approved (the 14 free walls change), then undone with Undo last turn:
+    the working set comes back with its linked doors, and the walls stay borrowed, as the user is told."""
+    replay = load_replay(LINKED_UNDO.read_text(encoding="utf-8"))
+    result = run_replay(replay, trace=False)
+    found, declined, approved, read = result["turns"]
+    assert all("error" not in turn for turn in result["turns"])
+    assert found["working_set"]["summary"] == "17 Walls, 3 linked Doors"
+    assert declined["tool_results"][0]["is_error"] and approved["tool_results"][0]["content"].startswith(
+        "Set 'Comments' on 14 walls: 14 of 14 now read 'Checked'")
+    undone = approved["undo_last_turn"]
+    assert undone["done"] and "17 Walls, 3 linked Doors" in undone["message"], undone
+    assert "The 14 elements it changed stay borrowed by you in central" in undone["message"]
+    assert read["working_set"]["summary"] == "17 Walls, 3 linked Doors"
+    assert "'SampleHouse4.rvt : 1'" in read["tool_results"][0]["content"]

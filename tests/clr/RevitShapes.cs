@@ -1853,6 +1853,14 @@ namespace Autodesk.Revit.DB.Events
         internal DocumentSynchronizingWithCentralEventArgs(Document document) : base(document) { }
     }
 
+    // Revit: DocumentSynchronizedWithCentralEventArgs (a RevitAPIPostDocEventArgs: its Document).
+    public class DocumentSynchronizedWithCentralEventArgs : RevitAPIEventArgs
+    {
+        internal DocumentSynchronizedWithCentralEventArgs(Document document) { Document = document; }
+
+        public Document Document { get; private set; }
+    }
+
     // The session events' arguments (session_events subscribes; the lane counts its subscribers).
     public class DocumentOpenedEventArgs : RevitAPIEventArgs
     {
@@ -1926,6 +1934,7 @@ namespace Autodesk.Revit.ApplicationServices
         internal EventHandler<DocumentSavingEventArgs> DocumentSaving;
         internal EventHandler<DocumentSavingAsEventArgs> DocumentSavingAs;
         internal EventHandler<DocumentSynchronizingWithCentralEventArgs> DocumentSynchronizingWithCentral;
+        internal EventHandler<DocumentSynchronizedWithCentralEventArgs> DocumentSynchronizedWithCentral;
         internal EventHandler<DocumentOpenedEventArgs> DocumentOpened;
         internal EventHandler<DocumentClosingEventArgs> DocumentClosing;
         internal EventHandler<DocumentClosedEventArgs> DocumentClosed;
@@ -1987,6 +1996,12 @@ namespace Autodesk.Revit.ApplicationServices
         {
             add { Core.DocumentSynchronizingWithCentral += value; }
             remove { Core.DocumentSynchronizingWithCentral -= value; }
+        }
+
+        public event EventHandler<DocumentSynchronizedWithCentralEventArgs> DocumentSynchronizedWithCentral
+        {
+            add { Core.DocumentSynchronizedWithCentral += value; }
+            remove { Core.DocumentSynchronizedWithCentral -= value; }
         }
 
         // Revit: `public event EventHandler<DocumentOpenedEventArgs> DocumentOpened` and the closing pair.

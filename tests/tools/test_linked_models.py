@@ -326,3 +326,43 @@ def test_parameters_of_host_and_linked_elements_together_keep_the_result_bound(b
     text, is_error = call(box, "get_parameters", {"names": names} if names else {})
     assert not is_error and "(cut:" not in text and len(text) <= bound, (len(text), text[-400:])
     assert "'SampleHouse4.rvt : 1'" in text and "'duplex.rvt : 1'" in text   # every document shown or counted
+
+
+def test_filtering_a_mixed_working_set_keeps_or_filters_its_linked_elements_and_says_so(box):
+    """Issue 36 trials: filter_working_set replaced the set with the host elements it kept, and the
+    linked ones vanished ("Nothing was removed: they all match")."""
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "replace"})
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "add"})
+    linked_doors = len(box.session.working_set.linked)
+    assert linked_doors > 0
+    said, is_error = call(box, "filter_working_set", {"category": "Walls"})
+    assert not is_error and box.session.working_set.linked == () and f"{linked_doors} linked" in said, said
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "add"})
+    said, is_error = call(box, "filter_working_set", {"category": "Doors"})
+    assert not is_error and len(box.session.working_set.linked) == linked_doors, said
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "add"})
+    said, is_error = call(box, "filter_working_set", {"category": "Walls", "level": "Level 1"})
+    assert not is_error and len(box.session.working_set.linked) == linked_doors, said   # kept: not filtered
+    assert "not filtered" in said, said
+    box.session.working_set.replace([], linked=box.session.working_set.linked)
+    said, is_error = call(box, "filter_working_set", {"category": "Walls"})
+    assert "empty" not in said and "linked" in said, said
+
+
+@pytest.mark.parametrize("many", [True, False], ids=["many in each document", "a few in each, in full"])
+def test_element_info_on_host_and_linked_elements_together_keeps_the_result_bound(box, many):
+    """Issue 36 trials: get_element_info on a mixed working set gave each document the whole row budget
+    (or five elements in full each), so the host and its links overflowed and the executor cut it."""
+    bound = 2_000
+    for category in ("Walls", "Doors", "Windows", "Floors") if many else ("Doors",):
+        call(box, "search_elements", {"category": category, "to_working_set": "add"})
+        call(box, "search_elements", {"category": category, "link": "all", "to_working_set": "add"})
+    if not many:   # five of each document's doors: each part would describe them in full
+        ws = box.session.working_set
+        by_link: dict[int, list] = {}
+        for element in ws.linked:
+            by_link.setdefault(element.link_id, []).append(element)
+        ws.replace(list(ws.ids)[:5], linked=[e for elements in by_link.values() for e in elements[:5]])
+    text, is_error = call(box, "get_element_info")
+    assert not is_error and "(cut:" not in text and len(text) <= bound, (len(text), text[-400:])
+    assert "'SampleHouse4.rvt : 1'" in text and "'duplex.rvt : 1'" in text   # every document shown or counted

@@ -62,7 +62,7 @@ class Session:
         started with (Undo last turn restores it)."""
         with self.lock:
             self._turns_begun += 1
-            self.turn = TurnMark(self._turns_begun, tuple(self.working_set.ids))
+            self.turn = TurnMark(self._turns_begun, tuple(self.working_set.ids), tuple(self.working_set.linked))
             return self.turn
 
     def end_turn(self) -> None:
@@ -112,6 +112,7 @@ class TurnMark:
 
     number: int
     working_set_before: tuple[int, ...]
+    linked_before: tuple = ()        # its elements inside links (paracore.core.linked.LinkedElement)
 
 
 @dataclass(frozen=True)

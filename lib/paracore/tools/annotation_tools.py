@@ -214,7 +214,8 @@ def _describe_tag(ctx, args: TagElementsArgs) -> str:
         (", with leaders." if args.leader else ".")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_tag)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_tag,
+      changes=lambda args: False)   # a tag is a new element: the tagged ones do not change
 def tag_elements(ctx, args: TagElementsArgs):
     """Tag elements in a plan, section or elevation: doors, windows, rooms and walls get their
     category's tag, other model elements a multi-category tag (or the tag_type given).
@@ -462,7 +463,8 @@ def _describe_dimension(ctx, args: DimensionWallsArgs) -> str:
     return f"Dimension {plural(len(args.element_ids or []), 'wall')} in {where} (both faces of each)."
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_dimension,
+      changes=lambda args: False)   # a dimension is a new element: the walls it measures do not change
 def dimension_walls(ctx, args: DimensionWallsArgs):
     """Dimension parallel straight walls in a plan, or in a section cutting across them: one
     aligned dimension string through both faces of each wall (thicknesses and the clear

@@ -60,6 +60,7 @@ from paracore.tools.parameter_values import (
     stored_value,
 )
 from paracore.tools.read_back import ReadBack, same_point, shown_length
+from paracore.tools import worksharing_targets as targets_of
 from paracore.tools.registry import tool
 from paracore.tools.results import Change, ToolError, ToolOutput
 from paracore.tools.wording import unique_ids
@@ -530,7 +531,29 @@ def _describe_set_parameter(ctx, args: SetParameterArgs) -> str:
     return ("Preview only, nothing changes: " + text[0].lower() + text[1:]) if args.preview else text
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter)
+def _set_parameter_targets(ctx, args: SetParameterArgs) -> list[int]:
+    """With include_type_parameters, what the call changes may be the elements' types, not the elements:
+    the ids it changes, for a workshared model to borrow (hosts/revit/targets.py). Otherwise none: its
+    element_ids are what it changes (or, with preview, nothing is)."""
+    if args.preview or not args.include_type_parameters or not ctx.doc.IsWorkshared:
+        return []
+    present = [i for i in args.element_ids or () if ctx.doc.GetElement(ctx.element_id(i)) is not None]
+    plan = _plan_parameter(ctx, args.model_copy(update={"element_ids": present}))   # missing ids: left out, named
+    return list(dict.fromkeys(ctx.id_value(t.owner.Id) for t in plan.targets))
+
+
+def _leave_out_held(ctx, plan: _ParameterPlan) -> str:
+    """Drop the targets a workshared model does not let this user change now, naming each with why, and
+    those a preview must not try (worksharing_targets.leave_out_held)."""
+    owners = {ctx.id_value(t.owner.Id): t.owner for t in plan.targets}
+    kept, note = targets_of.leave_out_held(ctx, list(owners.values()), lambda e: element_label(ctx, e))
+    keep = set(targets_of.ids_of(ctx, kept))
+    plan.targets = [t for t in plan.targets if ctx.id_value(t.owner.Id) in keep]
+    return note
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_set_parameter,
+      changes=lambda args: not args.preview and not args.include_type_parameters, targets=_set_parameter_targets)
 def set_parameter(ctx, args: SetParameterArgs):
     """Set one parameter to one value on elements (the working set when element_ids is left out).
 
@@ -543,6 +566,9 @@ def set_parameter(ctx, args: SetParameterArgs):
     the new value.
     """
     plan = _plan_parameter(ctx, args)
+    held_note = _leave_out_held(ctx, plan) if args.include_type_parameters else ""
+    if not plan.targets:     # a preview: none of them is the user's yet (the approval says so)
+        return f"Not tried: none of what it changes is borrowed by you yet.{held_note}"
     old = [_shown(ctx, t.parameter) for t in plan.targets[:SAMPLE]]
     if args.preview:
         return _preview(ctx, plan, old)
@@ -550,7 +576,7 @@ def set_parameter(ctx, args: SetParameterArgs):
         _set(ctx, target, plan.name)
     ids = [(ctx.id_value(t.owner.Id), t.new) for t in plan.targets]
     subject = _subject(ctx, plan)
-    skipped = _skipped_note(ctx, plan)
+    skipped = _skipped_note(ctx, plan) + held_note
 
     def compare(read_back: ReadBack) -> None:
         for value, new, owner, parameter, holds in _stored_values(ctx, plan.name, ids):
@@ -754,7 +780,8 @@ def _describe_move(ctx, args: MoveElementsArgs) -> str:
     return f"Move {_noun(elements)}{_with_hosted(ctx, elements)} by {_vector_text(ctx, _offset(ctx, args.offset))}"
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_move)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_move,
+      takes_along_hosted=True)
 def move_elements(ctx, args: MoveElementsArgs):
     """Move elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
 
@@ -789,7 +816,8 @@ def _describe_copy(ctx, args: CopyElementsArgs) -> str:
     return f"Copy {_noun(elements)}{_with_hosted(ctx, elements)} by {_vector_text(ctx, _offset(ctx, args.offset))}"
 
 
-@tool(writes=True, working_set_policy="add", needs_element_ids=True, describe=_describe_copy)
+@tool(writes=True, working_set_policy="add", needs_element_ids=True, describe=_describe_copy,
+      changes=lambda args: False)   # the originals are read: copying changes none of them
 def copy_elements(ctx, args: CopyElementsArgs):
     """Copy elements by an offset [dx, dy] or [dx, dy, dz] (the working set when element_ids is left out).
 
@@ -909,7 +937,8 @@ def _describe_rotate(ctx, args: RotateElementsArgs) -> str:
             f"about {_point(ctx, center)}")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_rotate)
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_rotate,
+      takes_along_hosted=True)
 def rotate_elements(ctx, args: RotateElementsArgs):
     """Rotate elements in plan about a vertical axis (the working set when element_ids is left out).
 
@@ -965,7 +994,7 @@ def _describe_delete(ctx, args: DeleteElementsArgs) -> str:
 
 
 @tool(writes=True, needs_approval=True, working_set_policy="none", needs_element_ids=True,
-      describe=_describe_delete)
+      describe=_describe_delete, takes_along_hosted=True)
 def delete_elements(ctx, args: DeleteElementsArgs):
     """Delete elements from the model (the working set when element_ids is left out). Always asks
     the user first.

@@ -421,8 +421,8 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     if args.category is None and args.level is None and args.type_name is None and not args.conditions:
         raise ToolError("Say what to keep: give category, level, type_name or conditions "
                         "(e.g. level 'Level 2').")
-    ids = list(ctx.session.working_set.ids)
-    if not ids:
+    ids, linked = list(ctx.session.working_set.ids), list(ctx.session.working_set.linked)
+    if not ids and not linked:
         raise ToolError("The working set is empty, so there is nothing to filter. Find elements with "
                         "search_elements (to_working_set 'replace') first.")
     elements, missing = elements_by_id(ctx, ids)
@@ -437,27 +437,46 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     for element in elements:
         (kept if query.matches_all(element) else removed).append(element)
     kept_ids = [ctx.id_value(e.Id) for e in kept]
+    kept_linked, linked_note = _filter_linked(linked, args, query)
 
-    if not kept:
+    if not kept and not kept_linked:
         text = (f"None of the {plural(len(elements), 'element', grouped=True)} in the working set matches "
                 f"({criteria}); "
                 f"the working set was left as it was ({_summary(elements)}).")
         if query.level is not None:
             levels = Counter(level_name(ctx, e) or "no level" for e in elements)
             text += f" Their levels: {counts_text(levels)}."
-        return text + _missing_note(missing)
+        return text + _missing_note(missing) + (f" {linked_note}" if linked_note else "")
 
     text = (f"Kept {_n(len(kept))} of the {plural(len(elements), 'element', grouped=True)} in the working set "
-            f"({criteria}): {_summary(kept)}.")
+            f"({criteria}): {_summary(kept)}." if elements else "")
     if removed:
         text += f" Removed {_n(len(removed))}: {_summary(removed)}."
-    else:
+    elif elements:
         text += " Nothing was removed: they all match."
     if missing:
         text += (f" Also dropped {plural(len(missing), 'id', grouped=True)} that no longer "
                  f"{'exists' if len(missing) == 1 else 'exist'}.")
-    text += f" Working set ids: {id_sample(kept_ids)}."
-    return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text))
+    if kept_ids:
+        text += f" Working set ids: {id_sample(kept_ids)}."
+    text = f"{text} {linked_note}".strip() if linked_note else text
+    return ToolOutput(content=text, working_set=working_set_output(kept_ids, "replace", text, linked=kept_linked))
+
+
+def _filter_linked(linked, args: FilterWorkingSetArgs, query) -> tuple[list, str]:
+    """The working set's elements inside links that a filter keeps, and what it says of them. Their
+    category is known without reading the link; a level, a type or conditions are not checked inside
+    links, so such a filter keeps them all and says so."""
+    if not linked:
+        return [], ""
+    if args.level is not None or args.type_name is not None or args.conditions:
+        return linked, (f"The {_n(len(linked))} linked elements were not filtered (only category is checked inside "
+                        "links) and stay in the working set.")
+    wanted = (query.category_label or "").casefold()
+    kept = [element for element in linked if element.category.casefold() == wanted]
+    gone = len(linked) - len(kept)
+    return kept, (f"Linked elements: kept {_n(len(kept))} of {_n(len(linked))}"
+                  + (f", removed {_n(gone)} linked of other categories." if gone else "."))
 
 
 # --- reading elements -------------------------------------------------------------------------------
@@ -473,9 +492,29 @@ def get_element_info(ctx, args: ElementInfoArgs):
     """
     ids = unique_ids(args.element_ids or [])
     groups, unread = _linked_groups(ctx, args.linked_ids)
-    parts = [_element_info(ctx, *_existing(ctx, ids))] if ids or not groups else []
-    parts += [_element_info(link_ctx, elements, []) for link_ctx, elements in groups]
-    return "\n".join(parts) + _unread_note(unread)
+    documents = [(ctx, *_existing(ctx, ids))] if ids or not groups else []
+    documents += [(link_ctx, elements, []) for link_ctx, elements in groups]
+    if len(documents) == 1:
+        return _element_info(*documents[0]) + _unread_note(unread)
+    return _documents_info(documents) + _unread_note(unread)
+
+
+def _documents_info(documents) -> str:
+    """The host's elements and each link's, within one result's bound: each document its share of it
+    (in full only when that fits); documents past the bound are named and counted."""
+    share = max(RESULT_BUDGET // len(documents), 300)
+    parts, left = [], []
+    for doc_ctx, elements, missing in documents:
+        part = _element_info(doc_ctx, elements, missing, budget=share)
+        if sum(len(p) + 1 for p in parts) + len(part) <= RESULT_BUDGET:
+            parts.append(part)
+        else:
+            left.append((doc_ctx, elements))
+    if left:
+        names = ", ".join(f"'{c.link.label}'" if c.link is not None else "this model" for c, _ in left)
+        parts.append(f"… and {_n(sum(len(e) for _, e in left))} elements not described, in {names}: pass the "
+                     "element_ids, or linked_ids of one link, to read them.")
+    return "\n".join(parts)
 
 
 def _linked_groups(ctx, linked_ids) -> tuple[list, list[str]]:
@@ -502,18 +541,23 @@ def _unread_note(unread: list[str]) -> str:
             + ".") if unread else ""
 
 
-def _element_info(ctx, elements, missing) -> str:
+def _element_info(ctx, elements, missing, budget: int | None = None) -> str:
+    """A few elements in full (when that fits ``budget``, if given), else a count and a row each for
+    the first ones, within ``budget`` (the rows' default budget when None)."""
     # Worksharing is the host's: a link's elements are read-only here whoever owns them.
     worksets = user_worksets(ctx.doc) if ctx.link is None and ctx.doc.IsWorkshared else None
     if len(elements) <= DETAILED:
         blocks = [_details(ctx, e) + (f"\n  {standing(ctx, e, worksets).text()}" if worksets is not None else "")
                   for e in elements]
-        return "\n".join(blocks) + _missing_note(missing)
+        text = "\n".join(blocks) + _missing_note(missing)
+        if budget is None or len(text) <= budget:
+            return text
     lines = [f"{plural(len(elements), 'element', grouped=True)}"
              + (f" in link '{ctx.link.label}'" if ctx.link is not None else "") + f": {_summary(elements)}."]
     if worksets is not None:
         lines.append(_worksharing_summary(ctx, elements, worksets))
-    rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]])
+    head = sum(len(line) + 1 for line in lines) + 80    # the count lines, and the "… and N more" line
+    rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]], max(budget - head, 0) if budget else ROW_BUDGET)
     lines += rows
     if len(elements) > len(rows):
         lines.append(f"- … and {_n(len(elements) - len(rows))} more. Pass up to {DETAILED} ids to see them in full.")

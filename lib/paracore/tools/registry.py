@@ -87,9 +87,20 @@ class ToolSpec:
     # central for them as for element_ids (hosts/revit/targets.py) and tells the tool which it must
     # leave out (ToolContext.left_out).
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None
+    # changes(args) -> bool: whether the call changes the elements its element_ids name. False for a
+    # tool that reads them to make something else (copy_elements, tag_elements), changes a view
+    # (color_elements: its targets), or changes nothing (set_parameter with preview). In a workshared
+    # model only what a call changes is borrowed (hosts/revit/ownership.py); None: it always does.
+    changes: Callable[[BaseModel], bool] | None = None
+    # True: the call also changes the doors and windows hosted in its elements (they move, turn or are
+    # deleted with their wall), so in a workshared model it must be able to change those too.
+    takes_along_hosted: bool = False
     # The tool changes no model but writes a file (an export): no read-only tool to MCP clients,
     # which may run those without asking, and left out of `paracore mcp --read-only` (docs/MCP.md).
     writes_files: bool = False
+
+    def changes_element_ids(self, args: BaseModel) -> bool:
+        return self.writes and self.takes_element_ids and (self.changes is None or bool(self.changes(args)))
 
     @functools.cached_property
     def parameters_with_defaults(self) -> dict[str, Any]:
@@ -162,6 +173,8 @@ def make_spec(
     args_model: type[BaseModel] | None = None,
     description: str | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
+    changes: Callable[[BaseModel], bool] | None = None,
+    takes_along_hosted: bool = False,
     writes_files: bool = False,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
@@ -194,8 +207,8 @@ def make_spec(
                     working_set_policy=working_set_policy, takes_element_ids=takes_ids,
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable),
-                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets,
-                    writes_files=bool(writes_files))
+                    takes_linked=LINKED_IDS in args_model.model_fields, targets=targets, changes=changes,
+                    takes_along_hosted=bool(takes_along_hosted), writes_files=bool(writes_files))
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -395,6 +408,8 @@ def tool(
     previewable: bool = True,
     registry: Registry | None = None,
     targets: Callable[[Any, BaseModel], Sequence[int]] | None = None,
+    changes: Callable[[BaseModel], bool] | None = None,
+    takes_along_hosted: bool = False,
     writes_files: bool = False,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
@@ -410,4 +425,5 @@ def tool(
     return target.tool(function, writes=writes, needs_approval=needs_approval,
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
-                       previewable=previewable, targets=targets, writes_files=writes_files)
+                       previewable=previewable, targets=targets, changes=changes,
+                       takes_along_hosted=takes_along_hosted, writes_files=writes_files)

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, format_length
+from paracore.tools import worksharing_targets as targets_of
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import (
     LISTED_CHOICES,
@@ -481,7 +482,12 @@ def _describe_add_field(ctx, args: ScheduleFieldArgs) -> str:
     return f"Add the field '{args.field}' to schedule '{args.schedule}'."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_add_field)
+def _schedule_targets(ctx, args) -> list[int]:
+    """A schedule tool changes the schedule (its definition): in a workshared model, borrowed."""
+    return targets_of.ids_of(ctx, [find_schedule(ctx, args.schedule)])
+
+
+@tool(writes=True, working_set_policy="none", describe=_describe_add_field, targets=_schedule_targets)
 def add_schedule_field(ctx, args: ScheduleFieldArgs):
     """Add a field (a column, at the end) to a schedule, e.g. 'Mark', 'Level', 'Family and Type'.
 
@@ -491,6 +497,8 @@ def add_schedule_field(ctx, args: ScheduleFieldArgs):
     resolved, field = resolve_schedulable_field(ctx, schedule, args.field)
     if any(names_match(f.GetName(), resolved) for f in _fields(schedule)):
         raise ToolError(f"'{resolved}' is already a column of schedule '{schedule.Name}'; nothing was added.")
+    if (not_tried := targets_of.not_tried(ctx, schedule)) is not None:
+        return not_tried
     before = [f.GetName() for f in _fields(schedule)]
     schedule.Definition.AddField(field)
     schedule_id = ctx.id_value(schedule.Id)
@@ -510,7 +518,7 @@ def _describe_sort(ctx, args: SortScheduleArgs) -> str:
     return f"Sort schedule '{args.schedule}' by '{args.field}' ({order})."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_sort)
+@tool(writes=True, working_set_policy="none", describe=_describe_sort, targets=_schedule_targets)
 def sort_schedule(ctx, args: SortScheduleArgs):
     """Sort a schedule by one of its fields (ascending unless descending is true).
 
@@ -520,6 +528,8 @@ def sort_schedule(ctx, args: SortScheduleArgs):
     from Autodesk.Revit import DB
     schedule = find_schedule(ctx, args.schedule)
     field = _field_in_schedule(ctx, schedule, args.field, "sort by")
+    if (not_tried := targets_of.not_tried(ctx, schedule)) is not None:
+        return not_tried
     definition = schedule.Definition
     order = DB.ScheduleSortOrder.Descending if args.descending else DB.ScheduleSortOrder.Ascending
     existing = [definition.GetSortGroupField(i) for i in range(definition.GetSortGroupFieldCount())]
@@ -548,7 +558,7 @@ def _describe_filter(ctx, args: FilterScheduleArgs) -> str:
     return f"Filter schedule '{args.schedule}': keep rows where {args.field} {args.op} {args.value!r}."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_filter)
+@tool(writes=True, working_set_policy="none", describe=_describe_filter, targets=_schedule_targets)
 def filter_schedule(ctx, args: FilterScheduleArgs):
     """Filter a schedule: keep only the rows whose field compares to value with op.
 
@@ -560,6 +570,8 @@ def filter_schedule(ctx, args: FilterScheduleArgs):
     field = _field_in_schedule(ctx, schedule, args.field, "filter on")
     value = _filter_value(ctx, schedule, field, args.op, args.value)
     filter_type = getattr(DB.ScheduleFilterType, OPERATORS[args.op])
+    if (not_tried := targets_of.not_tried(ctx, schedule)) is not None:
+        return not_tried
     schedule.Definition.AddFilter(DB.ScheduleFilter(field.FieldId, filter_type, value))
     schedule_id = ctx.id_value(schedule.Id)
     field_name = field.GetName()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
+from paracore.tools import worksharing_targets as targets_of
 from paracore.tools.lookup import (
     LISTED_CHOICES,
     all_views,
@@ -218,7 +219,12 @@ def _unfit_text(ctx, template, unfit) -> str:
     return text + " Nothing was changed: call again without those views, or with a template of their kind."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_apply)
+def _apply_targets(ctx, args: ApplyViewTemplateArgs) -> list[int]:
+    """Applying a template changes the views (their template), borrowed in a workshared model."""
+    return targets_of.ids_of(ctx, _resolve_views(ctx, args.views))
+
+
+@tool(writes=True, working_set_policy="none", describe=_describe_apply, targets=_apply_targets)
 def apply_view_template(ctx, args: ApplyViewTemplateArgs):
     """Apply a view template to views: each view takes the template's scale, detail level and other
     settings the template controls. A template applies only to views of its kind (a floor plan
@@ -230,6 +236,9 @@ def apply_view_template(ctx, args: ApplyViewTemplateArgs):
     unfit = [v for v in views if not v.IsValidViewTemplate(template.Id)]
     if unfit:
         raise ToolError(_unfit_text(ctx, template, unfit))
+    views, held_note = targets_of.leave_out_held(ctx, views)
+    if not views:       # a preview: none of them is the user's yet (the approval names them)
+        return "Not tried: none of these views is borrowed by you yet."
     for view in views:
         view.ViewTemplateId = template.Id
     view_ids = [ctx.id_value(v.Id) for v in views]
@@ -254,7 +263,7 @@ def apply_view_template(ctx, args: ApplyViewTemplateArgs):
             text += f" {'It shows' if len(done) == 1 else 'They show'} at " + "; ".join(settings) + "."
         if missed:
             text += f" {plural(len(missed), 'view')} did not take it (ids {', '.join(map(str, missed[:SHOWN_VIEWS]))})."
-        return text
+        return text + held_note
 
     return ToolOutput(change=Change(
         action=f"Applying the view template '{_name(template.Name)}'", compare=compare, report=report,

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from paracore.core.units import format_length
 from paracore.revit import overrides
 from paracore.revit import working_set_actions as actions
+from paracore.tools import worksharing_targets as targets_of
 from paracore.tools.errors import format_exception_for_model
 from paracore.tools.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
 from paracore.tools.read_back import ReadBack
@@ -131,7 +132,7 @@ def _describe_isolate(ctx, args: ElementsArgs) -> str:
 
 
 @tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_isolate,
-      previewable=False)
+      previewable=False, changes=lambda args: False)   # view state: the elements isolated do not change
 def isolate_in_view(ctx, args: ElementsArgs):
     """Temporarily isolate elements in the active view: only they stay visible.
 
@@ -270,7 +271,15 @@ def _describe_color(ctx, args: ColorElementsArgs) -> str:
             f"'{view.Name if view is not None else '?'}'.")
 
 
-@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_color)
+def _color_targets(ctx, args: ColorElementsArgs) -> list[int]:
+    """What colouring changes: the active view (its overrides), not the elements (a workshared model
+    borrows the view, hosts/revit/targets.py)."""
+    view = ctx.doc.ActiveView
+    return targets_of.ids_of(ctx, [view]) if view is not None else []
+
+
+@tool(writes=True, working_set_policy="none", needs_element_ids=True, describe=_describe_color,
+      targets=_color_targets, changes=lambda args: False)
 def color_elements(ctx, args: ColorElementsArgs):
     """Colour elements in the active view (a graphic override of their lines and surfaces).
 
@@ -286,6 +295,8 @@ def color_elements(ctx, args: ColorElementsArgs):
     elements, skipped = _graphic_elements(ctx, ids)
     if not elements:
         raise ToolError(f"None of the ids can be coloured: {id_sample(skipped, where='')} are types or views.")
+    if (not_tried := targets_of.not_tried(ctx, view)) is not None:   # committing would borrow the view
+        return not_tried
     # Revit draws an element the view cuts (a wall in a plan) with its cut lines and pattern, one
     # seen with its projection lines and surface pattern, and a pattern colour only with a fill
     # pattern: both are coloured, filled with the model's solid fill (paracore.revit.overrides).
@@ -373,7 +384,8 @@ def _describe_3d(ctx, args: Create3DViewArgs) -> str:
     return text + "."
 
 
-@tool(writes=True, working_set_policy="none", describe=_describe_3d)
+@tool(writes=True, working_set_policy="none", describe=_describe_3d,
+      changes=lambda args: False)   # a new view boxed around the elements: they do not change
 def create_3d_view(ctx, args: Create3DViewArgs):
     """Create a new isometric 3D view, optionally with a section box around some elements.
 

@@ -43,7 +43,7 @@ def _state_sentence(ctx, ids) -> str:
     elements, missing = elements_by_id(ctx, ids)
     text = f"The working set now holds {plural(len(ids), 'element')}: {category_summary(elements)}"
     if missing:
-        text += f" (and {len(missing)} that no longer exist in the model)"
+        text += f" (and {len(missing)} that no longer {'exists' if len(missing) == 1 else 'exist'} in the model)"
     return text + "."
 
 
@@ -119,7 +119,8 @@ def get_working_set(ctx, args: NoArgs):
         if len(elements) > SHOWN_IDS:
             lines.append(f"- … and {len(elements) - SHOWN_IDS} more — in the working set.")
         if missing:
-            lines.append(f"{plural(len(missing), 'id')} no longer exist in the model: {id_sample(missing, where='')}.")
+            verb = "exists" if len(missing) == 1 else "exist"
+            lines.append(f"{plural(len(missing), 'id')} no longer {verb} in the model: {id_sample(missing, where='')}.")
     if linked:
         lines.append(f"{'It also holds' if ids else 'The working set holds'} {_linked_sentence(linked)}, "
                      "read-only here (write tools leave them out):")

@@ -123,6 +123,7 @@ class Standing:
     creator: str
     last_changed_by: str
     through_workset: bool = False   # owned because its workset is editable by the owner, not borrowed
+    detached: bool = False          # the model is open detached from central: nobody can borrow anything
 
     @property
     def holder(self) -> str:
@@ -130,6 +131,8 @@ class Standing:
 
     def ownership(self) -> str:
         """ "borrowed by maria", "its workset is editable by you", or "not borrowed"."""
+        if self.detached:
+            return "detached from central (nothing is borrowed)"
         if not self.owner and not self.mine:
             return "not borrowed"
         return f"its workset is editable by {self.holder}" if self.through_workset else f"borrowed by {self.holder}"
@@ -166,7 +169,8 @@ def standing(ctx, element, worksets: list[WorksetInfo]) -> Standing:
                     owner=owner, mine=status == DB.CheckoutStatus.OwnedByCurrentUser,
                     central=CENTRAL_WORDS.get(central.ToString(), ""),
                     creator=info.Creator, last_changed_by=info.LastChangedBy,
-                    through_workset=bool(owner) and workset is not None and workset.owner == owner)
+                    through_workset=bool(owner) and workset is not None and workset.owner == owner,
+                    detached=ctx.doc.IsDetached)
 
 
 # --- list_worksets ----------------------------------------------------------------------------------------
@@ -200,7 +204,10 @@ def list_worksets(ctx, args: ListWorksetsArgs):
         rows.append(" · ".join(parts))
     shown = fit_rows(rows, ROW_BUDGET)
     user = display_text(doc.Application.Username, 40)
-    lines = [f"'{display_text(doc.Title)}' is workshared; you are '{user}'. "
+    detached = (" It is open detached from central: there is no central to borrow from, and its changes stay "
+                "in this file until it is saved as a new central (File > Save As, Make this a Central Model)."
+                if doc.IsDetached else "")
+    lines = [f"'{display_text(doc.Title)}' is workshared; you are '{user}'.{detached} "
              f"{plural(len(worksets), 'user workset', grouped=True)}:", *shown]
     if len(worksets) > len(shown):
         lines.append(f"- … and {len(worksets) - len(shown)} more.")

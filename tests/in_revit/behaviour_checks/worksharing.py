@@ -99,8 +99,9 @@ def checkout_elements_in_a_detached_model(scratch):
 
 
 def a_declined_preview_borrows_nothing(scratch):
-    """Paracore's approval preview of set_parameter (Comments) on up to three elements nobody owns,
-    current with central: each is still owned by nobody afterwards, and unchanged."""
+    """Paracore's approval previews of set_parameter (Comments), of a run_python script setting it and of
+    color_elements, on up to three elements nobody owns, current with central: each is still owned by
+    nobody afterwards, and unchanged, and the active view is owned as before."""
     from paracore.hosts.revit.preview import preview_call
     from paracore.tools.registry import PreparedCall, default_registry
     doc = scratch.doc
@@ -119,11 +120,24 @@ def a_declined_preview_borrows_nothing(scratch):
         "element_ids": [e.Id.Value for e in free], "name": comments[0].Definition.Name, "value": "Paracore check"}, [])
     expect(isinstance(call, PreparedCall), f"set_parameter was refused: {getattr(call, 'message', call)}")
     shown = preview_call(scratch.uidoc, scratch.session, call)
+    # A script changing the same elements, and colouring them in the active view (which changes the view).
+    script = default_registry().prepare("run_python", {"code": "for i in working_set:\n    doc.GetElement("
+                                        "DB.ElementId(i)).get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)"
+                                        ".Set('Paracore check')"}, [e.Id.Value for e in free])
+    colour = default_registry().prepare("color_elements", {"element_ids": [e.Id.Value for e in free], "color": "red"}, [])
+    view = scratch.uidoc.ActiveView
+    view_was = utils.GetCheckoutStatus(doc, view.Id) if view is not None else None
+    for other in (script, colour):
+        expect(isinstance(other, PreparedCall), f"{getattr(other, 'message', other)}")
+        preview_call(scratch.uidoc, scratch.session, other)
     borrowed = [e.Id.Value for e in free if utils.GetCheckoutStatus(doc, e.Id) != DB.CheckoutStatus.NotOwned]
     expect(not borrowed, f"the preview borrowed ids {borrowed}: relinquish them (Collaborate > Relinquish All Mine)")
+    expect(view is None or utils.GetCheckoutStatus(doc, view.Id) == view_was,
+           "colouring's preview borrowed the active view: relinquish it (Collaborate > Relinquish All Mine)")
     expect([c.AsString() for c in comments] == before, "the preview left a change behind")
     said = shown.text().splitlines()[0] if shown is not None else "no preview"
-    return f"{len(free)} free elements previewed, none borrowed; the preview said: {said}"
+    return (f"{len(free)} free elements previewed (set_parameter, run_python, color_elements), none borrowed "
+            f"nor the view; the preview said: {said}")
 
 
 def editing_an_element_another_user_owns_fails_at_commit(scratch):

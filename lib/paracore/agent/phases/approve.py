@@ -73,6 +73,8 @@ def approve(ctx: RunContext, call: ToolCallPart, prepared: PreparedCall, earlier
     if preview is not None and preview.error is not None:
         # Said once: many refusals (a file from another model, a call left with no element) say it already.
         unchanged = "" if NOTHING_CHANGED in preview.error else f" {NOTHING_CHANGED}"
+        if getattr(preview, "refused", False):   # not tried at all: the error says why ("Not run: ...")
+            return "fail", ToolCallError(f"{preview.error}{unchanged}")
         return "fail", ToolCallError(
             f"Not run: tried on the model and rolled back before asking the user, it would fail: "
             f"{preview.error}{unchanged}")

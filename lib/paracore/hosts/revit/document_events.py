@@ -21,7 +21,7 @@ import threading
 
 from paracore.core import session as sessions
 from paracore.hosts.revit import undo_ledger
-from paracore.revit.context import id_value
+from paracore.revit.context import element_id, id_value
 from paracore.revit.documents import document_key
 
 log = logging.getLogger("paracore.revit")
@@ -64,6 +64,22 @@ def on_document_changed(sender, args) -> None:
         log.exception("Could not prune deleted elements from the working set")
 
 
+def on_synchronized(sender, args) -> None:
+    """DocumentSynchronizedWithCentral: a synchronize reloads what colleagues saved, their deletes
+    included, and Revit does not document that DocumentChanged reports those; so the working set
+    drops every id the document no longer has."""
+    try:
+        doc = args.Document
+        session = sessions.registry().get(_document_key(doc))
+        if session is None:
+            return
+        gone = [i for i in session.working_set.ids if doc.GetElement(element_id(i)) is None]
+        if gone:
+            sessions.registry().prune_deleted(_document_key(doc), gone)
+    except Exception:  # noqa: BLE001 - an event handler must never break Revit
+        log.exception("Could not prune the working set after a synchronize")
+
+
 def subscribe(application) -> None:
     """Attach the handler to ``application``: once per Revit process (startup) or stand-in (the
     sandbox). The same object again (``is``, or .NET's Equals) is a no-op. Main thread."""
@@ -72,6 +88,7 @@ def subscribe(application) -> None:
             return
         _subscribed.append(application)
     application.DocumentChanged += on_document_changed
+    application.DocumentSynchronizedWithCentral += on_synchronized
 
 
 def unsubscribe(application=None) -> None:
@@ -84,6 +101,7 @@ def unsubscribe(application=None) -> None:
             _subscribed.remove(known)
     for known in found:
         known.DocumentChanged -= on_document_changed
+        known.DocumentSynchronizedWithCentral -= on_synchronized
 
 
 def subscriptions() -> int:

@@ -64,6 +64,7 @@ def run_batch(uidoc, session: Session, step_name: str,
         return [batch.run(call_id, call) for call_id, call in calls]
     # In a workshared model: borrow what the step changes, before its group opens (ownership.py;
     # targets.py for calls whose elements are not their element_ids).
+    batch.owned_before = ownership.owned_before(batch.doc, calls)
     batch.narrowed, batch.left_out = targets.check_out(batch.doc, session, calls)
     # The ledger files the step's entry under the session's turn (Undo last turn, the review card).
     with undo_ledger.paracore_work(batch.doc, session):
@@ -148,16 +149,30 @@ class _Batch:
         self.committed = False  # at least one tool transaction committed
         self.narrowed: dict[str, ownership.Narrowed] = {}   # calls some of whose elements others own
         self.left_out: dict[str, frozenset[int]] = {}        # by call id: targets central would not lend
+        self.owned_before: set[int] | None = None           # what the user owned before the step's check-out
 
     def run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         narrowed = self.narrowed.get(call_id)
         if narrowed is not None and narrowed.call is None:
-            return CallOutcome(call_id, call.name, narrowed.note, True, 0.0, None)
-        outcome = self._run(call_id, call if narrowed is None else narrowed.call)
-        notes = ([narrowed.note] if narrowed is not None else []) + list(call.notes)
+            outcome, notes = CallOutcome(call_id, call.name, narrowed.note, True, 0.0, None), []
+        else:
+            outcome = self._run(call_id, call if narrowed is None else narrowed.call)
+            notes = ([narrowed.note] if narrowed is not None else []) + list(call.notes)
+        notes += self._borrowed_in_vain(call, narrowed, outcome)
         if notes:
             outcome = dataclasses.replace(outcome, content="\n".join([str(outcome.content), *notes]))
         return outcome
+
+    def _borrowed_in_vain(self, call: PreparedCall, narrowed, outcome: CallOutcome) -> list[str]:
+        """What the step's check-out borrowed for ``call`` that it did not change (it failed, or left
+        them out once central said they were out of date): they stay borrowed, and the result says so."""
+        if not call.spec.writes or self.owned_before is None:
+            return []
+        ran = call if narrowed is None else narrowed.call
+        done = set() if outcome.is_error or ran is None else set(ownership.changed_ids(ran))
+        unchanged = [i for i in ownership.changed_ids(call) if i not in done]
+        note = ownership.borrowed_in_vain(self.doc, call.name, unchanged, self.owned_before)
+        return [note] if note else []
 
     def _run(self, call_id: str, call: PreparedCall) -> CallOutcome:
         start = time.perf_counter()

@@ -87,6 +87,7 @@ class Preview:
     guarded: tuple[str, ...] = ()   # dialogs answered and saves refused (revit/step_guard.py)
     left_out: str = ""              # elements others own, left out of the call (hosts/revit/ownership.py)
     untried: str = ""               # elements nobody owns, not tried: trying would borrow them (ownership.py)
+    refused: bool = False           # ``error`` is why the call cannot run at all; nothing was tried
 
     @property
     def modified_count(self) -> int:
@@ -150,15 +151,20 @@ def preview_call(uidoc, session: Session, call: PreparedCall,
     if doc.IsReadOnly:
         return None
     preview = _narrowed_preview(uidoc, session, call, earlier)
-    if doc.IsWorkshared and preview is not None and preview.error:
+    if doc.IsWorkshared and preview is not None and preview.error and preview.error.startswith(ROLLED_BACK):
         # The copy's cache may be behind central: a failed commit can teach it who holds what (the
         # stand-in learns so; Revit does not document it), so try once more as the run would go.
         again = _narrowed_preview(uidoc, session, call, earlier)
-        preview = again if again is None or not again.error else \
+        preview = again if again is None or not again.error or again.refused else \
             dataclasses.replace(again, error=f"{again.error}\n{WORKSHARED_HINT}")
     return preview
 
 
+SCRIPT_NOT_TRIED = ("Not tried in this preview: in a workshared model, trying a script borrows from central every "
+                    "element it changes (Revit checks an element out when a change to it is committed, and undoing "
+                    "the preview does not give it back), also if you then decline; which elements a script changes "
+                    "cannot be known before it runs. {name} runs, and borrows what it changes, only once you approve.")
+ROLLED_BACK = "Revit would roll the change back: "   # a commit's failure, as opposed to the tool's own refusal
 WORKSHARED_HINT = ("In a workshared model: check that central can be reached and who borrows these elements "
                    "(get_element_info), then ask again.")
 
@@ -167,9 +173,14 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
     # In a workshared model, as the executor will run it: without the elements others own (as far
     # as this copy knows; the executor asks central, and nothing is borrowed before the approval).
     doc = uidoc.Document
+    if call.spec.runs_scripts and doc.IsWorkshared and not doc.IsDetached:
+        return Preview(untried=SCRIPT_NOT_TRIED.format(name=call.name))   # what a script changes is unknown
     narrowed = ownership.from_cache(doc, call)
     if narrowed is not None and narrowed.call is None:
-        return Preview(error=narrowed.note)
+        return Preview(error=narrowed.note, refused=True)   # others hold every element: nothing to try
+    refused = targets.refusal(doc, session, call)            # ... or every target (a view, a type)
+    if refused is not None:
+        return Preview(error=refused, refused=True)
     # Only what the user owns already is tried: a commit here would borrow the rest for good.
     tried, untried = ownership.owned_part(doc, call if narrowed is None else narrowed.call)
     untried += targets.untried(doc, session, call)       # a tool whose elements are its targets (import)
@@ -242,7 +253,7 @@ def _run(ctx: ToolContext, call: PreparedCall) -> str | None:
     fails (a script's sys.exit() too), else None."""
     done = run_in_transaction(ctx, call)
     if done.refused is not None:
-        return f"Revit would roll the change back: {done.refused}"
+        return f"{ROLLED_BACK}{done.refused}"
     return done.error
 
 

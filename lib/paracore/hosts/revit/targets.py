@@ -57,6 +57,19 @@ def check_out(doc, session: Session, calls: Sequence[tuple[str, PreparedCall]]
     return narrowed, left_out
 
 
+def refusal(doc, session: Session, call: PreparedCall) -> str | None:
+    """Why ``call`` cannot run at all, when the local copy's cache says others hold (or central changed)
+    every one of its targets, as the run would find (ownership's note); None otherwise."""
+    if not doc.IsWorkshared or doc.IsDetached:
+        return None
+    found = _targets(doc, session, [("preview", call)])
+    if not found:
+        return None
+    original, ids = found["preview"]
+    narrowed = ownership.from_cache(doc, _on_ids(original, ids))
+    return narrowed.note if narrowed is not None and narrowed.call is None else None
+
+
 def untried(doc, session: Session, call: PreparedCall) -> list[int]:
     """The targets of ``call`` the user does not own now (``ownership.owned_part``): its preview
     leaves them alone, since a change committed there would borrow them for good."""
@@ -66,7 +79,9 @@ def untried(doc, session: Session, call: PreparedCall) -> list[int]:
     if not found:
         return []
     _, ids = found["preview"]
-    return ownership.owned_part(doc, _on_ids(call, ids))[1]
+    untried = ownership.owned_part(doc, _on_ids(call, ids))[1]
+    held = ownership.held_in_cache(doc, untried)    # not "nobody borrows": the tool names who holds them
+    return [i for i in untried if i not in held]
 
 
 def _targets(doc, session: Session, calls) -> dict[str, tuple[PreparedCall, list[int]]]:
@@ -86,7 +101,7 @@ def _targets(doc, session: Session, calls) -> dict[str, tuple[PreparedCall, list
 
 
 def _on_ids(call: PreparedCall, ids: list[int]) -> PreparedCall:
-    spec = dataclasses.replace(call.spec, takes_element_ids=True)
+    spec = dataclasses.replace(call.spec, takes_element_ids=True, changes=None)
     return PreparedCall(spec=spec, args=_Targets(element_ids=ids))
 
 

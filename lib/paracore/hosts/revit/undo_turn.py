@@ -29,7 +29,7 @@ from typing import Callable
 
 from paracore.hosts.revit import undo_ledger
 from paracore.revit import dotnet
-from paracore.revit.api import UI, RevitExceptions
+from paracore.revit.api import DB, UI, RevitExceptions
 from paracore.revit.context import element_id
 from paracore.revit.documents import document_key
 
@@ -219,7 +219,8 @@ class _Run:
         if done:
             names = ", ".join(f"'{entry.name}'" for entry in self.undone)
             message = (f"Undid turn {self.turn}: {undone} undo {'entry' if undone == 1 else 'entries'} ({names}). "
-                       + _restore_working_set(self.doc, self.session, self.undone))
+                       + _restore_working_set(self.doc, self.session, self.undone, self.turn)
+                       + _still_borrowed(self.doc, self.undone))
             self.session.add_model_note(NOTE_FOR_MODEL.format(names=names))
         else:
             message = problem if undone == 0 else f"{problem} {undone} of {self.total} entries were undone."
@@ -230,13 +231,32 @@ class _Run:
             log.exception("Undo last turn: reporting the result failed")
 
 
-def _restore_working_set(doc, session, entries) -> str:
-    """The working set as it was when the turn began, minus elements that no longer exist."""
+def _still_borrowed(doc, entries) -> str:
+    """In a workshared model: Revit's Undo takes the changes back, not the checkouts (only a synchronize
+    or a relinquish gives elements back), so the elements the turn changed stay the user's in central."""
+    changed = {i for entry in entries if entry.workshared for i in (*entry.modified, *entry.deleted)}
+    if not changed or not doc.IsWorkshared or doc.IsDetached:
+        return ""
+    mine = [i for i in changed if doc.GetElement(element_id(i)) is not None
+            and DB.WorksharingUtils.GetCheckoutStatus(doc, element_id(i)) == DB.CheckoutStatus.OwnedByCurrentUser]
+    if not mine:
+        return ""
+    n = len(mine)
+    return (f" The {n} element{'s' if n != 1 else ''} it changed stay borrowed by you in central (Undo does not "
+            "give them back): Synchronize with Central and relinquish them when colleagues need them.")
+
+
+def _restore_working_set(doc, session, entries, turn) -> str:
+    """The working set as it was when the turn began (its elements inside links too), minus elements
+    that no longer exist."""
     before = next((e.working_set_before for e in reversed(entries) if e.working_set_before is not None), None)
     if before is None:
         return ""
     alive = [i for i in before if doc.GetElement(element_id(i)) is not None]
-    session.working_set.replace(alive, source="undo last turn")
+    mark = next((m for m in (session.last_turn, session.turn) if m is not None and m.number == turn), None)
+    linked = mark.linked_before if mark is not None else session.working_set.linked
+    linked = [e for e in linked if doc.GetElement(element_id(e.link_id)) is not None]   # its link still there
+    session.working_set.replace(alive, source="undo last turn", linked=linked)
     return f"The working set is back to {session.working_set.summary()}."
 
 

@@ -52,6 +52,7 @@ from paracore.mcp.inflight import (
     answer as settle,
 )
 from paracore.mcp.listing import ToolListing, turned_on_text
+from paracore.mcp.params import SpecificParamsErrors
 from paracore.mcp.parked import CallBinding, ParkedApprovals
 
 log = logging.getLogger("paracore.mcp")
@@ -167,12 +168,14 @@ class ParacoreServer:
         self._portal: anyio.from_thread.BlockingPortal | None = None
 
     def build(self) -> Server:
-        return _Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
+        server = _Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
                       lifespan=self._lifespan, on_list_tools=self.list_tools, on_call_tool=self.call_tool,
                       on_list_resources=self.list_resources, on_read_resource=self.read_resource,
                       on_list_resource_templates=self.list_resource_templates,
                       on_subscribe_resource=self.subscribe, on_unsubscribe_resource=self.unsubscribe,
                       on_subscriptions_listen=ListenHandler(self.bus))
+        server.middleware.append(SpecificParamsErrors())   # which field is wrong, not the SDK's fixed words
+        return server
 
     # -- tools ------------------------------------------------------------------------------------------
     async def list_tools(self, ctx, params) -> types.ListToolsResult:

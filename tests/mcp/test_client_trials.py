@@ -1,0 +1,134 @@
+"""What clients nobody here wrote sent, in trials of ``paracore mcp --model duplex`` (raw JSON-RPC
+over stdio and loopback HTTP, the SDK's Python and TypeScript clients), and what the server must
+answer: a request whose params do not fit its method is told which field is wrong (the SDK said
+"Invalid request parameters" with empty data for all of them, and for a request sent before the
+handshake); a call the client cancels while its user is asked is said to be cancelled, not a
+client that left. One HTTP server for the module; stdio trials pipe their lines to one process."""
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from mcp_support import WALL, http_server, stdio
+
+LIMIT = 60
+INVALID_PARAMS = -32602
+SDK_WORDS = "Invalid request parameters"
+HANDSHAKE = [
+    {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "raw", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+]
+WRONG_PARAMS = {   # id: (request, the field the answer must name)
+    1: ({"method": "tools/call", "params": {"name": "search_elements", "arguments": "doors"}}, "params.arguments"),
+    2: ({"method": "tools/call"}, "params"),
+    3: ({"method": "tools/call", "params": {"name": 5, "arguments": {}}}, "params.name"),
+    4: ({"method": "resources/read", "params": {"uri": 5}}, "params.uri"),
+    5: ({"method": "resources/subscribe", "params": {}}, "params.uri"),
+}
+MODERN = "2026-07-28"
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": MODERN,
+               "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+               "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+@pytest.fixture(scope="module")
+def served():
+    with http_server() as server:
+        yield server
+
+
+def wrong_params_requests() -> list[dict]:
+    return [{"jsonrpc": "2.0", "id": number, **request} for number, (request, _) in WRONG_PARAMS.items()]
+
+
+def assert_names_the_field(answer: dict, field: str) -> None:
+    error = answer["error"]
+    assert error["code"] == INVALID_PARAMS and error["message"] != SDK_WORDS, answer
+    assert f"{field} must be" in error["message"], answer
+    assert field in [f["field"] for f in error["data"]["fields"]], answer
+
+
+# -- stdio -------------------------------------------------------------------------------------------
+
+class Lines:
+    """``paracore mcp`` on stdio, line by line (the test reads as it goes)."""
+
+    def __init__(self, *options: str, data_dir: str):
+        parameters = stdio(*options, data_dir=data_dir)
+        self.process = subprocess.Popen([parameters.command, *parameters.args], env=parameters.env,
+                                        cwd=parameters.cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
+        self.heard: queue.Queue = queue.Queue()
+        threading.Thread(target=lambda: [self.heard.put(json.loads(line)) for line in self.process.stdout],
+                         daemon=True).start()
+
+    def send(self, message: dict) -> None:
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+
+    def until(self, found) -> dict:
+        while True:
+            message = self.heard.get(timeout=LIMIT)
+            if found(message):
+                return message
+
+    def close(self) -> str:
+        self.process.stdin.close()
+        self.process.wait(timeout=LIMIT)
+        return self.process.stderr.read()
+
+
+def test_params_that_do_not_fit_their_method_and_a_request_before_the_handshake_are_said_on_stdio(tmp_path):
+    server = Lines(data_dir=str(tmp_path))
+    server.send({"jsonrpc": "2.0", "id": "early", "method": "tools/list"})
+    refused = server.until(lambda m: m.get("id") == "early")["error"]
+    for message in HANDSHAKE:
+        server.send(message)
+    answers = {}
+    for request in wrong_params_requests():
+        server.send(request)
+        answers[request["id"]] = server.until(lambda m, number=request["id"]: m.get("id") == number)
+    said = server.close()
+    assert refused["code"] == INVALID_PARAMS and refused["data"] == {"reason": "not_initialized"}, refused
+    assert "before the handshake" in refused["message"] and "`initialize`" in refused["message"], refused
+    for number, (_, field) in WRONG_PARAMS.items():
+        assert_names_the_field(answers[number], field)
+    assert '"arguments": {...}' in answers[1]["error"]["message"]
+    assert "Traceback" not in said
+
+
+# -- HTTP --------------------------------------------------------------------------------------------
+
+def post(url: str, body: dict, headers: dict) -> tuple[int, dict | None, dict]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={
+        "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
+    try:
+        with urllib.request.urlopen(request, timeout=LIMIT) as response:
+            status, text, said = response.status, response.read().decode(), dict(response.headers)
+    except urllib.error.HTTPError as error:
+        status, text, said = error.code, error.read().decode(), dict(error.headers)
+    data = [line[5:] for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
+    answer = json.loads(data[-1] if data else text) if (data or text.strip()) else None   # 202: none
+    return status, answer, {k.lower(): v for k, v in said.items()}
+
+
+def test_params_that_do_not_fit_their_method_are_said_over_http_in_both_eras(served):
+    _, _, said = post(served.url, HANDSHAKE[0], {})
+    session = {"Mcp-Session-Id": said["mcp-session-id"]}
+    post(served.url, HANDSHAKE[1], session)
+    for request in wrong_params_requests():
+        _, answer, _ = post(served.url, request, session)
+        assert_names_the_field(answer, WRONG_PARAMS[request["id"]][1])
+    modern = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+        "name": "search_elements", "arguments": "doors", "_meta": MODERN_META}}
+    _, answer, _ = post(served.url, modern, {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call",
+                                             "Mcp-Name": "search_elements"})
+    assert_names_the_field(answer, "params.arguments")

@@ -105,6 +105,25 @@ def test_params_that_do_not_fit_their_method_and_a_request_before_the_handshake_
     assert "Traceback" not in said
 
 
+def test_a_call_the_client_cancels_while_its_user_is_asked_is_said_cancelled_and_does_not_run(tmp_path):
+    """The client sends notifications/cancelled while its elicitation is open and stays connected:
+    the write never runs (the trace has the approval refused) and the log has no warning that the
+    client left (it said so, of a client that was still there and had only changed its mind)."""
+    server = Lines(data_dir=str(tmp_path))
+    for message in HANDSHAKE:
+        server.send(message)
+    server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "create_wall", "arguments": WALL}})
+    server.until(lambda m: m.get("method") == "elicitation/create")
+    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    server.send({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "paracore://model"}})
+    model = server.until(lambda m: m.get("id") == 2)["result"]["contents"][0]["text"]
+    said = server.close()
+    assert "57 Walls" in model, model   # the duplex's walls, none more
+    assert "left while its user was asked" not in said and "Traceback" not in said, said
+    trace = "".join(path.read_text(encoding="utf-8") for path in (tmp_path / "traces").glob("*.jsonl"))
+    assert '"decision":"deny"' in trace and '"name":"create_wall","status":"denied"' in trace, trace[-2000:]
+
+
 # -- HTTP --------------------------------------------------------------------------------------------
 
 def post(url: str, body: dict, headers: dict) -> tuple[int, dict | None, dict]:

@@ -42,6 +42,7 @@ from paracore.mcp.backend import (
     ToolInfo,
 )
 from paracore.mcp.inflight import (
+    CANCELLED,
     CLIENT_GONE,
     NO_ELICITATION,
     TIMED_OUT,
@@ -305,13 +306,19 @@ class ParacoreServer:
                 else:
                     await self._elicit(ctx, call, asked, progress)
                 asked = None
-        except BaseException as ended:  # cancelled (the client left) or broken: the call runs on, or is refused
+        except BaseException as ended:  # cancelled, the client left, or broken: the call runs on, or is refused
+            name = asked.request.name if asked else "this call"
+            cancelled = _cancelled_by_client(ctx)
+            why = (CANCELLED if cancelled else CLIENT_GONE).format(name=name)
             if asked is not None:
-                if _client_left(ended):   # one line, no traceback: nothing went wrong here
+                if cancelled:   # the client's own choice (notifications/cancelled): nothing to warn of
+                    log.info("The MCP client cancelled %s while its user was asked to approve it; the call was "
+                             "not run.", name)
+                elif _client_left(ended):   # one line, no traceback: nothing went wrong here
                     log.warning("The MCP client left while its user was asked to approve %s; the call was not run.",
-                                asked.request.name)
-                call.refuse(asked, CLIENT_GONE.format(name=asked.request.name))
-            call.abandon(CLIENT_GONE.format(name=asked.request.name if asked else "this call"))
+                                name)
+                call.refuse(asked, why)
+            call.abandon(why)
             raise
 
     async def _elicit(self, ctx, call: CallInFlight, asked: Asked, progress: _Progress) -> None:
@@ -438,6 +445,14 @@ def _same_connection(one, other) -> bool:
     """``ctx.session`` is a new proxy per request; its connection is what a subscription belongs to
     (the SDK keeps it private, hence the fallback to the proxy itself)."""
     return getattr(one, "_connection", one) is getattr(other, "_connection", other)
+
+
+def _cancelled_by_client(ctx) -> bool:
+    """The client sent ``notifications/cancelled`` for this request (it is still there). The SDK
+    keeps the flag on the request's dispatch context, behind the per-request session proxy."""
+    outbound = getattr(ctx.session, "_request_outbound", None)
+    flag = getattr(outbound, "cancel_requested", None)
+    return bool(flag is not None and flag.is_set())
 
 
 def _client_left(ended: BaseException) -> bool:

@@ -151,3 +151,30 @@ def test_params_that_do_not_fit_their_method_are_said_over_http_in_both_eras(ser
     _, answer, _ = post(served.url, modern, {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call",
                                              "Mcp-Name": "search_elements"})
     assert_names_the_field(answer, "params.arguments")
+
+
+async def subscriptions_honoured(url: str, uris: list[str]) -> list[str]:
+    """What a 2026-07-28 ``subscriptions/listen`` for ``uris`` is acknowledged with."""
+    from mcp_support import client
+    async with client(url, "auto") as session:
+        async with session.listen(resource_subscriptions=uris) as subscription:
+            return list(subscription.honored.resource_subscriptions or [])
+
+
+def test_a_subscription_to_a_resource_the_server_does_not_have_is_refused_or_left_out(served):
+    """``resources/subscribe`` to a URI with a typo was answered {} and the client waited for ever;
+    2026-07-28's listen acknowledged it as honoured. Now -32602 naming the resources, and an
+    acknowledgement without it."""
+    import anyio
+    _, _, said = post(served.url, HANDSHAKE[0], {})
+    session = {"Mcp-Session-Id": said["mcp-session-id"]}
+    post(served.url, HANDSHAKE[1], session)
+    answers = [post(served.url, {"jsonrpc": "2.0", "id": number, "method": "resources/subscribe",
+                                 "params": {"uri": uri}}, session)[1]
+               for number, uri in enumerate(["paracore://working-set/", "paracore://model"])]
+    assert answers[0]["error"]["code"] == INVALID_PARAMS, answers[0]
+    assert "Unknown resource paracore://working-set/" in answers[0]["error"]["message"]
+    assert "paracore://working-set, paracore://model" in answers[0]["error"]["message"]
+    assert answers[1]["result"] == {}, answers[1]
+    honoured = anyio.run(subscriptions_honoured, served.url, ["paracore://nope", "paracore://model"])
+    assert honoured == ["paracore://model"]

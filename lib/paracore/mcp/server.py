@@ -174,7 +174,7 @@ class ParacoreServer:
                       on_list_resources=self.list_resources, on_read_resource=self.read_resource,
                       on_list_resource_templates=self.list_resource_templates,
                       on_subscribe_resource=self.subscribe, on_unsubscribe_resource=self.unsubscribe,
-                      on_subscriptions_listen=ListenHandler(self.bus))
+                      on_subscriptions_listen=_KnownResourcesListen(self.bus))
         server.middleware.append(SpecificParamsErrors())   # which field is wrong, not the SDK's fixed words
         return server
 
@@ -387,8 +387,7 @@ class ParacoreServer:
         uri = str(params.uri)
         resource = next((r for r in RESOURCES if str(r.uri) == uri), None)
         if resource is None:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource {uri}. Resources: "
-                           f"{', '.join(str(r.uri) for r in RESOURCES)}.")
+            raise MCPError(code=types.INVALID_PARAMS, message=_unknown_resource(uri, "read"))
         try:
             text = await anyio.to_thread.run_sync(lambda: self.backend.read(uri))
         except ResourceUnavailable as unavailable:   # no Revit, no model open: said, not a traceback
@@ -402,9 +401,13 @@ class ParacoreServer:
         return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
-        """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``."""
+        """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``.
+        A URI this server does not have is refused as ``resources/read`` refuses it: accepted, the
+        client waited for updates that never come (a typo, a trailing slash)."""
         subscribers = self._legacy_subscribers.get(str(params.uri))
-        if subscribers is not None and not any(_same_connection(s, ctx.session) for s in subscribers):
+        if subscribers is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=_unknown_resource(str(params.uri), "subscribe to"))
+        if not any(_same_connection(s, ctx.session) for s in subscribers):
             subscribers.append(ctx.session)
             self._forget_when_closed(ctx.session)
         return types.EmptyResult()
@@ -439,6 +442,25 @@ class ParacoreServer:
             finally:
                 unsubscribe()
                 self._portal = None
+
+
+def _unknown_resource(uri: str, what: str) -> str:
+    return (f"Unknown resource {uri}: there is nothing to {what} there. Resources: "
+            f"{', '.join(str(r.uri) for r in RESOURCES)} (resources/list).")
+
+
+class _KnownResourcesListen(ListenHandler):
+    """``subscriptions/listen`` honouring only this server's resources: the acknowledgement names the
+    URIs it will announce, so a client that asked for one the server does not have sees it left out
+    (the SDK's handler honoured any URI, and the client waited for updates that never come)."""
+
+    async def __call__(self, ctx, params: types.SubscriptionsListenRequestParams):
+        asked = params.notifications.resource_subscriptions
+        if asked:
+            known = [uri for uri in asked if any(str(r.uri) == uri for r in RESOURCES)]
+            notifications = params.notifications.model_copy(update={"resource_subscriptions": known or None})
+            params = params.model_copy(update={"notifications": notifications})
+        return await super().__call__(ctx, params)
 
 
 def _same_connection(one, other) -> bool:

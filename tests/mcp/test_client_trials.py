@@ -178,3 +178,29 @@ def test_a_subscription_to_a_resource_the_server_does_not_have_is_refused_or_lef
     assert answers[1]["result"] == {}, answers[1]
     honoured = anyio.run(subscriptions_honoured, served.url, ["paracore://nope", "paracore://model"])
     assert honoured == ["paracore://model"]
+
+
+async def retried_without_an_answer(url: str):
+    import mcp_types as types
+
+    from mcp_support import client
+    async with client(url, "auto") as session:
+        asked = await session.session.call_tool("create_wall", WALL, allow_input_required=True)
+        assert isinstance(asked, types.InputRequiredResult), asked
+        return await session.session.call_tool("create_wall", WALL, request_state=asked.request_state,
+                                               allow_input_required=True)
+
+
+def test_a_2026_retry_that_carries_no_answer_is_told_so_not_that_the_client_cannot_elicit(served):
+    """The retry names its parked call but brings no inputResponses.approval: nothing runs, and the
+    client is told its retry had no answer (it was told it 'does not support elicitation', and to
+    restart the server with --approve-writes)."""
+    import anyio
+
+    from mcp_support import undo_names
+    before = undo_names(served.sandbox)
+    refused = anyio.run(retried_without_an_answer, served.url)
+    said = refused.content[0].text
+    assert refused.is_error and "carried no answer" in said and "inputResponses" in said, said
+    assert "does not support elicitation" not in said and "--approve-writes" not in said, said
+    assert undo_names(served.sandbox) == before

@@ -63,6 +63,8 @@ INSTANCES_TOOL = "revit_instances"
 APPROVAL_KEY = "approval"
 NOT_ASKED = ("Not run: {name} needs the user's approval, and the client could not ask its user ({error}). "
              "Call {name} again, or ask the user to check the client.")
+NO_ANSWER = ("Not run: the retry of {name} carried no answer to its approval (inputResponses.{key}: the user's "
+             "answer to the question the call returned). Call {name} again to be asked again.")
 READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} {does}. "
                      "Restart it without --read-only to allow changes.")
 INSTRUCTIONS = ("Paracore runs atomic tools in an open Revit model. The working set (paracore://working-set) holds "
@@ -373,8 +375,8 @@ class ParacoreServer:
         parked = self._parked.claim(params.request_state, CallBinding.of(ctx, params.name, params.arguments))
         call, asked = parked.call, parked.asked
         answer = (params.input_responses or {}).get(APPROVAL_KEY)
-        if answer is None:
-            call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
+        if answer is None:   # the client can elicit (it was asked); its retry forgot the answer
+            call.refuse(asked, NO_ANSWER.format(name=asked.request.name, key=APPROVAL_KEY))
         else:
             _decide(asked, answer)
         return await self._follow(ctx, call)

@@ -204,3 +204,27 @@ def test_a_2026_retry_that_carries_no_answer_is_told_so_not_that_the_client_cann
     assert refused.is_error and "carried no answer" in said and "inputResponses" in said, said
     assert "does not support elicitation" not in said and "--approve-writes" not in said, said
     assert undo_names(served.sandbox) == before
+
+
+def test_an_accept_whose_approve_is_no_boolean_true_does_not_run_the_write(tmp_path):
+    """The approval form's one field is the boolean ``approve``. A client that answers accept with
+    ``"approve": "false"`` (a string), 0 or null had its write run: only ``true`` (or no content, the
+    form's default) approves; anything else is a denial."""
+    server = Lines(data_dir=str(tmp_path))
+    for message in HANDSHAKE:
+        server.send(message)
+    results = {}
+    for number, content in enumerate([{"approve": "false"}, {"approve": 0}, {"approve": None}, {"approve": True}], 1):
+        wall = {"level": "Level 1", "start": [0, number], "end": [5, number]}
+        server.send({"jsonrpc": "2.0", "id": number, "method": "tools/call",
+                     "params": {"name": "create_wall", "arguments": wall}})
+        question = server.until(lambda m: m.get("method") == "elicitation/create")
+        server.send({"jsonrpc": "2.0", "id": question["id"], "result": {"action": "accept", "content": content}})
+        results[json.dumps(content)] = server.until(lambda m, n=number: m.get("id") == n)["result"]
+    server.send({"jsonrpc": "2.0", "id": 9, "method": "resources/read", "params": {"uri": "paracore://model"}})
+    model = server.until(lambda m: m.get("id") == 9)["result"]["contents"][0]["text"]
+    server.close()
+    denied = {content: result["content"][0]["text"] for content, result in results.items() if result.get("isError")}
+    assert set(denied) == {'{"approve": "false"}', '{"approve": 0}', '{"approve": null}'}, results
+    assert all("denied" in text for text in denied.values()), denied
+    assert "58 Walls" in model, model   # the duplex's 57 and the one approved with true

@@ -493,10 +493,12 @@ def _question(asked: Asked) -> str:
 
 
 def _decide(asked: Asked, answer: Any) -> None:
-    """Accept (with ``approve`` not false) approves; decline, cancel or anything else denies."""
+    """Accept with ``approve`` true (or left at the form's default: no content, or no ``approve``)
+    approves; decline, cancel, and an ``approve`` that is anything but the boolean true (``"false"``,
+    0, null: the client did not fill the form as asked) deny. Nothing runs on a doubtful answer."""
     action = getattr(answer, "action", None) or (answer.get("action") if isinstance(answer, dict) else None)
     content = getattr(answer, "content", None) if not isinstance(answer, dict) else answer.get("content")
-    approved = action == "accept" and (content or {}).get("approve", True) is not False
+    approved = action == "accept" and isinstance(content or {}, dict) and (content or {}).get("approve", True) is True
     settle(asked.future, "approve" if approved else "deny")
 
 

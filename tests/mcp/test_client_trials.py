@@ -228,3 +228,22 @@ def test_an_accept_whose_approve_is_no_boolean_true_does_not_run_the_write(tmp_p
     assert set(denied) == {'{"approve": "false"}', '{"approve": 0}', '{"approve": null}'}, results
     assert all("denied" in text for text in denied.values()), denied
     assert "58 Walls" in model, model   # the duplex's 57 and the one approved with true
+
+
+def test_use_toolset_checks_its_arguments_like_every_tool(served):
+    """The server runs use_toolset itself: a name that was no string, or none, was read as '' ("There
+    is no toolset ''"), and a field the schema does not have was accepted where every other tool
+    refuses it."""
+    _, _, said = post(served.url, HANDSHAKE[0], {})
+    session = {"Mcp-Session-Id": said["mcp-session-id"]}
+    post(served.url, HANDSHAKE[1], session)
+    said = {}
+    for number, arguments in enumerate([{"name": 5}, {}, {"name": "views", "and": "schedules"}], 1):
+        _, answer, _ = post(served.url, {"jsonrpc": "2.0", "id": number, "method": "tools/call",
+                                         "params": {"name": "use_toolset", "arguments": arguments}}, session)
+        said[number] = answer["result"]
+    assert all(result["isError"] for result in said.values()), said
+    texts = {number: result["content"][0]["text"] for number, result in said.items()}
+    assert "`name` must be a string" in texts[1] and "`name` is required" in texts[2], texts
+    assert "unknown field and" in texts[3] and "views" not in served.paracore.listing.on, texts
+    assert all("There is no toolset ''" not in text and "modelling" in text for text in texts.values())

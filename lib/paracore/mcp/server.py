@@ -31,6 +31,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from paracore import __version__
 from paracore.core.images import ImageMissing, default_store
+from paracore.core import toolsets
 from paracore.core.toolsets import USE_TOOLSET
 from paracore.mcp.backend import (
     MODEL_URI,
@@ -200,7 +201,7 @@ class ParacoreServer:
         if info is None:
             raise MCPError(code=types.INVALID_PARAMS, message=self._unknown_tool(params.name))
         if params.name == USE_TOOLSET:
-            return await self._use_toolset(ctx, arguments.get("name"))
+            return await self._use_toolset(ctx, arguments)
         if not info.read_only and self.read_only:
             does = "changes the model" if info.writes else "writes files"
             return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name, does=does), is_error=True))
@@ -228,10 +229,19 @@ class ParacoreServer:
         more = "" if self.listing.all_tools else f"; {USE_TOOLSET} lists more"
         return f"Unknown tool: {name!r}.{hint} tools/list gives the tools this server serves{more}."
 
-    async def _use_toolset(self, ctx, name: Any) -> types.CallToolResult:
-        """Turn a toolset on for this server's clients and tell them their tool list changed."""
+    async def _use_toolset(self, ctx, arguments: dict[str, Any]) -> types.CallToolResult:
+        """Turn a toolset on for this server's clients and tell them their tool list changed. Its
+        arguments are checked as the registry checks every tool's (the server runs it itself): a
+        missing ``name``, one that is no string, or another field is said, not read as ``''``."""
+        name, others = arguments.get("name"), sorted(set(arguments) - {"name"})
+        problem = ("`name` is required" if name is None else "`name` must be a string" if not isinstance(name, str)
+                   else f"unknown field {', '.join(others)}; its only field is `name`" if others else None)
+        if problem is not None:
+            return _result(CallResult(f"Not run: the arguments for {USE_TOOLSET} are not valid: {problem}. Call "
+                                      f"{USE_TOOLSET} with `name`, one of: {', '.join(toolsets.names())}.",
+                                      is_error=True))
         try:
-            turned = self.listing.turn_on(name if isinstance(name, str) else "")
+            turned = self.listing.turn_on(name)
         except ValueError as error:
             return _result(CallResult(f"Not run: {error} Call {USE_TOOLSET} with one of them as `name`.",
                                       is_error=True))

@@ -247,3 +247,20 @@ def test_use_toolset_checks_its_arguments_like_every_tool(served):
     assert "`name` must be a string" in texts[1] and "`name` is required" in texts[2], texts
     assert "unknown field and" in texts[3] and "views" not in served.paracore.listing.on, texts
     assert all("There is no toolset ''" not in text and "modelling" in text for text in texts.values())
+
+
+def test_a_request_without_a_session_or_with_one_that_ended_is_told_to_initialize(served):
+    """The SDK said "Bad Request: Missing session ID" and "Session not found" with nothing more, and
+    its 400 named in Mcp-Session-Id a session it had already discarded."""
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    status, missing, headers = post(served.url, ping, {})
+    assert status == 400 and "mcp-session-id" not in headers, headers
+    assert "Start a session with `initialize`" in missing["error"]["message"], missing
+    _, _, said = post(served.url, HANDSHAKE[0], {})
+    session = {"Mcp-Session-Id": said["mcp-session-id"]}
+    request = urllib.request.Request(served.url, method="DELETE", headers=session)
+    with urllib.request.urlopen(request, timeout=LIMIT) as deleted:
+        assert deleted.status == 200
+    status, gone, _ = post(served.url, ping, session)
+    assert status == 404 and gone["error"]["code"] == -32600 and gone["id"] is None, gone
+    assert "it ended" in gone["error"]["message"] and "`initialize`" in gone["error"]["message"], gone

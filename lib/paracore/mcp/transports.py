@@ -172,7 +172,7 @@ def http_app(server: Server):
     events = SessionEvents()
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK, transport_security=loopback_only(),
                                      event_store=events, retry_interval=RETRY_MS)
-    return SessionScope(_EnvelopeCheck(app), events)
+    return SessionScope(_SessionErrorsSaid(_EnvelopeCheck(app)), events)
 
 
 MAX_BODY = 4 * 1024 * 1024
@@ -206,6 +206,64 @@ class _EnvelopeCheck:
             await refused(scope, replay, send)
             return
         await self.app(scope, replay, send)
+
+
+SESSION_ADVICE = {
+    "Bad Request: Missing session ID": (
+        "Bad Request: Missing session ID. Start a session with `initialize` (sent without Mcp-Session-Id): "
+        "its answer's Mcp-Session-Id header names the session, which every later request carries."),
+    "Session not found": (
+        "Session not found: it ended (the client's DELETE, an idle timeout, a server restart) or this server "
+        "never issued it. Start a new session with `initialize`, sent without Mcp-Session-Id."),
+}
+"""The SDK's words for a request without a session, or with one that is gone, and what to do (the
+status stays the SDK's: 400, and 404, on which the spec has the client start a new session)."""
+
+
+class _SessionErrorsSaid:
+    """ASGI: the SDK's session errors (:data:`SESSION_ADVICE`) say what to do next; and the 400 for a
+    request without a session no longer carries an ``Mcp-Session-Id``: the SDK named there the
+    session it had opened for that request and already discarded (a client that took it got 404)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __getattr__(self, name):
+        return getattr(self.app, name)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        held: list[dict] = []
+
+        async def said(message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in (400, 404):
+                held.append(message)   # until its body shows whether it is one of the SDK's session errors
+                return
+            if held and message["type"] == "http.response.body":
+                start, body = _advised(held.pop(), message.get("body", b""))
+                await send(start)
+                await send({**message, "body": body})
+                return
+            await send(message)
+        await self.app(scope, receive, said)
+
+
+def _advised(start: dict, body: bytes) -> tuple[dict, bytes]:
+    """The response ``start`` and ``body``, with the advice for a session error the body is."""
+    try:
+        decoded = json.loads(body)
+        advice = SESSION_ADVICE.get(decoded["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        advice = None
+    if advice is None:
+        return start, body
+    decoded["error"]["message"] = advice
+    body = json.dumps(decoded).encode()
+    headers = [(key, value) for key, value in start.get("headers", [])
+               if key.lower() not in (b"content-length", b"mcp-session-id")]
+    return {**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]}, body
 
 
 def _handshake_era(scope) -> bool:

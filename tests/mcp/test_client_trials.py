@@ -264,3 +264,39 @@ def test_a_request_without_a_session_or_with_one_that_ended_is_told_to_initializ
     status, gone, _ = post(served.url, ping, session)
     assert status == 404 and gone["error"]["code"] == -32600 and gone["id"] is None, gone
     assert "it ended" in gone["error"]["message"] and "`initialize`" in gone["error"]["message"], gone
+
+
+def post_too_large(url: str, headers: dict, *, with_body: bool) -> tuple[int, dict, dict]:
+    """A ping over 4 MiB: sent whole, or only announced (Content-Length) and never sent, since a
+    server that refuses on the header closes the connection under a client still sending."""
+    import http.client
+    from urllib.parse import urlsplit
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping",
+                       "params": {"padding": "a" * (4 * 1024 * 1024 + 1)}}).encode()
+    where = urlsplit(url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=LIMIT)
+    connection.putrequest("POST", where.path)
+    for key, value in {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                       "Content-Length": str(len(body)), **headers}.items():
+        connection.putheader(key, value)
+    connection.endheaders(body if with_body else None)
+    response = connection.getresponse()
+    answer = response.read()
+    connection.close()
+    return response.status, json.loads(answer), {k.lower(): v for k, v in response.getheaders()}
+
+
+@pytest.mark.parametrize("era", ["2025-11-25", MODERN])
+def test_a_request_over_the_size_limit_is_answered_in_json_rpc(served, era):
+    """The SDK's 413 was the plain text "Request body too large": a client reading the answer as
+    JSON-RPC failed to parse it and learnt nothing of the limit."""
+    headers = {"MCP-Protocol-Version": era}
+    if era == MODERN:
+        headers["Mcp-Method"] = "ping"
+    else:
+        _, _, said = post(served.url, HANDSHAKE[0], {})
+        headers["Mcp-Session-Id"] = said["mcp-session-id"]
+    status, answer, said = post_too_large(served.url, headers, with_body=era != MODERN)
+    assert status == 413 and said["content-type"] == "application/json", (status, said)
+    assert answer["id"] is None and answer["error"]["code"] == -32600, answer
+    assert "larger than this server takes (4 MiB)" in answer["error"]["message"], answer

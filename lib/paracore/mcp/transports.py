@@ -218,12 +218,16 @@ SESSION_ADVICE = {
 }
 """The SDK's words for a request without a session, or with one that is gone, and what to do (the
 status stays the SDK's: 400, and 404, on which the spec has the client start a new session)."""
+TOO_LARGE = b"Request body too large"
+TOO_LARGE_ADVICE = (f"Invalid request: the body is larger than this server takes ({MAX_BODY // (1024 * 1024)} MiB). "
+                    "Send a smaller request: a tool's arguments name elements by id, and a file by its path.")
 
 
 class _SessionErrorsSaid:
-    """ASGI: the SDK's session errors (:data:`SESSION_ADVICE`) say what to do next; and the 400 for a
-    request without a session no longer carries an ``Mcp-Session-Id``: the SDK named there the
-    session it had opened for that request and already discarded (a client that took it got 404)."""
+    """ASGI: the SDK's session errors (:data:`SESSION_ADVICE`) say what to do next; the 400 for a
+    request without a session no longer carries an ``Mcp-Session-Id`` (the SDK named there the
+    session it had opened for that request and already discarded: a client that took it got 404);
+    and the SDK's 413, plain text, is a JSON-RPC error like every other answer."""
 
     def __init__(self, app) -> None:
         self.app = app
@@ -238,7 +242,7 @@ class _SessionErrorsSaid:
         held: list[dict] = []
 
         async def said(message) -> None:
-            if message["type"] == "http.response.start" and message["status"] in (400, 404):
+            if message["type"] == "http.response.start" and message["status"] in (400, 404, 413):
                 held.append(message)   # until its body shows whether it is one of the SDK's session errors
                 return
             if held and message["type"] == "http.response.body":
@@ -251,19 +255,25 @@ class _SessionErrorsSaid:
 
 
 def _advised(start: dict, body: bytes) -> tuple[dict, bytes]:
-    """The response ``start`` and ``body``, with the advice for a session error the body is."""
-    try:
-        decoded = json.loads(body)
-        advice = SESSION_ADVICE.get(decoded["error"]["message"])
-    except (ValueError, KeyError, TypeError):
-        advice = None
-    if advice is None:
-        return start, body
-    decoded["error"]["message"] = advice
+    """The response ``start`` and ``body``, with the advice for a session error the body is, or
+    the too-large refusal as JSON-RPC."""
+    dropped = {b"content-length", b"content-type"}
+    if start["status"] == 413 and body == TOO_LARGE:
+        decoded = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_REQUEST, "message": TOO_LARGE_ADVICE}}
+    else:
+        try:
+            decoded = json.loads(body)
+            advice = SESSION_ADVICE.get(decoded["error"]["message"])
+        except (ValueError, KeyError, TypeError):
+            advice = None
+        if advice is None:
+            return start, body
+        decoded["error"]["message"] = advice
+        dropped.add(b"mcp-session-id")   # a session the SDK discarded, or none
     body = json.dumps(decoded).encode()
-    headers = [(key, value) for key, value in start.get("headers", [])
-               if key.lower() not in (b"content-length", b"mcp-session-id")]
-    return {**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]}, body
+    headers = [(key, value) for key, value in start.get("headers", []) if key.lower() not in dropped]
+    return {**start, "headers": [*headers, (b"content-type", b"application/json"),
+                                 (b"content-length", str(len(body)).encode())]}, body
 
 
 def _handshake_era(scope) -> bool:

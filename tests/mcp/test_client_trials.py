@@ -300,3 +300,18 @@ def test_a_request_over_the_size_limit_is_answered_in_json_rpc(served, era):
     assert status == 413 and said["content-type"] == "application/json", (status, said)
     assert answer["id"] is None and answer["error"]["code"] == -32600, answer
     assert "larger than this server takes (4 MiB)" in answer["error"]["message"], answer
+
+
+def test_a_client_that_elicits_by_url_only_is_not_sent_a_form_and_is_told_how_to_allow_writes(tmp_path):
+    """A client declaring ``elicitation: {"url": {}}`` cannot show a form; the server sent it one
+    anyway (the spec forbids it), and on its error said "call create_wall again", which fails
+    again. Now it is the answer for a client that cannot ask its user, as without elicitation."""
+    server = Lines(data_dir=str(tmp_path))
+    server.send({**HANDSHAKE[0], "params": {**HANDSHAKE[0]["params"], "capabilities": {"elicitation": {"url": {}}}}})
+    server.send(HANDSHAKE[1])
+    server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "create_wall", "arguments": WALL}})
+    first = server.until(lambda m: m.get("id") == 1 or m.get("method") == "elicitation/create")
+    server.close()
+    assert first.get("method") != "elicitation/create", first
+    said = first["result"]["content"][0]["text"]
+    assert first["result"]["isError"] and "cannot ask its user" in said and "--approve-writes" in said, said

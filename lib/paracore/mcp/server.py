@@ -365,10 +365,15 @@ class ParacoreServer:
 
     @staticmethod
     def _can_elicit(ctx) -> bool:
-        """The client says it can ask its user, and this connection can carry the question: a
-        2026-07-28 ``input_required``, or a handshake connection's back-channel (stateless HTTP has none)."""
+        """The client says it can ask its user with a form, and this connection can carry the
+        question: a 2026-07-28 ``input_required``, or a handshake connection's back-channel (stateless
+        HTTP has none). Form mode is declared by ``elicitation.form``, or by an empty ``elicitation``
+        (before 2025-11-25 there was no other mode); a client that declares only ``url`` must not be
+        sent a form (2025-11-25, Elicitation: "Servers MUST NOT send elicitation requests with modes
+        that are not supported by the client"), and was, then told to call again."""
         capabilities = ctx.session.client_capabilities
-        if capabilities is None or capabilities.elicitation is None:
+        elicitation = capabilities.elicitation if capabilities is not None else None
+        if elicitation is None or (elicitation.form is None and elicitation.url is not None):
             return False
         return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or ctx.session.can_send_request
 

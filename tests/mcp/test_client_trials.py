@@ -315,3 +315,21 @@ def test_a_client_that_elicits_by_url_only_is_not_sent_a_form_and_is_told_how_to
     assert first.get("method") != "elicitation/create", first
     said = first["result"]["content"][0]["text"]
     assert first["result"]["isError"] and "cannot ask its user" in said and "--approve-writes" in said, said
+
+
+def test_an_unknown_tool_or_resource_is_named_in_its_error_within_bounds(served):
+    """A megabyte of tool name (or of URI) came back whole in its error: now its first characters."""
+    _, _, said = post(served.url, HANDSHAKE[0], {})
+    session = {"Mcp-Session-Id": said["mcp-session-id"]}
+    post(served.url, HANDSHAKE[1], session)
+    long_name, long_uri = "create_wall" + "x" * 100_000, "paracore://" + "y" * 100_000
+    _, tool, _ = post(served.url, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                   "params": {"name": long_name, "arguments": {}}}, session)
+    _, resource, _ = post(served.url, {"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+                                       "params": {"uri": long_uri}}, session)
+    for answer in (tool, resource):
+        assert answer["error"]["code"] == INVALID_PARAMS and len(answer["error"]["message"]) < 500, \
+            answer["error"]["message"][:300]
+    assert tool["error"]["message"].startswith("Unknown tool: 'create_wallxxx") and "(100011 characters)" in \
+        tool["error"]["message"], tool["error"]["message"][:300]
+    assert "Unknown resource paracore://yyy" in resource["error"]["message"]

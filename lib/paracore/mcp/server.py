@@ -227,7 +227,7 @@ class ParacoreServer:
         close = difflib.get_close_matches(name, served, n=3, cutoff=0.6)
         hint = f" Did you mean {' or '.join(close)}?" if close else ""
         more = "" if self.listing.all_tools else f"; {USE_TOOLSET} lists more"
-        return f"Unknown tool: {name!r}.{hint} tools/list gives the tools this server serves{more}."
+        return f"Unknown tool: {_shown(name)}.{hint} tools/list gives the tools this server serves{more}."
 
     async def _use_toolset(self, ctx, arguments: dict[str, Any]) -> types.CallToolResult:
         """Turn a toolset on for this server's clients and tell them their tool list changed. Its
@@ -462,8 +462,18 @@ class ParacoreServer:
 
 
 def _unknown_resource(uri: str, what: str) -> str:
-    return (f"Unknown resource {uri}: there is nothing to {what} there. Resources: "
+    return (f"Unknown resource {_shown(uri, quoted=False)}: there is nothing to {what} there. Resources: "
             f"{', '.join(str(r.uri) for r in RESOURCES)} (resources/list).")
+
+
+SHOWN_CHARS = 80
+
+
+def _shown(value: str, *, quoted: bool = True) -> str:
+    """A name or URI the client sent, as an error repeats it: at most :data:`SHOWN_CHARS` characters
+    (a megabyte of tool name came back whole in its error)."""
+    cut = value if len(value) <= SHOWN_CHARS else f"{value[:SHOWN_CHARS]}… ({len(value)} characters)"
+    return repr(cut) if quoted else cut
 
 
 class _KnownResourcesListen(ListenHandler):

@@ -33,6 +33,7 @@ WRONG_PARAMS = {   # id: (request, the field the answer must name)
     4: ({"method": "resources/read", "params": {"uri": 5}}, "params.uri"),
     5: ({"method": "resources/subscribe", "params": {}}, "params.uri"),
 }
+CREATE_WALL = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "create_wall", "arguments": WALL}}
 MODERN = "2026-07-28"
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": MODERN,
                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
@@ -112,7 +113,7 @@ def test_a_call_the_client_cancels_while_its_user_is_asked_is_said_cancelled_and
     server = Lines(data_dir=str(tmp_path))
     for message in HANDSHAKE:
         server.send(message)
-    server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "create_wall", "arguments": WALL}})
+    server.send(CREATE_WALL)
     server.until(lambda m: m.get("method") == "elicitation/create")
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
     server.send({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "paracore://model"}})
@@ -267,8 +268,8 @@ def test_a_request_without_a_session_or_with_one_that_ended_is_told_to_initializ
 
 
 def post_too_large(url: str, headers: dict, *, with_body: bool) -> tuple[int, dict, dict]:
-    """A ping over 4 MiB: sent whole, or only announced (Content-Length) and never sent, since a
-    server that refuses on the header closes the connection under a client still sending."""
+    """A ping over 4 MiB: sent whole, or only announced (Content-Length) and never sent: the server
+    refuses on the header, and closes the connection under a client still sending."""
     import http.client
     from urllib.parse import urlsplit
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping",
@@ -296,7 +297,7 @@ def test_a_request_over_the_size_limit_is_answered_in_json_rpc(served, era):
     else:
         _, _, said = post(served.url, HANDSHAKE[0], {})
         headers["Mcp-Session-Id"] = said["mcp-session-id"]
-    status, answer, said = post_too_large(served.url, headers, with_body=era != MODERN)
+    status, answer, said = post_too_large(served.url, headers, with_body=False)
     assert status == 413 and said["content-type"] == "application/json", (status, said)
     assert answer["id"] is None and answer["error"]["code"] == -32600, answer
     assert "larger than this server takes (4 MiB)" in answer["error"]["message"], answer
@@ -309,7 +310,7 @@ def test_a_client_that_elicits_by_url_only_is_not_sent_a_form_and_is_told_how_to
     server = Lines(data_dir=str(tmp_path))
     server.send({**HANDSHAKE[0], "params": {**HANDSHAKE[0]["params"], "capabilities": {"elicitation": {"url": {}}}}})
     server.send(HANDSHAKE[1])
-    server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "create_wall", "arguments": WALL}})
+    server.send(CREATE_WALL)
     first = server.until(lambda m: m.get("id") == 1 or m.get("method") == "elicitation/create")
     server.close()
     assert first.get("method") != "elicitation/create", first

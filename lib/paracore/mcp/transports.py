@@ -191,7 +191,8 @@ class _EnvelopeCheck:
         return getattr(self.app, name)
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or not _handshake_era(scope):
+        if scope["type"] != "http" or scope["method"] != "POST" or not _handshake_era(scope) or \
+                _announced_too_large(scope):
             await self.app(scope, receive, send)
             return
         body, more = await _read_body(receive)
@@ -274,6 +275,14 @@ def _advised(start: dict, body: bytes) -> tuple[dict, bytes]:
     headers = [(key, value) for key, value in start.get("headers", []) if key.lower() not in dropped]
     return {**start, "headers": [*headers, (b"content-type", b"application/json"),
                                  (b"content-length", str(len(body)).encode())]}, body
+
+
+def _announced_too_large(scope) -> bool:
+    """The request's Content-Length is over :data:`MAX_BODY`: the SDK refuses it on the header alone,
+    so its body is not read here first (read, it was buffered for nothing, and the client, still
+    sending, could see its connection reset before the answer)."""
+    lengths = [value for key, value in scope["headers"] if key == b"content-length"]
+    return bool(lengths) and lengths[0].isdigit() and int(lengths[0]) > MAX_BODY
 
 
 def _handshake_era(scope) -> bool:

@@ -334,3 +334,17 @@ def test_an_unknown_tool_or_resource_is_named_in_its_error_within_bounds(served)
     assert tool["error"]["message"].startswith("Unknown tool: 'create_wallxxx") and "(100011 characters)" in \
         tool["error"]["message"], tool["error"]["message"][:300]
     assert "Unknown resource paracore://yyy" in resource["error"]["message"]
+
+
+def test_a_cursor_the_server_never_issued_is_refused(served):
+    """Every list is one page (no nextCursor is ever given); a cursor got the whole list back as if
+    it were valid. The spec: invalid cursors SHOULD be -32602."""
+    _, _, said = post(served.url, HANDSHAKE[0], {})
+    session = {"Mcp-Session-Id": said["mcp-session-id"]}
+    post(served.url, HANDSHAKE[1], session)
+    for number, method in enumerate(["tools/list", "resources/list", "resources/templates/list"], 1):
+        _, answer, _ = post(served.url, {"jsonrpc": "2.0", "id": number, "method": method,
+                                         "params": {"cursor": "abc"}}, session)
+        assert answer["error"]["code"] == INVALID_PARAMS and "Invalid cursor" in answer["error"]["message"], answer
+        _, listed, _ = post(served.url, {"jsonrpc": "2.0", "id": number, "method": method}, session)
+        assert "result" in listed and "nextCursor" not in listed["result"], listed

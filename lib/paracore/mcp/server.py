@@ -183,6 +183,7 @@ class ParacoreServer:
 
     # -- tools ------------------------------------------------------------------------------------------
     async def list_tools(self, ctx, params) -> types.ListToolsResult:
+        _one_page("tools/list", params)
         self._listens_for_tools(ctx)
         tools = [mcp_tool(info, with_instance=self.instances_tool and info.name != USE_TOOLSET)  # the server's own
                  for info in self.listing.listed()]
@@ -398,6 +399,7 @@ class ParacoreServer:
 
     # -- resources ---------------------------------------------------------------------------------------
     async def list_resources(self, ctx, params) -> types.ListResourcesResult:
+        _one_page("resources/list", params)
         return types.ListResourcesResult(resources=list(RESOURCES))
 
     async def read_resource(self, ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
@@ -415,6 +417,7 @@ class ParacoreServer:
     async def list_resource_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
         """Every resource has a fixed URI: there are no templates (declaring resources, the server
         answers the question rather than -32601)."""
+        _one_page("resources/templates/list", params)
         return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
@@ -464,6 +467,15 @@ class ParacoreServer:
 def _unknown_resource(uri: str, what: str) -> str:
     return (f"Unknown resource {_shown(uri, quoted=False)}: there is nothing to {what} there. Resources: "
             f"{', '.join(str(r.uri) for r in RESOURCES)} (resources/list).")
+
+
+def _one_page(method: str, params) -> None:
+    """Every list is one page: this server issues no cursor, so any cursor is invalid, and the
+    spec's answer to an invalid cursor is -32602 (Pagination: "Invalid cursors SHOULD result in an
+    error with code -32602"); the whole list came back as if the cursor were fine."""
+    if getattr(params, "cursor", None) is not None:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Invalid cursor: {method} answers in one page and this "
+                       f"server issues no nextCursor. Send {method} without a cursor.")
 
 
 SHOWN_CHARS = 80

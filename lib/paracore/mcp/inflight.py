@@ -36,6 +36,8 @@ NO_ELICITATION = ("Not run: {name} changes the model and needs the user's approv
 TIMED_OUT = ("Not run: nobody answered the approval for {name} within {seconds:g} s. Ask the user to answer "
              "the approval prompt, then call {name} again.")
 CLIENT_GONE = "Not run: the MCP client went away before the approval for {name} was answered."
+CANCELLED = ("Not run: the MCP client cancelled {name} (notifications/cancelled) before its approval was answered. "
+             "Call {name} again to be asked again.")
 DECLINED = "Not run: the user declined {name}. Do not retry it; ask the user what to do instead."
 
 

@@ -31,6 +31,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from paracore import __version__
 from paracore.core.images import ImageMissing, default_store
+from paracore.core import toolsets
 from paracore.core.toolsets import USE_TOOLSET
 from paracore.mcp.backend import (
     MODEL_URI,
@@ -42,6 +43,7 @@ from paracore.mcp.backend import (
     ToolInfo,
 )
 from paracore.mcp.inflight import (
+    CANCELLED,
     CLIENT_GONE,
     NO_ELICITATION,
     TIMED_OUT,
@@ -52,6 +54,7 @@ from paracore.mcp.inflight import (
     answer as settle,
 )
 from paracore.mcp.listing import ToolListing, turned_on_text
+from paracore.mcp.params import SpecificParamsErrors
 from paracore.mcp.parked import CallBinding, ParkedApprovals
 
 log = logging.getLogger("paracore.mcp")
@@ -61,6 +64,8 @@ INSTANCES_TOOL = "revit_instances"
 APPROVAL_KEY = "approval"
 NOT_ASKED = ("Not run: {name} needs the user's approval, and the client could not ask its user ({error}). "
              "Call {name} again, or ask the user to check the client.")
+NO_ANSWER = ("Not run: the retry of {name} carried no answer to its approval (inputResponses.{key}: the user's "
+             "answer to the question the call returned). Call {name} again to be asked again.")
 READ_ONLY_REFUSAL = ("Not run: this Paracore server is read-only (started with --read-only), and {name} {does}. "
                      "Restart it without --read-only to allow changes.")
 INSTRUCTIONS = ("Paracore runs atomic tools in an open Revit model. The working set (paracore://working-set) holds "
@@ -167,15 +172,18 @@ class ParacoreServer:
         self._portal: anyio.from_thread.BlockingPortal | None = None
 
     def build(self) -> Server:
-        return _Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
+        server = _Server("paracore", version=__version__, title="Paracore for Revit", instructions=INSTRUCTIONS,
                       lifespan=self._lifespan, on_list_tools=self.list_tools, on_call_tool=self.call_tool,
                       on_list_resources=self.list_resources, on_read_resource=self.read_resource,
                       on_list_resource_templates=self.list_resource_templates,
                       on_subscribe_resource=self.subscribe, on_unsubscribe_resource=self.unsubscribe,
-                      on_subscriptions_listen=ListenHandler(self.bus))
+                      on_subscriptions_listen=_KnownResourcesListen(self.bus))
+        server.middleware.append(SpecificParamsErrors())   # which field is wrong, not the SDK's fixed words
+        return server
 
     # -- tools ------------------------------------------------------------------------------------------
     async def list_tools(self, ctx, params) -> types.ListToolsResult:
+        _one_page("tools/list", params)
         self._listens_for_tools(ctx)
         tools = [mcp_tool(info, with_instance=self.instances_tool and info.name != USE_TOOLSET)  # the server's own
                  for info in self.listing.listed()]
@@ -194,7 +202,7 @@ class ParacoreServer:
         if info is None:
             raise MCPError(code=types.INVALID_PARAMS, message=self._unknown_tool(params.name))
         if params.name == USE_TOOLSET:
-            return await self._use_toolset(ctx, arguments.get("name"))
+            return await self._use_toolset(ctx, arguments)
         if not info.read_only and self.read_only:
             does = "changes the model" if info.writes else "writes files"
             return _result(CallResult(READ_ONLY_REFUSAL.format(name=params.name, does=does), is_error=True))
@@ -220,12 +228,21 @@ class ParacoreServer:
         close = difflib.get_close_matches(name, served, n=3, cutoff=0.6)
         hint = f" Did you mean {' or '.join(close)}?" if close else ""
         more = "" if self.listing.all_tools else f"; {USE_TOOLSET} lists more"
-        return f"Unknown tool: {name!r}.{hint} tools/list gives the tools this server serves{more}."
+        return f"Unknown tool: {_shown(name)}.{hint} tools/list gives the tools this server serves{more}."
 
-    async def _use_toolset(self, ctx, name: Any) -> types.CallToolResult:
-        """Turn a toolset on for this server's clients and tell them their tool list changed."""
+    async def _use_toolset(self, ctx, arguments: dict[str, Any]) -> types.CallToolResult:
+        """Turn a toolset on for this server's clients and tell them their tool list changed. Its
+        arguments are checked as the registry checks every tool's (the server runs it itself): a
+        missing ``name``, one that is no string, or another field is said, not read as ``''``."""
+        name, others = arguments.get("name"), sorted(set(arguments) - {"name"})
+        problem = ("`name` is required" if name is None else "`name` must be a string" if not isinstance(name, str)
+                   else f"unknown field {', '.join(others)}; its only field is `name`" if others else None)
+        if problem is not None:
+            return _result(CallResult(f"Not run: the arguments for {USE_TOOLSET} are not valid: {problem}. Call "
+                                      f"{USE_TOOLSET} with `name`, one of: {', '.join(toolsets.names())}.",
+                                      is_error=True))
         try:
-            turned = self.listing.turn_on(name if isinstance(name, str) else "")
+            turned = self.listing.turn_on(name)
         except ValueError as error:
             return _result(CallResult(f"Not run: {error} Call {USE_TOOLSET} with one of them as `name`.",
                                       is_error=True))
@@ -302,13 +319,19 @@ class ParacoreServer:
                 else:
                     await self._elicit(ctx, call, asked, progress)
                 asked = None
-        except BaseException as ended:  # cancelled (the client left) or broken: the call runs on, or is refused
+        except BaseException as ended:  # cancelled, the client left, or broken: the call runs on, or is refused
+            name = asked.request.name if asked else "this call"
+            cancelled = _cancelled_by_client(ctx)
+            why = (CANCELLED if cancelled else CLIENT_GONE).format(name=name)
             if asked is not None:
-                if _client_left(ended):   # one line, no traceback: nothing went wrong here
+                if cancelled:   # the client's own choice (notifications/cancelled): nothing to warn of
+                    log.info("The MCP client cancelled %s while its user was asked to approve it; the call was "
+                             "not run.", name)
+                elif _client_left(ended):   # one line, no traceback: nothing went wrong here
                     log.warning("The MCP client left while its user was asked to approve %s; the call was not run.",
-                                asked.request.name)
-                call.refuse(asked, CLIENT_GONE.format(name=asked.request.name))
-            call.abandon(CLIENT_GONE.format(name=asked.request.name if asked else "this call"))
+                                name)
+                call.refuse(asked, why)
+            call.abandon(why)
             raise
 
     async def _elicit(self, ctx, call: CallInFlight, asked: Asked, progress: _Progress) -> None:
@@ -343,10 +366,15 @@ class ParacoreServer:
 
     @staticmethod
     def _can_elicit(ctx) -> bool:
-        """The client says it can ask its user, and this connection can carry the question: a
-        2026-07-28 ``input_required``, or a handshake connection's back-channel (stateless HTTP has none)."""
+        """The client says it can ask its user with a form, and this connection can carry the
+        question: a 2026-07-28 ``input_required``, or a handshake connection's back-channel (stateless
+        HTTP has none). Form mode is declared by ``elicitation.form``, or by an empty ``elicitation``
+        (before 2025-11-25 there was no other mode); a client that declares only ``url`` must not be
+        sent a form (2025-11-25, Elicitation: "Servers MUST NOT send elicitation requests with modes
+        that are not supported by the client"), and was, then told to call again."""
         capabilities = ctx.session.client_capabilities
-        if capabilities is None or capabilities.elicitation is None:
+        elicitation = capabilities.elicitation if capabilities is not None else None
+        if elicitation is None or (elicitation.form is None and elicitation.url is not None):
             return False
         return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or ctx.session.can_send_request
 
@@ -363,22 +391,22 @@ class ParacoreServer:
         parked = self._parked.claim(params.request_state, CallBinding.of(ctx, params.name, params.arguments))
         call, asked = parked.call, parked.asked
         answer = (params.input_responses or {}).get(APPROVAL_KEY)
-        if answer is None:
-            call.refuse(asked, NO_ELICITATION.format(name=asked.request.name))
+        if answer is None:   # the client can elicit (it was asked); its retry forgot the answer
+            call.refuse(asked, NO_ANSWER.format(name=asked.request.name, key=APPROVAL_KEY))
         else:
             _decide(asked, answer)
         return await self._follow(ctx, call)
 
     # -- resources ---------------------------------------------------------------------------------------
     async def list_resources(self, ctx, params) -> types.ListResourcesResult:
+        _one_page("resources/list", params)
         return types.ListResourcesResult(resources=list(RESOURCES))
 
     async def read_resource(self, ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         resource = next((r for r in RESOURCES if str(r.uri) == uri), None)
         if resource is None:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown resource {uri}. Resources: "
-                           f"{', '.join(str(r.uri) for r in RESOURCES)}.")
+            raise MCPError(code=types.INVALID_PARAMS, message=_unknown_resource(uri, "read"))
         try:
             text = await anyio.to_thread.run_sync(lambda: self.backend.read(uri))
         except ResourceUnavailable as unavailable:   # no Revit, no model open: said, not a traceback
@@ -389,12 +417,17 @@ class ParacoreServer:
     async def list_resource_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
         """Every resource has a fixed URI: there are no templates (declaring resources, the server
         answers the question rather than -32601)."""
+        _one_page("resources/templates/list", params)
         return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
-        """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``."""
+        """``resources/subscribe`` (handshake era); 2026-07-28 clients use ``subscriptions/listen``.
+        A URI this server does not have is refused as ``resources/read`` refuses it: accepted, the
+        client waited for updates that never come (a typo, a trailing slash)."""
         subscribers = self._legacy_subscribers.get(str(params.uri))
-        if subscribers is not None and not any(_same_connection(s, ctx.session) for s in subscribers):
+        if subscribers is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=_unknown_resource(str(params.uri), "subscribe to"))
+        if not any(_same_connection(s, ctx.session) for s in subscribers):
             subscribers.append(ctx.session)
             self._forget_when_closed(ctx.session)
         return types.EmptyResult()
@@ -431,10 +464,56 @@ class ParacoreServer:
                 self._portal = None
 
 
+def _unknown_resource(uri: str, what: str) -> str:
+    return (f"Unknown resource {_shown(uri, quoted=False)}: there is nothing to {what} there. Resources: "
+            f"{', '.join(str(r.uri) for r in RESOURCES)} (resources/list).")
+
+
+def _one_page(method: str, params) -> None:
+    """Every list is one page: this server issues no cursor, so any cursor is invalid, and the
+    spec's answer to an invalid cursor is -32602 (Pagination: "Invalid cursors SHOULD result in an
+    error with code -32602"); the whole list came back as if the cursor were fine."""
+    if getattr(params, "cursor", None) is not None:
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Invalid cursor: {method} answers in one page and this "
+                       f"server issues no nextCursor. Send {method} without a cursor.")
+
+
+SHOWN_CHARS = 80
+
+
+def _shown(value: str, *, quoted: bool = True) -> str:
+    """A name or URI the client sent, as an error repeats it: at most :data:`SHOWN_CHARS` characters
+    (a megabyte of tool name came back whole in its error)."""
+    cut = value if len(value) <= SHOWN_CHARS else f"{value[:SHOWN_CHARS]}… ({len(value)} characters)"
+    return repr(cut) if quoted else cut
+
+
+class _KnownResourcesListen(ListenHandler):
+    """``subscriptions/listen`` honouring only this server's resources: the acknowledgement names the
+    URIs it will announce, so a client that asked for one the server does not have sees it left out
+    (the SDK's handler honoured any URI, and the client waited for updates that never come)."""
+
+    async def __call__(self, ctx, params: types.SubscriptionsListenRequestParams):
+        asked = params.notifications.resource_subscriptions
+        if asked:
+            known = [uri for uri in asked if any(str(r.uri) == uri for r in RESOURCES)]
+            notifications = params.notifications.model_copy(update={"resource_subscriptions": known or None})
+            params = params.model_copy(update={"notifications": notifications})
+        return await super().__call__(ctx, params)
+
+
 def _same_connection(one, other) -> bool:
     """``ctx.session`` is a new proxy per request; its connection is what a subscription belongs to
     (the SDK keeps it private, hence the fallback to the proxy itself)."""
     return getattr(one, "_connection", one) is getattr(other, "_connection", other)
+
+
+def _cancelled_by_client(ctx) -> bool:
+    """The client sent ``notifications/cancelled`` for this request (it is still there). The SDK
+    keeps the flag on the request's dispatch context, behind the per-request session proxy."""
+    outbound = getattr(ctx.session, "_request_outbound", None)
+    flag = getattr(outbound, "cancel_requested", None)
+    return bool(flag is not None and flag.is_set())
 
 
 def _client_left(ended: BaseException) -> bool:
@@ -451,10 +530,12 @@ def _question(asked: Asked) -> str:
 
 
 def _decide(asked: Asked, answer: Any) -> None:
-    """Accept (with ``approve`` not false) approves; decline, cancel or anything else denies."""
+    """Accept with ``approve`` true (or left at the form's default: no content, or no ``approve``)
+    approves; decline, cancel, and an ``approve`` that is anything but the boolean true (``"false"``,
+    0, null: the client did not fill the form as asked) deny. Nothing runs on a doubtful answer."""
     action = getattr(answer, "action", None) or (answer.get("action") if isinstance(answer, dict) else None)
     content = getattr(answer, "content", None) if not isinstance(answer, dict) else answer.get("content")
-    approved = action == "accept" and (content or {}).get("approve", True) is not False
+    approved = action == "accept" and isinstance(content or {}, dict) and (content or {}).get("approve", True) is True
     settle(asked.future, "approve" if approved else "deny")
 
 

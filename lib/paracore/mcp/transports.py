@@ -172,7 +172,7 @@ def http_app(server: Server):
     events = SessionEvents()
     app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=LOOPBACK, transport_security=loopback_only(),
                                      event_store=events, retry_interval=RETRY_MS)
-    return SessionScope(_EnvelopeCheck(app), events)
+    return SessionScope(_SessionErrorsSaid(_EnvelopeCheck(app)), events)
 
 
 MAX_BODY = 4 * 1024 * 1024
@@ -191,7 +191,8 @@ class _EnvelopeCheck:
         return getattr(self.app, name)
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or not _handshake_era(scope):
+        if scope["type"] != "http" or scope["method"] != "POST" or not _handshake_era(scope) or \
+                _announced_too_large(scope):
             await self.app(scope, receive, send)
             return
         body, more = await _read_body(receive)
@@ -206,6 +207,82 @@ class _EnvelopeCheck:
             await refused(scope, replay, send)
             return
         await self.app(scope, replay, send)
+
+
+SESSION_ADVICE = {
+    "Bad Request: Missing session ID": (
+        "Bad Request: Missing session ID. Start a session with `initialize` (sent without Mcp-Session-Id): "
+        "its answer's Mcp-Session-Id header names the session, which every later request carries."),
+    "Session not found": (
+        "Session not found: it ended (the client's DELETE, an idle timeout, a server restart) or this server "
+        "never issued it. Start a new session with `initialize`, sent without Mcp-Session-Id."),
+}
+"""The SDK's words for a request without a session, or with one that is gone, and what to do (the
+status stays the SDK's: 400, and 404, on which the spec has the client start a new session)."""
+TOO_LARGE = b"Request body too large"
+TOO_LARGE_ADVICE = (f"Invalid request: the body is larger than this server takes ({MAX_BODY // (1024 * 1024)} MiB). "
+                    "Send a smaller request: a tool's arguments name elements by id, and a file by its path.")
+
+
+class _SessionErrorsSaid:
+    """ASGI: the SDK's session errors (:data:`SESSION_ADVICE`) say what to do next; the 400 for a
+    request without a session no longer carries an ``Mcp-Session-Id`` (the SDK named there the
+    session it had opened for that request and already discarded: a client that took it got 404);
+    and the SDK's 413, plain text, is a JSON-RPC error like every other answer."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    def __getattr__(self, name):
+        return getattr(self.app, name)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        held: list[dict] = []
+
+        async def said(message) -> None:
+            if message["type"] == "http.response.start" and message["status"] in (400, 404, 413):
+                held.append(message)   # until its body shows whether it is one of the SDK's session errors
+                return
+            if held and message["type"] == "http.response.body":
+                start, body = _advised(held.pop(), message.get("body", b""))
+                await send(start)
+                await send({**message, "body": body})
+                return
+            await send(message)
+        await self.app(scope, receive, said)
+
+
+def _advised(start: dict, body: bytes) -> tuple[dict, bytes]:
+    """The response ``start`` and ``body``, with the advice for a session error the body is, or
+    the too-large refusal as JSON-RPC."""
+    dropped = {b"content-length", b"content-type"}
+    if start["status"] == 413 and body == TOO_LARGE:
+        decoded = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_REQUEST, "message": TOO_LARGE_ADVICE}}
+    else:
+        try:
+            decoded = json.loads(body)
+            advice = SESSION_ADVICE.get(decoded["error"]["message"])
+        except (ValueError, KeyError, TypeError):
+            advice = None
+        if advice is None:
+            return start, body
+        decoded["error"]["message"] = advice
+        dropped.add(b"mcp-session-id")   # a session the SDK discarded, or none
+    body = json.dumps(decoded).encode()
+    headers = [(key, value) for key, value in start.get("headers", []) if key.lower() not in dropped]
+    return {**start, "headers": [*headers, (b"content-type", b"application/json"),
+                                 (b"content-length", str(len(body)).encode())]}, body
+
+
+def _announced_too_large(scope) -> bool:
+    """The request's Content-Length is over :data:`MAX_BODY`: the SDK refuses it on the header alone,
+    so its body is not read here first (read, it was buffered for nothing, and the client, still
+    sending, could see its connection reset before the answer)."""
+    lengths = [value for key, value in scope["headers"] if key == b"content-length"]
+    return bool(lengths) and lengths[0].isdigit() and int(lengths[0]) > MAX_BODY
 
 
 def _handshake_era(scope) -> bool:

@@ -65,14 +65,6 @@ def qualified(namespace: str, cls: str, member: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def apis():
-    try:
-        return real_api.load_all()
-    except real_api.RealApiUnavailable as error:
-        pytest.fail(str(error))
-
-
-@pytest.fixture(scope="module")
 def table():
     return json.loads(TABLE_2027.read_text(encoding="utf-8"))
 

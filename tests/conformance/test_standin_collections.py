@@ -224,14 +224,6 @@ def problems_of(member: CollectionMember, reader: Reader) -> list[str]:
 # --- tests ------------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def apis() -> dict[int, RealApi]:
-    try:
-        return real_api.load_all()
-    except real_api.RealApiUnavailable as error:
-        pytest.fail(str(error), pytrace=False)
-
-
-@pytest.fixture(scope="module")
 def members(apis) -> list[CollectionMember]:
     return collection_members(apis)
 

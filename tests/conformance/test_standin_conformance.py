@@ -306,14 +306,6 @@ def unchecked_namespaces() -> dict[str, str]:
 # --- tests -------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def apis() -> dict[int, RealApi]:
-    try:
-        return real_api.load_all()
-    except real_api.RealApiUnavailable as error:
-        pytest.fail(str(error), pytrace=False)
-
-
-@pytest.fixture(scope="module")
 def autodesk() -> list[standin_api.Namespace]:
     spaces = [s for root in standin_api.CHECKED_ROOTS for s in standin_api.namespaces(root)]
     assert spaces and spaces[0].module is not None, "the stand-in's Autodesk package is missing"

@@ -175,14 +175,6 @@ def refusal_problem(member: StandinMember, case: Case) -> str | None:
 # --- tests ----------------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def apis() -> dict[int, RealApi]:
-    try:
-        return real_api.load_all()
-    except real_api.RealApiUnavailable as error:
-        pytest.fail(str(error), pytrace=False)
-
-
-@pytest.fixture(scope="module")
 def members():
     spaces = [s for root in standin_api.CHECKED_ROOTS for s in standin_api.namespaces(root)]
     return standin_members(spaces)

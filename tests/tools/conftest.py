@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from duplex_revit import DuplexRevit
 from paracore.tools import export_files
 
 
@@ -12,3 +13,11 @@ def documents(tmp_path, monkeypatch):
     folder = tmp_path / "Documents"
     monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
     return folder
+
+
+@pytest.fixture
+def duplex(documents):
+    """The duplex on the stand-in, with exports going to ``documents``."""
+    revit = DuplexRevit("duplex")
+    yield revit
+    revit.close()

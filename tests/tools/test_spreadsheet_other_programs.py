@@ -17,8 +17,6 @@ import openpyxl
 import pytest
 
 from Autodesk.Revit import DB
-from duplex_revit import DuplexRevit
-from paracore.tools import export_files
 from paracore.tools.catalogue import load_tools
 
 WINDOWS = DB.BuiltInCategory.OST_Windows
@@ -28,20 +26,6 @@ FOOT = 0.3048
 @pytest.fixture(autouse=True, scope="module")
 def _tools():
     load_tools()
-
-
-@pytest.fixture
-def documents(tmp_path, monkeypatch):
-    folder = tmp_path / "Documents"
-    monkeypatch.setattr(export_files, "documents_folder", lambda: folder)
-    return folder
-
-
-@pytest.fixture
-def duplex(documents):
-    revit = DuplexRevit("duplex")
-    yield revit
-    revit.close()
 
 
 def window_ids(revit) -> list[int]:

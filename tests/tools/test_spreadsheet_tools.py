@@ -23,13 +23,6 @@ def _tools():
     load_tools()
 
 
-@pytest.fixture
-def duplex(documents):
-    revit = DuplexRevit("duplex")
-    yield revit
-    revit.close()
-
-
 def door_ids(revit) -> list[int]:
     return sorted(revit.call(lambda: [d.Id.Value for d in revit.instances(DOORS)]))
 

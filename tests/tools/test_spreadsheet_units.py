@@ -237,13 +237,6 @@ def documents(tmp_path, monkeypatch):
     return folder
 
 
-@pytest.fixture
-def duplex(documents):
-    revit = DuplexRevit("duplex")
-    yield revit
-    revit.close()
-
-
 def _first(revit, category, name: str) -> list[int]:
     def ids():
         found = DB.FilteredElementCollector(revit.doc).OfCategory(category).WhereElementIsNotElementType()

@@ -7,6 +7,7 @@ building_cache), then mapped onto elements here.
 """
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
@@ -55,7 +56,9 @@ def resolve_model(model: str) -> Path:
                 return path
     known = sorted({p.stem for f in model_search_path() if f.is_dir() for p in f.glob("*.ifc")})
     searched = ", ".join(str(folder) for folder in model_search_path() if folder.is_dir())
-    raise FileNotFoundError(f"No sample named {model!r}. Give the path of an .ifc file or one of: "
+    close = difflib.get_close_matches(model.lower(), [name.lower() for name in known], n=1, cutoff=0.6)
+    guess = next((f" (did you mean {name}?)" for name in known if close and name.lower() == close[0]), "")
+    raise FileNotFoundError(f"No sample named {model!r}{guess}. Give the path of an .ifc file or one of: "
                             f"{', '.join(known) or '(no sample models found)'}. Samples are the .ifc files in "
                             f"{searched} (set PARACORE_MODELS to a folder of your own).")
 

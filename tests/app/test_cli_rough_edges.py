@@ -143,6 +143,11 @@ def test_a_missing_sample_says_where_samples_are_looked_for():
     assert str(DUPLEX.parent) in done.stderr and "PARACORE_MODELS" in done.stderr
 
 
+def test_a_misspelled_sample_is_told_the_sample_it_likely_is():
+    done = paracore("model", "duplx")
+    assert done.returncode == 2 and "No sample named 'duplx' (did you mean duplex?)." in done.stderr, done.stderr
+
+
 @pytest.fixture
 def without_the_sandbox_extra(tmp_path, monkeypatch):
     """A Python with paracore[mcp] only: importing numpy or ifcopenshell fails (and no cached samples)."""

@@ -428,6 +428,8 @@ def _apply_params(document, element, params: dict, level_by_name) -> None:
     custom = list(element._state.get("custom_params", ()))
     for name, prop in params.items():
         definition = builtins.get(name)
+        if definition is None and _put_on_type(document, element, name, prop, StorageType):
+            continue
         if definition is None:
             if name not in custom:
                 document._define_custom_parameter(name, prop.kind)
@@ -446,6 +448,23 @@ def _apply_params(document, element, params: dict, level_by_name) -> None:
     base = values.get("Base Constraint")
     if element._state.get("category") is not None and "Base Constraint" in builtins and isinstance(base, int):
         element._state["level_id"] = base
+
+
+def _put_on_type(document, element, name, prop, StorageType) -> bool:  # noqa: N803
+    """An enumerated type parameter (a floor type's Function) some exports write on the instance:
+    Revit holds it on the type, an Integer shown by its name, not a text parameter of the instance."""
+    element_type = document._elements.get(element._state.get("type_id"))
+    if element_type is None or prop.value is None:
+        return False
+    definition = next((d for d in element_type._definitions() if d.name == name and d.choices), None)
+    if definition is None:
+        return False
+    value = _builtin_value(definition, prop, lambda _: None, StorageType)
+    if value is None:
+        return False
+    if element_type._state["params"].get(name) is None:
+        element_type._state = {**element_type._state, "params": {**element_type._state["params"], name: value}}
+    return True
 
 
 def _builtin_value(definition, prop, level_by_name, StorageType):  # noqa: N803

@@ -40,6 +40,7 @@ EXPECTED = {
     ("Walls", "Function"): (INTEGER, INTEGER_SPEC),
     ("Doors", "Function"): (INTEGER, INTEGER_SPEC),
     ("Windows", "Function"): (INTEGER, INTEGER_SPEC),
+    ("Floors", "Function"): (INTEGER, INTEGER_SPEC),
     (None, "Room Bounding"): (INTEGER, YES_NO),
     (None, "Structural"): (INTEGER, YES_NO),
 }
@@ -78,6 +79,18 @@ def test_every_known_parameter_has_revits_storage_type_and_spec(name, monkeypatc
     monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
     wrong = _wrong_parameters(_open(name))
     assert not wrong, f"{len(wrong)} parameters differ from Revit's, e.g.:\n" + "\n".join(sorted(set(wrong))[:30])
+
+
+def test_a_floor_types_function_shows_interior_or_exterior(monkeypatch):
+    """Before: the duplex's floor types showed Function "0" (a project parameter), SampleHouse4's the
+    text "Interior"; Revit's is FUNCTION_PARAM, an Integer shown Interior/Exterior."""
+    monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
+    doc = RevitHost().open("duplex")
+    shown = {t.get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM).AsValueString()
+             for t in DB.FilteredElementCollector(doc).OfClass(DB.FloorType)
+             if t.get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM) is not None}
+    assert shown and shown <= {"Interior", "Exterior", None}, shown
+    assert "Interior" in shown
 
 
 def test_a_ceilings_area_is_a_double_in_display_units(monkeypatch):

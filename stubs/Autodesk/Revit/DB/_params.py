@@ -159,7 +159,11 @@ ROOF = INSTANCE_COMMON + (
     _computed("Area", BIP.HOST_AREA_COMPUTED, SpecTypeId.Area, "_computed_area"),
 )
 
-FLOOR_TYPE = TYPE_COMMON + (_text("Fire Rating", BIP.FIRE_RATING),)
+FLOOR_TYPE = TYPE_COMMON + (
+    _text("Fire Rating", BIP.FIRE_RATING),
+    # A floor type's Function is FUNCTION_PARAM too, an Integer shown as Interior (0) or Exterior (1).
+    ParamDef("Function", BIP.FUNCTION_PARAM, StorageType.Integer, _INT_SPEC, choices=("Interior", "Exterior")),
+)
 
 ROOM = (
     _text("Comments", BIP.ALL_MODEL_INSTANCE_COMMENTS),

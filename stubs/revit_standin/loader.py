@@ -226,8 +226,11 @@ class _Builder:
         defaults = [
             (WallType, "Walls", "Basic Wall", "Generic - 200mm", {"width": 200 / 304.8}),
             (FloorType, "Floors", "Floor", "Generic 150mm", {"thickness": 150 / 304.8}),
-            (FamilySymbol, "Doors", "Single-Flush", "0915 x 2134mm", {"Width": 915 / 304.8, "Height": 2134 / 304.8}),
-            (FamilySymbol, "Windows", "Fixed", "0915 x 1220mm", {"Width": 915 / 304.8, "Height": 1220 / 304.8}),
+            # Function: the family templates' defaults, a door Interior (0), a window Exterior (1)
+            (FamilySymbol, "Doors", "Single-Flush", "0915 x 2134mm",
+             {"Width": 915 / 304.8, "Height": 2134 / 304.8, "Function": 0}),
+            (FamilySymbol, "Windows", "Fixed", "0915 x 1220mm",
+             {"Width": 915 / 304.8, "Height": 1220 / 304.8, "Function": 1}),
         ]
         for cls, category_name, family, name, extra in defaults:
             category = _category(category_name)
@@ -425,6 +428,8 @@ def _apply_params(document, element, params: dict, level_by_name) -> None:
     custom = list(element._state.get("custom_params", ()))
     for name, prop in params.items():
         definition = builtins.get(name)
+        if definition is None and _put_on_type(document, element, name, prop, StorageType):
+            continue
         if definition is None:
             if name not in custom:
                 document._define_custom_parameter(name, prop.kind)
@@ -445,11 +450,32 @@ def _apply_params(document, element, params: dict, level_by_name) -> None:
         element._state["level_id"] = base
 
 
+def _put_on_type(document, element, name, prop, StorageType) -> bool:  # noqa: N803
+    """An enumerated type parameter (a floor type's Function) some exports write on the instance:
+    Revit holds it on the type, an Integer shown by its name, not a text parameter of the instance."""
+    element_type = document._elements.get(element._state.get("type_id"))
+    if element_type is None or prop.value is None:
+        return False
+    definition = next((d for d in element_type._definitions() if d.name == name and d.choices), None)
+    if definition is None:
+        return False
+    value = _builtin_value(definition, prop, lambda _: None, StorageType)
+    if value is None:
+        return False
+    if element_type._state["params"].get(name) is None:
+        element_type._state = {**element_type._state, "params": {**element_type._state["params"], name: value}}
+    return True
+
+
 def _builtin_value(definition, prop, level_by_name, StorageType):  # noqa: N803
     storage, value = definition.storage, prop.value
     if storage == StorageType.String:
         return str(value)
     if storage == StorageType.Double:
+        if isinstance(value, str):
+            # Some exports write a quantity as a label holding Revit's internal value (a ceiling's
+            # Area "613.91", square feet): Revit's parameter is the number, a Double.
+            return _number_in(value)
         return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
     if storage == StorageType.Integer:
         if isinstance(value, str) and definition.choices:
@@ -465,6 +491,13 @@ def _builtin_value(definition, prop, level_by_name, StorageType):  # noqa: N803
         level = level_by_name(name)
         return level._id if level is not None else None
     return None
+
+
+def _number_in(text: str):
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _custom_value(definition, prop, StorageType):  # noqa: N803 - the caller's import, not one per value

@@ -713,3 +713,23 @@ def test_every_query_tool_is_bounded_on_10k(big):
     assert header(warnings) == "1,000 warnings of 1 kind:"
     print("\nlargest results on 10k (characters):",
           ", ".join(f"{name.strip()}: {size}" for name, size in sorted(sizes.items(), key=lambda kv: -kv[1])[:5]))
+
+
+def test_a_door_types_function_is_revits_enumerated_parameter_searched_by_its_text(revit):
+    """A door family's Function (FUNCTION_PARAM) is an Integer Revit shows as "Interior"/"Exterior"
+    (0/1), as a wall type's is: it is shown and searched by that text (issue 37, item 4)."""
+    doors = revit.instances(DB.BuiltInCategory.OST_Doors)
+    functions = Counter()
+    for door in doors:
+        parameter = revit.doc.GetElement(door.GetTypeId()).get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM)
+        assert parameter is not None and parameter.StorageType == DB.StorageType.Integer
+        assert parameter.AsValueString() == ("Interior", "Exterior")[parameter.AsInteger()]
+        functions[parameter.AsValueString()] += 1
+    assert functions["Interior"] > 0 and functions["Exterior"] > 0
+    assert count_where(revit, [cond("Function", "=", "Interior")], "Doors") == functions["Interior"]
+    assert count_where(revit, [cond("Function", "=", "exterior")], "Doors") == functions["Exterior"]
+    assert count_where(revit, [cond("Function", "=", 0)], "Doors") == functions["Interior"]
+    door = next(d for d in doors if revit.doc.GetElement(d.GetTypeId()).get_Parameter(
+        DB.BuiltInParameter.FUNCTION_PARAM).AsInteger() == 0)
+    shown = revit.text("get_parameters", {"element_ids": [door.Id.Value], "names": ["Function"]})
+    assert "Interior" in shown, shown

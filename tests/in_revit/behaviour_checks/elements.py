@@ -6,7 +6,7 @@ from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException, InvalidObjectException, InvalidOperationException
 
 from behaviour_checks import _site as site
-from kit import expect, transaction
+from kit import expect, skip, transaction
 from paracore.revit.context import id_value
 
 
@@ -163,6 +163,51 @@ def int_on_double_parameter(scratch):
     return "Set(2) returned True; Base Offset holds 2.0 ft"
 
 
+def wall_area_is_net_of_its_doors(scratch):
+    """HOST_AREA_COMPUTED of a wall with a door: its length x height less the door's width x height
+    (the stand-in's rule; Autodesk's pages do not say how the figure is computed)."""
+    doc = scratch.doc
+    wall = _wall(doc)
+    gross = _parameter(wall, DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+    wall, door = _wall_with_door(doc)
+    symbol = doc.GetElement(door.GetTypeId())
+    opening = (symbol.get_Parameter(DB.BuiltInParameter.FAMILY_WIDTH_PARAM).AsDouble()
+               * symbol.get_Parameter(DB.BuiltInParameter.FAMILY_HEIGHT_PARAM).AsDouble())
+    net = _parameter(wall, DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+    expect(site.near(net, gross - opening, 0.05),
+           f"the wall's Area is {net:.3f} sq ft; without the door {gross:.3f}, the door {opening:.3f}")
+    return f"Area {net:.2f} sq ft = {gross:.2f} less the door's {opening:.2f}"
+
+
+def quantities_are_doubles_with_their_spec(scratch):
+    """A wall's Area, Volume and Length: Doubles whose definitions' specs are Area, Volume, Length."""
+    wall = _wall(scratch.doc)
+    expected = {DB.BuiltInParameter.HOST_AREA_COMPUTED: DB.SpecTypeId.Area,
+                DB.BuiltInParameter.HOST_VOLUME_COMPUTED: DB.SpecTypeId.Volume,
+                DB.BuiltInParameter.CURVE_ELEM_LENGTH: DB.SpecTypeId.Length}
+    wrong = {}
+    for bip, spec in expected.items():
+        parameter = _parameter(wall, bip)
+        if parameter.StorageType != DB.StorageType.Double or parameter.Definition.GetDataType() != spec:
+            wrong[str(bip)] = f"{parameter.StorageType} {parameter.Definition.GetDataType().TypeId}"
+    expect(not wrong, f"storage types or specs differ: {wrong}")
+    return "Area, Volume, Length: Double with specs Area, Volume, Length"
+
+
+def door_function_is_an_enumerated_integer(scratch):
+    symbol = next(iter(DB.FilteredElementCollector(scratch.doc).OfClass(DB.FamilySymbol)
+                       .OfCategory(DB.BuiltInCategory.OST_Doors)), None)
+    if symbol is None:
+        skip("the model has no door type")
+    function = symbol.get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM)
+    expect(function is not None, "the door type has no Function (FUNCTION_PARAM)")
+    expect(function.StorageType == DB.StorageType.Integer, f"Function is {function.StorageType}, not Integer")
+    shown = function.AsValueString()
+    expect(shown == ("Interior", "Exterior")[function.AsInteger()],
+           f"Function {function.AsInteger()} shows {shown!r}, not Interior/Exterior")
+    return f"Function Integer {function.AsInteger()} shows {shown!r}"
+
+
 # -- locations --------------------------------------------------------------------------------------
 
 def door_is_placed_on_its_wall(scratch):
@@ -261,6 +306,9 @@ CHECKS = [
     ("parameters' storage types", parameter_storage_types),
     ("Set with the wrong type returns False", mismatched_set_returns_false),
     ("Set(int) on a Double parameter", int_on_double_parameter),
+    ("a wall's Area is net of its doors", wall_area_is_net_of_its_doors),
+    ("quantities are Doubles with their spec", quantities_are_doubles_with_their_spec),
+    ("a door type's Function is Interior/Exterior", door_function_is_an_enumerated_integer),
     ("a door is placed on its wall's line", door_is_placed_on_its_wall),
     ("a door far off its wall is refused", door_off_its_wall_is_refused),
     ("a door moved alone stays in its wall", door_moved_alone_stays_in_its_wall),

@@ -222,9 +222,26 @@ class Wall(HostObject):
         return self._state["location"].Length
 
     def _computed_area(self):
-        return self._computed_length() * self._height()
+        """Revit's wall Area is net of the openings its doors and windows cut (ledger: "Wall area is
+        net of openings"): length x height less each insert's width x height, the insert's height
+        kept within the wall's. Joins and attachments, which also change Revit's figure, are not
+        modelled."""
+        height = self._height()
+        gross = self._computed_length() * height
+        return max(0.0, gross - sum(self._opening_area(insert_id, height)
+                                    for insert_id in self._document._hosted_by(self._id)))
+
+    def _opening_area(self, insert_id: int, wall_height: float) -> float:
+        insert = self._document._elements.get(insert_id)
+        symbol = self._document._elements.get(insert._state.get("type_id")) if insert is not None else None
+        if symbol is None:
+            return 0.0
+        size = symbol._state["params"]
+        width, height = size.get("Width") or 0.0, size.get("Height") or 0.0
+        return width * min(height, wall_height)
 
     def _computed_volume(self):
+        # Revit's HOST_VOLUME_COMPUTED is net of openings too: the net area through the wall's width.
         return self._computed_area() * self.WallType._computed_width()
 
     def _after_param_change(self, definition):
@@ -414,7 +431,11 @@ class FamilyInstance(Instance):
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
 
     def _base_definitions(self):
-        return _params.OPENING if self._is_opening else _params.FAMILY_INSTANCE
+        if self._is_opening:
+            return _params.OPENING
+        if self._state.get("category") == BuiltInCategory.OST_Ceilings.value:
+            return _params.CEILING
+        return _params.FAMILY_INSTANCE
 
     def _after_param_change(self, definition):
         # A door or window sits at its level plus its sill: changing the sill moves it up or down.

@@ -125,11 +125,22 @@ OPENING_TYPE = TYPE_COMMON + (
     _length("Height", BIP.FAMILY_HEIGHT_PARAM),
     _length("Width", BIP.FAMILY_WIDTH_PARAM),
     _text("Fire Rating", BIP.FIRE_RATING),
+    # A door or window family's Function (Construction group) is FUNCTION_PARAM, an Integer Revit
+    # shows as its name: 0 Interior, 1 Exterior (the exporter writes the number).
+    ParamDef("Function", BIP.FUNCTION_PARAM, StorageType.Integer, _INT_SPEC, choices=("Interior", "Exterior")),
 )
 
 FAMILY_INSTANCE = INSTANCE_COMMON + (
     _ref("Level", BIP.FAMILY_LEVEL_PARAM, computed="_computed_level_id"),
     _length("Elevation from Level", BIP.INSTANCE_ELEVATION_PARAM),
+)
+
+# A ceiling's quantities are Revit's host quantities: Doubles with their spec, read-only. The stand-in
+# has no ceiling geometry to compute them from, so they hold the values the file carries.
+CEILING = FAMILY_INSTANCE + (
+    ParamDef("Area", BIP.HOST_AREA_COMPUTED, StorageType.Double, SpecTypeId.Area, read_only=True),
+    ParamDef("Volume", BIP.HOST_VOLUME_COMPUTED, StorageType.Double, SpecTypeId.Volume, read_only=True),
+    ParamDef("Perimeter", BIP.HOST_PERIMETER_COMPUTED, StorageType.Double, SpecTypeId.Length, read_only=True),
 )
 
 FAMILY_TYPE = TYPE_COMMON
@@ -148,7 +159,11 @@ ROOF = INSTANCE_COMMON + (
     _computed("Area", BIP.HOST_AREA_COMPUTED, SpecTypeId.Area, "_computed_area"),
 )
 
-FLOOR_TYPE = TYPE_COMMON + (_text("Fire Rating", BIP.FIRE_RATING),)
+FLOOR_TYPE = TYPE_COMMON + (
+    _text("Fire Rating", BIP.FIRE_RATING),
+    # A floor type's Function is FUNCTION_PARAM too, an Integer shown as Interior (0) or Exterior (1).
+    ParamDef("Function", BIP.FUNCTION_PARAM, StorageType.Integer, _INT_SPEC, choices=("Interior", "Exterior")),
+)
 
 ROOM = (
     _text("Comments", BIP.ALL_MODEL_INSTANCE_COMMENTS),

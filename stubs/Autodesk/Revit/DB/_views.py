@@ -1021,7 +1021,7 @@ def _parameter_name(parameter_id: int, field_type, document) -> str:
 
 def _all_builtin_definitions():
     return (_params.WALL + _params.WALL_TYPE + _params.OPENING + _params.OPENING_TYPE + _params.FLOOR
-            + _params.FAMILY_INSTANCE + _params.ROOM + _params.LEVEL + _params.ROOF)
+            + _params.FAMILY_INSTANCE + _params.CEILING + _params.ROOM + _params.LEVEL + _params.ROOF)
 
 
 def _unique_view_name(document, base: str, view_type, first: int | None = None) -> str:

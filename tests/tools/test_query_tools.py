@@ -777,8 +777,10 @@ def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, na
 
 
 @pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
-                                  "get_working_set"])
+                                  "get_working_set", "list_sheets", "list_view_templates", "list_worksets"])
 def test_offset_is_never_negative_in_the_schema(name):
+    from paracore.tools.catalogue import load_tools
+    load_tools()
     offset = conventional_schema(default_registry().get(name).args_model)["properties"]["offset"]
     integer = next(part for part in offset.get("anyOf", [offset]) if part.get("type") == "integer")
     assert integer["minimum"] == 0 and offset["default"] == 0   # the MCP schema carries the limit

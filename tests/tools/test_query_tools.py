@@ -786,3 +786,13 @@ def test_offset_is_never_negative_in_the_schema(name):
     assert integer["minimum"] == 0 and offset["default"] == 0   # the MCP schema carries the limit
     prepared = default_registry().prepare(name, {"offset": -1, "category": "Walls"}, ())
     assert isinstance(prepared, ToolCallError) and "offset" in prepared.message
+
+
+def test_every_parameter_of_one_element_pages_too(revit, monkeypatch):
+    monkeypatch.setattr(query_tools, "ROW_BUDGET", 200)
+    wall = ids_of(revit.walls())[0]
+    first = revit.text("get_parameters", {"element_ids": [wall]})
+    found = NEXT_PAGE.search(first)
+    assert found, first
+    second = revit.text("get_parameters", {"element_ids": [wall], "offset": int(found.group(1))})
+    assert _page_rows(second) and not set(_page_rows(second)) & set(_page_rows(first))

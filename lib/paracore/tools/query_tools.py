@@ -675,7 +675,7 @@ def _per_document(groups: list, names: list[str] | None, offset: int = 0) -> str
             text = _in_link(group_ctx) + _named_parameters(group_ctx, elements, names, share, offset)
         elif index == 0:
             rows = max(GROUP_BUDGET_FLOOR, ROW_BUDGET - OTHER_DOCUMENT * (len(groups) - 1))
-            text = _in_link(group_ctx) + _all_parameters(group_ctx, elements, rows)
+            text = _in_link(group_ctx) + _all_parameters(group_ctx, elements, rows, offset)
         else:
             text = (f"{_in_link(group_ctx)}{plural(len(elements), 'element', grouped=True)} not shown "
                     f"({_summary(elements)}): pass names to read parameters across all of them.")
@@ -744,7 +744,7 @@ def _kind(parameter) -> str:
     return kind
 
 
-def _all_parameters(ctx, elements, budget: int = ROW_BUDGET) -> str:
+def _all_parameters(ctx, elements, budget: int = ROW_BUDGET, offset: int = 0) -> str:
     element = elements[0]
     try:
         parameters = list(element.GetOrderedParameters())  # the order of the Properties palette
@@ -759,12 +759,12 @@ def _all_parameters(ctx, elements, budget: int = ROW_BUDGET) -> str:
             empty.append(parameter.Definition.Name)
         else:
             valued.append(f"- {parameter.Definition.Name} = {value} [{_kind(parameter)}]")
-    lines = _fit(valued, budget)
-    body = [head, *lines]
+    page = page_of(valued, offset, str, budget, len(valued), "parameters with a value")
+    body = [head + page.position(), *page.rows]
     names_shown = _names_shown(budget)
-    if len(lines) < len(valued):
-        rest = [line[2:].split(" = ")[0] for line in valued[len(lines):]]
-        body.append(f"- … and {len(rest)} more: {listed(rest, names_shown)} (pass names to read them).")
+    if page.rest:
+        rest = [line[2:].split(" = ")[0] for line in valued[page.next_offset:]]
+        body.append(f"{page.next_hint()} They are {listed(rest, names_shown)} (or pass names to read them).")
     if empty:
         body.append(f"Empty: {listed(empty, names_shown)}.")
     if ctx.id_value(element.GetTypeId()) >= 0:

@@ -80,7 +80,7 @@ def working_set_output(element_ids, operation: str = "replace", display_message:
 
 # --- paging: one mechanism for every listing tool -----------------------------------------------
 
-OFFSET_HELP = "Where the page starts: the offset a result names for its next page."
+OFFSET_HELP = "The next page's offset, as a result names it."
 
 
 def offset_field():

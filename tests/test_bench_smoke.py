@@ -116,10 +116,11 @@ def test_the_mcp_section_runs_as_the_bench_runs_it_and_has_a_row_per_transport_a
             assert f"| {transport}, {era} |" in done.stdout
     assert "| first (the core and use_toolset), `--model` | 19 |" in done.stdout
     assert "tokens (o200k_base)" in done.stdout
-    # Every MCP client pays the first tools/list in every request: it stays within 5,000 tokens, on
+    # Every MCP client pays the first tools/list in every request: it stays within 5,300 tokens, on
     # Revit too (revit_instances, `instance` on each tool). Adding to a core tool means trimming another.
+    # (5,000 until issue 37 item 5: the offset of the six core listings costs about 290 tokens; was 4,952.)
     first = [line for line in done.stdout.splitlines() if line.startswith("| first")]
-    assert len(first) == 2 and all(int(line.split("|")[-2].replace(",", "")) <= 5_000 for line in first), first
+    assert len(first) == 2 and all(int(line.split("|")[-2].replace(",", "")) <= 5_300 for line in first), first
 
 
 def test_the_header_names_machine_python_date_and_commit():

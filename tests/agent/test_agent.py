@@ -293,6 +293,8 @@ def test_step_limit_stops_the_loop_with_a_valid_history():
     events = run(agent)
     assert isinstance(events[-1], ev.TurnFinished)
     assert "3 steps" in events[-1].reply
+    # The message says what to do: go on, or raise the setting.
+    assert "'go on'" in events[-1].reply and "Steps per turn" in events[-1].reply
     assert len(agent.revit.batches) == 3 and model.steps_used == 3
     assert_valid(agent)
     # The conversation goes on.

@@ -155,7 +155,9 @@ def test_unknown_tool_in_the_file_is_an_error_result_naming_the_valid_tools(tmp_
 
 
 def test_a_replay_that_leaves_the_script_exits_1_without_a_traceback(tmp_path):
-    steps = [{"tool_calls": [{"id": f"c{i}", "name": "get_working_set", "arguments": {}}]} for i in range(13)]
+    from paracore.core.settings import Limits
+    steps = [{"tool_calls": [{"id": f"c{i}", "name": "get_working_set", "arguments": {}}]}
+             for i in range(Limits().max_steps + 1)]   # one step past the limit
     path = tmp_path / "too_long.json"
     path.write_text(json.dumps({"turns": [{"user": "Loop.", "steps": [*steps, {"text": "Done."}]},
                                           {"user": "Again.", "steps": [{"text": "Hi."}]}]}), encoding="utf-8")

@@ -26,7 +26,7 @@ def test_no_file_means_defaults(isolated):
     assert loaded.warnings == []
     assert loaded.settings.provider is None
     assert loaded.settings.approval_policy == "ask_writes"
-    assert loaded.settings.limits.max_steps == 12
+    assert loaded.settings.limits.max_steps == 25
     assert loaded.settings.limits.context_window_tokens is None
 
 
@@ -117,7 +117,7 @@ def test_invalid_values_fall_back_to_their_defaults_and_keep_the_rest(isolated):
     loaded = read_settings()
     assert loaded.settings.provider == "openai" and loaded.settings.model == "gpt-5.4-mini"
     assert loaded.settings.approval_policy == "ask_writes"
-    assert loaded.settings.limits.max_steps == 12 and loaded.settings.limits.max_output_tokens == 2048
+    assert loaded.settings.limits.max_steps == 25 and loaded.settings.limits.max_output_tokens == 2048
     text = "\n".join(loaded.warnings)
     assert "'approval_policy'" in text and "'limits.max_steps'" in text and "'colour'" in text
     assert loaded.set_aside is None and isolated.settings_file.exists()  # the file is not "damaged"
@@ -233,3 +233,9 @@ def test_the_default_config_dir_is_platformdirs(monkeypatch):
     monkeypatch.delenv("PARACORE_CONFIG_DIR", raising=False)
     expected = platformdirs.user_config_dir("Paracore", appauthor=False)
     assert str(settings_module.config_dir()) == os.fspath(expected)
+
+
+def test_the_step_limit_default_is_the_same_for_the_agent_and_the_settings():
+    """25 steps a turn (docs/CONFIGURATION: what a step costs in bench/RESULTS.md's token bench)."""
+    from paracore.agent.policy import AgentLimits
+    assert Limits().max_steps == AgentLimits().max_steps == 25

@@ -300,7 +300,9 @@ def test_element_ids_that_are_not_this_documents(box, other_document_ids, name, 
 
 
 COUNT_PROPERTIES = [(t, p) for t in TOOLS for p, s in properties(t).items()
-                    if takes(s, "integer") and (t, p) not in ID_PROPERTIES]
+                    if takes(s, "integer") and (t, p) not in ID_PROPERTIES and p != "offset"]
+# A listing's offset: 0 is its first page, and past its end is refused by the tool (tests/tools).
+OFFSET_PROPERTIES = [(t, p) for t in TOOLS for p, s in properties(t).items() if p == "offset" and takes(s, "integer")]
 
 
 @pytest.mark.parametrize("name, prop", COUNT_PROPERTIES)
@@ -314,6 +316,19 @@ def test_negative_zero_and_absurd_counts(box, walls, name, prop):
         finished = turn.result(f"c{index}")
         assert finished.is_error, f"{name}({prop}={value}) was accepted:\n{finished.content[:300]}"
         assert_helpful_error(finished.content, prop)
+
+
+@pytest.mark.parametrize("name, prop", OFFSET_PROPERTIES)
+def test_negative_and_past_the_end_offsets(box, walls, name, prop):
+    values = [-1, -1_000_000_000, 10**30]
+    turn = play(box, calls_for(name, [{prop: value} for value in values]))
+    check_invariants(box, turn)
+    for index, value in enumerate(values):
+        finished = turn.result(f"c{index}")
+        if value < 0:
+            assert finished.is_error, f"{name}({prop}={value}) was accepted:\n{finished.content[:300]}"
+        if finished.is_error:
+            assert_helpful_error(finished.content, prop)
 
 
 # -- unit strings ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ is opened on the test thread, which is made Revit's main thread for the test.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -23,6 +24,7 @@ from paracore.core.session import Session
 from paracore.core.units import format_length
 from paracore.tools import query_tools, working_set_tools  # noqa: F401 - registers the tools
 from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
+from paracore.tools.schema import conventional_schema
 from revit_standin import guard
 from revit_standin.grow import grow
 from revit_standin.host import RevitHost
@@ -155,7 +157,7 @@ def test_query_tools_are_read_only_and_leave_the_working_set_to_explicit_updates
     assert registry.get("get_parameters").needs_element_ids
     arguments = registry.get("search_elements").parameters["properties"]
     assert list(arguments) == ["category", "level", "type_name", "conditions", "in_active_view", "limit",
-                               "to_working_set", "link"]
+                               "to_working_set", "link", "offset"]
     condition = arguments["conditions"]["anyOf"][0]["items"]
     assert list(condition["properties"]) == ["parameter", "op", "value"]
     assert condition["properties"]["op"]["enum"] == ["=", "!=", "<", "<=", ">", ">=", "contains"]
@@ -223,7 +225,7 @@ def test_search_by_category_and_level(revit):
     assert len(shown) == 10
     assert [int(row.split()[1]) for row in shown] == ids_of(expected[:10])
     assert all(row.endswith(" · Level 1") for row in shown)
-    assert text.splitlines()[-1] == (f"- … and {len(expected) - 10} more. To act on all {len(expected)}, call "
+    assert text.splitlines()[-1] == (f"- … {len(expected) - 10} more: call again with offset 10. To act on all {len(expected)}, call "
                                      "search_elements again with the same arguments and to_working_set "
                                      "'replace' (or 'add').")
     assert revit.working_set == ()  # looking only
@@ -406,7 +408,7 @@ def test_search_replaces_the_working_set_with_all_matches(revit):
     assert outcome.working_set_change.added == tuple(expected)
     lines = outcome.content.splitlines()
     assert len(rows(outcome.content)) == 10
-    assert lines[-2] == "- … and 19 more — in the working set."
+    assert lines[-2] == "- … 19 more: call again with offset 10. All 29 are in the working set."
     assert lines[-1] == "The working set is now these 29 elements (29 Walls)."
     assert str(expected[-1]) not in outcome.content  # ids beyond the sample stay out of the result
 
@@ -733,3 +735,84 @@ def test_a_door_types_function_is_revits_enumerated_parameter_searched_by_its_te
         DB.BuiltInParameter.FUNCTION_PARAM).AsInteger() == 0)
     shown = revit.text("get_parameters", {"element_ids": [door.Id.Value], "names": ["Function"]})
     assert "Interior" in shown, shown
+
+
+# --- paging (issue 37, item 5): every listing says how to read its next page ---------------------
+
+NEXT_PAGE = re.compile(r"call again with offset (\d+)\.")
+
+
+def _page_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+
+
+def test_57_walls_areas_in_at_most_three_calls(revit):
+    walls = revit.walls()
+    assert len(walls) == 57
+    arguments = {"element_ids": ids_of(walls), "names": ["Area"]}
+    seen, calls, offset = [], 0, 0
+    while offset is not None:
+        text = revit.text("get_parameters", {**arguments, "offset": offset})
+        calls += 1
+        seen += [int(row.split()[1]) for row in _page_rows(text)]
+        assert all("Area = " in row for row in _page_rows(text))
+        assert len(text) <= BOUND
+        found = NEXT_PAGE.search(text)
+        offset = int(found.group(1)) if found else None
+    assert calls <= 3 and sorted(seen) == sorted(ids_of(walls))
+
+
+def _listing_calls(big) -> dict:
+    walls = ids_of(big.walls())
+    return {
+        "get_parameters": {"element_ids": walls, "names": ["Length"]},
+        "search_elements": {"category": "Walls", "limit": 20},
+        "list_levels": {},
+        "list_types": {"category": "Walls"},
+        "list_views": {},
+        "get_working_set": None,   # the working set: every wall
+    }
+
+
+@pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
+                                  "get_working_set"])
+def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, name, monkeypatch):
+    if name in ("list_types", "list_views"):  # the grown duplex has 8 wall types and a few views: 4 a page
+        monkeypatch.setattr(query_tools, "MAX_ROWS", 2)
+    arguments = _listing_calls(big)[name]
+    if arguments is None:
+        big.text("set_working_set", {"element_ids": ids_of(big.walls())})
+        arguments = {}
+    first = big.text(name, arguments)
+    found = NEXT_PAGE.search(first)
+    assert found, first
+    offset = int(found.group(1))
+    assert offset == len(_page_rows(first))
+    second = big.text(name, {**arguments, "offset": offset})
+    assert len(first) <= BOUND and len(second) <= BOUND
+    assert _page_rows(second) and not set(_page_rows(second)) & set(_page_rows(first))
+    assert f"items {offset + 1:,}–" in second
+    past = big.error(name, {**arguments, "offset": 10 ** 6})
+    assert "past the end" in past and "offset below" in past
+
+
+@pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
+                                  "get_working_set", "list_sheets", "list_view_templates", "list_worksets"])
+def test_offset_is_never_negative_in_the_schema(name):
+    from paracore.tools.catalogue import load_tools
+    load_tools()
+    offset = conventional_schema(default_registry().get(name).args_model)["properties"]["offset"]
+    integer = next(part for part in offset.get("anyOf", [offset]) if part.get("type") == "integer")
+    assert integer["minimum"] == 0 and offset["default"] == 0   # the MCP schema carries the limit
+    prepared = default_registry().prepare(name, {"offset": -1, "category": "Walls"}, ())
+    assert isinstance(prepared, ToolCallError) and "offset" in prepared.message
+
+
+def test_every_parameter_of_one_element_pages_too(revit, monkeypatch):
+    monkeypatch.setattr(query_tools, "ROW_BUDGET", 200)
+    wall = ids_of(revit.walls())[0]
+    first = revit.text("get_parameters", {"element_ids": [wall]})
+    found = NEXT_PAGE.search(first)
+    assert found, first
+    second = revit.text("get_parameters", {"element_ids": [wall], "offset": int(found.group(1))})
+    assert _page_rows(second) and not set(_page_rows(second)) & set(_page_rows(first))

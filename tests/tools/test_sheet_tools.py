@@ -206,3 +206,16 @@ def test_boxes_that_touch_do_not_overlap():
     assert sheet_tools.overlap((0, 0, 1, 1), (0.5, 0.5, 2, 2))
     assert not sheet_tools.overlap((0, 0, 1, 1), (1, 0, 2, 1))          # side by side, touching
     assert not sheet_tools.overlap((0, 0, 1, 1), (0, 1 + 1e-9, 1, 2))   # one above the other
+
+
+def test_list_sheets_pages_with_offset(revit, monkeypatch):
+    """Issue 37, item 5: the listing says how to read its next page, and that offset reads it."""
+    monkeypatch.setattr(sheet_tools, "SHOWN_SHEETS", 2)
+    for number in ("S1", "S2", "S3"):
+        revit.text("create_sheet", {"number": number, "name": f"Sheet {number}", "title_block": "A3"})
+    first = revit.text("list_sheets")
+    assert first.startswith("3 sheets; the first 2 by number:")
+    assert first.splitlines()[-1] == "- … 1 more: call again with offset 2."
+    second = revit.text("list_sheets", {"offset": 2})
+    assert second.startswith("3 sheets — items 3–3 of 3:") and "S3 - Sheet S3" in second and "S1 -" not in second
+    assert "past the end" in revit.error("list_sheets", {"offset": 3})

@@ -204,7 +204,7 @@ def test_get_working_set_is_short_for_a_big_set(ctx):
     lines = run(ctx, "get_working_set").text.splitlines()
     assert lines[0] == f"The working set holds {len(ids)} elements: {len(ids)} Walls."
     assert len(lines) == 1 + 20 + 1
-    assert lines[-1] == f"- … and {len(ids) - 20} more — in the working set."
+    assert lines[-1] == f"- … {len(ids) - 20} more in the working set: call again with offset 20."
 
 
 def test_set_working_set_bad_ids(ctx):

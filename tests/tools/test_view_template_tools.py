@@ -228,3 +228,14 @@ def test_a_duplicate_named_otherwise_is_an_error_and_no_view_is_made(duplex, mon
     message = duplex.error("duplicate_view", {"view": "Level 1", "name": "Level 1 - furniture"})
     assert "name: asked 'Level 1 - furniture', Revit has 'Level 1 - furniture Copy 1'" in message
     assert plan_names(duplex) == names
+
+
+def test_list_view_templates_pages_with_offset(revit, monkeypatch):
+    """Issue 37, item 5: the listing says how to read its next page, and that offset reads it."""
+    monkeypatch.setattr(view_template_tools, "SHOWN_TEMPLATES", 1)
+    first = revit.text("list_view_templates")
+    hint = first.splitlines()[-2]
+    assert hint.endswith("call again with offset 1. Or pass name_contains to narrow the list."), first
+    second = revit.text("list_view_templates", {"offset": 1})
+    assert "— items 2–2 of" in second.splitlines()[0]
+    assert first.splitlines()[1] != second.splitlines()[1]

@@ -287,3 +287,14 @@ def _make_editable(doc, name):
     ids = List[DB.WorksetId]()
     ids.Add(_workset_id(doc, name))
     DB.WorksharingUtils.CheckoutWorksets(doc, ids)
+
+
+def test_list_worksets_pages_with_offset(box, monkeypatch):
+    """Issue 37, item 5: worksets past the result's budget are read with the offset it names."""
+    from paracore.tools import worksharing_tools
+    whole = text(box, "list_worksets")
+    monkeypatch.setattr(worksharing_tools, "ROW_BUDGET", 10)   # one row a page
+    first = text(box, "list_worksets")
+    assert "- … 2 more: call again with offset 1." in first
+    rows = [line for line in whole.splitlines() if line.startswith("- '")]
+    assert rows[1] in text(box, "list_worksets", {"offset": 1}) and rows[1] not in first

@@ -107,3 +107,13 @@ def test_a_broken_credential_store_is_reported_without_the_key(isolated):
     assert SECRET not in str(raised.value)
     assert "ANTHROPIC_API_KEY" in str(raised.value)
     assert not isolated.settings_file.exists()  # the key failed first: nothing half-saved
+
+
+def test_the_steps_per_turn_field_sets_the_step_limit(isolated):
+    form = SettingsForm(Settings(provider="openai", limits={"max_steps": 40}))
+    values = form.values()
+    assert values.max_steps == "40"
+    assert form.settings_from(FormValues(**{**values.__dict__, "max_steps": " 60 "})).limits.max_steps == 60
+    for bad in ("0", "many", "1000"):
+        with pytest.raises(ValueError, match="Steps per turn"):
+            form.settings_from(FormValues(**{**values.__dict__, "max_steps": bad}))

@@ -49,6 +49,6 @@ class ApprovalPolicy:
 
 @dataclass
 class AgentLimits:
-    max_steps: int = 12
+    max_steps: int = 25
     max_output_tokens: int | None = 4096
     context_window_tokens: int | None = None   # None: the provider's usual window

@@ -138,8 +138,10 @@ class _SettingsModel(BaseModel):
 class Limits(_SettingsModel):
     """How far one turn may go. Field names match ``paracore.agent.AgentLimits``."""
 
-    max_steps: int = Field(default=12, ge=1, le=200)
-    """Model calls per user turn before the agent stops and asks how to continue."""
+    max_steps: int = Field(default=25, ge=1, le=200)
+    """Model calls per user turn before the agent stops and asks how to continue. 25: a step adds
+    about 200 tokens to the conversation and a result at most 2,000 characters (README,
+    "Steps per turn", gives the reckoning from bench/RESULTS.md)."""
     max_output_tokens: int | None = Field(default=4096, ge=1)
     """Cap on one model response (None: the adapter's default)."""
     context_window_tokens: int | None = Field(default=None, ge=1024)

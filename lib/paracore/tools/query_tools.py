@@ -47,7 +47,16 @@ from paracore.tools.lookup import (
 from paracore.revit import links
 from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.tools.results import (
+    Page,
+    ToolError,
+    ToolOutput,
+    check_offset,
+    fit_rows,
+    offset_field,
+    page_of,
+    working_set_output,
+)
 from paracore.tools.wording import listed, plural, unique_ids
 from paracore.tools.worksharing_tools import standing, user_worksets
 
@@ -99,6 +108,7 @@ class SearchElementsArgs(BaseModel):
                           "Leave null to only look.")
     link: str | None = Field(
         None, description="Search inside loaded links instead: a link's name ('SampleHouse4') or 'all'.")
+    offset: int = offset_field()
 
 
 class FilterWorkingSetArgs(BaseModel):
@@ -123,17 +133,20 @@ class GetParametersArgs(BaseModel):
         None, max_length=MAX_NAMES,
         description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
                     "are found too. Leave null to list every parameter of the first element.")
+    offset: int = offset_field()
 
 
 class NameFilterArgs(BaseModel):
     name_contains: str | None = Field(
         None, description="Only names containing this text (any case).")
+    offset: int = offset_field()
 
 
 class ListTypesArgs(BaseModel):
     category: str = Field(description=_CATEGORY_HELP)
     name_contains: str | None = Field(
         None, description="Only 'Family: Type' names containing this text (any case).")
+    offset: int = offset_field()
 
 
 # --- shared pieces -------------------------------------------------------------------------------
@@ -316,7 +329,7 @@ def search_elements(ctx, args: SearchElementsArgs):
         by_category[category] += 1
         if keep_ids:
             ids.append(id_value(element.Id))
-        if len(sample) < args.limit:
+        if args.offset < count <= args.offset + args.limit:
             sample.append(element)
 
     label = query.category_label
@@ -329,15 +342,15 @@ def search_elements(ctx, args: SearchElementsArgs):
     header += f" ({criteria})" if criteria else ""
     if query.category is None:
         header += ": " + counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
-    lines = [header + "."]
-    rows = _fit([_row(ctx, e, query.condition_values(e)) for e in sample])
-    lines += rows
-    rest = count - len(rows)
-    if rest:
+    check_offset(args.offset, count, "matches")
+    page = Page(rows=_fit([_row(ctx, e, query.condition_values(e)) for e in sample]), offset=args.offset, total=count)
+    lines = [header + page.position() + "."]
+    lines += page.rows
+    if page.rest:
         if keep_ids:
-            lines.append(f"- … and {_n(rest)} more — in the working set.")
+            lines.append(f"{page.next_hint()} All {_n(count)} are in the working set.")
         else:
-            lines.append(f"- … and {_n(rest)} more. To act on all {_n(count)}, call search_elements again "
+            lines.append(f"{page.next_hint()} To act on all {_n(count)}, call search_elements again "
                          "with the same arguments and to_working_set 'replace' (or 'add').")
     if not keep_ids:
         return "\n".join(lines)
@@ -648,10 +661,10 @@ def get_parameters(ctx, args: GetParametersArgs):
     else:
         missing = []
     names = list(dict.fromkeys(args.names)) if args.names else None
-    return _per_document(groups, names) + _missing_note(missing) + _unread_note(unread)
+    return _per_document(groups, names, args.offset) + _missing_note(missing) + _unread_note(unread)
 
 
-def _per_document(groups: list, names: list[str] | None) -> str:
+def _per_document(groups: list, names: list[str] | None, offset: int = 0) -> str:
     """The host's elements and each link's, one part per document within one result's budget:
     with names, each part its share of the rows; without, the first element in full and the other
     documents counted. Parts past RESULT_BUDGET are named and counted, not shown."""
@@ -659,10 +672,10 @@ def _per_document(groups: list, names: list[str] | None) -> str:
     texts, used = [], 0
     for index, (group_ctx, elements) in enumerate(groups):
         if names:
-            text = _in_link(group_ctx) + _named_parameters(group_ctx, elements, names, share)
+            text = _in_link(group_ctx) + _named_parameters(group_ctx, elements, names, share, offset)
         elif index == 0:
             rows = max(GROUP_BUDGET_FLOOR, ROW_BUDGET - OTHER_DOCUMENT * (len(groups) - 1))
-            text = _in_link(group_ctx) + _all_parameters(group_ctx, elements, rows)
+            text = _in_link(group_ctx) + _all_parameters(group_ctx, elements, rows, offset)
         else:
             text = (f"{_in_link(group_ctx)}{plural(len(elements), 'element', grouped=True)} not shown "
                     f"({_summary(elements)}): pass names to read parameters across all of them.")
@@ -731,7 +744,7 @@ def _kind(parameter) -> str:
     return kind
 
 
-def _all_parameters(ctx, elements, budget: int = ROW_BUDGET) -> str:
+def _all_parameters(ctx, elements, budget: int = ROW_BUDGET, offset: int = 0) -> str:
     element = elements[0]
     try:
         parameters = list(element.GetOrderedParameters())  # the order of the Properties palette
@@ -746,12 +759,12 @@ def _all_parameters(ctx, elements, budget: int = ROW_BUDGET) -> str:
             empty.append(parameter.Definition.Name)
         else:
             valued.append(f"- {parameter.Definition.Name} = {value} [{_kind(parameter)}]")
-    lines = _fit(valued, budget)
-    body = [head, *lines]
+    page = page_of(valued, offset, str, budget, len(valued), "parameters with a value")
+    body = [head + page.position(), *page.rows]
     names_shown = _names_shown(budget)
-    if len(lines) < len(valued):
-        rest = [line[2:].split(" = ")[0] for line in valued[len(lines):]]
-        body.append(f"- … and {len(rest)} more: {listed(rest, names_shown)} (pass names to read them).")
+    if page.rest:
+        rest = [line[2:].split(" = ")[0] for line in valued[page.next_offset:]]
+        body.append(f"{page.next_hint()} They are {listed(rest, names_shown)} (or pass names to read them).")
     if empty:
         body.append(f"Empty: {listed(empty, names_shown)}.")
     if ctx.id_value(element.GetTypeId()) >= 0:
@@ -769,7 +782,7 @@ def _names_shown(budget: int) -> int:
     return max(3, 15 * budget // ROW_BUDGET)
 
 
-def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET) -> str:
+def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET, offset: int = 0) -> str:
     sample = elements[:NAME_SAMPLE]
     categories = {category_of(e) for e in sample}
     where = categories.pop() if len(categories) == 1 else "these elements"
@@ -796,19 +809,23 @@ def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET)
                 kinds[name] = _kind(parameter) + (", type parameter" if on_type else "")
                 break
     header = "; ".join(f"{name} [{kinds[name]}]" for name in resolved)
-    lines = [f"{plural(len(elements), 'element', grouped=True)} ({_summary(elements)}) · {header}:"]
-    rows = []
-    for element in elements[:MAX_ROWS]:
+
+    def row(element) -> str:
         values = []
         for name in resolved:
             parameter = find_parameter(ctx, element, name)
             values.append(f"{name} = {display_value(parameter) if parameter is not None else '(no such parameter)'}")
-        rows.append(f"- {ctx.shown_id(element.Id)} {singular(category_of(element))}: " + "; ".join(values))
+        return f"- {ctx.shown_id(element.Id)} {singular(category_of(element))}: " + "; ".join(values)
+
     summary_budget = SUMMARY_BUDGET * budget // ROW_BUDGET
-    shown = _fit(rows, budget - 300 * budget // ROW_BUDGET if len(elements) > len(rows) else budget)
-    lines += shown
-    if len(elements) > len(shown):
-        lines.append(f"- … and {_n(len(elements) - len(shown))} more.")
+    paged = len(elements) > MAX_ROWS or offset > 0
+    page = page_of(elements, offset, row, budget - 300 * budget // ROW_BUDGET if paged else budget, MAX_ROWS,
+                   "elements")
+    lines = [f"{plural(len(elements), 'element', grouped=True)}{page.position()} ({_summary(elements)}) · {header}:"]
+    lines += page.rows
+    if page.rest:
+        lines.append(page.next_hint())
+    if len(elements) > len(page.rows):
         summaries, used = [], 0
         for name in resolved:
             summary = f"{name}: " + counts_text(_value_counts(ctx, elements, name), TOP_VALUES,
@@ -839,14 +856,13 @@ def list_levels(ctx, args: NameFilterArgs):
         if args.name_contains:
             return f"No level name contains '{display_text(args.name_contains)}'. Call list_levels without name_contains."
         return "The project has no levels."
-    rows = [f"- {display_text(lv.Name)} · elevation {format_length(lv.Elevation, unit)} · id {ctx.id_value(lv.Id)}"
-            for lv in levels[:MAX_ROWS * 2]]
-    shown = _fit(rows)
-    lines = [f"{plural(len(levels), 'level', grouped=True)}, lowest first:", *shown]
-    if len(levels) > len(shown):
+    page = page_of(levels, args.offset, lambda lv: f"- {display_text(lv.Name)} · elevation "
+                   f"{format_length(lv.Elevation, unit)} · id {ctx.id_value(lv.Id)}", ROW_BUDGET, MAX_ROWS * 2, "levels")
+    lines = [f"{plural(len(levels), 'level', grouped=True)}, lowest first{page.position()}:", *page.rows]
+    if page.rest:
         top = levels[-1]
-        lines.append(f"- … and {_n(len(levels) - len(shown))} more, up to {display_text(top.Name)} at "
-                     f"{format_length(top.Elevation, unit)}. Pass name_contains to find one.")
+        lines.append(f"{page.next_hint()} The highest is {display_text(top.Name)} at "
+                     f"{format_length(top.Elevation, unit)}; pass name_contains to find one.")
     return "\n".join(lines)
 
 
@@ -867,12 +883,12 @@ def list_types(ctx, args: ListTypesArgs):
     used = Counter(ctx.id_value(e.GetTypeId()) for e in
                    DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsNotElementType())
     types.sort(key=lambda t: type_label(t).casefold())
-    rows = [f"- {shorten(type_label(t), 70)} · id {ctx.id_value(t.Id)} · "
-            f"{plural(used.get(ctx.id_value(t.Id), 0), 'instance', grouped=True)}" for t in types[:MAX_ROWS * 2]]
-    shown = _fit(rows)
-    lines = [f"{plural(len(types), f'{singular(label)} type', grouped=True)}:", *shown]
-    if len(types) > len(shown):
-        lines.append(f"- … and {_n(len(types) - len(shown))} more. Pass name_contains to narrow the list.")
+    page = page_of(types, args.offset, lambda t: f"- {shorten(type_label(t), 70)} · id {ctx.id_value(t.Id)} · "
+                   f"{plural(used.get(ctx.id_value(t.Id), 0), 'instance', grouped=True)}", ROW_BUDGET, MAX_ROWS * 2,
+                   "types")
+    lines = [f"{plural(len(types), f'{singular(label)} type', grouped=True)}{page.position()}:", *page.rows]
+    if page.rest:
+        lines.append(f"{page.next_hint()} Or pass name_contains to narrow the list.")
     return "\n".join(lines)
 
 
@@ -889,21 +905,20 @@ def list_views(ctx, args: NameFilterArgs):
         found = f" whose name contains '{display_text(args.name_contains)}'" if args.name_contains else ""
         return f"The project has no views{found}."
     views.sort(key=lambda v: (v.ViewType.ToString(), v.Name.casefold()))
-    rows = []
-    for view in views[:MAX_ROWS * 2]:
-        row = f"- '{shorten(view.Name, 60)}' · {_view_kind(view)}"
+
+    def row(view) -> str:
+        text = f"- '{shorten(view.Name, 60)}' · {_view_kind(view)}"
         level = getattr(view, "GenLevel", None)
         if level is not None:
-            row += f" · level {display_text(level.Name)}"
-        row += f" · id {ctx.id_value(view.Id)}"
-        if ctx.id_value(view.Id) == active_id:
-            row += " · ACTIVE"
-        rows.append(row)
-    shown = _fit(rows)
+            text += f" · level {display_text(level.Name)}"
+        text += f" · id {ctx.id_value(view.Id)}"
+        return text + (" · ACTIVE" if ctx.id_value(view.Id) == active_id else "")
+
+    page = page_of(views, args.offset, row, ROW_BUDGET, MAX_ROWS * 2, "views")
     kinds = Counter(_view_kind(v) for v in views)
-    lines = [f"{plural(len(views), 'view', grouped=True)}: {counts_text(kinds, 6)}.", *shown]
-    if len(views) > len(shown):
-        lines.append(f"- … and {_n(len(views) - len(shown))} more. Pass name_contains to narrow the list.")
+    lines = [f"{plural(len(views), 'view', grouped=True)}: {counts_text(kinds, 6)}{page.position()}.", *page.rows]
+    if page.rest:
+        lines.append(f"{page.next_hint()} Or pass name_contains to narrow the list.")
     return "\n".join(lines)
 
 

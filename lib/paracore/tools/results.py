@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pydantic import Field
+
 from paracore.core.errors import ToolError  # noqa: F401 - part of what a tool module imports from here
 from paracore.core.protocol import WorkingSetPayload
 
@@ -74,3 +76,60 @@ def working_set_output(element_ids, operation: str = "replace", display_message:
     return WorkingSetPayload(paracore_output_type="working_set_elements", operation=operation,
                              element_ids=[int(i) for i in element_ids], display_message=display_message,
                              linked_ids=[str(element) for element in linked])
+
+
+# --- paging: one mechanism for every listing tool -----------------------------------------------
+
+OFFSET_HELP = "The next page's offset, as a result names it."
+
+
+def offset_field():
+    """The ``offset`` argument every listing tool takes to page through what one result cannot show."""
+    return Field(0, ge=0, description=OFFSET_HELP)
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a listing: ``rows`` shown, starting at item ``offset`` of ``total``."""
+
+    rows: list[str]
+    offset: int
+    total: int
+
+    @property
+    def rest(self) -> int:
+        return self.total - self.offset - len(self.rows)
+
+    @property
+    def next_offset(self) -> int:
+        return self.offset + len(self.rows)
+
+    def position(self) -> str:
+        """Where a later page is (' — items 21–40 of 57'); the first page's header is the listing's own."""
+        if self.offset == 0:
+            return ""
+        return f" — items {self.offset + 1:,}–{self.next_offset:,} of {self.total:,}"
+
+    def next_hint(self, noun: str = "") -> str:
+        """The line saying how to read the next page, or "" on the last page."""
+        if not self.rest:
+            return ""
+        what = f" {noun}" if noun else ""
+        return f"- … {self.rest:,} more{what}: call again with offset {self.next_offset}."
+
+
+def page_of(items: list, offset: int, row: Callable[[Any], str], budget: int, max_rows: int,
+            noun: str = "items") -> Page:
+    """The page of ``items`` starting at ``offset``: at most ``max_rows`` rows (``row`` of each item,
+    made only for the items the page may show) within ``budget`` characters."""
+    total = len(items)
+    check_offset(offset, total, noun)
+    rows = fit_rows([row(item) for item in items[offset:offset + max_rows]], budget)
+    return Page(rows=rows, offset=offset, total=total)
+
+
+def check_offset(offset: int, total: int, noun: str = "items") -> None:
+    """Refuse an offset past the last item, saying where the listing ends."""
+    if offset and offset >= total:
+        raise ToolError(f"offset {offset} is past the end: there are {total:,} {noun}. "
+                        f"Call again with an offset below {total:,} (0 for the first page).")

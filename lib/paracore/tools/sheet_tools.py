@@ -30,7 +30,7 @@ from paracore.core.display import display_text
 from paracore.tools.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, offset_field, page_of, working_set_output
 from paracore.tools.wording import listed, plural
 
 MM = 1 / 304.8                 # feet per millimetre (sheets are measured in feet on paper)
@@ -40,7 +40,8 @@ TITLE_STRIP = 180 * MM
 TITLE_STRIP_SHARE = 0.3
 GAP = 10 * MM                  # between two viewports' boxes
 OVERLAP = 1e-6                 # feet of paper two boxes may share (rounding) without overlapping
-SHOWN_SHEETS = 15              # sheets listed by list_sheets
+SHOWN_SHEETS = 15              # sheets listed by list_sheets (a page; offset reads the next)
+SHEETS_BUDGET = 1700           # characters of their rows
 SHOWN_VIEWS = 5                # views named per sheet
 LISTED_CHOICES = 12            # names listed in an error
 MAX_VIEWS = 50                 # views placed in one call
@@ -67,8 +68,8 @@ class PlaceViewsArgs(BaseModel):
         "grid", description="'grid' (rows and columns, as square as fits) or 'row' (side by side).")
 
 
-class NoArgs(BaseModel):
-    pass
+class ListSheetsArgs(BaseModel):
+    offset: int = offset_field()
 
 
 # --- finding sheets and title blocks ---------------------------------------------------------------
@@ -435,7 +436,7 @@ def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:
 
 
 @tool(working_set_policy="none")
-def list_sheets(ctx, args: NoArgs):
+def list_sheets(ctx, args: ListSheetsArgs):
     """List the project's sheets: number, name, title block and the views placed on each.
 
     Many sheets: the count and the first ones by number.
@@ -443,12 +444,17 @@ def list_sheets(ctx, args: NoArgs):
     sheets = _sheets(ctx)
     if not sheets:
         return "The project has no sheets. Create one with create_sheet."
-    lines = [plural(len(sheets), "sheet")
-             + (f"; the first {SHOWN_SHEETS} by number:" if len(sheets) > SHOWN_SHEETS else ":")]
-    for sheet in sheets[:SHOWN_SHEETS]:
+
+    def row(sheet) -> str:
         placed = [ctx.doc.GetElement(i) for i in sheet.GetAllPlacedViews()]
         names = sorted(display_text(v.Name, NAME) for v in placed if v is not None)
         views = plural(len(names), "view") + (f" ({listed(names, SHOWN_VIEWS)})" if names else "")
         label = f"{_sheet_label(sheet)} (id {ctx.id_value(sheet.Id)})"
-        lines.append(f"- {label}: {_title_block_label(ctx, sheet)}; {views}")
+        return f"- {label}: {_title_block_label(ctx, sheet)}; {views}"
+
+    page = page_of(sheets, args.offset, row, SHEETS_BUDGET, SHOWN_SHEETS, "sheets")
+    first = f"; the first {len(page.rows)} by number" if page.rest and not page.offset else ""
+    lines = [plural(len(sheets), "sheet") + first + page.position() + ":", *page.rows]
+    if page.rest:
+        lines.append(page.next_hint())
     return "\n".join(lines)

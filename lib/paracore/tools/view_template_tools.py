@@ -33,7 +33,7 @@ from paracore.tools.lookup import (
 )
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows, working_set_output
+from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows, offset_field, page_of, working_set_output
 from paracore.tools.wording import listed, plural
 
 SHOWN_TEMPLATES = 30    # templates listed by list_view_templates...
@@ -49,6 +49,7 @@ NAME_TEXT = 60          # characters of a view or template name quoted in a resu
 class ListViewTemplatesArgs(BaseModel):
     name_contains: str | None = Field(
         None, description="Only templates whose name contains this text (case ignored). Leave null for all.")
+    offset: int = offset_field()
 
 
 class ApplyViewTemplateArgs(BaseModel):
@@ -175,11 +176,11 @@ def list_view_templates(ctx, args: ListViewTemplatesArgs):
         found = f" whose name contains '{display_text(args.name_contains)}'" if args.name_contains else ""
         return f"The project has no view templates{found}."
     users = _template_users(ctx)
-    lines = [f"{plural(len(templates), 'view template')}:"]
-    rows = _fit([_template_row(ctx, t, users.get(ctx.id_value(t.Id), 0)) for t in templates[:SHOWN_TEMPLATES]])
-    lines += rows
-    if len(templates) > len(rows):
-        lines.append(f"- … and {len(templates) - len(rows)} more. Pass name_contains to narrow the list.")
+    page = page_of(templates, args.offset, lambda t: _template_row(ctx, t, users.get(ctx.id_value(t.Id), 0)),
+                   ROWS_BUDGET, SHOWN_TEMPLATES, "view templates")
+    lines = [f"{plural(len(templates), 'view template')}{page.position()}:", *page.rows]
+    if page.rest:
+        lines.append(f"{page.next_hint()} Or pass name_contains to narrow the list.")
     lines.append("Apply one with apply_view_template.")
     return "\n".join(lines)
 

@@ -22,10 +22,11 @@ from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds
 from paracore.tools.linked_arguments import describe as describe_linked
 from paracore.tools.lookup import category_of, category_summary, elements_by_id, id_sample
 from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.results import ToolError, ToolOutput, offset_field, page_of, working_set_output
 from paracore.tools.wording import plural, unique_ids
 
 SHOWN_IDS = 20          # ids listed one per line by get_working_set
+ROW_BUDGET = 1300       # characters of those lines; the rest are paged (offset)
 
 
 def _element_line(ctx, element) -> str:
@@ -86,6 +87,10 @@ class ElementIdsArgs(BaseModel):
     linked_ids: LinkedIds = None
 
 
+class WorkingSetPageArgs(BaseModel):
+    offset: int = offset_field()
+
+
 class SelectionModeArgs(BaseModel):
     mode: Literal["add", "replace", "remove"] = Field(
         "add",
@@ -104,7 +109,7 @@ class SelectElementsArgs(BaseModel):
 
 
 @tool(working_set_policy="none")
-def get_working_set(ctx, args: NoArgs):
+def get_working_set(ctx, args: WorkingSetPageArgs):
     """Show what the working set holds (the elements the user works on; tools that take element_ids
     act on it when it is left out): counts by category and the first ids with their names."""
     ids, linked = list(ctx.session.working_set.ids), list(ctx.session.working_set.linked)
@@ -114,10 +119,12 @@ def get_working_set(ctx, args: NoArgs):
     lines = []
     if ids:
         elements, missing = elements_by_id(ctx, ids)
-        lines.append(f"The working set holds {plural(len(ids), 'element')}: {category_summary(elements)}.")
-        lines += [_element_line(ctx, e) for e in elements[:SHOWN_IDS]]
-        if len(elements) > SHOWN_IDS:
-            lines.append(f"- … and {len(elements) - SHOWN_IDS} more — in the working set.")
+        page = page_of(elements, args.offset, lambda e: _element_line(ctx, e), ROW_BUDGET, SHOWN_IDS, "elements")
+        lines.append(f"The working set holds {plural(len(ids), 'element')}{page.position()}: "
+                     f"{category_summary(elements)}.")
+        lines += page.rows
+        if page.rest:
+            lines.append(page.next_hint("in the working set"))
         if missing:
             verb = "exists" if len(missing) == 1 else "exist"
             lines.append(f"{plural(len(missing), 'id')} no longer {verb} in the model: {id_sample(missing, where='')}.")

@@ -35,7 +35,7 @@ from paracore.tools.lookup import _normal, category_summary, close_matches, elem
 from paracore.tools.modify_tools import _noun, _targets
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows
+from paracore.tools.results import Change, ToolError, ToolOutput, offset_field, page_of
 from paracore.tools.wording import listed, plural
 
 GRIDS_WORKSET = "Shared Levels and Grids"   # where Revit puts levels and grids when worksharing is enabled
@@ -46,7 +46,7 @@ NOT_WORKSHARED = ("'{title}' is not workshared: it has no worksets, and every el
 
 
 class ListWorksetsArgs(BaseModel):
-    pass  # no docstring: it would become a description in the schema
+    offset: int = offset_field()
 
 
 class MoveToWorksetArgs(BaseModel):
@@ -188,8 +188,8 @@ def list_worksets(ctx, args: ListWorksetsArgs):
     worksets = user_worksets(doc)
     active = doc.GetWorksetTable().GetActiveWorksetId().IntegerValue
     counts = elements_by_workset(ctx)
-    rows = []
-    for workset in worksets:
+
+    def row(workset) -> str:
         parts = [f"- '{display_text(workset.name, 60)}'", "open" if workset.is_open else "CLOSED"]
         if workset.editable:
             parts.append("editable by you")
@@ -201,16 +201,17 @@ def list_worksets(ctx, args: ListWorksetsArgs):
             parts.append("ACTIVE")
         parts.append(plural(len(counts.get(workset.id, ())), "element", grouped=True))
         parts.append(f"id {workset.id}")
-        rows.append(" · ".join(parts))
-    shown = fit_rows(rows, ROW_BUDGET)
+        return " · ".join(parts)
+
+    page = page_of(worksets, args.offset, row, ROW_BUDGET, len(worksets), "user worksets")
     user = display_text(doc.Application.Username, 40)
     detached = (" It is open detached from central: there is no central to borrow from, and its changes stay "
                 "in this file until it is saved as a new central (File > Save As, Make this a Central Model)."
                 if doc.IsDetached else "")
     lines = [f"'{display_text(doc.Title)}' is workshared; you are '{user}'.{detached} "
-             f"{plural(len(worksets), 'user workset', grouped=True)}:", *shown]
-    if len(worksets) > len(shown):
-        lines.append(f"- … and {len(worksets) - len(shown)} more.")
+             f"{plural(len(worksets), 'user workset', grouped=True)}{page.position()}:", *page.rows]
+    if page.rest:
+        lines.append(page.next_hint())
     lines.append("New elements go to the ACTIVE workset. Move elements with move_to_workset.")
     return "\n".join(lines)
 

@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass, replace
 
 from paracore.core import standards
-from paracore.core.settings import PROVIDERS, Settings, SettingsError, load_settings, save_settings
+from paracore.core.settings import Limits, PROVIDERS, Settings, SettingsError, load_settings, save_settings
 from paracore.core.toolsets import pinnable_names
 from paracore.llm import credentials
 from paracore.llm.providers import DEFAULT_MODELS, PROVIDER_LABELS, ProviderNotConfigured, check_configuration
@@ -29,7 +29,7 @@ XAML_NAMES: dict[str, tuple[str, ...]] = {
     SETTINGS_XAML: (
         "ProviderBox", "ModelBox", "ModelHint", "BaseUrlBox", "BaseUrlHint", "KeyBox", "RemoveKeyButton",
         "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "VisionBox",
-        "MessageText", "StandardsFolderBox", "StandardsHint", "CheckButton", "SaveButton", "CancelButton",
+        "MessageText", "StandardsFolderBox", "StandardsHint", "StepsBox", "CheckButton", "SaveButton", "CancelButton",
     ),
 }
 
@@ -69,6 +69,23 @@ class FormValues:
     standards_folder: str = ""
     """The firm's standards folder, as typed (empty: the bundled standards only)."""
     vision: bool | None = None
+    max_steps: str = "25"
+    """Steps per turn (``limits.max_steps``), as typed."""
+
+
+def _steps(typed: str) -> int:
+    """Steps per turn as typed, checked against the setting's bounds; a ValueError says what fits."""
+    field = Limits.model_fields["max_steps"]
+    low, high = (next(m.ge for m in field.metadata if hasattr(m, "ge")),
+                 next(m.le for m in field.metadata if hasattr(m, "le")))
+    try:
+        steps = int(typed.strip())
+    except ValueError:
+        steps = None
+    if steps is None or not low <= steps <= high:
+        raise ValueError(f"Steps per turn must be a whole number from {low} to {high} (25 is the default), "
+                         f"not '{typed.strip()}'.")
+    return steps
 
 
 class SettingsForm:
@@ -81,7 +98,8 @@ class SettingsForm:
         s = self.settings
         return FormValues(provider=s.provider, model=s.model or "", base_url=s.base_url or "",
                           approval_policy=s.approval_policy, pinned_toolsets=", ".join(s.pinned_toolsets),
-                          standards_folder=s.standards_folder or "", vision=s.vision)
+                          standards_folder=s.standards_folder or "", vision=s.vision,
+                          max_steps=str(s.limits.max_steps))
 
     @staticmethod
     def model_hint(provider: str | None) -> str:
@@ -138,12 +156,13 @@ class SettingsForm:
 
     def settings_from(self, values: FormValues) -> Settings:
         """The settings the fields make, validated; raises ValueError with a message for the user."""
+        limits = self.settings.limits.model_dump() | {"max_steps": _steps(values.max_steps)}
         try:
             return self.settings.with_changes(provider=values.provider, model=values.model or None,
                                               base_url=values.base_url or None,
                                               approval_policy=values.approval_policy, vision=values.vision,
                                               pinned_toolsets=values.pinned_toolsets.replace(";", ",").split(","),
-                                              standards_folder=values.standards_folder or None)
+                                              standards_folder=values.standards_folder or None, limits=limits)
         except ValueError as error:  # pydantic's ValidationError is a ValueError
             raise ValueError(_first_error(error)) from None
 
@@ -234,6 +253,7 @@ class SettingsDialog:
         ui.PinnedToolsetsBox.Text = values.pinned_toolsets
         ui.StandardsFolderBox.Text = values.standards_folder
         ui.VisionBox.SelectedIndex = [choice for choice, _ in VISION_CHOICES].index(values.vision)
+        ui.StepsBox.Text = values.max_steps
         ui.KeyBox.Password = ""
         self._refresh_hints()
         self._refresh_standards()
@@ -247,7 +267,8 @@ class SettingsDialog:
                           approval_policy=APPROVAL_CHOICES[approval_index][0], api_key=ui.KeyBox.Password or "",
                           pinned_toolsets=(ui.PinnedToolsetsBox.Text or "").strip(),
                           standards_folder=(ui.StandardsFolderBox.Text or "").strip(),
-                          vision=VISION_CHOICES[max(0, int(ui.VisionBox.SelectedIndex))][0])
+                          vision=VISION_CHOICES[max(0, int(ui.VisionBox.SelectedIndex))][0],
+                          max_steps=(ui.StepsBox.Text or "").strip())
 
     def _refresh_hints(self) -> None:
         values = replace(self._values(), api_key="")

@@ -103,7 +103,8 @@ def finished(ctx: RunContext, reply: str, stop_reason: str) -> ev.TurnFinished:
 
 
 def out_of_steps(max_steps: int) -> str:
-    return f"I stopped after {max_steps} steps without finishing. Tell me how to continue."
+    return (f"I stopped after {max_steps} steps without finishing. Say 'go on' and I continue where I "
+            f"stopped, or raise Steps per turn in Settings (limits.max_steps) for longer turns.")
 
 
 def _with_unique_id(call: ToolCallPart, taken: set[str]) -> ToolCallPart:

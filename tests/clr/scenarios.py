@@ -717,7 +717,7 @@ def sheet_tools() -> dict:
     seen["placed"] = _run_tool(ctx, lambda: tools.place_views_on_sheet(
         ctx, tools.PlaceViewsArgs(sheet="A101", views=["Level 1", "Level 2"])))
     seen["place_calls"] = list(Revit.TakeCalls())
-    seen["listed"] = tools.list_sheets(ctx, tools.NoArgs())
+    seen["listed"] = tools.list_sheets(ctx, tools.ListSheetsArgs())
     _run_tool(ctx, lambda: tools.create_sheet(ctx, tools.CreateSheetArgs(number="A102", name="More")))
     seen["again"] = _error(lambda: _run_tool(ctx, lambda: tools.place_views_on_sheet(
         ctx, tools.PlaceViewsArgs(sheet="A102", views=["Level 1"]))))

@@ -183,10 +183,11 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
         return Preview(error=refused, refused=True)
     # Only what the user owns already is tried: a commit here would borrow the rest for good.
     tried, untried = ownership.owned_part(doc, call if narrowed is None else narrowed.call)
-    untried += targets.untried(doc, session, call)       # a tool whose elements are its targets (import)
+    untried_targets = targets.untried(doc, session, call)   # a tool whose elements are its targets (import)
+    untried += untried_targets
     earlier = [part for part, _ in (ownership.owned_part(doc, ownership.as_it_will_run(doc, c)) for c in earlier)
                if part is not None]
-    preview = _preview(uidoc, session, tried, earlier) if tried is not None else Preview()
+    preview = _preview(uidoc, session, tried, earlier, frozenset(untried_targets)) if tried is not None else Preview()
     left_out = "\n".join(([narrowed.note] if narrowed is not None else []) + list(call.notes))
     if preview is None or not (left_out or untried):
         return preview
@@ -194,7 +195,8 @@ def _narrowed_preview(uidoc, session: Session, call: PreparedCall, earlier: Sequ
                                untried=ownership.untried_note(call, untried) if untried else "")
 
 
-def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall]) -> Preview | None:
+def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[PreparedCall],
+             untried_targets: frozenset[int] = frozenset()) -> Preview | None:
     doc = uidoc.Document
     group = DB.TransactionGroup(doc, "Paracore preview")
     # paracore_work: the preview's commits, rolled back with its group, are not the user's edits.
@@ -209,7 +211,7 @@ def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[Prep
             for before in (c for c in earlier if c.spec.writes):
                 with StepGuard(getattr(uidoc, "Application", None), doc):
                     _run(_context(uidoc, session, before), before)
-            measured = _measure(doc, _context(uidoc, session, call), call)
+            measured = _measure(doc, ToolContext(doc=doc, uidoc=uidoc, session=session, untried=untried_targets), call)
         finally:
             _roll_back(group)
             # Its commits are gone, whether or not Revit raised DocumentChanged for the rollback
@@ -219,7 +221,7 @@ def _preview(uidoc, session: Session, call: PreparedCall, earlier: Sequence[Prep
 
 
 def _context(uidoc, session: Session, call: PreparedCall) -> ToolContext:
-    """The context a call is previewed in: without the targets nobody owns (targets.untried)."""
+    """The context an earlier call of the step is run in: without the targets nobody owns (targets.untried)."""
     untried = frozenset(targets.untried(uidoc.Document, session, call))
     return ToolContext(doc=uidoc.Document, uidoc=uidoc, session=session, untried=untried)
 

@@ -75,7 +75,8 @@ class Category:
 
     @property
     def CategoryType(self):  # noqa: N802
-        if self._bic in (BuiltInCategory.OST_Views, BuiltInCategory.OST_Schedules):
+        # Materials are no model category either: they are not drawn and have no object style
+        if self._bic in (BuiltInCategory.OST_Views, BuiltInCategory.OST_Schedules, BuiltInCategory.OST_Materials):
             return CategoryType.Internal
         return CategoryType.Model
 

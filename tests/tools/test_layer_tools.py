@@ -95,7 +95,7 @@ def test_every_layered_type_pages_within_the_bound(revit):
 
 def test_a_type_without_layers_says_so(revit):
     error = revit.error("get_type_layers", {"category": "Doors"})
-    assert "no layered structure" in error
+    assert "has no compound structure" in error
 
 
 # -- searching by layers ---------------------------------------------------------------------------------

@@ -71,8 +71,9 @@ def get_type_layers(ctx, args: GetTypeLayersArgs):
     without = [t for t in types if t not in layered]
     if not layered:
         names = ", ".join(f"'{shorten(type_label(t), 60)}'" for t in without[:5])
-        raise ToolError(f"No layers to show: {names or 'no type'} has no layered structure (only basic walls, "
-                        "floors, roofs and ceilings have layers; curtain walls and family types have none).")
+        raise ToolError(f"No layers to show: {names or 'no type'} has no compound structure (layers are kept by "
+                        "basic walls, floors, roofs and ceilings; curtain and stacked walls and family types have "
+                        "none). list_types names the types of a category.")
     layered.sort(key=lambda t: (category_of(t), type_label(t).casefold()))
     page = page_of(layered, args.offset, lambda t: _type_block(ctx, t), TYPES_BUDGET, MAX_TYPES, "types")
     header = (f"{plural(len(layered), 'layered type', grouped=True)}{page.position()} "

@@ -96,6 +96,8 @@ def test_every_layered_type_pages_within_the_bound(revit):
 def test_a_type_without_layers_says_so(revit):
     error = revit.error("get_type_layers", {"category": "Doors"})
     assert "has no compound structure" in error
+    door_type = revit.instances(DB.BuiltInCategory.OST_Doors)[0].Symbol.Name
+    assert "only they have layers" in revit.error("get_type_layers", {"type_name": door_type})
 
 
 # -- searching by layers ---------------------------------------------------------------------------------

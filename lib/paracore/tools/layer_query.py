@@ -34,19 +34,16 @@ _FUNCTION_WORDS = {
     "membrane": "Membrane", "membrane layer": "Membrane",
     "structural deck": "StructuralDeck", "deck": "StructuralDeck",
 }
-FUNCTION_HELP = ("Layer function as Revit names it: Structure, Substrate, Thermal/Air Layer (insulation and "
-                 "air), Finish 1 (exterior side), Finish 2 (interior side), Membrane Layer (0 thick), "
+FUNCTION_HELP = ("Structure, Substrate, Thermal/Air Layer (insulation, air), Finish 1, Finish 2, Membrane Layer or "
                  "Structural Deck.")
 Op = Literal["=", "!=", "<", "<=", ">", ">="]
 
 
 class LayerCondition(BaseModel):
     function: str | None = Field(None, description=FUNCTION_HELP)
-    material_contains: str | None = Field(
-        None, description="Text in the layer's material name, any case, e.g. 'insulation', 'membrane', 'concrete'.")
-    thickness_op: Op | None = Field(None, description="Compare the layer's thickness: with thickness.")
-    thickness: Union[str, float, None] = Field(
-        None, description="A length with its unit ('50 mm') or a number in the project's length unit.")
+    material_contains: str | None = Field(None, description="Text in the material's name, e.g. 'insulation'.")
+    thickness_op: Op | None = None
+    thickness: Union[str, float, None] = Field(None, description="With thickness_op: '50 mm', or in project units.")
 
 
 @dataclass(frozen=True)
@@ -113,7 +110,8 @@ def compile_layer_condition(ctx, condition: LayerCondition) -> CompiledLayerCond
     if condition.function is not None:
         function = _FUNCTION_WORDS.get(" ".join(condition.function.casefold().split()))
         if function is None:
-            raise ToolError(f"'{display_text(condition.function)}' is no layer function. {FUNCTION_HELP}")
+            raise ToolError(f"'{display_text(condition.function)}' is no layer function. Layer functions: "
+                            f"{FUNCTION_HELP}")
     if (condition.thickness_op is None) != (condition.thickness is None):
         raise ToolError("Give thickness_op and thickness together, e.g. thickness_op '>' and thickness '50 mm'.")
     thickness = None

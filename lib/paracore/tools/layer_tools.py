@@ -67,6 +67,9 @@ def get_type_layers(ctx, args: GetTypeLayersArgs):
     are the core, and the variable layer. E.g. the insulation thickness of the external walls' type.
     """
     types, note = _types_asked(ctx, args)
+    if not types:
+        raise ToolError("No wall, floor, roof or ceiling type matches: only they have layers. list_types names the "
+                        "types of a category.")
     layered = [t for t in types if layers_of(ctx, t) is not None]
     without = [t for t in types if t not in layered]
     if not layered:

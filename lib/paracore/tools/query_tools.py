@@ -96,9 +96,8 @@ _CONDITIONS_HELP = ("Conditions that must all hold, e.g. "
                     "[{\"parameter\": \"Unconnected Height\", \"op\": \">\", \"value\": \"3 m\"}].")
 
 
-_LAYER_HELP = ("Only walls, floors, roofs or ceilings whose type has a layer meeting this, e.g. "
-               "{\"function\": \"Thermal/Air Layer\", \"thickness_op\": \">\", \"thickness\": \"50 mm\"} or "
-               "{\"material_contains\": \"membrane\"}.")
+_LAYER_HELP = ("Only elements whose type has such a layer, e.g. {\"function\": \"Thermal/Air Layer\", "
+               "\"thickness_op\": \">\", \"thickness\": \"50 mm\"}.")
 
 
 class SearchElementsArgs(BaseModel):

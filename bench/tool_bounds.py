@@ -554,6 +554,18 @@ def worksharing_on_the_big_model(b: Bounds) -> None:
     b.on_main(lambda doc: (central.central_of(doc).relinquish("maria"), doc._learn_from_central()))
 
 
+def layers_and_materials_on_the_big_model(b: Bounds) -> None:
+    b.call("get_type_layers", {"category": "Walls"})                 # every wall type, long names
+    b.all_walls()
+    b.call("get_type_layers")                                        # the types of every wall
+    b.call("search_elements", {"category": "Walls", "layer": {"function": "Thermal/Air Layer", "thickness_op": ">",
+                                                              "thickness": "10 mm"}, "limit": 20})
+    b.call("search_elements", {"layer": {"function": "glue"}}, error=True)   # names the functions
+    b.call("material_takeoff")                                       # every wall, floor, roof and ceiling
+    b.call("material_takeoff", {"category": "Walls", "group_by": "type"})
+    b.call("material_takeoff", {"category": "Furniture"})            # every element left out
+
+
 # The scenarios that need only the model (export_and_compare_every_wall also takes a folder).
 def pictures_of_the_big_model(b: Bounds) -> None:
     b.all_walls()
@@ -570,6 +582,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
+    layers_and_materials_on_the_big_model,
 ]
 
 

@@ -49,6 +49,18 @@ class LevelData:
     element_id: Optional[int] = None   # the Revit ElementId the exporter wrote, when known
 
 
+@dataclass(frozen=True)
+class LayerData:
+    """One layer of a wall, floor, roof or ceiling type, as the file's IfcMaterialLayer gives it:
+    exterior to interior for a wall, top to bottom for the others (the order Revit exports its
+    CompoundStructure in). ``category`` is IFC4's IfcMaterialLayer.Category and ``ventilated`` its
+    IsVentilated (an air gap), when the file writes them; Revit 2011-2021 exports write neither."""
+    material: Optional[str]        # the IfcMaterial's name; None for a layer without a material
+    thickness: float               # feet; 0 for a membrane (IFC4 only: IFC2X3 exports leave them out)
+    category: Optional[str] = None
+    ventilated: Optional[bool] = None
+
+
 @dataclass
 class TypeData:
     """A family type (ElementType); one per distinct (category, family_name, type_name)."""
@@ -57,6 +69,7 @@ class TypeData:
     family_name: str
     type_name: str
     params: Params = field(default_factory=dict)
+    layers: Optional[list[LayerData]] = None   # the type's material layer set, for layered types
 
 
 @dataclass
@@ -180,6 +193,7 @@ class BuildingData:
     floors: list[FloorData] = field(default_factory=list)
     rooms: list[RoomData] = field(default_factory=list)
     elements: list[ElementData] = field(default_factory=list)
+    materials: list[str] = field(default_factory=list)   # every IfcMaterial's name, once, file order
     # Shared coordinates of the internal origin: east, north, elevation (feet), angle to true north
     # (radians). From IfcMapConversion when the file has one; all 0 (no shared coordinates) otherwise.
     project_position: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)

@@ -51,7 +51,7 @@ import ifcopenshell.util.placement
 import ifcopenshell.util.unit
 
 from .building_data import (
-    ArcData, BuildingData, CurveData, ElementData, FloorData, LevelData, LineData,
+    ArcData, BuildingData, CurveData, ElementData, FloorData, LayerData, LevelData, LineData,
     OpeningData, Params, Point2, Point3, PropValue, RoomData, TypeData, WallData,
 )
 from .ifc_integrity import IfcReadError, check_log, open_whole, unreadable
@@ -112,6 +112,10 @@ _QUANTITY_KINDS = {
     "IfcQuantityArea": ("AreaValue", "area"),
     "IfcQuantityVolume": ("VolumeValue", "volume"),
 }
+
+# Categories whose Revit types are HostObjAttributes with a CompoundStructure (walls, floors, roofs,
+# ceilings): their IfcMaterialLayerSet is read as the type's layers.
+_LAYERED_CATEGORIES = {"Walls", "Floors", "Roofs", "Ceilings"}
 
 # Property sets whose names look like Revit groups but are not Revit parameters.
 _NON_REVIT_PSETS = {"Custom_Pset", "BaseQuantities"}
@@ -213,6 +217,19 @@ def _whole(product):
         parent = rel.RelatingObject
         if parent.is_a("IfcElement") and getattr(parent, "Tag", None) == product.Tag:
             return parent
+    return None
+
+
+def _layer_set(owner):
+    """The IfcMaterialLayerSet associated with ``owner`` (directly or through its usage), or None."""
+    for rel in getattr(owner, "HasAssociations", ()):
+        if not rel.is_a("IfcRelAssociatesMaterial"):
+            continue
+        material = rel.RelatingMaterial
+        if material.is_a("IfcMaterialLayerSetUsage"):
+            material = material.ForLayerSet
+        if material.is_a("IfcMaterialLayerSet"):
+            return material
     return None
 
 
@@ -409,6 +426,8 @@ class _Reader:
         data.rooms = self._each(self.model.by_type("IfcSpace"), self._read_room)
         data.elements = self._each(self._other_elements(), self._read_element)
         data.types = list(self._types.values())
+        self._name_layer_sets(data.types)
+        data.materials = self._material_names()
         data.project_position = self._project_position()
         return data
 
@@ -807,7 +826,52 @@ class _Reader:
             own = list(_property_sets(type_object.HasPropertySets or ())) if type_object else []
             self._types[key] = TypeData(key=key, category=category, family_name=family,
                                         type_name=type_name, params=self._merge(type_psets + own))
+        type_data = self._types[key]
+        if category in _LAYERED_CATEGORIES and type_data.layers is None:
+            type_data.layers = self._layers_of(product, type_object)
         return key
+
+    # -- material layers (a layered type's CompoundStructure)
+
+    def _layers_of(self, product, type_object) -> Optional[list[LayerData]]:
+        """The layer set associated with the product, its type, or the part that carries it (Revit
+        associates a roof's set with its slab part); None when there is none."""
+        parts = [part for rel in getattr(product, "IsDecomposedBy", ()) for part in rel.RelatedObjects]
+        for owner in (product, type_object, *parts):
+            layer_set = _layer_set(owner) if owner is not None else None
+            if layer_set is not None:
+                return self._layer_data(layer_set)
+        return None
+
+    def _name_layer_sets(self, types: list[TypeData]) -> None:
+        """A layered type no product carries a set for gets the set named after it: Revit names each
+        set "<family>:<type>" (an IFC4 export writes a roof type's set without associating it)."""
+        by_name = {}
+        for layer_set in self.model.by_type("IfcMaterialLayerSet"):
+            by_name.setdefault(layer_set.LayerSetName or "", layer_set)
+        for type_data in types:
+            if type_data.category in _LAYERED_CATEGORIES and type_data.layers is None:
+                layer_set = by_name.get(f"{type_data.family_name}:{type_data.type_name}")
+                if layer_set is not None:
+                    type_data.layers = self._layer_data(layer_set)
+
+    def _layer_data(self, layer_set) -> list[LayerData]:
+        layers = []
+        for layer in layer_set.MaterialLayers:
+            ventilated = layer.IsVentilated
+            layers.append(LayerData(
+                material=layer.Material.Name if layer.Material is not None else None,
+                thickness=self._feet(layer.LayerThickness) or 0.0,
+                category=getattr(layer, "Category", None),   # IFC4 and later
+                ventilated=ventilated if isinstance(ventilated, bool) else None))
+        return layers
+
+    def _material_names(self) -> list[str]:
+        names: dict[str, None] = {}
+        for material in self.model.by_type("IfcMaterial"):
+            if material.Name:
+                names.setdefault(material.Name, None)
+        return list(names)
 
     def _family_and_type(self, product, type_object, params: Params) -> tuple[str, str]:
         """(family, type) from the most explicit source the export offers."""
@@ -873,15 +937,8 @@ class _Reader:
 
     @staticmethod
     def _layer_thickness(owner) -> Optional[float]:
-        for rel in getattr(owner, "HasAssociations", ()):
-            if not rel.is_a("IfcRelAssociatesMaterial"):
-                continue
-            material = rel.RelatingMaterial
-            if material.is_a("IfcMaterialLayerSetUsage"):
-                material = material.ForLayerSet
-            if material.is_a("IfcMaterialLayerSet"):
-                return sum(layer.LayerThickness for layer in material.MaterialLayers)
-        return None
+        layer_set = _layer_set(owner)
+        return sum(layer.LayerThickness for layer in layer_set.MaterialLayers) if layer_set is not None else None
 
     # -- doors and windows
 

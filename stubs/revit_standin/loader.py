@@ -14,6 +14,7 @@ from pathlib import Path
 from .building_cache import read_building
 from .building_data import ArcData, BuildingData, LineData, PropValue
 from .errors import CannotOpen
+from .layer_functions import infer as infer_layers
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = "duplex"
@@ -122,6 +123,8 @@ class _Builder:
         self.families: dict[tuple[str, str], object] = {}
         self.hosts: dict[str, object] = {}
         self.view_family_types: dict[str, object] = {}
+        self.materials: dict[str, int] = {}     # material name -> Material element id
+        self.layered: list[tuple[object, list]] = []   # (type element, its IFC layers), filled last
 
     # -- whole building -------------------------------------------------------------------------
     def build(self, building: BuildingData) -> None:
@@ -148,6 +151,7 @@ class _Builder:
         first_level = next(iter(self.levels.values()), None)
         if first_level is not None:
             self.document._active_view_id = self.first_plan_for(first_level)
+        self.add_materials(building.materials)
         assert BuiltInCategory  # imported for the type map below
 
     # -- levels, types and views --------------------------------------------------------------------
@@ -193,22 +197,53 @@ class _Builder:
         return next(v._id for v in self.document._elements_of_category(BuiltInCategory.OST_Views.value)
                     if isinstance(v, ViewPlan) and v._state["level_id"] == level._id)
 
+    def add_materials(self, names) -> None:
+        """The file's materials as Material elements, and the layered types' layers that use them.
+        Made after every other element, so that the elements keep the ids they had before materials
+        were read (tests and the issue name walls by id)."""
+        for name in names:
+            self.add_material(name)
+        for element_type, layers in self.layered:
+            element_type._state = {**element_type._state, **self._layers(layers)}
+
+    def add_material(self, name: str) -> int:
+        """The Material element called ``name`` (made on first use)."""
+        from Autodesk.Revit.DB import BuiltInCategory, Material
+        if name not in self.materials:
+            self.materials[name] = self.document._load_element(Material, {
+                "name": name, "category": BuiltInCategory.OST_Materials.value, "params": {}})._id
+        return self.materials[name]
+
     def add_type(self, data, width=None):
-        from Autodesk.Revit.DB import ElementType, FamilySymbol, FloorType, WallType
+        from Autodesk.Revit.DB import CeilingType, FamilySymbol, FloorType, RoofType, WallType
         category = _category(data.category)
         params = {"Type Name": data.type_name, "Family Name": data.family_name}
         state = {"name": data.type_name, "category": category, "params": params}
-        cls = {"Walls": WallType, "Floors": FloorType}.get(data.category)
+        cls = {"Walls": WallType, "Floors": FloorType, "Roofs": RoofType, "Ceilings": CeilingType}.get(data.category)
         if cls is WallType:
             state["width"] = width or _length_param(data.params, "Width") or 0.5
         elif cls is FloorType:
             state["thickness"] = width or _length_param(data.params, "Default Thickness") or 1.0
-        elif data.category == "Roofs":
-            cls = ElementType
-        else:
-            cls = FamilySymbol
+        if cls is None or cls is CeilingType:
+            # A ceiling type was read as a family type before it had layers: its family element is
+            # still made, so that every element after it keeps its id (tests and the issue name
+            # walls by id); nothing reads it through the type.
+            cls = cls or FamilySymbol
             state["family_id"] = self._family(data.category, data.family_name)._id
-        return self._load(cls, state, data.params)
+        element = self._load(cls, state, data.params)
+        if cls is not FamilySymbol and data.layers:
+            self.layered.append((element, data.layers))
+        return element
+
+    def _layers(self, layers) -> dict:
+        """A layered type's state: its layers (material id, width, function) and core, the functions
+        and core inferred from the IFC layer set (layer_functions); none without a layer set."""
+        if not layers:
+            return {}
+        inferred = infer_layers(layers)
+        return {"layers": tuple((self.add_material(layer.material) if layer.material else -1, layer.thickness, function)
+                                for layer, function in zip(layers, inferred.functions)),
+                "core": (inferred.first_core, inferred.last_core)}
 
     def _family(self, category_name: str, family_name: str):
         from Autodesk.Revit.DB import Family
@@ -224,8 +259,11 @@ class _Builder:
         from Autodesk.Revit.DB import BuiltInCategory, FamilySymbol, FloorType, WallType
         existing = {(e._state.get("category"), type(e)) for e in self.document._elements.values()}
         defaults = [
-            (WallType, "Walls", "Basic Wall", "Generic - 200mm", {"width": 200 / 304.8}),
-            (FloorType, "Floors", "Floor", "Generic 150mm", {"thickness": 150 / 304.8}),
+            # one Structure layer whose material is <By Category> (no material element)
+            (WallType, "Walls", "Basic Wall", "Generic - 200mm",
+             {"width": 200 / 304.8, "layers": ((-1, 200 / 304.8, 1),), "core": (0, 0)}),
+            (FloorType, "Floors", "Floor", "Generic 150mm",
+             {"thickness": 150 / 304.8, "layers": ((-1, 150 / 304.8, 1),), "core": (0, 0)}),
             # Function: the family templates' defaults, a door Interior (0), a window Exterior (1)
             (FamilySymbol, "Doors", "Single-Flush", "0915 x 2134mm",
              {"Width": 915 / 304.8, "Height": 2134 / 304.8, "Function": 0}),

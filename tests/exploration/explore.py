@@ -502,6 +502,13 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
         return _point(v, wild=wild)
     if key == "boundary":
         return st.lists(_point(v, size=2, wild=wild), min_size=0 if wild else 3, max_size=6)
+    if key == "function" and tool in ("search_elements", "filter_working_set"):   # a layer condition's
+        return some(["Thermal/Air Layer", "Structure", "Substrate", "Finish 1", "Finish 2", "Membrane Layer",
+                     "insulation"])
+    if key == "material_contains":
+        return some(["insulation", "membrane", "concrete", "plasterboard", "Brick"])
+    if key == "thickness":
+        return st.one_of(_length_text(plausible=True), st.floats(0, 1, allow_nan=False))
     if key == "value":
         return st.one_of(some(v.levels + ["Yes", "No", "Concrete", "1 m", "2400 mm", "3'", "-1 m", "0", "1e9 m"]),
                          st.integers(-5, 100), st.floats(-1e4, 1e4, allow_nan=False), st.booleans())

@@ -433,6 +433,48 @@ def check_list_types(scratch):
     return content.splitlines()[0][:90]
 
 
+def _material_name(doc, material_id):
+    material = doc.GetElement(material_id) if id_value(material_id) > 0 else None
+    return material.Name if material is not None else "<By Category>"
+
+
+@check("get_type_layers")
+def check_get_type_layers(scratch):
+    doc = scratch.doc
+    wall_type = next((t for t in basic_wall_types(doc) if t.GetCompoundStructure() is not None), None)
+    if wall_type is None:
+        skip("the model has no basic wall type with layers")
+    content = scratch.call("get_type_layers", {"type_name": wall_type.Name, "category": "OST_Walls"})
+    lines = [line for line in content.splitlines() if line.startswith("  ") and ". " in line]
+    layers = list(wall_type.GetCompoundStructure().GetLayers())
+    expect(len(lines) == len(layers), f"Revit has {len(layers)} layers in '{wall_type.Name}': {content[:300]}")
+    for number, (line, layer) in enumerate(zip(lines, layers), 1):
+        name = _material_name(doc, layer.MaterialId)
+        expect(line.startswith(f"  {number}. ") and name[:40] in line, f"layer {number} is {name} in Revit: {line}")
+    return f"'{wall_type.Name}': {len(layers)} layer(s) in order"
+
+
+@check("material_takeoff")
+def check_material_takeoff(scratch):
+    doc = scratch.doc
+    made = element(scratch, wall(scratch))
+    wall_type = doc.GetElement(made.GetTypeId())
+    content = scratch.call("material_takeoff", {"type_name": wall_type.Name, "category": "OST_Walls"})
+    of_type = [w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall) if w.GetTypeId() == wall_type.Id]
+    counted = [w for w in of_type if list(w.GetMaterialIds(False))]
+    if counted:
+        expect(f"from {len(counted)} element" in content, f"Revit reports materials for {len(counted)} walls of "
+                                                          f"'{wall_type.Name}': {content[:300]}")
+        for material_id in made.GetMaterialIds(False):
+            name = _material_name(doc, material_id)
+            expect(name[:40] in content, f"material {name} is not in the takeoff: {content[:300]}")
+    else:   # a type whose layers have no material (the template's Generic - 200mm): every wall is left out
+        named = str(id_value(made.Id)) in content or len(of_type) > 8   # the first 8 are named
+        expect(f"reports none for {len(of_type)} element" in content and named,
+               f"Revit reports no material for the {len(of_type)} walls of '{wall_type.Name}': {content[:300]}")
+    return content.splitlines()[0][:90]
+
+
 def _listed_views(doc):
     return [v for v in DB.FilteredElementCollector(doc).OfClass(DB.View)
             if not v.IsTemplate and v.ViewType.ToString() not in ("ProjectBrowser", "SystemBrowser", "Internal",

@@ -156,7 +156,7 @@ def test_query_tools_are_read_only_and_leave_the_working_set_to_explicit_updates
     assert registry.get("get_element_info").needs_element_ids
     assert registry.get("get_parameters").needs_element_ids
     arguments = registry.get("search_elements").parameters["properties"]
-    assert list(arguments) == ["category", "level", "type_name", "conditions", "in_active_view", "limit",
+    assert list(arguments) == ["category", "level", "type_name", "conditions", "layer", "in_active_view", "limit",
                                "to_working_set", "link", "offset"]
     condition = arguments["conditions"]["anyOf"][0]["items"]
     assert list(condition["properties"]) == ["parameter", "op", "value"]
@@ -177,7 +177,7 @@ def test_query_modules_import_without_revit():
 def test_model_overview(revit):
     model_elements = [e for e in DB.FilteredElementCollector(revit.doc).WhereElementIsNotElementType()
                       if e.Category is not None and e.Category.Name not in ("Views", "Schedules", "Project Base Point",
-                                                                            "Survey Point")]
+                                                                            "Survey Point", "Materials")]
     lines = revit.text("get_model_overview").splitlines()
     assert lines[0] == "Model 'duplex' · Revit 2026 · display units: lengths in m, areas in m², volumes in m³."
     assert lines[1] == "Levels (4, lowest first): T/FDN -1.25 m, Level 1 0 m, Level 2 3.1 m, Roof 6 m."

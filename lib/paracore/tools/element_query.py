@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, parse_angle
 from paracore.core.working_set import singular
+from paracore.tools.layer_query import LayerCondition, compile_layer_condition, types_with_layer
 from paracore.tools.lookup import (
     _no_such_type,
     builtin_categories,
@@ -76,6 +77,7 @@ class ElementQuery:
     type_name: str | None = None
     conditions: list["_CompiledCondition"] = field(default_factory=list)
     view: Any = None                     # the active view when in_active_view
+    layer: Any = None                    # a CompiledLayerCondition: its types are in type_ids
 
     # -- collector side ------------------------------------------------------------------------------
     def collector(self, category):
@@ -148,6 +150,8 @@ class ElementQuery:
             parts.append(f"on {display_text(self.level.Name)}")
         if self.type_name is not None:
             parts.append(f"of type '{display_text(self.type_name)}'")
+        if self.layer is not None:
+            parts.append(self.layer.text)
         if self.conditions:
             parts.append("where " + " and ".join(c.text for c in self.conditions))
         if self.view is not None:
@@ -166,7 +170,8 @@ class ElementQuery:
 
 def build_query(ctx, *, category: str | None = None, level: str | None = None,
                 type_name: str | None = None, conditions=(), in_active_view: bool = False,
-                elements: list | None = None, where: str | None = None) -> ElementQuery:
+                elements: list | None = None, where: str | None = None,
+                layer: LayerCondition | None = None) -> ElementQuery:
     """Resolve every name in the query; ToolError (with the valid choices) for the first that fails.
 
     ``elements``: the elements the query will be applied to when they are not the model's (the
@@ -186,6 +191,10 @@ def build_query(ctx, *, category: str | None = None, level: str | None = None,
         query.view = view
     if type_name is not None:
         query.type_ids, query.type_name = _matching_types(ctx, query, type_name)
+    if layer is not None:   # the layered types that have such a layer (layer_query)
+        query.layer = compile_layer_condition(ctx, layer)
+        with_layer = types_with_layer(ctx, query.layer, query.category)
+        query.type_ids = with_layer if query.type_ids is None else query.type_ids & with_layer
     if conditions:
         if elements is None:
             sample = _first(query.candidates(), NAME_SAMPLE)

@@ -244,13 +244,13 @@ def category_counts(ctx) -> list[tuple]:
 
 # Not counted as the model's elements: views and schedules are not building elements, and every
 # project has exactly one project base point and one survey point, so they say nothing about it.
-_NOT_MODEL_ELEMENTS = ("OST_Views", "OST_Schedules", "OST_ProjectBasePoint", "OST_SharedBasePoint")
+_NOT_MODEL_ELEMENTS = ("OST_Views", "OST_Schedules", "OST_ProjectBasePoint", "OST_SharedBasePoint", "OST_Materials")
 
 
 def model_counts(doc) -> list[tuple]:
     """[(BuiltInCategory, name, count)] of the model's elements by category, the largest first:
-    elements that are not types and have a category, views, schedules and the two base points
-    left out. The one definition of "the model's elements": the overview tool, `paracore model`,
+    elements that are not types and have a category, views, schedules, the two base points and
+    materials (a project holds hundreds, most unused) left out. The one definition of "the model's elements": the overview tool, `paracore model`,
     the replay's footer and the benchmarks all count with it."""
     from Autodesk.Revit import DB
     hidden = {int(getattr(DB.BuiltInCategory, name)) for name in _NOT_MODEL_ELEMENTS}

@@ -34,6 +34,7 @@ from paracore.tools.element_query import (
     parameter_names,
     shorten,
 )
+from paracore.tools.layer_query import LayerCondition
 from paracore.tools.lookup import (
     category_name,
     category_of,
@@ -95,11 +96,16 @@ _CONDITIONS_HELP = ("Conditions that must all hold, e.g. "
                     "[{\"parameter\": \"Unconnected Height\", \"op\": \">\", \"value\": \"3 m\"}].")
 
 
+_LAYER_HELP = ("Only elements whose type has such a layer, e.g. {\"function\": \"Thermal/Air Layer\", "
+               "\"thickness_op\": \">\", \"thickness\": \"50 mm\"}.")
+
+
 class SearchElementsArgs(BaseModel):
     category: str | None = Field(None, description=_CATEGORY_HELP + " Leave null to search every model category.")
     level: str | None = Field(None, description=_LEVEL_HELP)
     type_name: str | None = Field(None, description=_TYPE_HELP)
     conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS, description=_CONDITIONS_HELP)
+    layer: LayerCondition | None = Field(None, description=_LAYER_HELP)
     in_active_view: bool = Field(False, description="Only elements visible in the active view.")
     limit: int = Field(SAMPLE_ROWS, ge=1, le=MAX_ROWS,
                        description="How many matching elements to list (the count is always complete).")
@@ -317,7 +323,7 @@ def search_elements(ctx, args: SearchElementsArgs):
     if args.link is not None:
         return _search_links(ctx, args)
     query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
-                        conditions=args.conditions or (), in_active_view=args.in_active_view)
+                        conditions=args.conditions or (), in_active_view=args.in_active_view, layer=args.layer)
     keep_ids = args.to_working_set is not None
     count, ids, sample = 0, [], []
     by_category: Counter = Counter()
@@ -371,7 +377,7 @@ def _search_links(ctx, args: SearchElementsArgs):
         link_ctx = ctx.in_link(link)
         try:
             query = build_query(link_ctx, category=args.category, level=args.level, type_name=args.type_name,
-                                conditions=args.conditions or ())
+                                conditions=args.conditions or (), layer=args.layer)
         except ToolError as error:   # a level or type this link lacks: the other links may have it
             refused.append(f"'{link.label}': {error}")
             continue

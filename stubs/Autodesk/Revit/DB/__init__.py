@@ -12,6 +12,9 @@ from ._element import Category, Element, ElementType, Location, LocationCurve, L
 from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, FamilySymbol, Floor,
                         FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
                         Instance, Level, RoofBase, SpatialElement, Wall, WallType)
+from ._elements import CeilingType, RoofType
+from ._enums import MaterialFunctionAssignment
+from ._materials import CompoundStructure, CompoundStructureLayer, Material
 from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
                      FailureSeverity, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, SectionType,
                      StorageType, TemporaryViewMode, TransactionStatus, ViewFamily, ViewType, WallKind,
@@ -55,6 +58,9 @@ __all__ = [
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
     "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    # layered types and materials (material takeoffs)
+    "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
+    "Material",
     "BoundarySegment", "SpatialElementBoundaryOptions",  # rooms' boundaries
     "Sketch", "SketchBase", "SketchPlane", "CurveElement", "ModelCurve", "ModelLine",  # a floor's sketch
     # parameters

@@ -75,7 +75,8 @@ class Category:
 
     @property
     def CategoryType(self):  # noqa: N802
-        if self._bic in (BuiltInCategory.OST_Views, BuiltInCategory.OST_Schedules):
+        # Materials are no model category either: they are not drawn and have no object style
+        if self._bic in (BuiltInCategory.OST_Views, BuiltInCategory.OST_Schedules, BuiltInCategory.OST_Materials):
             return CategoryType.Internal
         return CategoryType.Model
 
@@ -245,6 +246,25 @@ class Element:
         candidate = self._document.GetElement(typeId)
         return isinstance(candidate, ElementType) and \
             candidate._state.get("category") == self._state.get("category")
+
+    # -- materials (quantities of a layered element: _materials) ------------------------------------
+    def GetMaterialIds(self, returnPaintMaterials: bool):  # noqa: N802, N803
+        from System.Collections.Generic import List
+
+        from ._materials import material_ids
+        return List[ElementId]._of(material_ids(self, bool(returnPaintMaterials)))
+
+    def GetMaterialArea(self, materialId: ElementId, usePaintMaterial: bool) -> float:  # noqa: N802, N803
+        from ._materials import material_area
+        return material_area(self, materialId, bool(usePaintMaterial))
+
+    def GetMaterialVolume(self, materialId: ElementId) -> float:  # noqa: N802, N803
+        from ._materials import material_volume
+        return material_volume(self, materialId)
+
+    def _layer_area(self) -> float:
+        """The area each layer of the element's type covers (a wall's net area): 0 by default."""
+        return 0.0
 
     # -- parameters ---------------------------------------------------------------------------
     @property

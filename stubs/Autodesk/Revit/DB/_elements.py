@@ -111,7 +111,10 @@ class Level(DatumPlane):
 
 @api_class
 class HostObjAttributes(ElementType):
-    pass
+    def GetCompoundStructure(self):  # noqa: N802
+        """A copy of the type's layers, or None for a type without any (a curtain wall's)."""
+        from ._materials import compound_structure
+        return compound_structure(self)
 
 
 @api_class
@@ -240,6 +243,9 @@ class Wall(HostObject):
         width, height = size.get("Width") or 0.0, size.get("Height") or 0.0
         return width * min(height, wall_height)
 
+    def _layer_area(self) -> float:
+        return self._computed_area()
+
     def _computed_volume(self):
         # Revit's HOST_VOLUME_COMPUTED is net of openings too: the net area through the wall's width.
         return self._computed_area() * self.WallType._computed_width()
@@ -323,6 +329,9 @@ class Floor(CeilingAndFloor):
     def _computed_volume(self):
         return self._computed_area() * self._computed_thickness()
 
+    def _layer_area(self) -> float:
+        return self._computed_area()
+
 
 def _polygon(loop: CurveLoop):
     points = []
@@ -344,6 +353,19 @@ class RoofBase(HostObject):
 
     def _computed_area(self):
         return self._state.get("area", 0.0)
+
+    def _layer_area(self) -> float:
+        return self._computed_area()
+
+
+@api_class
+class RoofType(HostObjAttributes):
+    pass
+
+
+@api_class
+class CeilingType(HostObjAttributes):
+    pass
 
 
 @api_class
@@ -458,6 +480,12 @@ class FamilyInstance(Instance):
         curve = host._state["location"]
         on_host = curve.Project(XYZ(moved.X, moved.Y, curve.GetEndPoint(0).Z)).XYZPoint
         self._update_state(location=XYZ(on_host.X, on_host.Y, moved.Z))
+
+    def _layer_area(self) -> float:
+        # A ceiling (a family instance in the stand-in) covers its Area with each of its type's layers.
+        if self._state.get("category") == BuiltInCategory.OST_Ceilings.value:
+            return self._state["params"].get("Area") or 0.0
+        return 0.0
 
     def _computed_head_height(self):
         symbol = self._document._elements.get(self._state.get("type_id"))

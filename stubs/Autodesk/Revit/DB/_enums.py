@@ -292,6 +292,18 @@ class TagOrientation(_RevitEnum):
     AnyModelDirection = 2
 
 
+class MaterialFunctionAssignment(_RevitEnum):
+    """A compound structure layer's function (CompoundStructureLayer.Function)."""
+    # None (0) is left out: Revit's documentation says it is deprecated and should not be used.
+    Structure = 1
+    Substrate = 2
+    Insulation = 3
+    Finish1 = 4
+    Finish2 = 5
+    Membrane = 100
+    StructuralDeck = 200
+
+
 class ShellLayerType(_RevitEnum):
     Interior = 0
     Exterior = 1

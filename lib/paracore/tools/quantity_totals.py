@@ -1,0 +1,212 @@
+"""Totals of a parameter across elements: sum, count, min and max, overall and grouped (by type,
+level, room, category or any parameter's value), in the model's display units.
+
+get_quantities (the takeoff tool) and get_parameters' totals share it. A quantity is read as Revit
+stores it (a Double in internal units: feet, square feet, cubic feet; an Integer as a number), added
+up unrounded, and only the figures shown are converted to the project's display unit and rounded to
+its accuracy (Manage > Project Units), as a schedule's "Calculate totals" rounds its total, not each
+row. An element without the parameter, or whose parameter has no value, is left out and named by id.
+
+Text, yes/no, choices and references are not added up: they are what a takeoff groups by, and a
+ToolError says so.
+
+Revit is imported inside the functions only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from paracore.core.display import display_text
+from paracore.core.units import format_length
+from paracore.tools.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
+from paracore.tools.element_room import NO_ROOM, room_of
+from paracore.tools.lookup import category_of, names_match, type_label
+from paracore.tools.parameter_units import spec_name, unit_symbol
+from paracore.tools.parameter_values import is_yes_no, parameter_spec
+from paracore.tools.results import ToolError
+
+Aggregate = Literal["sum", "count", "min", "max"]
+COUNT = "Count"                   # the quantity that counts elements instead of adding a parameter
+GROUPINGS = ("type", "level", "room", "category")   # group_by words; any other is a parameter's name
+NAME_SAMPLE = 40                  # elements whose parameter names resolve a name
+
+
+@dataclass
+class Tally:
+    """The running figures of one group (or of all elements)."""
+
+    count: int = 0
+    total: float = 0.0
+    low: float = math.inf
+    high: float = -math.inf
+    category: str | None = ""     # the elements' category while they share one, then None
+
+    def add(self, value: float | None, category: str | None = None) -> None:
+        self.count += 1
+        self.category = category if self.category in ("", category) else None
+        if value is not None:
+            self.total += value
+            self.low = min(self.low, value)
+            self.high = max(self.high, value)
+
+
+@dataclass
+class Takeoff:
+    """A quantity taken off elements: overall, by group, and the elements left out (no value)."""
+
+    quantity: str | None                      # the parameter's name; None counts elements
+    parameter: Any = None                     # one parameter of that name: its unit formats the figures
+    overall: Tally = field(default_factory=Tally)
+    groups: dict[str, Tally] = field(default_factory=dict)
+    order: dict[str, Any] = field(default_factory=dict)   # group -> its sort key
+    left_out: list[int] = field(default_factory=list)     # ids of elements without a value
+
+    def figure(self, ctx, tally: Tally, aggregate: str) -> str:
+        """ "sum 17.52 m³", "count 7", "min 0.59 m³"; "count" is the elements counted."""
+        if aggregate == "count" or self.quantity is None:
+            return f"count {tally.count:,}"
+        value = {"sum": tally.total, "min": tally.low, "max": tally.high}[aggregate]
+        if not math.isfinite(value):
+            return f"{aggregate} —"
+        return f"{aggregate} {format_figure(ctx, self.parameter, value)}"
+
+    def figures(self, ctx, tally: Tally, aggregates) -> str:
+        return " · ".join(self.figure(ctx, tally, a) for a in aggregates)
+
+    def ordered_groups(self) -> list[tuple[str, Tally]]:
+        return sorted(self.groups.items(), key=lambda item: self.order[item[0]])
+
+
+def resolve_name(ctx, name: str, elements: list, where: str, purpose: str = "") -> str:
+    """The parameter name as Revit spells it on ``elements`` (or their types); a ToolError listing
+    close names when none of them has it."""
+    sample = elements[:NAME_SAMPLE]
+    known = parameter_names(ctx, sample)
+    for candidate in known:
+        if candidate == name or names_match(candidate, name):
+            return candidate
+    if any(find_parameter(ctx, e, name) is not None for e in elements):
+        return name                       # a rarer parameter, on elements after the sample
+    raise ToolError(no_such_parameter(name, known, where) + purpose)
+
+
+def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, where: str) -> Takeoff:
+    """Add up ``quantity`` (a parameter name, or None to count) over ``elements``, by ``group_by``."""
+    from Autodesk.Revit import DB
+    if quantity is not None:
+        quantity = resolve_name(ctx, quantity, elements, where,
+                                f" Or give quantity '{COUNT}' to count the elements.")
+    group = grouping(ctx, group_by, elements, where)
+    takeoff = Takeoff(quantity)
+    for element in elements:
+        value = None
+        if quantity is not None:
+            parameter = find_parameter(ctx, element, quantity)
+            if parameter is not None and takeoff.parameter is None:
+                takeoff.parameter = _summable(parameter)
+            if parameter is None or not parameter.HasValue:
+                takeoff.left_out.append(ctx.id_value(element.Id))
+                continue
+            value = (parameter.AsDouble() if parameter.StorageType == DB.StorageType.Double
+                     else float(parameter.AsInteger()))
+        category = category_of(element)
+        takeoff.overall.add(value, category)
+        if group is not None:
+            key, order = group(element)
+            takeoff.order.setdefault(key, order)
+            takeoff.groups.setdefault(key, Tally()).add(value, category)
+    return takeoff
+
+
+def _summable(parameter):
+    """The parameter, if its values add up; else a ToolError saying what to do instead."""
+    from Autodesk.Revit import DB
+    name = parameter.Definition.Name
+    storage = parameter.StorageType
+    if storage == DB.StorageType.Double:
+        return parameter
+    if storage == DB.StorageType.Integer and not is_yes_no(parameter) and \
+            (parameter.AsValueString() or "") in ("", str(parameter.AsInteger())):
+        return parameter
+    kind = {DB.StorageType.String: "text", DB.StorageType.ElementId: "a reference to another element"}.get(
+        storage, "yes/no" if is_yes_no(parameter) else "a choice shown by its name")
+    raise ToolError(f"'{name}' is {kind}, which does not add up: count the elements by it instead "
+                    f"(quantity '{COUNT}', group_by '{name}').")
+
+
+def grouping(ctx, group_by: str | None, elements: list, where: str):
+    """element -> (group name, sort key) for ``group_by``; None when not grouping."""
+    if group_by is None:
+        return None
+    word = group_by.strip().casefold()
+    if word == "type":
+        return lambda e: _keyed(_type_name(ctx, e), "no type")
+    if word == "category":
+        return lambda e: _keyed(category_of(e), None)
+    if word == "room":
+        return lambda e: _keyed(room_of(ctx, e), NO_ROOM)
+    if word == "level":
+        elevations = _level_elevations(ctx)
+
+        def by_level(element):
+            name = level_name(ctx, element)
+            if name is None:
+                return "no level", (1, 0.0, "")
+            return name, (0, elevations.get(name, 0.0), name.casefold())
+        return by_level
+    name = resolve_name(ctx, group_by, elements, where,
+                        f" group_by takes {', '.join(repr(g) for g in GROUPINGS)} or a parameter's name.")
+
+    def by_parameter(element):
+        parameter = find_parameter(ctx, element, name)
+        value = display_value(parameter) if parameter is not None else "(no such parameter)"
+        return f"{display_text(name, 40)} = {value}", (int(value.startswith("(")), 0.0, value.casefold())
+    return by_parameter
+
+
+def _keyed(name: str, none: str | None) -> tuple[str, tuple]:
+    """(name, sort key): groups by name, any case, the ``none`` group ('no room') last."""
+    return name, (int(name == none), 0.0, name.casefold())
+
+
+def _type_name(ctx, element) -> str:
+    type_id = element.GetTypeId()
+    if ctx.id_value(type_id) < 0:
+        return "no type"
+    element_type = ctx.doc.GetElement(type_id)
+    return display_text(type_label(element_type), 70) if element_type is not None else "no type"
+
+
+def _level_elevations(ctx) -> dict[str, float]:
+    from Autodesk.Revit import DB
+    return {display_text(lv.Name): lv.Elevation for lv in DB.FilteredElementCollector(ctx.doc).OfClass(DB.Level)}
+
+
+# --- a figure in the model's display units ---------------------------------------------------------------
+
+
+def format_figure(ctx, parameter, value: float) -> str:
+    """A total, minimum or maximum of ``parameter``'s values (internal units) as the project shows that
+    spec: its display unit and accuracy, with the unit's symbol ("17.52 m³", "1,234.5 ft²", "12' 6\"")."""
+    from Autodesk.Revit import DB
+    if parameter.StorageType == DB.StorageType.Integer:
+        return f"{value:,.0f}"
+    spec = parameter_spec(parameter)
+    unit = parameter.GetUnitTypeId() if DB.UnitUtils.IsMeasurableSpec(spec) else None
+    if unit is not None and unit in (DB.UnitTypeId.FeetFractionalInches, DB.UnitTypeId.FractionalInches):
+        return format_length(value, "ft", 2)
+    accuracy = _accuracy(ctx, spec)
+    shown = DB.UnitUtils.ConvertFromInternalUnits(value, unit) if unit is not None else value
+    decimals = max(0, -math.floor(math.log10(accuracy))) if accuracy > 0 else 2
+    text = f"{shown:,.{decimals}f}"
+    symbol = unit_symbol(parameter) if spec_name(parameter) is not None else None
+    return f"{text} {symbol}" if symbol else text
+
+
+def _accuracy(ctx, spec) -> float:
+    try:
+        return ctx.doc.GetUnits().GetFormatOptions(spec).Accuracy
+    except Exception:  # noqa: BLE001 - a spec the project does not format: two decimals
+        return 0.01

@@ -1,0 +1,182 @@
+"""get_quantities, the takeoff tool, on the stand-in duplex and SampleHouse4: each figure checked
+against the building's own data (the IFC file's quantities, read with ifcopenshell, not through the
+stand-in) or against the model's elements read independently of the tool; what is left out named;
+groups paged; the schema in the toolset (issue 37, item 1).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import ifcopenshell
+import ifcopenshell.util.element as ifc_element
+import pytest
+
+from Autodesk.Revit import DB
+from duplex_revit import DuplexRevit
+from paracore.core import toolsets
+from paracore.tools import query_tools, quantity_tools, working_set_tools  # noqa: F401 - registers the tools
+from paracore.tools.registry import default_registry
+from revit_standin.loader import resolve_model
+
+FT3_PER_M3 = 1 / 0.3048 ** 3
+FT2_PER_M2 = 1 / 0.3048 ** 2
+LIB = Path(__file__).resolve().parents[2] / "lib"
+
+
+@pytest.fixture(scope="module")
+def house():
+    revit = DuplexRevit("SampleHouse4")
+    yield revit
+    revit.close()
+
+
+def ifc_property_total(building: str, ifc_class: str, pset: str, name: str) -> tuple[float, int]:
+    """(the sum of a property over every element of ``ifc_class``, how many) from the IFC file itself."""
+    model = ifcopenshell.open(str(resolve_model(building)))
+    values = [ifc_element.get_psets(e)[pset][name] for e in model.by_type(ifc_class)]
+    return sum(values), len(values)
+
+
+def figure(text: str, aggregate: str, unit: str) -> float:
+    """The number after "sum" (or min, max) in a result's first line: "sum 1,234.56 m³" -> 1234.56."""
+    match = re.search(rf"{aggregate} ([\d,]+\.?\d*) {unit}", text.splitlines()[0])
+    assert match, text
+    return float(match[1].replace(",", ""))
+
+
+def instances(revit, bic) -> list:
+    """The model's elements of ``bic``, read on Revit's main thread (call it inside ``revit.call``)."""
+    return list(DB.FilteredElementCollector(revit.doc).OfCategory(bic).WhereElementIsNotElementType())
+
+
+# --- declaration ---------------------------------------------------------------------------------------
+
+
+def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions():
+    spec = default_registry().get("get_quantities")
+    assert (spec.writes, spec.needs_approval, spec.working_set_policy) == (False, False, "none")
+    assert "get_quantities" in toolsets.CORE
+    arguments = spec.parameters["properties"]
+    assert list(arguments) == ["category", "quantity", "aggregates", "group_by", "level", "type_name",
+                               "conditions", "in_working_set", "offset"]
+    search = default_registry().get("search_elements").parameters["properties"]
+    assert arguments["conditions"]["anyOf"][0]["items"] == search["conditions"]["anyOf"][0]["items"]
+    assert arguments["aggregates"]["anyOf"][0]["items"]["enum"] == ["sum", "count", "min", "max"]
+
+
+def test_the_quantity_modules_import_without_revit():
+    script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
+              "import paracore.tools.quantity_tools, paracore.tools.quantity_totals, paracore.tools.element_room\n"
+              "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules)\n")
+    subprocess.run([sys.executable, "-c", script, str(LIB)], check=True)
+
+
+# --- the duplex -------------------------------------------------------------------------------------------
+
+
+def test_the_concrete_volume_of_the_duplex_foundations_in_one_call_is_the_ifc_files(duplex):
+    expected, footings = ifc_property_total("duplex", "IfcFooting", "PSet_Revit_Dimensions", "Volume")
+    text = duplex.text("get_quantities", {"category": "Structural Foundations", "quantity": "Volume"})
+    assert footings == 7
+    assert "(7 Structural Foundations counted)" in text
+    assert figure(text, "sum", "m³") == pytest.approx(expected, abs=0.005)     # 16.53 m³
+    assert "Left out" not in text
+
+
+def test_min_and_max_are_the_smallest_and_largest_footing(duplex):
+    volumes = duplex.call(lambda: [e.LookupParameter("Volume").AsDouble() / FT3_PER_M3
+                                   for e in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation)])
+    text = duplex.text("get_quantities", {"category": "Structural Foundations", "quantity": "volume",
+                                          "aggregates": ["min", "max"]})
+    assert figure(text, "min", "m³") == pytest.approx(min(volumes), abs=0.005)
+    assert figure(text, "max", "m³") == pytest.approx(max(volumes), abs=0.005)
+    assert " sum " not in text.splitlines()[0]
+
+
+def test_57_walls_area_in_one_call_by_level_each_group_adding_up_to_the_total(duplex):
+    def areas_by_level():
+        areas = {}
+        for wall in instances(duplex, DB.BuiltInCategory.OST_Walls):
+            level = duplex.doc.GetElement(wall.LevelId).Name
+            areas[level] = areas.get(level, 0.0) + wall.LookupParameter("Area").AsDouble() / FT2_PER_M2
+        return areas
+    areas = duplex.call(areas_by_level)
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "level"})
+    assert "(57 Walls counted)" in text
+    assert figure(text, "sum", "m²") == pytest.approx(sum(areas.values()), abs=0.005)
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(rows) == len(areas) == 4
+    for row in rows:
+        level, count, total = row[2:].split(" · ")
+        assert float(total.split()[1].replace(",", "")) == pytest.approx(areas[level], abs=0.005)
+    assert [row[2:].split(" · ")[0] for row in rows] == ["T/FDN", "Level 1", "Level 2", "Roof"]  # lowest first
+
+
+def test_conditions_are_search_elements_conditions(duplex):
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Volume", "conditions": [
+        {"parameter": "Function", "op": "=", "value": "Foundation"}]})
+    searched = duplex.text("search_elements", {"category": "Walls", "conditions": [
+        {"parameter": "Function", "op": "=", "value": "Foundation"}]})
+    count = int(searched.split()[0])
+    assert f"({count} Walls counted)" in text and "where Function = 'Foundation'" in text
+
+
+def test_counting_doors_by_a_parameter_shows_its_display_text(duplex):
+    text = duplex.text("get_quantities", {"category": "Doors", "group_by": "Function"})
+    assert text.splitlines()[0] == "Count of Doors, by Function: 14 Doors."
+    assert "- Function = Exterior · 4 Doors" in text and "- Function = Interior · 10 Doors" in text
+
+
+def test_an_element_without_the_value_is_named_as_left_out(duplex):
+    door = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Doors)[0])
+    walls = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Walls)[:2])
+    assert duplex.call(lambda: door.LookupParameter("Volume")) is None      # a door has no Volume
+    ids = duplex.call(lambda: [w.Id.Value for w in walls] + [door.Id.Value])
+    duplex.text("set_working_set", {"element_ids": ids})
+    text = duplex.text("get_quantities", {"quantity": "Volume", "in_working_set": True})
+    expected = duplex.call(lambda: sum(w.LookupParameter("Volume").AsDouble() for w in walls)) / FT3_PER_M3
+    assert "(2 Walls counted of 3)" in text
+    assert figure(text, "sum", "m³") == pytest.approx(expected, abs=0.005)
+    assert text.splitlines()[-1] == f"Left out, no Volume value: 1 element (ids {ids[-1]})."
+
+
+def test_text_does_not_add_up_and_the_refusal_says_to_count_by_it(duplex):
+    error = duplex.error("get_quantities", {"category": "Walls", "quantity": "Comments"})
+    assert "'Comments' is text" in error and "group_by 'Comments'" in error
+
+
+def test_an_unknown_quantity_lists_close_names(duplex):
+    error = duplex.error("get_quantities", {"category": "Walls", "quantity": "Volum"})
+    assert "No parameter 'Volum' on Walls" in error and "'Volume'" in error
+
+
+def test_many_groups_are_paged_with_an_offset(duplex):
+    first = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "IfcGUID"})
+    assert first.splitlines()[1] == "57 groups:"
+    assert "- … 37 more groups: call again with offset 20." in first
+    last = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "IfcGUID",
+                                          "offset": 40})
+    assert "items 41–57 of 57" in last and "more groups" not in last
+    error = duplex.error("get_quantities", {"category": "Walls", "group_by": "IfcGUID", "offset": 57})
+    assert "past the end" in error
+
+
+def test_grouping_by_room_says_no_room_for_elements_revit_gives_no_room(duplex):
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Length", "group_by": "room"})
+    assert "- no room · 57 Walls" in text
+
+
+# --- another sample ---------------------------------------------------------------------------------------
+
+
+def test_samplehouse4_floor_volume_and_area_are_the_ifc_files(house):
+    volume, floors = ifc_property_total("SampleHouse4", "IfcSlab", "Dimensions", "Volume")
+    area, _ = ifc_property_total("SampleHouse4", "IfcSlab", "Dimensions", "Area")
+    text = house.text("get_quantities", {"category": "Floors", "quantity": "Volume"})
+    assert f"({floors} Floors counted)" in text
+    assert figure(text, "sum", "m³") == pytest.approx(volume, abs=0.005)          # 81.96 m³
+    text = house.text("get_quantities", {"category": "Floors", "quantity": "Area", "group_by": "type"})
+    assert figure(text, "sum", "m²") == pytest.approx(area, abs=0.005)            # 226.46 m²

@@ -180,3 +180,49 @@ def test_samplehouse4_floor_volume_and_area_are_the_ifc_files(house):
     assert figure(text, "sum", "m³") == pytest.approx(volume, abs=0.005)          # 81.96 m³
     text = house.text("get_quantities", {"category": "Floors", "quantity": "Area", "group_by": "type"})
     assert figure(text, "sum", "m²") == pytest.approx(area, abs=0.005)            # 226.46 m²
+
+
+# --- get_parameters' totals ---------------------------------------------------------------------------------
+
+
+def wall_areas_m2(revit) -> dict[int, float]:
+    return revit.call(lambda: {w.Id.Value: w.LookupParameter("Area").AsDouble() / FT2_PER_M2
+                               for w in instances(revit, DB.BuiltInCategory.OST_Walls)})
+
+
+def test_57_walls_areas_and_their_total_in_two_calls_and_every_value_in_three_pages(duplex):
+    areas = wall_areas_m2(duplex)
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
+    first = duplex.text("get_parameters", {"names": ["Area"], "totals": True})
+    totals = next(line for line in first.splitlines() if line.startswith("Totals: "))
+    assert "(57 of 57 with a value)" in totals
+    assert float(re.search(r"Area sum ([\d,.]+) m²", totals)[1].replace(",", "")) == pytest.approx(
+        sum(areas.values()), abs=0.005)
+    seen = {}
+    text, offset = first, 0
+    for _page in range(3):
+        for line in text.splitlines():
+            if match := re.fullmatch(r"- (\d+) Wall: Area = ([\d.]+) m²", line):
+                seen[int(match[1])] = float(match[2])
+        if match := re.search(r"call again with offset (\d+)", text):
+            offset = int(match[1])
+            text = duplex.text("get_parameters", {"names": ["Area"], "offset": offset})
+    assert set(seen) == set(areas)
+    assert all(seen[i] == pytest.approx(areas[i], abs=0.005) for i in areas)
+
+
+def test_get_parameters_totals_by_level_add_up_to_get_quantities_groups(duplex):
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
+    text = duplex.text("get_parameters", {"names": ["Area", "Comments"], "group_by": "level"})
+    assert "Not added up (not numbers): Comments." in text
+    assert "By level (4 groups, sum (elements with a value)):" in text
+    takeoff = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "level"})
+    for row in (line for line in takeoff.splitlines() if line.startswith("- ")):
+        level, count, total = row[2:].split(" · ")
+        assert f"- {level} · Area {total} ({count.split()[0]})" in text
+
+
+def test_totals_need_names(duplex):
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
+    error = duplex.error("get_parameters", {"totals": True})
+    assert "pass names too" in error

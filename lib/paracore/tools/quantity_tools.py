@@ -28,37 +28,25 @@ MAX_CONDITIONS = 20      # as search_elements
 
 
 class GetQuantitiesArgs(BaseModel):
-    category: str | None = Field(
-        None, description="Revit category to take off, e.g. 'Walls', 'Floors', 'Structural Foundations'. "
-                          "Leave null for every model category (or for the working set's elements).")
-    quantity: str = Field(
-        COUNT, description="Parameter whose values are added up, as named in Properties: 'Volume', 'Area', "
-                           "'Length', 'Perimeter' (type parameters too); 'Count' counts the elements.")
+    category: str | None = Field(None, description="e.g. 'Walls', 'Structural Foundations'; null: every category.")
+    quantity: str = Field(COUNT, description="Parameter to add up ('Volume', 'Area', 'Length'), or 'Count'.")
     aggregates: list[Aggregate] | None = Field(
-        None, max_length=4, description="Figures to give: 'sum', 'min', 'max', 'count' (the count of elements "
-                                        "is always given). Leave null for the sum.")
+        None, max_length=4, description="null: the sum. The count of elements is always given.")
     group_by: str | None = Field(
-        None, description="Group the figures by 'type', 'level', 'room', 'category', or any parameter's "
-                          "name ('Function', 'Fire Rating'). Leave null for one total.")
-    level: str | None = Field(None, description="Only elements on this level, e.g. 'Level 1'.")
-    type_name: str | None = Field(None, description="Only elements of this type ('Generic - 200mm' or "
-                                                    "'Family: Type').")
-    conditions: list[Condition] | None = Field(
-        None, max_length=MAX_CONDITIONS,
-        description="Only elements meeting all these (as search_elements' conditions), e.g. "
-                    "[{\"parameter\": \"Function\", \"op\": \"=\", \"value\": \"Exterior\"}].")
-    in_working_set: bool = Field(False, description="Take off the working set's elements instead of the model's.")
+        None, description="'type', 'level', 'room', 'category' or a parameter's name; null: one total.")
+    level: str | None = Field(None, description="Only elements on this level.")
+    type_name: str | None = Field(None, description="Only elements of this type.")
+    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
+                                               description="As search_elements' conditions.")
+    in_working_set: bool = Field(False, description="Take off the working set's elements instead.")
     offset: int = offset_field()
 
 
 @tool(working_set_policy="none")
 def get_quantities(ctx, args: GetQuantitiesArgs):
-    """Take off quantities: the total (sum, min, max) of a parameter such as Volume, Area or Length
-    over the elements of a category, or a count of them, optionally grouped by type, level, room,
-    category or any parameter, in the model's display units.
-
-    Says how many elements were counted and names those left out because they have no value.
-    Filter as search_elements does (level, type_name, conditions) or take the working set.
+    """Takeoff: the sum (min, max) of a parameter such as Volume, Area or Length, or a count, over a
+    category's elements or the working set, optionally grouped, in display units; names the elements
+    left out for having no value.
     """
     elements, what = _elements(ctx, args)
     quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()

@@ -135,11 +135,9 @@ class GetParametersArgs(BaseModel):
         None, max_length=MAX_NAMES,
         description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
                     "are found too. Leave null to list every parameter of the first element.")
-    totals: bool = Field(
-        False, description="With names: also each number's total (sum, min, max) across all the elements, in "
-                           "display units, with how many have a value (get_quantities takes off a category).")
-    group_by: str | None = Field(
-        None, description="With totals: the totals by 'type', 'level', 'room', 'category' or a parameter's name.")
+    totals: bool = Field(False, description="With names: each number's sum, min and max over all the elements.")
+    group_by: str | None = Field(None, description="With names: totals by 'type', 'level', 'room', 'category' "
+                                                   "or a parameter.")
     offset: int = offset_field()
 
 

@@ -17,6 +17,7 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -254,8 +255,49 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
                          + (f"; the first {len(shown)}:" if rows_counted > len(shown) else ":"))
             lines.append(_row_text(headings))
             lines += shown
+            totals = column_totals(schedule) if not truncated else ""
+            if totals:
+                lines.append(totals)
     lines.append("Open it with activate_view.")
     return "\n".join(lines)
+
+
+_MEASURE_CELL = re.compile(r"(-?[\d,]*\.?\d+) ?([^\d\s][^\d]{0,5})")   # "49.20 m²", "1,234.5 SF"
+
+
+def column_totals(schedule) -> str:
+    """ "Totals of the 57 rows (the values shown, added up): Area 605.96 m² · Volume 213.24 m³." for
+    the columns whose every cell is a number with one unit (lengths in metres, areas, volumes...), as
+    Revit's "Calculate totals" adds a column up; "" when no column is such. The cells are added as
+    shown (rounded to the project's accuracy): each number's unit is the one the schedule shows."""
+    headings, rows, _ = schedule_rows(schedule)
+    parts = []
+    for column, heading in enumerate(headings):
+        total = _column_total([row[column] for row in rows])
+        if total is not None:
+            parts.append(f"{_clip(heading)} {total}")
+    if not parts:
+        return ""
+    return f"Totals of the {len(rows):,} rows (the values shown, added up): " + " · ".join(parts) + "."
+
+
+def _column_total(cells: list[str]) -> str | None:
+    """The sum of a column's numbers with their unit ("605.96 m²"), None unless every cell that is not
+    blank is one, all in the same unit."""
+    total, units, decimals = 0.0, set(), 0
+    for cell in (c.strip() for c in cells):
+        if not cell:
+            continue
+        match = _MEASURE_CELL.fullmatch(cell)
+        if match is None:
+            return None
+        number = match[1].replace(",", "")
+        total += float(number)
+        units.add(match[2])
+        decimals = max(decimals, len(number.split(".")[1]) if "." in number else 0)
+    if len(units) != 1:
+        return None
+    return f"{total:,.{decimals}f} {units.pop()}"
 
 
 def _clip(text: str, limit: int = CELL_TEXT) -> str:

@@ -11,7 +11,8 @@ or id.
 
 Each tool changes the schedule inside the executor's transaction (writes=True) and, after the
 commit, re-reads it: the definition (fields in order, sort, filters) and the rows Revit computed
-(TableView.GetCellText on the body section), so the model is told what the schedule shows.
+(TableView.GetCellText on the body section), so the model is told what the schedule shows, with the
+totals of its numeric columns (``column_totals``).
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -462,7 +463,7 @@ def create_schedule(ctx, args: CreateScheduleArgs):
     """Create a schedule (a table view) of one category, with fields (columns) in order.
 
     Sort and filter it afterwards with sort_schedule and filter_schedule; open it with
-    activate_view. Returns its fields and the first rows Revit shows.
+    activate_view. Returns its fields, the first rows Revit shows and the totals of its numeric columns.
     """
     from Autodesk.Revit import DB
     bic = resolve_category(ctx, args.category)

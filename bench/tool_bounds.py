@@ -311,6 +311,9 @@ def schedule_every_wall(b: Bounds) -> None:
     b.call("create_schedule", {"category": "Walls", "name": "All walls", "fields": WALL_FIELDS})
     b.call("create_schedule", {"category": "Walls", "name": "Bad", "fields": ["No such field"]}, error=True)
     b.call("add_schedule_field", {"schedule": "All walls", "field": "Unconnected Height"})
+    b.call("create_schedule", {"category": "Walls", "name": "Wall totals", "totals": True,   # a grand total row
+                               "fields": ["Family and Type", "Area", "Volume", "Length", "Count", "Comments"]})
+    b.call("add_schedule_field", {"schedule": "Wall totals", "field": "Unconnected Height", "totals": True})
     b.call("add_schedule_field", {"schedule": "All walls", "field": "No such field"}, error=True)
     b.call("sort_schedule", {"schedule": "All walls", "field": "Comments", "descending": True})
     b.call("filter_schedule", {"schedule": "All walls", "field": "Comments", "op": "contains", "value": "facade"})

@@ -341,3 +341,33 @@ def test_a_wall_schedule_gives_the_totals_of_its_numeric_columns_over_every_row(
 
 def test_a_schedule_without_numbers_gives_no_totals(revit, door_schedule):
     assert not any(line.startswith("Totals") for o in door_schedule for line in o.content.splitlines())
+
+
+def test_a_schedule_created_with_totals_shows_revits_grand_total_row(revit):
+    outcome = revit.run("create_schedule", {"category": "Walls", "name": "Wall Totals", "totals": True,
+                                            "fields": ["Family and Type", "Area", "Volume"]})
+    assert not outcome.is_error, outcome.content
+    found = schedule(revit, "Wall Totals")
+
+    def read():
+        d = found.Definition
+        return (d.ShowGrandTotal, d.ShowGrandTotalTitle, d.ShowGrandTotalCount,
+                [d.GetField(i).DisplayType.ToString() for i in range(d.GetFieldCount())])
+    assert revit.call(read) == (True, True, True, ["Standard", "Totals", "Totals"])
+    headings, rows = table(revit, "Wall Totals")
+    assert rows[-1][0] == "Grand total: 57"
+    lines = outcome.content.splitlines()
+    assert "It shows 57 rows; the first 10:" in lines               # the grand total row is not a row of walls
+    assert f"Grand total row (Revit's totals): Grand total: 57 | {rows[-1][1]} | {rows[-1][2]}" in lines
+    assert not any(line.startswith("Totals of the") for line in lines)
+    walls = revit.text("get_quantities", {"category": "Walls", "quantity": "Area"})
+    assert rows[-1][1] == walls.split("sum ")[1].split(" (")[0]      # 605.96 m², as the takeoff adds up
+
+
+def test_add_schedule_field_with_totals_totals_that_field(revit, door_schedule):
+    error = revit.error("add_schedule_field", {"schedule": "Door Schedule", "field": "Comments", "totals": True})
+    assert "'Comments' does not add up" in error
+    assert definition(revit)["fields"] == ["Level", "Family and Type", "Mark"]     # rolled back
+    outcome = revit.run("add_schedule_field", {"schedule": "Door Schedule", "field": "Count", "totals": True})
+    assert not outcome.is_error, outcome.content
+    assert "Grand total row (Revit's totals): Grand total: 14 | | | 14" in outcome.content.splitlines()

@@ -14,6 +14,11 @@ commit, re-reads it: the definition (fields in order, sort, filters) and the row
 (TableView.GetCellText on the body section), so the model is told what the schedule shows, with the
 totals of its numeric columns (``column_totals``).
 
+Totals: ``totals`` turns on Revit's "Calculate totals" for the fields that are numbers and the grand
+total row with its title and count (ScheduleField.DisplayType, ScheduleDefinition.ShowGrandTotal); the
+row Revit computes is read back as such, not counted as an element's. A schedule without it comes
+back with the sum of each column whose cells are numbers with one unit (``column_totals``).
+
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
 from __future__ import annotations
@@ -59,6 +64,10 @@ _OPERATOR_WORDS = {"Equal": "=", "NotEqual": "!=", "GreaterThan": ">", "GreaterT
 # --- argument models ---------------------------------------------------------------------------
 
 
+_TOTALS_HELP = ("Calculate totals of the fields that are numbers (Area, Volume, Length, Count) and show Revit's "
+                "grand total row, with the count of elements.")
+
+
 class CreateScheduleArgs(BaseModel):
     category: str = Field(description="Category to schedule, e.g. 'Doors', 'Windows', 'Walls', 'Rooms'.")
     name: str | None = Field(None, description="Name of the new schedule, e.g. 'Door Schedule'. Leave null "
@@ -67,11 +76,14 @@ class CreateScheduleArgs(BaseModel):
         None, description="Columns to add, in order: field names as in Revit's Fields tab, e.g. "
                           "['Level', 'Family and Type', 'Mark']. Leave null to add fields later "
                           "with add_schedule_field.")
+    totals: bool = Field(False, description=_TOTALS_HELP)
 
 
 class ScheduleFieldArgs(BaseModel):
     schedule: str = Field(description="Name or id of the schedule, e.g. 'Door Schedule'.")
     field: str = Field(description="Field name as in Revit's Fields tab, e.g. 'Mark', 'Level', 'Family and Type'.")
+    totals: bool = Field(False, description="Calculate the field's total in Revit's grand total row (a number: "
+                                            "Area, Volume, Length, Count).")
 
 
 class SortScheduleArgs(BaseModel):
@@ -240,6 +252,10 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
         lines.append("Filters: " + listed(parts, SHOWN_FIELDS, "; ") + ".")
     if fields:
         headings, rows, rows_counted, truncated = counted_rows(schedule, SHOWN_ROWS)
+        grand_total = grand_total_row(schedule)
+        if grand_total is not None and not truncated:    # Revit's own row, not one of the elements'
+            rows_counted -= 1
+            rows = rows[:rows_counted]
         count = f"more than {rows_counted}" if truncated else str(rows_counted)
         if not rows:
             lines.append("It shows no rows" + (": no element passes the filters." if filters else
@@ -256,11 +272,41 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
                          + (f"; the first {len(shown)}:" if rows_counted > len(shown) else ":"))
             lines.append(_row_text(headings))
             lines += shown
-            totals = column_totals(schedule) if not truncated else ""
-            if totals:
+            if grand_total is not None:
+                lines.append("Grand total row (Revit's totals): " + _row_text(grand_total))
+            elif not truncated and (totals := column_totals(schedule)):
                 lines.append(totals)
     lines.append("Open it with activate_view.")
     return "\n".join(lines)
+
+
+def calculate_totals(schedule, fields) -> list[str]:
+    """Revit's "Calculate totals" on each of ``fields`` that adds up (ScheduleField.DisplayType Totals)
+    and its grand total row with title and count (ScheduleDefinition.ShowGrandTotal...): the names totaled."""
+    from Autodesk.Revit import DB
+    totaled = []
+    for field in fields:
+        if field.CanTotal():
+            field.DisplayType = DB.ScheduleFieldDisplayType.Totals
+            totaled.append(field.GetName())
+    definition = schedule.Definition
+    definition.ShowGrandTotal = True
+    definition.ShowGrandTotalTitle = True
+    definition.ShowGrandTotalCount = True
+    return totaled
+
+
+def grand_total_row(schedule) -> list[str] | None:
+    """The cells of Revit's grand total row (the body's last row) when the schedule shows one, else None."""
+    from Autodesk.Revit import DB
+    if not schedule.Definition.ShowGrandTotal:
+        return None
+    section = schedule.GetTableData().GetSectionData(DB.SectionType.Body)
+    if section is None or section.NumberOfRows < 2:
+        return None
+    last = section.NumberOfRows - 1
+    row = [schedule.GetCellText(DB.SectionType.Body, last, c) or "" for c in range(section.NumberOfColumns)]
+    return row if any(cell.strip() for cell in row) else None
 
 
 _MEASURE_CELL = re.compile(r"(-?[\d,]*\.?\d+) ?([^\d\s][^\d]{0,5})")   # "49.20 m²", "1,234.5 SF"
@@ -496,6 +542,8 @@ def create_schedule(ctx, args: CreateScheduleArgs):
             raise ToolError(f"fields lists '{resolved}' twice: give each field once.")
         schedule.Definition.AddField(field)
         added.append(resolved)
+    if args.totals:
+        calculate_totals(schedule, _fields(schedule))
     schedule_id = ctx.id_value(schedule.Id)
 
     def compare(read_back: ReadBack) -> None:
@@ -543,7 +591,12 @@ def add_schedule_field(ctx, args: ScheduleFieldArgs):
     if (not_tried := targets_of.not_tried(ctx, schedule)) is not None:
         return not_tried
     before = [f.GetName() for f in _fields(schedule)]
-    schedule.Definition.AddField(field)
+    added = schedule.Definition.AddField(field)
+    if args.totals:
+        if not added.CanTotal():
+            raise ToolError(f"'{resolved}' does not add up (it is not a number), so Revit cannot total it; add it "
+                            "without totals, or total a number such as Area, Volume, Length or Count.")
+        calculate_totals(schedule, [added])
     schedule_id = ctx.id_value(schedule.Id)
 
     def compare(read_back: ReadBack) -> None:

@@ -13,7 +13,8 @@ from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, Fam
                         FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
                         Instance, Level, RoofBase, SpatialElement, Wall, WallType)
 from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
-                     FailureSeverity, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, SectionType,
+                     FailureSeverity, ScheduleFieldDisplayType, ScheduleFieldType, ScheduleFilterType,
+                     ScheduleSortOrder, SectionType,
                      StorageType, TemporaryViewMode, TransactionStatus, ViewFamily, ViewType, WallKind,
                      WallLocationLine)
 from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingOptions, FailureMessage,
@@ -62,6 +63,7 @@ __all__ = [
     # categories and enums
     "BuiltInCategory", "CategoryType", "DisplayUnit", "ViewType", "ViewFamily", "WallKind",
     "WallLocationLine", "TemporaryViewMode", "ScheduleFieldType", "ScheduleFilterType", "ScheduleSortOrder",
+    "ScheduleFieldDisplayType",
     # geometry
     "XYZ", "Curve", "Line", "Arc", "CurveLoop", "Transform", "BoundingBoxXYZ",
     # moving, copying and rotating elements; default types

@@ -266,6 +266,7 @@ def quantities_of_every_element(b: Bounds) -> None:
     """Takeoffs grouped by what has the most groups: every element's own GUID, every type, every level."""
     b.call("get_quantities", {"group_by": "IfcGUID"})                       # one group per element
     b.call("get_quantities", {"group_by": "IfcGUID", "offset": 40})
+    b.call("get_quantities", {"quantity": "Area", "group_by": "element", "offset": 20})   # every element itemized
     b.call("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "type",
                               "aggregates": ["sum", "min", "max"]})       # 300 long type names
     b.call("get_quantities", {"quantity": "Volume", "group_by": "level"})   # thousands left out, named by a few

@@ -489,7 +489,7 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
     if key == "quantity":
         return st.one_of(some(["Count", "Volume", "Area", "Length", "Perimeter"]), some(v.parameters[:12]))
     if key == "group_by":
-        return st.one_of(some(["type", "level", "room", "category"]), some(v.parameters[:12]))
+        return st.one_of(some(["type", "level", "room", "category", "element"]), some(v.parameters[:12]))
     if key == "script":
         return some(v.scripts or ["No such script"])
     if key == "path":

@@ -226,3 +226,35 @@ def test_totals_need_names(duplex):
     duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
     error = duplex.error("get_parameters", {"totals": True})
     assert "pass names too" in error
+
+
+def test_57_walls_areas_take_3_calls_each_with_their_total(duplex):
+    """Issue 37's done-when: every wall's area in at most three calls (get_quantities by element, three
+    pages of 20), and each of them gives the total too."""
+    areas = wall_areas_m2(duplex)
+    seen, offset, calls = {}, 0, 0
+    while offset is not None:
+        text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "element",
+                                              "offset": offset})
+        calls += 1
+        assert figure(text, "sum", "m²") == pytest.approx(sum(areas.values()), abs=0.005)
+        for match in re.finditer(r"^- (\d+) Wall · ([\d.]+) m²$", text, re.MULTILINE):
+            seen[int(match[1])] = float(match[2])
+        following = re.search(r"call again with offset (\d+)", text)
+        offset = int(following[1]) if following else None
+    assert calls == 3
+    assert set(seen) == set(areas) and len(seen) == 57
+    assert all(seen[i] == pytest.approx(areas[i], abs=0.005) for i in areas)
+
+
+def test_room_of_names_the_room_an_element_is_in(duplex):
+    """The room seam: an element whose Room is a room (FamilyInstance.Room in Revit) is grouped by its
+    number and name; one without is in "no room"."""
+    from types import SimpleNamespace
+
+    from paracore.tools.element_room import room_of
+    room = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Rooms)[0])
+    expected = duplex.call(lambda: f"{room.Number} {room.LookupParameter('Name').AsString()}")
+    assert duplex.call(lambda: room_of(None, SimpleNamespace(Room=room))) == expected
+    assert room_of(None, SimpleNamespace(Room=None)) == "no room"
+    assert room_of(None, object()) == "no room"

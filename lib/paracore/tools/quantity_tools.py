@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from paracore.core.working_set import singular
 from paracore.tools.element_query import Condition, build_query
 from paracore.tools.lookup import elements_by_id, id_sample
-from paracore.tools.quantity_totals import COUNT, GROUPINGS, Aggregate, Takeoff, Tally, take_off
+from paracore.tools.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.registry import tool
 from paracore.tools.results import ToolError, offset_field, page_of
 from paracore.tools.wording import plural
@@ -33,7 +33,8 @@ class GetQuantitiesArgs(BaseModel):
     aggregates: list[Aggregate] | None = Field(
         None, max_length=4, description="null: the sum. The count of elements is always given.")
     group_by: str | None = Field(
-        None, description="'type', 'level', 'room', 'category' or a parameter's name; null: one total.")
+        None, description="'type', 'level', 'room', 'category', a parameter's name, or 'element' (each "
+                          "element's value); null: one total.")
     level: str | None = Field(None, description="Only elements on this level.")
     type_name: str | None = Field(None, description="Only elements of this type.")
     conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
@@ -54,7 +55,7 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
     aggregates = _aggregates(args.aggregates, quantity)
     lines = [_headline(ctx, takeoff, aggregates, elements, what, args.group_by)]
     if args.group_by is not None:
-        lines += _group_rows(ctx, takeoff, aggregates, args.offset, elements)
+        lines += _group_rows(ctx, takeoff, aggregates, args.offset, args.group_by)
     if takeoff.left_out:
         lines.append(_left_out(ctx, takeoff, elements))
     return "\n".join(lines)
@@ -107,20 +108,25 @@ def _headline(ctx, takeoff: Takeoff, aggregates, elements, what: str, group_by) 
     if takeoff.quantity is None:
         return f"Count of {what}{grouped}: {_counted(takeoff.overall.category, counted)}."
     figures = takeoff.figures(ctx, takeoff.overall, aggregates) if counted else "no element has a value"
-    of = f"{_counted(takeoff.overall.category, counted)} counted" + (f" of {len(elements):,}" if takeoff.left_out else "")
+    of = f"{_counted(takeoff.overall.category, counted)} counted"
+    if takeoff.left_out:
+        of += f" of {len(elements):,}"
     return f"{takeoff.quantity} of {what}{grouped}: {figures} ({of})."
 
 
-def _group_rows(ctx, takeoff: Takeoff, aggregates, offset: int, elements) -> list[str]:
+def _group_rows(ctx, takeoff: Takeoff, aggregates, offset: int, group_by: str) -> list[str]:
     groups = takeoff.ordered_groups()
     if not groups:
         return []
 
+    itemized = group_by.strip().casefold() == ELEMENT
+
     def row(item: tuple[str, Tally]) -> str:
         name, tally = item
-        text = f"- {name} · {_counted(tally.category, tally.count)}"
+        text = f"- {name}" if itemized else f"- {name} · {_counted(tally.category, tally.count)}"
         if takeoff.quantity is not None and aggregates != ["count"]:
-            text += " · " + takeoff.figures(ctx, tally, aggregates)
+            text += " · " + (format_figure(ctx, takeoff.parameter, tally.total) if itemized
+                             else takeoff.figures(ctx, tally, aggregates))
         return text
 
     page = page_of(groups, offset, row, ROW_BUDGET, MAX_GROUPS, "groups")

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
+from paracore.core.working_set import singular
 from paracore.tools.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
 from paracore.tools.element_room import NO_ROOM, room_of
 from paracore.tools.lookup import category_of, names_match, type_label
@@ -29,7 +30,8 @@ from paracore.tools.results import ToolError, fit_rows
 
 Aggregate = Literal["sum", "count", "min", "max"]
 COUNT = "Count"                   # the quantity that counts elements instead of adding a parameter
-GROUPINGS = ("type", "level", "room", "category")   # group_by words; any other is a parameter's name
+GROUPINGS = ("type", "level", "room", "category", "element")  # group_by words; any other is a parameter's name
+ELEMENT = "element"               # one group per element: each element's value (a schedule's "itemize")
 NAME_SAMPLE = 40                  # elements whose parameter names resolve a name
 
 
@@ -149,6 +151,8 @@ def grouping(ctx, group_by: str | None, elements: list, where: str):
         return lambda e: _keyed(_type_name(ctx, e), "no type")
     if word == "category":
         return lambda e: _keyed(category_of(e), None)
+    if word == ELEMENT:
+        return lambda e: (f"{ctx.shown_id(e.Id)} {singular(category_of(e))}", (0, float(ctx.id_value(e.Id)), ""))
     if word == "room":
         return lambda e: _keyed(room_of(ctx, e), NO_ROOM)
     if word == "level":

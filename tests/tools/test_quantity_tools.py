@@ -258,3 +258,40 @@ def test_room_of_names_the_room_an_element_is_in(duplex):
     assert duplex.call(lambda: room_of(None, SimpleNamespace(Room=room))) == expected
     assert room_of(None, SimpleNamespace(Room=None)) == "no room"
     assert room_of(None, object()) == "no room"
+
+
+def test_a_parameter_of_the_same_name_but_another_kind_is_left_out_not_added(duplex_rw_model):
+    """A shared parameter called "Length" holding text on the footings (possible in Revit, absent from the
+    samples: the stand-in's custom "Length" is made text for this test) is never added to the walls'
+    lengths: those elements are named as left out."""
+    revit = duplex_rw_model
+    footings = revit.call(lambda: sorted(e.Id.Value for e in
+                                         instances(revit, DB.BuiltInCategory.OST_StructuralFoundation)))
+    walls = revit.call(lambda: sorted(e.Id.Value for e in instances(revit, DB.BuiltInCategory.OST_Walls)))
+    revit.text("set_working_set", {"element_ids": walls + footings})
+    text = revit.text("get_quantities", {"quantity": "Length", "in_working_set": True})
+    expected = sum(wall_lengths_m(revit).values())
+    assert f"(57 Walls counted of {57 + len(footings)})" in text
+    assert figure(text, "sum", "m") == pytest.approx(expected, abs=0.005)
+    assert text.splitlines()[-1] == ("Left out, their Length is another kind of value (text, another unit): "
+                                     f"7 elements (ids {', '.join(map(str, footings))}).")
+
+
+def wall_lengths_m(revit) -> dict[int, float]:
+    return revit.call(lambda: {w.Id.Value: w.LookupParameter("Length").AsDouble() * 0.3048
+                               for w in instances(revit, DB.BuiltInCategory.OST_Walls)})
+
+
+@pytest.fixture
+def duplex_rw_model(duplex):
+    """The duplex whose footings' custom "Length" parameter holds text (a stand-in internal, set here)."""
+    from Autodesk.Revit.DB import _params
+
+    def make_text():
+        doc = duplex.doc
+        doc._custom_defs["Length"] = _params.custom_definition("Length", "text")
+        doc._definition_cache.clear()
+        for footing in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation):
+            footing._state["params"] = {**footing._state["params"], "Length": "long"}
+    duplex.call(make_text)
+    return duplex

@@ -58,6 +58,10 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
         lines += _group_rows(ctx, takeoff, aggregates, args.offset, args.group_by)
     if takeoff.left_out:
         lines.append(_left_out(ctx, takeoff, elements))
+    if takeoff.other_kind:
+        other = takeoff.other_kind
+        lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
+                     f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
     return "\n".join(lines)
 
 
@@ -109,7 +113,7 @@ def _headline(ctx, takeoff: Takeoff, aggregates, elements, what: str, group_by) 
         return f"Count of {what}{grouped}: {_counted(takeoff.overall.category, counted)}."
     figures = takeoff.figures(ctx, takeoff.overall, aggregates) if counted else "no element has a value"
     of = f"{_counted(takeoff.overall.category, counted)} counted"
-    if takeoff.left_out:
+    if takeoff.left_out or takeoff.other_kind:
         of += f" of {len(elements):,}"
     return f"{takeoff.quantity} of {what}{grouped}: {figures} ({of})."
 

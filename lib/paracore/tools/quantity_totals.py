@@ -23,7 +23,7 @@ from paracore.core.units import format_length
 from paracore.core.working_set import singular
 from paracore.tools.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
 from paracore.tools.element_room import NO_ROOM, room_of
-from paracore.tools.lookup import category_of, names_match, type_label
+from paracore.tools.lookup import category_of, id_sample, names_match, type_label
 from paracore.tools.parameter_units import spec_name, unit_symbol
 from paracore.tools.parameter_values import is_yes_no, parameter_spec
 from paracore.tools.results import ToolError, fit_rows
@@ -64,6 +64,7 @@ class Takeoff:
     groups: dict[str, Tally] = field(default_factory=dict)
     order: dict[str, Any] = field(default_factory=dict)   # group -> its sort key
     left_out: list[int] = field(default_factory=list)     # ids of elements without a value
+    other_kind: list[int] = field(default_factory=list)   # ids whose parameter of that name is another kind
 
     def figure(self, ctx, tally: Tally, aggregate: str) -> str:
         """ "sum 17.52 m³", "count 7", "min 0.59 m³"; "count" is the elements counted."""
@@ -111,6 +112,9 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
             if parameter is None or not parameter.HasValue:
                 takeoff.left_out.append(ctx.id_value(element.Id))
                 continue
+            if not _same_kind(parameter, takeoff.parameter):    # "Area" as text on some elements
+                takeoff.other_kind.append(ctx.id_value(element.Id))
+                continue
             value = (parameter.AsDouble() if parameter.StorageType == DB.StorageType.Double
                      else float(parameter.AsInteger()))
         category = category_of(element)
@@ -120,6 +124,12 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
             takeoff.order.setdefault(key, order)
             takeoff.groups.setdefault(key, Tally()).add(value, category)
     return takeoff
+
+
+def _same_kind(parameter, first) -> bool:
+    """Whether ``parameter`` adds up with ``first``: the same storage type and spec (a length with
+    lengths, never an area, a number or text of the same name)."""
+    return parameter.StorageType == first.StorageType and parameter_spec(parameter) == parameter_spec(first)
 
 
 class NotANumber(ToolError):
@@ -277,6 +287,6 @@ def _overall(ctx, takeoffs: list[Takeoff], read: int) -> str:
         left = takeoff.left_out
         note = f"{tally.count:,} of {read:,} with a value"
         if left:
-            note += f"; without: {', '.join(str(i) for i in left[:5])}" + (f", … {len(left) - 5:,} more" if len(left) > 5 else "")
+            note += f"; without: {id_sample(left, 5, where='')}"
         parts.append(f"{takeoff.quantity} {figures} ({note})")
     return "Totals: " + " | ".join(parts)

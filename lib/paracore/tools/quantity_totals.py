@@ -288,5 +288,7 @@ def _overall(ctx, takeoffs: list[Takeoff], read: int) -> str:
         note = f"{tally.count:,} of {read:,} with a value"
         if left:
             note += f"; without: {id_sample(left, 5, where='')}"
+        if takeoff.other_kind:
+            note += f"; another kind of value, not added: {id_sample(takeoff.other_kind, 5, where='')}"
         parts.append(f"{takeoff.quantity} {figures} ({note})")
     return "Totals: " + " | ".join(parts)

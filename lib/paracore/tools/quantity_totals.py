@@ -19,12 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from paracore.core.display import display_text
-from paracore.core.units import format_length
 from paracore.core.working_set import singular
 from paracore.tools.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
 from paracore.tools.element_room import NO_ROOM, room_of
 from paracore.tools.lookup import category_of, id_sample, names_match, type_label
-from paracore.tools.parameter_units import spec_name, unit_symbol
 from paracore.tools.parameter_values import is_yes_no, parameter_spec
 from paracore.tools.results import ToolError, fit_rows
 
@@ -207,27 +205,16 @@ def _level_elevations(ctx) -> dict[str, float]:
 
 def format_figure(ctx, parameter, value: float) -> str:
     """A total, minimum or maximum of ``parameter``'s values (internal units) as the project shows that
-    spec: its display unit and accuracy, with the unit's symbol ("17.52 m³", "1,234.5 ft²", "12' 6\"")."""
+    spec (UnitFormatUtils.Format: its display unit, rounding and symbol, the text Properties would show
+    for an element holding that value: "17.52 m³", "12' - 6\""); a plain number for a count or a
+    number without a unit."""
     from Autodesk.Revit import DB
     if parameter.StorageType == DB.StorageType.Integer:
         return f"{value:,.0f}"
     spec = parameter_spec(parameter)
-    unit = parameter.GetUnitTypeId() if DB.UnitUtils.IsMeasurableSpec(spec) else None
-    if unit is not None and unit in (DB.UnitTypeId.FeetFractionalInches, DB.UnitTypeId.FractionalInches):
-        return format_length(value, "ft", 2)
-    accuracy = _accuracy(ctx, spec)
-    shown = DB.UnitUtils.ConvertFromInternalUnits(value, unit) if unit is not None else value
-    decimals = max(0, -math.floor(math.log10(accuracy))) if accuracy > 0 else 2
-    text = f"{shown:,.{decimals}f}"
-    symbol = unit_symbol(parameter) if spec_name(parameter) is not None else None
-    return f"{text} {symbol}" if symbol else text
-
-
-def _accuracy(ctx, spec) -> float:
-    try:
-        return ctx.doc.GetUnits().GetFormatOptions(spec).Accuracy
-    except Exception:  # noqa: BLE001 - a spec the project does not format: two decimals
-        return 0.01
+    if DB.UnitUtils.IsMeasurableSpec(spec):
+        return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, value, False)
+    return f"{value:,.2f}"
 
 
 # --- get_parameters' totals --------------------------------------------------------------------------------

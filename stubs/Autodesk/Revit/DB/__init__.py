@@ -43,7 +43,7 @@ from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
-from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
+from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
@@ -69,7 +69,7 @@ __all__ = [
     # moving, copying and rotating elements; default types
     "ElementTransformUtils", "ElementTypeGroup",
     # units
-    "ForgeTypeId", "UnitTypeId", "SpecTypeId", "UnitUtils", "Units", "FormatOptions",
+    "ForgeTypeId", "UnitTypeId", "SpecTypeId", "UnitUtils", "UnitFormatUtils", "Units", "FormatOptions",
     # collectors and filters
     "FilteredElementCollector", "ElementFilter", "ElementQuickFilter", "ElementSlowFilter",
     "ElementCategoryFilter", "ElementMulticategoryFilter", "ElementClassFilter", "ElementLevelFilter",

@@ -262,6 +262,20 @@ def set_parameter_and_read_long_values_on_every_wall(b: Bounds) -> None:
     b.call("get_warnings")
 
 
+def quantities_of_every_element(b: Bounds) -> None:
+    """Takeoffs grouped by what has the most groups: every element's own GUID, every type, every level."""
+    b.call("get_quantities", {"group_by": "IfcGUID"})                       # one group per element
+    b.call("get_quantities", {"group_by": "IfcGUID", "offset": 40})
+    b.call("get_quantities", {"quantity": "Area", "group_by": "element", "offset": 20})   # every element itemized
+    b.call("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "type",
+                              "aggregates": ["sum", "min", "max"]})       # 300 long type names
+    b.call("get_quantities", {"quantity": "Volume", "group_by": "level"})   # thousands left out, named by a few
+    b.call("get_quantities", {"category": "Walls", "quantity": "Comments"}, error=True)
+    b.all_walls()
+    b.call("get_parameters", {"names": ["Area", "Volume", "Length", "Comments", "Mark", "Family and Type"],
+                              "group_by": "type"})
+
+
 def change_type_move_rotate_and_copy_every_wall(b: Bounds) -> None:
     b.all_walls()                                                       # and their doors and windows
     b.call("change_type", {"type_name": "No such type"}, error=True)   # lists 300 long type names
@@ -298,6 +312,9 @@ def schedule_every_wall(b: Bounds) -> None:
     b.call("create_schedule", {"category": "Walls", "name": "All walls", "fields": WALL_FIELDS})
     b.call("create_schedule", {"category": "Walls", "name": "Bad", "fields": ["No such field"]}, error=True)
     b.call("add_schedule_field", {"schedule": "All walls", "field": "Unconnected Height"})
+    b.call("create_schedule", {"category": "Walls", "name": "Wall totals", "totals": True,   # a grand total row
+                               "fields": ["Family and Type", "Area", "Volume", "Length", "Count", "Comments"]})
+    b.call("add_schedule_field", {"schedule": "Wall totals", "field": "Unconnected Height", "totals": True})
     b.call("add_schedule_field", {"schedule": "All walls", "field": "No such field"}, error=True)
     b.call("sort_schedule", {"schedule": "All walls", "field": "Comments", "descending": True})
     b.call("filter_schedule", {"schedule": "All walls", "field": "Comments", "op": "contains", "value": "facade"})
@@ -576,7 +593,7 @@ def pictures_of_the_big_model(b: Bounds) -> None:
 
 SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
-    working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall,
+    working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
     change_type_move_rotate_and_copy_every_wall, colour_isolate_and_box_every_wall, schedule_every_wall,
     view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model, rooms_on_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,

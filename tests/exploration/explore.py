@@ -486,6 +486,10 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
         return st.one_of(some(v.parameters[:12]), some(v.parameters[:12]), some(v.parameters + v.schedule_fields))
     if key in ("names", "fields"):
         return st.lists(st.one_of(some(v.parameters[:12]), some(v.parameters + v.schedule_fields)), max_size=5)
+    if key == "quantity":
+        return st.one_of(some(["Count", "Volume", "Area", "Length", "Perimeter"]), some(v.parameters[:12]))
+    if key == "group_by":
+        return st.one_of(some(["type", "level", "room", "category", "element"]), some(v.parameters[:12]))
     if key == "script":
         return some(v.scripts or ["No such script"])
     if key == "path":

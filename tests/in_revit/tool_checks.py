@@ -409,6 +409,28 @@ def check_get_parameters(scratch):
     return f"{name} read back: {content.splitlines()[-1][:70]}"
 
 
+@check("get_quantities")
+def check_get_quantities(scratch):
+    """The walls' total length, as Revit's own parameters add up, and their count, in the display unit."""
+    import re
+    made = element(scratch, wall(scratch))
+    name = parameter_name(made, DB.BuiltInParameter.CURVE_ELEM_LENGTH)
+    walls = list(DB.FilteredElementCollector(scratch.doc).OfCategory(DB.BuiltInCategory.OST_Walls)
+                 .WhereElementIsNotElementType())
+    lengths = [w.LookupParameter(name) for w in walls]
+    lengths = [p.AsDouble() for p in lengths if p is not None and p.HasValue]
+    content = scratch.call("get_quantities", {"category": "OST_Walls", "quantity": name})
+    options = scratch.doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length)
+    expected = DB.UnitUtils.ConvertFromInternalUnits(sum(lengths), options.GetUnitTypeId())
+    match = re.search(r"sum (-?[\d,]*\.?\d+)", content.splitlines()[0])
+    shown = float(match.group(1).replace(",", "")) if match else None
+    expect(f"({len(lengths)} Walls counted" in content or f"({len(lengths)} Wall counted" in content,
+           f"Revit has {len(lengths)} walls with a {name}: {content[:200]}")
+    expect(shown is not None and abs(shown - expected) <= max(options.Accuracy, 1e-6) * 1.01,
+           f"the walls' {name} adds up to {expected:.4f} in Revit's display unit: {content[:200]}")
+    return content.splitlines()[0][:90]
+
+
 @check("list_levels")
 def check_list_levels(scratch):
     found = levels(scratch.doc)

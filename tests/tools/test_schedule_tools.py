@@ -10,6 +10,7 @@ import pytest
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException, ArgumentOutOfRangeException
 from duplex_revit import DuplexRevit
+from paracore.tools import quantity_tools  # noqa: F401 - registers get_quantities
 from paracore.tools.registry import default_registry
 from revit_standin import faults
 
@@ -319,3 +320,54 @@ def test_a_field_revit_does_not_add_is_an_error(revit, door_schedule, monkeypatc
     assert "fields: asked 'Level', 'Family and Type', 'Mark', 'Comments', Revit has 'Level', 'Family and Type', " \
            "'Mark'" in message
     assert definition(revit) == before
+
+
+# --- totals of the numeric columns (issue 37, item 1) ------------------------------------------------------
+
+
+def test_a_wall_schedule_gives_the_totals_of_its_numeric_columns_over_every_row(revit):
+    outcome = revit.run("create_schedule", {"category": "Walls", "name": "Wall Quantities",
+                                            "fields": ["Family and Type", "Area", "Volume", "Mark"]})
+    assert not outcome.is_error, outcome.content
+    headings, rows = table(revit, "Wall Quantities")
+    expected = {column: sum(float(row[headings.index(column)].split()[0]) for row in rows)
+                for column in ("Area", "Volume")}
+    line = next(line for line in outcome.content.splitlines() if line.startswith("Totals"))
+    assert line == (f"Totals of the {len(rows)} rows (the values shown, added up): "
+                    f"Area {expected['Area']:,.2f} m² · Volume {expected['Volume']:,.2f} m³.")
+    walls = revit.text("get_quantities", {"category": "Walls", "quantity": "Area"})
+    assert f"Area {walls.split('sum ')[1].split(' m²')[0]} m²" in line      # the takeoff's total: 605.96 m²
+
+
+def test_a_schedule_without_numbers_gives_no_totals(revit, door_schedule):
+    assert not any(line.startswith("Totals") for o in door_schedule for line in o.content.splitlines())
+
+
+def test_a_schedule_created_with_totals_shows_revits_grand_total_row(revit):
+    outcome = revit.run("create_schedule", {"category": "Walls", "name": "Wall Totals", "totals": True,
+                                            "fields": ["Family and Type", "Area", "Volume"]})
+    assert not outcome.is_error, outcome.content
+    found = schedule(revit, "Wall Totals")
+
+    def read():
+        d = found.Definition
+        return (d.ShowGrandTotal, d.ShowGrandTotalTitle, d.ShowGrandTotalCount,
+                [d.GetField(i).DisplayType.ToString() for i in range(d.GetFieldCount())])
+    assert revit.call(read) == (True, True, True, ["Standard", "Totals", "Totals"])
+    headings, rows = table(revit, "Wall Totals")
+    assert rows[-1][0] == "Grand total: 57"
+    lines = outcome.content.splitlines()
+    assert "It shows 57 rows; the first 10:" in lines               # the grand total row is not a row of walls
+    assert f"Grand total row (Revit's totals): Grand total: 57 | {rows[-1][1]} | {rows[-1][2]}" in lines
+    assert not any(line.startswith("Totals of the") for line in lines)
+    walls = revit.text("get_quantities", {"category": "Walls", "quantity": "Area"})
+    assert rows[-1][1] == walls.split("sum ")[1].split(" (")[0]      # 605.96 m², as the takeoff adds up
+
+
+def test_add_schedule_field_with_totals_totals_that_field(revit, door_schedule):
+    error = revit.error("add_schedule_field", {"schedule": "Door Schedule", "field": "Comments", "totals": True})
+    assert "'Comments' does not add up" in error
+    assert definition(revit)["fields"] == ["Level", "Family and Type", "Mark"]     # rolled back
+    outcome = revit.run("add_schedule_field", {"schedule": "Door Schedule", "field": "Count", "totals": True})
+    assert not outcome.is_error, outcome.content
+    assert "Grand total row (Revit's totals): Grand total: 14 | | | 14" in outcome.content.splitlines()

@@ -47,6 +47,8 @@ CORE: frozenset[str] = frozenset({
     "filter_working_set",
     # finding and reading elements; parameters are read and set in most conversations
     "search_elements", "get_element_info", "get_parameters", "set_parameter",
+    # totals: "how much concrete, how many doors, what area by level" are asked in most conversations
+    "get_quantities",
     # what the model holds
     "get_model_overview", "list_levels", "list_types", "list_views",
 })

@@ -47,6 +47,7 @@ from paracore.tools.lookup import (
 )
 from paracore.revit import links
 from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
+from paracore.tools.quantity_totals import Totals
 from paracore.tools.registry import tool
 from paracore.tools.results import (
     Page,
@@ -80,6 +81,7 @@ GROUP_BUDGET_FLOOR = 350
 RESULT_BUDGET = 1700
 OTHER_DOCUMENT = 250    # of the first element's rows, left for each line counting another document
 WARNING_KINDS = 8       # kinds of warning listed
+TOTALS_SHARE = 50       # per cent of get_parameters' budget its totals may take (the rows get the rest)
 
 
 # --- argument models ---------------------------------------------------------------------------
@@ -139,6 +141,9 @@ class GetParametersArgs(BaseModel):
         None, max_length=MAX_NAMES,
         description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
                     "are found too. Leave null to list every parameter of the first element.")
+    totals: bool = Field(False, description="With names: each number's sum, min and max over all the elements.")
+    group_by: str | None = Field(None, description="With names: totals by 'type', 'level', 'room', 'category' "
+                                                   "or a parameter.")
     offset: int = offset_field()
 
 
@@ -667,10 +672,14 @@ def get_parameters(ctx, args: GetParametersArgs):
     else:
         missing = []
     names = list(dict.fromkeys(args.names)) if args.names else None
-    return _per_document(groups, names, args.offset) + _missing_note(missing) + _unread_note(unread)
+    if (args.totals or args.group_by is not None) and not names:
+        raise ToolError("totals and group_by add up named parameters: pass names too, e.g. names ['Area'] "
+                        "with totals true.")
+    totals = Totals(args.group_by) if args.totals or args.group_by is not None else None
+    return _per_document(groups, names, args.offset, totals) + _missing_note(missing) + _unread_note(unread)
 
 
-def _per_document(groups: list, names: list[str] | None, offset: int = 0) -> str:
+def _per_document(groups: list, names: list[str] | None, offset: int = 0, totals: "Totals | None" = None) -> str:
     """The host's elements and each link's, one part per document within one result's budget:
     with names, each part its share of the rows; without, the first element in full and the other
     documents counted. Parts past RESULT_BUDGET are named and counted, not shown."""
@@ -678,7 +687,7 @@ def _per_document(groups: list, names: list[str] | None, offset: int = 0) -> str
     texts, used = [], 0
     for index, (group_ctx, elements) in enumerate(groups):
         if names:
-            text = _in_link(group_ctx) + _named_parameters(group_ctx, elements, names, share, offset)
+            text = _in_link(group_ctx) + _named_parameters(group_ctx, elements, names, share, offset, totals)
         elif index == 0:
             rows = max(GROUP_BUDGET_FLOOR, ROW_BUDGET - OTHER_DOCUMENT * (len(groups) - 1))
             text = _in_link(group_ctx) + _all_parameters(group_ctx, elements, rows, offset)
@@ -788,7 +797,8 @@ def _names_shown(budget: int) -> int:
     return max(3, 15 * budget // ROW_BUDGET)
 
 
-def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET, offset: int = 0) -> str:
+def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET, offset: int = 0,
+                      totals: "Totals | None" = None) -> str:
     sample = elements[:NAME_SAMPLE]
     categories = {category_of(e) for e in sample}
     where = categories.pop() if len(categories) == 1 else "these elements"
@@ -823,6 +833,8 @@ def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET,
             values.append(f"{name} = {display_value(parameter) if parameter is not None else '(no such parameter)'}")
         return f"- {ctx.shown_id(element.Id)} {singular(category_of(element))}: " + "; ".join(values)
 
+    totals_text = totals.text(ctx, elements, resolved, budget * TOTALS_SHARE // 100) if totals is not None else ""
+    budget -= len(totals_text)
     summary_budget = SUMMARY_BUDGET * budget // ROW_BUDGET
     paged = len(elements) > MAX_ROWS or offset > 0
     page = page_of(elements, offset, row, budget - 300 * budget // ROW_BUDGET if paged else budget, MAX_ROWS,
@@ -843,6 +855,8 @@ def _named_parameters(ctx, elements, names: list[str], budget: int = ROW_BUDGET,
         if len(summaries) < len(resolved):
             summaries.append(f"(ask for {', '.join(resolved[len(summaries):])} alone to see their values)")
         lines.append(f"Across all {_n(len(elements))}: " + " | ".join(summaries))
+    if totals_text:
+        lines.append(totals_text)
     return "\n".join(lines)
 
 

@@ -11,12 +11,19 @@ or id.
 
 Each tool changes the schedule inside the executor's transaction (writes=True) and, after the
 commit, re-reads it: the definition (fields in order, sort, filters) and the rows Revit computed
-(TableView.GetCellText on the body section), so the model is told what the schedule shows.
+(TableView.GetCellText on the body section), so the model is told what the schedule shows, with the
+totals of its numeric columns (``column_totals``).
+
+Totals: ``totals`` turns on Revit's "Calculate totals" for the fields that are numbers and the grand
+total row with its title and count (ScheduleField.DisplayType, ScheduleDefinition.ShowGrandTotal); the
+row Revit computes is read back as such, not counted as an element's. A schedule without it comes
+back with the sum of each column whose cells are numbers with one unit (``column_totals``).
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -57,6 +64,10 @@ _OPERATOR_WORDS = {"Equal": "=", "NotEqual": "!=", "GreaterThan": ">", "GreaterT
 # --- argument models ---------------------------------------------------------------------------
 
 
+_TOTALS_HELP = ("Calculate totals of the fields that are numbers (Area, Volume, Length, Count) and show Revit's "
+                "grand total row, with the count of elements.")
+
+
 class CreateScheduleArgs(BaseModel):
     category: str = Field(description="Category to schedule, e.g. 'Doors', 'Windows', 'Walls', 'Rooms'.")
     name: str | None = Field(None, description="Name of the new schedule, e.g. 'Door Schedule'. Leave null "
@@ -65,11 +76,14 @@ class CreateScheduleArgs(BaseModel):
         None, description="Columns to add, in order: field names as in Revit's Fields tab, e.g. "
                           "['Level', 'Family and Type', 'Mark']. Leave null to add fields later "
                           "with add_schedule_field.")
+    totals: bool = Field(False, description=_TOTALS_HELP)
 
 
 class ScheduleFieldArgs(BaseModel):
     schedule: str = Field(description="Name or id of the schedule, e.g. 'Door Schedule'.")
     field: str = Field(description="Field name as in Revit's Fields tab, e.g. 'Mark', 'Level', 'Family and Type'.")
+    totals: bool = Field(False, description="Calculate the field's total in Revit's grand total row (a number: "
+                                            "Area, Volume, Length, Count).")
 
 
 class SortScheduleArgs(BaseModel):
@@ -238,6 +252,10 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
         lines.append("Filters: " + listed(parts, SHOWN_FIELDS, "; ") + ".")
     if fields:
         headings, rows, rows_counted, truncated = counted_rows(schedule, SHOWN_ROWS)
+        grand_total = grand_total_row(schedule)
+        if grand_total is not None and not truncated:    # Revit's own row, not one of the elements'
+            rows_counted -= 1
+            rows = rows[:rows_counted]
         count = f"more than {rows_counted}" if truncated else str(rows_counted)
         if not rows:
             lines.append("It shows no rows" + (": no element passes the filters." if filters else
@@ -254,8 +272,79 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
                          + (f"; the first {len(shown)}:" if rows_counted > len(shown) else ":"))
             lines.append(_row_text(headings))
             lines += shown
+            if grand_total is not None:
+                lines.append("Grand total row (Revit's totals): " + _row_text(grand_total))
+            elif not truncated and (totals := column_totals(schedule)):
+                lines.append(totals)
     lines.append("Open it with activate_view.")
     return "\n".join(lines)
+
+
+def calculate_totals(schedule, fields) -> list[str]:
+    """Revit's "Calculate totals" on each of ``fields`` that adds up (ScheduleField.DisplayType Totals)
+    and its grand total row with title and count (ScheduleDefinition.ShowGrandTotal...): the names totaled."""
+    from Autodesk.Revit import DB
+    totaled = []
+    for field in fields:
+        if field.CanTotal():
+            field.DisplayType = DB.ScheduleFieldDisplayType.Totals
+            totaled.append(field.GetName())
+    definition = schedule.Definition
+    definition.ShowGrandTotal = True
+    definition.ShowGrandTotalTitle = True
+    definition.ShowGrandTotalCount = True
+    return totaled
+
+
+def grand_total_row(schedule) -> list[str] | None:
+    """The cells of Revit's grand total row (the body's last row) when the schedule shows one, else None."""
+    from Autodesk.Revit import DB
+    if not schedule.Definition.ShowGrandTotal:
+        return None
+    section = schedule.GetTableData().GetSectionData(DB.SectionType.Body)
+    if section is None or section.NumberOfRows < 2:
+        return None
+    last = section.NumberOfRows - 1
+    row = [schedule.GetCellText(DB.SectionType.Body, last, c) or "" for c in range(section.NumberOfColumns)]
+    return row if any(cell.strip() for cell in row) else None
+
+
+_MEASURE_CELL = re.compile(r"(-?[\d,]*\.?\d+) ?([^\d\s][^\d]{0,5})")   # "49.20 m²", "1,234.5 SF"
+
+
+def column_totals(schedule) -> str:
+    """ "Totals of the 57 rows (the values shown, added up): Area 605.96 m² · Volume 213.24 m³." for
+    the columns whose every cell is a number with one unit (lengths in metres, areas, volumes...), as
+    Revit's "Calculate totals" adds a column up; "" when no column is such. The cells are added as
+    shown (rounded to the project's accuracy): each number's unit is the one the schedule shows."""
+    headings, rows, _ = schedule_rows(schedule)
+    parts = []
+    for column, heading in enumerate(headings):
+        total = _column_total([row[column] for row in rows])
+        if total is not None:
+            parts.append(f"{_clip(heading)} {total}")
+    if not parts:
+        return ""
+    return f"Totals of the {len(rows):,} rows (the values shown, added up): " + " · ".join(parts) + "."
+
+
+def _column_total(cells: list[str]) -> str | None:
+    """The sum of a column's numbers with their unit ("605.96 m²"), None unless every cell that is not
+    blank is one, all in the same unit."""
+    total, units, decimals = 0.0, set(), 0
+    for cell in (c.strip() for c in cells):
+        if not cell:
+            continue
+        match = _MEASURE_CELL.fullmatch(cell)
+        if match is None:
+            return None
+        number = match[1].replace(",", "")
+        total += float(number)
+        units.add(match[2])
+        decimals = max(decimals, len(number.split(".")[1]) if "." in number else 0)
+    if len(units) != 1:
+        return None
+    return f"{total:,.{decimals}f} {units.pop()}"
 
 
 def _clip(text: str, limit: int = CELL_TEXT) -> str:
@@ -420,7 +509,7 @@ def create_schedule(ctx, args: CreateScheduleArgs):
     """Create a schedule (a table view) of one category, with fields (columns) in order.
 
     Sort and filter it afterwards with sort_schedule and filter_schedule; open it with
-    activate_view. Returns its fields and the first rows Revit shows.
+    activate_view. Returns its fields, the first rows Revit shows and the totals of its numeric columns.
     """
     from Autodesk.Revit import DB
     bic = resolve_category(ctx, args.category)
@@ -453,6 +542,8 @@ def create_schedule(ctx, args: CreateScheduleArgs):
             raise ToolError(f"fields lists '{resolved}' twice: give each field once.")
         schedule.Definition.AddField(field)
         added.append(resolved)
+    if args.totals:
+        calculate_totals(schedule, _fields(schedule))
     schedule_id = ctx.id_value(schedule.Id)
 
     def compare(read_back: ReadBack) -> None:
@@ -500,7 +591,12 @@ def add_schedule_field(ctx, args: ScheduleFieldArgs):
     if (not_tried := targets_of.not_tried(ctx, schedule)) is not None:
         return not_tried
     before = [f.GetName() for f in _fields(schedule)]
-    schedule.Definition.AddField(field)
+    added = schedule.Definition.AddField(field)
+    if args.totals:
+        if not added.CanTotal():
+            raise ToolError(f"'{resolved}' does not add up (it is not a number), so Revit cannot total it; add it "
+                            "without totals, or total a number such as Area, Volume, Length or Count.")
+        calculate_totals(schedule, [added])
     schedule_id = ctx.id_value(schedule.Id)
 
     def compare(read_back: ReadBack) -> None:

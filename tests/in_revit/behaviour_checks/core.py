@@ -350,6 +350,31 @@ def valid_units_and_their_conversions(scratch):
     return f"{sum(len(u) for u in VALID_UNITS.values())} units of {len(VALID_UNITS)} specs as the stand-in has them"
 
 
+def format_is_as_value_string(scratch):
+    """UnitFormatUtils.Format(doc.GetUnits(), spec, value, False) writes a value as AsValueString writes a
+    parameter of that spec holding it (a scratch wall's Length, Area and Volume); a spec that is not
+    measurable and a value that is not finite are ArgumentExceptions."""
+    wall = _scratch_wall(scratch.doc)
+    units, shown, wrong = scratch.doc.GetUnits(), [], []
+    for bip in (DB.BuiltInParameter.CURVE_ELEM_LENGTH, DB.BuiltInParameter.HOST_AREA_COMPUTED,
+                DB.BuiltInParameter.HOST_VOLUME_COMPUTED):
+        parameter = wall.get_Parameter(bip)
+        if parameter is None or not parameter.HasValue:
+            continue
+        text = DB.UnitFormatUtils.Format(units, parameter.Definition.GetDataType(), parameter.AsDouble(), False)
+        shown.append(text)
+        if text != parameter.AsValueString():
+            wrong.append(f"{parameter.Definition.Name}: Format gives {text!r}, "
+                         f"AsValueString {parameter.AsValueString()!r}")
+    text_spec = _comments(wall).Definition.GetDataType()        # Comments: text, not a measurable spec
+    for spec, value, what in ((text_spec, 1.0, "a text spec"), (DB.SpecTypeId.Length, float("inf"), "infinity")):
+        if site.refused(lambda s=spec, v=value: DB.UnitFormatUtils.Format(units, s, v, False), ArgumentException) is None:
+            wrong.append(f"Format took {what}")
+    expect(shown, "the scratch wall has no Length, Area or Volume with a value")
+    expect(not wrong, "; ".join(wrong))
+    return ", ".join(shown)
+
+
 CHECKS = [
     ("modification outside a transaction is refused", modification_outside_a_transaction),
     ("one transaction at a time", one_transaction_at_a_time),
@@ -372,4 +397,5 @@ CHECKS = [
     ("Regenerate updates derived values", regenerate_updates_derived_values),
     ("internal units are feet", internal_units_are_feet),
     ("each spec's valid units and their conversions", valid_units_and_their_conversions),
+    ("UnitFormatUtils.Format writes a value as AsValueString does", format_is_as_value_string),
 ]

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 
 from Autodesk.Revit import DB
-from Autodesk.Revit.Exceptions import ArgumentException
+from Autodesk.Revit.Exceptions import ArgumentException, InvalidOperationException
 
 from behaviour_checks import _pictures as pictures
 from behaviour_checks import _site as site
@@ -430,6 +430,58 @@ def a_cut_wall_shows_its_cut_colours_not_its_projection_colours(scratch):
     return f"red pixels: projection colours {counts['projection']}, cut colours {counts['cut']}"
 
 
+# -- schedules' totals -----------------------------------------------------------------------------------------
+
+def _numbers_in(text):
+    """The number a schedule cell shows ("605.96 m²" -> 605.96), or None."""
+    import re
+    match = re.search(r"-?[\d,]*\.?\d+", text or "")
+    return float(match.group(0).replace(",", "")) if match else None
+
+
+def schedule_grand_total_row(scratch):
+    """A wall schedule with Area totaled and the grand total row's title and count on: the row is the
+    body's last, its first cell "Grand total: N" (N the walls), its Area cell the walls' total area
+    to the project's rounding; a field that is not a number (Family and Type) cannot be totaled."""
+    doc = scratch.doc
+    walls = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Walls)
+                 .WhereElementIsNotElementType())
+    if not walls:
+        skip("the model has no walls")
+    area_id = DB.ElementId(DB.BuiltInParameter.HOST_AREA_COMPUTED)
+    with transaction(doc, "Paracore check: a schedule's grand total"):
+        schedule = DB.ViewSchedule.CreateSchedule(doc, DB.ElementId(DB.BuiltInCategory.OST_Walls))
+        definition = schedule.Definition
+        fields = {id_value(f.ParameterId): f for f in definition.GetSchedulableFields()}
+        family_type = definition.AddField(fields[int(DB.BuiltInParameter.ELEM_FAMILY_AND_TYPE_PARAM)])
+        area = definition.AddField(fields[id_value(area_id)])
+        refusal = site.refused(lambda: setattr(family_type, "DisplayType", DB.ScheduleFieldDisplayType.Totals),
+                               InvalidOperationException)
+        area.DisplayType = DB.ScheduleFieldDisplayType.Totals
+        definition.ShowGrandTotal = True
+        definition.ShowGrandTotalTitle = True
+        definition.ShowGrandTotalCount = True
+        doc.Regenerate()
+        section = schedule.GetTableData().GetSectionData(DB.SectionType.Body)
+        last = section.NumberOfRows - 1
+        first_cell = schedule.GetCellText(DB.SectionType.Body, last, 0)
+        area_cell = schedule.GetCellText(DB.SectionType.Body, last, 1)
+        title = definition.GrandTotalTitle
+    expect(not family_type.CanTotal() and refusal == "InvalidOperationException",
+           f"Family and Type: CanTotal {family_type.CanTotal()}, DisplayType Totals raised {refusal}")
+    counted = len(walls)     # the count is the schedule's rows: every wall, with an area or not
+    expect(first_cell == f"{title}: {counted}", f"the grand total row's first cell is {first_cell!r}, "
+                                                  f"not '{title}: {counted}'")
+    units = doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Area)
+    total = sum(w.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble() for w in walls
+                if w.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED) is not None)
+    expected = DB.UnitUtils.ConvertFromInternalUnits(total, units.GetUnitTypeId())
+    shown = _numbers_in(area_cell)
+    expect(shown is not None and abs(shown - expected) <= max(units.Accuracy, 1e-9),
+           f"the grand total of Area reads {area_cell!r}; the walls' areas add up to {expected:.4f}")
+    return f"{first_cell!r}, Area {area_cell!r}"
+
+
 CHECKS = [
     ("the active view stays while a transaction is open", active_view_fixed_while_transaction_open),
     ("temporary isolation needs no transaction", isolate_outside_a_transaction),
@@ -448,4 +500,5 @@ CHECKS = [
     ("'<Solid fill>' is the solid drafting pattern, found by name", solid_fill_pattern_found_by_name),
     ("a wall a plan cuts shows its cut colours, not its projection ones",
      a_cut_wall_shows_its_cut_colours_not_its_projection_colours),
+    ("a schedule's grand total row adds up its totaled fields", schedule_grand_total_row),
 ]

@@ -16,7 +16,8 @@ from ._elements import CeilingType, RoofType
 from ._enums import MaterialFunctionAssignment
 from ._materials import CompoundStructure, CompoundStructureLayer, Material
 from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
-                     FailureSeverity, ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, SectionType,
+                     FailureSeverity, ScheduleFieldDisplayType, ScheduleFieldType, ScheduleFilterType,
+                     ScheduleSortOrder, SectionType,
                      StorageType, TemporaryViewMode, TransactionStatus, ViewFamily, ViewType, WallKind,
                      WallLocationLine)
 from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingOptions, FailureMessage,
@@ -45,7 +46,7 @@ from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
-from ._units import FormatOptions, ForgeTypeId, SpecTypeId, Units, UnitTypeId, UnitUtils
+from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
@@ -68,12 +69,13 @@ __all__ = [
     # categories and enums
     "BuiltInCategory", "CategoryType", "DisplayUnit", "ViewType", "ViewFamily", "WallKind",
     "WallLocationLine", "TemporaryViewMode", "ScheduleFieldType", "ScheduleFilterType", "ScheduleSortOrder",
+    "ScheduleFieldDisplayType",
     # geometry
     "XYZ", "Curve", "Line", "Arc", "CurveLoop", "Transform", "BoundingBoxXYZ",
     # moving, copying and rotating elements; default types
     "ElementTransformUtils", "ElementTypeGroup",
     # units
-    "ForgeTypeId", "UnitTypeId", "SpecTypeId", "UnitUtils", "Units", "FormatOptions",
+    "ForgeTypeId", "UnitTypeId", "SpecTypeId", "UnitUtils", "UnitFormatUtils", "Units", "FormatOptions",
     # collectors and filters
     "FilteredElementCollector", "ElementFilter", "ElementQuickFilter", "ElementSlowFilter",
     "ElementCategoryFilter", "ElementMulticategoryFilter", "ElementClassFilter", "ElementLevelFilter",

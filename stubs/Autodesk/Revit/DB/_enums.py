@@ -235,6 +235,14 @@ class TemporaryViewMode(_RevitEnum):
     TemporaryHideIsolate = 2
 
 
+class ScheduleFieldDisplayType(_RevitEnum):
+    Standard = 0
+    Totals = 1
+    MinMax = 2
+    Max = 3
+    Min = 4
+
+
 class ScheduleSortOrder(_RevitEnum):
     Ascending = 0
     Descending = 1

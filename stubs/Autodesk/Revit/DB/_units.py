@@ -195,6 +195,24 @@ class UnitUtils:
 
 
 @api_class(thread_free=True)
+class UnitFormatUtils:
+    @staticmethod
+    def Format(units: "Units", specTypeId: ForgeTypeId, value: float, forEditing: bool,  # noqa: N802, N803
+               formatValueOptions=None) -> str:  # noqa: N803
+        """A value in internal units as the project shows it: the same text AsValueString gives a
+        parameter of that spec holding it (forEditing changes nothing here: the stand-in groups no digits)."""
+        from Autodesk.Revit.Exceptions import ArgumentException, ArgumentNullException
+        if units is None or specTypeId is None:
+            raise ArgumentNullException("A non-optional argument was null", "units" if units is None else "specTypeId")
+        if not UnitUtils.IsMeasurableSpec(specTypeId):
+            raise ArgumentException("specTypeId is not a measurable spec identifier. See "
+                                    "UnitUtils.IsMeasurableSpec(ForgeTypeId).", "specTypeId")
+        if not math.isfinite(value):
+            raise ArgumentException("The given value for value is not finite", "value")
+        return format_value(float(value), specTypeId, units)
+
+
+@api_class(thread_free=True)
 class FormatOptions:
     def __init__(self, unitTypeId: ForgeTypeId = None, accuracy: float = 0.01):  # noqa: N803
         if isinstance(unitTypeId, FormatOptions):       # FormatOptions(FormatOptions): a copy

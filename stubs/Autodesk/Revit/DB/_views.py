@@ -13,10 +13,13 @@ from revit_standin.pythonnet_rules import element_ids_at as _element_ids_at
 
 from . import _params
 from ._element import Element, ElementType
-from ._enums import (BuiltInCategory, BuiltInParameter, FillPatternTarget, ScheduleFieldType, ScheduleFilterType,
-                     ScheduleSortOrder, SectionType, StorageType, TemporaryViewMode, ViewDetailLevel,
+from ._enums import (BuiltInCategory, BuiltInParameter, FillPatternTarget, ScheduleFieldDisplayType,
+                     ScheduleFieldType, ScheduleFilterType, ScheduleSortOrder, SectionType, StorageType, TemporaryViewMode, ViewDetailLevel,
                      ViewDuplicateOption, ViewFamily, ViewType)
 from ._ids import ElementId
+from . import _units
+
+GRAND_TOTAL = "Grand total"   # ScheduleDefinition.ShowGrandTotalTitle: "The title consists of the text \"Grand total\"."
 
 
 def _is_drafting_pattern(document, pattern_id: int) -> bool:
@@ -728,6 +731,33 @@ class ScheduleField:
     def IsHidden(self) -> bool:  # noqa: N802
         return self._data().get("hidden", False)
 
+    # -- totals (Formatting > Calculate totals) --------------------------------------------------------
+    def CanTotal(self) -> bool:  # noqa: N802
+        """Whether the field's values add up: Count, and fields whose values are numbers (Doubles, and
+        Integers that are neither yes/no nor a choice)."""
+        return self._schedule._can_total(self._field_id)
+
+    def CanDisplayMinMax(self) -> bool:  # noqa: N802
+        return self.CanTotal()
+
+    @property
+    def DisplayType(self):  # noqa: N802
+        return self._data().get("display_type", ScheduleFieldDisplayType.Standard)
+
+    @DisplayType.setter
+    def DisplayType(self, value):  # noqa: N802
+        # Revit: "InvalidOperationException When setting this property: This ScheduleField cannot be totaled."
+        from Autodesk.Revit.Exceptions import ArgumentOutOfRangeException, InvalidOperationException
+        if not isinstance(value, ScheduleFieldDisplayType):
+            raise ArgumentOutOfRangeException("A value passed for an enumeration argument is not a member of "
+                                              "that enumeration", "value")
+        if value == ScheduleFieldDisplayType.Totals and not self.CanTotal():
+            raise InvalidOperationException("This ScheduleField cannot be totaled.")
+        if value not in (ScheduleFieldDisplayType.Standard, ScheduleFieldDisplayType.Totals) and \
+                not self.CanDisplayMinMax():
+            raise InvalidOperationException("This ScheduleField cannot display minimum and maximum values.")
+        self._schedule._update_field(self._field_id, display_type=value)
+
 
 @api_class
 class ScheduleDefinition:
@@ -742,6 +772,53 @@ class ScheduleDefinition:
     @property
     def CategoryId(self) -> ElementId:  # noqa: N802
         return ElementId(self._definition()["category"])
+
+    # -- the grand total row (Sorting/Grouping > Grand totals) -------------------------------------------
+    @property
+    def ShowGrandTotal(self) -> bool:  # noqa: N802
+        return self._definition().get("grand_total", False)
+
+    @ShowGrandTotal.setter
+    def ShowGrandTotal(self, value: bool):  # noqa: N802
+        self._schedule._change_schedule(grand_total=bool(value))
+
+    @property
+    def ShowGrandTotalTitle(self) -> bool:  # noqa: N802
+        return self._definition().get("grand_total_title", False)
+
+    @ShowGrandTotalTitle.setter
+    def ShowGrandTotalTitle(self, value: bool):  # noqa: N802
+        self._need_grand_total()
+        self._schedule._change_schedule(grand_total_title=bool(value))
+
+    @property
+    def ShowGrandTotalCount(self) -> bool:  # noqa: N802
+        return self._definition().get("grand_total_count", False)
+
+    @ShowGrandTotalCount.setter
+    def ShowGrandTotalCount(self, value: bool):  # noqa: N802
+        self._need_grand_total()
+        self._schedule._change_schedule(grand_total_count=bool(value))
+
+    @property
+    def GrandTotalTitle(self) -> str:  # noqa: N802
+        return self._definition().get("grand_total_text", GRAND_TOTAL)
+
+    @GrandTotalTitle.setter
+    def GrandTotalTitle(self, value: str):  # noqa: N802
+        from Autodesk.Revit.Exceptions import ArgumentNullException, InvalidOperationException
+        if value is None:
+            raise ArgumentNullException("A non-optional argument was null", "value")
+        self._need_grand_total()
+        if not self.ShowGrandTotalTitle:
+            raise InvalidOperationException("Display of grand total title is not enabled.")
+        self._schedule._change_schedule(grand_total_text=str(value))
+
+    def _need_grand_total(self) -> None:
+        # Revit: "InvalidOperationException When setting this property: Display of a grand total row is not enabled."
+        if not self.ShowGrandTotal:
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException("Display of a grand total row is not enabled.")
 
     def GetFieldCount(self) -> int:  # noqa: N802
         return len(self._definition()["fields"])
@@ -914,7 +991,60 @@ class ViewSchedule(TableView):
             return header, []
         body = [[f["heading"] for f in fields]]
         body += [[value(e, f["id"])[1] for f in fields] for e in elements]
+        if schedule.get("grand_total"):
+            body.append(self._grand_total_row(fields, elements, value))
         return header, body
+
+    def _grand_total_row(self, fields, elements, value) -> list[str]:
+        """The row at the bottom of the body: each totaled field's sum over the rows (the unrounded
+        values, formatted as the field's values are), the first cell "Grand total: 57" with the title
+        and the count shown (the title alone, or the count alone, as set)."""
+        row = []
+        for field in fields:
+            if field.get("display_type", ScheduleFieldDisplayType.Standard) != ScheduleFieldDisplayType.Totals:
+                row.append("")
+                continue
+            values = [value(e, field["id"]) for e in elements]
+            total = sum(float(raw) for raw, _text, _storage in values if raw is not None)
+            row.append(self._total_text(field, total))
+        schedule = self._state["schedule"]
+        label = schedule.get("grand_total_text", GRAND_TOTAL) if schedule.get("grand_total_title") else ""
+        if schedule.get("grand_total_count"):
+            label = f"{label}: {len(elements)}" if label else str(len(elements))
+        if label:
+            row[0] = label
+        return row
+
+    def _total_text(self, field: dict, total: float) -> str:
+        definition = self._field_definition(field["id"])
+        if definition is None or definition.storage != StorageType.Double:
+            return str(int(round(total)))
+        return _units.format_value(total, definition.spec, self._document._units)
+
+    def _field_definition(self, field_id: int):
+        """The parameter definition a field reads (None for Count or when no element has it)."""
+        data = next(f for f in self._state["schedule"]["fields"] if f["id"] == field_id)
+        if data["field_type"] == ScheduleFieldType.Count:
+            return None
+        for element in self._document._elements_of_category(self._state["schedule"]["category"]):
+            target = element
+            if data["field_type"] == ScheduleFieldType.ElementType and not isinstance(element, ElementType):
+                continue
+            definition = _definition_with_id(self._document, target, data["parameter_id"])
+            if definition is not None:
+                return definition
+        return None
+
+    def _can_total(self, field_id: int) -> bool:
+        data = next(f for f in self._state["schedule"]["fields"] if f["id"] == field_id)
+        if data["field_type"] == ScheduleFieldType.Count:
+            return True
+        definition = self._field_definition(field_id)
+        if definition is None:
+            return False
+        if definition.storage == StorageType.Double:
+            return True
+        return definition.storage == StorageType.Integer and not definition.is_yes_no and not definition.choices
 
     def _field_storage(self, field_id: int):
         """The storage type of a field's parameter (None for Count or when no element has it)."""

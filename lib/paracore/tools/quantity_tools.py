@@ -1,0 +1,149 @@
+"""get_quantities: a takeoff. "Total X of Y grouped by Z" in one call, read-only.
+
+Y is found as search_elements finds elements (category, level, type, conditions in the same syntax)
+or is the working set; X is a parameter whose values add up (Volume, Area, Length, a number) or
+'Count'; Z is type, level, room, category or any parameter's value. The result gives the total
+(sum, and min and max when asked) in the model's display units, the number of elements counted,
+each group on a row (paged with offset when there are many), and the elements left out because
+they have no value for X, by id. The figures come from paracore.tools.quantity_totals.
+
+Revit is imported inside the functions only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from paracore.core.working_set import singular
+from paracore.tools.element_query import Condition, build_query
+from paracore.tools.lookup import elements_by_id, id_sample
+from paracore.tools.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
+from paracore.tools.registry import tool
+from paracore.tools.results import ToolError, offset_field, page_of
+from paracore.tools.wording import plural
+
+MAX_GROUPS = 20          # group rows on one page
+ROW_BUDGET = 1300        # characters of group rows in one result
+LEFT_OUT_IDS = 10        # ids of left-out elements named
+MAX_CONDITIONS = 20      # as search_elements
+
+
+class GetQuantitiesArgs(BaseModel):
+    category: str | None = Field(None, description="e.g. 'Walls', 'Structural Foundations'; null: every category.")
+    quantity: str = Field(COUNT, description="Parameter to add up ('Volume', 'Area', 'Length'), or 'Count'.")
+    aggregates: list[Aggregate] | None = Field(
+        None, max_length=4, description="null: the sum. The count of elements is always given.")
+    group_by: str | None = Field(
+        None, description="'type', 'level', 'room', 'category', a parameter's name, or 'element' (each "
+                          "element's value); null: one total.")
+    level: str | None = Field(None, description="Only elements on this level.")
+    type_name: str | None = Field(None, description="Only elements of this type.")
+    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
+                                               description="As search_elements' conditions.")
+    in_working_set: bool = Field(False, description="Take off the working set's elements instead.")
+    offset: int = offset_field()
+
+
+@tool(working_set_policy="none")
+def get_quantities(ctx, args: GetQuantitiesArgs):
+    """Takeoff: the sum (min, max) of a parameter such as Volume, Area or Length, or a count, over a
+    category's elements or the working set, optionally grouped, in display units; names the elements
+    left out for having no value.
+    """
+    elements, what = _elements(ctx, args)
+    quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()
+    takeoff = take_off(ctx, elements, quantity, args.group_by, what)
+    aggregates = _aggregates(args.aggregates, quantity)
+    lines = [_headline(ctx, takeoff, aggregates, elements, what, args.group_by)]
+    if args.group_by is not None:
+        lines += _group_rows(ctx, takeoff, aggregates, args.offset, args.group_by)
+    if takeoff.left_out:
+        lines.append(_left_out(ctx, takeoff, elements))
+    if takeoff.other_kind:
+        other = takeoff.other_kind
+        lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
+                     f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
+    return "\n".join(lines)
+
+
+def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str]:
+    """The elements to take off, and what they are called in an error ("Walls", "the working set")."""
+    if args.in_working_set:
+        ids = list(ctx.session.working_set.ids)
+        if not ids:
+            raise ToolError("The working set is empty. Leave in_working_set false to take off the model's "
+                            "elements, or put elements in the working set first (search_elements).")
+        members, _missing = elements_by_id(ctx, ids)
+        query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
+                            conditions=args.conditions or (), elements=members, where="the working set")
+        elements = [e for e in members if query.matches_all(e)]
+        what = "the working set's elements"
+    else:
+        query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
+                            conditions=args.conditions or ())
+        elements = [e for _label, e in query.labelled() if query.matches(e)]
+        what = query.category_label or "elements"
+    criteria = query.criteria()
+    if not elements:
+        where = f" ({criteria})" if criteria else ""
+        raise ToolError(f"No {query.category_label or 'elements'} to take off{where}"
+                        + (" in the working set" if args.in_working_set else "")
+                        + ". Check the category and filters with search_elements.")
+    return elements, what + (f" {criteria}" if criteria else "")
+
+
+def _aggregates(asked, quantity) -> list[str]:
+    if quantity is None:
+        return ["count"]
+    shown = [a for a in dict.fromkeys(asked or ["sum"]) if a != "count"]
+    return shown or ["count"]
+
+
+def _counted(category: str | None, n: int) -> str:
+    """ "7 Structural Foundations", "1 Wall", "12 elements" (``category`` None: of several)."""
+    if not category:
+        return plural(n, "element", grouped=True)
+    return f"{n:,} {singular(category) if n == 1 else category}"
+
+
+def _headline(ctx, takeoff: Takeoff, aggregates, elements, what: str, group_by) -> str:
+    """ "Volume of 7 Structural Foundations: sum 17.52 m³ (7 counted)."."""
+    counted = takeoff.overall.count
+    grouped = f", by {group_by.strip()}" if group_by is not None else ""
+    if takeoff.quantity is None:
+        return f"Count of {what}{grouped}: {_counted(takeoff.overall.category, counted)}."
+    figures = takeoff.figures(ctx, takeoff.overall, aggregates) if counted else "no element has a value"
+    of = f"{_counted(takeoff.overall.category, counted)} counted"
+    if takeoff.left_out or takeoff.other_kind:
+        of += f" of {len(elements):,}"
+    return f"{takeoff.quantity} of {what}{grouped}: {figures} ({of})."
+
+
+def _group_rows(ctx, takeoff: Takeoff, aggregates, offset: int, group_by: str) -> list[str]:
+    groups = takeoff.ordered_groups()
+    if not groups:
+        return []
+
+    itemized = group_by.strip().casefold() == ELEMENT
+
+    def row(item: tuple[str, Tally]) -> str:
+        name, tally = item
+        text = f"- {name}" if itemized else f"- {name} · {_counted(tally.category, tally.count)}"
+        if takeoff.quantity is not None and aggregates != ["count"]:
+            text += " · " + (format_figure(ctx, takeoff.parameter, tally.total) if itemized
+                             else takeoff.figures(ctx, tally, aggregates))
+        return text
+
+    page = page_of(groups, offset, row, ROW_BUDGET, MAX_GROUPS, "groups")
+    lines = [f"{plural(len(groups), 'group')}{page.position()}:", *page.rows]
+    if page.rest:
+        lines.append(page.next_hint("groups"))
+    return lines
+
+
+def _left_out(ctx, takeoff: Takeoff, elements) -> str:
+    left = takeoff.left_out
+    return (f"Left out, no {takeoff.quantity} value: {plural(len(left), 'element', grouped=True)} "
+            f"(ids {id_sample(left, LEFT_OUT_IDS, where='')}).")
+
+
+__all__ = ["get_quantities", "GetQuantitiesArgs", "GROUPINGS"]

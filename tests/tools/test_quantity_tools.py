@@ -1,0 +1,297 @@
+"""get_quantities, the takeoff tool, on the stand-in duplex and SampleHouse4: each figure checked
+against the building's own data (the IFC file's quantities, read with ifcopenshell, not through the
+stand-in) or against the model's elements read independently of the tool; what is left out named;
+groups paged; the schema in the toolset (issue 37, item 1).
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import ifcopenshell
+import ifcopenshell.util.element as ifc_element
+import pytest
+
+from Autodesk.Revit import DB
+from duplex_revit import DuplexRevit
+from paracore.core import toolsets
+from paracore.tools import query_tools, quantity_tools, working_set_tools  # noqa: F401 - registers the tools
+from paracore.tools.registry import default_registry
+from revit_standin.loader import resolve_model
+
+FT3_PER_M3 = 1 / 0.3048 ** 3
+FT2_PER_M2 = 1 / 0.3048 ** 2
+LIB = Path(__file__).resolve().parents[2] / "lib"
+
+
+@pytest.fixture(scope="module")
+def house():
+    revit = DuplexRevit("SampleHouse4")
+    yield revit
+    revit.close()
+
+
+def ifc_property_total(building: str, ifc_class: str, pset: str, name: str) -> tuple[float, int]:
+    """(the sum of a property over every element of ``ifc_class``, how many) from the IFC file itself."""
+    model = ifcopenshell.open(str(resolve_model(building)))
+    values = [ifc_element.get_psets(e)[pset][name] for e in model.by_type(ifc_class)]
+    return sum(values), len(values)
+
+
+def figure(text: str, aggregate: str, unit: str) -> float:
+    """The number after "sum" (or min, max) in a result's first line: "sum 1,234.56 m³" -> 1234.56."""
+    match = re.search(rf"{aggregate} ([\d,]+\.?\d*) {unit}", text.splitlines()[0])
+    assert match, text
+    return float(match[1].replace(",", ""))
+
+
+def instances(revit, bic) -> list:
+    """The model's elements of ``bic``, read on Revit's main thread (call it inside ``revit.call``)."""
+    return list(DB.FilteredElementCollector(revit.doc).OfCategory(bic).WhereElementIsNotElementType())
+
+
+# --- declaration ---------------------------------------------------------------------------------------
+
+
+def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions():
+    spec = default_registry().get("get_quantities")
+    assert (spec.writes, spec.needs_approval, spec.working_set_policy) == (False, False, "none")
+    assert "get_quantities" in toolsets.CORE
+    arguments = spec.parameters["properties"]
+    assert list(arguments) == ["category", "quantity", "aggregates", "group_by", "level", "type_name",
+                               "conditions", "in_working_set", "offset"]
+    search = default_registry().get("search_elements").parameters["properties"]
+    assert arguments["conditions"]["anyOf"][0]["items"] == search["conditions"]["anyOf"][0]["items"]
+    assert arguments["aggregates"]["anyOf"][0]["items"]["enum"] == ["sum", "count", "min", "max"]
+
+
+def test_the_quantity_modules_import_without_revit():
+    script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
+              "import paracore.tools.quantity_tools, paracore.tools.quantity_totals, paracore.tools.element_room\n"
+              "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules)\n")
+    subprocess.run([sys.executable, "-c", script, str(LIB)], check=True)
+
+
+# --- the duplex -------------------------------------------------------------------------------------------
+
+
+def test_the_concrete_volume_of_the_duplex_foundations_in_one_call_is_the_ifc_files(duplex):
+    expected, footings = ifc_property_total("duplex", "IfcFooting", "PSet_Revit_Dimensions", "Volume")
+    text = duplex.text("get_quantities", {"category": "Structural Foundations", "quantity": "Volume"})
+    assert footings == 7
+    assert "(7 Structural Foundations counted)" in text
+    assert figure(text, "sum", "m³") == pytest.approx(expected, abs=0.005)     # 16.53 m³
+    assert "Left out" not in text
+
+
+def test_min_and_max_are_the_smallest_and_largest_footing(duplex):
+    volumes = duplex.call(lambda: [e.LookupParameter("Volume").AsDouble() / FT3_PER_M3
+                                   for e in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation)])
+    text = duplex.text("get_quantities", {"category": "Structural Foundations", "quantity": "volume",
+                                          "aggregates": ["min", "max"]})
+    assert figure(text, "min", "m³") == pytest.approx(min(volumes), abs=0.005)
+    assert figure(text, "max", "m³") == pytest.approx(max(volumes), abs=0.005)
+    assert " sum " not in text.splitlines()[0]
+
+
+def test_57_walls_area_in_one_call_by_level_each_group_adding_up_to_the_total(duplex):
+    def areas_by_level():
+        areas = {}
+        for wall in instances(duplex, DB.BuiltInCategory.OST_Walls):
+            level = duplex.doc.GetElement(wall.LevelId).Name
+            areas[level] = areas.get(level, 0.0) + wall.LookupParameter("Area").AsDouble() / FT2_PER_M2
+        return areas
+    areas = duplex.call(areas_by_level)
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "level"})
+    assert "(57 Walls counted)" in text
+    assert figure(text, "sum", "m²") == pytest.approx(sum(areas.values()), abs=0.005)
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(rows) == len(areas) == 4
+    for row in rows:
+        level, count, total = row[2:].split(" · ")
+        assert float(total.split()[1].replace(",", "")) == pytest.approx(areas[level], abs=0.005)
+    assert [row[2:].split(" · ")[0] for row in rows] == ["T/FDN", "Level 1", "Level 2", "Roof"]  # lowest first
+
+
+def test_conditions_are_search_elements_conditions(duplex):
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Volume", "conditions": [
+        {"parameter": "Function", "op": "=", "value": "Foundation"}]})
+    searched = duplex.text("search_elements", {"category": "Walls", "conditions": [
+        {"parameter": "Function", "op": "=", "value": "Foundation"}]})
+    count = int(searched.split()[0])
+    assert f"({count} Walls counted)" in text and "where Function = 'Foundation'" in text
+
+
+def test_counting_doors_by_a_parameter_shows_its_display_text(duplex):
+    text = duplex.text("get_quantities", {"category": "Doors", "group_by": "Function"})
+    assert text.splitlines()[0] == "Count of Doors, by Function: 14 Doors."
+    assert "- Function = Exterior · 4 Doors" in text and "- Function = Interior · 10 Doors" in text
+
+
+def test_an_element_without_the_value_is_named_as_left_out(duplex):
+    door = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Doors)[0])
+    walls = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Walls)[:2])
+    assert duplex.call(lambda: door.LookupParameter("Volume")) is None      # a door has no Volume
+    ids = duplex.call(lambda: [w.Id.Value for w in walls] + [door.Id.Value])
+    duplex.text("set_working_set", {"element_ids": ids})
+    text = duplex.text("get_quantities", {"quantity": "Volume", "in_working_set": True})
+    expected = duplex.call(lambda: sum(w.LookupParameter("Volume").AsDouble() for w in walls)) / FT3_PER_M3
+    assert "(2 Walls counted of 3)" in text
+    assert figure(text, "sum", "m³") == pytest.approx(expected, abs=0.005)
+    assert text.splitlines()[-1] == f"Left out, no Volume value: 1 element (ids {ids[-1]})."
+
+
+def test_text_does_not_add_up_and_the_refusal_says_to_count_by_it(duplex):
+    error = duplex.error("get_quantities", {"category": "Walls", "quantity": "Comments"})
+    assert "'Comments' is text" in error and "group_by 'Comments'" in error
+
+
+def test_an_unknown_quantity_lists_close_names(duplex):
+    error = duplex.error("get_quantities", {"category": "Walls", "quantity": "Volum"})
+    assert "No parameter 'Volum' on Walls" in error and "'Volume'" in error
+
+
+def test_many_groups_are_paged_with_an_offset(duplex):
+    first = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "IfcGUID"})
+    assert first.splitlines()[1] == "57 groups:"
+    assert "- … 37 more groups: call again with offset 20." in first
+    last = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "IfcGUID",
+                                          "offset": 40})
+    assert "items 41–57 of 57" in last and "more groups" not in last
+    error = duplex.error("get_quantities", {"category": "Walls", "group_by": "IfcGUID", "offset": 57})
+    assert "past the end" in error
+
+
+def test_grouping_by_room_says_no_room_for_elements_revit_gives_no_room(duplex):
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Length", "group_by": "room"})
+    assert "- no room · 57 Walls" in text
+
+
+# --- another sample ---------------------------------------------------------------------------------------
+
+
+def test_samplehouse4_floor_volume_and_area_are_the_ifc_files(house):
+    volume, floors = ifc_property_total("SampleHouse4", "IfcSlab", "Dimensions", "Volume")
+    area, _ = ifc_property_total("SampleHouse4", "IfcSlab", "Dimensions", "Area")
+    text = house.text("get_quantities", {"category": "Floors", "quantity": "Volume"})
+    assert f"({floors} Floors counted)" in text
+    assert figure(text, "sum", "m³") == pytest.approx(volume, abs=0.005)          # 81.96 m³
+    text = house.text("get_quantities", {"category": "Floors", "quantity": "Area", "group_by": "type"})
+    assert figure(text, "sum", "m²") == pytest.approx(area, abs=0.005)            # 226.46 m²
+
+
+# --- get_parameters' totals ---------------------------------------------------------------------------------
+
+
+def wall_areas_m2(revit) -> dict[int, float]:
+    return revit.call(lambda: {w.Id.Value: w.LookupParameter("Area").AsDouble() / FT2_PER_M2
+                               for w in instances(revit, DB.BuiltInCategory.OST_Walls)})
+
+
+def test_57_walls_areas_and_their_total_in_two_calls_and_every_value_in_three_pages(duplex):
+    areas = wall_areas_m2(duplex)
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
+    first = duplex.text("get_parameters", {"names": ["Area"], "totals": True})
+    totals = next(line for line in first.splitlines() if line.startswith("Totals: "))
+    assert "(57 of 57 with a value)" in totals
+    assert float(re.search(r"Area sum ([\d,.]+) m²", totals)[1].replace(",", "")) == pytest.approx(
+        sum(areas.values()), abs=0.005)
+    seen = {}
+    text, offset = first, 0
+    for _page in range(3):
+        for line in text.splitlines():
+            if match := re.fullmatch(r"- (\d+) Wall: Area = ([\d.]+) m²", line):
+                seen[int(match[1])] = float(match[2])
+        if match := re.search(r"call again with offset (\d+)", text):
+            offset = int(match[1])
+            text = duplex.text("get_parameters", {"names": ["Area"], "offset": offset})
+    assert set(seen) == set(areas)
+    assert all(seen[i] == pytest.approx(areas[i], abs=0.005) for i in areas)
+
+
+def test_get_parameters_totals_by_level_add_up_to_get_quantities_groups(duplex):
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
+    text = duplex.text("get_parameters", {"names": ["Area", "Comments"], "group_by": "level"})
+    assert "Not added up (not numbers): Comments." in text
+    assert "By level (4 groups, sum (elements with a value)):" in text
+    takeoff = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "level"})
+    for row in (line for line in takeoff.splitlines() if line.startswith("- ")):
+        level, count, total = row[2:].split(" · ")
+        assert f"- {level} · Area {total} ({count.split()[0]})" in text
+
+
+def test_totals_need_names(duplex):
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace"})
+    error = duplex.error("get_parameters", {"totals": True})
+    assert "pass names too" in error
+
+
+def test_57_walls_areas_take_3_calls_each_with_their_total(duplex):
+    """Issue 37's done-when: every wall's area in at most three calls (get_quantities by element, three
+    pages of 20), and each of them gives the total too."""
+    areas = wall_areas_m2(duplex)
+    seen, offset, calls = {}, 0, 0
+    while offset is not None:
+        text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "element",
+                                              "offset": offset})
+        calls += 1
+        assert figure(text, "sum", "m²") == pytest.approx(sum(areas.values()), abs=0.005)
+        for match in re.finditer(r"^- (\d+) Wall · ([\d.]+) m²$", text, re.MULTILINE):
+            seen[int(match[1])] = float(match[2])
+        following = re.search(r"call again with offset (\d+)", text)
+        offset = int(following[1]) if following else None
+    assert calls == 3
+    assert set(seen) == set(areas) and len(seen) == 57
+    assert all(seen[i] == pytest.approx(areas[i], abs=0.005) for i in areas)
+
+
+def test_room_of_names_the_room_an_element_is_in(duplex):
+    """The room seam: an element whose Room is a room (FamilyInstance.Room in Revit) is grouped by its
+    number and name; one without is in "no room"."""
+    from types import SimpleNamespace
+
+    from paracore.tools.element_room import room_of
+    room = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Rooms)[0])
+    expected = duplex.call(lambda: f"{room.Number} {room.LookupParameter('Name').AsString()}")
+    assert duplex.call(lambda: room_of(None, SimpleNamespace(Room=room))) == expected
+    assert room_of(None, SimpleNamespace(Room=None)) == "no room"
+    assert room_of(None, object()) == "no room"
+
+
+def test_a_parameter_of_the_same_name_but_another_kind_is_left_out_not_added(duplex_rw_model):
+    """A shared parameter called "Length" holding text on the footings (possible in Revit, absent from the
+    samples: the stand-in's custom "Length" is made text for this test) is never added to the walls'
+    lengths: those elements are named as left out."""
+    revit = duplex_rw_model
+    footings = revit.call(lambda: sorted(e.Id.Value for e in
+                                         instances(revit, DB.BuiltInCategory.OST_StructuralFoundation)))
+    walls = revit.call(lambda: sorted(e.Id.Value for e in instances(revit, DB.BuiltInCategory.OST_Walls)))
+    revit.text("set_working_set", {"element_ids": walls + footings})
+    text = revit.text("get_quantities", {"quantity": "Length", "in_working_set": True})
+    expected = sum(wall_lengths_m(revit).values())
+    assert f"(57 Walls counted of {57 + len(footings)})" in text
+    assert figure(text, "sum", "m") == pytest.approx(expected, abs=0.005)
+    assert text.splitlines()[-1] == ("Left out, their Length is another kind of value (text, another unit): "
+                                     f"7 elements (ids {', '.join(map(str, footings))}).")
+
+
+def wall_lengths_m(revit) -> dict[int, float]:
+    return revit.call(lambda: {w.Id.Value: w.LookupParameter("Length").AsDouble() * 0.3048
+                               for w in instances(revit, DB.BuiltInCategory.OST_Walls)})
+
+
+@pytest.fixture
+def duplex_rw_model(duplex):
+    """The duplex whose footings' custom "Length" parameter holds text (a stand-in internal, set here)."""
+    from Autodesk.Revit.DB import _params
+
+    def make_text():
+        doc = duplex.doc
+        doc._custom_defs["Length"] = _params.custom_definition("Length", "text")
+        doc._definition_cache.clear()
+        for footing in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation):
+            footing._state["params"] = {**footing._state["params"], "Length": "long"}
+    duplex.call(make_text)
+    return duplex

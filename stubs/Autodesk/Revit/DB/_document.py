@@ -49,6 +49,7 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         self._custom_defs: dict[str, _params.ParamDef] = {}
         self._custom_ids: dict[str, int] = {}
         self._definition_cache: dict = {}
+        self._filter_values: tuple | None = None   # (model version, values the parameter filters read)
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
         self._unregenerated = {}      # element id -> the transaction that made it, until Regenerate
@@ -361,6 +362,27 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
                 found.setdefault(definition.name, definition)
             self._definition_cache[key] = found
         return found
+
+    def _definition_by_id_for(self, base: tuple, custom: tuple) -> dict:
+        """Parameter id (a BuiltInParameter's value, a custom parameter's id) -> definition, for
+        the parameter filters (the first definition with an id wins, like LookupParameter)."""
+        key = (id(base), custom, "ids")
+        found = self._definition_cache.get(key)
+        if found is None:
+            found = {}
+            for definition in self._definitions_for(base, custom):
+                key_id = (int(definition.bip) if definition.bip is not None
+                          else self._custom_ids.get(definition.name))
+                found.setdefault(key_id, definition)
+            self._definition_cache[key] = found
+        return found
+
+    def _filter_value_cache(self) -> dict:
+        """Parameter id -> {element id -> (storage, value)} read by the parameter filters, kept
+        while the model does not change (every change bumps ``_version``)."""
+        if self._filter_values is None or self._filter_values[0] != self._version:
+            self._filter_values = (self._version, {})
+        return self._filter_values[1]
 
     def _custom_definition(self, name: str) -> _params.ParamDef:
         return self._custom_defs[name]

@@ -322,9 +322,7 @@ def search_elements(ctx, args: SearchElementsArgs):
     count, ids, sample = 0, [], []
     by_category: Counter = Counter()
     id_value = ctx.id_value
-    for category, element in query.labelled():
-        if not query.matches(element):
-            continue
+    for category, element in query.labelled():   # only matches: Revit's filters and the rest
         count += 1
         by_category[category] += 1
         if keep_ids:
@@ -377,11 +375,10 @@ def _search_links(ctx, args: SearchElementsArgs):
             continue
         searched.append(link.label)
         for category, element in query.labelled():
-            if query.matches(element):
-                found.append(links.describe(link, element))
-                by_category[category] += 1
-                if len(sample) < args.limit:
-                    sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
+            found.append(links.describe(link, element))
+            by_category[category] += 1
+            if len(sample) < args.limit:
+                sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
     if not searched:
         raise ToolError("Nothing could be searched: " + " | ".join(refused))
     where = listed([f"'{label}'" for label in searched], 6)

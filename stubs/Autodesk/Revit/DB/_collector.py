@@ -189,6 +189,7 @@ class FilteredElementCollector:
         self._candidates = None
         self._predicates = []         # element -> bool, or a filter (its _select reads a list at once)
         self._category = None
+        self._types_only = False      # WhereElementIsElementType: the document's index of types
         if isinstance(scope, ElementId):
             view = document.GetElement(scope)
             if view is None or not hasattr(view, "_visible_ids"):
@@ -214,6 +215,7 @@ class FilteredElementCollector:
 
     def WhereElementIsElementType(self):  # noqa: N802
         self._predicates.append(lambda e: isinstance(e, ElementType))
+        self._types_only = True
         return self
 
     def WhereElementIsNotElementType(self):  # noqa: N802
@@ -238,13 +240,20 @@ class FilteredElementCollector:
                 "The collector does not have a filter applied. Extraction or iteration of elements "
                 "is not permitted without a filter (apply OfClass, OfCategory or WherePasses first).")
         elements = self._document._elements
-        if self._category is not None:
+        if self._category is not None and self._types_only:
+            ids = self._document._element_type_ids(self._category)
+            if self._candidates is not None:
+                wanted = set(self._candidates)
+                ids = [i for i in ids if i in wanted]
+        elif self._category is not None:
             ids = self._document._by_category.get(self._category, {})
             if self._candidates is not None:
                 wanted = set(self._candidates)
                 ids = [i for i in ids if i in wanted]
         elif self._candidates is not None:
             ids = self._candidates
+        elif self._types_only:
+            ids = self._document._element_type_ids()   # a quick filter: Revit's element records say it
         else:
             ids = elements
         if not any(getattr(p, "_batched", False) for p in self._predicates):

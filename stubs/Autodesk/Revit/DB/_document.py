@@ -49,6 +49,7 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         self._custom_defs: dict[str, _params.ParamDef] = {}
         self._custom_ids: dict[str, int] = {}
         self._definition_cache: dict = {}
+        self._type_index: tuple | None = None      # (model version, ids of the ElementTypes)
         self._filter_values: tuple | None = None   # (model version, values the parameter filters read)
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
@@ -376,6 +377,21 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
                 found.setdefault(key_id, definition)
             self._definition_cache[key] = found
         return found
+
+    def _element_type_ids(self, category: int | None = "any") -> list[int]:
+        """Ids of the document's ElementTypes (of one category, or all), in the document's order, indexed once
+        per model version: a search reads every type of a category, or of every category."""
+        if self._type_index is None or self._type_index[0] != self._version:
+            by_category: dict = {}
+            every = []
+            for i, element in self._elements.items():   # the order the collectors read elements in
+                if isinstance(element, ElementType):
+                    every.append(i)
+                    by_category.setdefault(element._state.get("category"), []).append(i)
+            self._type_index = (self._version, every, by_category)
+        if category == "any":
+            return self._type_index[1]
+        return self._type_index[2].get(category, [])
 
     def _filter_value_cache(self) -> dict:
         """Parameter id -> {element id -> (storage, value)} read by the parameter filters, kept

@@ -212,3 +212,29 @@ def test_the_plan_says_what_stays_in_python():
     assert plan(("Comments", "!=", "fire")) == {"filters": 0, "python": 1, "empty": False}
     assert plan(("Base Constraint", "=", "Level 1")) == {"filters": 0, "python": 1, "empty": False}
     assert plan(("Location Line", "=", "Wall Centerline"))["python"] == 1
+
+
+def test_filtering_a_working_set_keeps_what_python_kept(ctx):
+    """filter_working_set's `kept_among` (Revit's filters over the working set's ids) against
+    `matches_all` on each element, for a working set of every model element of a few categories."""
+    elements = []
+    for category in ("Walls", "Doors", "Windows", "Rooms", "Floors"):
+        try:
+            elements += list(build_query(ctx, category=category).candidates())
+        except ToolError:
+            continue
+    levels = [level.Name for level in DB.FilteredElementCollector(ctx.doc).OfClass(DB.Level)][:2]
+    asks = [dict(category="Walls"), dict(level=levels[0]) if levels else dict(category="Doors"),
+            dict(conditions=[Condition(parameter="Length", op=">", value="2 m")]),
+            dict(conditions=[Condition(parameter="Comments", op="=", value="")]),
+            dict(category="Doors", conditions=[Condition(parameter="Mark", op="contains", value="1")])]
+    compared = 0
+    for ask in asks:
+        try:
+            query = build_query(ctx, elements=elements, where="the working set", **ask)
+        except ToolError:
+            continue
+        expected = {ctx.id_value(e.Id) for e in elements if query.matches_all(e)}
+        assert query.kept_among(elements) == expected, ask
+        compared += 1
+    assert compared >= 3

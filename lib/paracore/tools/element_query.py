@@ -134,6 +134,44 @@ class ElementQuery:
         for bic in categories:
             yield from self.collector(bic)
 
+    def kept_among(self, elements: list) -> set[int]:
+        """Ids of ``elements`` (the working set's) that match every criterion: per model category,
+        a collector over those elements' ids with Revit's filters (as `labelled`); Python for the
+        residue, and for elements outside the model categories and types (as `matches_all`)."""
+        from Autodesk.Revit import DB
+        id_value = self.ctx.id_value
+        model = {int(bic): bic for bic, _label in model_categories(self.ctx)}
+        buckets: dict[int, list] = {}
+        kept: set[int] = set()
+        for element in elements:
+            category = element.Category
+            key = id_value(category.Id) if category is not None else None
+            if key in model and not isinstance(element, DB.ElementType):
+                buckets.setdefault(key, []).append(element.Id)
+            elif self.matches_all(element):
+                kept.add(id_value(element.Id))
+        for key, ids in buckets.items():
+            if self.category is not None and key != int(self.category):
+                continue
+            plan = plan_category(self, model[key])
+            if plan.empty:
+                continue
+            collector = self._scoped_collector(model[key], ids)
+            for element_filter in plan.filters:
+                collector = collector.WherePasses(element_filter)
+            kept.update(id_value(e.Id) for e in collector
+                        if all(condition.matches(e) for condition in plan.residue))
+        return kept
+
+    def _scoped_collector(self, category, ids: list):
+        from Autodesk.Revit import DB
+        scope = self.ctx.element_id_list(ids)   # the ElementIds Revit gave, handed on as they are
+        collector = (DB.FilteredElementCollector(self.ctx.doc, scope).OfCategory(category)
+                     .WhereElementIsNotElementType())
+        if self.level is not None:
+            collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
+        return collector
+
     def _view_candidates(self):
         from Autodesk.Revit import DB
         labels = {int(bic): label for bic, label in model_categories(self.ctx)}

@@ -444,8 +444,9 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     else:
         criteria = query.criteria()
     kept, removed = [], []
+    matching = query.kept_among(elements)   # Revit's filters per category, as search_elements
     for element in elements:
-        (kept if query.matches_all(element) else removed).append(element)
+        (kept if ctx.id_value(element.Id) in matching else removed).append(element)
     kept_ids = [ctx.id_value(e.Id) for e in kept]
     kept_linked, linked_note = _filter_linked(linked, args, query)
 

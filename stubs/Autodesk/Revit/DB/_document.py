@@ -49,7 +49,8 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         self._custom_defs: dict[str, _params.ParamDef] = {}
         self._custom_ids: dict[str, int] = {}
         self._definition_cache: dict = {}
-        self._type_index: tuple | None = None      # (model version, ids of the ElementTypes)
+        self._type_index: tuple | None = None      # (elements version, ids of the ElementTypes)
+        self._elements_version = 0                  # bumped when an element is added or deleted
         self._filter_values: tuple | None = None   # (model version, values the parameter filters read)
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
@@ -236,12 +237,14 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
 
     def _index(self, element: Element) -> None:
         self._version += 1
+        self._elements_version += 1
         self._elements[element._id] = element
         self._by_category.setdefault(element._state.get("category"), {})[element._id] = None
         element._deleted = False
 
     def _unindex(self, element: Element) -> None:
         self._version += 1
+        self._elements_version += 1
         self._elements.pop(element._id, None)
         self._by_category.get(element._state.get("category"), {}).pop(element._id, None)
         element._deleted = True
@@ -379,16 +382,17 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         return found
 
     def _element_type_ids(self, category: int | None = "any") -> list[int]:
-        """Ids of the document's ElementTypes (of one category, or all), in the document's order, indexed once
-        per model version: a search reads every type of a category, or of every category."""
-        if self._type_index is None or self._type_index[0] != self._version:
+        """Ids of the document's ElementTypes (of one category, or all), in the document's order, indexed
+        again only when elements were added or deleted (a change to an element leaves it a type or
+        not): a search reads every type of a category, or of every category."""
+        if self._type_index is None or self._type_index[0] != self._elements_version:
             by_category: dict = {}
             every = []
             for i, element in self._elements.items():   # the order the collectors read elements in
                 if isinstance(element, ElementType):
                     every.append(i)
                     by_category.setdefault(element._state.get("category"), []).append(i)
-            self._type_index = (self._version, every, by_category)
+            self._type_index = (self._elements_version, every, by_category)
         if category == "any":
             return self._type_index[1]
         return self._type_index[2].get(category, [])

@@ -9,6 +9,9 @@ the collector (after its quick filters: the category index and "not a type"):
   tolerance as epsilon, in internal units; Integer; ElementId);
 - a condition on a type parameter: the category's types are few, so Python compares their values
   (once per type, as before) and the instances are filtered by "Type = <id>" for those that match.
+  (A rule on an instance also reads the type's parameter when the element lacks it, as Revit's
+  ParameterValueProvider does; the "Type = <id>" rules serve type parameters a rule cannot read,
+  a family's own, and keep the comparison the search always made.)
 
 What stays in Python (`Plan.residue`), evaluated only on the elements the filters pass, with the
 same comparator as before (so results are identical):

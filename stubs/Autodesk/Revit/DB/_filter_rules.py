@@ -2,9 +2,10 @@
 value provider and the rule evaluators, with the members they have in Revit 2023-2026.
 
 What the stand-in models (docs/REVIT_BEHAVIOUR.md, "Parameter filters"):
-- a rule reads the element's own parameter (by id: a BuiltInParameter or a shared/project
-  parameter), never its type's; an element without the parameter, or whose parameter has no value,
-  fails every value rule, an inverse rule (FilterInverseRule, CreateNotEqualsRule) included;
+- a rule reads the element's parameter by id (a BuiltInParameter or a shared/project parameter),
+  else, when the element lacks it or it has no value, its type's (ParameterValueProvider's
+  remarks); an element whose parameter (its own or its type's) is missing or has no value fails
+  every value rule, an inverse rule (FilterInverseRule, CreateNotEqualsRule) included;
 - a Double rule compares within its epsilon: equal when |value - rule| <= epsilon, greater when
   value > rule + epsilon, and so on;
 - string rules compare without regard to case (the factory's overloads without ``caseSensitive``,
@@ -56,7 +57,20 @@ class ParameterValueProvider(FilterableValueProvider):
             element._base_definitions(), element._state.get("custom_params") or ()).get(self._parameter)
 
     def _value(self, element):
-        """(storage, raw value) of the element's parameter; (None, _MISSING) when it has none."""
+        """(storage, raw value) of the element's parameter, else of its type's (Autodesk: "If an
+        element doesn't have the requested parameter or the element's parameter doesn't have a valid
+        value, ParameterValueProvider will attempt to get the parameter value from the element's
+        type"); (None, _MISSING) when neither has the parameter."""
+        storage, value = self._own_value(element)
+        if value is None or value is _MISSING:
+            element_type = element._document._elements.get(element._state.get("type_id"))
+            if element_type is not None and element_type is not element:
+                type_storage, type_value = self._own_value(element_type)
+                if type_value is not _MISSING and (value is _MISSING or type_value is not None):
+                    return type_storage, type_value
+        return storage, value
+
+    def _own_value(self, element):
         definition = self._definition(element)
         if definition is None:
             return None, _MISSING

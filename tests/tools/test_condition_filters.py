@@ -19,7 +19,7 @@ from Autodesk.Revit import DB, UI
 from paracore.core.session import Session
 from paracore.revit.context import ToolContext
 from paracore.tools import condition_filters
-from paracore.tools.element_query import Condition, build_query
+from paracore.tools.element_query import Condition, build_query, model_categories
 from paracore.tools.results import ToolError
 from revit_standin import guard
 from revit_standin.host import RevitHost
@@ -238,3 +238,36 @@ def test_filtering_a_working_set_keeps_what_python_kept(ctx):
         assert query.kept_among(elements) == expected, ask
         compared += 1
     assert compared >= 3
+
+
+def test_a_search_in_the_active_view_reads_only_its_model_elements(monkeypatch):
+    """Every category, in the active view: the model categories go to Revit as one
+    ElementMulticategoryFilter, so the view's annotation elements never reach Python. (On the
+    stand-in, whose Category.CategoryType says Model for annotation categories too, the notes count
+    as model elements: the test pins the answer and that nothing else is read.)"""
+    ctx = _duplex_ctx()
+    view = ctx.doc.ActiveView
+    transaction = DB.Transaction(ctx.doc, "a note in the view")
+    transaction.Start()
+    note_type = DB.FilteredElementCollector(ctx.doc).OfClass(DB.TextNoteType).FirstElement().Id
+    for i in range(3):
+        DB.TextNote.Create(ctx.doc, view.Id, DB.XYZ(i * 5.0, 0, 0), f"note {i}", note_type)
+    transaction.Commit()
+    query = build_query(ctx, in_active_view=True)
+    seen = list(query.labelled())
+    view_ids = [ctx.id_value(e.Id) for e in DB.FilteredElementCollector(ctx.doc, ctx.doc.ActiveView.Id)
+                .WhereElementIsNotElementType()]
+    models = {int(bic) for bic, _label in model_categories(ctx)}
+    expected = [i for i in view_ids if ctx.doc.GetElement(DB.ElementId(i)).Category is not None
+                and ctx.id_value(ctx.doc.GetElement(DB.ElementId(i)).Category.Id) in models]
+    assert [ctx.id_value(e.Id) for _label, e in seen] == expected and expected
+    read: list[int] = []
+    original = DB.Element.Category.fget
+
+    def counted(element):
+        read.append(element._id)
+        return original(element)
+
+    monkeypatch.setattr(DB.Element, "Category", property(counted))
+    list(query.labelled())
+    assert set(read) <= set(expected), "Python read the category of elements outside the model categories"

@@ -173,9 +173,18 @@ class ElementQuery:
         return collector
 
     def _view_candidates(self):
+        """(category name, element) of the active view's model elements: the model categories as
+        an ElementMulticategoryFilter (a quick filter), so the view's annotation and internal
+        elements never reach Python."""
         from Autodesk.Revit import DB
-        labels = {int(bic): label for bic, label in model_categories(self.ctx)}
-        collector = DB.FilteredElementCollector(self.ctx.doc, self.view.Id).WhereElementIsNotElementType()
+        from System.Collections.Generic import List
+        categories = model_categories(self.ctx)
+        labels = {int(bic): label for bic, label in categories}
+        wanted = List[DB.BuiltInCategory]()
+        for bic, _label in categories:
+            wanted.Add(bic)
+        collector = (DB.FilteredElementCollector(self.ctx.doc, self.view.Id).WhereElementIsNotElementType()
+                     .WherePasses(DB.ElementMulticategoryFilter(wanted)))
         if self.level is not None:
             collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
         for element in collector:

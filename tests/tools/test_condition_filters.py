@@ -99,6 +99,8 @@ def conditions_from(ctx, elements) -> list[Condition]:
                     add(name, "!=", -1)
                     if parameter.AsValueString():
                         add(name, "=", parameter.AsValueString())
+                        add(name, "contains", parameter.AsValueString()[-3:].upper())
+                        add(name, "=", "none")
                 elif storage == DB.StorageType.String:
                     text = parameter.AsString() or ""
                     add(name, "=", text.upper())
@@ -210,7 +212,8 @@ def test_the_plan_says_what_stays_in_python():
     assert plan(("Width", ">", "100"))["python"] == 0                      # a type parameter
     assert plan(("Comments", "contains", "fire")) == {"filters": 1, "python": 1, "empty": False}
     assert plan(("Comments", "!=", "fire")) == {"filters": 0, "python": 1, "empty": False}
-    assert plan(("Base Constraint", "=", "Level 1")) == {"filters": 0, "python": 1, "empty": False}
+    assert plan(("Base Constraint", "=", "Level 1")) == {"filters": 1, "python": 1, "empty": False}
+    assert plan(("Base Constraint", "!=", "Level 1")) == {"filters": 0, "python": 1, "empty": False}
     assert plan(("Location Line", "=", "Wall Centerline"))["python"] == 1
 
 
@@ -271,3 +274,13 @@ def test_a_search_in_the_active_view_reads_only_its_model_elements(monkeypatch):
     monkeypatch.setattr(DB.Element, "Category", property(counted))
     list(query.labelled())
     assert set(read) <= set(expected), "Python read the category of elements outside the model categories"
+
+
+@pytest.mark.parametrize("op, value", [("=", "Level 1"), ("=", "level 2"), ("contains", "LEVEL"), ("=", "Nowhere"),
+                                       ("!=", "Level 1"), ("=", "none")])
+def test_a_reference_to_a_level_by_name(op, value):
+    """"Base Constraint = Level 1": Revit keeps the walls on the levels of that name, Python
+    confirms them; the answer is the one the Python comparison gave."""
+    ctx = _duplex_ctx()
+    query = build_query(ctx, category="Walls", conditions=[Condition(parameter="Base Constraint", op=op, value=value)])
+    assert filter_ids(query) == python_ids(query)

@@ -19,8 +19,10 @@ same comparator as before (so results are identical):
   spaces and Unicode case (casefold). A "contains"/"=" condition whose text has an ASCII word is
   narrowed by Revit with "contains <longest word>" (a superset), then confirmed in Python; "!=",
   and text without such a word, are compared in Python;
-- references compared by the referenced element's name ("Base Constraint = Level 1"), and integers
-  compared by the text Revit shows ("Location Line = Wall Centerline");
+- references compared by the referenced element's name: for a reference to a level ("Base
+  Constraint = Level 1", "contains"), Revit keeps the elements on the levels of that name and Python
+  confirms them; other references, and "!=", are compared in Python; integers compared by the text
+  Revit shows ("Location Line = Wall Centerline") too;
 - a parameter that is not built-in or shared (a family's own parameter: Revit's filters take only
   built-in, shared and project parameters), and a name found on both an element and its type;
 - a search in the active view over every category (the view already holds few elements).
@@ -179,7 +181,7 @@ def parameter_filter(ctx, condition, parameter):
         value = condition.value
         if isinstance(value, int) and not isinstance(value, bool) and condition.op in ("=", "!="):
             return _element_id_filter(ctx, pid, condition.op, value), True
-        return None       # by the referenced element's name
+        return _level_name_filter(ctx, condition, parameter)   # by the referenced element's name
     if storage == DB.StorageType.String:
         word = _narrowing_word(condition)
         if word is None:
@@ -258,6 +260,25 @@ def _element_id_filter(ctx, pid, op: str, number: int):
         return _or_no_value(pid, passes) if number == -1 else passes
     passes = _rule_filter(factory.CreateNotEqualsRule(pid, wanted))
     return passes if number == -1 else _or_no_value(pid, passes)
+
+
+def _level_name_filter(ctx, condition, parameter):
+    """A reference to a level compared by the level's name ("Base Constraint = Level 1"): "=" and
+    "contains" become "= <id>" rules for the levels whose names match, a superset of the matches
+    (Python confirms them: the name is what Revit shows); None for any other reference or op."""
+    from Autodesk.Revit import DB
+    if condition.op not in ("=", "contains") or condition.folded_text() in ("", "none", "<none>"):
+        return None   # "none" is the empty reference, which names no level
+    referenced = ctx.doc.GetElement(parameter.AsElementId())
+    if not isinstance(referenced, DB.Level):
+        return None
+    levels = [level for level in DB.FilteredElementCollector(ctx.doc).OfClass(DB.Level)
+              if condition.level_name_matches(level.Name)]
+    if not levels:
+        return _rule_filter(DB.ParameterFilterRuleFactory.CreateEqualsRule(
+            parameter.Id, DB.ElementId.InvalidElementId)), False   # no level of that name: no match
+    return any_of([_rule_filter(DB.ParameterFilterRuleFactory.CreateEqualsRule(parameter.Id, level.Id))
+                   for level in levels]), False
 
 
 def _narrowing_word(condition) -> str | None:

@@ -601,6 +601,12 @@ class _CompiledCondition:
     def folded_text(self) -> str:
         return _fold(_as_text(self.value))
 
+    def level_name_matches(self, name: str) -> bool:
+        """Whether a reference to a level called ``name`` passes this "=" or "contains" condition,
+        as the ElementId comparator reads it (the level's folded name)."""
+        wanted, shown = self.folded_text(), _fold(name or "")
+        return wanted in shown if self.op == "contains" else shown == wanted
+
     def _require(self, ops: tuple, kind: str) -> None:
         if self.op not in ops:
             raise ToolError(f"op '{self.op}' does not apply to '{self.name}', which is {kind}: "

@@ -31,40 +31,18 @@ RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 # The searches at 100,000 elements before they handed their conditions to Revit's own filters
 # (issue 37, item 6): the rows of this section the change concerns, in two earlier runs.
 BEFORE_FILTERS = [
-    ("search_elements: Walls with Length > 5 m", "492 ms (min 444, max 642, n=7)", "327 ms (min 299, max 377, n=7)"),
+    ("search_elements: Walls with Length > 5 m", "492 ms (min 444, max 642, n=7)", "331 ms (min 222, max 341, n=7)"),
     ("search_elements: Walls with Length > 5 m, just after a change", "492 ms (min 444, max 642, n=7)",
-     "327 ms (min 299, max 377, n=7)"),
+     "331 ms (min 222, max 341, n=7)"),
     ("search_elements: type 'M_Single-Flush: 0762 x 2032mm', any category", "655 ms (min 469, max 675, n=7)",
-     "255 ms (min 251, max 550, n=7)"),
+     "259 ms (min 255, max 260, n=7)"),
     ("filter_working_set: Length > 5 m, on all walls", "668 ms (min 594, max 765, n=7)",
-     "524 ms (min 477, max 1,097, n=7)"),
+     "346 ms (min 342, max 382, n=7)"),
 ]
 BEFORE_RUNS = ("the full benchmark of 2026-11-25 19:06 UTC, commit b0e41a8, load 0.40",
-               "commit c2d02f3 (the last before the filters) measured alone on 2026-11-29 03:14 UTC, load 4.7 "
-               "(the machine shared with other jobs)")
-
-WALL_LENGTH_OVER_5_M = [{"parameter": "Length", "op": ">", "value": "5 m"}]
-
-# (label, tool, arguments, working set before each run): what an agent asks on a model of any size.
-# "walls" starts each run from a working set of every wall, "empty" from an empty one, so a
-# to_working_set search really replaces the set every time; "changed" also changes one wall's
-# Comments first, so that the model has changed since the last search (the stand-in's parameter
-# filters read the values again: nothing they read before is kept).
-CALLS = [
-    ("search_elements: category Walls", "search_elements", {"category": "Walls"}, "empty"),
-    ("search_elements: Walls with Length > 5 m", "search_elements",
-     {"category": "Walls", "conditions": WALL_LENGTH_OVER_5_M}, "empty"),
-    ("search_elements: Walls with Length > 5 m, just after a change", "search_elements",
-     {"category": "Walls", "conditions": WALL_LENGTH_OVER_5_M}, "changed"),
-    ("search_elements: type 'M_Single-Flush: 0762 x 2032mm', any category", "search_elements",
-     {"type_name": "M_Single-Flush: 0762 x 2032mm"}, "empty"),
-    ("search_elements: category Walls → working set (replace)", "search_elements",
-     {"category": "Walls", "to_working_set": "replace"}, "empty"),
-    ("get_model_overview", "get_model_overview", {}, "walls"),
-    ("filter_working_set: Length > 5 m, on all walls", "filter_working_set",
-     {"conditions": WALL_LENGTH_OVER_5_M}, "walls"),
-]
-SUMMARY = "working-set summary (`WorkingSet.summary()`), all walls"
+               "commit c2d02f3 (the last before the filters) measured alone on 2026-11-29 03:21 UTC, load 2.7, "
+               "right before the *after* column (the machine shared with other jobs; a search before the filters "
+               "read every wall whether the model had changed or not)")
 
 
 @dataclass

@@ -135,42 +135,45 @@ class ElementQuery:
             yield from self.collector(bic)
 
     def kept_among(self, elements: list) -> set[int]:
-        """Ids of ``elements`` (the working set's) that match every criterion: per model category,
-        a collector over those elements' ids with Revit's filters (as `labelled`); Python for the
-        residue, and for elements outside the model categories and types (as `matches_all`)."""
+        """Ids of ``elements`` (the working set's) that match every criterion, read as `labelled`
+        reads the model: per model category (the query's, or each), a collector over the working
+        set's ids with Revit's filters, Python for the residue. The few elements no such collector
+        reads (types, elements outside the model categories) are compared in Python
+        (`matches_all`), found by two more collectors, not by reading each element."""
         from Autodesk.Revit import DB
+        from System.Collections.Generic import List
+        if not elements:
+            return set()
         id_value = self.ctx.id_value
-        model = {int(bic): bic for bic, _label in model_categories(self.ctx)}
-        buckets: dict[int, list] = {}
+        scope = self.ctx.element_id_list([e.Id for e in elements])   # Revit's ElementIds, as they are
+        categories = model_categories(self.ctx)
         kept: set[int] = set()
-        for element in elements:
-            category = element.Category
-            key = id_value(category.Id) if category is not None else None
-            if key in model and not isinstance(element, DB.ElementType):
-                buckets.setdefault(key, []).append(element.Id)
-            elif self.matches_all(element):
-                kept.add(id_value(element.Id))
-        for key, ids in buckets.items():
-            if self.category is not None and key != int(self.category):
+        for bic, _label in categories:
+            if self.category is not None and int(bic) != int(self.category):
                 continue
-            plan = plan_category(self, model[key])
+            plan = plan_category(self, bic)
             if plan.empty:
                 continue
-            collector = self._scoped_collector(model[key], ids)
+            collector = self._in_scope(scope).OfCategory(bic).WhereElementIsNotElementType()
+            if self.level is not None:
+                collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
             for element_filter in plan.filters:
                 collector = collector.WherePasses(element_filter)
             kept.update(id_value(e.Id) for e in collector
                         if all(condition.matches(e) for condition in plan.residue))
+        wanted = List[DB.BuiltInCategory]()
+        for bic, _label in categories:
+            wanted.Add(bic)
+        outside = self._in_scope(scope).WhereElementIsNotElementType().WherePasses(
+            DB.ElementMulticategoryFilter(wanted, True))
+        for element in [*outside, *self._in_scope(scope).WhereElementIsElementType()]:
+            if self.matches_all(element):
+                kept.add(id_value(element.Id))
         return kept
 
-    def _scoped_collector(self, category, ids: list):
+    def _in_scope(self, scope):
         from Autodesk.Revit import DB
-        scope = self.ctx.element_id_list(ids)   # the ElementIds Revit gave, handed on as they are
-        collector = (DB.FilteredElementCollector(self.ctx.doc, scope).OfCategory(category)
-                     .WhereElementIsNotElementType())
-        if self.level is not None:
-            collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
-        return collector
+        return DB.FilteredElementCollector(self.ctx.doc, scope)
 
     def _view_candidates(self):
         """(category name, element) of the active view's model elements: the model categories as

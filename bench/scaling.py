@@ -45,6 +45,30 @@ BEFORE_RUNS = ("the full benchmark of 2026-11-25 19:06 UTC, commit b0e41a8, load
                "read every wall whether the model had changed or not)")
 
 
+WALL_LENGTH_OVER_5_M = [{"parameter": "Length", "op": ">", "value": "5 m"}]
+
+# (label, tool, arguments, working set before each run): what an agent asks on a model of any size.
+# "walls" starts each run from a working set of every wall, "empty" from an empty one, so a
+# to_working_set search really replaces the set every time; "changed" also changes one wall's
+# Comments first, so that the model has changed since the last search (the stand-in's parameter
+# filters read the values again: nothing they read before is kept).
+CALLS = [
+    ("search_elements: category Walls", "search_elements", {"category": "Walls"}, "empty"),
+    ("search_elements: Walls with Length > 5 m", "search_elements",
+     {"category": "Walls", "conditions": WALL_LENGTH_OVER_5_M}, "empty"),
+    ("search_elements: Walls with Length > 5 m, just after a change", "search_elements",
+     {"category": "Walls", "conditions": WALL_LENGTH_OVER_5_M}, "changed"),
+    ("search_elements: type 'M_Single-Flush: 0762 x 2032mm', any category", "search_elements",
+     {"type_name": "M_Single-Flush: 0762 x 2032mm"}, "empty"),
+    ("search_elements: category Walls → working set (replace)", "search_elements",
+     {"category": "Walls", "to_working_set": "replace"}, "empty"),
+    ("get_model_overview", "get_model_overview", {}, "walls"),
+    ("filter_working_set: Length > 5 m, on all walls", "filter_working_set",
+     {"conditions": WALL_LENGTH_OVER_5_M}, "walls"),
+]
+SUMMARY = "working-set summary (`WorkingSet.summary()`), all walls"
+
+
 @dataclass
 class SizeResult:
     """The timings at one model size: label -> seconds per run."""

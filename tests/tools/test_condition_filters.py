@@ -239,6 +239,8 @@ def test_filtering_a_working_set_keeps_what_python_kept(ctx):
             continue
         expected = {ctx.id_value(e.Id) for e in elements if query.matches_all(e)}
         assert query.kept_among(elements) == expected, ask
+        names = {e.Category.Name for e in elements}   # what the working set knows of them
+        assert query.kept_among(elements, names) == expected, ask
         compared += 1
     assert compared >= 3
 

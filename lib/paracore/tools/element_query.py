@@ -134,12 +134,14 @@ class ElementQuery:
         for bic in categories:
             yield from self.collector(bic)
 
-    def kept_among(self, elements: list) -> set[int]:
+    def kept_among(self, elements: list, category_names: set[str] | None = None) -> set[int]:
         """Ids of ``elements`` (the working set's) that match every criterion, read as `labelled`
         reads the model: per model category (the query's, or each), a collector over the working
         set's ids with Revit's filters, Python for the residue. The few elements no such collector
         reads (types, elements outside the model categories) are compared in Python
-        (`matches_all`), found by two more collectors, not by reading each element."""
+        (`matches_all`), found by two more collectors, not by reading each element.
+        ``category_names``: the categories the elements are known to be in (the working set keeps
+        them), so that only those categories' collectors run; None for every model category."""
         from Autodesk.Revit import DB
         from System.Collections.Generic import List
         if not elements:
@@ -148,8 +150,10 @@ class ElementQuery:
         scope = self.ctx.element_id_list([e.Id for e in elements])   # Revit's ElementIds, as they are
         categories = model_categories(self.ctx)
         kept: set[int] = set()
-        for bic, _label in categories:
+        for bic, label in categories:
             if self.category is not None and int(bic) != int(self.category):
+                continue
+            if category_names is not None and label not in category_names:
                 continue
             plan = plan_category(self, bic)
             if plan.empty:
@@ -161,11 +165,13 @@ class ElementQuery:
                 collector = collector.WherePasses(element_filter)
             kept.update(id_value(e.Id) for e in collector
                         if all(condition.matches(e) for condition in plan.residue))
-        wanted = List[DB.BuiltInCategory]()
-        for bic, _label in categories:
-            wanted.Add(bic)
-        outside = self._in_scope(scope).WhereElementIsNotElementType().WherePasses(
-            DB.ElementMulticategoryFilter(wanted, True))
+        outside = []
+        if category_names is None or not category_names <= {label for _bic, label in categories}:
+            wanted = List[DB.BuiltInCategory]()
+            for bic, _label in categories:
+                wanted.Add(bic)
+            outside = list(self._in_scope(scope).WhereElementIsNotElementType().WherePasses(
+                DB.ElementMulticategoryFilter(wanted, True)))
         for element in [*outside, *self._in_scope(scope).WhereElementIsElementType()]:
             if self.matches_all(element):
                 kept.add(id_value(element.Id))

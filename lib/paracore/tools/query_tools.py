@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.linked import parse_all_linked
 from paracore.core.units import format_length
-from paracore.core.working_set import singular
+from paracore.core.working_set import UNKNOWN, singular
 from paracore.tools.element_query import (
     NAME_SAMPLE,
     Condition,
@@ -444,7 +444,8 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     else:
         criteria = query.criteria()
     kept, removed = [], []
-    matching = query.kept_among(elements)   # Revit's filters per category, as search_elements
+    known = set(ctx.session.working_set.category_counts())   # the working set knows each id's category
+    matching = query.kept_among(elements, None if UNKNOWN in known else known)   # Revit's filters
     for element in elements:
         (kept if ctx.id_value(element.Id) in matching else removed).append(element)
     kept_ids = [ctx.id_value(e.Id) for e in kept]

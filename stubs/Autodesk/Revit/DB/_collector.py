@@ -250,6 +250,9 @@ class FilteredElementCollector:
             if self._candidates is not None:
                 wanted = set(self._candidates)
                 ids = [i for i in ids if i in wanted]
+        elif self._candidates is not None and self._types_only:
+            types = self._document._element_type_id_set()
+            ids = [i for i in self._candidates if i in types]
         elif self._candidates is not None:
             ids = self._candidates
         elif self._types_only:

@@ -51,6 +51,7 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         self._definition_cache: dict = {}
         self._type_index: tuple | None = None      # (elements version, ids of the ElementTypes)
         self._elements_version = 0                  # bumped when an element is added or deleted
+        self._type_id_set: tuple | None = None      # (the type index's list, its ids as a set)
         self._filter_values: tuple | None = None   # (model version, values the parameter filters read)
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
@@ -396,6 +397,13 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         if category == "any":
             return self._type_index[1]
         return self._type_index[2].get(category, [])
+
+    def _element_type_id_set(self) -> set[int]:
+        """The ids of ``_element_type_ids()`` as a set, for collectors over given ids."""
+        every = self._element_type_ids()
+        if self._type_id_set is None or self._type_id_set[0] is not every:
+            self._type_id_set = (every, set(every))
+        return self._type_id_set[1]
 
     def _filter_value_cache(self) -> dict:
         """Parameter id -> {element id -> (storage, value)} read by the parameter filters, kept

@@ -110,10 +110,62 @@ def a_rule_falls_back_to_the_elements_type(scratch):
     return "a wall passes Width rules by its type's Width"
 
 
+def _python_ids(query):
+    """What every search did before issue 37: each candidate compared in Python."""
+    return [query.ctx.id_value(e.Id) for e in query.candidates() if query.matches(e)]
+
+
+def _filter_ids(query):
+    return [query.ctx.id_value(e.Id) for _label, e in query.labelled()]
+
+
+def a_search_finds_through_revits_filters_what_python_found(scratch):
+    """search_elements' queries on the open model, with conditions on the values its own walls,
+    doors and windows hold: Revit's filters (`labelled`) against the Python comparison
+    (`candidates` + `matches`). The rows above are what this rests on; this is the whole of it."""
+    from paracore.revit.context import ToolContext
+    from paracore.tools.element_query import Condition, build_query
+    from paracore.tools.results import ToolError
+    ctx = ToolContext(scratch.doc, scratch.uidoc, scratch.session)
+    compared, differ = 0, []
+    for bic in (DB.BuiltInCategory.OST_Walls, DB.BuiltInCategory.OST_Doors, DB.BuiltInCategory.OST_Windows):
+        first = DB.FilteredElementCollector(scratch.doc).OfCategory(bic).WhereElementIsNotElementType().FirstElement()
+        if first is None:
+            continue
+        category = DB.Category.GetCategory(scratch.doc, bic).Name
+        for parameter in list(first.Parameters)[:25]:
+            name, storage = parameter.Definition.Name, parameter.StorageType
+            if storage == DB.StorageType.Double and parameter.HasValue:
+                asks = [(">", parameter.AsValueString()), ("=", parameter.AsValueString())]
+            elif storage == DB.StorageType.Integer:
+                asks = [("=", parameter.AsInteger()), ("!=", parameter.AsInteger())]
+            elif storage == DB.StorageType.String and parameter.AsString():
+                asks = [("contains", parameter.AsString().split()[0].upper())]
+            elif storage == DB.StorageType.ElementId and parameter.AsValueString():
+                asks = [("=", parameter.AsValueString())]
+            else:
+                continue
+            for op, value in asks:
+                try:
+                    query = build_query(ctx, category=category,
+                                        conditions=[Condition(parameter=name, op=op, value=value)])
+                    found, expected = _filter_ids(query), _python_ids(query)
+                except ToolError:
+                    continue
+                compared += 1
+                if found != expected:
+                    differ.append(f"{category} {name} {op} {value!r}: {len(found)} by filters, {len(expected)} in Python")
+    if not compared:
+        skip("no walls, doors or windows with parameters to compare")
+    expect(not differ, "; ".join(differ[:5]))
+    return f"{compared} conditions on walls, doors and windows: the same elements both ways"
+
+
 CHECKS = [
     ("Double rules compare within epsilon", double_rules_compare_within_epsilon),
     ("string rules ignore case", string_rules_ignore_case),
     ("an element without the parameter fails every rule", an_element_without_the_parameter_fails_every_rule),
     ("a parameter without a value passes only has-no-value", a_parameter_without_a_value_passes_only_has_no_value),
     ("a rule falls back to the element's type", a_rule_falls_back_to_the_elements_type),
+    ("a search finds through Revit's filters what Python found", a_search_finds_through_revits_filters_what_python_found),
 ]

@@ -33,6 +33,7 @@ RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 # commit f7ac715, load 0.76): the figure the "before" column re-measures.
 EARLIER = ("`element_id_list` of 10,000 ids took 282 ms (min 275, max 303, n=5), 28.2 µs per id, of which "
            "222 ms making the ElementIds (run of 2026-11-25, commit f7ac715, 1-minute load 0.76)")
+FILTER_WALLS = 1_000   # walls of the filtered search's smaller model; the larger has twice as many
 
 
 def _per_item(values: list[float], items: int) -> str:
@@ -55,6 +56,8 @@ def boundary_section(repeat: int) -> list[str]:
         costs = worker.run("boundary_costs", repeat=repeat)
         progress("making ElementIds on the real CLR, before and after")
         ids = worker.run("id_scenarios:id_costs", repeat=repeat)
+        progress("a filtered search's crossings on the real CLR, before and after")
+        crossings = worker.run("filter_scenarios:filter_crossings", walls=FILTER_WALLS)
     finally:
         worker.close()
     return lines + [
@@ -64,7 +67,35 @@ def boundary_section(repeat: int) -> list[str]:
         f"| one Python→.NET property read (`doc.Title`) | {spread(costs['property'], 1e6, 'µs')} |",
         f"| one `ElementId.Value` read | {spread(costs['id_value'], 1e6, 'µs')} |",
         f"| one plain Python attribute read, for scale | {spread(costs['python_attribute'], 1e6, 'µs')} |",
-        "", *id_rows(ids),
+        "", *id_rows(ids), *filter_rows(crossings),
+    ]
+
+
+def filter_rows(crossings: dict) -> list[str]:
+    """Crossings per element of a filtered search, from ``filter_scenarios.filter_crossings``."""
+    walls = crossings["walls"]
+
+    def cell(value: float) -> str:
+        return f"{value:g}"
+
+    return [
+        "### A search with a parameter condition: crossings per element, before and after", "",
+        "search_elements' query for \"Walls where Length > 5 m\" (an `ElementQuery` with the compiled condition), "
+        "read on the lane (tests/clr/filter_scenarios.py): *before*, every wall from the collector compared in "
+        "Python (`candidates` + `matches`, what every search did until issue 37); *after*, `labelled()`: the "
+        "condition as an `ElementParameterFilter` rule (`ParameterFilterRuleFactory.CreateGreaterRule` with the "
+        "display tolerance as epsilon) inside the collector, Python only for what the rules cannot say. A crossing "
+        "is a call into a counted member of the lane's shapes (Element.LookupParameter and GetTypeId, Parameter's "
+        "and Definition's members, each element a collector hands to Python; `ElementId.Value` reads are not "
+        f"counted, so *before* is a floor). Per element: the crossings of a model of {2 * walls:,} walls less those "
+        f"of {walls:,}, over {walls:,}, so a search's fixed cost (the types, one element's parameters: "
+        f"{cell(crossings['miss']['fixed_after'])} crossings) drops out.", "",
+        "| walls | before, per wall | after, per wall |", "|---|---:|---:|",
+        f"| that match (8 m) | {cell(crossings['match']['before'])} | {cell(crossings['match']['after'])} |",
+        f"| that do not match (3 m) | {cell(crossings['miss']['before'])} | {cell(crossings['miss']['after'])} |",
+        "",
+        "After, a wall that matches crosses once (handed to Python, which reads nothing of it to decide); "
+        "one that does not match never leaves .NET.", "",
     ]
 
 

@@ -16,19 +16,48 @@ looks them up once, when an id first enters), so a replacement measures the warm
 """
 from __future__ import annotations
 
+import argparse
+import itertools
+import sys
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
 
 from measure import number, progress, ratio, spread, timed
+
+HEADING = "## Query tools at growing model sizes"
+_CHANGES = itertools.count(1)
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+# The searches at 100,000 elements before they handed their conditions to Revit's own filters
+# (issue 37, item 6): the rows of this section the change concerns, in two earlier runs.
+BEFORE_FILTERS = [
+    ("search_elements: Walls with Length > 5 m", "492 ms (min 444, max 642, n=7)", "352 ms (min 242, max 449, n=7)"),
+    ("search_elements: Walls with Length > 5 m, just after a change", "492 ms (min 444, max 642, n=7)",
+     "352 ms (min 242, max 449, n=7)"),
+    ("search_elements: type 'M_Single-Flush: 0762 x 2032mm', any category", "655 ms (min 469, max 675, n=7)",
+     "504 ms (min 312, max 548, n=7)"),
+    ("filter_working_set: Length > 5 m, on all walls", "668 ms (min 594, max 765, n=7)",
+     "364 ms (min 352, max 386, n=7)"),
+]
+BEFORE_RUNS = ("the full benchmark of 2026-11-25 19:06 UTC, commit b0e41a8, load 0.40",
+               "commit c2d02f3 (the last before the filters) measured alone on 2026-11-29 03:25 UTC, load 2.5, "
+               "right before the *after* column (the machine shared with other jobs; a search before the filters "
+               "read every wall whether the model had changed or not)")
+
 
 WALL_LENGTH_OVER_5_M = [{"parameter": "Length", "op": ">", "value": "5 m"}]
 
 # (label, tool, arguments, working set before each run): what an agent asks on a model of any size.
 # "walls" starts each run from a working set of every wall, "empty" from an empty one, so a
-# to_working_set search really replaces the set every time.
+# to_working_set search really replaces the set every time; "changed" also changes one wall's
+# Comments first, so that the model has changed since the last search (the stand-in's parameter
+# filters read the values again: nothing they read before is kept).
 CALLS = [
     ("search_elements: category Walls", "search_elements", {"category": "Walls"}, "empty"),
     ("search_elements: Walls with Length > 5 m", "search_elements",
      {"category": "Walls", "conditions": WALL_LENGTH_OVER_5_M}, "empty"),
+    ("search_elements: Walls with Length > 5 m, just after a change", "search_elements",
+     {"category": "Walls", "conditions": WALL_LENGTH_OVER_5_M}, "changed"),
     ("search_elements: type 'M_Single-Flush: 0762 x 2032mm', any category", "search_elements",
      {"type_name": "M_Single-Flush: 0762 x 2032mm"}, "empty"),
     ("search_elements: category Walls → working set (replace)", "search_elements",
@@ -70,7 +99,9 @@ def measure_size(target: int, repeat: int) -> SizeResult:
         walls = sandbox.on_main_thread(lambda: wall_ids(sandbox.doc))
         result.walls = len(walls)
         starts = {"walls": lambda: sandbox.on_main_thread(lambda: working_set.replace(walls)),
-                  "empty": lambda: sandbox.on_main_thread(working_set.clear)}
+                  "empty": lambda: sandbox.on_main_thread(working_set.clear),
+                  "changed": lambda: sandbox.on_main_thread(lambda: change_a_wall(sandbox.doc, walls[0],
+                                                                                working_set))}
         # Once untimed first: the working set looks up the category of an id the first time it enters.
         starts["walls"]()
         for label, name, arguments, start in CALLS:
@@ -79,6 +110,18 @@ def measure_size(target: int, repeat: int) -> SizeResult:
         starts["walls"]()
         result.times[SUMMARY] = timed(working_set.summary, repeat)
     return result
+
+
+def change_a_wall(doc, wall_id: int, working_set) -> None:
+    """A change to the model (one wall's Comments, in a transaction), and an empty working set."""
+    from Autodesk.Revit import DB
+    from paracore.revit.context import element_id
+    working_set.clear()
+    transaction = DB.Transaction(doc, "bench: a change")
+    transaction.Start()
+    wall = doc.GetElement(element_id(wall_id))
+    wall.LookupParameter("Comments").Set(f"bench change {next(_CHANGES)}")
+    transaction.Commit()
 
 
 def wall_ids(doc) -> list[int]:
@@ -106,6 +149,25 @@ def scaling_table(results: list[SizeResult]) -> list[str]:
     return lines
 
 
+def before_filters_lines(results: list[SizeResult]) -> list[str]:
+    """The searches at 100k before and after Revit's own filters took their conditions."""
+    last = results[-1]
+    if last.target != 100_000:
+        return []
+    lines = ["### The searches before and after Revit's own filters (100,000 elements)", "",
+             "Since issue 37 (item 6) a search hands its type and conditions to Revit's filters "
+             "(`ElementParameterFilter` rules from `ParameterFilterRuleFactory`, after the quick filters; "
+             "lib/paracore/tools/condition_filters.py) and compares in Python only what they cannot say. "
+             f"Before: {BEFORE_RUNS[0]} (first column), and {BEFORE_RUNS[1]} (second). After: the table above. "
+             "The stand-in evaluates a parameter filter over the whole candidate list at once and keeps the "
+             "values it read until the model changes, as a repeated search on an unchanged model reads them "
+             "(each row's first run, not timed, reads them; the row *just after a change* reads them every time).", "",
+             "| measurement | before (2026-11-25) | before (c2d02f3, 2026-11-29) | after |", "|---|---|---|---|"]
+    for label, first, second in BEFORE_FILTERS:
+        lines.append(f"| {label} | {first} | {second} | {spread(last.times[label], 1000, 'ms')} |")
+    return lines + [""]
+
+
 def scaling_section(targets: list[int], repeat: int) -> list[str]:
     results = [measure_size(target, repeat) for target in targets]
     sizes = ", ".join(f"{t:,}" for t in targets)
@@ -117,4 +179,37 @@ def scaling_section(targets: list[int], repeat: int) -> list[str]:
             "filter. The summary is a plain call on a working set of every wall (the agent's thread builds it "
             "for every turn's context and after every working-set change). The last column is the ratio of the "
             "medians, largest model over smallest, beside the ratio of their element counts.", "",
-            *scaling_table(results), ""]
+            *scaling_table(results), "", *before_filters_lines(results)]
+
+
+def replace_section(text: str, section: list[str]) -> str:
+    """``text`` (bench/RESULTS.md) with this section's old lines replaced by ``section``."""
+    lines = text.split("\n")
+    start = lines.index(HEADING)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return "\n".join(lines[:start] + section + lines[end:])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="The query tools' scaling section of the benchmark, alone.")
+    parser.add_argument("--repeat", type=int, default=7, help="runs per figure (the full benchmark's 7)")
+    parser.add_argument("--write", action="store_true", help="replace the section in bench/RESULTS.md")
+    args = parser.parse_args(argv)
+    import machine
+    now = datetime.now(timezone.utc)
+    load = machine.load_average()
+    section = scaling_section([1_000, 10_000, 100_000], args.repeat)
+    section[1:1] = ["", f"Measured alone (`python3 bench/scaling.py --write`), {now:%Y-%m-%d %H:%M} UTC, commit "
+                        f"{machine.git_commit()}, 1-minute load average at the start {load}; the rest of this report "
+                        "is from the run in its header."]
+    print("\n".join(section))
+    if args.write:
+        RESULTS.write_text(replace_section(RESULTS.read_text(encoding="utf-8"), section), encoding="utf-8")
+        progress(f"written to {RESULTS.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    ROOT = Path(__file__).resolve().parents[1]
+    sys.path[:0] = [str(ROOT / "stubs"), str(ROOT / "lib")]
+    sys.exit(main())

@@ -31,7 +31,13 @@ ARRAY_PARAMETERS: frozenset[str] = frozenset()
 
 PUBLIC_CONSTRUCTORS = frozenset({
     "ElementIdSetFilter", "ElementMulticategoryFilter", "LogicalAndFilter", "LogicalOrFilter",
-    "ElementCategoryFilter", "ElementLevelFilter", "FilteredElementCollector", "SchedulableField"})
+    "ElementCategoryFilter", "ElementLevelFilter", "FilteredElementCollector", "SchedulableField",
+    # parameter filters (_filter_rules.py)
+    "ElementParameterFilter", "ParameterValueProvider", "FilterDoubleRule", "FilterIntegerRule",
+    "FilterElementIdRule", "FilterStringRule", "FilterInverseRule", "HasValueFilterRule", "HasNoValueFilterRule",
+    "FilterNumericEquals", "FilterNumericGreater", "FilterNumericGreaterOrEqual", "FilterNumericLess",
+    "FilterNumericLessOrEqual", "FilterStringEquals", "FilterStringContains", "FilterStringBeginsWith",
+    "FilterStringEndsWith", "FilterStringGreater", "FilterStringLess"})
 """Classes whose stand-in constructor is the real, public one (checked like a method, and named
 ``Class..ctor`` as pythonnet names it). The stand-in's other constructors are its own: elements,
 parameters and events get internal state through them, so they are left alone."""

@@ -60,7 +60,10 @@ namespace Autodesk.Revit.DB
 
     public enum CategoryType { Invalid = 0, Model = 1, Annotation = 2, Internal = 4, AnalyticalModel = 5 }
 
-    public enum BuiltInParameter { INVALID = -1, ALL_MODEL_MARK = -1001203, ROOM_NAME = -1006900, ROOM_NUMBER = -1006901 }
+    public enum BuiltInParameter { INVALID = -1, ALL_MODEL_MARK = -1001203, ROOM_NAME = -1006900, ROOM_NUMBER = -1006901,
+                                   CURVE_ELEM_LENGTH = -1004005, ELEM_TYPE_PARAM = -1002052 }
+
+    public enum StorageType { None = 0, Integer = 1, Double = 2, String = 3, ElementId = 4 }
 
     public enum ViewType { Undefined = 0, FloorPlan = 1, CeilingPlan = 2, Elevation = 3, ThreeD = 4, Schedule = 5, DrawingSheet = 6 }
 
@@ -237,22 +240,60 @@ namespace Autodesk.Revit.DB
         public CategoryType CategoryType { get; internal set; }
     }
 
+    // A parameter: text (the lane's names and marks), or a Double with a spec (a wall's Length).
+    // Every public member read from Python counts one crossing (ParacoreClrLane.Crossings).
     public class Parameter
     {
         private readonly string value;
-        internal Parameter(string value) { this.value = value; }
-        public string AsString() { return value; }
+        internal readonly double Number;
+        internal readonly StorageType Storage;
+        internal readonly ElementId ParameterId;
+        private readonly Definition definition;
+        internal Parameter(string value) { this.value = value; Storage = StorageType.String; ParameterId = ElementId.InvalidElementId; }
+        internal Parameter(BuiltInParameter id, string name, double number, ForgeTypeId spec)
+        {
+            Number = number;
+            Storage = StorageType.Double;
+            ParameterId = new ElementId(id);
+            definition = new Definition(name, spec);
+        }
+        public string AsString() { ParacoreClrLane.Crossings.Count++; return value; }
+        public double AsDouble() { ParacoreClrLane.Crossings.Count++; return Number; }
+        public bool HasValue { get { ParacoreClrLane.Crossings.Count++; return true; } }
+        public bool IsShared { get { ParacoreClrLane.Crossings.Count++; return false; } }
+        public StorageType StorageType { get { ParacoreClrLane.Crossings.Count++; return Storage; } }
+        public ElementId Id { get { ParacoreClrLane.Crossings.Count++; return ParameterId; } }
+        public Definition Definition { get { ParacoreClrLane.Crossings.Count++; return definition; } }
+    }
+
+    public class Definition
+    {
+        private readonly string name;
+        private readonly ForgeTypeId spec;
+        internal Definition(string name, ForgeTypeId spec) { this.name = name; this.spec = spec; }
+        public string Name { get { ParacoreClrLane.Crossings.Count++; return name; } }
+        public ForgeTypeId GetDataType() { ParacoreClrLane.Crossings.Count++; return spec; }
     }
 
     public class ForgeTypeId
     {
         public ForgeTypeId(string typeId) { TypeId = typeId; }
         public string TypeId { get; private set; }
+        // Revit's ForgeTypeId compares by its TypeId (operator == and Equals).
+        public override bool Equals(object obj) { ForgeTypeId other = obj as ForgeTypeId; return other != null && other.TypeId == TypeId; }
+        public override int GetHashCode() { return TypeId.GetHashCode(); }
     }
 
     public static class SpecTypeId
     {
         public static ForgeTypeId Length { get { return new ForgeTypeId("autodesk.spec.aec:length-2.0.0"); } }
+        public static ForgeTypeId Angle { get { return new ForgeTypeId("autodesk.spec.aec:angle-2.0.0"); } }
+    }
+
+    public static class UnitUtils
+    {
+        // The lane's units are metres: internal feet are metres / 0.3048.
+        public static double ConvertToInternalUnits(double value, ForgeTypeId unitTypeId) { return value / 0.3048; }
     }
 
     public class FormatOptions
@@ -260,6 +301,7 @@ namespace Autodesk.Revit.DB
         private readonly ForgeTypeId unit;
         internal FormatOptions(ForgeTypeId unit) { this.unit = unit; }
         public ForgeTypeId GetUnitTypeId() { return unit; }
+        public double Accuracy { get { return 0.001; } }
     }
 
     public class Units
@@ -298,7 +340,7 @@ namespace Autodesk.Revit.DB
         public ElementId OwnerViewId { get; internal set; }
         internal ElementId TypeId { get; set; }
 
-        public ElementId GetTypeId() { return TypeId; }
+        public ElementId GetTypeId() { ParacoreClrLane.Crossings.Count++; return TypeId; }
 
         // The user workset the element is on (the lane's Document.Worksets; "Workset1", id 0, by default).
         public WorksetId WorksetId
@@ -322,6 +364,21 @@ namespace Autodesk.Revit.DB
         }
 
         internal void SetParameter(BuiltInParameter parameterId, string value) { parameters[parameterId] = new Parameter(value); }
+
+        private readonly Dictionary<string, Parameter> named = new Dictionary<string, Parameter>();
+        internal void AddParameter(Parameter parameter, string name) { named[name] = parameter; }
+        internal Parameter ParameterWithId(ElementId id)
+        {
+            foreach (Parameter parameter in named.Values) if (parameter.ParameterId == id) return parameter;
+            return null;
+        }
+
+        public Parameter LookupParameter(string name)
+        {
+            ParacoreClrLane.Crossings.Count++;
+            Parameter found;
+            return named.TryGetValue(name, out found) ? found : null;
+        }
     }
 
     public class ElementType : Element
@@ -1037,6 +1094,127 @@ namespace Autodesk.Revit.DB
         }
     }
 
+    // Element filters and parameter rules: evaluated inside .NET, reading no public member.
+    public abstract class ElementFilter
+    {
+        internal abstract bool Passes(Element element);
+        public bool PassesFilter(Element element) { return Passes(element); }
+    }
+
+    public abstract class ElementQuickFilter : ElementFilter { }
+
+    public abstract class ElementSlowFilter : ElementFilter { }
+
+    public class LogicalOrFilter : ElementFilter
+    {
+        private readonly List<ElementFilter> filters;
+        public LogicalOrFilter(IList<ElementFilter> filters) { this.filters = new List<ElementFilter>(filters); }
+        internal override bool Passes(Element element)
+        {
+            foreach (ElementFilter filter in filters) if (filter.Passes(element)) return true;
+            return false;
+        }
+    }
+
+    public class ElementParameterFilter : ElementSlowFilter
+    {
+        private readonly FilterRule rule;
+        public ElementParameterFilter(FilterRule filterRule) { rule = filterRule; }
+        internal override bool Passes(Element element) { return rule.Passes(element); }
+    }
+
+    public abstract class FilterRule
+    {
+        internal abstract bool Passes(Element element);
+        public bool ElementPasses(Element element) { return Passes(element); }
+    }
+
+    public abstract class FilterValueRule : FilterRule { }
+
+    public abstract class FilterNumericValueRule : FilterValueRule { }
+
+    public abstract class FilterNumericRuleEvaluator
+    {
+        internal abstract bool Compare(double value, double rule, double epsilon);
+    }
+
+    public class FilterNumericEquals : FilterNumericRuleEvaluator
+    {
+        internal override bool Compare(double value, double rule, double epsilon) { return Math.Abs(value - rule) <= epsilon; }
+    }
+
+    public class FilterNumericGreater : FilterNumericRuleEvaluator
+    {
+        internal override bool Compare(double value, double rule, double epsilon) { return value > rule + epsilon; }
+    }
+
+    public class FilterNumericGreaterOrEqual : FilterNumericRuleEvaluator
+    {
+        internal override bool Compare(double value, double rule, double epsilon) { return value >= rule - epsilon; }
+    }
+
+    public class FilterNumericLess : FilterNumericRuleEvaluator
+    {
+        internal override bool Compare(double value, double rule, double epsilon) { return value < rule - epsilon; }
+    }
+
+    public class FilterNumericLessOrEqual : FilterNumericRuleEvaluator
+    {
+        internal override bool Compare(double value, double rule, double epsilon) { return value <= rule + epsilon; }
+    }
+
+    public abstract class FilterableValueProvider { }
+
+    public class ParameterValueProvider : FilterableValueProvider
+    {
+        internal readonly ElementId Id;
+        public ParameterValueProvider(ElementId parameter) { Id = parameter; }
+        public ElementId Parameter { get { return Id; } }
+    }
+
+    // A Double rule: an element without the parameter fails it.
+    public class FilterDoubleRule : FilterNumericValueRule
+    {
+        private readonly ParameterValueProvider provider;
+        private readonly FilterNumericRuleEvaluator evaluator;
+        public FilterDoubleRule(FilterableValueProvider valueProvider, FilterNumericRuleEvaluator evaluator, double ruleValue, double epsilon)
+        {
+            provider = (ParameterValueProvider)valueProvider;
+            this.evaluator = evaluator;
+            RuleValue = ruleValue;
+            Epsilon = epsilon;
+        }
+        public double RuleValue { get; private set; }
+        public double Epsilon { get; private set; }
+        internal override bool Passes(Element element)
+        {
+            Parameter parameter = element.ParameterWithId(provider.Id);
+            return parameter != null && parameter.Storage == StorageType.Double && evaluator.Compare(parameter.Number, RuleValue, Epsilon);
+        }
+    }
+
+    public class FilterInverseRule : FilterRule
+    {
+        private readonly FilterRule inner;
+        public FilterInverseRule(FilterRule innerRule) { inner = innerRule; }
+        public FilterRule GetInnerRule() { return inner; }
+        internal override bool Passes(Element element) { return !inner.Passes(element); }
+    }
+
+    public class ParameterFilterRuleFactory
+    {
+        private static FilterRule Double(ElementId parameter, FilterNumericRuleEvaluator evaluator, double value, double epsilon)
+        {
+            return new FilterDoubleRule(new ParameterValueProvider(parameter), evaluator, value, epsilon);
+        }
+        public static FilterRule CreateEqualsRule(ElementId parameter, double value, double epsilon) { return Double(parameter, new FilterNumericEquals(), value, epsilon); }
+        public static FilterRule CreateNotEqualsRule(ElementId parameter, double value, double epsilon) { return new FilterInverseRule(Double(parameter, new FilterNumericEquals(), value, epsilon)); }
+        public static FilterRule CreateGreaterRule(ElementId parameter, double value, double epsilon) { return Double(parameter, new FilterNumericGreater(), value, epsilon); }
+        public static FilterRule CreateGreaterOrEqualRule(ElementId parameter, double value, double epsilon) { return Double(parameter, new FilterNumericGreaterOrEqual(), value, epsilon); }
+        public static FilterRule CreateLessRule(ElementId parameter, double value, double epsilon) { return Double(parameter, new FilterNumericLess(), value, epsilon); }
+        public static FilterRule CreateLessOrEqualRule(ElementId parameter, double value, double epsilon) { return Double(parameter, new FilterNumericLessOrEqual(), value, epsilon); }
+    }
+
     // The filters Paracore chains. A view's collector holds the elements that view shows: model
     // elements (no owner view) and what the view owns, never views or types.
     public class FilteredElementCollector : IEnumerable<Element>
@@ -1062,21 +1240,33 @@ namespace Autodesk.Revit.DB
             return Where(e => e.Category != null && e.Category.Id == categoryId);
         }
         public FilteredElementCollector WhereElementIsNotElementType() { return Where(e => !(e is ElementType)); }
+        public FilteredElementCollector WhereElementIsElementType() { return Where(e => e is ElementType); }
+        public FilteredElementCollector WherePasses(ElementFilter filter) { return Where(filter.Passes); }
 
         public Element FirstElement()
         {
-            foreach (Element element in this) return element;
+            foreach (Element element in Matching()) return element;
             return null;
         }
 
         public ICollection<ElementId> ToElementIds()
         {
             List<ElementId> ids = new List<ElementId>();
-            foreach (Element element in this) ids.Add(element.Id);
+            foreach (Element element in Matching()) ids.Add(element.Id);
             return ids;
         }
 
+        // Each element handed to Python is one crossing; the filters run inside .NET.
         public IEnumerator<Element> GetEnumerator()
+        {
+            foreach (Element element in Matching())
+            {
+                ParacoreClrLane.Crossings.Count++;
+                yield return element;
+            }
+        }
+
+        private IEnumerable<Element> Matching()
         {
             foreach (Element element in document.All())
             {
@@ -2545,6 +2735,13 @@ namespace ParacoreClrLane
     using Autodesk.Revit.DB.Events;
     using Autodesk.Revit.UI;
 
+    // Python→.NET crossings the lane's counted members saw (Element.LookupParameter and GetTypeId,
+    // Parameter's and Definition's members, each element a collector hands to Python).
+    public static class Crossings
+    {
+        public static long Count;
+    }
+
     // The test's hand on the application: what Revit itself would do, not API.
     public static class Revit
     {
@@ -2818,6 +3015,9 @@ namespace ParacoreClrLane
             Wall wall = document.Register(new Wall(document, document.TakeId(),
                                                    Line.CreateBound(new XYZ(x1, y1, 0), new XYZ(x2, y2, 0)), width));
             wall.Category = new Category(BuiltInCategory.OST_Walls, "Walls");
+            double dx = x2 - x1, dy = y2 - y1;
+            wall.AddParameter(new Parameter(BuiltInParameter.CURVE_ELEM_LENGTH, "Length", Math.Sqrt(dx * dx + dy * dy),
+                                            SpecTypeId.Length), "Length");
             return wall;
         }
 

@@ -3,9 +3,11 @@ filter_working_set).
 
 A query is resolved against the document once, before any element is read: the category, the
 level and the type are looked up by name, and every condition's parameter name is checked, so a
-mistake comes back as a ToolError listing the valid choices. Then `ElementQuery.candidates()`
-lets Revit's collector do the cheap filtering (category index, level, view, not a type) and
-`ElementQuery.matches(element)` applies what is left (type, conditions) in Python.
+mistake comes back as a ToolError listing the valid choices. Then `ElementQuery.labelled()` hands
+the query to Revit's own filters, category by category (condition_filters: quick filters first,
+then ElementParameterFilter rules for the type and the conditions), and compares in Python only
+what those filters cannot say, on the elements they pass. `ElementQuery.matches(element)` applies
+every criterion in Python, for elements that do not come from a collector (the working set).
 
 How a condition compares (by the parameter's storage type):
 - String: =, != and contains, ignoring case; an empty parameter equals "".
@@ -31,6 +33,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, parse_angle
 from paracore.core.working_set import singular
+from paracore.tools.condition_filters import plan_category
 from paracore.tools.layer_query import LayerCondition, compile_layer_condition, types_with_layer
 from paracore.tools.lookup import (
     _no_such_type,
@@ -75,6 +78,7 @@ class ElementQuery:
     level: Any = None                    # the Level element or None
     type_ids: set[int] | None = None     # ids of the matching types, or None for any type
     type_name: str | None = None
+    type_categories: dict[int, int] = field(default_factory=dict)   # matching type id -> its category
     conditions: list["_CompiledCondition"] = field(default_factory=list)
     view: Any = None                     # the active view when in_active_view
     layer: Any = None                    # a CompiledLayerCondition: its types are in type_ids
@@ -92,26 +96,106 @@ class ElementQuery:
         return collector
 
     def labelled(self):
-        """(category name, element) for every element passing the collectors' filters.
+        """(category name, element) for every element that matches the query.
 
         The query's category, or else every model category (walls, doors, rooms...; not views,
         levels or internal elements), one collector per category so that Revit's category index
-        does the work. In a view, one collector for the view (it already holds few elements).
+        does the work, and Revit's parameter filters the rest (condition_filters.plan_category);
+        Python compares only what they cannot say. In the active view over every category, one
+        collector for the view (it already holds few elements) and Python for the type and the
+        conditions.
         """
-        from Autodesk.Revit import DB
-        if self.category is not None:
-            label = self.category_label
-            for element in self.collector(self.category):
-                yield label, element
-            return
-        categories = model_categories(self.ctx)
-        if self.view is None:
-            for bic, label in categories:
-                for element in self.collector(bic):
+        if self.view is not None and self.category is None:
+            for label, element in self._view_candidates():
+                if self.matches(element):
                     yield label, element
             return
+        categories = ([(self.category, self.category_label)] if self.category is not None
+                      else model_categories(self.ctx))
+        for bic, label in categories:
+            plan = plan_category(self, bic)
+            if plan.empty:
+                continue
+            collector = self.collector(bic)
+            for element_filter in plan.filters:
+                collector = collector.WherePasses(element_filter)
+            residue = plan.residue
+            for element in collector:
+                if all(condition.matches(element) for condition in residue):
+                    yield label, element
+
+    def candidates(self):
+        """Every element passing the collectors' cheap filters (category, level, view, not a type),
+        whatever its type and conditions: the sample a query's names are checked against."""
+        if self.view is not None and self.category is None:
+            for _label, element in self._view_candidates():
+                yield element
+            return
+        categories = ([self.category] if self.category is not None
+                      else [bic for bic, _label in model_categories(self.ctx)])
+        for bic in categories:
+            yield from self.collector(bic)
+
+    def kept_among(self, elements: list, category_names: set[str] | None = None) -> set[int]:
+        """Ids of ``elements`` (the working set's) that match every criterion, read as `labelled`
+        reads the model: per model category (the query's, or each), a collector over the working
+        set's ids with Revit's filters, Python for the residue. The few elements no such collector
+        reads (types, elements outside the model categories) are compared in Python
+        (`matches_all`), found by two more collectors, not by reading each element.
+        ``category_names``: the categories the elements are known to be in (the working set keeps
+        them), so that only those categories' collectors run; None for every model category."""
+        from Autodesk.Revit import DB
+        from System.Collections.Generic import List
+        if not elements:
+            return set()
+        id_value = self.ctx.id_value
+        scope = self.ctx.element_id_list([e.Id for e in elements])   # Revit's ElementIds, as they are
+        categories = model_categories(self.ctx)
+        kept: set[int] = set()
+        for bic, label in categories:
+            if self.category is not None and int(bic) != int(self.category):
+                continue
+            if category_names is not None and label not in category_names:
+                continue
+            plan = plan_category(self, bic)
+            if plan.empty:
+                continue
+            collector = self._in_scope(scope).OfCategory(bic).WhereElementIsNotElementType()
+            if self.level is not None:
+                collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
+            for element_filter in plan.filters:
+                collector = collector.WherePasses(element_filter)
+            kept.update(id_value(e.Id) for e in collector
+                        if all(condition.matches(e) for condition in plan.residue))
+        outside = []
+        if category_names is None or not category_names <= {label for _bic, label in categories}:
+            wanted = List[DB.BuiltInCategory]()
+            for bic, _label in categories:
+                wanted.Add(bic)
+            outside = list(self._in_scope(scope).WhereElementIsNotElementType().WherePasses(
+                DB.ElementMulticategoryFilter(wanted, True)))
+        for element in [*outside, *self._in_scope(scope).WhereElementIsElementType()]:
+            if self.matches_all(element):
+                kept.add(id_value(element.Id))
+        return kept
+
+    def _in_scope(self, scope):
+        from Autodesk.Revit import DB
+        return DB.FilteredElementCollector(self.ctx.doc, scope)
+
+    def _view_candidates(self):
+        """(category name, element) of the active view's model elements: the model categories as
+        an ElementMulticategoryFilter (a quick filter), so the view's annotation and internal
+        elements never reach Python."""
+        from Autodesk.Revit import DB
+        from System.Collections.Generic import List
+        categories = model_categories(self.ctx)
         labels = {int(bic): label for bic, label in categories}
-        collector = DB.FilteredElementCollector(self.ctx.doc, self.view.Id).WhereElementIsNotElementType()
+        wanted = List[DB.BuiltInCategory]()
+        for bic, _label in categories:
+            wanted.Add(bic)
+        collector = (DB.FilteredElementCollector(self.ctx.doc, self.view.Id).WhereElementIsNotElementType()
+                     .WherePasses(DB.ElementMulticategoryFilter(wanted)))
         if self.level is not None:
             collector = collector.WherePasses(DB.ElementLevelFilter(self.level.Id))
         for element in collector:
@@ -120,14 +204,9 @@ class ElementQuery:
             if label is not None:
                 yield label, element
 
-    def candidates(self):
-        """Every element passing the collectors' filters."""
-        for _label, element in self.labelled():
-            yield element
-
     # -- Python side ---------------------------------------------------------------------------------
     def matches(self, element) -> bool:
-        """Type and conditions (the collector has done the rest)."""
+        """Type and conditions, in Python (the collector has done the rest)."""
         if self.type_ids is not None and self.ctx.id_value(element.GetTypeId()) not in self.type_ids:
             return False
         return all(condition.matches(element) for condition in self.conditions)
@@ -190,11 +269,13 @@ def build_query(ctx, *, category: str | None = None, level: str | None = None,
             raise ToolError("Revit has no active view. Open a view, or leave in_active_view false.")
         query.view = view
     if type_name is not None:
-        query.type_ids, query.type_name = _matching_types(ctx, query, type_name)
-    if layer is not None:   # the layered types that have such a layer (layer_query)
+        query.type_ids, query.type_name, query.type_categories = _matching_types(ctx, query, type_name)
+    if layer is not None:   # the layered types that have such a layer (layer_query), with their categories
         query.layer = compile_layer_condition(ctx, layer)
         with_layer = types_with_layer(ctx, query.layer, query.category)
-        query.type_ids = with_layer if query.type_ids is None else query.type_ids & with_layer
+        if query.type_ids is not None:
+            with_layer = {tid: cat for tid, cat in with_layer.items() if tid in query.type_ids}
+        query.type_ids, query.type_categories = set(with_layer), with_layer
     if conditions:
         if elements is None:
             sample = _first(query.candidates(), NAME_SAMPLE)
@@ -238,16 +319,18 @@ def model_categories(ctx) -> list[tuple]:
     return found
 
 
-def _matching_types(ctx, query: ElementQuery, name: str) -> tuple[set[int], str]:
-    """Ids of the types called ``name`` ("Family: Type" or the type name) in the query's category."""
+def _matching_types(ctx, query: ElementQuery, name: str) -> tuple[set[int], str, dict[int, int]]:
+    """Ids of the types called ``name`` ("Family: Type" or the type name) in the query's category,
+    and the category of each (so that a search reads only the categories that have one)."""
     from Autodesk.Revit import DB
     collector = DB.FilteredElementCollector(ctx.doc)
     if query.category is not None:
         collector = collector.OfCategory(query.category)
     types = list(collector.WhereElementIsElementType())
-    ids = {ctx.id_value(t.Id) for t in types if names_match(type_label(t), name) or names_match(t.Name, name)}
-    if ids:
-        return ids, name
+    matching = [t for t in types if names_match(type_label(t), name) or names_match(t.Name, name)]
+    if matching:
+        return ({ctx.id_value(t.Id) for t in matching}, name,
+                {ctx.id_value(t.Id): _category_value(ctx, t) for t in matching})
     kind = f"{singular(query.category_label)} type" if query.category_label else "type"
     labels = sorted({type_label(t) for t in types})
     if not labels:
@@ -255,17 +338,27 @@ def _matching_types(ctx, query: ElementQuery, name: str) -> tuple[set[int], str]
     raise ToolError(_no_such_type(kind, name, labels))
 
 
+def _category_value(ctx, element) -> int | None:
+    category = element.Category
+    return ctx.id_value(category.Id) if category is not None else None
+
+
 # --- conditions ------------------------------------------------------------------------------------------
 
 
 def _compile(ctx, condition: Condition, sample: list, everything: Callable, where: str) -> "_CompiledCondition":
-    name = _parameter_name(ctx, condition.parameter, sample, everything, where)
+    name, rare = _parameter_name(ctx, condition.parameter, sample, everything, where)
     compiled = _CompiledCondition(ctx, name, condition.op, condition.value)
+    compiled.rare = rare
+    checked = False
     for element in sample:  # check the value against the parameter's type now, before searching
         parameter = find_parameter(ctx, element, name)
-        if parameter is not None:
+        if parameter is not None and not checked:
             compiled.comparator(parameter)
-            break
+            checked = True
+        own = element.LookupParameter(name)
+        if own is not None:   # the element's own parameters by id: the filters' rules read them
+            compiled.instance_parameters.setdefault(ctx.id_value(own.Id), own)
     return compiled
 
 
@@ -299,16 +392,18 @@ def parameter_names(ctx, elements, with_types: bool = True) -> list[str]:
     return list(names)
 
 
-def _parameter_name(ctx, name: str, sample: list, everything: Callable, where: str) -> str:
-    """The parameter name as Revit spells it; a ToolError with close names when there is none."""
+def _parameter_name(ctx, name: str, sample: list, everything: Callable, where: str) -> tuple[str, bool]:
+    """The parameter name as Revit spells it, and whether only elements after the sample have it
+    (its ids are then unknown to the filters: Python compares it); a ToolError with close names
+    when there is none."""
     known = parameter_names(ctx, sample)
     if name in known:
-        return name
+        return name, False
     for candidate in known:
         if names_match(candidate, name):
-            return candidate
+            return candidate, False
     if sample and any(find_parameter(ctx, e, name) is not None for e in everything()):
-        return name  # a rarer parameter, on elements after the sample
+        return name, True  # a rarer parameter, on elements after the sample
     raise ToolError(no_such_parameter(name, known, where))
 
 
@@ -340,6 +435,8 @@ class _CompiledCondition:
         self._comparators: dict[int, Callable] = {}
         self._by_type: dict[int, bool] = {}   # type id -> result, for type parameters
         self._names: dict[int, str] = {}      # referenced element id -> name, for ElementId params
+        self.rare = False                     # found only after the sample (see _parameter_name)
+        self.instance_parameters: dict = {}   # id -> a Parameter of the sample's own (not types')
 
     @property
     def text(self) -> str:
@@ -505,6 +602,30 @@ class _CompiledCondition:
             except Exception:  # noqa: BLE001 - a unit Revit cannot convert: exact comparison
                 pass
         return target, tolerance
+
+    # -- what Revit's filters need (condition_filters) ---------------------------------------------
+    def double_target(self, parameter) -> tuple[float, float]:
+        """The value in internal units and the tolerance, as the Double comparator uses them."""
+        return self._double_target(_spec_of(parameter))
+
+    def is_yes_no(self, parameter) -> bool:
+        spec = _spec_of(parameter)
+        return spec is not None and spec.TypeId.split(":")[-1].startswith("spec.bool")
+
+    def yes_no_wanted(self) -> bool:
+        return str(self.value).strip().casefold() in _YES
+
+    def number(self) -> float | None:
+        return _number(self.value)
+
+    def folded_text(self) -> str:
+        return _fold(_as_text(self.value))
+
+    def level_name_matches(self, name: str) -> bool:
+        """Whether a reference to a level called ``name`` passes this "=" or "contains" condition,
+        as the ElementId comparator reads it (the level's folded name)."""
+        wanted, shown = self.folded_text(), _fold(name or "")
+        return wanted in shown if self.op == "contains" else shown == wanted
 
     def _require(self, ops: tuple, kind: str) -> None:
         if self.op not in ops:

@@ -129,17 +129,19 @@ def compile_layer_condition(ctx, condition: LayerCondition) -> CompiledLayerCond
                                                   thickness))
 
 
-def types_with_layer(ctx, condition: CompiledLayerCondition, category=None) -> set[int]:
-    """Ids of the layered types (of ``category``, or any) that have a layer meeting ``condition``."""
+def types_with_layer(ctx, condition: CompiledLayerCondition, category=None) -> dict[int, int | None]:
+    """The layered types (of ``category``, or any) that have a layer meeting ``condition``: each id with
+    its category's id, so that a search reads only the categories that have one (condition_filters)."""
     from Autodesk.Revit import DB
     collector = DB.FilteredElementCollector(ctx.doc)
     if category is not None:
         collector = collector.OfCategory(category)
-    found = set()
+    found = {}
     for element_type in collector.OfClass(DB.HostObjAttributes):
         rows = layers_of(ctx, element_type)
         if rows and any(condition.met_by(row) for row in rows):
-            found.add(ctx.id_value(element_type.Id))
+            category = element_type.Category
+            found[ctx.id_value(element_type.Id)] = ctx.id_value(category.Id) if category is not None else None
     return found
 
 

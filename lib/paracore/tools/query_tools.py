@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.linked import parse_all_linked
 from paracore.core.units import format_length
-from paracore.core.working_set import singular
+from paracore.core.working_set import UNKNOWN, singular
 from paracore.tools.element_query import (
     NAME_SAMPLE,
     Condition,
@@ -333,9 +333,7 @@ def search_elements(ctx, args: SearchElementsArgs):
     count, ids, sample = 0, [], []
     by_category: Counter = Counter()
     id_value = ctx.id_value
-    for category, element in query.labelled():
-        if not query.matches(element):
-            continue
+    for category, element in query.labelled():   # only matches: Revit's filters and the rest
         count += 1
         by_category[category] += 1
         if keep_ids:
@@ -388,11 +386,10 @@ def _search_links(ctx, args: SearchElementsArgs):
             continue
         searched.append(link.label)
         for category, element in query.labelled():
-            if query.matches(element):
-                found.append(links.describe(link, element))
-                by_category[category] += 1
-                if len(sample) < args.limit:
-                    sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
+            found.append(links.describe(link, element))
+            by_category[category] += 1
+            if len(sample) < args.limit:
+                sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
     if not searched:
         raise ToolError("Nothing could be searched: " + " | ".join(refused))
     where = listed([f"'{label}'" for label in searched], 6)
@@ -458,8 +455,10 @@ def filter_working_set(ctx, args: FilterWorkingSetArgs):
     else:
         criteria = query.criteria()
     kept, removed = [], []
+    known = set(ctx.session.working_set.category_counts())   # the working set knows each id's category
+    matching = query.kept_among(elements, None if UNKNOWN in known else known)   # Revit's filters
     for element in elements:
-        (kept if query.matches_all(element) else removed).append(element)
+        (kept if ctx.id_value(element.Id) in matching else removed).append(element)
     kept_ids = [ctx.id_value(e.Id) for e in kept]
     kept_linked, linked_note = _filter_linked(linked, args, query)
 

@@ -8,6 +8,14 @@ from ._collector import (ElementCategoryFilter, ElementClassFilter, ElementFilte
                          ElementQuickFilter, ElementSlowFilter, FilteredElementCollector,
                          LogicalAndFilter, LogicalOrFilter)
 from ._document import Document
+from ._filter_rules import (ElementParameterFilter, FilterableValueProvider, FilterDoubleRule, FilterElementIdRule,
+                            FilterIntegerRule, FilterInverseRule, FilterNumericEquals, FilterNumericGreater,
+                            FilterNumericGreaterOrEqual, FilterNumericLess, FilterNumericLessOrEqual,
+                            FilterNumericRuleEvaluator, FilterNumericValueRule, FilterRule, FilterStringBeginsWith,
+                            FilterStringContains, FilterStringEndsWith, FilterStringEquals, FilterStringGreater,
+                            FilterStringLess, FilterStringRule, FilterStringRuleEvaluator, FilterValueRule,
+                            HasNoValueFilterRule, HasValueFilterRule, ParameterFilterRuleFactory,
+                            ParameterValuePresenceRule, ParameterValueProvider)
 from ._element import Category, Element, ElementType, Location, LocationCurve, LocationPoint
 from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, FamilySymbol, Floor,
                         FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
@@ -80,6 +88,14 @@ __all__ = [
     "FilteredElementCollector", "ElementFilter", "ElementQuickFilter", "ElementSlowFilter",
     "ElementCategoryFilter", "ElementMulticategoryFilter", "ElementClassFilter", "ElementLevelFilter",
     "ElementIdSetFilter", "ElementLogicalFilter", "LogicalOrFilter", "LogicalAndFilter",
+    # parameter filters: rules built by ParameterFilterRuleFactory, evaluated inside the collector
+    "ElementParameterFilter", "ParameterFilterRuleFactory", "ParameterValueProvider", "FilterableValueProvider",
+    "FilterRule", "FilterValueRule", "FilterNumericValueRule", "FilterDoubleRule", "FilterIntegerRule",
+    "FilterElementIdRule", "FilterStringRule", "FilterInverseRule", "ParameterValuePresenceRule",
+    "HasValueFilterRule", "HasNoValueFilterRule", "FilterNumericRuleEvaluator", "FilterNumericEquals",
+    "FilterNumericGreater", "FilterNumericGreaterOrEqual", "FilterNumericLess", "FilterNumericLessOrEqual",
+    "FilterStringRuleEvaluator", "FilterStringEquals", "FilterStringContains", "FilterStringBeginsWith",
+    "FilterStringEndsWith", "FilterStringGreater", "FilterStringLess",
     # transactions and failures
     "Transaction", "SubTransaction", "TransactionGroup", "TransactionStatus", "FailureHandlingOptions",
     "IFailuresPreprocessor", "FailuresAccessor", "FailureMessageAccessor", "FailureMessage",

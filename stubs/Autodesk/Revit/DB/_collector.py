@@ -40,6 +40,11 @@ class ElementFilter:
     def _test(self, element) -> bool:
         raise NotImplementedError
 
+    def _select(self, elements: list) -> list:
+        """The elements of a candidate list that pass, in order: the collector's batch path."""
+        passes = self._passes
+        return [e for e in elements if passes(e)]
+
 
 @api_class
 class ElementQuickFilter(ElementFilter):
@@ -73,6 +78,10 @@ class ElementMulticategoryFilter(ElementQuickFilter):
 
     def _test(self, element) -> bool:
         return element._state.get("category") in self._categories
+
+    def _select(self, elements: list) -> list:
+        categories, inverted = self._categories, self._inverted
+        return [e for e in elements if (e._state.get("category") in categories) != inverted]
 
 
 @api_class
@@ -137,6 +146,10 @@ class ElementLogicalFilter(ElementFilter):
             filters = tuple(filters[0])
         self._filters = list(filters)
 
+    @property
+    def _batched(self) -> bool:
+        return any(getattr(f, "_batched", False) for f in self._filters)
+
     def GetFilters(self):  # noqa: N802
         from System.Collections.Generic import List
         return List[ElementFilter]._of(self._filters)
@@ -147,11 +160,25 @@ class LogicalOrFilter(ElementLogicalFilter):
     def _test(self, element) -> bool:
         return any(f._passes(element) for f in self._filters)
 
+    def _select(self, elements: list) -> list:
+        passing: set[int] = set()
+        rest = elements
+        for f in self._filters:   # each filter reads only the elements no earlier one passed
+            chosen = f._select(rest)
+            passing.update(id(e) for e in chosen)
+            rest = [e for e in rest if id(e) not in passing]
+        return [e for e in elements if id(e) in passing]
+
 
 @api_class
 class LogicalAndFilter(ElementLogicalFilter):
     def _test(self, element) -> bool:
         return all(f._passes(element) for f in self._filters)
+
+    def _select(self, elements: list) -> list:
+        for f in self._filters:
+            elements = f._select(elements)
+        return elements
 
 
 @api_class
@@ -160,8 +187,9 @@ class FilteredElementCollector:
         """FilteredElementCollector(doc), (doc, viewId) or (doc, ICollection<ElementId>)."""
         self._document = document
         self._candidates = None
-        self._predicates = []
+        self._predicates = []         # element -> bool, or a filter (its _select reads a list at once)
         self._category = None
+        self._types_only = False      # WhereElementIsElementType: the document's index of types
         if isinstance(scope, ElementId):
             view = document.GetElement(scope)
             if view is None or not hasattr(view, "_visible_ids"):
@@ -187,6 +215,7 @@ class FilteredElementCollector:
 
     def WhereElementIsElementType(self):  # noqa: N802
         self._predicates.append(lambda e: isinstance(e, ElementType))
+        self._types_only = True
         return self
 
     def WhereElementIsNotElementType(self):  # noqa: N802
@@ -194,7 +223,7 @@ class FilteredElementCollector:
         return self
 
     def WherePasses(self, filter):  # noqa: N802, A002
-        self._predicates.append(filter._passes)
+        self._predicates.append(filter)
         return self
 
     def Excluding(self, idsToExclude):  # noqa: N802, N803
@@ -211,20 +240,42 @@ class FilteredElementCollector:
                 "The collector does not have a filter applied. Extraction or iteration of elements "
                 "is not permitted without a filter (apply OfClass, OfCategory or WherePasses first).")
         elements = self._document._elements
-        if self._category is not None:
+        if self._category is not None and self._types_only:
+            ids = self._document._element_type_ids(self._category)
+            if self._candidates is not None:
+                wanted = set(self._candidates)
+                ids = [i for i in ids if i in wanted]
+        elif self._category is not None:
             ids = self._document._by_category.get(self._category, {})
             if self._candidates is not None:
                 wanted = set(self._candidates)
                 ids = [i for i in ids if i in wanted]
+        elif self._candidates is not None and self._types_only:
+            types = self._document._element_type_id_set()
+            ids = [i for i in self._candidates if i in types]
         elif self._candidates is not None:
             ids = self._candidates
+        elif self._types_only:
+            ids = self._document._element_type_ids()   # a quick filter: Revit's element records say it
         else:
             ids = elements
-        predicates = self._predicates
-        for element_id in list(ids):
-            element = elements.get(element_id)
-            if element is not None and all(p(element) for p in predicates):
-                yield element
+        if not any(getattr(p, "_batched", False) for p in self._predicates):
+            predicates = [p._passes if isinstance(p, ElementFilter) else p for p in self._predicates]
+            for element_id in list(ids):   # lazily: FirstElement reads no further than the first
+                element = elements.get(element_id)
+                if element is not None and all(p(element) for p in predicates):
+                    yield element
+            return
+        # Parameter filters: each filter reads the whole candidate list at once, the quick tests
+        # first (Revit's advice: quick filters before slow ones), in the order given.
+        candidates = [e for e in map(elements.get, list(ids)) if e is not None]
+        tests = [p for p in self._predicates if not isinstance(p, ElementFilter)]
+        filters = [p for p in self._predicates if isinstance(p, ElementFilter)]
+        for test in tests:
+            candidates = [e for e in candidates if test(e)]
+        for element_filter in sorted(filters, key=lambda f: not isinstance(f, ElementQuickFilter)):
+            candidates = element_filter._select(candidates)
+        yield from candidates
 
     def __iter__(self):
         # Through the guarded GetEnumerator: a `for` loop off the main thread must fail too.

@@ -49,6 +49,10 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         self._custom_defs: dict[str, _params.ParamDef] = {}
         self._custom_ids: dict[str, int] = {}
         self._definition_cache: dict = {}
+        self._type_index: tuple | None = None      # (elements version, ids of the ElementTypes)
+        self._elements_version = 0                  # bumped when an element is added or deleted
+        self._type_id_set: tuple | None = None      # (the type index's list, its ids as a set)
+        self._filter_values: tuple | None = None   # (model version, values the parameter filters read)
         self._creation = None
         self._version = 0             # bumped by every change to the elements (see _inserts_by_host)
         self._unregenerated = {}      # element id -> the transaction that made it, until Regenerate
@@ -234,12 +238,14 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
 
     def _index(self, element: Element) -> None:
         self._version += 1
+        self._elements_version += 1
         self._elements[element._id] = element
         self._by_category.setdefault(element._state.get("category"), {})[element._id] = None
         element._deleted = False
 
     def _unindex(self, element: Element) -> None:
         self._version += 1
+        self._elements_version += 1
         self._elements.pop(element._id, None)
         self._by_category.get(element._state.get("category"), {}).pop(element._id, None)
         element._deleted = True
@@ -361,6 +367,50 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
                 found.setdefault(definition.name, definition)
             self._definition_cache[key] = found
         return found
+
+    def _definition_by_id_for(self, base: tuple, custom: tuple) -> dict:
+        """Parameter id (a BuiltInParameter's value, a custom parameter's id) -> definition, for
+        the parameter filters (the first definition with an id wins, like LookupParameter)."""
+        key = (id(base), custom, "ids")
+        found = self._definition_cache.get(key)
+        if found is None:
+            found = {}
+            for definition in self._definitions_for(base, custom):
+                key_id = (int(definition.bip) if definition.bip is not None
+                          else self._custom_ids.get(definition.name))
+                found.setdefault(key_id, definition)
+            self._definition_cache[key] = found
+        return found
+
+    def _element_type_ids(self, category: int | None = "any") -> list[int]:
+        """Ids of the document's ElementTypes (of one category, or all), in the document's order, indexed
+        again only when elements were added or deleted (a change to an element leaves it a type or
+        not): a search reads every type of a category, or of every category."""
+        if self._type_index is None or self._type_index[0] != self._elements_version:
+            by_category: dict = {}
+            every = []
+            for i, element in self._elements.items():   # the order the collectors read elements in
+                if isinstance(element, ElementType):
+                    every.append(i)
+                    by_category.setdefault(element._state.get("category"), []).append(i)
+            self._type_index = (self._elements_version, every, by_category)
+        if category == "any":
+            return self._type_index[1]
+        return self._type_index[2].get(category, [])
+
+    def _element_type_id_set(self) -> set[int]:
+        """The ids of ``_element_type_ids()`` as a set, for collectors over given ids."""
+        every = self._element_type_ids()
+        if self._type_id_set is None or self._type_id_set[0] is not every:
+            self._type_id_set = (every, set(every))
+        return self._type_id_set[1]
+
+    def _filter_value_cache(self) -> dict:
+        """Parameter id -> {element id -> (storage, value)} read by the parameter filters, kept
+        while the model does not change (every change bumps ``_version``)."""
+        if self._filter_values is None or self._filter_values[0] != self._version:
+            self._filter_values = (self._version, {})
+        return self._filter_values[1]
 
     def _custom_definition(self, name: str) -> _params.ParamDef:
         return self._custom_defs[name]

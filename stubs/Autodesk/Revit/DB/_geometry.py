@@ -210,7 +210,10 @@ class Line(Curve):
         return self._p0
 
     def _length(self) -> float:
-        return self._p0.DistanceTo(self._p1)
+        # Straight from the coordinates (not through DistanceTo's API wrapper): a wall's Length is
+        # read for every wall a parameter filter or a schedule evaluates.
+        p0, p1 = self._p0, self._p1
+        return math.sqrt((p1._x - p0._x) ** 2 + (p1._y - p0._y) ** 2 + (p1._z - p0._z) ** 2)
 
     def _point_at(self, t: float) -> XYZ:
         return self._p0.Add(self._p1.Subtract(self._p0).Multiply(t))

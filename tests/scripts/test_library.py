@@ -14,7 +14,7 @@ import pytest
 from Autodesk.Revit import DB  # noqa: E402
 from paracore.scripts import library as lib  # noqa: E402
 from paracore.scripts.library import BUNDLED_SCRIPTS, ScriptLibrary, ScriptNotFound  # noqa: E402
-from paracore.tools import script_tools  # noqa: E402,F401 - registers the script tools
+from paracore.tools.scripts import script_tools  # noqa: E402,F401 - registers the script tools
 from tool_harness import (M, bridge, doc, element, host, read, run, run1, session,  # noqa: E402,F401
                           undo_names, walls)
 

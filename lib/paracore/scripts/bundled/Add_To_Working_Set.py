@@ -18,8 +18,8 @@ class Params(BaseModel):
 
 
 def run(ctx, params: Params):
-    from paracore.tools.lookup import category_of, category_summary
-    from paracore.tools.results import ToolError, working_set_output
+    from paracore.tools.framework.lookup import category_of, category_summary
+    from paracore.tools.framework.results import ToolError, working_set_output
 
     selected = [ctx.id_value(eid) for eid in ctx.uidoc.Selection.GetElementIds()]
     if not selected:

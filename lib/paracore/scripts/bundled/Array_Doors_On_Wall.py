@@ -21,8 +21,8 @@ def run(ctx, params: Params):
     from Autodesk.Revit.DB.Structure import StructuralType
 
     from paracore.core.units import format_length
-    from paracore.tools.lookup import door_label, elements_by_id, find_door_type
-    from paracore.tools.results import ToolError, working_set_output
+    from paracore.tools.framework.lookup import door_label, elements_by_id, find_door_type
+    from paracore.tools.framework.results import ToolError, working_set_output
 
     wall = _host_wall(ctx, params.wall_id, DB, ToolError, elements_by_id)
     symbol = find_door_type(ctx, params.door_type)

@@ -27,8 +27,8 @@ class Params(BaseModel):
 def run(ctx, params: Params):
     from Autodesk.Revit import DB
 
-    from paracore.tools.lookup import find_level, find_wall_type, levels_by_elevation
-    from paracore.tools.results import ToolError
+    from paracore.tools.framework.lookup import find_level, find_wall_type, levels_by_elevation
+    from paracore.tools.framework.results import ToolError
 
     level = find_level(ctx, params.level)
     wall_type = find_wall_type(ctx, params.wall_type)

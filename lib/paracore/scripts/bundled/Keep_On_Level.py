@@ -16,8 +16,8 @@ class Params(BaseModel):
 def run(ctx, params: Params):
     from collections import Counter
 
-    from paracore.tools.lookup import category_summary, elements_by_id, find_level
-    from paracore.tools.results import ToolError, working_set_output
+    from paracore.tools.framework.lookup import category_summary, elements_by_id, find_level
+    from paracore.tools.framework.results import ToolError, working_set_output
 
     level = find_level(ctx, params.level)
     ids = list(ctx.session.working_set.ids)

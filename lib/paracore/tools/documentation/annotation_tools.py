@@ -24,7 +24,7 @@ from paracore.core.display import display_text
 from paracore.core.units import Length, format_length
 from paracore.revit.context import id_value
 from paracore.revit.working_set_actions import visible_ids
-from paracore.tools.lookup import (
+from paracore.tools.framework.lookup import (
     category_summary,
     find_view,
     id_sample,
@@ -32,12 +32,12 @@ from paracore.tools.lookup import (
     type_label,
     view_label,
 )
-from paracore.tools.reach import refuse_out_of_reach
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
-from paracore.tools.view_plane import axis_names, in_view, is_plan, model_point
-from paracore.tools.wording import listed, plural, unique_ids
+from paracore.tools.framework.reach import refuse_out_of_reach
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.documentation.view_plane import axis_names, in_view, is_plan, model_point
+from paracore.tools.framework.wording import listed, plural, unique_ids
 
 MAX_ELEMENTS = 500            # elements tagged or dimensioned in one call
 MAX_TEXT = 1000               # characters of a text note

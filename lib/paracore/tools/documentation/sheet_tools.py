@@ -27,11 +27,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, offset_field, page_of, working_set_output
-from paracore.tools.wording import listed, plural
+from paracore.tools.framework.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, offset_field, page_of, working_set_output
+from paracore.tools.framework.wording import listed, plural
 
 MM = 1 / 304.8                 # feet per millimetre (sheets are measured in feet on paper)
 BINDING_MARGIN = 20 * MM

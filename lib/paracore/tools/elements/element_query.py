@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, parse_angle
 from paracore.core.working_set import singular
-from paracore.tools.lookup import (
+from paracore.tools.framework.lookup import (
     _no_such_type,
     builtin_categories,
     category_name,
@@ -41,8 +41,8 @@ from paracore.tools.lookup import (
     resolve_category,
     type_label,
 )
-from paracore.tools.results import ToolError
-from paracore.tools.wording import listed
+from paracore.tools.framework.results import ToolError
+from paracore.tools.framework.wording import listed
 
 Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
 _ORDER_OPS = ("<", "<=", ">", ">=")

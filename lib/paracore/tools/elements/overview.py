@@ -1,7 +1,7 @@
 """A summary of a model: levels, counts by category, a few walls with their parameters.
 
 Used by `paracore model` and by the replay's footer. The counts are the model's elements as
-get_model_overview counts them (``tools.lookup.model_counts``), so every surface gives the same
+get_model_overview counts them (``tools.framework.lookup.model_counts``), so every surface gives the same
 number. Runs on the main thread.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections import Counter
 
 from paracore.revit.api import DB
 from paracore.revit.context import display_length_unit, id_value
-from paracore.tools.lookup import model_counts, model_element_count
+from paracore.tools.framework.lookup import model_counts, model_element_count
 
 _WALL_PARAMETERS = ("Base Constraint", "Top Constraint", "Unconnected Height", "Length", "Area",
                     "Location Line", "Fire Rating")

@@ -102,7 +102,7 @@ def _normalise_model(model: type[BaseModel], data: dict, path: str, found: Norma
                 found.unknown.append((_join_path(path, key), model))
             result[key] = value
         elif value is None and not field.is_required() and not _admits_none(field.annotation):
-            continue  # null here means "use the default" (see tools/schema.py)
+            continue  # null here means "use the default" (see tools/framework/schema.py)
         elif isinstance(value, list) and len(value) > _max_length(field):
             result[key] = value  # pydantic refuses it for its length: no need to walk 100,000 items
         else:

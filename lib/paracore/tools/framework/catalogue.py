@@ -7,8 +7,8 @@ import pkgutil
 import threading
 
 from paracore import tools
-from paracore.tools.plugins import PluginReport, load_plugins
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.plugins import PluginReport, load_plugins
+from paracore.tools.framework.registry import default_registry
 
 _tools_lock = threading.Lock()
 _plugins: PluginReport | None = None   # None until the tools are loaded

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
 from paracore.core.display import display_text
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 NUMBERED_COPIES = 100       # "name (2).csv" ... tried before giving up
 FILE_STEM = 100             # characters of a file name made from a schedule's or category's name

@@ -12,8 +12,8 @@ from collections import Counter
 
 from paracore.core.display import display_text
 from paracore.core.working_set import count_label, singular
-from paracore.tools.results import ToolError
-from paracore.tools.wording import listed
+from paracore.tools.framework.results import ToolError
+from paracore.tools.framework.wording import listed
 
 LISTED_CHOICES = 12     # names listed in an error message
 SAMPLE_IDS = 10         # ids quoted inline in results

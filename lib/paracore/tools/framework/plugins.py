@@ -25,8 +25,8 @@ from typing import Iterable
 
 from paracore.core import toolsets
 from paracore.core.toolsets import Toolset
-from paracore.tools import toolset_tools
-from paracore.tools.registry import Registry, registering_into
+from paracore.tools.framework import toolset_tools
+from paracore.tools.framework.registry import Registry, registering_into
 
 __all__ = ["PluginReport", "load_plugins"]
 
@@ -55,7 +55,7 @@ def load_plugins(registry: Registry, entry_points: Iterable | None = None) -> Pl
     ones) and add its tools to ``registry`` and its toolset to paracore.core.toolsets.
 
     Run it once per process, after Paracore's own tools are registered, so that a clash is always
-    the package's (paracore.tools.catalogue.load_tools does)."""
+    the package's (paracore.tools.framework.catalogue.load_tools does)."""
     found = entry_points if entry_points is not None else importlib.metadata.entry_points(group=toolsets.PLUGIN_GROUP)
     report = PluginReport()
     for entry_point in sorted(found, key=lambda ep: (ep.name, ep.value)):
@@ -87,7 +87,7 @@ def _load(entry_point, registry: Registry) -> Toolset:
         raise _LeftOut(f"importing {value} failed with {_one_line(error)}", _todo(entry_point, "Fix that")) from None
     if not len(declared):
         raise _LeftOut(f"{value} declares no tools",
-                       _todo(entry_point, "Declare them with @tool (from paracore.tools.registry import tool)"))
+                       _todo(entry_point, "Declare them with @tool (from paracore.tools.framework.registry import tool)"))
     holds = _first_paragraph(inspect.getdoc(loaded))
     if not holds:
         raise _LeftOut(f"{value} has no docstring", _todo(entry_point, "Say in its docstring what its tools are "

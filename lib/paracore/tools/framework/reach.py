@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 
 from paracore.core.units import format_length
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 REACH_FEET = 10 * 5280.0   # 10 miles: the radius of Revit's modelling plane
 

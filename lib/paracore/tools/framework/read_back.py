@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paracore.core.units import format_angle, format_length
-from paracore.tools.results import Change, ToolError
+from paracore.tools.framework.results import Change, ToolError
 
 LENGTH_TOLERANCE = 1e-6   # feet (0.3 µm): a re-read length or coordinate within this is as asked
 ANGLE_TOLERANCE = 1e-6    # radians

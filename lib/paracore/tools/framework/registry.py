@@ -10,7 +10,7 @@ A tool is an args model + a function + metadata:
     def move_elements(ctx, args: MoveArgs) -> str:
         '''Move elements along X.'''
 
-Its JSON schema comes from the args model (made strict, see tools/schema.py), its
+Its JSON schema comes from the args model (made strict, see tools/framework/schema.py), its
 description from the docstring. `Registry.prepare` turns a model's raw call into a
 validated `PreparedCall` — injecting the working set into `element_ids` when the model left
 it out (docs/ARCHITECTURE.md) — or a `ToolCallError` whose message tells the model how to fix it.
@@ -37,12 +37,12 @@ from pydantic import BaseModel, ValidationError
 
 from paracore.core.display import escape_unsafe
 from paracore.core.linked import LinkedElement
-from paracore.tools.arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.linked_arguments import (ELEMENT_IDS, LINKED_IDS, left_out_note, move_linked_ids,
+from paracore.tools.framework.arguments import ArgumentsError, describe_validation_error, normalise_arguments, parse_arguments
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.linked_arguments import (ELEMENT_IDS, LINKED_IDS, left_out_note, move_linked_ids,
                                               only_linked_message)
-from paracore.tools.results import ToolError, ToolOutput
-from paracore.tools.schema import check_strict_schema, conventional_schema, strict_schema
+from paracore.tools.framework.results import ToolError, ToolOutput
+from paracore.tools.framework.schema import check_strict_schema, conventional_schema, strict_schema
 
 __all__ = [
     "ToolSpec", "PreparedCall", "ToolCallError", "Registry", "WorkingSetPolicy",
@@ -385,7 +385,7 @@ def default_registry() -> Registry:
 def registering_into(registry: Registry) -> Iterator[Registry]:
     """While inside, `@tool` without ``registry=`` registers into ``registry``, not the default one.
 
-    Tools of an installed package (paracore.tools.plugins) are declared into a registry of their
+    Tools of an installed package (paracore.tools.framework.plugins) are declared into a registry of their
     own this way and join the default one only when the whole package imported and none of its
     names is taken: a package that fails half-way leaves nothing behind."""
     token = _REGISTERING_INTO.set(registry)

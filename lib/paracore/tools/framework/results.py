@@ -27,7 +27,7 @@ class Change:
 
     A tool makes its change and returns ``ToolOutput(change=Change(...))``; it neither
     regenerates the document nor decides. The executor's transaction runner does, once for every
-    tool (``hosts/revit/transactions.py``, the comparison in ``tools/read_back.py``):
+    tool (``hosts/revit/transactions.py``, the comparison in ``tools/framework/read_back.py``):
 
     1. inside the call's transaction, Revit regenerates the document, ``compare`` records every
        difference between the model and the request in a ``read_back.ReadBack``, and any

@@ -6,7 +6,7 @@ conversation is cleared: turning one off would change the tools block in its mid
 whole cached prompt again, while keeping it costs only its definitions, read from the cache.
 
 Its enum and description name every toolset there is. Installed packages add theirs after
-Paracore's tools are loaded (paracore.tools.plugins), so ``declare`` runs again then: the tool is
+Paracore's tools are loaded (paracore.tools.framework.plugins), so ``declare`` runs again then: the tool is
 declared once per process before any conversation starts, and stays byte-identical after that.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, create_model
 
 from paracore.core import toolsets
-from paracore.tools.registry import Registry, default_registry, make_spec
+from paracore.tools.framework.registry import Registry, default_registry, make_spec
 
 DESCRIPTION = ("Turn on a toolset: more tools, available from your next step until the conversation is cleared. "
                "Only the core tools are loaded at first. Toolsets:\n")

@@ -1,13 +1,13 @@
 """Writing tools whose change is to elements they do not take as element_ids: the views and schedules
 they name (color_elements, apply_view_template, the schedule tools) or the types of a type parameter
-(set_parameter). They declare those as ``targets`` (tools/registry.py), so that a workshared model
+(set_parameter). They declare those as ``targets`` (tools/framework/registry.py), so that a workshared model
 borrows them, refuses a call on targets a colleague holds, and leaves alone in the approval's preview
 the targets the user does not borrow yet (hosts/revit/targets.py, docs/WORKSHARING.md). Here: what
 such a tool does with what it is told (``ctx.left_out`` at the run, ``ctx.untried`` in a preview) and
 how it names who holds what. Revit is imported inside the functions only."""
 from __future__ import annotations
 
-from paracore.tools.wording import listed
+from paracore.tools.framework.wording import listed
 
 
 def ids_of(ctx, elements) -> list[int]:

@@ -6,7 +6,7 @@ anything, so a mistake comes back as a ToolError that lists the valid choices. T
 the tool inside its own transaction; a tool never opens one. What the tool created becomes the
 working set (policy "replace", docs/WORKING_SET.md), and its result is re-read from the document after
 the commit (``ToolOutput.change``): the model is told what exists, never what was intended.
-Read-back (tools/read_back.py): the executor reads the change back inside the transaction too,
+Read-back (tools/framework/read_back.py): the executor reads the change back inside the transaction too,
 after a Regenerate, comparing what Revit made with what was asked (location, host, level, type,
 height, sill, elevation); any difference is an error and nothing is created.
 
@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 from paracore.core.units import Angle, Length, format_length
 from paracore.core.working_set import singular
 from paracore.revit.dotnet import typed_list
-from paracore.tools.lookup import (
+from paracore.tools.framework.lookup import (
     LISTED_CHOICES,
     _no_such_type,
     _normal,
@@ -45,9 +45,9 @@ from paracore.tools.lookup import (
     levels_by_elevation,
     listed_levels,
 )
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput
 
 SHORT_CURVE_TOLERANCE = 0.00256026455729167   # feet: Revit refuses shorter curves (about 0.8 mm)
 DEFAULT_HEIGHT_METRIC = 3.0 / 0.3048          # 3 m, when there is no level above

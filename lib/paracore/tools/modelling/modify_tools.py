@@ -21,7 +21,7 @@ Decisions:
 - Pinned elements are not moved or rotated (the user pinned them so they stay put); the
   error names them. Copying them is fine.
 - Doors and windows go with their host wall when it moves, rotates or is copied, as in Revit.
-- Read-back (tools/read_back.py): each tool declares how to compare what it changed (positions,
+- Read-back (tools/framework/read_back.py): each tool declares how to compare what it changed (positions,
   hosts, types, stored values) with the request; the executor, after a Regenerate, reads it
   back inside the transaction, and anything not as asked (a door moved across its wall stays in
   the wall; a value Revit stored rounded) is an error and the change is rolled back.
@@ -39,7 +39,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import Angle, Length, format_angle, format_length
 from paracore.core.working_set import singular
-from paracore.tools.lookup import (
+from paracore.tools.framework.lookup import (
     _normal,
     category_of,
     category_summary,
@@ -50,7 +50,7 @@ from paracore.tools.lookup import (
     selector_name,
     type_of,
 )
-from paracore.tools.parameter_values import (
+from paracore.tools.parameters.parameter_values import (
     convert_value,
     find_named_parameter,
     holds_value,
@@ -59,11 +59,11 @@ from paracore.tools.parameter_values import (
     plain_number,
     stored_value,
 )
-from paracore.tools.read_back import ReadBack, same_point, shown_length
-from paracore.tools import worksharing_targets as targets_of
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
-from paracore.tools.wording import unique_ids
+from paracore.tools.framework.read_back import ReadBack, same_point, shown_length
+from paracore.tools.framework import worksharing_targets as targets_of
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.framework.wording import unique_ids
 
 SAMPLE = 5              # elements described one by one in a result
 SHOWN_TEXT = 80         # characters of a text value quoted in a result (long values are cut with "…")

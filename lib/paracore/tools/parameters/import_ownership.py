@@ -14,7 +14,7 @@ changed or was deleted in central. Revit is imported inside the functions only.
 """
 from __future__ import annotations
 
-from paracore.tools.parameter_import import ImportPlan, RowProblem
+from paracore.tools.parameters.parameter_import import ImportPlan, RowProblem
 
 
 def leave_out_held(ctx, plan: ImportPlan) -> None:

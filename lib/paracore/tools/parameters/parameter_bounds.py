@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 
 from paracore.core.units import format_length, parse_length
-from paracore.tools.parameter_units import bare_number, spec_name, unit_symbol
-from paracore.tools.view_tools import location_points
+from paracore.tools.parameters.parameter_units import bare_number, spec_name, unit_symbol
+from paracore.tools.views.view_tools import location_points
 
 MIN_EXTENT_M = 30.0           # metres: the least a model's extent bounds a length to
 TOLERANCE = 1e-6              # feet: a value equal to its bound is not beyond it

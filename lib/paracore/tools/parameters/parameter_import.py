@@ -13,7 +13,7 @@ A row is applied whole or not at all. It is not applied when:
   spreadsheet's TRUE/FALSE in a text parameter, a date or time a spreadsheet made of typed text,
   infinity or NaN, a number beyond any), looks like a number in another unit (a thousand times the
   value it replaces: write the unit to mean it), is a length no one can mean (a sill above its
-  storey, longer than the whole model: tools/parameter_bounds.py), edits a read-only parameter, or
+  storey, longer than the whole model: tools/parameters/parameter_bounds.py), edits a read-only parameter, or
   edits a type parameter on the elements' sheet (it changes every instance: the Types sheet is
   where it is edited);
 - the element changed in Revit since the export (the check value's second part): applying the
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paracore.core.display import display_text
-from paracore.tools.parameter_sheet import (
+from paracore.tools.parameters.parameter_sheet import (
     CHECK_HEADER,
     ELEMENTS_COLUMNS,
     ID_HEADER,
@@ -45,7 +45,7 @@ from paracore.tools.parameter_sheet import (
     UnsavedFormula,
     parse_header,
 )
-from paracore.tools.parameter_table import (
+from paracore.tools.parameters.parameter_table import (
     cell_value,
     identity_hash,
     same_cell,
@@ -53,9 +53,9 @@ from paracore.tools.parameter_table import (
     unit_symbol,
     values_hash,
 )
-from paracore.tools.lookup import element_label, type_of
-from paracore.tools.parameter_bounds import ModelBounds, implausible, likely_unit
-from paracore.tools.parameter_rewrites import (
+from paracore.tools.framework.lookup import element_label, type_of
+from paracore.tools.parameters.parameter_bounds import ModelBounds, implausible, likely_unit
+from paracore.tools.parameters.parameter_rewrites import (
     SPREADSHEET_ERRORS,
     a_date,
     a_date_made_of,
@@ -65,15 +65,15 @@ from paracore.tools.parameter_rewrites import (
     missing_written,
     spreadsheet_error,
 )
-from paracore.tools.parameter_units import bare_number, cell_number_in, is_measured, read_cell
-from paracore.tools.parameter_values import (
+from paracore.tools.parameters.parameter_units import bare_number, cell_number_in, is_measured, read_cell
+from paracore.tools.parameters.parameter_values import (
     convert_value,
     find_named_parameter,
     holds_value,
     is_yes_no,
     parameter_spec,
 )
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 CELL_TEXT = 40                 # characters of a value quoted in a message
 PROBLEMS_PER_ROW = 2           # problems of one row said; the rest counted
@@ -498,7 +498,7 @@ def _converted(ctx, parameter, column: _HeaderColumn, read, current):
     if problem:
         return problem
     try:
-        if is_measured(parameter):    # through the unit the column's header names (tools/parameter_units.py)
+        if is_measured(parameter):    # through the unit the column's header names (tools/parameters/parameter_units.py)
             new = read_cell(parameter, column.unit, read)
         else:
             new = convert_value(ctx, parameter, _as_given(read), name)

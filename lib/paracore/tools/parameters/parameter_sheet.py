@@ -12,7 +12,7 @@ marked in its header ("Family and Type [read-only]", "Width (m) [type]": a type 
 on the elements' sheet, edited on the Types sheet), greyed and locked. The sheets are protected
 without a password (Review > Unprotect Sheet lifts it), so that an id or a check value is not
 changed by a slip; sorting and filtering stay allowed, and only the editable cells are unlocked.
-The check value ties a row to its element (tools/parameter_table.py): an id changed by hand, a
+The check value ties a row to its element (tools/parameters/parameter_table.py): an id changed by hand, a
 row from another model or an element changed in Revit since the export is found on import.
 
 The CSV form is the elements' sheet alone (UTF-8 with a byte-order mark), the check value as
@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from paracore.core.display import display_text
-from paracore.tools.export_files import csv_writer, safe_cell, undefused
-from paracore.tools.results import ToolError
+from paracore.tools.framework.export_files import csv_writer, safe_cell, undefused
+from paracore.tools.framework.results import ToolError
 
 FORMAT = "Paracore parameters 1"
 ID_HEADER = "Element Id"

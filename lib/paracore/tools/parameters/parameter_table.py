@@ -26,11 +26,11 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from paracore.tools.lookup import choices_text, did_you_mean, type_of
-from paracore.tools.parameter_sheet import READ_ONLY, TYPE_MARK, Column
-from paracore.tools.parameter_units import cell_number, is_measured, unit_symbol
-from paracore.tools.parameter_values import find_named_parameter, is_yes_no
-from paracore.tools.results import ToolError
+from paracore.tools.framework.lookup import choices_text, did_you_mean, type_of
+from paracore.tools.parameters.parameter_sheet import READ_ONLY, TYPE_MARK, Column
+from paracore.tools.parameters.parameter_units import cell_number, is_measured, unit_symbol
+from paracore.tools.parameters.parameter_values import find_named_parameter, is_yes_no
+from paracore.tools.framework.results import ToolError
 
 DEFAULT_COLUMNS = 40          # parameters chosen at most when none are named
 # Context shown on the elements' sheet when no parameter is named (read-only there).
@@ -167,7 +167,7 @@ def cell_value(ctx, parameter):
         return (parameter.AsValueString() or referenced.Name) if referenced is not None else ""
     if not parameter.HasValue:
         return None
-    # A measured value in its display unit (tools/parameter_units.py), the rest as stored.
+    # A measured value in its display unit (tools/parameters/parameter_units.py), the rest as stored.
     return cell_number(parameter) if is_measured(parameter) else parameter.AsDouble()
 
 

@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 
 from paracore.core.units import UnitParseError, parse_length
-from paracore.tools.parameter_values import parameter_spec
-from paracore.tools.results import ToolError
+from paracore.tools.parameters.parameter_values import parameter_spec
+from paracore.tools.framework.results import ToolError
 
 MEASURE_DIGITS = 12           # significant digits a measured value is written with, in its display unit
 

@@ -15,7 +15,7 @@ import math
 import re
 
 from paracore.core.units import UnitParseError, parse_angle
-from paracore.tools.lookup import (
+from paracore.tools.framework.lookup import (
     _normal,
     choices_text,
     did_you_mean,
@@ -24,7 +24,7 @@ from paracore.tools.lookup import (
     levels_by_elevation,
     listed_levels,
 )
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 _YES = {"yes", "y", "true", "on", "1", "checked"}
 _NO = {"no", "n", "false", "off", "0", "unchecked"}

@@ -5,13 +5,13 @@ someone without Revit edit the file, bring the changes back after a look at what
 
 - ``export_parameters`` writes the working set (or ids, or every element of a category) to an
   .xlsx workbook (or a CSV file): one row per element, a column per parameter, a Types sheet
-  for type parameters (tools/parameter_sheet.py has the layout, tools/parameter_table.py what a
+  for type parameters (tools/parameters/parameter_sheet.py has the layout, tools/parameters/parameter_table.py what a
   cell holds). It changes nothing in the model and asks no approval, like export_schedule: it only
-  ever creates a new file in Documents (tools/export_files.py).
+  ever creates a new file in Documents (tools/framework/export_files.py).
 - ``import_parameters`` reads the file back and changes exactly the cells that differ from the
   model, as one step: the approval shows before -> after per element (the executor's preview
   runs the import and rolls it back), the changes are made in one transaction and read back, and
-  the result names every row that was not applied and why (tools/parameter_import.py). A row is
+  the result names every row that was not applied and why (tools/parameters/parameter_import.py). A row is
   applied whole or not at all: a value Revit refuses puts the row's other cells back.
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
@@ -26,16 +26,16 @@ from pathlib import Path
 from pydantic import BaseModel, Field, field_validator
 
 from paracore.core.display import display_text
-from paracore.tools.export_files import export_target, file_stem, input_file, write_new
-from paracore.tools.import_ownership import leave_out_held, leave_out_untried
-from paracore.tools.lookup import category_of, resolve_category, type_of
-from paracore.tools.parameter_import import (
+from paracore.tools.framework.export_files import export_target, file_stem, input_file, write_new
+from paracore.tools.parameters.import_ownership import leave_out_held, leave_out_untried
+from paracore.tools.framework.lookup import category_of, resolve_category, type_of
+from paracore.tools.parameters.parameter_import import (
     CellChange,
     ImportPlan,
     RowProblem,
     plan_import,
 )
-from paracore.tools.parameter_sheet import (
+from paracore.tools.parameters.parameter_sheet import (
     ELEMENTS_COLUMNS,
     ID_HEADER,
     MAX_ROWS,
@@ -48,18 +48,18 @@ from paracore.tools.parameter_sheet import (
     write_csv,
     write_xlsx,
 )
-from paracore.tools.parameter_table import (
+from paracore.tools.parameters.parameter_table import (
     TableColumn,
     cell_value,
     check_value,
     choose_columns,
     parameter_for,
 )
-from paracore.tools.parameter_values import holds_value, stored_value
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows
-from paracore.tools.wording import listed, plural, unique_ids
+from paracore.tools.parameters.parameter_values import holds_value, stored_value
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, fit_rows
+from paracore.tools.framework.wording import listed, plural, unique_ids
 
 SHOWN_CHANGES = 8            # before -> after lines in the approval and the result
 SHOWN_PROBLEMS = 8           # rows not applied named one by one; beyond, grouped by reason...

@@ -27,11 +27,11 @@ from paracore.core.display import display_text
 from paracore.core.settings import Settings, load_settings
 from paracore.core.units import format_angle, format_length
 from paracore.core.working_set import singular
-from paracore.tools.element_query import parameter_names, shorten
-from paracore.tools.lookup import category_name, category_of, close_matches, resolve_category
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, working_set_output
-from paracore.tools.worksharing_tools import GRIDS_WORKSET, is_datum, is_model_element, user_worksets
+from paracore.tools.elements.element_query import parameter_names, shorten
+from paracore.tools.framework.lookup import category_name, category_of, close_matches, resolve_category
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.worksharing.worksharing_tools import GRIDS_WORKSET, is_datum, is_model_element, user_worksets
 
 CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links",
           "coordinates", "worksharing")

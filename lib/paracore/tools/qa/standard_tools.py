@@ -11,8 +11,8 @@ from pydantic import BaseModel, Field
 
 from paracore.core import standards
 from paracore.core.display import display_text
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError
 
 LIST_LIMIT = 1_400   # characters of the list of standards in a result
 PROBLEMS_LIMIT = 480  # characters of the files that failed to parse (the result stays under 2,000)

@@ -29,12 +29,12 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
-from paracore.tools.lookup import elements_by_id, find_level, id_sample
-from paracore.tools.reach import refuse_out_of_reach
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
-from paracore.tools.wording import plural
+from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample
+from paracore.tools.framework.reach import refuse_out_of_reach
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, working_set_output
+from paracore.tools.framework.wording import plural
 
 SAMPLE = 8                 # rooms or elements described one by one in a result
 MAX_RENUMBER = 5_000       # elements renumbered in one call

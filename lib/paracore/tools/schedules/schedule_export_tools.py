@@ -12,7 +12,7 @@ ViewSchedule.Export(folder, name, ViewScheduleExportOptions), because:
   option to refuse an existing file;
 - nothing new crosses into .NET.
 
-Where: as every file a tool writes (tools/export_files.py): the Documents folder by default, a
+Where: as every file a tool writes (tools/framework/export_files.py): the Documents folder by default, a
 relative path inside it, never replacing a file ("Door Schedule (2).csv"). The name always ends
 in .csv. A cell that a spreadsheet would run as a formula is written with a leading apostrophe: a
 schedule shows what users typed in Comments, and an exported file must not run it.
@@ -39,12 +39,12 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools.export_files import csv_writer, export_target, file_stem, safe_cell, write_new
-from paracore.tools.lookup import find_schedule
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError
-from paracore.tools.schedule_tools import COUNTED_ROWS, schedule_rows
-from paracore.tools.wording import listed
+from paracore.tools.framework.export_files import csv_writer, export_target, file_stem, safe_cell, write_new
+from paracore.tools.framework.lookup import find_schedule
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError
+from paracore.tools.schedules.schedule_tools import COUNTED_ROWS, schedule_rows
+from paracore.tools.framework.wording import listed
 
 EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
 SAMPLE_ROWS = 5             # rows quoted per kind of difference...

@@ -23,9 +23,9 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, format_length
-from paracore.tools import worksharing_targets as targets_of
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.lookup import (
+from paracore.tools.framework import worksharing_targets as targets_of
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.lookup import (
     LISTED_CHOICES,
     close_matches,
     find_schedule,
@@ -33,10 +33,10 @@ from paracore.tools.lookup import (
     resolve_category,
     type_label,
 )
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
-from paracore.tools.wording import listed
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.framework.wording import listed
 
 SHOWN_ROWS = 10          # rows quoted in a result
 SHOWN_FIELDS = 20        # fields (and sort keys, filters) named in a result

@@ -40,9 +40,9 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from pydantic import BaseModel, Field
 
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, working_set_output
 
 TIME_BUDGET_SECONDS = 10.0      # the code is stopped after this long (configurable: set this attribute)
 OUTPUT_LIMIT = 4000             # characters of printed output kept

@@ -33,11 +33,11 @@ from paracore.core.protocol import WorkingSetPayload, WorkingSetPayloadError, fi
 from paracore.core.session import OPEN_ACTION
 from paracore.core.units import format_length
 from paracore.scripts.library import ParameterError, Script, ScriptNotFound, default_library
-from paracore.tools.code_tools import BoundedOutput
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.forms import ApprovalForm, FormError
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
+from paracore.tools.scripts.code_tools import BoundedOutput
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.forms import ApprovalForm, FormError
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput
 
 SCRIPT_KEY = "script"            # scratchpad key of the selected script
 OUTPUT_LIMIT = 4000              # characters of printed output kept

@@ -37,12 +37,12 @@ from pydantic import BaseModel, Field
 from paracore.core.images import default_store, png_size
 from paracore.revit import overrides
 from paracore.revit.dotnet import element_id_list
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.lookup import find_view, view_label
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput
-from paracore.tools.view_tools import height_of, location_points
-from paracore.tools.wording import plural
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.lookup import find_view, view_label
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError, ToolOutput
+from paracore.tools.views.view_tools import height_of, location_points
+from paracore.tools.framework.wording import plural
 
 DEFAULT_SIZE = 1024
 """Pixels along the longest side by default: about 1,050 image tokens for Anthropic

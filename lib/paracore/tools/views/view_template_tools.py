@@ -20,8 +20,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools import worksharing_targets as targets_of
-from paracore.tools.lookup import (
+from paracore.tools.framework import worksharing_targets as targets_of
+from paracore.tools.framework.lookup import (
     LISTED_CHOICES,
     all_views,
     close_matches,
@@ -31,10 +31,10 @@ from paracore.tools.lookup import (
     view_label,
     view_type_name,
 )
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, fit_rows, offset_field, page_of, working_set_output
-from paracore.tools.wording import listed, plural
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, fit_rows, offset_field, page_of, working_set_output
+from paracore.tools.framework.wording import listed, plural
 
 SHOWN_TEMPLATES = 30    # templates listed by list_view_templates...
 ROWS_BUDGET = 1500      # ...within this many characters

@@ -27,13 +27,13 @@ from pydantic import BaseModel, Field
 from paracore.core.units import format_length
 from paracore.revit import overrides
 from paracore.revit import working_set_actions as actions
-from paracore.tools import worksharing_targets as targets_of
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput
-from paracore.tools.wording import plural, unique_ids
+from paracore.tools.framework import worksharing_targets as targets_of
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.framework.wording import plural, unique_ids
 
 SECTION_BOX_PADDING_M = 1.0     # metres around the elements, every side
 DEFAULT_HEIGHT_M = 3.0          # metres above an element whose height is unknown (a storey)

@@ -18,12 +18,12 @@ from pydantic import BaseModel, Field
 from paracore.core.linked import LinkedElement, parse_all_linked
 from paracore.core.working_set import singular
 from paracore.revit import links, working_set_actions as actions
-from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
-from paracore.tools.linked_arguments import describe as describe_linked
-from paracore.tools.lookup import category_of, category_summary, elements_by_id, id_sample
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, ToolOutput, offset_field, page_of, working_set_output
-from paracore.tools.wording import plural, unique_ids
+from paracore.tools.framework.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
+from paracore.tools.framework.linked_arguments import describe as describe_linked
+from paracore.tools.framework.lookup import category_of, category_summary, elements_by_id, id_sample
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError, ToolOutput, offset_field, page_of, working_set_output
+from paracore.tools.framework.wording import plural, unique_ids
 
 SHOWN_IDS = 20          # ids listed one per line by get_working_set
 ROW_BUDGET = 1300       # characters of those lines; the rest are paged (offset)

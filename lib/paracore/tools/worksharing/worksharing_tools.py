@@ -31,12 +31,12 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools.lookup import _normal, category_summary, close_matches, element_label, id_sample
-from paracore.tools.modify_tools import _noun, _targets
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.results import Change, ToolError, ToolOutput, offset_field, page_of
-from paracore.tools.wording import listed, plural
+from paracore.tools.framework.lookup import _normal, category_summary, close_matches, element_label, id_sample
+from paracore.tools.modelling.modify_tools import _noun, _targets
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, offset_field, page_of
+from paracore.tools.framework.wording import listed, plural
 
 GRIDS_WORKSET = "Shared Levels and Grids"   # where Revit puts levels and grids when worksharing is enabled
 ROW_BUDGET = 1300

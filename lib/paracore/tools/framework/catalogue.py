@@ -1,5 +1,6 @@
-"""The whole tool catalogue: every tool module of Paracore's, then those of installed packages
-(the ``paracore.tools`` entry points, docs/PLUGINS.md), loaded once into the default registry."""
+"""The whole tool catalogue: every tool module of Paracore's (the modules of each package of
+``paracore.tools``: the domains, and the framework's own use_toolset), then those of installed
+packages (the ``paracore.tools`` entry points, docs/PLUGINS.md), loaded once into the default registry."""
 from __future__ import annotations
 
 import importlib
@@ -22,8 +23,8 @@ def load_tools() -> None:
     with _tools_lock:
         if _plugins is not None:
             return
-        for module in pkgutil.iter_modules(tools.__path__):
-            importlib.import_module(f"{tools.__name__}.{module.name}")
+        for module in pkgutil.walk_packages(tools.__path__, f"{tools.__name__}."):
+            importlib.import_module(module.name)
         _plugins = load_plugins(default_registry())
 
 

@@ -105,7 +105,7 @@ class ToolSpec:
     @functools.cached_property
     def parameters_with_defaults(self) -> dict[str, Any]:
         """The same schema as clients that validate arguments read it (MCP): "required" only what
-        a call must give, defaults as "default" (tools/schema.conventional_schema). Made when
+        a call must give, defaults as "default" (tools/framework/schema.conventional_schema). Made when
         first asked for: only ``paracore mcp`` lists it."""
         return conventional_schema(self.args_model)
 

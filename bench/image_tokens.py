@@ -16,7 +16,7 @@ Sources:
 from __future__ import annotations
 
 from paracore.llm.pictures import anthropic_image_tokens, gemini_image_tokens, openai_image_tokens
-from paracore.tools.capture_tools import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
+from paracore.tools.views.capture_tools import DEFAULT_SIZE, MAX_SIZE, MIN_SIZE
 
 SIZES = ((DEFAULT_SIZE, DEFAULT_SIZE * 3 // 4, "default, 4:3 plan"),
          (DEFAULT_SIZE // 2, DEFAULT_SIZE, "default, tall view (1:2)"),

@@ -16,11 +16,11 @@ def load_times(repeat: int) -> list[str]:
     from revit_standin.host import RevitHost
     from revit_standin.loader import resolve_model
 
-    from paracore.tools.lookup import model_element_count
+    from paracore.tools.framework.lookup import model_element_count
     lines = ["## Stand-in load times", "",
              "Opening a sample building in the stand-in (`RevitHost.open`), same process, median over runs. "
              "*Model elements* are what get_model_overview, `paracore model` and the replay's footer count "
-             "(not types, views, schedules or the two base points: `tools.lookup.model_counts`); *all* counts "
+             "(not types, views, schedules or the two base points: `tools.framework.lookup.model_counts`); *all* counts "
              "every element the stand-in holds, types, views and levels' internals included.", "",
              "| model | model elements | all | load time |", "|---|---:|---:|---|"]
     for name in SAMPLES:

@@ -33,7 +33,7 @@ class SizeResult:
 
 def measure_size(target: int, repeat: int) -> SizeResult:
     from paracore.hosts.standin.sandbox import Sandbox
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.registry import default_registry
     progress(f"preview cost: {target:,} elements")
     result = SizeResult(target)
     with Sandbox("duplex", grow_to=target) as sandbox:

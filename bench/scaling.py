@@ -82,7 +82,7 @@ class SizeResult:
 def measure_size(target: int, repeat: int) -> SizeResult:
     """Every measurement of this module on the duplex grown to ``target`` elements."""
     from paracore.hosts.standin.sandbox import Sandbox
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.registry import default_registry
     progress(f"scaling: {target:,} elements")
     result = SizeResult(target)
     with Sandbox("duplex", grow_to=target) as sandbox:

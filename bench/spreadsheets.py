@@ -60,7 +60,7 @@ class _PeakMemory:
 
 def _call(sandbox, name: str, arguments: dict) -> tuple[str, float, int]:
     """(content, seconds, bytes the process grew by at its peak) of one tool call through the executor."""
-    from paracore.tools.registry import PreparedCall, default_registry
+    from paracore.tools.framework.registry import PreparedCall, default_registry
     prepared = default_registry().prepare(name, arguments, sandbox.session.working_set.ids)
     assert isinstance(prepared, PreparedCall), prepared
     with _PeakMemory() as memory:
@@ -122,8 +122,8 @@ def _first_ids(doc, rows: int) -> list[int]:
 
 def spreadsheet_section(size: int, row_counts: list[int]) -> list[str]:
     from paracore.hosts.standin.sandbox import Sandbox
-    from paracore.tools import export_files
-    from paracore.tools.catalogue import load_tools
+    from paracore.tools.framework import export_files
+    from paracore.tools.framework.catalogue import load_tools
     load_tools()
     lines = ["## Parameter spreadsheet round trip", "",
              f"`export_parameters` of the first elements (by id) of the duplex grown to {size:,} elements, with Mark and "

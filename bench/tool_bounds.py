@@ -44,10 +44,11 @@ for _path in (ROOT / "stubs", ROOT / "lib"):  # run alone; bench/run.py and the 
 from paracore.core import standards  # noqa: E402
 from paracore.hosts.standin.sandbox import Sandbox  # noqa: E402
 from paracore.revit.dotnet import typed_list  # noqa: E402
-from paracore.tools import code_tools, export_files, script_tools  # noqa: E402
-from paracore.tools.annotation_tools import MAX_ELEMENTS, MAX_TEXT  # noqa: E402
-from paracore.tools.registry import PreparedCall, default_registry  # noqa: E402
-from paracore.tools.room_tools import MAX_PATH, MAX_RENUMBER  # noqa: E402
+from paracore.tools.scripts import code_tools, script_tools  # noqa: E402
+from paracore.tools.framework import export_files  # noqa: E402
+from paracore.tools.documentation.annotation_tools import MAX_ELEMENTS, MAX_TEXT  # noqa: E402
+from paracore.tools.framework.registry import PreparedCall, default_registry  # noqa: E402
+from paracore.tools.rooms.room_tools import MAX_PATH, MAX_RENUMBER  # noqa: E402
 
 import machine  # noqa: E402 - the bench's own modules, beside this one
 import tokens  # noqa: E402

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 def definitions() -> tuple[int, int, int]:
     """(number of tools, bytes, o200k tokens) of the tool definitions sent to a provider."""
     import tokens
-    from paracore.tools.catalogue import load_tools
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.catalogue import load_tools
+    from paracore.tools.framework.registry import default_registry
     load_tools()
     registry = default_registry()
     text = registry.definitions_json()

@@ -75,9 +75,9 @@ def turned_on(replay) -> list[tuple[int, str]]:
 def definition_rows() -> list[tuple[str, int, int, int]]:
     """(label, tools, bytes, o200k tokens) for the core, each toolset and the whole catalogue, as
     compact JSON of the registry's definitions (what ``definitions_json`` renders)."""
-    from paracore.tools.catalogue import load_tools
+    from paracore.tools.framework.catalogue import load_tools
     from paracore.core import toolsets
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.registry import default_registry
     load_tools()
     registry = default_registry()
 

@@ -4,7 +4,7 @@ tokens ~4,700 / ~5,400, 360 exploration tests, 40 vendored packages, all said of
 Each figure the README and docs/ give is listed below with where it is and what it counts; the test
 reads the figure out of the text and compares it with the truth, measured now:
 
-- tool counts: the tool registry (``paracore.tools.registry``), and what ``paracore mcp`` lists;
+- tool counts: the tool registry (``paracore.tools.framework.registry``), and what ``paracore mcp`` lists;
 - token figures: the bench that measures them (bench/toolset_economy.py for the definitions the chat
   sends, bench/mcp_roundtrip.py for an MCP client's tools/list; bench/RESULTS.md prints both): an
   "about" figure must be within ABOUT of the measurement;
@@ -116,7 +116,7 @@ def tool_tokens(name: str, over_mcp: bool) -> int:
     if over_mcp:
         [listed] = [tool for tool in json.loads(mcp_body(False))["tools"] if tool["name"] == name]
         return tokens.count(json.dumps(listed, ensure_ascii=False))
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.registry import default_registry
     registry_tools()
     definition = default_registry().get(name).definition()
     return tokens.count(json.dumps(definition, ensure_ascii=False, separators=(",", ":")))
@@ -150,8 +150,8 @@ def vendored_packages() -> int:
 
 
 def registry_tools() -> int:
-    from paracore.tools.catalogue import load_tools
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.catalogue import load_tools
+    from paracore.tools.framework.registry import default_registry
     load_tools()
     return len(default_registry().names())
 

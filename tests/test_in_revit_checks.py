@@ -20,10 +20,10 @@ import pytest
 
 from Autodesk.Revit import DB
 from paracore.core import session as sessions
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 from paracore.revit.dotnet import element_id_list
 from paracore.hosts.revit.runtime import session_for
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 from revit_standin.snapshot import differences, document_state

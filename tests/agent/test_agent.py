@@ -18,7 +18,7 @@ from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, Usage, validate_history
 from paracore.core.prompts import PromptBuilder
 from paracore.core.session import Session
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 # -- tiny tools in a private registry ----------------------------------------------------------------
 

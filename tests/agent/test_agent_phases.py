@@ -26,7 +26,7 @@ from paracore.core.prompts import PromptBuilder
 from paracore.core.session import Session
 from paracore.llm.base import CancelToken
 from paracore.llm.scripted import ScriptedModel
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 tools = Registry()
 

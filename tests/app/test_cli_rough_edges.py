@@ -176,8 +176,8 @@ def test_the_commands_suggested_are_the_ones_the_user_runs(tmp_path, monkeypatch
 
 
 def test_a_point_that_is_no_list_is_explained_with_what_the_list_holds():
-    from paracore.tools.catalogue import load_tools
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.catalogue import load_tools
+    from paracore.tools.framework.registry import default_registry
     load_tools()
     refused = default_registry().prepare("create_wall", {"level": "Level 1", "start": "x", "end": [1, 0]}, [])
     assert "valid tuple" not in refused.message

@@ -44,7 +44,7 @@ def untouched_model() -> tuple[set[int], int]:
     from Autodesk.Revit.DB import FilteredElementCollector
 
     from paracore.revit.context import id_value
-    from paracore.tools.lookup import model_element_count
+    from paracore.tools.framework.lookup import model_element_count
 
     with Sandbox("duplex") as sandbox:
         def read():

@@ -24,8 +24,8 @@ from paracore.core.messages import validate_history
 from paracore.app.replay import scripted_approver
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools.lookup import model_element_count
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.lookup import model_element_count
+from paracore.tools.framework.registry import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION = ROOT / "lib" / "paracore" / "demos" / "office_session.json"

@@ -14,7 +14,7 @@ from Autodesk.Revit import DB
 from paracore.app.replay import failed_calls, failed_turns
 from paracore.app.replay_file import load_replay
 from paracore.core import events as ev
-from paracore.tools import export_files
+from paracore.tools.framework import export_files
 from replay_state import play_and_read
 
 REPLAY = Path(__file__).parents[1] / "support" / "replays" / "spreadsheet_round_trip.json"

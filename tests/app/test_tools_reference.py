@@ -1,7 +1,7 @@
 from pathlib import Path
 
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 from paracore.app.tools_reference import render
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from paracore.app.replay import failed_turns
-from paracore.tools import export_files
+from paracore.tools.framework import export_files
 from replay_state import play_and_read
 
 REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "views_and_schedules.json"

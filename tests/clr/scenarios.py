@@ -645,7 +645,7 @@ def annotation_tools() -> dict:
     """tag_elements, add_text_note and dimension_walls as the agent calls them: IndependentTag.Create
     with a Reference, a bool and an enum; TextNote.Create with ids and a string; a ReferenceArray
     filled from GetSideFaces' IList<Reference> into NewDimension; a nullable Value read back."""
-    from paracore.tools import annotation_tools as tools
+    from paracore.tools.documentation import annotation_tools as tools
     doc, ctx = _project("Annotate.rvt")
     view = ctx.uidoc.ActiveView
     near = Revit.AddWall(doc, 0, 0, 20, 0, 0.5)
@@ -708,7 +708,7 @@ def sheet_tools() -> dict:
     """create_sheet, place_views_on_sheet and list_sheets: ViewSheet.Create with a title block's id,
     Viewport.CanAddViewToSheet and Viewport.Create with ElementIds and an XYZ, the sheet's
     ICollection/ISet of ids, Outline and BoundingBoxUV read back."""
-    from paracore.tools import sheet_tools as tools
+    from paracore.tools.documentation import sheet_tools as tools
     doc, ctx = _project("Sheets.rvt")
     Revit.AddPlan(doc, "Level 2", 0.6, 0.45)
     Revit.AddFamilyType(doc, DB.BuiltInCategory.OST_TitleBlocks, "A1 metric", "A1", 841 / 304.8, 594 / 304.8)
@@ -731,7 +731,7 @@ def sheet_tools() -> dict:
 def room_tools() -> dict:
     """place_rooms and get_room_info: Creation.Document.NewRooms2(Level) and NewRoom(Level, UV),
     the rooms' IList<IList<BoundarySegment>>, get_Parameter(BuiltInParameter), FindInserts."""
-    from paracore.tools import room_tools as tools
+    from paracore.tools.rooms import room_tools as tools
     doc, ctx = _project("Rooms.rvt")
     level = DB.FilteredElementCollector(doc).OfClass(DB.Level).FirstElement()
     first = Revit.AddEnclosure(doc, level, 0, 0, 20, 15)
@@ -759,7 +759,7 @@ def view_template_tools() -> dict:
     """list_view_templates, apply_view_template and duplicate_view themselves: the template's
     ElementId into ViewTemplateId, Scale (int) and DetailLevel (an enum) read back, a
     ViewDuplicateOption chosen from a bool."""
-    from paracore.tools import view_template_tools as tools
+    from paracore.tools.views import view_template_tools as tools
     doc, ctx = _project("Templates.rvt")
     Revit.AddPlan(doc, "Level 2", 0.6, 0.45)
     Revit.AddTemplate(doc, "Architectural Plan", 50, DB.ViewDetailLevel.Medium)
@@ -775,7 +775,7 @@ def schedule_tools(folder: str) -> dict:
     """export_schedule and compare_schedules: TableData.GetSectionData(SectionType.Body) (which of
     its two overloads pythonnet binds) and TableView.GetCellText(SectionType, int, int)."""
     from pathlib import Path
-    from paracore.tools import schedule_export_tools as tools
+    from paracore.tools.schedules import schedule_export_tools as tools
     doc, ctx = _project("Schedules.rvt")
     Revit.AddSchedule(doc, "Door Schedule", 2, ["Mark", "Fire Rating", "D1", "EI30", "D2", "=cmd", "", ""])
     Revit.AddSchedule(doc, "Door Schedule B", 2, ["Mark", "Fire Rating", "D1", "EI60", "D2", "=cmd"])
@@ -795,7 +795,7 @@ def qa_checks() -> dict:
     """check_model's warnings check (Document.GetWarnings, an IList<FailureMessage>, and
     GetFailingElements, an ICollection<ElementId>) and the links check's RevitLinkType.IsLoaded
     (Document, ElementId), called as _links calls it (its other crossings are still changing)."""
-    from paracore.tools import qa_tools as tools
+    from paracore.tools.qa import qa_tools as tools
     doc, ctx = _project("Checks.rvt")
     wall = Revit.AddWall(doc, 0, 0, 20, 0, 0.5)
     other = Revit.AddWall(doc, 0, 0, 20, 0, 0.5)
@@ -820,7 +820,7 @@ def qa_links_and_coordinates() -> dict:
     doubles out), Instance.GetTotalTransform (Origin, BasisX) and RevitLinkInstance.GetLinkDocument
     (a Document, or null for a link that is not loaded)."""
     import math
-    from paracore.tools import qa_tools as tools
+    from paracore.tools.qa import qa_tools as tools
     doc, ctx = _project("Links.rvt")
     Revit.SetSharedCoordinates(doc, [1000.0, 2000.0, 5.0, 0.0])
     # By shared coordinates: the link's origin is 100 ft east and 50 ft south of the host's.
@@ -917,7 +917,7 @@ def _lane_tool(name: str, body, policy: str = "none"):
     as the agent prepares a call: the executor and the preview run it as they run any tool."""
     from pydantic import BaseModel
 
-    from paracore.tools.registry import PreparedCall, ToolSpec
+    from paracore.tools.framework.registry import PreparedCall, ToolSpec
 
     class Arguments(BaseModel):
         pass
@@ -1053,7 +1053,7 @@ def ownership_before_a_step() -> dict:
     from pydantic import BaseModel
 
     from paracore.hosts.revit import ownership
-    from paracore.tools.registry import PreparedCall, ToolSpec
+    from paracore.tools.framework.registry import PreparedCall, ToolSpec
 
     class Arguments(BaseModel):
         element_ids: list[int] | None = None

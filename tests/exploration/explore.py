@@ -41,11 +41,11 @@ from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import ToolCallPart
 from paracore.hosts.revit import executor, transactions
 from paracore.hosts.revit.executor import MAX_RESULT_CHARS
-from paracore.tools import export_files
+from paracore.tools.framework import export_files
 from paracore.core.linked import parse_linked
 from paracore.revit import links
-from paracore.tools.registry import default_registry
-from paracore.tools.results import ToolError
+from paracore.tools.framework.registry import default_registry
+from paracore.tools.framework.results import ToolError
 from revit_standin.loader import resolve_model
 
 BUILDINGS = ("duplex", "SampleHouse4", "Office_A_20110811", "LargeBuilding")

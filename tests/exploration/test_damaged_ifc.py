@@ -62,7 +62,7 @@ from revit_standin.host import RevitHost  # noqa: E402
 from revit_standin.ifc_reader import IfcReadError, read_ifc  # noqa: E402
 from revit_standin.loader import build_document, resolve_model  # noqa: E402
 
-from paracore.tools.overview import model_summary_text  # noqa: E402
+from paracore.tools.elements.overview import model_summary_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ("duplex", "SampleHouse4", "LargeBuilding", "Office_A_20110811")

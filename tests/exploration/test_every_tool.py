@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from explore import BUILDINGS, LINKED_HOST, arguments, available, explorer, record_failure, settings
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 
 TOOLS = default_registry().names()
 # On the linked host: the tools that read inside links, and the writing tools a working set holding

@@ -10,8 +10,8 @@ import pytest
 
 from explore import BUILDINGS, explorer
 
-from paracore.tools.overview import model_summary_text
-from paracore.tools.lookup import model_element_count
+from paracore.tools.elements.overview import model_summary_text
+from paracore.tools.framework.lookup import model_element_count
 
 
 @pytest.mark.parametrize("building", BUILDINGS)

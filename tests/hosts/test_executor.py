@@ -20,8 +20,8 @@ from Autodesk.Revit.Exceptions import InvalidOperationException
 from paracore.revit.changes import ChangeRecorder
 from paracore.hosts.revit.executor import CallOutcome, describe_categories, run_batch
 from paracore.hosts.revit.preview import preview_call
-from paracore.tools.registry import Registry
-from paracore.tools.results import Change, ToolError, ToolOutput, working_set_output
+from paracore.tools.framework.registry import Registry
+from paracore.tools.framework.results import Change, ToolError, ToolOutput, working_set_output
 from tool_harness import bridge, session  # noqa: F401 - fixtures, on this file's empty project
 
 # -- test tools (a private registry; tool bodies run on the main thread) -------------------------

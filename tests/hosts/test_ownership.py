@@ -7,7 +7,7 @@ import pytest
 
 from paracore.hosts.revit.executor import describe_call, run_batch
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 from revit_standin import central
 
 

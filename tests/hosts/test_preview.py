@@ -8,7 +8,7 @@ import pytest
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
 from paracore.hosts.revit import preview as previews
-from paracore.tools import creation_tools, modify_tools  # noqa: F401 - registers the tools
+from paracore.tools.modelling import creation_tools, modify_tools  # noqa: F401 - registers the tools
 from revit_standin import faults
 
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from Autodesk.Revit import DB
 from paracore.hosts.revit.bridge import Bridge
 from paracore.hosts.revit.runtime import RevitRuntime, session_for
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 tools = Registry()
 

@@ -14,7 +14,7 @@ import pytest
 from Autodesk.Revit import DB, UI  # noqa: E402
 from Autodesk.Revit.Exceptions import OperationCanceledException  # noqa: E402
 from paracore.hosts.revit.step_guard import NO_SAFE_ANSWER, DialogAnswer, StepGuard  # noqa: E402
-from paracore.tools import code_tools, script_tools  # noqa: E402,F401 - registers run_python, run_script
+from paracore.tools.scripts import code_tools, script_tools  # noqa: E402,F401 - registers run_python, run_script
 from revit_standin import dialogs, faults  # noqa: E402
 from tool_harness import bridge, doc, host, model_count, run, run1, session, walls  # noqa: E402,F401
 
@@ -302,7 +302,7 @@ REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "dialog_c
 def test_the_replay_shows_a_dialog_captured_and_a_save_refused(host):
     from paracore.app.replay import failed_turns, run_replay
     from paracore.app.replay_file import load_replay
-    from paracore.tools.overview import selection_and_element_count
+    from paracore.tools.elements.overview import selection_and_element_count
     _, count_before = host.call(lambda: selection_and_element_count(host.uiapp.ActiveUIDocument))
     result = run_replay(load_replay(REPLAY), model="duplex", trace=False)
     assert failed_turns(result) == []

@@ -38,7 +38,7 @@ class Scratch:
     """
 
     def __init__(self, uiapp):
-        from paracore.tools.catalogue import load_tools
+        from paracore.tools.framework.catalogue import load_tools
         load_tools()
         self.uiapp = uiapp
         self.uidoc = uiapp.ActiveUIDocument
@@ -61,7 +61,7 @@ class Scratch:
 
     def outcome(self, tool, arguments, allow_error=False):
         from paracore.hosts.revit.executor import run_batch
-        from paracore.tools.registry import PreparedCall, default_registry
+        from paracore.tools.framework.registry import PreparedCall, default_registry
         prepared = default_registry().prepare(tool, arguments, self.session.working_set.ids)
         if not isinstance(prepared, PreparedCall):
             expect(allow_error, f"{tool} was refused: {getattr(prepared, 'message', prepared)}")

@@ -33,7 +33,7 @@ from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.core.messages import Message, TextPart, ThinkingPart, ToolCallPart, ToolResultPart, Usage, validate_history
 from paracore.core.prompts import PromptBuilder
 from paracore.core.session import Session
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 KEY = "AIzaSyFAKE-test-key-0123456789abcdefgh"
 MODEL = "gemini-3-flash"

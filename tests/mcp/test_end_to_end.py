@@ -17,10 +17,10 @@ from mcp.shared.exceptions import MCPError
 
 from mcp_support import ERAS, WALL, Heard, ServerProcess, client, elicit_with, stdio, text
 from paracore.core import session as sessions
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 from paracore.mcp import remote
 from paracore.mcp.catalogue import tool_infos
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 from revit_listener_support import Person, revit_in
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]

@@ -14,9 +14,9 @@ from pydantic import BaseModel
 from mcp_support import client, http_server, text
 from paracore.mcp.catalogue import tool_infos
 from paracore.mcp.server import mcp_tool
-from paracore.tools import export_files
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework import export_files
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
 LIMIT = 60
@@ -120,7 +120,7 @@ def test_a_revit_whose_catalogue_predates_the_flag_still_has_its_exports_announc
 def test_a_tool_that_declares_it_writes_files_is_no_read_only_tool_to_mcp():
     """A plugin's tool (or a new one of Paracore's) says so in its declaration, as the exports do:
     ``@tool(writes_files=True)``, not a list of names kept in the MCP server."""
-    from paracore.tools.registry import Registry, tool
+    from paracore.tools.framework.registry import Registry, tool
 
     registry = Registry()
 

@@ -16,8 +16,8 @@ from mcp.shared.exceptions import MCPError
 from mcp_support import ERAS, WALL, Heard, elicit_with, http_server, live_ids, undo_names
 from paracore.core import toolsets
 from paracore.mcp.backend import MODEL_URI as MODEL, WORKING_SET_URI as WORKING_SET
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 from mcp_support import client as client_of
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]

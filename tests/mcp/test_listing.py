@@ -13,8 +13,8 @@ from paracore.core import toolsets
 from paracore.mcp.backend import ToolInfo
 from paracore.mcp.catalogue import tool_infos
 from paracore.mcp.listing import ToolListing
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 pytestmark = pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
 LIMIT = 60

@@ -7,8 +7,8 @@ import pytest
 from jsonschema import Draft7Validator, Draft202012Validator
 
 from paracore.mcp.catalogue import tool_infos
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import ToolCallError, default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import ToolCallError, default_registry
 
 load_tools()
 REGISTRY = default_registry()

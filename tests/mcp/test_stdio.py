@@ -11,9 +11,9 @@ from mcp import Client
 
 from mcp_support import ERAS, WALL, Heard, elicit_with, stdio, text
 from mcp_support import client as client_of
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 from paracore.mcp.catalogue import tool_infos
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")]
 LIMIT = 60  # seconds for one test's whole conversation, server start included

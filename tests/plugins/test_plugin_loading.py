@@ -1,4 +1,4 @@
-"""paracore.tools.plugins, in this process: each way a package can fail leaves it out whole, with
+"""paracore.tools.framework.plugins, in this process: each way a package can fail leaves it out whole, with
 one line that says what to do, and leaves Paracore's catalogue, toolsets and use_toolset as they
 were. The modules are written to a temporary folder and named by entry points made here; the
 registry is a copy of Paracore's, and the toolsets added are taken back after each test."""
@@ -11,18 +11,18 @@ from importlib.metadata import EntryPoint
 import pytest
 from pydantic import BaseModel
 
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 from paracore.core import toolsets
-from paracore.tools import toolset_tools
-from paracore.tools.plugins import load_plugins
-from paracore.tools.registry import Registry, default_registry, registering_into, tool
+from paracore.tools.framework import toolset_tools
+from paracore.tools.framework.plugins import load_plugins
+from paracore.tools.framework.registry import Registry, default_registry, registering_into, tool
 
 _numbers = itertools.count()
 
 GOOD = textwrap.dedent('''
     """Read the firm's title blocks."""
     from pydantic import BaseModel
-    from paracore.tools.registry import tool
+    from paracore.tools.framework.registry import tool
 
     class NoArgs(BaseModel):
         pass

@@ -35,11 +35,11 @@ imported_by_settings = "paracore_example_tools" in sys.modules
 hint = SettingsForm(Settings()).pinned_toolsets_hint()
 saved = SettingsForm(Settings()).settings_from(FormValues(provider="anthropic", pinned_toolsets="door_checks")).pinned_toolsets
 
-from paracore.tools.catalogue import load_tools, plugin_problems
+from paracore.tools.framework.catalogue import load_tools, plugin_problems
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
 from paracore.core import toolsets
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 load_tools()
 registry = default_registry()
 
@@ -156,7 +156,7 @@ def test_a_model_that_defers_tools_gets_the_package_s_tools_deferred_until_use_t
 
 def test_a_broken_package_is_left_out_whole_and_reported_in_one_line_each(probed):
     assert not set(LEFT_OUT) & set(probed["names"]), "a tool of a package that failed was registered"
-    assert probed["search_elements"] == "paracore.tools.query_tools"
+    assert probed["search_elements"] == "paracore.tools.elements.query_tools"
     licensed, clashing = sorted(probed["problems"], reverse=True)
     assert licensed == ("The toolset 'licensed' of paracore-broken-tools 0.1 was left out: importing "
                         "paracore_broken_tools.licensed failed with ModuleNotFoundError: No module named "

@@ -11,7 +11,7 @@ from System.Collections.Generic import List
 
 from paracore.revit import dotnet, element_ids
 from paracore.revit.context import element_id
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 
 def _values(ids) -> list[int]:

@@ -19,8 +19,8 @@ from paracore.revit import working_set_actions as actions
 from paracore.revit.dotnet import element_id_list
 from paracore.hosts.revit.executor import run_batch
 from paracore.hosts.revit.runtime import session_for
-from paracore.tools import view_tools  # noqa: F401 - registers isolate_in_view
-from paracore.tools.registry import default_registry
+from paracore.tools.views import view_tools  # noqa: F401 - registers isolate_in_view
+from paracore.tools.framework.registry import default_registry
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 

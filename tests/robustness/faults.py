@@ -26,7 +26,7 @@ from typing import Callable, Iterator, Literal
 from paracore.llm.base import CancelToken, ModelError, ModelRequest, ResponseComplete, StreamEvent
 from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import validate_history
-from paracore.tools.registry import Registry, ToolSpec, default_registry
+from paracore.tools.framework.registry import Registry, ToolSpec, default_registry
 
 from scenario import TurnShape
 

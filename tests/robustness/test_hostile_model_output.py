@@ -20,7 +20,7 @@ import pytest
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
 from paracore.hosts.standin.sandbox import Sandbox, load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 
 from hostile import HostileModel, assert_helpful_error, check_invariants, play, tool_result_parts
 
@@ -66,7 +66,7 @@ def other_document_ids(box):
 
 
 def matches(schema: dict, value) -> bool:
-    """Whether ``value`` fits a strict tool schema (the subset tools/schema.py emits)."""
+    """Whether ``value`` fits a strict tool schema (the subset tools/framework/schema.py emits)."""
     if "anyOf" in schema:
         return any(matches(branch, value) for branch in schema["anyOf"])
     if "enum" in schema and value not in schema["enum"]:

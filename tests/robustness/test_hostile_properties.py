@@ -20,8 +20,8 @@ from pydantic import BaseModel, ValidationError
 from paracore.llm.context_window import estimate_tokens, trim_history, trim_note, turn_starts
 from paracore.core.messages import Message, TextPart, ToolCallPart, ToolResultPart, add_user_text, validate_history
 from paracore.core.protocol import WorkingSetPayload, WorkingSetPayloadError, apply_payload, find_working_set_payload
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import PreparedCall, ToolCallError, default_registry
 from paracore.core.units import LENGTH_UNITS, Angle, Length, UnitParseError, format_length, parse_angle, parse_length
 from paracore.core.working_set import WorkingSet
 

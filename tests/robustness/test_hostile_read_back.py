@@ -14,7 +14,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from paracore.hosts.standin.sandbox import Sandbox, load_tools
-from paracore.tools.read_back import LENGTH_TOLERANCE, SHOWN_DIFFERENCES, ReadBack
+from paracore.tools.framework.read_back import LENGTH_TOLERANCE, SHOWN_DIFFERENCES, ReadBack
 from revit_standin import faults
 
 from hostile import assert_helpful_error, check_invariants, play

@@ -18,11 +18,11 @@ from paracore.llm.context_window import estimate_tokens, trim_history
 from paracore.core.messages import Message, ToolCallPart, ToolResultPart, validate_history
 from paracore.core.prompts import PromptBuilder
 from paracore.core.protocol import WorkingSetPayloadError, find_working_set_payload
-from paracore.tools.arguments import describe_validation_error, normalise_arguments
+from paracore.tools.framework.arguments import describe_validation_error, normalise_arguments
 from paracore.core.display import display_text, escape_unsafe, one_line
-from paracore.tools.lookup import close_matches
-from paracore.tools.registry import PreparedCall, Registry, ToolCallError
-from paracore.tools.results import ToolError
+from paracore.tools.framework.lookup import close_matches
+from paracore.tools.framework.registry import PreparedCall, Registry, ToolCallError
+from paracore.tools.framework.results import ToolError
 from paracore.trace.recorder import TOO_DEEP, TraceRecorder, redact
 from paracore.core.units import Length, UnitParseError, parse_length
 
@@ -61,7 +61,7 @@ def _registry() -> Registry:
     return registry
 
 
-# -- tools/arguments.py, tools/registry.py ---------------------------------------------------------------
+# -- tools/framework/arguments.py, tools/framework/registry.py ---------------------------------------------------------------
 
 
 def test_a_key_that_does_not_parse_as_a_path_is_reported_not_raised():
@@ -131,7 +131,7 @@ def test_text_a_tool_returns_or_raises_has_unsafe_characters_escaped():
         registry.prepare("fails", {}, []).run(None)
 
 
-# -- tools/lookup.py ----------------------------------------------------------------------------------------
+# -- tools/framework/lookup.py ----------------------------------------------------------------------------------------
 
 
 def test_display_text_puts_a_name_on_one_line_escapes_and_cuts_it():

@@ -11,7 +11,7 @@ import csv
 import pytest
 
 from paracore.hosts.standin.sandbox import Sandbox, load_tools
-from paracore.tools import export_files
+from paracore.tools.framework import export_files
 
 from hostile import assert_helpful_error, check_invariants, play
 

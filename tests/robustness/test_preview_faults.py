@@ -16,7 +16,7 @@ from paracore.core import events as ev
 from paracore.hosts.standin.sandbox import Sandbox, load_tools
 from paracore.llm.scripted import ScriptedModel
 from paracore.hosts.revit import preview as previews
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 from revit_standin import faults
 from revit_standin.snapshot import differences, document_state
 

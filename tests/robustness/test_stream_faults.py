@@ -64,7 +64,7 @@ from paracore.llm.openai_responses import OpenAIResponsesModel
 from paracore.llm.retry import RetryingModel, RetryPolicy
 from paracore.core.messages import Usage, validate_history
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools.registry import Registry, default_registry
+from paracore.tools.framework.registry import Registry, default_registry
 from wire_fakes import (PATHS, PROVIDERS, SSE_HEADERS, Call, Step, anthropic_stream, chat_stream, gemini_stream,
                         responses_stream, split)
 

@@ -1,5 +1,5 @@
 """The script library: discovery, isolation, ranking, broken scripts reported with file:line (and
-never breaking the others), and each bundled script (lib/paracore/revit/bundled_scripts/) run on the
+never breaking the others), and each bundled script (lib/paracore/scripts/bundled/) run on the
 stand-in through the real executor (run_script: one transaction, the change recorder, the working
 set).
 """
@@ -14,7 +14,7 @@ import pytest
 from Autodesk.Revit import DB  # noqa: E402
 from paracore.scripts import library as lib  # noqa: E402
 from paracore.scripts.library import BUNDLED_SCRIPTS, ScriptLibrary, ScriptNotFound  # noqa: E402
-from paracore.tools import script_tools  # noqa: E402,F401 - registers the script tools
+from paracore.tools.scripts import script_tools  # noqa: E402,F401 - registers the script tools
 from tool_harness import (M, bridge, doc, element, host, read, run, run1, session,  # noqa: E402,F401
                           undo_names, walls)
 

@@ -11,8 +11,11 @@ from __future__ import annotations
 from Autodesk.Revit import DB
 from paracore.hosts.revit.executor import CallOutcome, describe_call, describe_categories, run_batch
 from paracore.core.session import Session
-from paracore.tools import capture_tools, code_tools, schedule_tools, view_tools, working_set_tools  # noqa: F401 - registers
-from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
+from paracore.tools.views import capture_tools, view_tools  # noqa: F401 - registers
+from paracore.tools.scripts import code_tools  # noqa: F401 - registers
+from paracore.tools.schedules import schedule_tools  # noqa: F401 - registers
+from paracore.tools.working_set import working_set_tools  # noqa: F401 - registers
+from paracore.tools.framework.registry import PreparedCall, ToolCallError, default_registry
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 

@@ -12,8 +12,9 @@ from Autodesk.Revit import DB
 from paracore.hosts.revit.bridge import Bridge
 from paracore.hosts.revit.executor import CallOutcome, describe_call, describe_categories, run_batch
 from paracore.core.session import Session
-from paracore.tools import creation_tools, modify_tools, working_set_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
+from paracore.tools.modelling import creation_tools, modify_tools  # noqa: F401 - registers the tools
+from paracore.tools.working_set import working_set_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import PreparedCall, ToolCallError, default_registry
 from revit_standin import faults, guard
 from revit_standin.host import RevitHost
 

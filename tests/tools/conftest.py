@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from duplex_revit import DuplexRevit
-from paracore.tools import export_files
+from paracore.tools.framework import export_files
 
 
 @pytest.fixture

@@ -9,8 +9,9 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import annotation_tools, modify_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import default_registry
+from paracore.tools.documentation import annotation_tools  # noqa: F401 - registers the tools
+from paracore.tools.modelling import modify_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import default_registry
 
 PLANS = {"duplex": "Level 1", "SampleHouse4": "Ground Floor"}
 

@@ -12,8 +12,8 @@ import export_image_double
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
 from paracore.core.images import default_store, png_size, small_png
-from paracore.tools import capture_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.views import capture_tools
+from paracore.tools.framework.registry import default_registry
 
 DOORS = DB.BuiltInCategory.OST_Doors
 

@@ -12,9 +12,9 @@ from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
 from paracore.agent import ApprovalPolicy
 from paracore.core.session import Session
-from paracore.tools import code_tools
-from paracore.tools.code_tools import BoundedOutput
-from paracore.tools.registry import default_registry
+from paracore.tools.scripts import code_tools
+from paracore.tools.scripts.code_tools import BoundedOutput
+from paracore.tools.framework.registry import default_registry
 
 WALLS = DB.BuiltInCategory.OST_Walls
 
@@ -239,7 +239,7 @@ def test_the_view_schedule_and_code_tool_modules_import_without_revit():
     from pathlib import Path
     lib = Path(__file__).resolve().parents[2] / "lib"
     script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
-              "import paracore.tools.view_tools, paracore.tools.schedule_tools, paracore.tools.code_tools\n"
+              "import paracore.tools.views.view_tools, paracore.tools.schedules.schedule_tools, paracore.tools.scripts.code_tools\n"
               "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules), "
               "sorted(m for m in sys.modules if m.startswith(('Autodesk', 'System')))\n")
     result = subprocess.run([sys.executable, "-c", script, str(lib)], capture_output=True, text=True)

@@ -11,7 +11,7 @@ import pytest
 
 from paracore.core.linked import LinkedElement, parse_linked
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools.registry import ToolCallError, default_registry
+from paracore.tools.framework.registry import ToolCallError, default_registry
 
 LINKS = ("SampleHouse4@30,-5,90", "duplex@-40,0")
 

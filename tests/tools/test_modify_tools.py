@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from Autodesk.Revit import DB  # noqa: E402
-from paracore.tools.registry import ToolCallError, default_registry  # noqa: E402
+from paracore.tools.framework.registry import ToolCallError, default_registry  # noqa: E402
 from revit_standin import faults  # noqa: E402
 from tool_harness import (M, bridge, describe, doc, element, host, hosted, ids_of, level,  # noqa: E402,F401
                           model_count, point_of, prepare, read, run, run1, session, undo_names,
@@ -57,7 +57,7 @@ def wall(read):
 
 def test_modify_tools_import_without_revit():
     script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
-              "import paracore.tools.modify_tools, paracore.tools.creation_tools\n"
+              "import paracore.tools.modelling.modify_tools, paracore.tools.modelling.creation_tools\n"
               "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", script, str(LIB)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

@@ -19,8 +19,9 @@ from paracore.app.replay import failed_turns
 from paracore.revit.context import display_length_unit
 from paracore.revit.dotnet import typed_list
 from paracore.core.settings import Settings, save_settings, settings_path
-from paracore.tools import qa_tools, sheet_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import default_registry
+from paracore.tools.qa import qa_tools  # noqa: F401 - registers the tools
+from paracore.tools.documentation import sheet_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import default_registry
 from paracore.core.toolsets import toolset_of
 from paracore.core.units import format_length
 

@@ -22,9 +22,10 @@ from Autodesk.Revit import DB, UI
 from paracore.hosts.revit.executor import describe_categories, run_batch
 from paracore.core.session import Session
 from paracore.core.units import format_length
-from paracore.tools import query_tools, working_set_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
-from paracore.tools.schema import conventional_schema
+from paracore.tools.elements import query_tools  # noqa: F401 - registers the tools
+from paracore.tools.working_set import working_set_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import PreparedCall, ToolCallError, default_registry
+from paracore.tools.framework.schema import conventional_schema
 from revit_standin import guard
 from revit_standin.grow import grow
 from revit_standin.host import RevitHost
@@ -165,7 +166,7 @@ def test_query_tools_are_read_only_and_leave_the_working_set_to_explicit_updates
 
 def test_query_modules_import_without_revit():
     script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
-              "import paracore.tools.query_tools, paracore.tools.element_query\n"
+              "import paracore.tools.elements.query_tools, paracore.tools.elements.element_query\n"
               "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", script, str(LIB)], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -799,7 +800,7 @@ def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, na
 @pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
                                   "get_working_set", "list_sheets", "list_view_templates", "list_worksets"])
 def test_offset_is_never_negative_in_the_schema(name):
-    from paracore.tools.catalogue import load_tools
+    from paracore.tools.framework.catalogue import load_tools
     load_tools()
     offset = conventional_schema(default_registry().get(name).args_model)["properties"]["offset"]
     integer = next(part for part in offset.get("anyOf", [offset]) if part.get("type") == "integer")

@@ -19,7 +19,7 @@ import pytest
 from pydantic import BaseModel, Field, conint
 
 import paracore.tools
-from paracore.tools.registry import (
+from paracore.tools.framework.registry import (
     PreparedCall,
     Registry,
     ToolCallError,

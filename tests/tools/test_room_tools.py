@@ -12,8 +12,10 @@ from Autodesk.Revit import DB
 from Autodesk.Revit.DB.Architecture import Room
 from command_here import paracore_here
 from duplex_revit import DuplexRevit
-from paracore.tools import modify_tools, query_tools, room_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import default_registry
+from paracore.tools.modelling import modify_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import query_tools  # noqa: F401 - registers the tools
+from paracore.tools.rooms import room_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import default_registry
 from revit_standin.rooms import regions
 
 LEVEL = {"duplex": "Level 1", "SampleHouse4": "Ground Floor"}

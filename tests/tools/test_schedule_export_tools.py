@@ -9,8 +9,11 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import export_files, modify_tools, schedule_export_tools, view_template_tools  # noqa: F401 - registers
-from paracore.tools.registry import default_registry
+from paracore.tools.framework import export_files  # noqa: F401 - registers
+from paracore.tools.modelling import modify_tools  # noqa: F401 - registers
+from paracore.tools.schedules import schedule_export_tools  # noqa: F401 - registers
+from paracore.tools.views import view_template_tools  # noqa: F401 - registers
+from paracore.tools.framework.registry import default_registry
 
 DOORS = DB.BuiltInCategory.OST_Doors
 FIELDS = ["Level", "Family and Type", "Mark"]

@@ -22,7 +22,7 @@ from paracore.app.replay import scripted_approver
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.scripts import library as lib
-from paracore.tools.script_tools import SCRIPT_KEY
+from paracore.tools.scripts.script_tools import SCRIPT_KEY
 
 M = 1 / 0.3048
 

@@ -11,8 +11,8 @@ import pytest
 from Autodesk.Revit import DB
 from command_here import paracore_here
 from duplex_revit import DuplexRevit
-from paracore.tools import sheet_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.documentation import sheet_tools
+from paracore.tools.framework.registry import default_registry
 
 MODELS = {"duplex": ["Level 1", "Level 2", "{3D}"], "SampleHouse4": ["Ground Floor", "Roof", "{3D}"]}
 

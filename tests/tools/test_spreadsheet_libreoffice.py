@@ -16,8 +16,8 @@ import openpyxl
 import pytest
 
 from duplex_revit import DuplexRevit
-from paracore.tools import export_files
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework import export_files
+from paracore.tools.framework.catalogue import load_tools
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 pytestmark = pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed")

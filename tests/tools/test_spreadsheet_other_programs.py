@@ -17,7 +17,7 @@ import openpyxl
 import pytest
 
 from Autodesk.Revit import DB
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 
 WINDOWS = DB.BuiltInCategory.OST_Windows
 FOOT = 0.3048
@@ -561,7 +561,7 @@ def test_ids_a_spreadsheet_wrote_with_thousands_separators_are_read(documents, s
     duplex is grown, as the bench grows it, to have elements with ids of four digits.)"""
     from paracore.hosts.revit.executor import run_batch
     from paracore.hosts.standin.sandbox import Sandbox
-    from paracore.tools.registry import default_registry
+    from paracore.tools.framework.registry import default_registry
 
     with Sandbox("duplex", grow_to=1500) as box:
         def run(name, arguments):

@@ -10,9 +10,9 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import parameter_sheet
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.parameters import parameter_sheet
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 DOORS = DB.BuiltInCategory.OST_Doors
 NAMES = ["Mark", "Comments", "Sill Height", "Width"]
@@ -325,7 +325,7 @@ def test_a_sheet_over_the_row_limit_is_refused_before_anything_changes(duplex, d
 
 
 def test_an_export_larger_than_an_import_reads_is_refused_before_a_file_is_written(duplex, documents, monkeypatch):
-    from paracore.tools import spreadsheet_tools
+    from paracore.tools.parameters import spreadsheet_tools
     monkeypatch.setattr(spreadsheet_tools, "MAX_ROWS", 10)
     error = duplex.error("export_parameters", {"category": "Doors"})
     assert "That is 14 elements, more than a file import_parameters reads back (10 rows)" in error

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import export_files
-from paracore.tools.catalogue import load_tools
-from paracore.tools.parameter_import import UNIT_FACTORS
+from paracore.tools.framework import export_files
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.parameters.parameter_import import UNIT_FACTORS
 
 MODELS = ("duplex", "LargeBuilding", "Office_A_20110811", "SampleHouse4")
 FOOT, SURVEY_FOOT, INCH = 0.3048, 1200 / 3937, 1 / 12

@@ -10,8 +10,8 @@ import pytest
 from paracore.hosts.revit.executor import describe_call, run_batch
 from paracore.hosts.revit.preview import preview_call
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 from revit_standin import central
 
 

@@ -20,8 +20,8 @@ from paracore.app.replay import failed_turns, run_replay
 from paracore.app.replay_file import load_replay
 from paracore.core import standards, toolsets
 from paracore.core.settings import Settings, save_settings
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAY = ROOT / "tests" / "support" / "replays" / "standards_door_numbering.json"

@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from paracore.core import standards
-from paracore.tools.catalogue import load_tools
-from paracore.tools import code_tools, export_files, script_tools
-from paracore.tools.registry import ToolCallError, default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.scripts import code_tools, script_tools
+from paracore.tools.framework import export_files
+from paracore.tools.framework.registry import ToolCallError, default_registry
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 if str(BENCH) not in sys.path:

@@ -21,9 +21,10 @@ from Autodesk.Revit import DB, UI
 from paracore.core.protocol import apply_payload
 from paracore.revit.context import ToolContext
 from paracore.core.session import Session
-from paracore.tools import creation_tools, working_set_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import PreparedCall, ToolCallError, default_registry
-from paracore.tools.results import ToolError, ToolOutput
+from paracore.tools.modelling import creation_tools  # noqa: F401 - registers the tools
+from paracore.tools.working_set import working_set_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import PreparedCall, ToolCallError, default_registry
+from paracore.tools.framework.results import ToolError, ToolOutput
 from revit_standin import guard
 from revit_standin.host import RevitHost
 from paracore.revit.dotnet import typed_list
@@ -148,7 +149,7 @@ def curved_wall(ctx, **changes) -> Run:
 
 def test_tool_modules_import_without_revit():
     script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
-              "import paracore.tools.working_set_tools, paracore.tools.creation_tools\n"
+              "import paracore.tools.working_set.working_set_tools, paracore.tools.modelling.creation_tools\n"
               "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules), "
               "sorted(m for m in sys.modules if m.startswith(('Autodesk', 'System')))\n")
     result = subprocess.run([sys.executable, "-c", script, str(LIB)], capture_output=True, text=True)

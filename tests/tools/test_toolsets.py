@@ -9,14 +9,14 @@ from pydantic import ValidationError
 
 from paracore.core import events as ev
 from paracore.agent.build import build_agent
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.scripted import ScriptedModel
 from paracore.core.messages import ToolCallPart, validate_history
 from paracore.core.settings import Settings
 from paracore.core import toolsets
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.registry import default_registry
 
 
 def registered() -> list[str]:

@@ -8,8 +8,8 @@ import pytest
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException, InvalidOperationException
 from duplex_revit import DuplexRevit
-from paracore.tools import view_template_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import default_registry
+from paracore.tools.views import view_template_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import default_registry
 
 
 @pytest.fixture(params=["duplex", "SampleHouse4"])

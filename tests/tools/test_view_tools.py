@@ -8,9 +8,9 @@ import pytest
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import InvalidOperationException
 from duplex_revit import DuplexRevit
-from paracore.tools.registry import default_registry
-from paracore.tools.view_tools import parse_color
-from paracore.tools.results import ToolError
+from paracore.tools.framework.registry import default_registry
+from paracore.tools.views.view_tools import parse_color
+from paracore.tools.framework.results import ToolError
 from revit_standin import faults
 
 DOORS = DB.BuiltInCategory.OST_Doors

@@ -1,8 +1,8 @@
-"""The wording helpers every tool shares (tools/wording.py): counts with their noun, bounded
+"""The wording helpers every tool shares (tools/framework/wording.py): counts with their noun, bounded
 lists, ids without repeats."""
 from __future__ import annotations
 
-from paracore.tools.wording import listed, plural, unique, unique_ids
+from paracore.tools.framework.wording import listed, plural, unique, unique_ids
 
 
 def test_a_count_takes_its_noun_in_the_singular_only_for_one():

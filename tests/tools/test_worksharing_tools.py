@@ -10,7 +10,7 @@ from Autodesk.Revit import DB
 from paracore.hosts.revit.executor import describe_call, run_batch
 from paracore.hosts.revit.preview import preview_call
 from paracore.hosts.standin.sandbox import Sandbox
-from paracore.tools.registry import PreparedCall, default_registry
+from paracore.tools.framework.registry import PreparedCall, default_registry
 from revit_standin import central, faults
 
 GRIDS, OTHER = "Shared Levels and Grids", "Workset1"
@@ -291,7 +291,7 @@ def _make_editable(doc, name):
 
 def test_list_worksets_pages_with_offset(box, monkeypatch):
     """Issue 37, item 5: worksets past the result's budget are read with the offset it names."""
-    from paracore.tools import worksharing_tools
+    from paracore.tools.worksharing import worksharing_tools
     whole = text(box, "list_worksets")
     monkeypatch.setattr(worksharing_tools, "ROW_BUDGET", 10)   # one row a page
     first = text(box, "list_worksets")

@@ -21,7 +21,7 @@ from paracore.core.messages import Usage, validate_history
 from paracore.core.prompts import PromptBuilder
 from paracore.revit.working_set_rows import rows_provider
 from paracore.core.session import Session
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 from paracore.ui.approvals import ApprovalGate
 from paracore.ui.batching import EventBatcher
 from paracore.ui.chat_state import (PARTS, STATUS_IDLE, STATUS_STOPPING, STATUS_WORKING, ChatState, Notice,

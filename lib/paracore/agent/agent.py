@@ -23,7 +23,7 @@ from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
 from paracore.core.session import Session
 from paracore.llm.base import CancelToken, ModelRequest, ToolDefinition
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 
 @dataclass

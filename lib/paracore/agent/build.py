@@ -6,7 +6,7 @@ From the settings it takes the model (created by the provider's adapter and wrap
 again), the agent's
 limits, the approval policy and the firm's standards the system prompt lists (names and
 descriptions; use_standard reads one); from the runtime, the facts the system prompt states; and it
-makes sure the whole tool catalogue is loaded (``tools.catalogue``). A host that brings its own model (a scripted one, in
+makes sure the whole tool catalogue is loaded (``tools.framework.catalogue``). A host that brings its own model (a scripted one, in
 tests and replays) passes it and gets it used as it is.
 """
 from __future__ import annotations
@@ -19,8 +19,8 @@ from paracore.core.prompts import PromptBuilder
 from paracore.core.settings import Settings
 from paracore.llm.providers import create_model
 from paracore.llm.retry import RetryingModel, RetryPolicy
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 
 def agent_limits(settings: Settings) -> AgentLimits:

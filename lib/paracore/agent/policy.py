@@ -2,7 +2,7 @@
 
 The approver gets an ``ApprovalRequest`` and answers "approve", "deny" or "always", or
 ``("approve", edits)`` / ``("always", edits)`` when the request carried an editable ``form``
-(see paracore.tools.forms): the edits are applied to the call before it runs.
+(see paracore.tools.framework.forms): the edits are applied to the call before it runs.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from paracore.core.session import Session
-from paracore.tools.registry import PreparedCall
+from paracore.tools.framework.registry import PreparedCall
 
 Decision = Literal["approve", "deny", "always"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from paracore.tools.registry import PreparedCall
+from paracore.tools.framework.registry import PreparedCall
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,9 @@ from paracore.hosts.standin import pictures
 from paracore.hosts.standin.sandbox import MAX_GROWN_ELEMENTS, Sandbox, install_standin
 from paracore.llm.pricing import UsageLog
 from paracore.llm.providers import ProviderNotConfigured
-from paracore.tools.catalogue import load_tools
-from paracore.tools.overview import model_summary_text
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.elements.overview import model_summary_text
+from paracore.tools.framework.registry import default_registry
 from paracore.trace.recorder import find_trace, list_traces, traces_dir
 from paracore.trace.timeline import ExportRefused, Timeline
 

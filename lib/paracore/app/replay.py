@@ -19,7 +19,7 @@ from paracore.core import events as ev
 from paracore.hosts.revit.undo_turn import undo_last_turn
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.revit import links
-from paracore.tools.overview import selection_and_element_count
+from paracore.tools.elements.overview import selection_and_element_count
 from paracore.trace.recorder import TraceRecorder
 
 

@@ -5,7 +5,7 @@ Regenerate with: python3 tasks.py paracore tools-doc > docs/TOOLS.md
 from __future__ import annotations
 
 from paracore.core.toolsets import toolset_of
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 
 def render(registry: Registry) -> str:

@@ -86,7 +86,7 @@ class ApprovalRequested(_Event):
     form: dict[str, Any] | None = None
     """Values the user may edit before approving, for an editable form (run_script: the script's
     parameters): {"title", "schema" (JSON schema), "values", "fields": [{"name", "label", "kind",
-    "description", "required", "default", "value", "choices"}]}; see paracore.tools.forms.
+    "description", "required", "default", "value", "choices"}]}; see paracore.tools.framework.forms.
     The approver answers ("approve", {name: value, ...}) with the values the user changed."""
 
 

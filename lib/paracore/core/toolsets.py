@@ -16,7 +16,7 @@ definitions; docs/TOOLSETS.md has the details and bench/RESULTS.md the cost.
 
 Installed packages add toolsets of their own (docs/PLUGINS.md): each entry point of the
 ``paracore.tools`` group is one toolset, named by the entry point, holding the tools its module
-declares. paracore.tools.plugins imports them and adds the toolsets here (``add_plugin_toolset``),
+declares. paracore.tools.framework.plugins imports them and adds the toolsets here (``add_plugin_toolset``),
 after Paracore's, which keep their names and tools. The names installed packages declare are read
 from their metadata without importing them (``installed_plugin_names``): the settings may pin such a
 toolset before any plugin is imported.

@@ -11,7 +11,7 @@ The limits, from each provider's documentation (an image over them is refused wi
                https://ai.google.dev/gemini-api/docs/image-understanding
 
 An OpenAI-compatible server is held to OpenAI's. ``capture_view`` already exports within all of
-them (at most 1568 px and 3.75 MB: tools/capture_tools.py), so what is fitted here is a picture
+them (at most 1568 px and 3.75 MB: tools/views/capture_tools.py), so what is fitted here is a picture
 from elsewhere (a plugin's tool). It is scaled down with Pillow, keeping its proportions, until it
 fits; the result is kept in memory by hash, so each request of a session sends the same bytes
 (the prompt cache holds). Where Pillow cannot be imported (inside Revit, whose vendored packages do

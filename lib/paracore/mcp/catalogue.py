@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 from paracore.mcp.backend import DESTRUCTIVE_TOOLS, ToolInfo
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 IDEMPOTENT_WRITES = frozenset({"set_parameter", "change_type", "isolate_in_view", "reset_view_isolation",
                                "color_elements", "filter_schedule", "sort_schedule"})

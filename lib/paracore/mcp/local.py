@@ -22,7 +22,7 @@ from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientI
 from paracore.mcp.calls import run_call
 from paracore.mcp.catalogue import tool_infos
 from paracore.mcp.inflight import ask_the_client
-from paracore.tools.registry import ToolCallError
+from paracore.tools.framework.registry import ToolCallError
 from paracore.trace.recorder import TraceRecorder
 
 log = logging.getLogger("paracore.mcp")

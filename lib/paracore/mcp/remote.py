@@ -33,8 +33,8 @@ from paracore.mcp import discovery
 from paracore.mcp.backend import (RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ResourceUnavailable,
                                   ToolInfo)
 from paracore.mcp.catalogue import tool_infos
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 log = logging.getLogger("paracore.mcp.remote")
 

@@ -2,8 +2,8 @@
 selection or given ids), clear it, drop deleted ids, select its elements, isolate them.
 
 Three surfaces use them: the ribbon's quick buttons (``paracore.app.revit.quick_buttons``), the chat pane's
-side panel (``panel_actions``) and the agent's tools (``tools/working_set_tools.py``,
-``tools/view_tools.py``). An action returns an ``Outcome`` (what it acted on, what it skipped and
+side panel (``panel_actions``) and the agent's tools (``tools/working_set/working_set_tools.py``,
+``tools/views/view_tools.py``). An action returns an ``Outcome`` (what it acted on, what it skipped and
 why); a surface only words it. Everything here runs on Revit's main thread in API context.
 
 Changing the set: a button or the panel changes the session's set at once, so it passes

@@ -26,10 +26,10 @@ A script is one Python file with three things (docs/SCRIPTS.md)::
   the transaction the executor opens for run_script (never open a Transaction yourself): an
   exception undoes everything. Elements it creates join the working set; to say exactly what
   the working set becomes, return the working-set payload (docs/WORKING_SET.md) (``working_set_output(ids, "replace",
-  message)`` from ``paracore.tools.results``, or the same JSON). Otherwise return a short text
+  message)`` from ``paracore.tools.framework.results``, or the same JSON). Otherwise return a short text
   for the user (or nothing). Import Revit inside ``run``, as the tools do.
 
-Folders: the scripts that ship with Paracore (``revit/bundled_scripts/`` in this package) and
+Folders: the scripts that ship with Paracore (``scripts/bundled/`` in this package) and
 ``Settings.script_folders``, in that order; sub-folders are searched too. A file is taken for a
 script when it defines ``Params`` or a ``run(ctx, params, ...)`` function at its top level (read
 from its syntax tree, before anything runs); any other file is not a script (a helper module, a
@@ -62,7 +62,7 @@ from pydantic_core import to_jsonable_python
 from paracore.core import resources
 from paracore.core.settings import load_settings
 from paracore.core.units import Angle, Length
-from paracore.tools.arguments import describe_validation_error
+from paracore.tools.framework.arguments import describe_validation_error
 
 __all__ = [
     "Parameter", "Script", "ScriptProblem", "Match", "ScriptLibrary", "ScriptNotFound", "ParameterError",
@@ -81,7 +81,7 @@ class Parameter:
     """One field of a script's Params model, described for the model and for a form."""
 
     name: str
-    kind: str                     # see paracore.tools.forms.FIELD_KINDS
+    kind: str                     # see paracore.tools.framework.forms.FIELD_KINDS
     description: str
     required: bool
     default: Any = None           # a JSON value (None when required)

@@ -7,7 +7,7 @@ when the user clicks Approve / Deny / Always) or ``cancel()`` (the Stop button),
 every waiting request with "deny".
 
 Editable approvals: a request may carry a ``form`` (values the user may change before approving,
-see paracore.tools.forms). ``resolve(call_id, "approve", edits={...})`` then makes ``request``
+see paracore.tools.framework.forms). ``resolve(call_id, "approve", edits={...})`` then makes ``request``
 answer ``("approve", edits)``, as the agent's approver protocol expects; without edits it answers
 the plain decision.
 

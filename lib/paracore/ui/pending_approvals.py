@@ -36,7 +36,7 @@ class PendingApproval:
     arguments: Mapping[str, Any]
     arguments_json: str
     form: Mapping[str, Any] | None = None
-    """Values the user may edit before approving (paracore.tools.forms: "title", "fields", …),
+    """Values the user may edit before approving (paracore.tools.framework.forms: "title", "fields", …),
     or None. Send the changed values with ``resolve_approval(call_id, "approve", edits)``."""
     client: str | None = None
     """The MCP client that asked (a call from outside the chat, see ``ask_outside``), or None."""

@@ -25,7 +25,7 @@ from paracore.revit.context import element_id, id_value
 from paracore.revit.dotnet import typed_list
 from paracore.hosts.revit.preview import preview_call
 from paracore.revit.user_elements import is_internal
-from paracore.tools.registry import PreparedCall, default_registry
+from paracore.tools.framework.registry import PreparedCall, default_registry
 
 PROBE_ELEVATION = 1000.0      # feet: a probe level far above any model's levels
 

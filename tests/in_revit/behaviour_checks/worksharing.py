@@ -103,7 +103,7 @@ def a_declined_preview_borrows_nothing(scratch):
     color_elements, on up to three elements nobody owns, current with central: each is still owned by
     nobody afterwards, and unchanged, and the active view is owned as before."""
     from paracore.hosts.revit.preview import preview_call
-    from paracore.tools.registry import PreparedCall, default_registry
+    from paracore.tools.framework.registry import PreparedCall, default_registry
     doc = scratch.doc
     if not doc.IsWorkshared:
         skip("the model is not workshared")

@@ -15,8 +15,8 @@ from paracore.agent.phases.results import CANCELLED, StepResults
 from paracore.agent.policy import ApprovalRequest
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
-from paracore.tools.forms import FormError, approval_form_of
-from paracore.tools.registry import PreparedCall, ToolCallError
+from paracore.tools.framework.forms import FormError, approval_form_of
+from paracore.tools.framework.registry import PreparedCall, ToolCallError
 
 log = logging.getLogger("paracore.agent")
 

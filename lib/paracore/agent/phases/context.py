@@ -9,7 +9,7 @@ from paracore.agent.policy import AgentLimits, ApprovalPolicy, Approver
 from paracore.agent.seam import RevitSide
 from paracore.core.session import Session
 from paracore.llm.base import CancelToken, ModelRequest, ToolDefinition
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 
 class AgentParts(Protocol):

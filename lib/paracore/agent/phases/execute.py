@@ -9,7 +9,7 @@ from paracore.agent.phases.context import RunContext
 from paracore.agent.phases.results import StepResults
 from paracore.agent.seam import RequestNotRun
 from paracore.core import events as ev
-from paracore.tools.registry import PreparedCall
+from paracore.tools.framework.registry import PreparedCall
 
 Runnable = list[tuple[str, PreparedCall]]
 

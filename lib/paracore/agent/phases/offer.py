@@ -12,7 +12,7 @@ from paracore.agent.phases.context import AgentParts
 from paracore.core import toolsets
 from paracore.core.messages import ToolCallPart, ToolResultPart
 from paracore.llm.base import ToolDefinition
-from paracore.tools.registry import Registry
+from paracore.tools.framework.registry import Registry
 
 
 def tools_on(agent: AgentParts) -> list[str]:

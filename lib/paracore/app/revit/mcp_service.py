@@ -32,8 +32,8 @@ from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientI
 from paracore.mcp.calls import run_call
 from paracore.mcp.catalogue import tool_infos
 from paracore.revit.documents import document_key
-from paracore.tools.catalogue import load_tools
-from paracore.tools.registry import ToolCallError, default_registry
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import ToolCallError, default_registry
 from paracore.trace.recorder import TraceRecorder
 
 log = logging.getLogger("paracore.app.revit.mcp_service")

@@ -24,8 +24,8 @@ from collections.abc import Callable
 
 from paracore.hosts.revit import runtime
 from paracore.revit import selection, working_set_actions as actions
-from paracore.tools.lookup import category_summary
-from paracore.tools.linked_arguments import describe as describe_linked
+from paracore.tools.framework.lookup import category_summary
+from paracore.tools.framework.linked_arguments import describe as describe_linked
 
 log = logging.getLogger("paracore.app.revit.quick_buttons")
 

@@ -43,8 +43,8 @@ from paracore.revit.changes import ChangeRecorder
 from paracore.revit import links
 from paracore.revit.context import ToolContext, element_id, id_value
 from paracore.revit.user_elements import is_internal
-from paracore.tools.registry import PreparedCall
-from paracore.tools.results import ToolOutput
+from paracore.tools.framework.registry import PreparedCall
+from paracore.tools.framework.results import ToolOutput
 
 log = logging.getLogger("paracore.executor")
 

@@ -38,7 +38,7 @@ from paracore.revit.api import DB
 from paracore.revit.context import element_id, id_value
 from paracore.revit import dotnet
 from paracore.revit.dotnet import element_id_set
-from paracore.tools.registry import ELEMENT_IDS, PreparedCall
+from paracore.tools.framework.registry import ELEMENT_IDS, PreparedCall
 
 log = logging.getLogger("paracore.ownership")
 

@@ -47,8 +47,8 @@ from paracore.revit.api import DB
 from paracore.revit.changes import ChangeRecorder
 from paracore.revit.context import ToolContext, display_length_unit, element_id
 from paracore.revit.user_elements import category_name, users_ids
-from paracore.tools.element_query import display_value
-from paracore.tools.registry import ELEMENT_IDS, PreparedCall
+from paracore.tools.elements.element_query import display_value
+from paracore.tools.framework.registry import ELEMENT_IDS, PreparedCall
 
 log = logging.getLogger("paracore.preview")
 

@@ -1,7 +1,7 @@
 """Writing calls whose elements are not their element_ids, narrowed in a workshared model as the others.
 
 ownership.py narrows a writing call by its ``element_ids``. import_parameters has none: it changes
-the elements its file's rows name. Such a tool declares ``targets`` (tools/registry.py): the ids
+the elements its file's rows name. Such a tool declares ``targets`` (tools/framework/registry.py): the ids
 the call will change, read from the model without a transaction. Here those ids stand in for
 element_ids in ownership's own ``check_out``, in the same ask of central as the step's other calls
 (Revit refuses a commit that changes an element another user borrows, and rolls all of it back):
@@ -27,7 +27,7 @@ from pydantic import BaseModel
 from paracore.core.session import Session
 from paracore.hosts.revit import ownership
 from paracore.revit.context import ToolContext
-from paracore.tools.registry import PreparedCall
+from paracore.tools.framework.registry import PreparedCall
 
 log = logging.getLogger("paracore.targets")
 

@@ -26,11 +26,11 @@ from typing import Any
 from paracore.revit import dotnet
 from paracore.revit.api import DB
 from paracore.revit.context import ToolContext
-from paracore.tools.errors import format_exception_for_model
-from paracore.tools.read_back import read_back_change
-from paracore.tools.registry import PreparedCall
-from paracore.tools.results import ToolError, ToolOutput
-from paracore.tools.wording import unique
+from paracore.tools.framework.errors import format_exception_for_model
+from paracore.tools.framework.read_back import read_back_change
+from paracore.tools.framework.registry import PreparedCall
+from paracore.tools.framework.results import ToolError, ToolOutput
+from paracore.tools.framework.wording import unique
 
 __all__ = ["Transacted", "run_in_transaction", "read_back_in_transaction", "read_back_after_commit",
            "describe_error", "failures_text"]

@@ -17,7 +17,7 @@ from paracore.hosts.revit import document_events
 from paracore.hosts.revit.bridge import Bridge
 from paracore.hosts.revit.runtime import RevitRuntime, session_for
 from paracore.revit.documents import document_key
-from paracore.tools.catalogue import load_tools
+from paracore.tools.framework.catalogue import load_tools
 
 
 # The largest model the stand-in is grown to on request (`paracore model --grow`, Sandbox(grow_to=)):

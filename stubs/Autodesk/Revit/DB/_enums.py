@@ -59,7 +59,7 @@ class BuiltInCategory(_RevitEnum):
     OST_TitleBlocks = -2000280
     OST_Sheets = -2003100
     OST_Viewports = -2000510
-    # annotations (tools/annotation_tools.py)
+    # annotations (tools/documentation/annotation_tools.py)
     OST_DoorTags = -2000460
     OST_WindowTags = -2000450
     OST_RoomTags = -2000480

@@ -1,7 +1,7 @@
 """Search elements the firm's way (one tool takes the name of one of Paracore's)."""
 from pydantic import BaseModel
 
-from paracore.tools.registry import tool
+from paracore.tools.framework.registry import tool
 
 
 class NoArgs(BaseModel):

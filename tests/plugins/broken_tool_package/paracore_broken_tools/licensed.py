@@ -1,7 +1,7 @@
 """Tools that need the firm's licence client, which is not installed."""
 from pydantic import BaseModel
 
-from paracore.tools.registry import tool
+from paracore.tools.framework.registry import tool
 
 
 class NoArgs(BaseModel):

@@ -9,8 +9,8 @@ from collections import Counter
 
 from pydantic import BaseModel, Field
 
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError
 
 FIRM_MARK = r"^[A-Z]\d{3}$"   # a letter for the unit, then the level and a number: A101
 

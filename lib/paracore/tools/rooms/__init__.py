@@ -1,0 +1,1 @@
+"""Rooms: place them, read them, renumber elements in order (room_tools)."""

@@ -1,0 +1,1 @@
+"""Workshared models: list the worksets, move elements to another (worksharing_tools)."""

@@ -157,7 +157,7 @@ def before_filters_lines(results: list[SizeResult]) -> list[str]:
     lines = ["### The searches before and after Revit's own filters (100,000 elements)", "",
              "Since issue 37 (item 6) a search hands its type and conditions to Revit's filters "
              "(`ElementParameterFilter` rules from `ParameterFilterRuleFactory`, after the quick filters; "
-             "lib/paracore/tools/condition_filters.py) and compares in Python only what they cannot say. "
+             "lib/paracore/tools/elements/condition_filters.py) and compares in Python only what they cannot say. "
              f"Before: {BEFORE_RUNS[0]} (first column), and {BEFORE_RUNS[1]} (second). After: the table above. "
              "The stand-in evaluates a parameter filter over the whole candidate list at once and keeps the "
              "values it read until the model changes, as a repeated search on an unchanged model reads them "

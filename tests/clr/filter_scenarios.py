@@ -27,7 +27,7 @@ FEET = 1 / 0.3048
 def _query(doc, uidoc):
     from paracore.core.session import Session
     from paracore.revit.context import ToolContext
-    from paracore.tools.element_query import ElementQuery, _CompiledCondition
+    from paracore.tools.elements.element_query import ElementQuery, _CompiledCondition
     ctx = ToolContext(doc, uidoc, Session("lane", "Lane.rvt"))
     condition = _CompiledCondition(ctx, "Length", ">", "5 m")
     query = ElementQuery(ctx, category=DB.BuiltInCategory.OST_Walls, category_label="Walls",

@@ -1,4 +1,4 @@
-"""A search's conditions as Revit's own filters (tools/condition_filters.py, issue 37 item 6).
+"""A search's conditions as Revit's own filters (tools/elements/condition_filters.py, issue 37 item 6).
 
 - The same answers: on every sample building, for the categories and the parameters their elements
   have, many conditions (every op, on Double, Integer, yes/no, ElementId and text parameters, values
@@ -18,9 +18,9 @@ import pytest
 from Autodesk.Revit import DB, UI
 from paracore.core.session import Session
 from paracore.revit.context import ToolContext
-from paracore.tools import condition_filters
-from paracore.tools.element_query import Condition, build_query, model_categories
-from paracore.tools.results import ToolError
+from paracore.tools.elements import condition_filters
+from paracore.tools.elements.element_query import Condition, build_query, model_categories
+from paracore.tools.framework.results import ToolError
 from revit_standin import guard
 from revit_standin.host import RevitHost
 

@@ -15,7 +15,7 @@ import ifcopenshell
 import pytest
 
 from Autodesk.Revit import DB
-from paracore.tools import layer_tools, query_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import layer_tools, query_tools  # noqa: F401 - registers the tools
 from revit_standin import guard, loader
 from revit_standin.host import RevitHost
 from test_query_tools import Revit

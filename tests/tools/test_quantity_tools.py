@@ -17,8 +17,9 @@ import pytest
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
 from paracore.core import toolsets
-from paracore.tools import query_tools, quantity_tools, working_set_tools  # noqa: F401 - registers the tools
-from paracore.tools.registry import default_registry
+from paracore.tools.elements import query_tools, quantity_tools  # noqa: F401 - registers the tools
+from paracore.tools.working_set import working_set_tools  # noqa: F401 - registers the tools
+from paracore.tools.framework.registry import default_registry
 from revit_standin.loader import resolve_model
 
 FT3_PER_M3 = 1 / 0.3048 ** 3
@@ -69,7 +70,7 @@ def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions
 
 def test_the_quantity_modules_import_without_revit():
     script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
-              "import paracore.tools.quantity_tools, paracore.tools.quantity_totals, paracore.tools.element_room\n"
+              "import paracore.tools.elements.quantity_tools, paracore.tools.elements.quantity_totals, paracore.tools.rooms.element_room\n"
               "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules)\n")
     subprocess.run([sys.executable, "-c", script, str(LIB)], check=True)
 
@@ -252,7 +253,7 @@ def test_room_of_names_the_room_an_element_is_in(duplex):
     number and name; one without is in "no room"."""
     from types import SimpleNamespace
 
-    from paracore.tools.element_room import room_of
+    from paracore.tools.rooms.element_room import room_of
     room = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Rooms)[0])
     expected = duplex.call(lambda: f"{room.Number} {room.LookupParameter('Name').AsString()}")
     assert duplex.call(lambda: room_of(None, SimpleNamespace(Room=room))) == expected

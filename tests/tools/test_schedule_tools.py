@@ -10,8 +10,8 @@ import pytest
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException, ArgumentOutOfRangeException
 from duplex_revit import DuplexRevit
-from paracore.tools import quantity_tools  # noqa: F401 - registers get_quantities
-from paracore.tools.registry import default_registry
+from paracore.tools.elements import quantity_tools  # noqa: F401 - registers get_quantities
+from paracore.tools.framework.registry import default_registry
 from revit_standin import faults
 
 DOORS = DB.BuiltInCategory.OST_Doors
@@ -118,7 +118,7 @@ def test_a_door_schedule_sorted_by_level_with_family_and_type_and_mark(revit, do
 def test_rows_past_the_shown_ones_are_counted_even_when_their_first_cell_is_blank(revit):
     """describe_schedule reads a row past the first ten only up to its first cell that is not blank
     (schedule_tools.counted_rows): a row whose first column is empty still counts."""
-    from paracore.tools.schedule_tools import SHOWN_ROWS, counted_rows, schedule_rows
+    from paracore.tools.schedules.schedule_tools import SHOWN_ROWS, counted_rows, schedule_rows
     [created] = revit.step(("create_schedule", {"category": "Doors", "name": "Comments first",
                                                 "fields": ["Comments", "Mark"]}))
     headings, rows = table(revit, "Comments first")

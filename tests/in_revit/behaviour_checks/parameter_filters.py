@@ -124,8 +124,8 @@ def a_search_finds_through_revits_filters_what_python_found(scratch):
     doors and windows hold: Revit's filters (`labelled`) against the Python comparison
     (`candidates` + `matches`). The rows above are what this rests on; this is the whole of it."""
     from paracore.revit.context import ToolContext
-    from paracore.tools.element_query import Condition, build_query
-    from paracore.tools.results import ToolError
+    from paracore.tools.elements.element_query import Condition, build_query
+    from paracore.tools.framework.results import ToolError
     ctx = ToolContext(scratch.doc, scratch.uidoc, scratch.session)
     compared, differ = 0, []
     for bic in (DB.BuiltInCategory.OST_Walls, DB.BuiltInCategory.OST_Doors, DB.BuiltInCategory.OST_Windows):

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9_.\-/]+")
 

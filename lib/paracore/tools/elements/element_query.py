@@ -33,9 +33,9 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, parse_angle
 from paracore.core.working_set import singular
-from paracore.tools.condition_filters import plan_category
-from paracore.tools.layer_query import LayerCondition, compile_layer_condition, types_with_layer
-from paracore.tools.lookup import (
+from paracore.tools.elements.condition_filters import plan_category
+from paracore.tools.elements.layer_query import LayerCondition, compile_layer_condition, types_with_layer
+from paracore.tools.framework.lookup import (
     _no_such_type,
     builtin_categories,
     category_name,
@@ -45,8 +45,8 @@ from paracore.tools.lookup import (
     resolve_category,
     type_label,
 )
-from paracore.tools.results import ToolError
-from paracore.tools.wording import listed
+from paracore.tools.framework.results import ToolError
+from paracore.tools.framework.wording import listed
 
 Op = Literal["=", "!=", "<", "<=", ">", ">=", "contains"]
 _ORDER_OPS = ("<", "<=", ">", ">=")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, format_length, parse_length
-from paracore.tools.results import ToolError
+from paracore.tools.framework.results import ToolError
 
 # Revit's names for MaterialFunctionAssignment, as its Edit Assembly dialog shows them
 FUNCTION_NAMES = {"Structure": "Structure", "Substrate": "Substrate", "Insulation": "Thermal/Air Layer",

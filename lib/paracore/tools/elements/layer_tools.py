@@ -20,12 +20,12 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
-from paracore.tools.element_query import build_query, shorten
-from paracore.tools.layer_query import function_name, layers_of, variable_layer
-from paracore.tools.lookup import category_of, elements_by_id, id_sample, resolve_category, type_label
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, check_offset, offset_field, page_of
-from paracore.tools.wording import plural
+from paracore.tools.elements.element_query import build_query, shorten
+from paracore.tools.elements.layer_query import function_name, layers_of, variable_layer
+from paracore.tools.framework.lookup import category_of, elements_by_id, id_sample, resolve_category, type_label
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError, check_offset, offset_field, page_of
+from paracore.tools.framework.wording import plural
 
 LAYERED_CATEGORIES = ("Walls", "Floors", "Roofs", "Ceilings")   # the categories whose types have layers
 TYPES_BUDGET = 1700     # characters of the types' layer listings in one result

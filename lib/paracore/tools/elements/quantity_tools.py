@@ -5,7 +5,7 @@ or is the working set; X is a parameter whose values add up (Volume, Area, Lengt
 'Count'; Z is type, level, room, category or any parameter's value. The result gives the total
 (sum, and min and max when asked) in the model's display units, the number of elements counted,
 each group on a row (paged with offset when there are many), and the elements left out because
-they have no value for X, by id. The figures come from paracore.tools.quantity_totals.
+they have no value for X, by id. The figures come from paracore.tools.elements.quantity_totals.
 
 Revit is imported inside the functions only, so this module imports without Revit.
 """
@@ -14,12 +14,12 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from paracore.core.working_set import singular
-from paracore.tools.element_query import Condition, build_query
-from paracore.tools.lookup import elements_by_id, id_sample
-from paracore.tools.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
-from paracore.tools.registry import tool
-from paracore.tools.results import ToolError, offset_field, page_of
-from paracore.tools.wording import plural
+from paracore.tools.elements.element_query import Condition, build_query
+from paracore.tools.framework.lookup import elements_by_id, id_sample
+from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import ToolError, offset_field, page_of
+from paracore.tools.framework.wording import plural
 
 MAX_GROUPS = 20          # group rows on one page
 ROW_BUDGET = 1300        # characters of group rows in one result

@@ -20,11 +20,11 @@ from typing import Any, Literal
 
 from paracore.core.display import display_text
 from paracore.core.working_set import singular
-from paracore.tools.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
-from paracore.tools.element_room import NO_ROOM, room_of
-from paracore.tools.lookup import category_of, id_sample, names_match, type_label
-from paracore.tools.parameter_values import is_yes_no, parameter_spec
-from paracore.tools.results import ToolError, fit_rows
+from paracore.tools.elements.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
+from paracore.tools.rooms.element_room import NO_ROOM, room_of
+from paracore.tools.framework.lookup import category_of, id_sample, names_match, type_label
+from paracore.tools.parameters.parameter_values import is_yes_no, parameter_spec
+from paracore.tools.framework.results import ToolError, fit_rows
 
 Aggregate = Literal["sum", "count", "min", "max"]
 COUNT = "Count"                   # the quantity that counts elements instead of adding a parameter

@@ -22,7 +22,7 @@ from paracore.core.display import display_text
 from paracore.core.linked import parse_all_linked
 from paracore.core.units import format_length
 from paracore.core.working_set import UNKNOWN, singular
-from paracore.tools.element_query import (
+from paracore.tools.elements.element_query import (
     NAME_SAMPLE,
     Condition,
     build_query,
@@ -34,8 +34,8 @@ from paracore.tools.element_query import (
     parameter_names,
     shorten,
 )
-from paracore.tools.layer_query import LayerCondition
-from paracore.tools.lookup import (
+from paracore.tools.elements.layer_query import LayerCondition
+from paracore.tools.framework.lookup import (
     category_name,
     category_of,
     elements_by_id,
@@ -46,10 +46,10 @@ from paracore.tools.lookup import (
     type_label,
 )
 from paracore.revit import links
-from paracore.tools.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
-from paracore.tools.quantity_totals import Totals
-from paracore.tools.registry import tool
-from paracore.tools.results import (
+from paracore.tools.framework.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
+from paracore.tools.elements.quantity_totals import Totals
+from paracore.tools.framework.registry import tool
+from paracore.tools.framework.results import (
     Page,
     ToolError,
     ToolOutput,
@@ -59,8 +59,8 @@ from paracore.tools.results import (
     page_of,
     working_set_output,
 )
-from paracore.tools.wording import listed, plural, unique_ids
-from paracore.tools.worksharing_tools import standing, user_worksets
+from paracore.tools.framework.wording import listed, plural, unique_ids
+from paracore.tools.worksharing.worksharing_tools import standing, user_worksets
 
 SAMPLE_ROWS = 10        # default rows in a search sample
 MAX_ROWS = 20           # the most rows any result lists

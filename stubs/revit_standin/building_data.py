@@ -164,6 +164,9 @@ class ElementData:
     curve: Optional[CurveData] = None
     rotation: float = 0.0
     element_id: Optional[int] = None
+    # A sketch-based element's footprint (a ceiling's outer loop, world XY, not closed): what the
+    # rooms it covers are found from.
+    boundary: Optional[list[Point2]] = None
 
 
 @dataclass

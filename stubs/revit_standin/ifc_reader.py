@@ -1056,7 +1056,16 @@ class _Reader:
             level_key=self._level_key(element, params, "Level", "Base Level"),
             location=location,
             params=params, curve=curve, rotation=_rotation(matrix), element_id=_element_id(element),
+            boundary=self._plan_outline(element) if category == "Ceilings" else None,
         )
+
+    def _plan_outline(self, product) -> Optional[list[Point2]]:
+        """The footprint of an extruded body, else the lowest face of a faceted one (Revit 2011
+        writes ceilings as surface models)."""
+        boundary, _ = self._footprint(product)
+        if not boundary or len(boundary) < 3:
+            boundary = self._bottom_face(product)
+        return boundary if boundary and len(boundary) >= 3 else None
 
     def _line_along_parts(self, whole) -> Optional[LineData]:
         """The straight line along the parts aggregated into ``whole`` (a curtain wall's panels and

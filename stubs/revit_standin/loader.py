@@ -333,6 +333,8 @@ class _Builder:
                  "level_id": level._id if level is not None else -1,
                  "type_id": self._type_id(data.type_key, data.category) if data.type_key else -1,
                  "location": location, "rotation": data.rotation, "unique_id": data.key, "params": {}}
+        if data.boundary:
+            state["boundary"] = (tuple(data.boundary),)
         return self._load(FamilyInstance, state, data.params)
 
     # -- helpers ------------------------------------------------------------------------------------------

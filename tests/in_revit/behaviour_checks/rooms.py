@@ -90,10 +90,54 @@ def room_name_joins_name_and_number(scratch):
     return f"Room.Name {room.Name!r}"
 
 
+def room_is_a_volume_up_to_its_height(scratch):
+    """IsPointInRoom is 3D: a point above the room's Unbounded Height is not in it (the stand-in
+    gives a new room DEFAULT_ROOM_HEIGHT, 8 ft: this records what Revit gives)."""
+    doc = scratch.doc
+    level, _, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u, v)
+    height = room.UnboundedHeight
+    expect(height > 0, f"a new room's Unbounded Height is {height}")
+    expect(room.IsPointInRoom(DB.XYZ(u, v, level.Elevation + 1)), "a point 1 ft above the floor is not in the room")
+    expect(not room.IsPointInRoom(DB.XYZ(u, v, level.Elevation + height + 1)),
+           "a point above the room's height is in the room")
+    return f"Unbounded Height {height:.3f} ft"
+
+
+def door_to_room_is_on_its_facing_side(scratch):
+    """Which side of a door is its To Room is not documented: the stand-in takes the side its
+    FacingOrientation points to. A door in one wall of a room: the room is To or From as the
+    facing points in or out; FlipFromToRoom swaps them."""
+    doc = scratch.doc
+    level, walls, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u, v)
+    wall = walls[0]
+    curve = wall.Location.Curve
+    middle = curve.Evaluate(0.5, True)
+    with transaction(doc, "Paracore check: a door in the room's wall"):
+        door = site.door(doc, wall, middle)
+    facing = door.FacingOrientation
+    inward = (u - middle.X) * facing.X + (v - middle.Y) * facing.Y > 0
+    to_room, from_room = door.ToRoom, door.FromRoom
+    if inward:
+        expect(to_room is not None and id_value(to_room.Id) == id_value(room.Id), "facing into the room, To Room is not it")
+        expect(from_room is None, "facing into the room, the door has a From Room outside")
+    else:
+        expect(from_room is not None and id_value(from_room.Id) == id_value(room.Id), "facing out, From Room is not the room")
+        expect(to_room is None, "facing out, the door has a To Room outside")
+    with transaction(doc, "Paracore check: flip From/To Room"):
+        door.FlipFromToRoom()
+    swapped = door.ToRoom if not inward else door.FromRoom
+    expect(swapped is not None and id_value(swapped.Id) == id_value(room.Id), "FlipFromToRoom did not swap the rooms")
+    return "To Room on the facing side" + (" (facing in)" if inward else " (facing out)")
+
+
 CHECKS = [
     ("a room inside walls is bounded by them", room_inside_walls_is_bounded),
     ("a room in the open is not enclosed", room_outside_walls_is_not_enclosed),
     ("a new room is numbered after the highest", new_room_number),
     ("NewRooms2 fills only empty circuits", new_rooms2_fills_empty_circuits),
     ("Room.Name joins name and number", room_name_joins_name_and_number),
+    ("a room is a volume up to its height", room_is_a_volume_up_to_its_height),
+    ("a door's To Room is on its facing side", door_to_room_is_on_its_facing_side),
 ]

@@ -36,6 +36,7 @@ from ._outlines import UV, BoundingBoxUV, Outline
 from ._sheets import ViewSheet, Viewport
 from ._sections import ViewSection
 from ._room_tags import SpatialElementTag
+from ._phases import Phase, PhaseArray
 from ._spatial import BoundarySegment, SpatialElementBoundaryOptions
 from ._links import LinkElementId, RevitLinkInstance, RevitLinkType
 from ._locations import BasePoint, ProjectLocation, ProjectPosition
@@ -54,7 +55,7 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "Phase", "PhaseArray",
     "BoundarySegment", "SpatialElementBoundaryOptions",  # rooms' boundaries
     "Sketch", "SketchBase", "SketchPlane", "CurveElement", "ModelCurve", "ModelLine",  # a floor's sketch
     # parameters

@@ -433,6 +433,19 @@ class FamilyInstance(Instance):
         from ._spatial import instance_room
         return instance_room(self)
 
+    def get_Room(self, phase):  # noqa: N802
+        """The room in ``phase``: the last phase's room; None in an earlier one (_phases)."""
+        from ._phases import is_last_phase
+        return self.Room if is_last_phase(self._document, phase) else None
+
+    def get_FromRoom(self, phase):  # noqa: N802
+        from ._phases import is_last_phase
+        return self.FromRoom if is_last_phase(self._document, phase) else None
+
+    def get_ToRoom(self, phase):  # noqa: N802
+        from ._phases import is_last_phase
+        return self.ToRoom if is_last_phase(self._document, phase) else None
+
     @property
     def FromRoom(self):  # noqa: N802
         """A door's or window's From Room: the room on the side opposite its FacingOrientation

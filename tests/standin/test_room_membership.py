@@ -1,0 +1,69 @@
+"""The stand-in's rooms as volumes and what is in them: IsPointInRoom, Document.GetRoomAtPoint,
+FamilyInstance.Room / FromRoom / ToRoom (and their phase-indexed forms), FlipFromToRoom, phases.
+Each test names the ledger row (docs/REVIT_BEHAVIOUR.md, Rooms) it pins."""
+from __future__ import annotations
+
+import pytest
+
+from Autodesk.Revit.DB import UV, XYZ, BuiltInCategory, FilteredElementCollector, Phase
+from Autodesk.Revit.Exceptions import ArgumentException, ArgumentNullException, InvalidOperationException
+
+
+def _room_with_door(doc, make):
+    """A 20 ft square of walls on Level 1 with a room inside and a door in its south wall."""
+    corners = [(100, 100), (120, 100), (120, 120), (100, 120)]
+    walls = [make.wall(doc, corners[i], corners[(i + 1) % 4]) for i in range(4)]
+    room = make.committed(doc, lambda: doc.Create.NewRoom(make.level(doc, "Level 1"), UV(110, 110)), "Room")
+    door = make.door(doc, walls[0], (110, 100))
+    return room, door, walls
+
+
+def test_a_new_room_is_a_volume_eight_feet_high(doc, make):
+    """Rooms: IsPointInRoom is 3D, from the level up by the Unbounded Height (8 ft for a new room)."""
+    room, _, _ = _room_with_door(doc, make)
+    assert room.UnboundedHeight == pytest.approx(8.0) and room.BaseOffset == 0.0
+    assert room.IsPointInRoom(XYZ(110, 110, 4)) and room.IsPointInRoom(XYZ(110, 110, 8))
+    assert not room.IsPointInRoom(XYZ(110, 110, 9)) and not room.IsPointInRoom(XYZ(130, 110, 4))
+    with pytest.raises(ArgumentNullException):
+        room.IsPointInRoom(None)
+
+
+def test_a_doors_to_room_is_on_its_facing_side_and_flipping_swaps_them(doc, make):
+    """Rooms: a door's To Room is on the side its FacingOrientation points to; FlipFromToRoom swaps."""
+    room, door, walls = _room_with_door(doc, make)
+    inward = door.FacingOrientation.Y > 0     # the south wall: the room is to the north
+    assert (door.ToRoom if inward else door.FromRoom).Id == room.Id
+    assert (door.FromRoom if inward else door.ToRoom) is None
+    make.committed(doc, door.FlipFromToRoom, "Flip")
+    assert (door.FromRoom if inward else door.ToRoom).Id == room.Id
+
+
+def test_the_phases_run_from_existing_to_new_construction_and_rooms_are_in_the_last(doc, make):
+    """Rooms: Document.Phases in time order; a room and an instance exist in the last phase only,
+    GetRoomAtPoint(point, None) is the last phase's."""
+    room, door, _ = _room_with_door(doc, make)
+    phases = list(doc.Phases)
+    assert [p.Name for p in phases] == ["Existing", "New Construction"] and doc.Phases.Size == 2
+    assert all(isinstance(p, Phase) for p in phases)
+    existing, last = phases
+    point = XYZ(110, 110, 1)
+    assert doc.GetRoomAtPoint(point).Id == room.Id and doc.GetRoomAtPoint(point, None).Id == room.Id
+    assert doc.GetRoomAtPoint(point, last).Id == room.Id and doc.GetRoomAtPoint(point, existing) is None
+    assert doc.GetRoomAtPoint(XYZ(500, 500, 1)) is None
+    side = door.get_ToRoom(last) or door.get_FromRoom(last)
+    assert side.Id == room.Id and door.get_ToRoom(existing) is None and door.get_FromRoom(existing) is None
+    with pytest.raises(ArgumentNullException):
+        door.get_Room(None)
+    with pytest.raises(ArgumentException):
+        door.get_ToRoom(room)
+
+
+def test_furniture_is_in_the_room_holding_its_point(duplex):
+    """Rooms: FamilyInstance.Room is the first room whose volume holds the instance's point: the
+    duplex's beds are in the bedrooms the IFC contains them in."""
+    beds = [f for f in FilteredElementCollector(duplex).OfCategory(BuiltInCategory.OST_Furniture)
+            .WhereElementIsNotElementType() if "Queen" in f.Name or "King" in f.Name]
+    assert sorted(bed.Room.Number for bed in beds) == ["A202", "A203", "B202", "B203"]
+    with pytest.raises(InvalidOperationException):   # "neither a door nor a window"
+        beds[0].FlipFromToRoom()
+    assert beds[0].FromRoom is None and beds[0].ToRoom is None

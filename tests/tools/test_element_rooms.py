@@ -116,8 +116,10 @@ def test_a_room_condition_by_name_and_an_unknown_room(revit):
 def test_room_info_pages_five_rooms_at_a_time(revit):
     rooms = sorted(room_ids(revit).values())
     first = revit.text("get_room_info", {"room_ids": rooms})
-    assert "rooms 1–5" in first and "call again with offset 5" in first and len(first) <= 2000
-    assert "offset 5 is past" not in revit.text("get_room_info", {"room_ids": rooms, "offset": 20})
+    assert first.startswith("21 rooms, total area") and first.count("\n- ") == 6 and len(first) <= 2000
+    assert first.endswith("- … 16 more rooms: call again with offset 5.")
+    last = revit.text("get_room_info", {"room_ids": rooms, "offset": 20})
+    assert "— items 21–21 of 21:" in last and "more rooms" not in last
     assert "past the end" in revit.error("get_room_info", {"room_ids": rooms, "offset": 21})
 
 

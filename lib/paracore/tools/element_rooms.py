@@ -22,6 +22,8 @@ Revit is imported inside the functions only, so this module imports without Revi
 """
 from __future__ import annotations
 
+from paracore.revit.context import id_value
+
 COVERED = 0.5            # of a room's area under a ceiling's or over a floor's plan to count
 LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
 
@@ -72,7 +74,7 @@ class RoomFinder:
         if box is None:
             return []
         rivals = [other for other in self._boxes(element.Category.BuiltInCategory)
-                  if other[0] != element.Id.GetHashCode() and abs(_height(other[1], ceiling) - _height(box, ceiling))
+                  if other[0] != id_value(element.Id) and abs(_height(other[1], ceiling) - _height(box, ceiling))
                   <= LEVEL_TOLERANCE and _plan_area(other[1]) < _plan_area(box) * 0.99]
         return [room for room in self.rooms if self._covers(box, room, ceiling)
                 and not any(self._covers(other, room, ceiling) for _, other in rivals)]
@@ -91,16 +93,16 @@ class RoomFinder:
     def _boxes(self, category) -> list:
         """(id, box) of every element of the category that has a box, read once."""
         from Autodesk.Revit import DB
-        key = int(category)
+        key = str(category)
         if key not in self._category_boxes:
             collector = DB.FilteredElementCollector(self.document).OfCategory(category).WhereElementIsNotElementType()
-            self._category_boxes[key] = [(e.Id.GetHashCode(), box) for e in collector
+            self._category_boxes[key] = [(id_value(e.Id), box) for e in collector
                                          for box in [e.get_BoundingBox(None)] if box is not None]
         return self._category_boxes[key]
 
     def _outline(self, room) -> list:
         """The room's outer boundary in plan, [(x, y)], from its boundary segments."""
-        key = room.Id.GetHashCode()
+        key = id_value(room.Id)
         if key not in self._outlines:
             self._outlines[key] = [(p.X, p.Y) for p in _loop_points(room)]
         return self._outlines[key]
@@ -112,10 +114,10 @@ class RoomFinder:
             for room in self.rooms:
                 for loop in _boundary(room):
                     for segment in loop:
-                        rooms = self._walls.setdefault(segment.ElementId.GetHashCode(), [])
+                        rooms = self._walls.setdefault(id_value(segment.ElementId), [])
                         if room not in rooms:
                             rooms.append(room)
-        return list(self._walls.get(wall.Id.GetHashCode(), []))
+        return list(self._walls.get(id_value(wall.Id), []))
 
 
 def rooms_of(document, element) -> list:
@@ -171,7 +173,7 @@ def _loop_points(room) -> list:
 def _unique(rooms) -> list:
     found = []
     for room in rooms:
-        if room is not None and all(room.Id != other.Id for other in found):
+        if room is not None and all(id_value(room.Id) != id_value(other.Id) for other in found):
             found.append(room)
     return found
 

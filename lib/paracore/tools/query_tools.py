@@ -381,8 +381,8 @@ def _room_condition(ctx, text: str | None):
         known = sorted({r.Number for r in finder.rooms if r.Number})
         raise ToolError(f"No room numbered or named '{display_text(text, 40)}'. Rooms: "
                         f"{listed([repr(n) for n in known], 12) if known else 'none in this model'}.")
-    wanted = {room.Id.GetHashCode() for room in rooms}
-    return lambda element: any(r.Id.GetHashCode() in wanted for r in finder.rooms_of(element))
+    wanted = {ctx.id_value(room.Id) for room in rooms}
+    return lambda element: any(ctx.id_value(r.Id) in wanted for r in finder.rooms_of(element))
 
 
 def _search_links(ctx, args: SearchElementsArgs):

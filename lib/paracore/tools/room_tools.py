@@ -35,11 +35,13 @@ from paracore.tools.reach import refuse_out_of_reach
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
 from paracore.tools.element_rooms import RoomFinder, room_heights
-from paracore.tools.results import Change, ToolError, ToolOutput, check_offset, offset_field, working_set_output
+from paracore.tools.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
+                                    working_set_output)
 from paracore.tools.wording import plural
 
 SAMPLE = 8                 # rooms or elements described one by one in a result
 ROOMS_PER_PAGE = 5         # rooms get_room_info describes in one result (each line names its contents)
+ROOM_BUDGET = 1700         # characters of room lines in one result (results are held to 2,000)
 MAX_RENUMBER = 5_000       # elements renumbered in one call
 MAX_PATH = 2_000           # elements ordered along_path (the walk is quadratic)
 ORDER_TOLERANCE = 0.01     # ft (3 mm): X closer than this counts as the same column
@@ -217,15 +219,13 @@ def get_room_info(ctx, args: RoomInfoArgs):
         raise ToolError(f"None of the {plural(len(ids), 'element')} {given} is a room. "
                         "Find rooms with search_elements (category 'Rooms'), or place them with place_rooms.")
     check_offset(args.offset, len(rooms), "rooms")
-    shown = rooms[args.offset:args.offset + ROOMS_PER_PAGE]
-    contents = _contents(ctx, shown)
+    contents = _contents(ctx, rooms[args.offset:args.offset + ROOMS_PER_PAGE])
+    page = page_of(rooms, args.offset, lambda room: _room_lines(ctx, room, contents), ROOM_BUDGET,
+                   ROOMS_PER_PAGE, "rooms")
     head = f"{plural(len(rooms), 'room')}, total area {area_text(ctx, sum(r.Area for r in rooms))}"
-    if len(rooms) > ROOMS_PER_PAGE:
-        head += f"; rooms {args.offset + 1}–{args.offset + len(shown)}"
-    lines = [head + ":"] + [_room_lines(ctx, room, contents) for room in shown]
-    rest = len(rooms) - args.offset - len(shown)
-    if rest > 0:
-        lines.append(f"- … {rest} more rooms: call again with offset {args.offset + len(shown)}.")
+    lines = [head + page.position() + ":"] + page.rows
+    if page.rest:
+        lines.append(page.next_hint("rooms"))
     skipped = len(found) - len(rooms)
     if skipped or missing:
         lines.append(f"Left out: {skipped} elements that are not rooms, {len(missing)} ids not in the model.")

@@ -67,3 +67,31 @@ def test_furniture_is_in_the_room_holding_its_point(duplex):
     with pytest.raises(InvalidOperationException):   # "neither a door nor a window"
         beds[0].FlipFromToRoom()
     assert beds[0].FromRoom is None and beds[0].ToRoom is None
+
+
+def test_an_l_shaped_floor_covers_the_rooms_under_its_sketch_not_its_box(doc, make):
+    """element_rooms reads a floor's plan from its sketch (Floor.SketchId) where it has one: an L of
+    three 10 ft cells of a 2 x 2 grid of rooms covers those three, not the fourth in its notch, which
+    its bounding box takes in."""
+    from Autodesk.Revit.DB import CurveLoop, Floor, Line
+    from paracore.tools.element_rooms import RoomFinder, slab_plan
+    level = make.level(doc, "Level 1")
+    for a, b in [((0, 0), (20, 0)), ((0, 10), (20, 10)), ((0, 20), (20, 20)),
+                 ((0, 0), (0, 20)), ((10, 0), (10, 20)), ((20, 0), (20, 20))]:
+        make.wall(doc, a, b)
+    rooms = {(i, j): make.committed(doc, lambda i=i, j=j: doc.Create.NewRoom(level, UV(5 + 10 * i, 5 + 10 * j)), "Room")
+             for i in (0, 1) for j in (0, 1)}
+    corners = [(0, 0), (20, 0), (20, 10), (10, 10), (10, 20), (0, 20)]
+    loop = CurveLoop()
+    for k, (x, y) in enumerate(corners):
+        x2, y2 = corners[(k + 1) % len(corners)]
+        loop.Append(Line.CreateBound(XYZ(x, y, 0), XYZ(x2, y2, 0)))
+    floor_type = make.type_of(doc, BuiltInCategory.OST_Floors)
+    from System.Collections.Generic import List
+    loops = List[CurveLoop]()
+    loops.Add(loop)
+    floor = make.committed(doc, lambda: Floor.Create(doc, loops, floor_type.Id, level.Id), "Floor")
+    plan = slab_plan(doc, floor, ceiling=False)
+    assert not plan.is_box and plan.area == pytest.approx(300.0)
+    covered = {r.Id.Value for r in RoomFinder(doc).rooms_of(floor)}
+    assert covered == {rooms[(0, 0)].Id.Value, rooms[(1, 0)].Id.Value, rooms[(0, 1)].Id.Value}

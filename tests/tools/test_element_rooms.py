@@ -150,6 +150,5 @@ def test_flipping_a_door_swaps_its_from_and_to_rooms(revit):
 
 def test_clipping_a_room_outline_to_a_box():
     square = [(0, 0), (10, 0), (10, 10), (0, 10)]
-    low, high = DB.XYZ(5, -5, 0), DB.XYZ(20, 5, 0)
-    assert abs(polygon_area(clip_to_box(square, low, high))) == pytest.approx(25.0)
-    assert clip_to_box(square, DB.XYZ(20, 20, 0), DB.XYZ(30, 30, 0)) == []
+    assert abs(polygon_area(clip_to_box(square, (5, -5), (20, 5)))) == pytest.approx(25.0)
+    assert clip_to_box(square, (20, 20), (30, 30)) == []

@@ -14,17 +14,21 @@ reading each room once. What "in a room" means depends on the element, as in Rev
   covers that room too (the room's own ceiling);
 - a floor: the same with the floor's top at the room's base (within LEVEL_TOLERANCE);
 - a wall: the rooms it bounds (their boundary segments name it).
-Simplification: a ceiling's or floor's plan is its bounding box (Element.get_BoundingBox), so a
-non-rectangular one's box may take in a room it does not cover (an L-shaped ceiling's notch)
-where no smaller ceiling claims that room.
+A ceiling's or floor's plan is its sketch's outer loop (Floor.SketchId, Ceiling.SketchId), else
+its bounding box (Element.get_BoundingBox): then a non-rectangular one's box may take in a room it
+does not cover (an L-shaped ceiling's notch) where no smaller ceiling claims that room. The
+stand-in's ceilings, read from IFC files, have no sketch.
 
 Revit is imported inside the functions only, so this module imports without Revit.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from paracore.revit.context import id_value
 
 COVERED = 0.5            # of a room's area under a ceiling's or over a floor's plan to count
+SAMPLES = 24             # a side of the grid of points a room's area under a sketched plan is sampled on
 LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
 
 
@@ -38,7 +42,7 @@ class RoomFinder:
         self.rooms = [r for r in collector.WhereElementIsNotElementType() if r.Area > 0]
         self._outlines: dict[int, list] = {}
         self._walls: dict[int, list] | None = None
-        self._category_boxes: dict[int, list] = {}
+        self._category_plans: dict[str, list] = {}
 
     def rooms_of(self, element) -> list:
         """The rooms ``element`` is in (see the module's notes); [] for none."""
@@ -58,47 +62,39 @@ class RoomFinder:
             return _unique([element.Room])
         return []
 
-    def doors_of(self, room) -> list:
-        """The doors whose From or To Room is ``room``."""
-        from Autodesk.Revit import DB
-        doors = DB.FilteredElementCollector(self.document).OfCategory(DB.BuiltInCategory.OST_Doors)
-        return [d for d in doors.WhereElementIsNotElementType()
-                if isinstance(d, DB.FamilyInstance) and any(r.Id == room.Id for r in self.rooms_of(d))]
-
     # -- ceilings and floors ---------------------------------------------------------------------
     def _covered(self, element, ceiling: bool) -> list:
-        """The rooms the element's box covers where no smaller box of its category at the same
-        height covers them too (the big box of an L-shaped ceiling takes in the bathroom that has
-        its own small ceiling: the small one is that room's)."""
-        box = element.get_BoundingBox(None)
-        if box is None:
+        """The rooms the element's plan covers where no smaller plan of its category at the same
+        height covers them too (the box of an L-shaped ceiling takes in the bathroom that has its
+        own small ceiling: the small one is that room's)."""
+        plan = slab_plan(self.document, element, ceiling)
+        if plan is None:
             return []
-        rivals = [other for other in self._boxes(element.Category.BuiltInCategory)
-                  if other[0] != id_value(element.Id) and abs(_height(other[1], ceiling) - _height(box, ceiling))
-                  <= LEVEL_TOLERANCE and _plan_area(other[1]) < _plan_area(box) * 0.99]
-        return [room for room in self.rooms if self._covers(box, room, ceiling)
-                and not any(self._covers(other, room, ceiling) for _, other in rivals)]
+        rivals = [other for other in self._plans(element.Category.BuiltInCategory, ceiling)
+                  if other.id != plan.id and abs(other.height - plan.height) <= LEVEL_TOLERANCE
+                  and other.area < plan.area * 0.99]
+        return [room for room in self.rooms if self._covers(plan, room, ceiling)
+                and not any(self._covers(other, room, ceiling) for other in rivals)]
 
-    def _covers(self, box, room, ceiling: bool) -> bool:
-        height = _height(box, ceiling)
+    def _covers(self, plan: "Plan", room, ceiling: bool) -> bool:
         bottom, top = room_heights(room)
-        if ceiling and not bottom < height <= top + LEVEL_TOLERANCE:
+        if ceiling and not bottom < plan.height <= top + LEVEL_TOLERANCE:
             return False
-        if not ceiling and abs(height - bottom) > LEVEL_TOLERANCE:
+        if not ceiling and abs(plan.height - bottom) > LEVEL_TOLERANCE:
             return False
         outline = self._outline(room)
         area = abs(polygon_area(outline))
-        return area > 0 and abs(polygon_area(clip_to_box(outline, box.Min, box.Max))) >= COVERED * area
+        return area > 0 and plan.area_inside(outline) >= COVERED * area
 
-    def _boxes(self, category) -> list:
-        """(id, box) of every element of the category that has a box, read once."""
+    def _plans(self, category, ceiling: bool) -> list:
+        """The plans of every element of the category that has one, read once."""
         from Autodesk.Revit import DB
         key = str(category)
-        if key not in self._category_boxes:
+        if key not in self._category_plans:
             collector = DB.FilteredElementCollector(self.document).OfCategory(category).WhereElementIsNotElementType()
-            self._category_boxes[key] = [(id_value(e.Id), box) for e in collector
-                                         for box in [e.get_BoundingBox(None)] if box is not None]
-        return self._category_boxes[key]
+            self._category_plans[key] = [plan for e in collector
+                                         for plan in [slab_plan(self.document, e, ceiling)] if plan is not None]
+        return self._category_plans[key]
 
     def _outline(self, room) -> list:
         """The room's outer boundary in plan, [(x, y)], from its boundary segments."""
@@ -115,7 +111,7 @@ class RoomFinder:
                 for loop in _boundary(room):
                     for segment in loop:
                         rooms = self._walls.setdefault(id_value(segment.ElementId), [])
-                        if room not in rooms:
+                        if all(id_value(r.Id) != id_value(room.Id) for r in rooms):
                             rooms.append(room)
         return list(self._walls.get(id_value(wall.Id), []))
 
@@ -142,20 +138,110 @@ def find_rooms(finder: RoomFinder, text: str) -> list:
     return found
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A ceiling's or floor's extent in plan: its sketch's outer loop, or its bounding box's
+    rectangle when it has no sketch; ``height`` is a ceiling's underside or a floor's top."""
+    id: int
+    outline: tuple
+    low: tuple
+    high: tuple
+    height: float
+    is_box: bool
+
+    @property
+    def area(self) -> float:
+        return abs(polygon_area(self.outline))
+
+    def area_inside(self, polygon) -> float:
+        """The area of ``polygon`` (a room's outline) that lies in this plan: exact for a box,
+        sampled on a SAMPLES x SAMPLES grid over the polygon's extent for a sketch's loop."""
+        if self.is_box:
+            return abs(polygon_area(clip_to_box(polygon, self.low, self.high)))
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        if min(xs) > self.high[0] or max(xs) < self.low[0] or min(ys) > self.high[1] or max(ys) < self.low[1]:
+            return 0.0
+        dx, dy = (max(xs) - min(xs)) / SAMPLES, (max(ys) - min(ys)) / SAMPLES
+        points = [(min(xs) + (i + 0.5) * dx, min(ys) + (j + 0.5) * dy) for i in range(SAMPLES) for j in range(SAMPLES)]
+        inside = [p for p in points if point_in_polygon(polygon, p)]
+        return sum(1 for p in inside if point_in_polygon(self.outline, p)) * dx * dy
+
+
+def slab_plan(document, element, ceiling: bool):
+    """The element's Plan, or None when Revit gives it no box (no geometry)."""
+    box = element.get_BoundingBox(None)
+    if box is None:
+        return None
+    height = box.Min.Z if ceiling else box.Max.Z
+    loop = _sketch_loop(document, element)
+    if loop:
+        xs, ys = [p[0] for p in loop], [p[1] for p in loop]
+        return Plan(id_value(element.Id), tuple(loop), (min(xs), min(ys)), (max(xs), max(ys)), height, False)
+    low, high = (box.Min.X, box.Min.Y), (box.Max.X, box.Max.Y)
+    corners = (low, (high[0], low[1]), high, (low[0], high[1]))
+    return Plan(id_value(element.Id), corners, low, high, height, True)
+
+
+def _sketch_loop(document, element) -> list:
+    """The largest closed loop of the element's sketch (Floor.SketchId, Ceiling.SketchId: Revit
+    2022 on), [(x, y)]; [] when it has none or its curves make no loop."""
+    sketch_id = getattr(element, "SketchId", None)
+    if sketch_id is None or id_value(sketch_id) < 0:
+        return []
+    sketch = document.GetElement(sketch_id)
+    if sketch is None:
+        return []
+    ends = []
+    for curve_id in sketch.GetAllElements():
+        curve = getattr(document.GetElement(curve_id), "GeometryCurve", None)
+        if curve is not None and curve.IsBound:
+            a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)
+            ends.append(((a.X, a.Y), (b.X, b.Y)))
+    loops = chain_loops(ends)
+    return max(loops, key=lambda loop: abs(polygon_area(loop))) if loops else []
+
+
+def chain_loops(ends, tolerance: float = 1e-6) -> list:
+    """Closed loops [(x, y), ...] made by joining segments end to end (a sketch lists its curves
+    in no set order; an arc counts by its chord)."""
+    left, loops = list(ends), []
+    while left:
+        start, end = left.pop(0)
+        loop = [start]
+        while _far(end, start, tolerance):
+            following = next((i for i, (a, b) in enumerate(left)
+                              if not _far(a, end, tolerance) or not _far(b, end, tolerance)), None)
+            if following is None:
+                break
+            a, b = left.pop(following)
+            loop.append(end)
+            end = b if not _far(a, end, tolerance) else a
+        else:
+            if len(loop) >= 3:
+                loops.append(loop)
+    return loops
+
+
+def _far(p, q, tolerance: float) -> bool:
+    return abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance
+
+
+def point_in_polygon(points, p) -> bool:
+    """Ray casting to +X."""
+    x, y = p
+    inside = False
+    for i, (x2, y2) in enumerate(points):
+        x1, y1 = points[i - 1]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
 def room_heights(room) -> tuple[float, float]:
     """(bottom, top) of the room's volume, feet: its level plus Base Offset, up by Unbounded Height."""
     level = room.Level
     bottom = (level.Elevation if level is not None else 0.0) + room.BaseOffset
     return bottom, bottom + room.UnboundedHeight
-
-
-def _height(box, ceiling: bool) -> float:
-    """A ceiling's underside, a floor's top."""
-    return box.Min.Z if ceiling else box.Max.Z
-
-
-def _plan_area(box) -> float:
-    return (box.Max.X - box.Min.X) * (box.Max.Y - box.Min.Y)
 
 
 def _boundary(room):
@@ -187,9 +273,9 @@ def polygon_area(points) -> float:
 
 
 def clip_to_box(points, low, high) -> list:
-    """The part of polygon ``points`` inside the axis-aligned box low..high (Sutherland–Hodgman:
+    """The part of polygon ``points`` inside the axis-aligned box low..high, (x, y) (Sutherland–Hodgman:
     a room is any simple polygon, the box convex)."""
-    edges = ((0, low.X, 1), (0, high.X, -1), (1, low.Y, 1), (1, high.Y, -1))
+    edges = ((0, low[0], 1), (0, high[0], -1), (1, low[1], 1), (1, high[1], -1))
     for axis, limit, sign in edges:
         if not points:
             break

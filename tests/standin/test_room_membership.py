@@ -95,3 +95,15 @@ def test_an_l_shaped_floor_covers_the_rooms_under_its_sketch_not_its_box(doc, ma
     assert not plan.is_box and plan.area == pytest.approx(300.0)
     covered = {r.Id.Value for r in RoomFinder(doc).rooms_of(floor)}
     assert covered == {rooms[(0, 0)].Id.Value, rooms[(1, 0)].Id.Value, rooms[(0, 1)].Id.Value}
+
+
+def test_a_wall_that_is_not_room_bounding_bounds_no_room(doc, make):
+    """Rooms: a wall whose Room Bounding is off takes no part in rooms' boundaries: a square of walls
+    with one such wall encloses nothing, so a room placed inside is not enclosed."""
+    from Autodesk.Revit.DB import BuiltInParameter, SpatialElementBoundaryOptions
+    corners = [(100, 100), (120, 100), (120, 120), (100, 120)]
+    walls = [make.wall(doc, corners[i], corners[(i + 1) % 4]) for i in range(4)]
+    assert walls[0].get_Parameter(BuiltInParameter.WALL_ATTR_ROOM_BOUNDING).AsInteger() == 1   # on by default
+    make.committed(doc, lambda: walls[0].get_Parameter(BuiltInParameter.WALL_ATTR_ROOM_BOUNDING).Set(0), "Off")
+    room = make.committed(doc, lambda: doc.Create.NewRoom(make.level(doc, "Level 1"), UV(110, 110)), "Room")
+    assert room.Area == 0.0 and list(room.GetBoundarySegments(SpatialElementBoundaryOptions())) == []

@@ -132,6 +132,22 @@ def door_to_room_is_on_its_facing_side(scratch):
     return "To Room on the facing side" + (" (facing in)" if inward else " (facing out)")
 
 
+def wall_not_room_bounding_bounds_no_room(scratch):
+    """A square of walls with one wall's Room Bounding off encloses no room."""
+    doc = scratch.doc
+    level, walls, (u, v) = _square_on_new_level(doc)
+    parameter = walls[0].get_Parameter(DB.BuiltInParameter.WALL_ATTR_ROOM_BOUNDING)
+    expect(parameter.AsInteger() == 1, "a new wall is not room bounding")
+    with transaction(doc, "Paracore check: a wall that bounds no room"):
+        parameter.Set(0)
+    room = _room(doc, level, u, v)
+    bounding = {id_value(s.ElementId) for loop in room.GetBoundarySegments(DB.SpatialElementBoundaryOptions())
+                for s in loop}
+    expect(id_value(walls[0].Id) not in bounding, "the wall that is not room bounding bounds the room")
+    expect(room.Area == 0.0, f"the room has area {room.Area:.3f} sq ft inside three bounding walls")
+    return "not enclosed"
+
+
 CHECKS = [
     ("a room inside walls is bounded by them", room_inside_walls_is_bounded),
     ("a room in the open is not enclosed", room_outside_walls_is_not_enclosed),
@@ -140,4 +156,5 @@ CHECKS = [
     ("Room.Name joins name and number", room_name_joins_name_and_number),
     ("a room is a volume up to its height", room_is_a_volume_up_to_its_height),
     ("a door's To Room is on its facing side", door_to_room_is_on_its_facing_side),
+    ("a wall that is not room bounding bounds no room", wall_not_room_bounding_bounds_no_room),
 ]

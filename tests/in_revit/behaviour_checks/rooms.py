@@ -105,31 +105,39 @@ def room_is_a_volume_up_to_its_height(scratch):
 
 
 def door_to_room_is_on_its_facing_side(scratch):
-    """Which side of a door is its To Room is not documented: the stand-in takes the side its
-    FacingOrientation points to. A door in one wall of a room: the room is To or From as the
-    facing points in or out; FlipFromToRoom swaps them."""
+    """Which side of a door or window is its To Room is not documented: the stand-in takes the side
+    its FacingOrientation points to. A door, then a window, in one wall of a room: the room is To
+    or From as the facing points in or out; FlipFromToRoom swaps them."""
     doc = scratch.doc
     level, walls, (u, v) = _square_on_new_level(doc)
     room = _room(doc, level, u, v)
-    wall = walls[0]
-    curve = wall.Location.Curve
-    middle = curve.Evaluate(0.5, True)
-    with transaction(doc, "Paracore check: a door in the room's wall"):
-        door = site.door(doc, wall, middle)
+    said = [_to_room_side(doc, room, walls[0], (u, v), site.door, "a door")]
+    said.append(_to_room_side(doc, room, walls[1], (u, v), site.window, "a window"))
+    return "; ".join(said)
+
+
+def _to_room_side(doc, room, wall, middle_of_room, place, what):
+    u, v = middle_of_room
+    middle = wall.Location.Curve.Evaluate(0.5, True)
+    with transaction(doc, f"Paracore check: {what} in the room's wall"):
+        door = place(doc, wall, middle)
     facing = door.FacingOrientation
     inward = (u - middle.X) * facing.X + (v - middle.Y) * facing.Y > 0
     to_room, from_room = door.ToRoom, door.FromRoom
     if inward:
-        expect(to_room is not None and id_value(to_room.Id) == id_value(room.Id), "facing into the room, To Room is not it")
-        expect(from_room is None, "facing into the room, the door has a From Room outside")
+        expect(to_room is not None and id_value(to_room.Id) == id_value(room.Id),
+               f"{what} facing into the room: its To Room is not the room")
+        expect(from_room is None, f"{what} facing into the room has a From Room outside")
     else:
-        expect(from_room is not None and id_value(from_room.Id) == id_value(room.Id), "facing out, From Room is not the room")
-        expect(to_room is None, "facing out, the door has a To Room outside")
+        expect(from_room is not None and id_value(from_room.Id) == id_value(room.Id),
+               f"{what} facing out of the room: its From Room is not the room")
+        expect(to_room is None, f"{what} facing out of the room has a To Room outside")
     with transaction(doc, "Paracore check: flip From/To Room"):
         door.FlipFromToRoom()
     swapped = door.ToRoom if not inward else door.FromRoom
-    expect(swapped is not None and id_value(swapped.Id) == id_value(room.Id), "FlipFromToRoom did not swap the rooms")
-    return "To Room on the facing side" + (" (facing in)" if inward else " (facing out)")
+    expect(swapped is not None and id_value(swapped.Id) == id_value(room.Id),
+           f"FlipFromToRoom did not swap {what}'s rooms")
+    return f"{what}: To Room on the facing side" + (" (facing in)" if inward else " (facing out)")
 
 
 def wall_not_room_bounding_bounds_no_room(scratch):

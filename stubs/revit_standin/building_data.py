@@ -142,6 +142,7 @@ class RoomData:
     params: Params = field(default_factory=dict)
     boundary: Optional[list[Point2]] = None   # outer loop of the room's footprint, world XY
     element_id: Optional[int] = None
+    height: Optional[float] = None            # the space's extrusion depth (feet), when it is extruded
 
 
 @dataclass

@@ -1011,7 +1011,7 @@ class _Reader:
     def _read_room(self, space) -> RoomData:
         instance_psets, _ = self._instance_and_type_psets(space)
         params = self._merge(instance_psets)
-        boundary, _ = self._footprint(space)
+        boundary, depth = self._footprint(space)
         if not boundary or len(boundary) < 3:
             boundary = self._bottom_face(space)
         level = self._storey_level(space)
@@ -1024,7 +1024,7 @@ class _Reader:
             key=space.GlobalId, name=space.LongName or "", number=space.Name or "",
             level_key=level.key if level else None,
             area=self._area(space, params, "NetFloorArea", "GrossFloorArea"),
-            location=location, params=params, boundary=boundary, element_id=_element_id(space),
+            location=location, params=params, boundary=boundary, element_id=_element_id(space), height=depth,
         )
 
     # -- everything else

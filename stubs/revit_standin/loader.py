@@ -322,7 +322,8 @@ class _Builder:
                   "Perimeter": _perimeter(data.boundary)}
         state = {"name": data.name, "category": BuiltInCategory.OST_Rooms.value, "level_id": level._id,
                  "location": XYZ(*data.location) if data.location else None, "unique_id": data.key,
-                 "ifc_boundary": tuple(data.boundary) if data.boundary else None, "params": params}
+                 "ifc_boundary": tuple(data.boundary) if data.boundary else None, "params": params,
+                 "ifc_height": data.height}
         return self._load(Room, state, data.params)
 
     def add_other(self, data):

@@ -107,3 +107,16 @@ def test_a_wall_that_is_not_room_bounding_bounds_no_room(doc, make):
     make.committed(doc, lambda: walls[0].get_Parameter(BuiltInParameter.WALL_ATTR_ROOM_BOUNDING).Set(0), "Off")
     room = make.committed(doc, lambda: doc.Create.NewRoom(make.level(doc, "Level 1"), UV(110, 110)), "Room")
     assert room.Area == 0.0 and list(room.GetBoundarySegments(SpatialElementBoundaryOptions())) == []
+
+
+def test_an_ifc_rooms_height_is_the_one_revit_exported_and_its_spaces_depth_agrees():
+    """Rooms: the duplex's spaces carry Revit's Unbounded Height (2.6 m); the extrusion depth the reader
+    keeps for a file without it (RoomData.height) is within 1 % of it (2.58 m: the exported body stops
+    at what bounds the room's volume)."""
+    from pathlib import Path
+    from revit_standin.ifc_reader import read_ifc
+    path = Path(__file__).resolve().parents[2] / "stubs" / "revit_standin" / "models" / "duplex.ifc"
+    rooms = {room.number: room for room in read_ifc(path).rooms}
+    exported = rooms["A203"].params["Unbounded Height"].value
+    assert exported == pytest.approx(2.6 / 0.3048)
+    assert rooms["A203"].height == pytest.approx(exported, rel=0.01)

@@ -27,11 +27,14 @@ class Room(_SpatialElement):
 
     @property
     def UnboundedHeight(self) -> float:  # noqa: N802
-        """From the room's base to its Upper Limit plus Limit Offset, feet: the height Revit exported
-        for a room read from an IFC, DEFAULT_ROOM_HEIGHT for a room placed here."""
+        """From the room's base to its Upper Limit plus Limit Offset, feet: for a room read from an
+        IFC, the Unbounded Height Revit exported, else its space's extrusion depth; for a room
+        placed here, DEFAULT_ROOM_HEIGHT."""
         from Autodesk.Revit.DB._spatial import DEFAULT_ROOM_HEIGHT, _number
-        height = _number(self._state["params"].get("Unbounded Height"))
-        return height if height is not None and height > 0 else DEFAULT_ROOM_HEIGHT
+        for height in (_number(self._state["params"].get("Unbounded Height")), _number(self._state.get("ifc_height"))):
+            if height is not None and height > 0:
+                return height
+        return DEFAULT_ROOM_HEIGHT
 
     @property
     def BaseOffset(self) -> float:  # noqa: N802

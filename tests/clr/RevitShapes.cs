@@ -439,8 +439,9 @@ namespace Autodesk.Revit.DB
 
     public class FamilyInstance : Element
     {
-        internal FamilyInstance(Document document, long id, string name) : base(document, id, name) { }
+        internal FamilyInstance(Document document, long id, string name) : base(document, id, name) { LevelId = ElementId.InvalidElementId; }
         internal HostObject Host { get; set; }
+        public ElementId LevelId { get; internal set; }
 
         // The last phase's rooms (Revit's properties without a phase): the lane's doors face their
         // host wall's Orientation; To Room is on that side, From Room on the other, 1 ft past the wall.
@@ -2853,6 +2854,11 @@ namespace ParacoreClrLane
             door.Category = new Category(BuiltInCategory.OST_Doors, "Doors");
             door.Location = new LocationPoint(new XYZ(x, y, 0));
             door.Host = host;
+            foreach (Element element in document.All())     // on the project's first level, as its walls are
+            {
+                Level level = element as Level;
+                if (level != null) { door.LevelId = level.Id; break; }
+            }
             return door;
         }
 

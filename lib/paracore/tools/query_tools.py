@@ -110,9 +110,7 @@ class SearchElementsArgs(BaseModel):
     link: str | None = Field(
         None, description="Search inside loaded links instead: a link's name ('SampleHouse4') or 'all'.")
     room: str | None = Field(
-        None, description="Only elements in this room: its number ('A203') or name ('Kitchen'). Doors and "
-                          "windows by their From/To Room, ceilings and floors by the rooms they cover, walls "
-                          "by the rooms they bound, other elements by the room holding their point.")
+        None, description="Only elements in this room, by number ('A203') or name (doors by From/To Room).")
     offset: int = offset_field()
 
 

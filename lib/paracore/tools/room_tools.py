@@ -30,7 +30,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
-from paracore.tools.lookup import elements_by_id, find_level, id_sample
+from paracore.tools.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
 from paracore.tools.reach import refuse_out_of_reach
 from paracore.tools.read_back import ReadBack
 from paracore.tools.registry import tool
@@ -239,22 +239,33 @@ _CONTENT_CATEGORIES = ("OST_Doors", "OST_Windows", "OST_Ceilings", "OST_Floors",
 
 
 def _contents(ctx, rooms) -> dict:
-    """Room id -> {built-in category name: [elements]} for the rooms, one pass over the categories' elements."""
+    """Room id -> {built-in category name: [elements]} for the rooms: one pass over the elements of
+    the categories on the levels within the rooms' heights."""
     from Autodesk.Revit import DB
     finder = RoomFinder(ctx.doc)
     wanted = {ctx.id_value(r.Id) for r in rooms}
+    levels = {ctx.id_value(level.Id) for level in _levels_within(ctx, rooms)}
     contents: dict = {value: {} for value in wanted}
     for name in _CONTENT_CATEGORIES:
         category = getattr(DB.BuiltInCategory, name, None)
         if category is None:
             continue
-        collector = DB.FilteredElementCollector(ctx.doc).OfCategory(category).WhereElementIsNotElementType()
-        for element in collector:
+        for element in DB.FilteredElementCollector(ctx.doc).OfCategory(category).WhereElementIsNotElementType():
+            if ctx.id_value(element.LevelId) not in levels:
+                continue
             for room in finder.rooms_of(element):
                 value = ctx.id_value(room.Id)
                 if value in wanted:
                     contents[value].setdefault(name, []).append(element)
     return contents
+
+
+def _levels_within(ctx, rooms) -> list:
+    """The levels whose elevation lies within one of the rooms' heights (a stair's room reaches the
+    level above, whose ceiling covers it)."""
+    spans = [room_heights(room) for room in rooms]
+    return [level for level in levels_by_elevation(ctx)
+            if any(bottom - 1e-6 <= level.Elevation <= top + 1e-6 for bottom, top in spans)]
 
 
 def _room_lines(ctx, room, contents) -> str:

@@ -13,6 +13,8 @@ location line runs along it, or to no element (InvalidElementId) when none does.
 """
 from __future__ import annotations
 
+import math
+
 from revit_standin.guard import api_class
 
 from ._geometry import XYZ, Line
@@ -226,13 +228,42 @@ def contains_point(room, point) -> bool:
     return bottom - HEIGHT_TOLERANCE <= point.Z <= top + HEIGHT_TOLERANCE
 
 
+CELL = 16.0   # ft: the side of the cubes the rooms are indexed by, so a point is tested against few rooms
+
+
 def room_at(document, point):
     """The first room (in the model's order) whose volume holds the point, or None."""
-    from ._enums import BuiltInCategory
-    for room in document._elements_of_category(BuiltInCategory.OST_Rooms.value):
-        if room._state.get("location") is not None and contains_point(room, point):
+    for room in _room_index(document).get(_cell(point.X, point.Y, point.Z), ()):
+        if contains_point(room, point):
             return room
     return None
+
+
+def _cell(x: float, y: float, z: float) -> tuple[int, int, int]:
+    return math.floor(x / CELL), math.floor(y / CELL), math.floor(z / CELL)
+
+
+def _room_index(document) -> dict:
+    """Cube -> the placed, enclosed rooms whose volume's box meets it, in the model's order; cached
+    per model version (a search asks for the room of every element of a 100,000-element model)."""
+    from ._enums import BuiltInCategory
+    cache = document.__dict__.get("_room_index_cache")
+    if cache is not None and cache[0] == document._version:
+        return cache[1]
+    index: dict = {}
+    for room in document._elements_of_category(BuiltInCategory.OST_Rooms.value):
+        region = region_of(room) if room._state.get("location") is not None else None
+        if region is None:
+            continue
+        bottom, top = room_volume(room)
+        low = _cell(min(p[0] for p in region.points), min(p[1] for p in region.points), bottom - HEIGHT_TOLERANCE)
+        high = _cell(max(p[0] for p in region.points), max(p[1] for p in region.points), top + HEIGHT_TOLERANCE)
+        for cx in range(low[0], high[0] + 1):
+            for cy in range(low[1], high[1] + 1):
+                for cz in range(low[2], high[2] + 1):
+                    index.setdefault((cx, cy, cz), []).append(room)
+    document.__dict__["_room_index_cache"] = (document._version, index)
+    return index
 
 
 def instance_room(instance):

@@ -23,6 +23,7 @@ Revit is imported inside the functions only, so this module imports without Revi
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from paracore.revit.context import id_value
@@ -30,19 +31,30 @@ from paracore.revit.context import id_value
 COVERED = 0.5            # of a room's area under a ceiling's or over a floor's plan to count
 SAMPLES = 24             # a side of the grid of points a room's area under a sketched plan is sampled on
 LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
+HEIGHT_STEP = 4.0        # ft: rooms are indexed by the slices of this height their volume meets
 
 
 class RoomFinder:
     """The rooms of one model, read once, and which of them each element is in."""
 
-    def __init__(self, document):
+    def __init__(self, document, rooms=None):
+        """``rooms``: the only rooms to answer with (a search for one room's elements need not
+        measure every room of a big model against every ceiling); None for all placed ones."""
         from Autodesk.Revit import DB
         self.document = document
-        collector = DB.FilteredElementCollector(document).OfCategory(DB.BuiltInCategory.OST_Rooms)
-        self.rooms = [r for r in collector.WhereElementIsNotElementType() if r.Area > 0]
+        if rooms is None:
+            collector = DB.FilteredElementCollector(document).OfCategory(DB.BuiltInCategory.OST_Rooms)
+            rooms = [r for r in collector.WhereElementIsNotElementType() if r.Area > 0]
+        self.rooms = list(rooms)
+        self._heights = {id_value(r.Id): room_heights(r) for r in self.rooms}
+        self._by_height: dict[int, list] = {}      # HEIGHT_STEP slice -> the rooms whose height meets it
+        for room in self.rooms:
+            bottom, top = self._heights[id_value(room.Id)]
+            for step in range(_step(bottom - LEVEL_TOLERANCE), _step(top + LEVEL_TOLERANCE) + 1):
+                self._by_height.setdefault(step, []).append(room)
         self._outlines: dict[int, list] = {}
         self._walls: dict[int, list] | None = None
-        self._category_plans: dict[str, list] = {}
+        self._category_plans: dict[str, dict] = {}
 
     def rooms_of(self, element) -> list:
         """The rooms ``element`` is in (see the module's notes); [] for none."""
@@ -70,14 +82,16 @@ class RoomFinder:
         plan = slab_plan(self.document, element, ceiling)
         if plan is None:
             return []
-        rivals = [other for other in self._plans(element.Category.BuiltInCategory, ceiling)
+        near = self._plans(element.Category.BuiltInCategory, ceiling)
+        rivals = [other for step in {_step(plan.height - LEVEL_TOLERANCE), _step(plan.height + LEVEL_TOLERANCE)}
+                  for other in near.get(step, ())
                   if other.id != plan.id and abs(other.height - plan.height) <= LEVEL_TOLERANCE
                   and other.area < plan.area * 0.99]
-        return [room for room in self.rooms if self._covers(plan, room, ceiling)
+        return [room for room in self._by_height.get(_step(plan.height), ()) if self._covers(plan, room, ceiling)
                 and not any(self._covers(other, room, ceiling) for other in rivals)]
 
     def _covers(self, plan: "Plan", room, ceiling: bool) -> bool:
-        bottom, top = room_heights(room)
+        bottom, top = self._heights[id_value(room.Id)]
         if ceiling and not bottom < plan.height <= top + LEVEL_TOLERANCE:
             return False
         if not ceiling and abs(plan.height - bottom) > LEVEL_TOLERANCE:
@@ -86,14 +100,18 @@ class RoomFinder:
         area = abs(polygon_area(outline))
         return area > 0 and plan.area_inside(outline) >= COVERED * area
 
-    def _plans(self, category, ceiling: bool) -> list:
-        """The plans of every element of the category that has one, read once."""
+    def _plans(self, category, ceiling: bool) -> dict:
+        """HEIGHT_STEP slice -> the plans at that height of the category's elements, read once."""
         from Autodesk.Revit import DB
         key = str(category)
         if key not in self._category_plans:
+            by_step: dict[int, list] = {}
             collector = DB.FilteredElementCollector(self.document).OfCategory(category).WhereElementIsNotElementType()
-            self._category_plans[key] = [plan for e in collector
-                                         for plan in [slab_plan(self.document, e, ceiling)] if plan is not None]
+            for element in collector:
+                plan = slab_plan(self.document, element, ceiling)
+                if plan is not None:
+                    by_step.setdefault(_step(plan.height), []).append(plan)
+            self._category_plans[key] = by_step
         return self._category_plans[key]
 
     def _outline(self, room) -> list:
@@ -242,6 +260,10 @@ def room_heights(room) -> tuple[float, float]:
     level = room.Level
     bottom = (level.Elevation if level is not None else 0.0) + room.BaseOffset
     return bottom, bottom + room.UnboundedHeight
+
+
+def _step(height: float) -> int:
+    return math.floor(height / HEIGHT_STEP)
 
 
 def _boundary(room):

@@ -373,12 +373,13 @@ def _room_condition(ctx, text: str | None):
     """A test of whether an element is in the room ``text`` names (element_rooms); always true without one."""
     if text is None:
         return lambda element: True
-    finder = RoomFinder(ctx.doc)
-    rooms = find_rooms(finder, text)
+    every = RoomFinder(ctx.doc)
+    rooms = find_rooms(every, text)
     if not rooms:
-        known = sorted({r.Number for r in finder.rooms if r.Number})
+        known = sorted({r.Number for r in every.rooms if r.Number})
         raise ToolError(f"No room numbered or named '{display_text(text, 40)}'. Rooms: "
                         f"{listed([repr(n) for n in known], 12) if known else 'none in this model'}.")
+    finder = RoomFinder(ctx.doc, rooms)     # ceilings and walls measured against these rooms only
     wanted = {ctx.id_value(room.Id) for room in rooms}
     return lambda element: any(ctx.id_value(r.Id) in wanted for r in finder.rooms_of(element))
 

@@ -77,19 +77,22 @@ def level_regions(document, level_id: int):
 
 def _wall_segments(document, level_id: int):
     """The level's room-bounding walls' location lines. Only Walls: an IFC curtain wall is a family
-    instance in the Walls category here, with a location line for drawing, and bounds no room."""
+    instance in the Walls category here, with a location line for drawing, and bounds no room.
+    Read once per model version for all levels (a grown model has thousands of rooms to bound)."""
     from ._elements import Wall
     from ._enums import BuiltInCategory
     from ._geometry import Curve
-    segments = []
-    for wall in document._elements_of_category(BuiltInCategory.OST_Walls.value):
-        curve = wall._state.get("location")
-        if (not isinstance(wall, Wall) or wall._state.get("level_id") != level_id or not isinstance(curve, Curve)
-                or not wall._state["params"].get("Room Bounding", 1)):
-            continue
-        a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)   # a curved wall by its chord
-        segments.append(((a.X, a.Y), (b.X, b.Y), wall._id))
-    return segments
+    cache = document.__dict__.get("_wall_segments_cache")
+    if cache is None or cache[0] != document._version:
+        by_level: dict = {}
+        for wall in document._elements_of_category(BuiltInCategory.OST_Walls.value):
+            curve = wall._state.get("location")
+            if not isinstance(wall, Wall) or not isinstance(curve, Curve) or not wall._state["params"].get("Room Bounding", 1):
+                continue
+            a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)   # a curved wall by its chord
+            by_level.setdefault(wall._state.get("level_id"), []).append(((a.X, a.Y), (b.X, b.Y), wall._id))
+        cache = document.__dict__["_wall_segments_cache"] = (document._version, by_level)
+    return list(cache[1].get(level_id, ()))
 
 
 def region_of(room):

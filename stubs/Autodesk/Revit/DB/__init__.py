@@ -55,8 +55,9 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "Phase", "PhaseArray",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
     "BoundarySegment", "SpatialElementBoundaryOptions",  # rooms' boundaries
+    "Phase", "PhaseArray",  # phases (the rooms of an instance by phase)
     "Sketch", "SketchBase", "SketchPlane", "CurveElement", "ModelCurve", "ModelLine",  # a floor's sketch
     # parameters
     "Parameter", "Definition", "InternalDefinition", "ParameterSet", "BuiltInParameter", "StorageType",

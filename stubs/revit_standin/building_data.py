@@ -155,6 +155,7 @@ class RoomData:
     params: Params = field(default_factory=dict)
     boundary: Optional[list[Point2]] = None   # outer loop of the room's footprint, world XY
     element_id: Optional[int] = None
+    height: Optional[float] = None            # the space's extrusion depth (feet), when it is extruded
 
 
 @dataclass
@@ -177,6 +178,9 @@ class ElementData:
     curve: Optional[CurveData] = None
     rotation: float = 0.0
     element_id: Optional[int] = None
+    # A sketch-based element's footprint (a ceiling's outer loop, world XY, not closed): what the
+    # rooms it covers are found from.
+    boundary: Optional[list[Point2]] = None
 
 
 @dataclass

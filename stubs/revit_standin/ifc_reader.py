@@ -1068,7 +1068,7 @@ class _Reader:
     def _read_room(self, space) -> RoomData:
         instance_psets, _ = self._instance_and_type_psets(space)
         params = self._merge(instance_psets)
-        boundary, _ = self._footprint(space)
+        boundary, depth = self._footprint(space)
         if not boundary or len(boundary) < 3:
             boundary = self._bottom_face(space)
         level = self._storey_level(space)
@@ -1081,7 +1081,7 @@ class _Reader:
             key=space.GlobalId, name=space.LongName or "", number=space.Name or "",
             level_key=level.key if level else None,
             area=self._area(space, params, "NetFloorArea", "GrossFloorArea"),
-            location=location, params=params, boundary=boundary, element_id=_element_id(space),
+            location=location, params=params, boundary=boundary, element_id=_element_id(space), height=depth,
         )
 
     # -- everything else
@@ -1113,7 +1113,16 @@ class _Reader:
             level_key=self._level_key(element, params, "Level", "Base Level"),
             location=location,
             params=params, curve=curve, rotation=_rotation(matrix), element_id=_element_id(element),
+            boundary=self._plan_outline(element) if category == "Ceilings" else None,
         )
+
+    def _plan_outline(self, product) -> Optional[list[Point2]]:
+        """The footprint of an extruded body, else the lowest face of a faceted one (Revit 2011
+        writes ceilings as surface models)."""
+        boundary, _ = self._footprint(product)
+        if not boundary or len(boundary) < 3:
+            boundary = self._bottom_face(product)
+        return boundary if boundary and len(boundary) >= 3 else None
 
     def _line_along_parts(self, whole) -> Optional[LineData]:
         """The straight line along the parts aggregated into ``whole`` (a curtain wall's panels and

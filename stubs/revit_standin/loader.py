@@ -360,7 +360,8 @@ class _Builder:
                   "Perimeter": _perimeter(data.boundary)}
         state = {"name": data.name, "category": BuiltInCategory.OST_Rooms.value, "level_id": level._id,
                  "location": XYZ(*data.location) if data.location else None, "unique_id": data.key,
-                 "ifc_boundary": tuple(data.boundary) if data.boundary else None, "params": params}
+                 "ifc_boundary": tuple(data.boundary) if data.boundary else None, "params": params,
+                 "ifc_height": data.height}
         return self._load(Room, state, data.params)
 
     def add_other(self, data):
@@ -371,6 +372,8 @@ class _Builder:
                  "level_id": level._id if level is not None else -1,
                  "type_id": self._type_id(data.type_key, data.category) if data.type_key else -1,
                  "location": location, "rotation": data.rotation, "unique_id": data.key, "params": {}}
+        if data.boundary:
+            state["boundary"] = (tuple(data.boundary),)
         return self._load(FamilyInstance, state, data.params)
 
     # -- helpers ------------------------------------------------------------------------------------------

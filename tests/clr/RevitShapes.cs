@@ -496,8 +496,31 @@ namespace Autodesk.Revit.DB
 
     public class FamilyInstance : Element
     {
-        internal FamilyInstance(Document document, long id, string name) : base(document, id, name) { }
+        internal FamilyInstance(Document document, long id, string name) : base(document, id, name) { LevelId = ElementId.InvalidElementId; }
         internal HostObject Host { get; set; }
+        public ElementId LevelId { get; internal set; }
+
+        // The last phase's rooms (Revit's properties without a phase): the lane's doors face their
+        // host wall's Orientation; To Room is on that side, From Room on the other, 1 ft past the wall.
+        public Autodesk.Revit.DB.Architecture.Room Room { get { return RoomBeside(0); } }
+        public Autodesk.Revit.DB.Architecture.Room FromRoom { get { return Host == null ? null : RoomBeside(-1); } }
+        public Autodesk.Revit.DB.Architecture.Room ToRoom { get { return Host == null ? null : RoomBeside(1); } }
+
+        private Autodesk.Revit.DB.Architecture.Room RoomBeside(double side)
+        {
+            LocationPoint at = Location as LocationPoint;
+            if (at == null) return null;
+            Wall wall = Host as Wall;
+            XYZ facing = wall == null ? new XYZ(0, 0, 0) : wall.Orientation;
+            double reach = wall == null ? 0 : wall.Width / 2 + 1;
+            double x = at.Point.X + side * facing.X * reach, y = at.Point.Y + side * facing.Y * reach;
+            foreach (Element element in Document.All())
+            {
+                Autodesk.Revit.DB.Architecture.Room room = element as Autodesk.Revit.DB.Architecture.Room;
+                if (room != null && room.Region != null && room.Region.Contains(x, y)) return room;
+            }
+            return null;
+        }
     }
 
     public class Document
@@ -1828,6 +1851,10 @@ namespace Autodesk.Revit.DB.Architecture
             return Region != null && Region.Contains(point.X, point.Y);
         }
 
+        // Revit's default for a new room: its own level as Upper Limit, 8 ft above it.
+        public double UnboundedHeight { get { return 8.0; } }
+        public double BaseOffset { get { return 0.0; } }
+
         internal ParacoreClrLane.Region Region { get; set; }
     }
 
@@ -3027,6 +3054,11 @@ namespace ParacoreClrLane
             door.Category = new Category(BuiltInCategory.OST_Doors, "Doors");
             door.Location = new LocationPoint(new XYZ(x, y, 0));
             door.Host = host;
+            foreach (Element element in document.All())     // on the project's first level, as its walls are
+            {
+                Level level = element as Level;
+                if (level != null) { door.LevelId = level.Id; break; }
+            }
             return door;
         }
 

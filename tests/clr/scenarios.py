@@ -751,6 +751,13 @@ def room_tools() -> dict:
     seen["inside"] = [rooms[0].IsPointInRoom(DB.XYZ(5, 5, 0)), rooms[0].IsPointInRoom(DB.XYZ(25, 5, 0))]
     seen["int_uv"] = ctx.id_value(_in_transaction(doc, lambda: doc.Create.NewRoom(level, DB.UV(40, 5))).Id) > 0
     seen["float_rooms_phase"] = _error(lambda: _in_transaction(doc, lambda: doc.Create.NewRooms2(level, 1)))
+    # A door's rooms: FamilyInstance.FromRoom / ToRoom are properties of a Room or None (not callables,
+    # not the indexed get_FromRoom(Phase)), and rooms_of reads them.
+    from paracore.tools.element_rooms import rooms_of
+    door = next(iter(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)))
+    seen["door_rooms"] = {"from": type(door.FromRoom).__name__, "to": type(door.ToRoom).__name__,
+                          "rooms_of": [r.Number for r in rooms_of(doc, door)],
+                          "height": [type(rooms[0].UnboundedHeight).__name__, rooms[0].BaseOffset]}
     Revit.TakeCalls()
     return seen
 

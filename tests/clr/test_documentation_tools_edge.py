@@ -99,6 +99,15 @@ def test_get_room_info_iterates_the_nested_boundary_lists_and_finds_the_door(roo
     assert rooms["name"] == "Room" and rooms["inside"] == [True, False]
 
 
+def test_a_doors_from_and_to_rooms_are_properties_rooms_of_reads(rooms):
+    """FamilyInstance.FromRoom / ToRoom (the last phase) arrive as a Room or None, not as the
+    indexed get_FromRoom(Phase): the door in the first room's wall has that room on one side only."""
+    door = rooms["door_rooms"]
+    assert sorted((door["from"], door["to"])) == ["NoneType", "Room"]
+    assert door["rooms_of"] == ["1"] and door["height"] == ["float", 0.0]
+    assert "height 2.44 m" in rooms["info"]
+
+
 def test_view_template_tools_apply_and_duplicate_through_the_api_and_read_the_settings_back(clr):
     seen = clr.run("view_template_tools")
     assert "'Architectural Plan' · for floor plans · scale 1:50 · detail Medium" in seen["listed"]

@@ -304,6 +304,7 @@ class Vocabulary:
     links: list[str] = field(default_factory=list)      # the loaded links' names, as the tools take them
     linked_ids: list[str] = field(default_factory=list)  # elements inside them, LINK:ID
     extent: tuple[float, float, float, float] = (-50.0, -50.0, 50.0, 50.0)   # x0, y0, x1, y1 in feet
+    rooms: list[str] = field(default_factory=list)       # rooms' numbers and names (search_elements' room)
 
     @property
     def all_ids(self) -> list[int]:
@@ -340,7 +341,18 @@ def read_vocabulary(doc) -> Vocabulary:
         scripts=_script_names(),
         view_objects={v.Name: v for v in views if not v.IsTemplate},
         extent=_extent(elements),
+        rooms=_room_words(doc),
         **_links_of(doc))
+
+
+def _room_words(doc) -> list[str]:
+    """The rooms' numbers and names, as search_elements' room condition takes them."""
+    rooms = DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms).WhereElementIsNotElementType()
+    words = []
+    for room in rooms:
+        name = room.get_Parameter(DB.BuiltInParameter.ROOM_NAME)
+        words += [text for text in (room.Number, name.AsString() if name is not None else None) if text]
+    return sorted(set(words))
 
 
 def _links_of(doc) -> dict:
@@ -464,6 +476,8 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
         return st.one_of(st.sampled_from(v.ids_by_category.get("Walls") or [0]), _an_id(v))
     if key == "level":
         return some(v.levels)
+    if key == "room":
+        return some(v.rooms or ["A101", "Kitchen"])
     if key in ("view", "sheet"):
         names = v.views + v.schedules if key == "view" else v.sheets
         return st.one_of(some(names), st.sampled_from(v.view_ids).map(str))

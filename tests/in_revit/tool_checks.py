@@ -925,6 +925,13 @@ def check_get_room_info(scratch):
                 bounding.add(id_value(segment.ElementId))
     expect(f"bounded by {len(bounding)} wall" in content,
            f"Revit gives {len(bounding)} bounding walls: {content[:300]}")
+    # A room's doors are the doors whose From or To Room it is (the last phase), as Revit gives them.
+    doors = [d for d in DB.FilteredElementCollector(scratch.doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+             .WhereElementIsNotElementType() if isinstance(d, DB.FamilyInstance)
+             and any(r is not None and r.Id == room.Id for r in (d.FromRoom, d.ToRoom))]
+    said = f"{len(doors)} door{'' if len(doors) == 1 else 's'}"
+    expect(said in content and all(str(id_value(d.Id)) in content for d in doors[:6]),
+           f"Revit gives the room {said} by From/To Room: {content[:300]}")
     return content.splitlines()[0][:90]
 
 

@@ -158,7 +158,7 @@ def test_query_tools_are_read_only_and_leave_the_working_set_to_explicit_updates
     assert registry.get("get_parameters").needs_element_ids
     arguments = registry.get("search_elements").parameters["properties"]
     assert list(arguments) == ["category", "level", "type_name", "conditions", "layer", "in_active_view", "limit",
-                               "to_working_set", "link", "offset"]
+                               "to_working_set", "link", "room", "offset"]
     condition = arguments["conditions"]["anyOf"][0]["items"]
     assert list(condition["properties"]) == ["parameter", "op", "value"]
     assert condition["properties"]["op"]["enum"] == ["=", "!=", "<", "<=", ">", ">=", "contains"]

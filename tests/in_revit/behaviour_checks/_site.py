@@ -83,6 +83,25 @@ def door_type(doc):
     return symbol
 
 
+def window_type(doc):
+    """A window type, activated (in the open transaction); skipped when the model has none."""
+    symbol = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.FamilySymbol)
+                       .OfCategory(DB.BuiltInCategory.OST_Windows)), None)
+    if symbol is None:
+        skip("the model has no window type")
+    if not symbol.IsActive:
+        symbol.Activate()
+        doc.Regenerate()
+    return symbol
+
+
+def window(doc, host, point):
+    """A window of the model's first window type in the wall ``host`` at ``point`` (XYZ)."""
+    from Autodesk.Revit.DB.Structure import StructuralType
+    level = doc.GetElement(host.LevelId)
+    return doc.Create.NewFamilyInstance(point, window_type(doc), host, level, StructuralType.NonStructural)
+
+
 def door(doc, host, point):
     """A door of the model's first door type in the wall ``host`` at ``point`` (XYZ)."""
     from Autodesk.Revit.DB.Structure import StructuralType

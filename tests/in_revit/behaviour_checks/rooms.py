@@ -90,10 +90,79 @@ def room_name_joins_name_and_number(scratch):
     return f"Room.Name {room.Name!r}"
 
 
+def room_is_a_volume_up_to_its_height(scratch):
+    """IsPointInRoom is 3D: a point above the room's Unbounded Height is not in it (the stand-in
+    gives a new room DEFAULT_ROOM_HEIGHT, 8 ft: this records what Revit gives)."""
+    doc = scratch.doc
+    level, _, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u, v)
+    height = room.UnboundedHeight
+    expect(height > 0, f"a new room's Unbounded Height is {height}")
+    expect(room.IsPointInRoom(DB.XYZ(u, v, level.Elevation + 1)), "a point 1 ft above the floor is not in the room")
+    expect(not room.IsPointInRoom(DB.XYZ(u, v, level.Elevation + height + 1)),
+           "a point above the room's height is in the room")
+    return f"Unbounded Height {height:.3f} ft"
+
+
+def door_to_room_is_on_its_facing_side(scratch):
+    """Which side of a door or window is its To Room is not documented: the stand-in takes the side
+    its FacingOrientation points to. A door, then a window, in one wall of a room: the room is To
+    or From as the facing points in or out; FlipFromToRoom swaps them."""
+    doc = scratch.doc
+    level, walls, (u, v) = _square_on_new_level(doc)
+    room = _room(doc, level, u, v)
+    said = [_to_room_side(doc, room, walls[0], (u, v), site.door, "a door")]
+    said.append(_to_room_side(doc, room, walls[1], (u, v), site.window, "a window"))
+    return "; ".join(said)
+
+
+def _to_room_side(doc, room, wall, middle_of_room, place, what):
+    u, v = middle_of_room
+    middle = wall.Location.Curve.Evaluate(0.5, True)
+    with transaction(doc, f"Paracore check: {what} in the room's wall"):
+        door = place(doc, wall, middle)
+    facing = door.FacingOrientation
+    inward = (u - middle.X) * facing.X + (v - middle.Y) * facing.Y > 0
+    to_room, from_room = door.ToRoom, door.FromRoom
+    if inward:
+        expect(to_room is not None and id_value(to_room.Id) == id_value(room.Id),
+               f"{what} facing into the room: its To Room is not the room")
+        expect(from_room is None, f"{what} facing into the room has a From Room outside")
+    else:
+        expect(from_room is not None and id_value(from_room.Id) == id_value(room.Id),
+               f"{what} facing out of the room: its From Room is not the room")
+        expect(to_room is None, f"{what} facing out of the room has a To Room outside")
+    with transaction(doc, "Paracore check: flip From/To Room"):
+        door.FlipFromToRoom()
+    swapped = door.ToRoom if not inward else door.FromRoom
+    expect(swapped is not None and id_value(swapped.Id) == id_value(room.Id),
+           f"FlipFromToRoom did not swap {what}'s rooms")
+    return f"{what}: To Room on the facing side" + (" (facing in)" if inward else " (facing out)")
+
+
+def wall_not_room_bounding_bounds_no_room(scratch):
+    """A square of walls with one wall's Room Bounding off encloses no room."""
+    doc = scratch.doc
+    level, walls, (u, v) = _square_on_new_level(doc)
+    parameter = walls[0].get_Parameter(DB.BuiltInParameter.WALL_ATTR_ROOM_BOUNDING)
+    expect(parameter.AsInteger() == 1, "a new wall is not room bounding")
+    with transaction(doc, "Paracore check: a wall that bounds no room"):
+        parameter.Set(0)
+    room = _room(doc, level, u, v)
+    bounding = {id_value(s.ElementId) for loop in room.GetBoundarySegments(DB.SpatialElementBoundaryOptions())
+                for s in loop}
+    expect(id_value(walls[0].Id) not in bounding, "the wall that is not room bounding bounds the room")
+    expect(room.Area == 0.0, f"the room has area {room.Area:.3f} sq ft inside three bounding walls")
+    return "not enclosed"
+
+
 CHECKS = [
     ("a room inside walls is bounded by them", room_inside_walls_is_bounded),
     ("a room in the open is not enclosed", room_outside_walls_is_not_enclosed),
     ("a new room is numbered after the highest", new_room_number),
     ("NewRooms2 fills only empty circuits", new_rooms2_fills_empty_circuits),
     ("Room.Name joins name and number", room_name_joins_name_and_number),
+    ("a room is a volume up to its height", room_is_a_volume_up_to_its_height),
+    ("a door's To Room is on its facing side", door_to_room_is_on_its_facing_side),
+    ("a wall that is not room bounding bounds no room", wall_not_room_bounding_bounds_no_room),
 ]

@@ -46,6 +46,7 @@ from paracore.tools.framework.lookup import (
     type_label,
 )
 from paracore.revit import links
+from paracore.tools.element_rooms import RoomFinder, find_rooms, rooms_of
 from paracore.tools.framework.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
 from paracore.tools.elements.quantity_totals import Totals
 from paracore.tools.framework.registry import tool
@@ -116,6 +117,8 @@ class SearchElementsArgs(BaseModel):
                           "Leave null to only look.")
     link: str | None = Field(
         None, description="Search inside loaded links instead: a link's name ('SampleHouse4') or 'all'.")
+    room: str | None = Field(
+        None, description="Only elements in this room, by number ('A203') or name (doors by From/To Room).")
     offset: int = offset_field()
 
 
@@ -326,14 +329,19 @@ def search_elements(ctx, args: SearchElementsArgs):
     Elements without a conditioned parameter never match; = on numbers is to the displayed precision.
     """
     if args.link is not None:
+        if args.room is not None:
+            raise ToolError("room is this model's rooms: leave it out to search inside links.")
         return _search_links(ctx, args)
     query = build_query(ctx, category=args.category, level=args.level, type_name=args.type_name,
                         conditions=args.conditions or (), in_active_view=args.in_active_view, layer=args.layer)
     keep_ids = args.to_working_set is not None
+    in_room = _room_condition(ctx, args.room)
     count, ids, sample = 0, [], []
     by_category: Counter = Counter()
     id_value = ctx.id_value
     for category, element in query.labelled():   # only matches: Revit's filters and the rest
+        if not in_room(element):
+            continue
         count += 1
         by_category[category] += 1
         if keep_ids:
@@ -343,6 +351,8 @@ def search_elements(ctx, args: SearchElementsArgs):
 
     label = query.category_label
     criteria = query.criteria()
+    if args.room is not None:
+        criteria = ", ".join(part for part in (criteria, f"in room '{display_text(args.room, 40)}'") if part)
     if not count:
         return _no_match(ctx, query, label, criteria, args.to_working_set)
 
@@ -368,6 +378,21 @@ def search_elements(ctx, args: SearchElementsArgs):
     lines.append(sentence)
     content = "\n".join(lines)
     return ToolOutput(content=content, working_set=working_set_output(ids, args.to_working_set, sentence))
+
+
+def _room_condition(ctx, text: str | None):
+    """A test of whether an element is in the room ``text`` names (element_rooms); always true without one."""
+    if text is None:
+        return lambda element: True
+    every = RoomFinder(ctx.doc)
+    rooms = find_rooms(every, text)
+    if not rooms:
+        known = sorted({r.Number for r in every.rooms if r.Number})
+        raise ToolError(f"No room numbered or named '{display_text(text, 40)}'. Rooms: "
+                        f"{listed([repr(n) for n in known], 12) if known else 'none in this model'}.")
+    finder = RoomFinder(ctx.doc, rooms)     # ceilings and walls measured against these rooms only
+    wanted = {ctx.id_value(room.Id) for room in rooms}
+    return lambda element: any(ctx.id_value(r.Id) in wanted for r in finder.rooms_of(element))
 
 
 def _search_links(ctx, args: SearchElementsArgs):
@@ -644,11 +669,29 @@ def _details(ctx, element) -> str:
         if inserts:
             facts.append(f"hosts {plural(len(inserts), 'door/window', grouped=True)} "
                          f"({id_sample(inserts, 5, where='')})")
+    if ctx.link is None:
+        rooms = rooms_of(ctx.doc, element)
+        if rooms:
+            facts.append(_rooms_fact(ctx, element, rooms))
     for name in ("Mark", "Area", "Number"):
         parameter = element.LookupParameter(name)
         if parameter is not None and parameter.HasValue and display_value(parameter) != "(empty)":
             facts.append(f"{name} {display_value(parameter)}")
     return head + ("\n  " + " · ".join(facts) if facts else "")
+
+
+def _rooms_fact(ctx, element, rooms) -> str:
+    """ "from room A104, to room A101" for a door or window; "in room A203" or "rooms A101, A102"."""
+    from Autodesk.Revit import DB
+    label = lambda room: f"{room.Number or '(no number)'} (id {ctx.shown_id(room.Id)})"  # noqa: E731
+    if isinstance(element, DB.FamilyInstance) and (element.FromRoom is not None or element.ToRoom is not None):
+        sides = [f"{side} room {label(room)}" for side, room in (("from", element.FromRoom), ("to", element.ToRoom))
+                 if room is not None]
+        return ", ".join(sides)
+    verb = "bounds" if isinstance(element, DB.Wall) else "in" if isinstance(element, DB.FamilyInstance) \
+        and category_of(element) not in ("Ceilings", "Floors") else "covers"
+    return f"{verb} {'room' if len(rooms) == 1 else 'rooms'} " + ", ".join(label(r) for r in rooms[:6]) \
+        + (f" and {len(rooms) - 6} more" if len(rooms) > 6 else "")
 
 
 def _xy(point, unit: str) -> str:

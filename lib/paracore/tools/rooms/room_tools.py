@@ -4,9 +4,10 @@ Decisions:
 - place_rooms asks Revit for rooms in every enclosed circuit of the level that holds none
   (Creation.Document.NewRooms2(level)), or one room at a point (NewRoom(level, UV)). The new rooms
   become the working set; their areas are re-read after the commit, when Revit has computed them.
-- get_room_info's doors are the doors hosted in the walls that bound the room, on the stretch of
-  wall that bounds it (within DOOR_REACH of a boundary segment). FamilyInstance.FromRoom/ToRoom
-  would say it directly, but they are indexed by phase and a door between two rooms is on both.
+- get_room_info's doors are the doors whose FromRoom or ToRoom is the room (the last phase), so
+  the rooms of an open-plan area do not share each other's doors; what else a room holds is
+  counted by category through tools/element_rooms.py (family instances by their Room, ceilings and
+  floors by the rooms they cover), with the ceiling's height above the room's level.
 - renumber_elements refuses a value that an element outside the set already has (a room with
   the same Number, an element of the same category with the same Mark) and names it, instead of
   renumbering that element too: the user chose which elements change, and Revit itself would
@@ -29,18 +30,21 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
-from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample
-from paracore.tools.framework.reach import refuse_out_of_reach
-from paracore.tools.framework.read_back import ReadBack
-from paracore.tools.framework.registry import tool
-from paracore.tools.framework.results import Change, ToolError, ToolOutput, working_set_output
-from paracore.tools.framework.wording import plural
+from paracore.tools.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
+from paracore.tools.reach import refuse_out_of_reach
+from paracore.tools.read_back import ReadBack
+from paracore.tools.registry import tool
+from paracore.tools.element_rooms import RoomFinder, room_heights
+from paracore.tools.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
+                                    working_set_output)
+from paracore.tools.wording import plural
 
 SAMPLE = 8                 # rooms or elements described one by one in a result
+ROOMS_PER_PAGE = 5         # rooms get_room_info describes in one result (each line names its contents)
+ROOM_BUDGET = 1700         # characters of room lines in one result (results are held to 2,000)
 MAX_RENUMBER = 5_000       # elements renumbered in one call
 MAX_PATH = 2_000           # elements ordered along_path (the walk is quadratic)
 ORDER_TOLERANCE = 0.01     # ft (3 mm): X closer than this counts as the same column
-DOOR_REACH = 1.5           # ft: a door this close to a boundary segment opens into the room
 SQ_M = 0.09290304          # square metres per square foot
 NAME = 40                  # characters of a name quoted in a result
 
@@ -63,6 +67,7 @@ class PlaceRoomsArgs(BaseModel):
 class RoomInfoArgs(BaseModel):
     room_ids: list[int] | None = Field(None, description="Room ids. Leave null to use the rooms in the "
                                                          "working set.")
+    offset: int = offset_field()
 
 
 class RenumberArgs(BaseModel):
@@ -199,9 +204,10 @@ def _placed_text(ctx, new_ids: list[int], level_name: str) -> str:
 
 @tool(working_set_policy="none")
 def get_room_info(ctx, args: RoomInfoArgs):
-    """Describe rooms: number, name, level, area, perimeter, the walls that bound them and their doors.
+    """Describe rooms: number, name, level, area, perimeter, height, the walls that bound them, their
+    doors (those whose From or To Room it is), their ceilings and what else is in them by category.
 
-    Many rooms: the count, their total area, and the first ones in detail.
+    Many rooms: the count, their total area, and five rooms per page (offset for the next).
     """
     # Named room_ids (not element_ids), so the registry does not inject the working set: the
     # default is done here, the same way.
@@ -212,27 +218,87 @@ def get_room_info(ctx, args: RoomInfoArgs):
         given = "in the working set" if args.room_ids is None else "given"
         raise ToolError(f"None of the {plural(len(ids), 'element')} {given} is a room. "
                         "Find rooms with search_elements (category 'Rooms'), or place them with place_rooms.")
-    lines = [f"{plural(len(rooms), 'room')}, total area {area_text(ctx, sum(r.Area for r in rooms))}"
-             + (f"; the first {SAMPLE}:" if len(rooms) > SAMPLE else ":")]
-    lines += [_room_lines(ctx, room) for room in rooms[:SAMPLE]]
+    check_offset(args.offset, len(rooms), "rooms")
+    contents = _contents(ctx, rooms[args.offset:args.offset + ROOMS_PER_PAGE])
+    page = page_of(rooms, args.offset, lambda room: _room_lines(ctx, room, contents), ROOM_BUDGET,
+                   ROOMS_PER_PAGE, "rooms")
+    head = f"{plural(len(rooms), 'room')}, total area {area_text(ctx, sum(r.Area for r in rooms))}"
+    lines = [head + page.position() + ":"] + page.rows
+    if page.rest:
+        lines.append(page.next_hint("rooms"))
     skipped = len(found) - len(rooms)
     if skipped or missing:
         lines.append(f"Left out: {skipped} elements that are not rooms, {len(missing)} ids not in the model.")
     return "\n".join(lines)
 
 
-def _room_lines(ctx, room) -> str:
+# Categories whose elements get_room_info looks for in rooms (walls are named as bounding).
+_CONTENT_CATEGORIES = ("OST_Doors", "OST_Windows", "OST_Ceilings", "OST_Floors", "OST_Furniture", "OST_Casework",
+                       "OST_PlumbingFixtures", "OST_SpecialityEquipment", "OST_LightingFixtures",
+                       "OST_ElectricalEquipment", "OST_MechanicalEquipment", "OST_GenericModel", "OST_Stairs")
+
+
+def _contents(ctx, rooms) -> dict:
+    """Room id -> {built-in category name: [elements]} for the rooms: one pass over the elements of
+    the categories on the levels within the rooms' heights."""
+    from Autodesk.Revit import DB
+    finder = RoomFinder(ctx.doc)
+    wanted = {ctx.id_value(r.Id) for r in rooms}
+    levels = {ctx.id_value(level.Id) for level in _levels_within(ctx, rooms)}
+    contents: dict = {value: {} for value in wanted}
+    for name in _CONTENT_CATEGORIES:
+        category = getattr(DB.BuiltInCategory, name, None)
+        if category is None:
+            continue
+        for element in DB.FilteredElementCollector(ctx.doc).OfCategory(category).WhereElementIsNotElementType():
+            if ctx.id_value(element.LevelId) not in levels:
+                continue
+            for room in finder.rooms_of(element):
+                value = ctx.id_value(room.Id)
+                if value in wanted:
+                    contents[value].setdefault(name, []).append(element)
+    return contents
+
+
+def _levels_within(ctx, rooms) -> list:
+    """The levels whose elevation lies within one of the rooms' heights (a stair's room reaches the
+    level above, whose ceiling covers it)."""
+    spans = [room_heights(room) for room in rooms]
+    return [level for level in levels_by_elevation(ctx)
+            if any(bottom - 1e-6 <= level.Elevation <= top + 1e-6 for bottom, top in spans)]
+
+
+def _room_lines(ctx, room, contents) -> str:
     level = room.Level
+    bottom, top = room_heights(room)
     head = (f"- {room_label(ctx, room)} on {display_text(level.Name, NAME) if level else 'no level'}: "
-            f"area {area_text(ctx, room.Area)}, perimeter {_length_text(ctx, room.Perimeter)}")
+            f"area {area_text(ctx, room.Area)}, perimeter {_length_text(ctx, room.Perimeter)}, "
+            f"height {_length_text(ctx, top - bottom)}")
     walls, others, segments = _bounding(ctx, room)
     if not segments:
-        return head + "; not enclosed (no bounding walls)"
-    doors = _doors_of(ctx, walls, segments)
-    text = f"{head}; bounded by {plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"
-    if others:
-        text += f" and {plural(others, 'other element')}"
-    return text + f"; {plural(len(doors), 'door')}" + (f" ({id_sample(doors, 6, '')})" if doors else "")
+        head += "; not enclosed (no bounding walls)"
+    else:
+        head += f"; bounded by {plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"
+        if others:
+            head += f" and {plural(others, 'other element')}"
+    inside = dict(contents.get(ctx.id_value(room.Id), {}))
+    doors = [ctx.id_value(d.Id) for d in inside.pop("OST_Doors", [])]
+    head += f"; {plural(len(doors), 'door')}" + (f" ({id_sample(doors, 6, '')})" if doors else "")
+    ceilings = inside.pop("OST_Ceilings", [])
+    if ceilings:
+        head += "; " + plural(len(ceilings), "ceiling") + " (" + ", ".join(
+            f"id {ctx.id_value(c.Id)} at {_length_text(ctx, _ceiling_height(c, bottom))}" for c in ceilings[:4]) + ")"
+    if inside:
+        head += "; in it: " + ", ".join(
+            f"{len(items)} {items[0].Category.Name} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
+            for name, items in sorted(inside.items(), key=lambda kv: -len(kv[1]))[:6])
+    return head
+
+
+def _ceiling_height(ceiling, room_bottom: float) -> float:
+    """The ceiling's underside above the room's base."""
+    box = ceiling.get_BoundingBox(None)
+    return (box.Min.Z - room_bottom) if box is not None else 0.0
 
 
 def _bounding(ctx, room) -> tuple[list[int], int, list]:
@@ -248,35 +314,6 @@ def _bounding(ctx, room) -> tuple[list[int], int, list]:
         else:
             others.add(value)
     return walls, len(others), segments
-
-
-def _doors_of(ctx, walls: list[int], segments) -> list[int]:
-    """Doors hosted in the bounding walls, near a stretch of boundary (see the module's notes)."""
-    from Autodesk.Revit import DB
-    doors = []
-    for wall_id in walls:
-        wall = ctx.doc.GetElement(ctx.element_id(wall_id))
-        for insert_id in wall.FindInserts(True, False, False, False):
-            insert = ctx.doc.GetElement(insert_id)
-            category = insert.Category if insert is not None else None
-            if category is None or category.BuiltInCategory != DB.BuiltInCategory.OST_Doors:
-                continue
-            if _near_boundary(insert, segments) and ctx.id_value(insert_id) not in doors:
-                doors.append(ctx.id_value(insert_id))
-    return doors
-
-
-def _near_boundary(door, segments) -> bool:
-    from Autodesk.Revit import DB
-    location = door.Location
-    if not isinstance(location, DB.LocationPoint):
-        return False
-    for segment in segments:
-        curve = segment.GetCurve()
-        point = DB.XYZ(location.Point.X, location.Point.Y, curve.GetEndPoint(0).Z)
-        if curve.Distance(point) <= DOOR_REACH:
-            return True
-    return False
 
 
 # --- renumber_elements ---------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ from ._outlines import UV, BoundingBoxUV, Outline
 from ._sheets import ViewSheet, Viewport
 from ._sections import ViewSection
 from ._room_tags import SpatialElementTag
+from ._phases import Phase, PhaseArray
 from ._spatial import BoundarySegment, SpatialElementBoundaryOptions
 from ._links import LinkElementId, RevitLinkInstance, RevitLinkType
 from ._locations import BasePoint, ProjectLocation, ProjectPosition
@@ -71,6 +72,7 @@ __all__ = [
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
     "Material",
     "BoundarySegment", "SpatialElementBoundaryOptions",  # rooms' boundaries
+    "Phase", "PhaseArray",  # phases (the rooms of an instance by phase)
     "Sketch", "SketchBase", "SketchPlane", "CurveElement", "ModelCurve", "ModelLine",  # a floor's sketch
     # parameters
     "Parameter", "Definition", "InternalDefinition", "ParameterSet", "BuiltInParameter", "StorageType",

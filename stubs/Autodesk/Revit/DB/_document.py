@@ -140,6 +140,25 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         from ._locations import active_project_location
         return active_project_location(self)
 
+    # -- phases and rooms (_phases, _spatial) -----------------------------------------------------
+    @property
+    def Phases(self):  # noqa: N802
+        from ._phases import PhaseArray, phases
+        return PhaseArray(phases(self))
+
+    def GetRoomAtPoint(self, point, phase=None):  # noqa: N802
+        """The first room whose volume holds the point (in the last phase when ``phase`` is None)."""
+        import math
+
+        from ._phases import is_last_phase
+        from ._spatial import room_at
+        from Autodesk.Revit.Exceptions import ArgumentException, ArgumentNullException
+        if point is None:
+            raise ArgumentNullException("point")
+        if any(math.isnan(c) or math.isinf(c) for c in (point.X, point.Y, point.Z)):
+            raise ArgumentException("The coordinates of the point are not numbers.", "point")
+        return room_at(self, point) if is_last_phase(self, phase, none_is_last=True) else None
+
     # -- elements -------------------------------------------------------------------------------
     def GetElement(self, id: ElementId | str):  # noqa: N802, A002
         """GetElement(ElementId) or GetElement(uniqueId: str); None when there is no such element."""

@@ -216,6 +216,14 @@ class Element:
             return LocationCurve(self)
         return None
 
+    def get_BoundingBox(self, view):  # noqa: N802
+        """The element's box in model coordinates (``view`` None: the model's; a view: the same box
+        here, the stand-in has no view-specific geometry). None where the stand-in knows no extent
+        (Revit: "if the element has no geometry"): it knows a plan outline's (floors, roofs,
+        ceilings) and a room's; see _spatial.extent_box."""
+        from ._spatial import extent_box
+        return extent_box(self)
+
     @property
     def Pinned(self) -> bool:  # noqa: N802
         return bool(self._state.get("pinned", False))

@@ -448,6 +448,50 @@ class FamilyInstance(Instance):
         facing = self.FacingOrientation
         return XYZ(facing.Y, -facing.X, 0)
 
+    # -- rooms (the last phase: the stand-in's models have one; see _spatial) ----------------------
+    @property
+    def Room(self):  # noqa: N802
+        """The first room whose volume holds the instance's point; None when none does."""
+        from ._spatial import instance_room
+        return instance_room(self)
+
+    def get_Room(self, phase):  # noqa: N802
+        """The room in ``phase``: the last phase's room; None in an earlier one (_phases)."""
+        from ._phases import is_last_phase
+        return self.Room if is_last_phase(self._document, phase) else None
+
+    def get_FromRoom(self, phase):  # noqa: N802
+        from ._phases import is_last_phase
+        return self.FromRoom if is_last_phase(self._document, phase) else None
+
+    def get_ToRoom(self, phase):  # noqa: N802
+        from ._phases import is_last_phase
+        return self.ToRoom if is_last_phase(self._document, phase) else None
+
+    @property
+    def FromRoom(self):  # noqa: N802
+        """A door's or window's From Room: the room on the side opposite its FacingOrientation
+        (swapped by FlipFromToRoom); None for other instances."""
+        return self._from_to()[0]
+
+    @property
+    def ToRoom(self):  # noqa: N802
+        """A door's or window's To Room: the room on the side its FacingOrientation points to."""
+        return self._from_to()[1]
+
+    def FlipFromToRoom(self) -> None:  # noqa: N802
+        if not self._is_opening:
+            from Autodesk.Revit.Exceptions import InvalidOperationException
+            raise InvalidOperationException("The FamilyInstance is neither a door nor a window.")
+        self._update_state(from_to_flipped=not self._state.get("from_to_flipped", False))
+
+    def _from_to(self):
+        if not self._is_opening:
+            return None, None
+        from ._spatial import from_to_rooms
+        from_room, to_room = from_to_rooms(self)
+        return (to_room, from_room) if self._state.get("from_to_flipped") else (from_room, to_room)
+
     @property
     def _is_opening(self) -> bool:
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)

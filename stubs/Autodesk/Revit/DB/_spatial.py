@@ -6,12 +6,14 @@ a curved wall counts by its chord), computed by revit_standin.rooms. A room is b
 region its location point lies in; a room in no region is "not enclosed" (no segments, area 0),
 as Revit reports it.
 
-A room loaded from an IFC space keeps the space's footprint. Where the stand-in's walls do not
-enclose it (Revit bounded it by curtain walls, room separation lines or floors' edges, which the
-stand-in does not bound with), that footprint is its region: each edge is credited to the wall
-whose location line runs along it, or to no element (InvalidElementId) when none does.
+A room loaded from an IFC space keeps the space's footprint as its region (Revit bounded it by
+walls, curtain walls, room separation lines or floors' edges; the stand-in's walls alone would
+merge an open-plan area's rooms into one region): each edge is credited to the wall whose
+location line runs along it, or to no element (InvalidElementId) when none does.
 """
 from __future__ import annotations
+
+import math
 
 from revit_standin.guard import api_class
 
@@ -75,29 +77,42 @@ def level_regions(document, level_id: int):
 
 def _wall_segments(document, level_id: int):
     """The level's room-bounding walls' location lines. Only Walls: an IFC curtain wall is a family
-    instance in the Walls category here, with a location line for drawing, and bounds no room."""
+    instance in the Walls category here, with a location line for drawing, and bounds no room.
+    Read once per model version for all levels (a grown model has thousands of rooms to bound)."""
     from ._elements import Wall
     from ._enums import BuiltInCategory
     from ._geometry import Curve
-    segments = []
-    for wall in document._elements_of_category(BuiltInCategory.OST_Walls.value):
-        curve = wall._state.get("location")
-        if (not isinstance(wall, Wall) or wall._state.get("level_id") != level_id or not isinstance(curve, Curve)
-                or not wall._state["params"].get("Room Bounding", 1)):
-            continue
-        a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)   # a curved wall by its chord
-        segments.append(((a.X, a.Y), (b.X, b.Y), wall._id))
-    return segments
+    cache = document.__dict__.get("_wall_segments_cache")
+    if cache is None or cache[0] != document._version:
+        by_level: dict = {}
+        for wall in document._elements_of_category(BuiltInCategory.OST_Walls.value):
+            curve = wall._state.get("location")
+            if not isinstance(wall, Wall) or not isinstance(curve, Curve) or not wall._state["params"].get("Room Bounding", 1):
+                continue
+            a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)   # a curved wall by its chord
+            by_level.setdefault(wall._state.get("level_id"), []).append(((a.X, a.Y), (b.X, b.Y), wall._id))
+        cache = document.__dict__["_wall_segments_cache"] = (document._version, by_level)
+    return list(cache[1].get(level_id, ()))
 
 
 def region_of(room):
-    """The region the room's location point lies in, or None (not enclosed, or not placed)."""
+    """The room's region: a room read from an IFC keeps its space's footprint (Revit's own room
+    extent, bounded by walls, room separation lines or floors' edges); another room, the region of
+    the level's walls its location point lies in. None: not enclosed, or not placed. Cached per
+    model version."""
+    cache = room._document.__dict__.setdefault("_room_region_cache", {})
+    hit = cache.get(room._id)
+    if hit is None or hit[0] != room._document._version:
+        hit = cache[room._id] = (room._document._version, _region_of(room))
+    return hit[1]
+
+
+def _region_of(room):
     point = room._state.get("location")
     if point is None:
         return None
-    found = next((r for r in level_regions(room._document, room._state.get("level_id"))
-                  if r.contains(point.X, point.Y)), None)
-    return found or _ifc_region(room, point)
+    return _ifc_region(room, point) or next(
+        (r for r in level_regions(room._document, room._state.get("level_id")) if r.contains(point.X, point.Y)), None)
 
 
 def _ifc_region(room, point):
@@ -182,3 +197,136 @@ def next_room_number(document) -> int:
     numbers = [r._state["params"].get("Number") or "" for r in
                document._elements_of_category(BuiltInCategory.OST_Rooms.value)]
     return max([int(n) for n in numbers if n.isdigit()], default=0) + 1
+
+
+# --- what is in a room: Room.IsPointInRoom, Document.GetRoomAtPoint, FamilyInstance.Room/FromRoom/ToRoom ---
+#
+# A room's volume is its enclosed region in plan, from its level plus Base Offset up by its
+# Unbounded Height (Revit: "Determines if a point lies within the volume of the room"; the height
+# runs to the Upper Limit plus Limit Offset). An IFC room keeps the height Revit exported
+# ("Unbounded Height"); a room placed here gets DEFAULT_ROOM_HEIGHT. FamilyInstance.Room is "the
+# first room encountered that contains the instance" (its location point). A door's or window's
+# To Room is the room on the side its FacingOrientation points to, its From Room the other side,
+# each sought FROM_TO_REACH past the host wall's face; FlipFromToRoom swaps them (undocumented in
+# which side Revit takes: docs/REVIT_BEHAVIOUR.md, and tests/in_revit checks it).
+
+DEFAULT_ROOM_HEIGHT = 8.0   # ft: a new room's Limit Offset above its own level (Revit's default)
+FROM_TO_REACH = 1.0         # ft past the wall's face where a door's or window's rooms are sought
+ABOVE_SILL = 1.0            # ft above a door's or window's point, inside the rooms' height
+HEIGHT_TOLERANCE = 1e-6     # ft: a point on a room's floor or at its top is in the room
+
+
+def room_volume(room) -> tuple[float, float]:
+    """(bottom, top) elevations of the room's volume, feet."""
+    level = room.Level
+    bottom = (level.Elevation if level is not None else 0.0) + room.BaseOffset
+    return bottom, bottom + room.UnboundedHeight
+
+
+def contains_point(room, point) -> bool:
+    region = region_of(room)
+    if region is None or not region.contains(point.X, point.Y):
+        return False
+    bottom, top = room_volume(room)
+    return bottom - HEIGHT_TOLERANCE <= point.Z <= top + HEIGHT_TOLERANCE
+
+
+CELL = 16.0   # ft: the side of the cubes the rooms are indexed by, so a point is tested against few rooms
+
+
+def room_at(document, point):
+    """The first room (in the model's order) whose volume holds the point, or None."""
+    for room in _room_index(document).get(_cell(point.X, point.Y, point.Z), ()):
+        if contains_point(room, point):
+            return room
+    return None
+
+
+def _cell(x: float, y: float, z: float) -> tuple[int, int, int]:
+    return math.floor(x / CELL), math.floor(y / CELL), math.floor(z / CELL)
+
+
+def _room_index(document) -> dict:
+    """Cube -> the placed, enclosed rooms whose volume's box meets it, in the model's order; cached
+    per model version (a search asks for the room of every element of a 100,000-element model)."""
+    from ._enums import BuiltInCategory
+    cache = document.__dict__.get("_room_index_cache")
+    if cache is not None and cache[0] == document._version:
+        return cache[1]
+    index: dict = {}
+    for room in document._elements_of_category(BuiltInCategory.OST_Rooms.value):
+        region = region_of(room) if room._state.get("location") is not None else None
+        if region is None:
+            continue
+        bottom, top = room_volume(room)
+        low = _cell(min(p[0] for p in region.points), min(p[1] for p in region.points), bottom - HEIGHT_TOLERANCE)
+        high = _cell(max(p[0] for p in region.points), max(p[1] for p in region.points), top + HEIGHT_TOLERANCE)
+        for cx in range(low[0], high[0] + 1):
+            for cy in range(low[1], high[1] + 1):
+                for cz in range(low[2], high[2] + 1):
+                    index.setdefault((cx, cy, cz), []).append(room)
+    document.__dict__["_room_index_cache"] = (document._version, index)
+    return index
+
+
+def instance_room(instance):
+    """The room holding a family instance's location point (the middle of a line-based one's)."""
+    location = instance._state.get("location")
+    if isinstance(location, Line):
+        location = location.Evaluate(0.5, True)
+    if not isinstance(location, XYZ):
+        return None
+    return room_at(instance._document, location)
+
+
+def from_to_rooms(opening):
+    """(From Room, To Room) of a door or window, before any FlipFromToRoom."""
+    point = opening._state.get("location")
+    if not isinstance(point, XYZ):
+        return None, None
+    facing = opening.FacingOrientation
+    host = opening.Host
+    reach = (host.Width / 2 if hasattr(host, "Width") else 0.0) + FROM_TO_REACH
+    z = point.Z + ABOVE_SILL
+
+    def side(sign: float):
+        return room_at(opening._document, XYZ(point.X + sign * facing.X * reach, point.Y + sign * facing.Y * reach, z))
+
+    return side(-1.0), side(1.0)
+
+
+def extent_box(element):
+    """BoundingBoxXYZ of an element with a plan outline (floor, roof, ceiling) or of a room; None else."""
+    from ._geometry import BoundingBoxXYZ
+    from Autodesk.Revit.DB.Architecture import Room
+    if isinstance(element, Room):
+        region = region_of(element)
+        if region is None:
+            return None
+        outline, (bottom, top) = region.points, room_volume(element)
+    else:
+        boundary = element._state.get("boundary")
+        if not boundary or not boundary[0]:
+            return None
+        outline, (bottom, top) = boundary[0], _slab_heights(element)
+    box = BoundingBoxXYZ()
+    box.Min = XYZ(min(p[0] for p in outline), min(p[1] for p in outline), bottom)
+    box.Max = XYZ(max(p[0] for p in outline), max(p[1] for p in outline), top)
+    return box
+
+
+def _slab_heights(element) -> tuple[float, float]:
+    """(bottom, top) of a floor (its top at its level plus Height Offset From Level, its thickness
+    below), or of a ceiling or roof (its bottom at that height; thickness from "Thickness" if known)."""
+    from ._enums import BuiltInCategory
+    level = element._document._elements.get(element._state.get("level_id"))
+    params = element._state["params"]
+    height = (level.Elevation if level is not None else 0.0) + (_number(params.get("Height Offset From Level")) or 0.0)
+    thickness = _number(element._computed_thickness()) if hasattr(element, "_computed_thickness") else 0.0
+    if element._state.get("category") == BuiltInCategory.OST_Floors.value:
+        return height - (thickness or 0.0), height
+    return height, height + (thickness or 0.0)
+
+
+def _number(value):
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None

@@ -13,11 +13,33 @@ class Room(_SpatialElement):
     _not_native = True   # not taken by ElementClassFilter / OfClass: collect rooms by category
 
     def IsPointInRoom(self, point) -> bool:  # noqa: N802
-        """Whether the point lies in the room's enclosed region (in plan; the stand-in's rooms
-        have no height limit)."""
-        from Autodesk.Revit.DB._spatial import region_of
-        region = region_of(self)
-        return region is not None and region.contains(point.X, point.Y)
+        """Whether the point lies within the room's volume: its enclosed region in plan, from its
+        level plus Base Offset up by its Unbounded Height (_spatial.contains_point)."""
+        import math
+
+        from Autodesk.Revit.DB._spatial import contains_point
+        from Autodesk.Revit.Exceptions import ArgumentException, ArgumentNullException
+        if point is None:
+            raise ArgumentNullException("point")
+        if any(math.isnan(c) for c in (point.X, point.Y, point.Z)):
+            raise ArgumentException("The coordinates of the point is not a number.", "point")
+        return contains_point(self, point)
+
+    @property
+    def UnboundedHeight(self) -> float:  # noqa: N802
+        """From the room's base to its Upper Limit plus Limit Offset, feet: for a room read from an
+        IFC, the Unbounded Height Revit exported, else its space's extrusion depth; for a room
+        placed here, DEFAULT_ROOM_HEIGHT."""
+        from Autodesk.Revit.DB._spatial import DEFAULT_ROOM_HEIGHT, _number
+        for height in (_number(self._state["params"].get("Unbounded Height")), _number(self._state.get("ifc_height"))):
+            if height is not None and height > 0:
+                return height
+        return DEFAULT_ROOM_HEIGHT
+
+    @property
+    def BaseOffset(self) -> float:  # noqa: N802
+        from Autodesk.Revit.DB._spatial import _number
+        return _number(self._state["params"].get("Base Offset")) or 0.0
 
 
 @_api_class

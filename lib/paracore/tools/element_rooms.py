@@ -1,0 +1,314 @@
+"""Which room an element is in, and which elements a room holds: the one seam the tools use.
+
+``rooms_of(document, element)`` gives an element's rooms (the last phase, as Revit's properties
+without a phase argument do); ``RoomFinder`` does the same for many elements of one model,
+reading each room once. What "in a room" means depends on the element, as in Revit:
+- a door or window: its FromRoom and ToRoom (the rooms on either side of it; Revit says
+  FamilyInstance.Room "should not be used for door or window instances"). A room's doors are the
+  doors whose From or To Room it is, so the rooms of an open-plan area do not share doors;
+- another family instance (furniture, casework, fixtures...): FamilyInstance.Room, the room
+  whose volume holds its point;
+- a ceiling: the rooms it covers, those whose volume spans the ceiling's height (above the
+  room's base, at most LEVEL_TOLERANCE above its top) and whose boundary overlaps the ceiling's
+  plan over at least COVERED of the room's area, unless a smaller ceiling at the same height
+  covers that room too (the room's own ceiling);
+- a floor: the same with the floor's top at the room's base (within LEVEL_TOLERANCE);
+- a wall: the rooms it bounds (their boundary segments name it).
+A ceiling's or floor's plan is its sketch's outer loop (Floor.SketchId, Ceiling.SketchId), else
+its bounding box (Element.get_BoundingBox): then a non-rectangular one's box may take in a room it
+does not cover (an L-shaped ceiling's notch) where no smaller ceiling claims that room. The
+stand-in's ceilings, read from IFC files, have no sketch.
+
+Revit is imported inside the functions only, so this module imports without Revit.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from paracore.revit.context import id_value
+
+COVERED = 0.5            # of a room's area under a ceiling's or over a floor's plan to count
+SAMPLES = 24             # a side of the grid of points a room's area under a sketched plan is sampled on
+LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
+HEIGHT_STEP = 4.0        # ft: rooms are indexed by the slices of this height their volume meets
+
+
+class RoomFinder:
+    """The rooms of one model, read once, and which of them each element is in."""
+
+    def __init__(self, document, rooms=None):
+        """``rooms``: the only rooms to answer with (a search for one room's elements need not
+        measure every room of a big model against every ceiling); None for all placed ones."""
+        from Autodesk.Revit import DB
+        self.document = document
+        if rooms is None:
+            collector = DB.FilteredElementCollector(document).OfCategory(DB.BuiltInCategory.OST_Rooms)
+            rooms = [r for r in collector.WhereElementIsNotElementType() if r.Area > 0]
+        self.rooms = list(rooms)
+        self._heights = {id_value(r.Id): room_heights(r) for r in self.rooms}
+        self._by_height: dict[int, list] = {}      # HEIGHT_STEP slice -> the rooms whose height meets it
+        for room in self.rooms:
+            bottom, top = self._heights[id_value(room.Id)]
+            for step in range(_step(bottom - LEVEL_TOLERANCE), _step(top + LEVEL_TOLERANCE) + 1):
+                self._by_height.setdefault(step, []).append(room)
+        self._outlines: dict[int, list] = {}
+        self._walls: dict[int, list] | None = None
+        self._category_plans: dict[str, dict] = {}
+
+    def rooms_of(self, element) -> list:
+        """The rooms ``element`` is in (see the module's notes); [] for none."""
+        from Autodesk.Revit import DB
+        category = element.Category
+        which = category.BuiltInCategory if category is not None else None
+        if isinstance(element, DB.FamilyInstance) and which in (DB.BuiltInCategory.OST_Doors,
+                                                                 DB.BuiltInCategory.OST_Windows):
+            return _unique([element.FromRoom, element.ToRoom])
+        if which == DB.BuiltInCategory.OST_Ceilings:
+            return self._covered(element, ceiling=True)
+        if which == DB.BuiltInCategory.OST_Floors:
+            return self._covered(element, ceiling=False)
+        if isinstance(element, DB.Wall):
+            return self._bounded_by(element)
+        if isinstance(element, DB.FamilyInstance):
+            return _unique([element.Room])
+        return []
+
+    # -- ceilings and floors ---------------------------------------------------------------------
+    def _covered(self, element, ceiling: bool) -> list:
+        """The rooms the element's plan covers where no smaller plan of its category at the same
+        height covers them too (the box of an L-shaped ceiling takes in the bathroom that has its
+        own small ceiling: the small one is that room's)."""
+        plan = slab_plan(self.document, element, ceiling)
+        if plan is None:
+            return []
+        near = self._plans(element.Category.BuiltInCategory, ceiling)
+        rivals = [other for step in {_step(plan.height - LEVEL_TOLERANCE), _step(plan.height + LEVEL_TOLERANCE)}
+                  for other in near.get(step, ())
+                  if other.id != plan.id and abs(other.height - plan.height) <= LEVEL_TOLERANCE
+                  and other.area < plan.area * 0.99]
+        return [room for room in self._by_height.get(_step(plan.height), ()) if self._covers(plan, room, ceiling)
+                and not any(self._covers(other, room, ceiling) for other in rivals)]
+
+    def _covers(self, plan: "Plan", room, ceiling: bool) -> bool:
+        bottom, top = self._heights[id_value(room.Id)]
+        if ceiling and not bottom < plan.height <= top + LEVEL_TOLERANCE:
+            return False
+        if not ceiling and abs(plan.height - bottom) > LEVEL_TOLERANCE:
+            return False
+        outline = self._outline(room)
+        area = abs(polygon_area(outline))
+        return area > 0 and plan.area_inside(outline) >= COVERED * area
+
+    def _plans(self, category, ceiling: bool) -> dict:
+        """HEIGHT_STEP slice -> the plans at that height of the category's elements, read once."""
+        from Autodesk.Revit import DB
+        key = str(category)
+        if key not in self._category_plans:
+            by_step: dict[int, list] = {}
+            collector = DB.FilteredElementCollector(self.document).OfCategory(category).WhereElementIsNotElementType()
+            for element in collector:
+                plan = slab_plan(self.document, element, ceiling)
+                if plan is not None:
+                    by_step.setdefault(_step(plan.height), []).append(plan)
+            self._category_plans[key] = by_step
+        return self._category_plans[key]
+
+    def _outline(self, room) -> list:
+        """The room's outer boundary in plan, [(x, y)], from its boundary segments."""
+        key = id_value(room.Id)
+        if key not in self._outlines:
+            self._outlines[key] = [(p.X, p.Y) for p in _loop_points(room)]
+        return self._outlines[key]
+
+    # -- walls -------------------------------------------------------------------------------------
+    def _bounded_by(self, wall) -> list:
+        if self._walls is None:
+            self._walls = {}
+            for room in self.rooms:
+                for loop in _boundary(room):
+                    for segment in loop:
+                        rooms = self._walls.setdefault(id_value(segment.ElementId), [])
+                        if all(id_value(r.Id) != id_value(room.Id) for r in rooms):
+                            rooms.append(room)
+        return list(self._walls.get(id_value(wall.Id), []))
+
+
+def rooms_of(document, element) -> list:
+    """The rooms ``element`` is in: a door's or window's From and To Room, a family instance's
+    room, the rooms a ceiling or floor covers, the rooms a wall bounds. [] for none."""
+    return RoomFinder(document).rooms_of(element)
+
+
+def find_rooms(finder: RoomFinder, text: str) -> list:
+    """The rooms whose number or name is ``text`` (case and spaces aside), or whose name and
+    number together are ("Kitchen A103", as Revit's Room.Name shows them)."""
+    from Autodesk.Revit import DB
+    wanted = " ".join(text.split()).casefold()
+    found = []
+    for room in finder.rooms:
+        name = room.get_Parameter(DB.BuiltInParameter.ROOM_NAME)
+        name = (name.AsString() if name is not None else "") or ""
+        number = room.Number or ""
+        texts = {number, name, f"{name} {number}", f"{number} {name}"}
+        if wanted in {" ".join(t.split()).casefold() for t in texts if t}:
+            found.append(room)
+    return found
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A ceiling's or floor's extent in plan: its sketch's outer loop, or its bounding box's
+    rectangle when it has no sketch; ``height`` is a ceiling's underside or a floor's top."""
+    id: int
+    outline: tuple
+    low: tuple
+    high: tuple
+    height: float
+    is_box: bool
+
+    @property
+    def area(self) -> float:
+        return abs(polygon_area(self.outline))
+
+    def area_inside(self, polygon) -> float:
+        """The area of ``polygon`` (a room's outline) that lies in this plan: exact for a box,
+        sampled on a SAMPLES x SAMPLES grid over the polygon's extent for a sketch's loop."""
+        if self.is_box:
+            return abs(polygon_area(clip_to_box(polygon, self.low, self.high)))
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        if min(xs) > self.high[0] or max(xs) < self.low[0] or min(ys) > self.high[1] or max(ys) < self.low[1]:
+            return 0.0
+        dx, dy = (max(xs) - min(xs)) / SAMPLES, (max(ys) - min(ys)) / SAMPLES
+        points = [(min(xs) + (i + 0.5) * dx, min(ys) + (j + 0.5) * dy) for i in range(SAMPLES) for j in range(SAMPLES)]
+        inside = [p for p in points if point_in_polygon(polygon, p)]
+        return sum(1 for p in inside if point_in_polygon(self.outline, p)) * dx * dy
+
+
+def slab_plan(document, element, ceiling: bool):
+    """The element's Plan, or None when Revit gives it no box (no geometry)."""
+    box = element.get_BoundingBox(None)
+    if box is None:
+        return None
+    height = box.Min.Z if ceiling else box.Max.Z
+    loop = _sketch_loop(document, element)
+    if loop:
+        xs, ys = [p[0] for p in loop], [p[1] for p in loop]
+        return Plan(id_value(element.Id), tuple(loop), (min(xs), min(ys)), (max(xs), max(ys)), height, False)
+    low, high = (box.Min.X, box.Min.Y), (box.Max.X, box.Max.Y)
+    corners = (low, (high[0], low[1]), high, (low[0], high[1]))
+    return Plan(id_value(element.Id), corners, low, high, height, True)
+
+
+def _sketch_loop(document, element) -> list:
+    """The largest closed loop of the element's sketch (Floor.SketchId, Ceiling.SketchId: Revit
+    2022 on), [(x, y)]; [] when it has none or its curves make no loop."""
+    sketch_id = getattr(element, "SketchId", None)
+    if sketch_id is None or id_value(sketch_id) < 0:
+        return []
+    sketch = document.GetElement(sketch_id)
+    if sketch is None:
+        return []
+    ends = []
+    for curve_id in sketch.GetAllElements():
+        curve = getattr(document.GetElement(curve_id), "GeometryCurve", None)
+        if curve is not None and curve.IsBound:
+            a, b = curve.GetEndPoint(0), curve.GetEndPoint(1)
+            ends.append(((a.X, a.Y), (b.X, b.Y)))
+    loops = chain_loops(ends)
+    return max(loops, key=lambda loop: abs(polygon_area(loop))) if loops else []
+
+
+def chain_loops(ends, tolerance: float = 1e-6) -> list:
+    """Closed loops [(x, y), ...] made by joining segments end to end (a sketch lists its curves
+    in no set order; an arc counts by its chord)."""
+    left, loops = list(ends), []
+    while left:
+        start, end = left.pop(0)
+        loop = [start]
+        while _far(end, start, tolerance):
+            following = next((i for i, (a, b) in enumerate(left)
+                              if not _far(a, end, tolerance) or not _far(b, end, tolerance)), None)
+            if following is None:
+                break
+            a, b = left.pop(following)
+            loop.append(end)
+            end = b if not _far(a, end, tolerance) else a
+        else:
+            if len(loop) >= 3:
+                loops.append(loop)
+    return loops
+
+
+def _far(p, q, tolerance: float) -> bool:
+    return abs(p[0] - q[0]) > tolerance or abs(p[1] - q[1]) > tolerance
+
+
+def point_in_polygon(points, p) -> bool:
+    """Ray casting to +X."""
+    x, y = p
+    inside = False
+    for i, (x2, y2) in enumerate(points):
+        x1, y1 = points[i - 1]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def room_heights(room) -> tuple[float, float]:
+    """(bottom, top) of the room's volume, feet: its level plus Base Offset, up by Unbounded Height."""
+    level = room.Level
+    bottom = (level.Elevation if level is not None else 0.0) + room.BaseOffset
+    return bottom, bottom + room.UnboundedHeight
+
+
+def _step(height: float) -> int:
+    return math.floor(height / HEIGHT_STEP)
+
+
+def _boundary(room):
+    from Autodesk.Revit import DB
+    return room.GetBoundarySegments(DB.SpatialElementBoundaryOptions()) or []
+
+
+def _loop_points(room) -> list:
+    """The start points of the outer (first) boundary loop's segments."""
+    for loop in _boundary(room):
+        return [segment.GetCurve().GetEndPoint(0) for segment in loop]
+    return []
+
+
+def _unique(rooms) -> list:
+    found = []
+    for room in rooms:
+        if room is not None and all(id_value(room.Id) != id_value(other.Id) for other in found):
+            found.append(room)
+    return found
+
+
+# --- plan geometry ---------------------------------------------------------------------------------
+
+
+def polygon_area(points) -> float:
+    """Signed area (counter-clockwise positive) of a closed polygon [(x, y)]."""
+    return sum(points[i - 1][0] * y - x * points[i - 1][1] for i, (x, y) in enumerate(points)) / 2
+
+
+def clip_to_box(points, low, high) -> list:
+    """The part of polygon ``points`` inside the axis-aligned box low..high, (x, y) (Sutherland–Hodgman:
+    a room is any simple polygon, the box convex)."""
+    edges = ((0, low[0], 1), (0, high[0], -1), (1, low[1], 1), (1, high[1], -1))
+    for axis, limit, sign in edges:
+        if not points:
+            break
+        inside = [sign * (p[axis] - limit) >= 0 for p in points]
+        clipped = []
+        for i, p in enumerate(points):
+            q, q_in = points[i - 1], inside[i - 1]
+            if inside[i] != q_in:
+                t = (limit - q[axis]) / (p[axis] - q[axis])
+                clipped.append((q[0] + t * (p[0] - q[0]), q[1] + t * (p[1] - q[1])))
+            if inside[i]:
+                clipped.append(p)
+        points = clipped
+    return points

@@ -1,0 +1,154 @@
+"""Which rooms elements are in, on the stand-in duplex through the tools, checked against the
+building's own data: the IFC's space boundaries (IfcRelSpaceBoundary, which Revit's exporter
+writes from the rooms' bounding elements) and the spaces' own heights."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import ifcopenshell
+import pytest
+
+from Autodesk.Revit import DB
+from duplex_revit import DuplexRevit
+from paracore.tools import query_tools, room_tools  # noqa: F401 - registers the tools
+from paracore.tools.element_rooms import clip_to_box, polygon_area
+
+DUPLEX = Path(__file__).resolve().parents[2] / "stubs" / "revit_standin" / "models" / "duplex.ifc"
+
+
+@pytest.fixture(scope="module")
+def revit():
+    revit = DuplexRevit("duplex")
+    yield revit
+    revit.close()
+
+
+@pytest.fixture(scope="module")
+def boundaries():
+    """Space number -> {GlobalId of each door and ceiling the IFC says bounds it}."""
+    model = ifcopenshell.open(str(DUPLEX))
+    return {space.Name: {b.RelatedBuildingElement.GlobalId for b in space.BoundedBy
+                         if b.RelatedBuildingElement is not None
+                         and b.RelatedBuildingElement.is_a() in ("IfcDoor", "IfcCovering")}
+            for space in model.by_type("IfcSpace")}
+
+
+def guids(revit, category) -> dict[int, str]:
+    return revit.call(lambda: {e.Id.Value: e.LookupParameter("IfcGUID").AsString() for e in
+                               DB.FilteredElementCollector(revit.doc).OfCategory(category).WhereElementIsNotElementType()})
+
+
+def room_ids(revit) -> dict[str, int]:
+    return revit.call(lambda: {r.Number: r.Id.Value for r in DB.FilteredElementCollector(revit.doc)
+                               .OfCategory(DB.BuiltInCategory.OST_Rooms).WhereElementIsNotElementType()})
+
+
+def doors_listed(text: str) -> set[int]:
+    found = re.search(r"\d+ doors? \(([\d, ]+)\)", text)
+    return {int(i) for i in found.group(1).split(", ")} if found else set()
+
+
+def test_each_open_plan_room_lists_the_doors_the_ifc_says_bound_it(revit, boundaries):
+    """Item 3: A101, A102 and A103 (one open area) each listed doors 164, 166 and 175; now each room
+    has the doors whose From/To Room it is, the same doors the IFC's space boundaries name."""
+    doors, rooms = guids(revit, DB.BuiltInCategory.OST_Doors), room_ids(revit)
+    listed = {}
+    for number in ("A101", "A102", "A103", "B101", "B102", "B103"):
+        text = revit.text("get_room_info", {"room_ids": [rooms[number]]})
+        listed[number] = {doors[i] for i in doors_listed(text)}
+        assert listed[number] == boundaries[number] & set(doors.values()), (number, text)
+    assert listed["A101"] != listed["A102"] and not listed["A103"]
+
+
+def test_the_level_1_ceilings_cover_the_rooms_the_ifc_bounds_with_them(revit, boundaries):
+    """Item 3: the rooms each Level 1 ceiling covers, through get_element_info, against the IFC. Two
+    differences are the IFC's: the exporter wrote no ceiling boundary for A102 (under ceiling
+    187508 in plan), and it bounds B104 by the big ceiling it only touches (B104 has its own two)."""
+    ceilings, rooms = guids(revit, DB.BuiltInCategory.OST_Ceilings), room_ids(revit)
+    level_1 = revit.call(lambda: [c.Id.Value for c in DB.FilteredElementCollector(revit.doc)
+                                  .OfCategory(DB.BuiltInCategory.OST_Ceilings).WhereElementIsNotElementType()
+                                  if c.LevelId == revit.doc.GetElement(DB.ElementId(rooms["A101"])).LevelId])
+    assert len(level_1) == 5
+    text = revit.text("get_element_info", {"element_ids": level_1})
+    covered = {}
+    for ceiling, line in zip(level_1, text.split("\n")[1::2]):
+        covered[ceilings[ceiling]] = set(re.findall(r"\b([AB]\d{3}) \(id", line))
+    level_1_rooms = {n for n in rooms if n[1] == "1"}
+    ifc = {guid: {n for n in level_1_rooms if guid in boundaries[n]} for guid in covered}
+    no_ceiling_in_ifc = {n for n in level_1_rooms if not boundaries[n] - set(guids(revit, DB.BuiltInCategory.OST_Doors).values())}
+    own_ceiling = {n for n in level_1_rooms if len(boundaries[n] & set(covered)) > 1}
+    for guid in covered:
+        assert covered[guid] - ifc[guid] <= no_ceiling_in_ifc, (guid, covered[guid], ifc[guid])
+        assert ifc[guid] - covered[guid] <= own_ceiling, (guid, covered[guid], ifc[guid])
+    assert set().union(*covered.values()) == level_1_rooms           # every Level 1 room is under a ceiling
+    assert sum(len(found) for found in covered.values()) == 11       # B104 under its own two
+    assert covered["3bXiCStxP6Fgxdej$yc5T8"] == {"B101", "B102", "B103", "B105"}
+
+
+def test_the_ceiling_of_room_a203_and_its_height(revit, boundaries):
+    """Item 3: search_elements with a room condition finds A203's ceiling, the one the IFC bounds A203
+    with; get_room_info gives its height above the room's floor, the space's own 2.6 m."""
+    ceilings = guids(revit, DB.BuiltInCategory.OST_Ceilings)
+    text = revit.text("search_elements", {"category": "Ceilings", "room": "A203"})
+    [found] = [int(i) for i in re.findall(r"^- (\d+) Ceiling", text, re.M)]
+    assert {ceilings[found]} == boundaries["A203"] & set(ceilings.values())
+    info = revit.text("get_room_info", {"room_ids": [room_ids(revit)["A203"]]})
+    assert f"1 ceiling (id {found} at 2.6 m)" in info and "height 2.6 m" in info
+
+
+def test_a_room_condition_by_name_and_an_unknown_room(revit):
+    """Both units' "Bedroom 2" (A203, B203): the furniture found is furniture the IFC contains in them;
+    of its 8, one tall cabinet's insertion point lies in the wall, outside the space's footprint."""
+    text = revit.text("search_elements", {"category": "Furniture", "room": "bedroom 2"})
+    assert text.startswith("7 Furniture match (in room 'bedroom 2')"), text
+    model = ifcopenshell.open(str(DUPLEX))
+    contained = {e.GlobalId for rel in model.by_type("IfcRelContainedInSpatialStructure")
+                 if rel.RelatingStructure.is_a("IfcSpace") and rel.RelatingStructure.Name in ("A203", "B203")
+                 for e in rel.RelatedElements}
+    furniture = guids(revit, DB.BuiltInCategory.OST_Furniture)
+    found = {furniture[int(i)] for i in re.findall(r"^- (\d+) Furniture", text, re.M)}
+    assert len(contained) == 8 and found <= contained
+    message = revit.error("search_elements", {"room": "Z999"})
+    assert "No room numbered or named 'Z999'" in message and "'A101'" in message
+
+
+def test_room_info_pages_five_rooms_at_a_time(revit):
+    rooms = sorted(room_ids(revit).values())
+    first = revit.text("get_room_info", {"room_ids": rooms})
+    assert first.startswith("21 rooms, total area") and first.count("\n- ") == 6 and len(first) <= 2000
+    assert first.endswith("- … 16 more rooms: call again with offset 5.")
+    last = revit.text("get_room_info", {"room_ids": rooms, "offset": 20})
+    assert "— items 21–21 of 21:" in last and "more rooms" not in last
+    assert "past the end" in revit.error("get_room_info", {"room_ids": rooms, "offset": 21})
+
+
+def test_a_room_is_a_volume_from_its_level_up_by_its_height(revit):
+    def check():
+        room = revit.doc.GetElement(DB.ElementId(room_ids(revit)["A203"]))
+        point = room.Location.Point
+        return (room.UnboundedHeight, room.IsPointInRoom(DB.XYZ(point.X, point.Y, point.Z + 1)),
+                room.IsPointInRoom(DB.XYZ(point.X, point.Y, point.Z + room.UnboundedHeight + 1)),
+                room.IsPointInRoom(DB.XYZ(point.X, point.Y, point.Z - 1)))
+    height, inside, above, below = revit.call(check)
+    assert height == pytest.approx(2.6 / 0.3048) and inside and not above and not below
+
+
+def test_flipping_a_door_swaps_its_from_and_to_rooms(revit):
+    def flip():
+        door = revit.doc.GetElement(DB.ElementId(166))
+        before = (door.FromRoom.Number, door.ToRoom.Number)
+        with DB.Transaction(revit.doc, "flip") as t:
+            t.Start()
+            door.FlipFromToRoom()
+            after = (door.FromRoom.Number, door.ToRoom.Number)
+            t.RollBack()
+        return before, after
+    before, after = revit.call(flip)
+    assert after == before[::-1] and set(before) == {"A101", "A104"}
+
+
+def test_clipping_a_room_outline_to_a_box():
+    square = [(0, 0), (10, 0), (10, 10), (0, 10)]
+    assert abs(polygon_area(clip_to_box(square, (5, -5), (20, 5)))) == pytest.approx(25.0)
+    assert clip_to_box(square, (20, 20), (30, 30)) == []

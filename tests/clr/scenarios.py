@@ -753,7 +753,7 @@ def room_tools() -> dict:
     seen["float_rooms_phase"] = _error(lambda: _in_transaction(doc, lambda: doc.Create.NewRooms2(level, 1)))
     # A door's rooms: FamilyInstance.FromRoom / ToRoom are properties of a Room or None (not callables,
     # not the indexed get_FromRoom(Phase)), and rooms_of reads them.
-    from paracore.tools.element_rooms import rooms_of
+    from paracore.tools.rooms.element_rooms import rooms_of
     door = next(iter(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Doors)))
     seen["door_rooms"] = {"from": type(door.FromRoom).__name__, "to": type(door.ToRoom).__name__,
                           "rooms_of": [r.Number for r in rooms_of(doc, door)],

@@ -74,7 +74,7 @@ def test_an_l_shaped_floor_covers_the_rooms_under_its_sketch_not_its_box(doc, ma
     three 10 ft cells of a 2 x 2 grid of rooms covers those three, not the fourth in its notch, which
     its bounding box takes in."""
     from Autodesk.Revit.DB import CurveLoop, Floor, Line
-    from paracore.tools.element_rooms import RoomFinder, slab_plan
+    from paracore.tools.rooms.element_rooms import RoomFinder, slab_plan
     level = make.level(doc, "Level 1")
     for a, b in [((0, 0), (20, 0)), ((0, 10), (20, 10)), ((0, 20), (20, 20)),
                  ((0, 0), (0, 20)), ((10, 0), (10, 20)), ((20, 0), (20, 20))]:

@@ -11,8 +11,9 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools import query_tools, room_tools  # noqa: F401 - registers the tools
-from paracore.tools.element_rooms import clip_to_box, polygon_area
+from paracore.tools.elements import query_tools  # noqa: F401 - registers the tools
+from paracore.tools.rooms import room_tools  # noqa: F401 - registers the tools
+from paracore.tools.rooms.element_rooms import clip_to_box, polygon_area
 
 DUPLEX = Path(__file__).resolve().parents[2] / "stubs" / "revit_standin" / "models" / "duplex.ifc"
 

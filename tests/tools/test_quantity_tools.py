@@ -70,7 +70,7 @@ def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions
 
 def test_the_quantity_modules_import_without_revit():
     script = ("import sys; sys.path[:0] = [sys.argv[1]]\n"
-              "import paracore.tools.elements.quantity_tools, paracore.tools.elements.quantity_totals, paracore.tools.rooms.element_room\n"
+              "import paracore.tools.elements.quantity_tools, paracore.tools.elements.quantity_totals, paracore.tools.rooms.element_rooms\n"
               "assert not any(m.split('.')[0] in ('Autodesk', 'System', 'clr') for m in sys.modules)\n")
     subprocess.run([sys.executable, "-c", script, str(LIB)], check=True)
 
@@ -165,9 +165,22 @@ def test_many_groups_are_paged_with_an_offset(duplex):
     assert "past the end" in error
 
 
-def test_grouping_by_room_says_no_room_for_elements_revit_gives_no_room(duplex):
-    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Length", "group_by": "room"})
-    assert "- no room · 57 Walls" in text
+def test_level_1_ceilings_by_room_group_each_ceiling_once_under_the_rooms_it_covers(duplex):
+    """Grouping by room goes through element_rooms (a ceiling's rooms are those it covers): a ceiling over
+    four rooms is one group of those four, never counted in each, so the groups add up to the total."""
+    text = duplex.text("get_quantities", {"category": "Ceilings", "quantity": "Area", "level": "Level 1",
+                                          "group_by": "room"})
+    groups = re.findall(r"^- (.+) · (\d) Ceilings? · sum ([\d.]+) m²$", text, re.MULTILINE)
+    rooms = [sorted(label.split()[0] for label in group.split(", ")) for group, _, _ in groups]
+    assert rooms == [["A101", "A102", "A103", "A105"], ["A104"], ["B101", "B102", "B103", "B105"], ["B104"]]
+    assert [int(count) for _, count, _ in groups] == [1, 1, 1, 2]
+    assert sum(float(area) for _, _, area in groups) == pytest.approx(figure(text, "sum", "m²"), abs=0.02)
+
+
+def test_doors_by_room_are_grouped_by_their_from_and_to_rooms(duplex):
+    text = duplex.text("get_quantities", {"category": "Doors", "level": "Level 1", "group_by": "room"})
+    assert "- A101 Foyer, A104 Bathroom 1 · 1 Door" in text and "- A102 Living Room · 1 Door" in text
+    assert "no room" not in text
 
 
 # --- another sample ---------------------------------------------------------------------------------------
@@ -248,17 +261,13 @@ def test_57_walls_areas_take_3_calls_each_with_their_total(duplex):
     assert all(seen[i] == pytest.approx(areas[i], abs=0.005) for i in areas)
 
 
-def test_room_of_names_the_room_an_element_is_in(duplex):
-    """The room seam: an element whose Room is a room (FamilyInstance.Room in Revit) is grouped by its
-    number and name; one without is in "no room"."""
-    from types import SimpleNamespace
-
-    from paracore.tools.rooms.element_room import room_of
-    room = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Rooms)[0])
-    expected = duplex.call(lambda: f"{room.Number} {room.LookupParameter('Name').AsString()}")
-    assert duplex.call(lambda: room_of(None, SimpleNamespace(Room=room))) == expected
-    assert room_of(None, SimpleNamespace(Room=None)) == "no room"
-    assert room_of(None, object()) == "no room"
+def test_a_room_is_named_by_its_number_and_name_and_an_element_in_none_is_in_no_room(duplex):
+    from paracore.tools.rooms.element_rooms import room_grouping, room_label
+    rooms = duplex.call(lambda: instances(duplex, DB.BuiltInCategory.OST_Rooms))
+    expected = duplex.call(lambda: f"{rooms[0].Number} {rooms[0].LookupParameter('Name').AsString()}")
+    assert duplex.call(lambda: room_label(rooms[0])) == expected
+    level = duplex.call(lambda: list(DB.FilteredElementCollector(duplex.doc).OfClass(DB.Level))[0])
+    assert duplex.call(lambda: room_grouping(duplex.doc)(level)) == "no room"
 
 
 def test_a_parameter_of_the_same_name_but_another_kind_is_left_out_not_added(duplex_rw_model):

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from paracore.core.display import display_text
 from paracore.core.working_set import singular
 from paracore.tools.elements.element_query import display_value, find_parameter, level_name, no_such_parameter, parameter_names
-from paracore.tools.rooms.element_room import NO_ROOM, room_of
+from paracore.tools.rooms.element_rooms import NO_ROOM, room_grouping
 from paracore.tools.framework.lookup import category_of, id_sample, names_match, type_label
 from paracore.tools.parameters.parameter_values import is_yes_no, parameter_spec
 from paracore.tools.framework.results import ToolError, fit_rows
@@ -162,7 +162,8 @@ def grouping(ctx, group_by: str | None, elements: list, where: str):
     if word == ELEMENT:
         return lambda e: (f"{ctx.shown_id(e.Id)} {singular(category_of(e))}", (0, float(ctx.id_value(e.Id)), ""))
     if word == "room":
-        return lambda e: _keyed(room_of(ctx, e), NO_ROOM)
+        rooms_named = room_grouping(ctx.doc)
+        return lambda e: _keyed(rooms_named(e), NO_ROOM)
     if word == "level":
         elevations = _level_elevations(ctx)
 

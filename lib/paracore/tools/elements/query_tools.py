@@ -46,7 +46,7 @@ from paracore.tools.framework.lookup import (
     type_label,
 )
 from paracore.revit import links
-from paracore.tools.element_rooms import RoomFinder, find_rooms, rooms_of
+from paracore.tools.rooms.element_rooms import RoomFinder, find_rooms, rooms_of
 from paracore.tools.framework.linked_arguments import HOST_OR_LINKED_HELP, HostOrLinkedIds, LinkedIds
 from paracore.tools.elements.quantity_totals import Totals
 from paracore.tools.framework.registry import tool

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from paracore.core.display import display_text
 from paracore.revit.context import id_value
 
 COVERED = 0.5            # of a room's area under a ceiling's or over a floor's plan to count
@@ -312,3 +313,27 @@ def clip_to_box(points, low, high) -> list:
                 clipped.append(p)
         points = clipped
     return points
+
+
+NO_ROOM = "no room"
+
+
+def room_grouping(document):
+    """element -> the name of the rooms it is in ("A101 Living, A102 Dining"), or "no room": how a
+    takeoff groups by room (get_quantities, get_parameters). An element in several rooms (a door
+    between two, a ceiling over four) is one group of those rooms, never counted in each: the groups
+    still add up to the total. The model's rooms are read once for all the elements grouped."""
+    finder = RoomFinder(document)
+
+    def rooms_named(element) -> str:
+        rooms = sorted(finder.rooms_of(element), key=lambda room: room.Number or "")
+        return ", ".join(room_label(room) for room in rooms) or NO_ROOM
+    return rooms_named
+
+
+def room_label(room) -> str:
+    """ "A101 Living": a room's number and name, as a schedule shows them."""
+    number = display_text(room.Number or "", 20)
+    name = room.LookupParameter("Name")
+    name = display_text(name.AsString() or "", 40) if name is not None else ""
+    return " ".join(part for part in (number, name) if part) or f"room {id_value(room.Id)}"

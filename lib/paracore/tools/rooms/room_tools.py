@@ -6,7 +6,7 @@ Decisions:
   become the working set; their areas are re-read after the commit, when Revit has computed them.
 - get_room_info's doors are the doors whose FromRoom or ToRoom is the room (the last phase), so
   the rooms of an open-plan area do not share each other's doors; what else a room holds is
-  counted by category through tools/element_rooms.py (family instances by their Room, ceilings and
+  counted by category through tools/rooms/element_rooms.py (family instances by their Room, ceilings and
   floors by the rooms they cover), with the ceiling's height above the room's level.
 - renumber_elements refuses a value that an element outside the set already has (a room with
   the same Number, an element of the same category with the same Mark) and names it, instead of
@@ -30,14 +30,14 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
-from paracore.tools.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
-from paracore.tools.reach import refuse_out_of_reach
-from paracore.tools.read_back import ReadBack
-from paracore.tools.registry import tool
-from paracore.tools.element_rooms import RoomFinder, room_heights
-from paracore.tools.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
+from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
+from paracore.tools.framework.reach import refuse_out_of_reach
+from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.framework.registry import tool
+from paracore.tools.rooms.element_rooms import RoomFinder, room_heights
+from paracore.tools.framework.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
                                     working_set_output)
-from paracore.tools.wording import plural
+from paracore.tools.framework.wording import plural
 
 SAMPLE = 8                 # rooms or elements described one by one in a result
 ROOMS_PER_PAGE = 5         # rooms get_room_info describes in one result (each line names its contents)

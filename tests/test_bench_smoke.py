@@ -114,13 +114,15 @@ def test_the_mcp_section_runs_as_the_bench_runs_it_and_has_a_row_per_transport_a
     for transport in ("stdio", "Streamable HTTP"):
         for era in ("2026-07-28", "2025-11-25 (initialize)"):
             assert f"| {transport}, {era} |" in done.stdout
-    assert "| first (the core and use_toolset), `--model` | 19 |" in done.stdout
+    assert "| first (the core and use_toolset), `--model` | 20 |" in done.stdout
     assert "tokens (o200k_base)" in done.stdout
-    # Every MCP client pays the first tools/list in every request: it stays within 5,300 tokens, on
+    # Every MCP client pays the first tools/list in every request: it stays within 5,700 tokens, on
     # Revit too (revit_instances, `instance` on each tool). Adding to a core tool means trimming another.
-    # (5,000 until issue 37 item 5: the offset of the six core listings costs about 290 tokens; was 4,952.)
+    # (5,000 until issue 37 item 5: the offset of the six core listings cost about 290 tokens; was 4,952.
+    # 5,300 until issue 37's takeoffs: get_quantities in the core and search_elements' layer and room
+    # cost about 900; optional fields without their null branch gave back about 700: 5,643 on Revit.)
     first = [line for line in done.stdout.splitlines() if line.startswith("| first")]
-    assert len(first) == 2 and all(int(line.split("|")[-2].replace(",", "")) <= 5_300 for line in first), first
+    assert len(first) == 2 and all(int(line.split("|")[-2].replace(",", "")) <= 5_700 for line in first), first
 
 
 def test_the_header_names_machine_python_date_and_commit():

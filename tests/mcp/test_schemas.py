@@ -61,10 +61,23 @@ def test_both_forms_accept_the_same_calls_and_the_registry_reads_them_alike(name
 
 def test_an_optional_field_says_its_default_and_is_not_required():
     schema = INFOS["search_elements"].input_schema
-    assert schema["required"] == [] and schema["properties"]["category"]["default"] is None
+    assert schema["required"] == [] and schema["properties"]["limit"]["default"] == 10
     assert INFOS["list_levels"].input_schema["required"] == []
     Draft7Validator(schema).validate({"category": "Doors"})
     Draft7Validator(INFOS["list_levels"].input_schema).validate({})
+
+
+def test_an_optional_field_is_left_out_not_null_and_the_server_still_takes_null():
+    """Over MCP an optional field has no null branch and no null default: leaving it out says the
+    same for fewer tokens in every request. A client that sends null anyway (as the strict form
+    does) is still served: the registry drops nulls before validating."""
+    category = INFOS["search_elements"].input_schema["properties"]["category"]
+    assert category["type"] == "string" and "anyOf" not in category and "default" not in category
+    optional = [prop for info in INFOS.values() for name, prop in info.input_schema["properties"].items()
+                if name not in info.input_schema["required"]]
+    assert not [prop for prop in optional if {"type": "null"} in prop.get("anyOf", ())
+                or prop.get("type") == "null" or ("default" in prop and prop["default"] is None)]
+    assert REGISTRY.get("search_elements").args_model.model_validate({"category": None}).category is None
 
 
 def test_fewer_fields_are_required_over_mcp_than_in_the_strict_form():

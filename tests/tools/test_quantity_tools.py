@@ -64,7 +64,9 @@ def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions
     assert list(arguments) == ["category", "quantity", "aggregates", "group_by", "level", "type_name",
                                "conditions", "in_working_set", "offset"]
     search = default_registry().get("search_elements").parameters["properties"]
-    assert arguments["conditions"]["anyOf"][0]["items"] == search["conditions"]["anyOf"][0]["items"]
+    ours, theirs = arguments["conditions"]["anyOf"][0]["items"], search["conditions"]["anyOf"][0]["items"]
+    assert ours["required"] == theirs["required"] and ours["properties"]["op"]["enum"] == theirs["properties"]["op"]["enum"]
+    assert "search_elements' conditions" in arguments["conditions"]["description"]
     assert arguments["aggregates"]["anyOf"][0]["items"]["enum"] == ["sum", "count", "min", "max"]
 
 

@@ -65,6 +65,15 @@ class Condition(BaseModel):
                     "or a referenced element's name ('Level 1').")
 
 
+class SameCondition(BaseModel):
+    """A condition in a tool whose description says "as search_elements' conditions": the same
+    fields, without repeating their descriptions (the model has read them in search_elements; each
+    copy cost about 75 tokens in every request)."""
+    parameter: str
+    op: Op
+    value: Union[str, float, int, bool]
+
+
 # --- resolving a query ---------------------------------------------------------------------------------
 
 

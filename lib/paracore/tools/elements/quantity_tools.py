@@ -14,7 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from paracore.core.working_set import singular
-from paracore.tools.elements.element_query import Condition, build_query
+from paracore.tools.elements.element_query import SameCondition, build_query
 from paracore.tools.framework.lookup import elements_by_id, id_sample
 from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.framework.registry import tool
@@ -37,7 +37,7 @@ class GetQuantitiesArgs(BaseModel):
                           "element's value); null: one total.")
     level: str | None = Field(None, description="Only elements on this level.")
     type_name: str | None = Field(None, description="Only elements of this type.")
-    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
+    conditions: list[SameCondition] | None = Field(None, max_length=MAX_CONDITIONS,
                                                description="As search_elements' conditions.")
     in_working_set: bool = Field(False, description="Take off the working set's elements instead.")
     offset: int = offset_field()

@@ -25,6 +25,7 @@ from paracore.core.working_set import UNKNOWN, singular
 from paracore.tools.elements.element_query import (
     NAME_SAMPLE,
     Condition,
+    SameCondition,
     build_query,
     counts_text,
     display_value,
@@ -126,8 +127,8 @@ class FilterWorkingSetArgs(BaseModel):
     category: str | None = Field(None, description="Keep only elements of this category. " + _CATEGORY_HELP)
     level: str | None = Field(None, description="Keep only elements on this level, e.g. 'Level 2'.")
     type_name: str | None = Field(None, description="Keep only elements of this type. " + _TYPE_HELP)
-    conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
-                                               description="Keep only elements meeting all these. " + _CONDITIONS_HELP)
+    conditions: list[SameCondition] | None = Field(
+        None, max_length=MAX_CONDITIONS, description="Keep only elements meeting all these, as search_elements' conditions.")
 
 
 class ElementInfoArgs(BaseModel):

@@ -153,3 +153,11 @@ def test_clipping_a_room_outline_to_a_box():
     square = [(0, 0), (10, 0), (10, 10), (0, 10)]
     assert abs(polygon_area(clip_to_box(square, (5, -5), (20, 5)))) == pytest.approx(25.0)
     assert clip_to_box(square, (20, 20), (30, 30)) == []
+
+
+def test_a_room_s_contents_say_one_window_and_six_furniture(revit):
+    """What a room holds is counted in words that agree: "1 Window", "2 Windows", "6 Furniture"."""
+    text = revit.text("get_room_info", {"room_ids": [room_ids(revit)["A102"]]})
+    contents = text.split("in it: ", 1)[1]
+    assert "1 Window (" in contents and "1 Windows" not in contents and "1 Floor (" in contents
+    assert re.search(r"\d+ Furniture \(", contents)

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
+from paracore.core.working_set import singular
 from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
 from paracore.tools.framework.reach import refuse_out_of_reach
 from paracore.tools.framework.read_back import ReadBack
@@ -290,7 +291,7 @@ def _room_lines(ctx, room, contents) -> str:
             f"id {ctx.id_value(c.Id)} at {_length_text(ctx, _ceiling_height(c, bottom))}" for c in ceilings[:4]) + ")"
     if inside:
         head += "; in it: " + ", ".join(
-            f"{len(items)} {items[0].Category.Name} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
+            f"{len(items)} {_category_word(items)} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
             for name, items in sorted(inside.items(), key=lambda kv: -len(kv[1]))[:6])
     return head
 
@@ -467,3 +468,9 @@ def _renumbered_text(ctx, expected: list[tuple[int, str]], args: RenumberArgs) -
     noun = "room" if args.parameter == "Number" else "element"
     return (f"Set '{args.parameter}' of {plural(len(expected), noun)} ({rule}), read back from the model: "
             f"{shown}{more}.")
+
+
+def _category_word(items: list) -> str:
+    """ "1 Window", "2 Windows", "6 Furniture": a category's name for how many of it a room holds."""
+    name = items[0].Category.Name
+    return singular(name) if len(items) == 1 else name

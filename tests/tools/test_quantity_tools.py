@@ -307,3 +307,16 @@ def duplex_rw_model(duplex):
             footing._state["params"] = {**footing._state["params"], "Length": "long"}
     duplex.call(make_text)
     return duplex
+
+
+def test_grouping_by_material_puts_each_wall_once_under_its_type_s_layer_materials(duplex):
+    """group_by 'material' is Revit's materials (Element.GetMaterialIds), not a parameter that happens to be
+    called Material: each wall once, under all its materials, so the groups add up to the total; the
+    result points to material_takeoff for each material's own share."""
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Volume", "group_by": "material"})
+    groups = re.findall(r"^- (.+) · (\d+) Walls? · sum ([\d.]+) m³$", text, re.MULTILINE)
+    assert sum(int(count) for _, count, _ in groups) == 57
+    assert sum(float(volume) for _, _, volume in groups) == pytest.approx(figure(text, "sum", "m³"), abs=0.02)
+    exterior = next(names for names, _, _ in groups if "Masonry - Brick" in names)
+    assert "Insulation / Thermal Barriers - Rigid insulation" in exterior and "Material =" not in text
+    assert "material_takeoff" in text.splitlines()[-1]

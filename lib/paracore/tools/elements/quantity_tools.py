@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from paracore.core.working_set import singular
 from paracore.tools.elements.element_query import SameCondition, build_query
 from paracore.tools.framework.lookup import elements_by_id, id_sample
-from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
+from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, MATERIAL, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, offset_field, page_of
 from paracore.tools.framework.wording import plural
@@ -33,8 +33,8 @@ class GetQuantitiesArgs(BaseModel):
     aggregates: list[Aggregate] | None = Field(
         None, max_length=4, description="null: the sum. The count of elements is always given.")
     group_by: str | None = Field(
-        None, description="'type', 'level', 'room', 'category', a parameter's name, or 'element' (each "
-                          "element's value); null: one total.")
+        None, description="'type', 'level', 'room', 'material', 'category', a parameter's name, or 'element' "
+                          "(each element's value); null: one total.")
     level: str | None = Field(None, description="Only elements on this level.")
     type_name: str | None = Field(None, description="Only elements of this type.")
     conditions: list[SameCondition] | None = Field(None, max_length=MAX_CONDITIONS,
@@ -56,6 +56,9 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
     lines = [_headline(ctx, takeoff, aggregates, elements, what, args.group_by)]
     if args.group_by is not None:
         lines += _group_rows(ctx, takeoff, aggregates, args.offset, args.group_by)
+    if args.group_by is not None and args.group_by.strip().casefold() == MATERIAL and quantity is not None:
+        lines.append("Each element is counted once, under all its materials: material_takeoff (materials "
+                     "toolset) gives each material's own area and volume.")
     if takeoff.left_out:
         lines.append(_left_out(ctx, takeoff, elements))
     if takeoff.other_kind:

@@ -28,7 +28,9 @@ from paracore.tools.framework.results import ToolError, fit_rows
 
 Aggregate = Literal["sum", "count", "min", "max"]
 COUNT = "Count"                   # the quantity that counts elements instead of adding a parameter
-GROUPINGS = ("type", "level", "room", "category", "element")  # group_by words; any other is a parameter's name
+GROUPINGS = ("type", "level", "room", "material", "category", "element")  # group_by words; any other is a parameter's name
+MATERIAL = "material"
+NO_MATERIAL = "no material"
 ELEMENT = "element"               # one group per element: each element's value (a schedule's "itemize")
 NAME_SAMPLE = 40                  # elements whose parameter names resolve a name
 
@@ -164,6 +166,8 @@ def grouping(ctx, group_by: str | None, elements: list, where: str):
     if word == "room":
         rooms_named = room_grouping(ctx.doc)
         return lambda e: _keyed(rooms_named(e), NO_ROOM)
+    if word == MATERIAL:
+        return lambda e: _keyed(materials_named(ctx, e), NO_MATERIAL)
     if word == "level":
         elevations = _level_elevations(ctx)
 
@@ -181,6 +185,18 @@ def grouping(ctx, group_by: str | None, elements: list, where: str):
         value = display_value(parameter) if parameter is not None else "(no such parameter)"
         return f"{display_text(name, 40)} = {value}", (int(value.startswith("(")), 0.0, value.casefold())
     return by_parameter
+
+
+def materials_named(ctx, element) -> str:
+    """ "Masonry - Brick, Plasterboard": the materials Revit reports in ``element`` (Element.GetMaterialIds,
+    paint aside), or "no material". An element is one group of all its materials, never counted in each,
+    so the groups add up to the total; material_takeoff splits areas and volumes by material."""
+    try:
+        material_ids = list(element.GetMaterialIds(False))
+    except Exception:  # noqa: BLE001 - Revit refuses it for some elements (no geometry)
+        material_ids = []
+    names = {display_text(m.Name, 60) for m in (ctx.doc.GetElement(i) for i in material_ids) if m is not None}
+    return ", ".join(sorted(names, key=str.casefold)) or NO_MATERIAL
 
 
 def _keyed(name: str, none: str | None) -> tuple[str, tuple]:

@@ -35,6 +35,7 @@ from paracore.core.units import UnitParseError, parse_angle
 from paracore.core.working_set import singular
 from paracore.tools.elements.condition_filters import plan_category
 from paracore.tools.elements.layer_query import LayerCondition, compile_layer_condition, types_with_layer
+from paracore.tools.elements.number_comparison import compare_numbers
 from paracore.tools.framework.lookup import (
     _no_such_type,
     builtin_categories,
@@ -563,19 +564,7 @@ class _CompiledCondition:
 
         def compare(p) -> bool:
             value = read(p)
-            if value is None:
-                return False
-            if op == "=":
-                return abs(value - target) <= tolerance
-            if op == "!=":
-                return abs(value - target) > tolerance
-            if op == "<":
-                return value < target - tolerance
-            if op == "<=":
-                return value <= target + tolerance
-            if op == ">":
-                return value > target + tolerance
-            return value >= target - tolerance
+            return value is not None and compare_numbers(value, op, target, tolerance)
 
         return compare
 
@@ -728,3 +717,4 @@ def level_name(ctx, element) -> str | None:
 
 __all__ = ["Condition", "ElementQuery", "build_query", "find_parameter", "parameter_names",
            "no_such_parameter", "display_value", "shorten", "counts_text", "level_name", "listed"]
+

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, format_length, parse_length
+from paracore.tools.elements.number_comparison import compare_numbers
 from paracore.tools.framework.results import ToolError
 
 # Revit's names for MaterialFunctionAssignment, as its Edit Assembly dialog shows them
@@ -146,20 +147,10 @@ def types_with_layer(ctx, condition: CompiledLayerCondition, category=None) -> d
 
 
 def _compare(value: float, op: str, target: float) -> bool:
-    tolerance = 1e-6   # feet: a thickness "= 50 mm" is met by the 50 mm the file wrote
-    if op == "=":
-        return abs(value - target) <= tolerance
-    if op == "!=":
-        return abs(value - target) > tolerance
-    if op == "<":
-        return value < target - tolerance
-    if op == "<=":
-        return value <= target + tolerance
-    if op == ">":
-        return value > target + tolerance
-    return value >= target - tolerance
+    return compare_numbers(value, op, target, THICKNESS_TOLERANCE)
 
 
+THICKNESS_TOLERANCE = 1e-6   # feet: a thickness "= 50 mm" is met by the 50 mm the file wrote
 _OP_WORDS = {"=": "exactly", "!=": "not", "<": "thinner than", "<=": "at most", ">": "thicker than", ">=": "at least"}
 
 

@@ -142,6 +142,7 @@ class _Builder:
             self.hosts[floor.key] = self.add_floor(floor)
         for opening in building.openings:
             self.add_opening(opening)
+        self.keep_wall_bodies(building.walls)
         for room in building.rooms:
             self.add_room(room)
         for element in building.elements:
@@ -328,6 +329,13 @@ class _Builder:
                  "level_id": level._id, "type_id": self._type_id(data.type_key, "Walls"),
                  "location": _curve(data.curve), "unique_id": data.key, "params": params}
         return self._load(Wall, state, data.params)
+
+    def keep_wall_bodies(self, walls) -> None:
+        """Each wall keeps the body the file exported (its Area and Volume, net of its openings, are
+        that body's while its shape is unchanged), once its doors and windows are in."""
+        for data in walls:
+            if data.body_area is not None and data.body_volume is not None:
+                self.hosts[data.key]._keep_body(data.body_area, data.body_volume)
 
     def add_floor(self, data):
         from Autodesk.Revit.DB import BuiltInCategory, Floor, FootPrintRoof

@@ -335,8 +335,10 @@ def test_a_wall_schedule_gives_the_totals_of_its_numeric_columns_over_every_row(
     line = next(line for line in outcome.content.splitlines() if line.startswith("Totals"))
     assert line == (f"Totals of the {len(rows)} rows (the values shown, added up): "
                     f"Area {expected['Area']:,.2f} m² · Volume {expected['Volume']:,.2f} m³.")
+    # The takeoff's total (604.63 m²) adds the unrounded areas: within half a hundredth per row of it.
     walls = revit.text("get_quantities", {"category": "Walls", "quantity": "Area"})
-    assert f"Area {walls.split('sum ')[1].split(' m²')[0]} m²" in line      # the takeoff's total: 605.96 m²
+    takeoff = float(walls.split('sum ')[1].split(' m²')[0].replace(",", ""))
+    assert abs(takeoff - expected["Area"]) <= 0.005 * len(rows)
 
 
 def test_a_schedule_without_numbers_gives_no_totals(revit, door_schedule):

@@ -113,16 +113,19 @@ def wall_material_area_is_one_face_per_layer(scratch):
     doc = scratch.doc
     wall, structure = _scratch_wall(doc)
     area = wall.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+    # The layers share the wall's Volume by their widths (a free-standing box: area x widths).
+    whole = wall.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED).AsDouble()
+    width = sum(layer.Width for layer in structure.GetLayers())
     shown = []
     for material_id in wall.GetMaterialIds(False):
         layers = [layer for layer in structure.GetLayers() if id_value(layer.MaterialId) == id_value(material_id)]
         material_area = wall.GetMaterialArea(material_id, False)
         volume = wall.GetMaterialVolume(material_id)
+        share = whole * sum(layer.Width for layer in layers) / width
         expect(_close(material_area, len(layers) * area),
                f"material {id_value(material_id)}: area {material_area} ft², {len(layers)} layer(s) x {area} ft²")
-        expect(_close(volume, area * sum(layer.Width for layer in layers)),
-               f"material {id_value(material_id)}: volume {volume} ft³, area x widths "
-               f"{area * sum(layer.Width for layer in layers)} ft³")
+        expect(_close(volume, share), f"material {id_value(material_id)}: volume {volume} ft³, the wall's "
+                                      f"Volume shared by widths {share} ft³")
         shown.append(f"{len(layers)}x")
     return f"wall area {area:.2f} ft²; each material's area is that per layer ({', '.join(shown)})"
 

@@ -274,6 +274,11 @@ class Element:
         """The area each layer of the element's type covers (a wall's net area): 0 by default."""
         return 0.0
 
+    def _volume_per_width(self) -> float:
+        """A layer's volume per unit of its width: the area it covers, unless the element's body
+        is no plain slab of its layers (a wall's, Wall._volume_per_width)."""
+        return self._layer_area()
+
     # -- parameters ---------------------------------------------------------------------------
     @property
     def Parameters(self):  # noqa: N802

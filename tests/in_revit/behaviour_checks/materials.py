@@ -160,8 +160,32 @@ def materials_are_no_model_category(scratch):
     return f"Materials: {category.CategoryType}"
 
 
+# The stand-in's CategoryType of each category it makes (docs/REVIT_BEHAVIOUR.md, "A category's
+# CategoryType"); sheets, sketch lines, base points and links are undocumented: read here.
+_ANNOTATION = ("OST_Levels", "OST_Grids", "OST_TextNotes", "OST_Dimensions", "OST_DoorTags", "OST_WindowTags",
+               "OST_RoomTags", "OST_WallTags", "OST_MultiCategoryTags", "OST_TitleBlocks", "OST_Viewports")
+_INTERNAL = ("OST_Views", "OST_Schedules", "OST_Materials")
+_MODEL = ("OST_Walls", "OST_Doors", "OST_Windows", "OST_Floors", "OST_Roofs", "OST_Ceilings", "OST_Stairs",
+          "OST_Rooms", "OST_Furniture", "OST_GenericModel", "OST_Site", "OST_Sheets", "OST_SketchLines",
+          "OST_ProjectBasePoint", "OST_SharedBasePoint", "OST_RvtLinks")
+
+
+def category_types_are_revits(scratch):
+    doc = scratch.doc
+    wrong = []
+    for names, expected in ((_ANNOTATION, DB.CategoryType.Annotation), (_INTERNAL, DB.CategoryType.Internal),
+                            (_MODEL, DB.CategoryType.Model)):
+        for name in names:
+            category = DB.Category.GetCategory(doc, getattr(DB.BuiltInCategory, name))
+            if category is not None and category.CategoryType != expected:
+                wrong.append(f"{name} is {category.CategoryType}, the stand-in says {expected}")
+    expect(not wrong, "; ".join(wrong))
+    return f"{len(_ANNOTATION) + len(_INTERNAL) + len(_MODEL)} categories as the stand-in has them"
+
+
 CHECKS = [
     ("the Materials category is no model category", materials_are_no_model_category),
+    ("each category's CategoryType is the stand-in's", category_types_are_revits),
     ("a type's layers add up to its width", layers_add_up_to_the_types_width),
     ("GetCompoundStructure returns a copy, null for curtain walls", compound_structure_is_a_copy),
     ("membrane layers are 0 thick", membranes_are_0_thick),

@@ -265,11 +265,11 @@ class _Builder:
              {"width": 200 / 304.8, "layers": ((-1, 200 / 304.8, 1),), "core": (0, 0)}),
             (FloorType, "Floors", "Floor", "Generic 150mm",
              {"thickness": 150 / 304.8, "layers": ((-1, 150 / 304.8, 1),), "core": (0, 0)}),
-            # Function: the family templates' defaults, a door Interior (0), a window Exterior (1)
+            # Function: the door template's default, Interior (0); a window type has none
             (FamilySymbol, "Doors", "Single-Flush", "0915 x 2134mm",
              {"Width": 915 / 304.8, "Height": 2134 / 304.8, "Function": 0}),
             (FamilySymbol, "Windows", "Fixed", "0915 x 1220mm",
-             {"Width": 915 / 304.8, "Height": 1220 / 304.8, "Function": 1}),
+             {"Width": 915 / 304.8, "Height": 1220 / 304.8}),
         ]
         for cls, category_name, family, name, extra in defaults:
             category = _category(category_name)

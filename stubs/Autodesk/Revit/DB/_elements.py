@@ -429,6 +429,14 @@ class Family(Element):
                                        if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
 
 
+# A family type's built-in parameters by its category (the rest have the common type parameters).
+_TYPE_DEFINITIONS = {
+    BuiltInCategory.OST_Doors.value: _params.DOOR_TYPE,
+    BuiltInCategory.OST_Windows.value: _params.WINDOW_TYPE,
+    BuiltInCategory.OST_Stairs.value: _params.STAIRS_TYPE,
+}
+
+
 @api_class
 class FamilySymbol(InsertableObject):
     _PARAMS = _params.FAMILY_TYPE
@@ -450,7 +458,7 @@ class FamilySymbol(InsertableObject):
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
 
     def _base_definitions(self):
-        return _params.OPENING_TYPE if self._is_opening else _params.FAMILY_TYPE
+        return _TYPE_DEFINITIONS.get(self._state.get("category"), _params.FAMILY_TYPE)
 
 
 @api_class

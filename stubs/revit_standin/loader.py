@@ -225,6 +225,8 @@ class _Builder:
             state["width"] = width or _length_param(data.params, "Width") or 0.5
         elif cls is FloorType:
             state["thickness"] = width or _length_param(data.params, "Default Thickness") or 1.0
+        elif cls is RoofType:
+            state["thickness"] = width or _length_param(data.params, "Default Thickness") or 0.0
         if cls is None or cls is CeilingType:
             # A ceiling type was read as a family type before it had layers: its family element is
             # still made, so that every element after it keeps its id (tests and the issue name

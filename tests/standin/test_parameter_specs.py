@@ -32,6 +32,7 @@ EXPECTED = {
     ("Floors", "Area"): (DOUBLE, DB.SpecTypeId.Area.TypeId),
     ("Floors", "Volume"): (DOUBLE, DB.SpecTypeId.Volume.TypeId),
     ("Roofs", "Area"): (DOUBLE, DB.SpecTypeId.Area.TypeId),
+    ("Roofs", "Volume"): (DOUBLE, DB.SpecTypeId.Volume.TypeId),
     ("Ceilings", "Area"): (DOUBLE, DB.SpecTypeId.Area.TypeId),
     ("Ceilings", "Volume"): (DOUBLE, DB.SpecTypeId.Volume.TypeId),
     ("Ceilings", "Perimeter"): (DOUBLE, DB.SpecTypeId.Length.TypeId),

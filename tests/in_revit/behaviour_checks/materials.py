@@ -152,6 +152,26 @@ def floor_material_volume_is_area_times_layer(scratch):
     return f"{checked} floor(s): the top layer's volume is the floor's area x its width"
 
 
+def roof_volume_is_area_times_thickness(scratch):
+    doc = scratch.doc
+    checked = []
+    for roof in DB.FilteredElementCollector(doc).OfClass(DB.FootPrintRoof):
+        structure = doc.GetElement(roof.GetTypeId()).GetCompoundStructure()
+        volume = roof.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED)
+        if structure is None or volume is None:
+            continue
+        area = roof.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+        expected = area * structure.GetWidth()
+        expect(_close(volume.AsDouble(), expected), f"roof {id_value(roof.Id)}: Volume {volume.AsDouble()} ft³, "
+                                                    f"area x thickness {expected} ft³")
+        checked.append(id_value(roof.Id))
+        if len(checked) == 5:
+            break
+    if not checked:
+        skip("the model has no footprint roof with layers")
+    return f"{len(checked)} roof(s): Volume is Area x the type's thickness (within 1%)"
+
+
 def materials_are_no_model_category(scratch):
     doc = scratch.doc
     category = DB.Category.GetCategory(doc, DB.BuiltInCategory.OST_Materials)
@@ -193,4 +213,5 @@ CHECKS = [
     ("a material not in the element is 0", material_not_in_the_element_is_0),
     ("a wall's material area is one face per layer", wall_material_area_is_one_face_per_layer),
     ("a floor's material volume is area x layer", floor_material_volume_is_area_times_layer),
+    ("a roof's Volume is its area x its thickness", roof_volume_is_area_times_thickness),
 ]

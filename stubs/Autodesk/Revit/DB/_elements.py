@@ -390,13 +390,23 @@ class RoofBase(HostObject):
     def _computed_area(self):
         return self._state.get("area", 0.0)
 
+    def _computed_volume(self):
+        # Revit's roof Volume (HOST_VOLUME_COMPUTED) is its area through its type's thickness, as a
+        # floor's: the stand-in has no roof geometry to measure (ledger: "A roof's Volume").
+        roof_type = self._document._elements.get(self._state.get("type_id"))
+        return self._computed_area() * (roof_type._thickness() if roof_type is not None else 0.0)
+
     def _layer_area(self) -> float:
         return self._computed_area()
 
 
 @api_class
 class RoofType(HostObjAttributes):
-    pass
+    def _thickness(self) -> float:
+        """Its layers' widths added up (its CompoundStructure's width), else the thickness the file
+        gave the type."""
+        layers = self._state.get("layers")
+        return sum(width for _material, width, _function in layers) if layers else self._state.get("thickness", 0.0)
 
 
 @api_class

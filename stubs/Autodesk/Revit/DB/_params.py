@@ -167,6 +167,7 @@ FLOOR = INSTANCE_COMMON + (
 ROOF = INSTANCE_COMMON + (
     _ref("Base Level", BIP.ROOF_BASE_LEVEL_PARAM, computed="_computed_level_id"),
     _computed("Area", BIP.HOST_AREA_COMPUTED, SpecTypeId.Area, "_computed_area"),
+    _computed("Volume", BIP.HOST_VOLUME_COMPUTED, SpecTypeId.Volume, "_computed_volume"),
 )
 
 FLOOR_TYPE = TYPE_COMMON + (

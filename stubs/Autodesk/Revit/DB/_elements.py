@@ -257,9 +257,9 @@ class Wall(HostObject):
     def _shape(self) -> tuple:
         """What the body was measured for: the location line's ends, the height and the width."""
         curve = self._state["location"]
-        ends = tuple(round(v, 6) for i in (0, 1)
-                     for v in (curve.GetEndPoint(i).X, curve.GetEndPoint(i).Y, curve.GetEndPoint(i).Z))
-        return ends + (round(self._height(), 6), round(self.WallType._computed_width(), 6))
+        start, end = curve.GetEndPoint(0), curve.GetEndPoint(1)
+        return tuple(round(v, 6) for v in (start.X, start.Y, start.Z, end.X, end.Y, end.Z, self._height(),
+                                           self.WallType._computed_width()))
 
     def _keep_body(self, side_area: float, volume: float) -> None:
         """Keep the exported body (its figures net of the openings the file cut, loaded now) as the

@@ -101,6 +101,10 @@ class WallData:
     width: Optional[float]        # from the type (Width / material layers), else None
     params: Params = field(default_factory=dict)
     element_id: Optional[int] = None
+    # The exported body's larger side (ft²) and volume (ft³), net of the openings the file cuts
+    # into it (revit_standin.wall_bodies); None where the body was not measured.
+    body_area: Optional[float] = None
+    body_volume: Optional[float] = None
 
 
 @dataclass

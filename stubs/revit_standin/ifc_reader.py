@@ -54,6 +54,7 @@ from .building_data import (
     ArcData, BuildingData, CurveData, ElementData, FloorData, LayerData, LevelData, LineData,
     OpeningData, Params, Point2, Point3, PropValue, RoomData, TypeData, WallData,
 )
+from . import wall_bodies
 from .ifc_integrity import IfcReadError, check_log, open_whole, unreadable
 
 FEET_PER_METRE = 1 / 0.3048
@@ -143,6 +144,9 @@ def read_ifc(path) -> BuildingData:
         # instance, in one line, rather than a traceback
         raise unreadable(path, reader.current if reader else None, error) from error
     check_log(path)
+    # Last, once the file is known whole: the geometry kernel logs its own tolerances and
+    # approximations, which say nothing about the file's damage (wall_bodies clears them).
+    wall_bodies.measure_walls(model, data.walls)
     return data
 
 

@@ -142,6 +142,7 @@ class _Builder:
             self.hosts[floor.key] = self.add_floor(floor)
         for opening in building.openings:
             self.add_opening(opening)
+        self.keep_wall_bodies(building.walls)
         for room in building.rooms:
             self.add_room(room)
         for element in building.elements:
@@ -224,6 +225,8 @@ class _Builder:
             state["width"] = width or _length_param(data.params, "Width") or 0.5
         elif cls is FloorType:
             state["thickness"] = width or _length_param(data.params, "Default Thickness") or 1.0
+        elif cls is RoofType:
+            state["thickness"] = width or _length_param(data.params, "Default Thickness") or 0.0
         if cls is None or cls is CeilingType:
             # A ceiling type was read as a family type before it had layers: its family element is
             # still made, so that every element after it keeps its id (tests and the issue name
@@ -264,11 +267,11 @@ class _Builder:
              {"width": 200 / 304.8, "layers": ((-1, 200 / 304.8, 1),), "core": (0, 0)}),
             (FloorType, "Floors", "Floor", "Generic 150mm",
              {"thickness": 150 / 304.8, "layers": ((-1, 150 / 304.8, 1),), "core": (0, 0)}),
-            # Function: the family templates' defaults, a door Interior (0), a window Exterior (1)
+            # Function: the door template's default, Interior (0); a window type has none
             (FamilySymbol, "Doors", "Single-Flush", "0915 x 2134mm",
              {"Width": 915 / 304.8, "Height": 2134 / 304.8, "Function": 0}),
             (FamilySymbol, "Windows", "Fixed", "0915 x 1220mm",
-             {"Width": 915 / 304.8, "Height": 1220 / 304.8, "Function": 1}),
+             {"Width": 915 / 304.8, "Height": 1220 / 304.8}),
         ]
         for cls, category_name, family, name, extra in defaults:
             category = _category(category_name)
@@ -328,6 +331,13 @@ class _Builder:
                  "level_id": level._id, "type_id": self._type_id(data.type_key, "Walls"),
                  "location": _curve(data.curve), "unique_id": data.key, "params": params}
         return self._load(Wall, state, data.params)
+
+    def keep_wall_bodies(self, walls) -> None:
+        """Each wall keeps the body the file exported (its Area and Volume, net of its openings, are
+        that body's while its shape is unchanged), once its doors and windows are in."""
+        for data in walls:
+            if data.body_area is not None and data.body_volume is not None:
+                self.hosts[data.key]._keep_body(data.body_area, data.body_volume)
 
     def add_floor(self, data):
         from Autodesk.Revit.DB import BuiltInCategory, Floor, FootPrintRoof

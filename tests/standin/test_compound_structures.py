@@ -182,6 +182,23 @@ def test_a_walls_material_area_is_its_net_area_and_volume_that_times_the_layer()
     assert area * 0.3048 ** 2 == pytest.approx(13.61, abs=0.005)   # net of its door and window
 
 
+def test_a_walls_layers_share_its_bodys_volume_by_their_widths():
+    """A wall whose body is shorter at its joins than its location line (the duplex's 107): its
+    Volume is its body's (Revit's 16.74 m³), not its area through its width (17.25 m³); its
+    layers' volumes are that Volume shared by their widths and add up to it."""
+    doc = _open("duplex")
+    wall = doc.GetElement(DB.ElementId(107))
+    volume = wall.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED).AsDouble()
+    width = wall.WallType.get_Parameter(DB.BuiltInParameter.WALL_ATTR_WIDTH_PARAM).AsDouble()
+    volumes = 0.0
+    for material_id in wall.GetMaterialIds(False):
+        widths = [w for m, w in _layers(doc, wall.WallType) if m == doc.GetElement(material_id).Name]
+        assert wall.GetMaterialVolume(material_id) == pytest.approx(volume * sum(widths) / width)
+        volumes += wall.GetMaterialVolume(material_id)
+    assert volumes == pytest.approx(volume)
+    assert volume * 0.3048 ** 3 == pytest.approx(16.74, abs=0.01)
+
+
 def test_a_material_in_two_layers_counts_both():
     doc = _open("duplex")
     partition = next(w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)

@@ -32,6 +32,7 @@ EXPECTED = {
     ("Floors", "Area"): (DOUBLE, DB.SpecTypeId.Area.TypeId),
     ("Floors", "Volume"): (DOUBLE, DB.SpecTypeId.Volume.TypeId),
     ("Roofs", "Area"): (DOUBLE, DB.SpecTypeId.Area.TypeId),
+    ("Roofs", "Volume"): (DOUBLE, DB.SpecTypeId.Volume.TypeId),
     ("Ceilings", "Area"): (DOUBLE, DB.SpecTypeId.Area.TypeId),
     ("Ceilings", "Volume"): (DOUBLE, DB.SpecTypeId.Volume.TypeId),
     ("Ceilings", "Perimeter"): (DOUBLE, DB.SpecTypeId.Length.TypeId),
@@ -39,8 +40,8 @@ EXPECTED = {
     ("Rooms", "Perimeter"): (DOUBLE, DB.SpecTypeId.Length.TypeId),
     ("Walls", "Function"): (INTEGER, INTEGER_SPEC),
     ("Doors", "Function"): (INTEGER, INTEGER_SPEC),
-    ("Windows", "Function"): (INTEGER, INTEGER_SPEC),
     ("Floors", "Function"): (INTEGER, INTEGER_SPEC),
+    ("Stairs", "Function"): (INTEGER, INTEGER_SPEC),
     (None, "Room Bounding"): (INTEGER, YES_NO),
     (None, "Structural"): (INTEGER, YES_NO),
 }
@@ -91,6 +92,46 @@ def test_a_floor_types_function_shows_interior_or_exterior(monkeypatch):
              if t.get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM) is not None}
     assert shown and shown <= {"Interior", "Exterior", None}, shown
     assert "Interior" in shown
+
+
+# Which categories' types carry Function (FUNCTION_PARAM) in Revit: the samples' exports write it in
+# the type's Construction group of walls, floors, doors and stairs, and never for windows (Wall
+# Closure, Construction Type), roofs or ceilings.
+FUNCTION_CATEGORIES = {"Walls", "Floors", "Doors", "Stairs"}
+NO_FUNCTION_CATEGORIES = {"Windows", "Roofs", "Ceilings", "Railings"}
+# Types whose file writes no Function (Office_A's floor type: no Revit or IFC property says which).
+FUNCTION_NOT_EXPORTED = {("Office_A_20110811", "Floors")}
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_types_carry_function_where_revit_has_it_shown_by_its_name(name, monkeypatch):
+    """Before: the stair types showed Function "0" (an integer with no names) and every window type
+    had a Function without a value, a parameter Revit's window families do not have."""
+    monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
+    doc = _open(name)
+    wrong = []
+    for element_type in DB.FilteredElementCollector(doc).WhereElementIsElementType():
+        category = element_type.Category.Name if element_type.Category is not None else None
+        function = element_type.get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM)
+        if category in NO_FUNCTION_CATEGORIES and (function is not None or element_type.LookupParameter("Function")):
+            wrong.append(f"{category} type {element_type.Id.Value} has a Function")
+        if category in FUNCTION_CATEGORIES:
+            shown = function.AsValueString() if function is not None else "no Function"
+            allowed = {"Interior", "Exterior", "Foundation", "Retaining", "Soffit", "Core-shaft"}
+            if shown not in allowed and not (shown is None and (name, category) in FUNCTION_NOT_EXPORTED):
+                wrong.append(f"{category} type {element_type.Id.Value} Function: {shown!r}")
+    assert not wrong, wrong
+
+
+def test_a_stair_types_function_is_interior(monkeypatch):
+    monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
+    doc = RevitHost().open("duplex")
+    stairs = [t for t in DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Stairs)
+              .WhereElementIsElementType()]
+    assert [t.get_Parameter(DB.BuiltInParameter.FUNCTION_PARAM).AsValueString() for t in stairs] == ["Interior"]
+    stair = next(iter(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Stairs)
+                      .WhereElementIsNotElementType()))
+    assert stair.LookupParameter("Function") is None     # the type's, not the instance's
 
 
 def test_a_ceilings_area_is_a_double_in_display_units(monkeypatch):

@@ -138,13 +138,16 @@ def _number(text: str, material: str, unit: str) -> float:
     return float(re.search(rf"([\d,.]+) {unit}", row).group(1).replace(",", ""))
 
 
-def test_the_walls_concrete_block_volume_is_their_net_area_times_the_ifc_layers(revit, ifc_walls):
+def test_the_walls_concrete_block_volume_is_their_volumes_share_by_the_ifc_layers(revit, ifc_walls):
+    """Each wall's Volume (its body's) shared among its layers by their widths, the IFC's layers."""
     text = revit.text("material_takeoff", {"category": "Walls"})
     assert len(text) <= BOUND
     expected = 0.0
     for wall in revit.walls():
-        area = wall.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble() * M * M
-        expected += area * sum(t for material, t in ifc_walls.get(wall.UniqueId, ()) if material == "Masonry - Concrete Block")
+        volume = wall.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED).AsDouble() * M ** 3
+        layers = ifc_walls.get(wall.UniqueId, ())
+        block = sum(t for material, t in layers if material == "Masonry - Concrete Block")
+        expected += volume * block / sum(t for _, t in layers) if block else 0.0
     assert _number(text, "Masonry - Concrete Block", "m³") == pytest.approx(expected, abs=0.01)
     blocks = [w for w in revit.walls() if any(m == "Masonry - Concrete Block" for m, _ in ifc_walls.get(w.UniqueId, ()))]
     assert f"· {len(blocks)} elements" in next(line for line in text.splitlines() if "Concrete Block:" in line)

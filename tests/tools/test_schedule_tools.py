@@ -335,8 +335,10 @@ def test_a_wall_schedule_gives_the_totals_of_its_numeric_columns_over_every_row(
     line = next(line for line in outcome.content.splitlines() if line.startswith("Totals"))
     assert line == (f"Totals of the {len(rows)} rows (the values shown, added up): "
                     f"Area {expected['Area']:,.2f} m² · Volume {expected['Volume']:,.2f} m³.")
+    # The takeoff's total (604.63 m²) adds the unrounded areas: within half a hundredth per row of it.
     walls = revit.text("get_quantities", {"category": "Walls", "quantity": "Area"})
-    assert f"Area {walls.split('sum ')[1].split(' m²')[0]} m²" in line      # the takeoff's total: 605.96 m²
+    takeoff = float(walls.split('sum ')[1].split(' m²')[0].replace(",", ""))
+    assert abs(takeoff - expected["Area"]) <= 0.005 * len(rows)
 
 
 def test_a_schedule_without_numbers_gives_no_totals(revit, door_schedule):
@@ -361,7 +363,7 @@ def test_a_schedule_created_with_totals_shows_revits_grand_total_row(revit):
     assert f"Grand total row (Revit's totals): Grand total: 57 | {rows[-1][1]} | {rows[-1][2]}" in lines
     assert not any(line.startswith("Totals of the") for line in lines)
     walls = revit.text("get_quantities", {"category": "Walls", "quantity": "Area"})
-    assert rows[-1][1] == walls.split("sum ")[1].split(" (")[0]      # 605.96 m², as the takeoff adds up
+    assert rows[-1][1] == walls.split("sum ")[1].split(" (")[0]      # 604.63 m², as the takeoff adds up
 
 
 def test_add_schedule_field_with_totals_totals_that_field(revit, door_schedule):

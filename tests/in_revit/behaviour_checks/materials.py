@@ -113,16 +113,19 @@ def wall_material_area_is_one_face_per_layer(scratch):
     doc = scratch.doc
     wall, structure = _scratch_wall(doc)
     area = wall.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+    # The layers share the wall's Volume by their widths (a free-standing box: area x widths).
+    whole = wall.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED).AsDouble()
+    width = sum(layer.Width for layer in structure.GetLayers())
     shown = []
     for material_id in wall.GetMaterialIds(False):
         layers = [layer for layer in structure.GetLayers() if id_value(layer.MaterialId) == id_value(material_id)]
         material_area = wall.GetMaterialArea(material_id, False)
         volume = wall.GetMaterialVolume(material_id)
+        share = whole * sum(layer.Width for layer in layers) / width
         expect(_close(material_area, len(layers) * area),
                f"material {id_value(material_id)}: area {material_area} ft², {len(layers)} layer(s) x {area} ft²")
-        expect(_close(volume, area * sum(layer.Width for layer in layers)),
-               f"material {id_value(material_id)}: volume {volume} ft³, area x widths "
-               f"{area * sum(layer.Width for layer in layers)} ft³")
+        expect(_close(volume, share), f"material {id_value(material_id)}: volume {volume} ft³, the wall's "
+                                      f"Volume shared by widths {share} ft³")
         shown.append(f"{len(layers)}x")
     return f"wall area {area:.2f} ft²; each material's area is that per layer ({', '.join(shown)})"
 
@@ -149,6 +152,26 @@ def floor_material_volume_is_area_times_layer(scratch):
     return f"{checked} floor(s): the top layer's volume is the floor's area x its width"
 
 
+def roof_volume_is_area_times_thickness(scratch):
+    doc = scratch.doc
+    checked = []
+    for roof in DB.FilteredElementCollector(doc).OfClass(DB.FootPrintRoof):
+        structure = doc.GetElement(roof.GetTypeId()).GetCompoundStructure()
+        volume = roof.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED)
+        if structure is None or volume is None:
+            continue
+        area = roof.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
+        expected = area * structure.GetWidth()
+        expect(_close(volume.AsDouble(), expected), f"roof {id_value(roof.Id)}: Volume {volume.AsDouble()} ft³, "
+                                                    f"area x thickness {expected} ft³")
+        checked.append(id_value(roof.Id))
+        if len(checked) == 5:
+            break
+    if not checked:
+        skip("the model has no footprint roof with layers")
+    return f"{len(checked)} roof(s): Volume is Area x the type's thickness (within 1%)"
+
+
 def materials_are_no_model_category(scratch):
     doc = scratch.doc
     category = DB.Category.GetCategory(doc, DB.BuiltInCategory.OST_Materials)
@@ -157,8 +180,32 @@ def materials_are_no_model_category(scratch):
     return f"Materials: {category.CategoryType}"
 
 
+# The stand-in's CategoryType of each category it makes (docs/REVIT_BEHAVIOUR.md, "A category's
+# CategoryType"); sheets, sketch lines, base points and links are undocumented: read here.
+_ANNOTATION = ("OST_Levels", "OST_Grids", "OST_TextNotes", "OST_Dimensions", "OST_DoorTags", "OST_WindowTags",
+               "OST_RoomTags", "OST_WallTags", "OST_MultiCategoryTags", "OST_TitleBlocks", "OST_Viewports")
+_INTERNAL = ("OST_Views", "OST_Schedules", "OST_Materials")
+_MODEL = ("OST_Walls", "OST_Doors", "OST_Windows", "OST_Floors", "OST_Roofs", "OST_Ceilings", "OST_Stairs",
+          "OST_Rooms", "OST_Furniture", "OST_GenericModel", "OST_Site", "OST_Sheets", "OST_SketchLines",
+          "OST_ProjectBasePoint", "OST_SharedBasePoint", "OST_RvtLinks")
+
+
+def category_types_are_revits(scratch):
+    doc = scratch.doc
+    wrong = []
+    for names, expected in ((_ANNOTATION, DB.CategoryType.Annotation), (_INTERNAL, DB.CategoryType.Internal),
+                            (_MODEL, DB.CategoryType.Model)):
+        for name in names:
+            category = DB.Category.GetCategory(doc, getattr(DB.BuiltInCategory, name))
+            if category is not None and category.CategoryType != expected:
+                wrong.append(f"{name} is {category.CategoryType}, the stand-in says {expected}")
+    expect(not wrong, "; ".join(wrong))
+    return f"{len(_ANNOTATION) + len(_INTERNAL) + len(_MODEL)} categories as the stand-in has them"
+
+
 CHECKS = [
     ("the Materials category is no model category", materials_are_no_model_category),
+    ("each category's CategoryType is the stand-in's", category_types_are_revits),
     ("a type's layers add up to its width", layers_add_up_to_the_types_width),
     ("GetCompoundStructure returns a copy, null for curtain walls", compound_structure_is_a_copy),
     ("membrane layers are 0 thick", membranes_are_0_thick),
@@ -166,4 +213,5 @@ CHECKS = [
     ("a material not in the element is 0", material_not_in_the_element_is_0),
     ("a wall's material area is one face per layer", wall_material_area_is_one_face_per_layer),
     ("a floor's material volume is area x layer", floor_material_volume_is_area_times_layer),
+    ("a roof's Volume is its area x its thickness", roof_volume_is_area_times_thickness),
 ]

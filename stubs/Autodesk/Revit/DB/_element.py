@@ -48,6 +48,19 @@ CATEGORY_NAMES = {
 }
 
 
+# Revit's annotation categories: drawn in one view or on a sheet ("Annotation Categories include
+# dimensions, grids, levels, and textnotes", Autodesk's API guide), tags, title blocks, viewports.
+ANNOTATION_CATEGORIES = frozenset((
+    BuiltInCategory.OST_Levels, BuiltInCategory.OST_Grids, BuiltInCategory.OST_TextNotes,
+    BuiltInCategory.OST_Dimensions, BuiltInCategory.OST_DoorTags, BuiltInCategory.OST_WindowTags,
+    BuiltInCategory.OST_RoomTags, BuiltInCategory.OST_WallTags, BuiltInCategory.OST_MultiCategoryTags,
+    BuiltInCategory.OST_TitleBlocks, BuiltInCategory.OST_Viewports,
+))
+# Categories Revit does not draw: internal. Materials too (no object style, not drawn).
+INTERNAL_CATEGORIES = frozenset((BuiltInCategory.OST_Views, BuiltInCategory.OST_Schedules,
+                                 BuiltInCategory.OST_Materials))
+
+
 def _not_modifiable(message: str):
     from Autodesk.Revit.Exceptions import ModificationOutsideTransactionException
     return ModificationOutsideTransactionException(message)
@@ -75,8 +88,9 @@ class Category:
 
     @property
     def CategoryType(self):  # noqa: N802
-        # Materials are no model category either: they are not drawn and have no object style
-        if self._bic in (BuiltInCategory.OST_Views, BuiltInCategory.OST_Schedules, BuiltInCategory.OST_Materials):
+        if self._bic in ANNOTATION_CATEGORIES:
+            return CategoryType.Annotation
+        if self._bic in INTERNAL_CATEGORIES:
             return CategoryType.Internal
         return CategoryType.Model
 
@@ -273,6 +287,11 @@ class Element:
     def _layer_area(self) -> float:
         """The area each layer of the element's type covers (a wall's net area): 0 by default."""
         return 0.0
+
+    def _volume_per_width(self) -> float:
+        """A layer's volume per unit of its width: the area it covers, unless the element's body
+        is no plain slab of its layers (a wall's, Wall._volume_per_width)."""
+        return self._layer_area()
 
     # -- parameters ---------------------------------------------------------------------------
     @property

@@ -226,13 +226,48 @@ class Wall(HostObject):
 
     def _computed_area(self):
         """Revit's wall Area is net of the openings its doors and windows cut (ledger: "Wall area is
-        net of openings"): length x height less each insert's width x height, the insert's height
-        kept within the wall's. Joins and attachments, which also change Revit's figure, are not
-        modelled."""
+        net of openings"), measured on the wall's real body (ledger: "A wall's Area and Volume are
+        its body's"): the body the file exported while the wall keeps the shape it was loaded with,
+        else length x height; less each insert's width x height, the insert's height kept within
+        the wall's."""
+        body = self._body()
+        gross = body["area"] if body is not None else self._computed_length() * self._height()
+        return max(0.0, gross - self._openings_area())
+
+    def _computed_volume(self):
+        # Revit's HOST_VOLUME_COMPUTED is net of openings too: the body's volume (else the box's,
+        # the gross area through the wall's width) less each opening through the wall's width.
+        width = self.WallType._computed_width()
+        body = self._body()
+        gross = body["volume"] if body is not None else self._computed_length() * self._height() * width
+        return max(0.0, gross - self._openings_area() * width)
+
+    def _openings_area(self) -> float:
         height = self._height()
-        gross = self._computed_length() * height
-        return max(0.0, gross - sum(self._opening_area(insert_id, height)
-                                    for insert_id in self._document._hosted_by(self._id)))
+        return sum(self._opening_area(insert_id, height) for insert_id in self._document._hosted_by(self._id))
+
+    def _body(self):
+        """The exported body's gross figures ({"area", "volume"}, openings given back) while the
+        wall's shape (location line, height, width) is the one it was loaded with; None after an
+        edit of any of them, or where no body was read: the stand-in does not remake the body's joins
+        and attachments, so the box stands in for it then."""
+        body = self._state.get("body")
+        return body if body is not None and body["shape"] == self._shape() else None
+
+    def _shape(self) -> tuple:
+        """What the body was measured for: the location line's ends, the height and the width."""
+        curve = self._state["location"]
+        start, end = curve.GetEndPoint(0), curve.GetEndPoint(1)
+        return tuple(round(v, 6) for v in (start.X, start.Y, start.Z, end.X, end.Y, end.Z, self._height(),
+                                           self.WallType._computed_width()))
+
+    def _keep_body(self, side_area: float, volume: float) -> None:
+        """Keep the exported body (its figures net of the openings the file cut, loaded now) as the
+        wall's gross body: the openings hosted now are given back, to be deducted as they change."""
+        openings = self._openings_area()
+        width = self.WallType._computed_width()
+        self._state["body"] = {"area": side_area + openings, "volume": volume + openings * width,
+                               "shape": self._shape()}
 
     def _opening_area(self, insert_id: int, wall_height: float) -> float:
         insert = self._document._elements.get(insert_id)
@@ -246,9 +281,10 @@ class Wall(HostObject):
     def _layer_area(self) -> float:
         return self._computed_area()
 
-    def _computed_volume(self):
-        # Revit's HOST_VOLUME_COMPUTED is net of openings too: the net area through the wall's width.
-        return self._computed_area() * self.WallType._computed_width()
+    def _volume_per_width(self) -> float:
+        # The layers share the body's Volume by their widths, so they add up to it (ledger).
+        width = self.WallType._computed_width()
+        return self._computed_volume() / width if width > 0 else self._computed_area()
 
     def _after_param_change(self, definition):
         if definition.name == "Base Constraint":
@@ -354,13 +390,23 @@ class RoofBase(HostObject):
     def _computed_area(self):
         return self._state.get("area", 0.0)
 
+    def _computed_volume(self):
+        # Revit's roof Volume (HOST_VOLUME_COMPUTED) is its area through its type's thickness, as a
+        # floor's: the stand-in has no roof geometry to measure (ledger: "A roof's Volume").
+        roof_type = self._document._elements.get(self._state.get("type_id"))
+        return self._computed_area() * (roof_type._thickness() if roof_type is not None else 0.0)
+
     def _layer_area(self) -> float:
         return self._computed_area()
 
 
 @api_class
 class RoofType(HostObjAttributes):
-    pass
+    def _thickness(self) -> float:
+        """Its layers' widths added up (its CompoundStructure's width), else the thickness the file
+        gave the type."""
+        layers = self._state.get("layers")
+        return sum(width for _material, width, _function in layers) if layers else self._state.get("thickness", 0.0)
 
 
 @api_class
@@ -393,6 +439,14 @@ class Family(Element):
                                        if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
 
 
+# A family type's built-in parameters by its category (the rest have the common type parameters).
+_TYPE_DEFINITIONS = {
+    BuiltInCategory.OST_Doors.value: _params.DOOR_TYPE,
+    BuiltInCategory.OST_Windows.value: _params.WINDOW_TYPE,
+    BuiltInCategory.OST_Stairs.value: _params.STAIRS_TYPE,
+}
+
+
 @api_class
 class FamilySymbol(InsertableObject):
     _PARAMS = _params.FAMILY_TYPE
@@ -414,7 +468,7 @@ class FamilySymbol(InsertableObject):
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
 
     def _base_definitions(self):
-        return _params.OPENING_TYPE if self._is_opening else _params.FAMILY_TYPE
+        return _TYPE_DEFINITIONS.get(self._state.get("category"), _params.FAMILY_TYPE)
 
 
 @api_class

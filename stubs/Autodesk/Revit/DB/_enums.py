@@ -228,6 +228,7 @@ class CategoryType(_RevitEnum):
     Model = 1
     Annotation = 2
     Internal = 4
+    AnalyticalModel = 5
 
 
 class TemporaryViewMode(_RevitEnum):

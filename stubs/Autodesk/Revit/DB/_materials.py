@@ -191,4 +191,4 @@ def material_area(element, materialId, paint: bool) -> float:  # noqa: N803
 def material_volume(element, materialId) -> float:  # noqa: N803
     material = _checked_material(element, materialId)
     widths = [width for layer_material, width, _function in _layers_of(element) if layer_material == material]
-    return sum(widths) * element._layer_area() if widths else 0.0
+    return sum(widths) * element._volume_per_width() if widths else 0.0

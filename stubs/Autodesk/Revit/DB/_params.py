@@ -121,14 +121,22 @@ OPENING = INSTANCE_COMMON + (
     _computed("Head Height", BIP.INSTANCE_HEAD_HEIGHT_PARAM, SpecTypeId.Length, "_computed_head_height"),
 )
 
-OPENING_TYPE = TYPE_COMMON + (
+# A type's Function (Construction group) is FUNCTION_PARAM, an Integer Revit shows as its name:
+# 0 Interior, 1 Exterior (the exporter writes the number). Door, floor and stair types have it; window
+# types have not (the samples' exports write a window type's Construction group as Wall Closure and
+# Construction Type only), nor have roof and ceiling types.
+_INTERIOR_EXTERIOR = ParamDef("Function", BIP.FUNCTION_PARAM, StorageType.Integer, _INT_SPEC,
+                              choices=("Interior", "Exterior"))
+
+WINDOW_TYPE = TYPE_COMMON + (
     _length("Height", BIP.FAMILY_HEIGHT_PARAM),
     _length("Width", BIP.FAMILY_WIDTH_PARAM),
     _text("Fire Rating", BIP.FIRE_RATING),
-    # A door or window family's Function (Construction group) is FUNCTION_PARAM, an Integer Revit
-    # shows as its name: 0 Interior, 1 Exterior (the exporter writes the number).
-    ParamDef("Function", BIP.FUNCTION_PARAM, StorageType.Integer, _INT_SPEC, choices=("Interior", "Exterior")),
 )
+
+DOOR_TYPE = WINDOW_TYPE + (_INTERIOR_EXTERIOR,)
+
+OPENING_TYPE = DOOR_TYPE     # every parameter a door or window type may have (schedulable fields)
 
 FAMILY_INSTANCE = INSTANCE_COMMON + (
     _ref("Level", BIP.FAMILY_LEVEL_PARAM, computed="_computed_level_id"),
@@ -145,6 +153,8 @@ CEILING = FAMILY_INSTANCE + (
 
 FAMILY_TYPE = TYPE_COMMON
 
+STAIRS_TYPE = TYPE_COMMON + (_INTERIOR_EXTERIOR,)
+
 FLOOR = INSTANCE_COMMON + (
     _ref("Level", BIP.LEVEL_PARAM, computed="_computed_level_id"),
     _length("Height Offset From Level", BIP.FLOOR_HEIGHTABOVELEVEL_PARAM),
@@ -157,12 +167,12 @@ FLOOR = INSTANCE_COMMON + (
 ROOF = INSTANCE_COMMON + (
     _ref("Base Level", BIP.ROOF_BASE_LEVEL_PARAM, computed="_computed_level_id"),
     _computed("Area", BIP.HOST_AREA_COMPUTED, SpecTypeId.Area, "_computed_area"),
+    _computed("Volume", BIP.HOST_VOLUME_COMPUTED, SpecTypeId.Volume, "_computed_volume"),
 )
 
 FLOOR_TYPE = TYPE_COMMON + (
     _text("Fire Rating", BIP.FIRE_RATING),
-    # A floor type's Function is FUNCTION_PARAM too, an Integer shown as Interior (0) or Exterior (1).
-    ParamDef("Function", BIP.FUNCTION_PARAM, StorageType.Integer, _INT_SPEC, choices=("Interior", "Exterior")),
+    _INTERIOR_EXTERIOR,
 )
 
 ROOM = (

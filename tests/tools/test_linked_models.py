@@ -7,6 +7,8 @@ duplex's doors have the same ids as the host's: nothing here may mix them up.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paracore.core.linked import LinkedElement, parse_linked
@@ -366,3 +368,45 @@ def test_element_info_on_host_and_linked_elements_together_keeps_the_result_boun
     text, is_error = call(box, "get_element_info")
     assert not is_error and "(cut:" not in text and len(text) <= bound, (len(text), text[-400:])
     assert "'SampleHouse4.rvt : 1'" in text and "'duplex.rvt : 1'" in text   # every document shown or counted
+
+
+# --- paging inside links (issue 37, item 5) --------------------------------------------------------------
+
+NEXT_PAGE = re.compile(r"call again with offset (\d+)\.")
+
+
+def _linked_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+
+
+def test_a_search_inside_links_pages_with_offset_and_refuses_an_offset_past_the_end(box):
+    arguments = {"category": "Doors", "link": "all", "limit": 5}
+    first, is_error = call(box, "search_elements", arguments)
+    assert not is_error and first.startswith("17 Doors match in ")
+    found = NEXT_PAGE.search(first)
+    assert found and int(found.group(1)) == 5 == len(_linked_rows(first)), first
+    seen = list(_linked_rows(first))
+    offset = 5
+    while found:
+        page, is_error = call(box, "search_elements", {**arguments, "offset": offset})
+        assert not is_error and f"items {offset + 1}–" in page
+        assert not set(_linked_rows(page)) & set(seen)
+        seen += _linked_rows(page)
+        found = NEXT_PAGE.search(page)
+        offset = int(found.group(1)) if found else offset
+    assert len(seen) == 17
+    past, is_error = call(box, "search_elements", {**arguments, "offset": 17})
+    assert is_error and "past the end" in past and "offset below 17" in past
+
+
+def test_the_working_sets_linked_elements_page_with_offset(box):
+    call(box, "search_elements", {"category": "Walls", "link": "all", "to_working_set": "replace"})
+    linked = len(box.session.working_set.linked)
+    assert linked > 25
+    first, _ = call(box, "get_working_set")
+    found = NEXT_PAGE.search(first)
+    assert found, first
+    second, is_error = call(box, "get_working_set", {"offset": int(found.group(1))})
+    assert not is_error and _linked_rows(second) and not set(_linked_rows(second)) & set(_linked_rows(first))
+    past, is_error = call(box, "get_working_set", {"offset": linked})
+    assert is_error and "past the end" in past

@@ -410,3 +410,85 @@ def test_the_working_sets_linked_elements_page_with_offset(box):
     assert not is_error and _linked_rows(second) and not set(_linked_rows(second)) & set(_linked_rows(first))
     past, is_error = call(box, "get_working_set", {"offset": linked})
     assert is_error and "past the end" in past
+
+
+# --- takeoffs inside links (issue 37, item 5: takeoffs no longer stop at the host model) -------------------
+
+
+def _host_units_in_feet(box):
+    """The host shows lengths, areas and volumes in feet; the links keep metres."""
+    from Autodesk.Revit import DB
+
+    def change():
+        units = box.doc.GetUnits()
+        for spec, unit in ((DB.SpecTypeId.Length, DB.UnitTypeId.Feet), (DB.SpecTypeId.Area, DB.UnitTypeId.SquareFeet),
+                           (DB.SpecTypeId.Volume, DB.UnitTypeId.CubicFeet)):
+            units.SetFormatOptions(spec, DB.FormatOptions(unit))
+        transaction = DB.Transaction(box.doc, "units in feet")
+        transaction.Start()
+        box.doc.SetUnits(units)
+        transaction.Commit()
+    box.on_main_thread(change)
+
+
+def _linked_walls_volume(box, title: str) -> float:
+    """The walls' Volume inside the link ``title``, added up from its document (cubic feet)."""
+    from Autodesk.Revit import DB
+
+    def read():
+        doc = next(i.GetLinkDocument() for i in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkInstance)
+                   if i.GetLinkDocument().Title == title)
+        walls = DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()
+        values = [w.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED) for w in walls]
+        return sum(p.AsDouble() for p in values if p is not None and p.HasValue), len(values)
+    return box.on_main_thread(read)
+
+
+def _figure(text: str, unit: str) -> float:
+    import re as regex
+    return float(regex.search(rf"sum ([\d,.]+) {unit}", text).group(1).replace(",", ""))
+
+
+def test_get_quantities_inside_a_link_adds_the_links_elements_in_the_hosts_units(box):
+    _host_units_in_feet(box)
+    volume, count = _linked_walls_volume(box, "duplex")
+    text, is_error = call(box, "get_quantities", {"category": "Walls", "quantity": "Volume", "link": "duplex"})
+    assert not is_error, text
+    assert "in 'duplex.rvt : 1'" in text.splitlines()[0] and f"({count} Walls counted)" in text
+    assert _figure(text, "CF") == pytest.approx(volume, abs=0.01)   # the host's unit (Revit's CF), not the link's m³
+    host, _ = call(box, "get_quantities", {"category": "Walls", "quantity": "Volume"})
+    assert "in 'duplex.rvt" not in host                                   # the host's own takeoff is unchanged
+
+
+def test_get_quantities_in_every_link_names_each_links_groups_and_left_out_ids(box):
+    text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "group_by": "level"})
+    assert not is_error, text
+    assert text.startswith("Count of Doors in 'SampleHouse4.rvt : 1', 'duplex.rvt : 1', by level: 17 Doors.")
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert rows and all(row.startswith(("- 'SampleHouse4.rvt : 1' · ", "- 'duplex.rvt : 1' · ")) for row in rows)
+    assert sum(int(row.rsplit(" · ", 1)[1].split()[0]) for row in rows) == 17
+    alone, _ = call(box, "get_quantities", {"category": "Doors", "link": "all"})
+    assert "- 'SampleHouse4.rvt : 1' · 3 Doors" in alone and "- 'duplex.rvt : 1' · 14 Doors" in alone
+    words, is_error = call(box, "get_quantities", {"category": "Doors", "quantity": "Comments", "link": "all"})
+    assert is_error and "Comments" in words     # text does not add up, inside links as in the host
+
+
+def test_a_link_takeoff_refuses_the_working_set_and_a_wrong_link_says_how(box):
+    text, is_error = call(box, "get_quantities", {"category": "Walls", "link": "all", "in_working_set": True})
+    assert is_error and "leave link out" in text
+    text, is_error = call(box, "get_quantities", {"category": "Walls", "link": "Structure"})
+    assert is_error and "No link is named 'Structure'" in text
+
+
+def test_material_takeoff_inside_a_link_matches_the_same_model_taken_off_in_the_host(box):
+    """The linked duplex is the host's own sample, so its takeoff has the host's materials and figures,
+    each row naming the link."""
+    host, _ = call(box, "material_takeoff", {"category": "Walls"})
+    linked, is_error = call(box, "material_takeoff", {"category": "Walls", "link": "duplex"})
+    assert not is_error, linked
+    assert "in 'duplex.rvt : 1'" in linked.splitlines()[0]
+    host_rows = [line for line in host.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+    linked_rows = [line for line in linked.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+    assert linked_rows == [row.replace("- ", "- 'duplex.rvt : 1' · ", 1) for row in host_rows]
+    every, _ = call(box, "material_takeoff", {"link": "all"})
+    assert "'SampleHouse4.rvt : 1' · " in every and "'duplex.rvt : 1' · " in every

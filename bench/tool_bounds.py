@@ -322,6 +322,10 @@ def schedule_every_wall(b: Bounds) -> None:
     b.call("filter_schedule", {"schedule": "All walls", "field": "Base Constraint", "op": "=", "value": "Nowhere"},
            error=True)                                                  # lists level names
     b.call("sort_schedule", {"schedule": "No such schedule", "field": "Mark"}, error=True)
+    b.call("read_schedule", {"schedule": "All walls"})                  # every wall a row, long comments
+    b.call("read_schedule", {"schedule": "All walls", "offset": 2_000})
+    b.call("read_schedule", {"schedule": "Wall totals", "offset": 20})   # a page, then the grand total row
+    b.call("read_schedule", {"schedule": "All walls", "offset": 10 ** 7}, error=True)
 
 
 def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:

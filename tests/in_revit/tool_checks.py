@@ -1153,6 +1153,32 @@ def check_filter_schedule(scratch):
     return f"'{mark}' = 'PC-CHECK-FILTER'"
 
 
+@check("read_schedule")
+def check_read_schedule(scratch):
+    """Every row of a wall schedule as Revit computes it (TableView.GetCellText), a page at a time."""
+    import re
+    made = wall(scratch)
+    set_text(scratch, [made], DB.BuiltInParameter.ALL_MODEL_MARK, "PC-CHECK-READ")
+    schedule, [mark] = wall_schedule(scratch, f"{PREFIX} schedule")   # committed: Revit has computed its table
+    body = schedule.GetTableData().GetSectionData(DB.SectionType.Body)
+    rows = [schedule.GetCellText(DB.SectionType.Body, r, 0) for r in range(1, body.NumberOfRows)]
+    rows = [r for r in rows if r.strip()]
+    seen, offset, calls = [], 0, 0
+    while offset is not None and calls < 50:
+        content = scratch.call("read_schedule", {"schedule": str(id_value(schedule.Id)), "offset": offset})
+        calls += 1
+        expect(f"It shows {len(rows)} row" in content, f"Revit shows {len(rows)} rows: {content[:200]}")
+        start = content.splitlines().index(mark) + 1 if mark in content.splitlines() else None
+        expect(start is not None, f"the headings line '{mark}' is not in the result: {content[:200]}")
+        seen += [line for line in content.splitlines()[start:] if not line.startswith(("- …", "Open it", "Grand"))
+                 and not line.startswith("Totals")]
+        found = re.search(r"call again with offset (\d+)\.", content)
+        offset = int(found.group(1)) if found else None
+    expect("PC-CHECK-READ" in seen, f"the scratch wall's Mark is not among the {len(seen)} rows read")
+    expect(sorted(seen) == sorted(rows), f"{len(seen)} rows read in {calls} call(s); Revit shows {len(rows)}")
+    return f"{len(rows)} rows in {calls} call(s)"
+
+
 @check("export_schedule")
 def check_export_schedule(scratch):
     made = wall(scratch)

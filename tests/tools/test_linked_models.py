@@ -492,3 +492,14 @@ def test_material_takeoff_inside_a_link_matches_the_same_model_taken_off_in_the_
     assert linked_rows == [row.replace("- ", "- 'duplex.rvt : 1' · ", 1) for row in host_rows]
     every, _ = call(box, "material_takeoff", {"link": "all"})
     assert "'SampleHouse4.rvt : 1' · " in every and "'duplex.rvt : 1' · " in every
+
+
+def test_a_takeoff_inside_links_skips_a_link_without_the_level_and_says_so(box):
+    text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "level": "Level 1"})
+    assert not is_error and text.startswith("Count of Doors on Level 1 in 'duplex.rvt : 1': 6 Doors.")
+    assert "Not taken off: 'SampleHouse4.rvt : 1': " in text
+    text, is_error = call(box, "material_takeoff", {"link": "all", "level": "Level 1"})
+    assert not is_error and "in 'duplex.rvt : 1'" in text.splitlines()[0]
+    assert "Not taken off: 'SampleHouse4.rvt : 1': " in text
+    text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "level": "Nowhere"})
+    assert is_error and text.startswith("Nothing could be taken off: 'SampleHouse4.rvt : 1': ")

@@ -34,6 +34,8 @@ MAX_TYPES = 8           # types listed in one result (a type is a header and its
 TAKEOFF_BUDGET = 1300   # characters of takeoff rows in one result
 MAX_ROWS = 20
 LEFT_OUT_SHOWN = 8      # ids named of the elements a takeoff left out
+REFUSALS_SHOWN = 3      # links named that could not be taken off (the others counted)...
+REFUSAL_TEXT = 300      # ...each with this many characters of why
 
 _TYPE_HELP = "Type name ('Exterior - Brick on Block') or 'Family: Type' ('Basic Wall: Exterior - Brick on Block')."
 
@@ -217,7 +219,7 @@ def _documents(ctx, args: MaterialTakeoffArgs) -> tuple[list, str, list[str]]:
         parts.append((link_ctx, elements))
         names.append(f"'{link.label}'")
     if not parts:
-        raise ToolError("Nothing could be taken off: " + " | ".join(refused))
+        raise ToolError("Nothing could be taken off: " + _refusals(refused))
     return parts, f"{searched} in {listed(names, 6)}", refused
 
 
@@ -241,7 +243,7 @@ def _add_materials(ctx, elements, group_by: str, rows: dict, left_out: list) -> 
 
 
 def _refused_note(refused: list[str]) -> str:
-    return ("\nNot taken off: " + " | ".join(refused)) if refused else ""
+    return ("\nNot taken off: " + _refusals(refused)) if refused else ""
 
 
 def _takeoff_elements(ctx, args: MaterialTakeoffArgs) -> tuple[list, str]:
@@ -314,3 +316,8 @@ def _left_out_ids(elements) -> str:
     ids = ", ".join(doc_ctx.shown_id(e.Id) for doc_ctx, e in elements[:LEFT_OUT_SHOWN])
     more = f" and {len(elements) - LEFT_OUT_SHOWN:,} more" if len(elements) > LEFT_OUT_SHOWN else ""
     return f" ({kinds}): {ids}{more}"
+
+
+def _refusals(refused: list[str]) -> str:
+    """Why links could not be taken off: the first few, each cut short, the others counted."""
+    return listed([shorten(reason, REFUSAL_TEXT) for reason in refused], REFUSALS_SHOWN, " | ")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from paracore.core.working_set import singular
-from paracore.tools.elements.element_query import Condition, build_query
+from paracore.tools.elements.element_query import Condition, build_query, shorten
 from paracore.tools.framework.lookup import elements_by_id, id_sample
 from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.framework.registry import tool
@@ -26,6 +26,8 @@ MAX_GROUPS = 20          # group rows on one page
 ROW_BUDGET = 1300        # characters of group rows in one result
 LEFT_OUT_IDS = 10        # ids of left-out elements named
 MAX_CONDITIONS = 20      # as search_elements
+REFUSALS_SHOWN = 3       # links named that could not be taken off (the others counted)...
+REFUSAL_TEXT = 300       # ...each with this many characters of why
 
 
 class GetQuantitiesArgs(BaseModel):
@@ -69,7 +71,7 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
         lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
                      f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
     if refused:
-        lines.append("Not taken off: " + " | ".join(refused))
+        lines.append("Not taken off: " + _refusals(refused))
     return "\n".join(lines)
 
 
@@ -94,7 +96,7 @@ def _linked_takeoff(ctx, args: GetQuantitiesArgs, quantity) -> tuple[Takeoff, in
         whats.append(what)
         searched.append(f"'{link.label}'")
     if not searched:
-        raise ToolError("Nothing could be taken off: " + " | ".join(refused))
+        raise ToolError("Nothing could be taken off: " + _refusals(refused))
     return merged, counted, f"{whats[0]} in {listed(searched, 6)}", refused
 
 
@@ -177,6 +179,11 @@ def _left_out(takeoff: Takeoff) -> str:
     left = takeoff.left_out
     return (f"Left out, no {takeoff.quantity} value: {plural(len(left), 'element', grouped=True)} "
             f"(ids {id_sample(left, LEFT_OUT_IDS, where='')}).")
+
+
+def _refusals(refused: list[str]) -> str:
+    """Why links could not be taken off: the first few, each cut short, the others counted."""
+    return listed([shorten(reason, REFUSAL_TEXT) for reason in refused], REFUSALS_SHOWN, " | ")
 
 
 __all__ = ["get_quantities", "GetQuantitiesArgs", "GROUPINGS"]

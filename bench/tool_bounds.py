@@ -342,6 +342,15 @@ def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:
     b.call("compare_schedules", {"a": "Walls to export", "b": long_name})
     b.call("filter_schedule", {"schedule": "Walls to export", "field": "Comments", "op": "contains", "value": "f"})
     b.call("compare_schedules", {"a": long_name, "b": "Walls to export"})
+    b.call("create_schedule", {"category": "Walls", "name": "Walls of one level",
+                               "fields": [*fields, "Base Constraint"]})
+    b.call("filter_schedule", {"schedule": "Walls of one level", "field": "Base Constraint", "op": "=",
+                               "value": "Level 1 (20)"})
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level"})   # thousands of rows gone
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level", "rows": "removed"})
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level", "rows": "removed", "offset": 40})
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level", "rows": "removed",
+                                 "offset": 10 ** 7}, error=True)        # past the end: says where it ends
     assert any(folder.rglob("*.csv")), f"export_schedule wrote nothing under {folder}"
     parameters_round_trip_on_every_wall(b, folder)
 

@@ -804,7 +804,8 @@ def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, na
 @pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
                                   "get_working_set", "list_sheets", "list_view_templates", "list_worksets",
                                   "get_element_info", "get_selection", "get_warnings", "get_quantities",
-                                  "material_takeoff", "check_model", "find_scripts", "read_schedule"])
+                                  "material_takeoff", "check_model", "find_scripts", "read_schedule",
+                                  "compare_schedules"])
 def test_offset_is_never_negative_in_the_schema(name):
     from paracore.tools.framework.catalogue import load_tools
     load_tools()

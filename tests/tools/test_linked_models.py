@@ -460,7 +460,7 @@ def test_get_quantities_inside_a_link_adds_the_links_elements_in_the_hosts_units
     assert "in 'duplex.rvt" not in host                                   # the host's own takeoff is unchanged
 
 
-def test_get_quantities_in_every_link_names_each_links_groups_and_left_out_ids(box):
+def test_get_quantities_in_every_link_names_each_links_groups_and_left_out_ids_as_link_id(box):
     text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "group_by": "level"})
     assert not is_error, text
     assert text.startswith("Count of Doors in 'SampleHouse4.rvt : 1', 'duplex.rvt : 1', by level: 17 Doors.")
@@ -471,6 +471,19 @@ def test_get_quantities_in_every_link_names_each_links_groups_and_left_out_ids(b
     assert "- 'SampleHouse4.rvt : 1' · 3 Doors" in alone and "- 'duplex.rvt : 1' · 14 Doors" in alone
     words, is_error = call(box, "get_quantities", {"category": "Doors", "quantity": "Comments", "link": "all"})
     assert is_error and "Comments" in words     # text does not add up, inside links as in the host
+
+    def walls_without_volume():
+        from Autodesk.Revit import DB
+        instance = box.doc.GetElement(DB.ElementId(link_ids(box)["SampleHouse4"]))
+        walls = DB.FilteredElementCollector(instance.GetLinkDocument()).OfCategory(
+            DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()
+        return [w.Id.Value for w in walls if w.LookupParameter("Volume") is None or not w.LookupParameter("Volume").HasValue]
+    without = box.on_main_thread(walls_without_volume)
+    assert without
+    volume, _ = call(box, "get_quantities", {"category": "Walls", "quantity": "Volume", "link": "all"})
+    house = link_ids(box)["SampleHouse4"]
+    assert f"Left out, no Volume value: {len(without)} elements (ids " in volume
+    assert all(f"{house}:{i}" in volume for i in without)     # LINK:ID, not the bare id
 
 
 def test_a_link_takeoff_refuses_the_working_set_and_a_wrong_link_says_how(box):

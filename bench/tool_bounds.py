@@ -322,6 +322,10 @@ def schedule_every_wall(b: Bounds) -> None:
     b.call("filter_schedule", {"schedule": "All walls", "field": "Base Constraint", "op": "=", "value": "Nowhere"},
            error=True)                                                  # lists level names
     b.call("sort_schedule", {"schedule": "No such schedule", "field": "Mark"}, error=True)
+    b.call("read_schedule", {"schedule": "All walls"})                  # every wall a row, long comments
+    b.call("read_schedule", {"schedule": "All walls", "offset": 2_000})
+    b.call("read_schedule", {"schedule": "Wall totals", "offset": 20})   # a page, then the grand total row
+    b.call("read_schedule", {"schedule": "All walls", "offset": 10 ** 7}, error=True)
 
 
 def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:
@@ -338,6 +342,15 @@ def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:
     b.call("compare_schedules", {"a": "Walls to export", "b": long_name})
     b.call("filter_schedule", {"schedule": "Walls to export", "field": "Comments", "op": "contains", "value": "f"})
     b.call("compare_schedules", {"a": long_name, "b": "Walls to export"})
+    b.call("create_schedule", {"category": "Walls", "name": "Walls of one level",
+                               "fields": [*fields, "Base Constraint"]})
+    b.call("filter_schedule", {"schedule": "Walls of one level", "field": "Base Constraint", "op": "=",
+                               "value": "Level 1 (20)"})
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level"})   # thousands of rows gone
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level", "rows": "removed"})
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level", "rows": "removed", "offset": 40})
+    b.call("compare_schedules", {"a": "Walls to export", "b": "Walls of one level", "rows": "removed",
+                                 "offset": 10 ** 7}, error=True)        # past the end: says where it ends
     assert any(folder.rglob("*.csv")), f"export_schedule wrote nothing under {folder}"
     parameters_round_trip_on_every_wall(b, folder)
 
@@ -585,6 +598,47 @@ def layers_and_materials_on_the_big_model(b: Bounds) -> None:
 
 
 # The scenarios that need only the model (export_and_compare_every_wall also takes a folder).
+def later_pages_of_every_listing(b: Bounds) -> None:
+    """The pages after the first (issue 37, item 5): 300 kinds of warning, every element described or
+    selected, one check's findings, the script library, one sheet's views; the last page and past it."""
+    b.call("get_warnings", {"offset": 8})
+    b.call("get_warnings", {"offset": WARNING_KINDS - 1})                       # the last kind
+    b.call("get_warnings", {"offset": WARNING_KINDS}, error=True)               # past the end: where it ends
+    everything = b.all_elements()
+    b.call("get_element_info", {"offset": 20})
+    b.call("get_element_info", {"offset": everything - 1})
+    b.call("select_elements")
+    b.call("get_selection", {"offset": 10})
+    b.call("get_selection", {"offset": everything}, error=True)
+    b.call("check_model", {"checks": ["warnings"], "offset": 10})               # one check's findings, paged
+    b.call("check_model", {"checks": ["warnings", "naming"], "offset": 10}, error=True)
+    b.call("find_scripts", {"query": "wall door working set level curved array keep add", "limit": 10,
+                            "offset": 1})
+    b.call("create_sheet", {"number": "P1", "name": LONG_TEXT[:80]})
+    b.call("place_views_on_sheet", {"sheet": "P1", "views": ["Level 1", "Level 2"]})
+    b.call("list_sheets", {"sheet": "P1"})
+    b.call("list_sheets", {"sheet": "P1", "offset": 2}, error=True)
+
+
+def takeoffs_inside_links(b: Bounds) -> None:
+    """Both samples linked into the big model: searches, takeoffs and the working set inside them,
+    paged (issue 37, item 5)."""
+    from revit_standin.links import link_model, parse_link
+    for spec in ("SampleHouse4@30,-5,90", "duplex@-40,0"):
+        b.on_main(lambda doc, spec=spec: link_model(doc, parse_link(spec)))
+    b.call("search_elements", {"link": "all", "limit": 20})
+    b.call("search_elements", {"link": "all", "limit": 20, "offset": 40})
+    b.call("search_elements", {"link": "all", "offset": 100_000}, error=True)
+    b.call("get_quantities", {"link": "all", "quantity": "Area", "group_by": "element"})   # every element itemized
+    b.call("get_quantities", {"link": "all", "quantity": "Volume", "group_by": "type", "offset": 10})
+    b.call("get_quantities", {"link": "all", "category": "Walls", "quantity": "Comments"}, error=True)
+    b.call("material_takeoff", {"link": "all", "group_by": "type"})
+    b.call("material_takeoff", {"link": "all", "group_by": "type", "offset": 20})
+    b.call("search_elements", {"link": "all", "to_working_set": "replace", "limit": 20})
+    b.call("get_working_set")
+    b.call("get_working_set", {"offset": 20})
+
+
 def pictures_of_the_big_model(b: Bounds) -> None:
     b.all_walls()
     b.call("capture_view", {"view": "Level 1", "highlight_working_set": True, "max_size": 256})
@@ -600,7 +654,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
-    layers_and_materials_on_the_big_model,
+    layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
 ]
 
 

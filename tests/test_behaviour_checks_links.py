@@ -44,3 +44,16 @@ def test_the_check_passes_with_a_link_and_skips_without_one(host, name, function
     assert _run(host, function, linked=False) is None
     detail = _run(host, function, linked=True)
     assert isinstance(detail, str) and detail
+
+
+@pytest.mark.parametrize("tool", ["get_quantities", "material_takeoff"])
+def test_the_takeoff_tool_checks_take_off_inside_a_loaded_link_too(host, tool):
+    """The field kit's get_quantities and material_takeoff checks also take off inside the first loaded
+    link, compared with the link's document read through the API (issue 37: takeoffs inside links);
+    without a link they say there is none."""
+    import tool_checks
+    function = tool_checks.CHECKS[tool]
+    plain = _run(host, function, linked=False)
+    assert plain.endswith(" · no loaded link to take off inside")
+    linked = _run(host, function, linked=True)
+    assert " · in link 'SampleHouse4.rvt': " in linked and "walls" in linked, linked

@@ -516,6 +516,8 @@ def _from_vocabulary(key: str, schema: dict, v: Vocabulary, tool: str, wild: boo
     if key == "linked_ids" and v.linked_ids:
         return st.lists(st.one_of(st.sampled_from(v.linked_ids), st.sampled_from(v.linked_ids),
                                   st.sampled_from(["9999:1", "1:2:3", "door", "-4:5"])), max_size=6)
+    if key == "offset" and schema.get("type") == "integer":   # a listing's page: the first, a later one, past the end
+        return st.one_of(st.just(0), st.sampled_from([1, 5, 8, 10, 15, 20, 40]), st.integers(0, 10**6))
     if key in POINT_NAMES and schema.get("type") == "array":
         return _point(v, wild=wild)
     if key == "boundary":

@@ -428,7 +428,49 @@ def check_get_quantities(scratch):
            f"Revit has {len(lengths)} walls with a {name}: {content[:200]}")
     expect(shown is not None and abs(shown - expected) <= max(options.Accuracy, 1e-6) * 1.01,
            f"the walls' {name} adds up to {expected:.4f} in Revit's display unit: {content[:200]}")
-    return content.splitlines()[0][:90]
+    return content.splitlines()[0][:90] + _linked_quantities(scratch)
+
+
+def _loaded_link_with_walls(doc):
+    """(the link instance's file name as the tools take it, the link's document) of the first loaded
+    link holding walls, or None."""
+    for instance in DB.FilteredElementCollector(doc).OfClass(DB.RevitLinkInstance):
+        if not DB.RevitLinkType.IsLoaded(doc, instance.GetTypeId()):
+            continue
+        linked = instance.GetLinkDocument()
+        if linked is not None and DB.FilteredElementCollector(linked).OfCategory(
+                DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType().GetElementCount():
+            return instance.Name.split(" : ", 1)[0], linked
+    return None
+
+
+def _linked_quantities(scratch):
+    """get_quantities with link: the link's walls' length, read in the link's document, in the host's
+    display unit (a link keeps its own units); " · no loaded link" when the model has none."""
+    import re
+    found = _loaded_link_with_walls(scratch.doc)
+    if found is None:
+        return " · no loaded link to take off inside"
+    file_name, linked = found
+    walls = list(DB.FilteredElementCollector(linked).OfCategory(DB.BuiltInCategory.OST_Walls)
+                 .WhereElementIsNotElementType())
+    names = [p.Definition.Name for p in (w.get_Parameter(DB.BuiltInParameter.CURVE_ELEM_LENGTH) for w in walls)
+             if p is not None]
+    if not names:
+        return f" · link '{file_name}': its walls have no length parameter"
+    name = names[0]
+    lengths = [w.LookupParameter(name) for w in walls]     # as the host's part reads them
+    lengths = [p.AsDouble() for p in lengths if p is not None and p.HasValue]
+    content = scratch.call("get_quantities", {"category": "OST_Walls", "quantity": name, "link": file_name})
+    options = scratch.doc.GetUnits().GetFormatOptions(DB.SpecTypeId.Length)   # the host's
+    expected = DB.UnitUtils.ConvertFromInternalUnits(sum(lengths), options.GetUnitTypeId())
+    match = re.search(r"sum (-?[\d,]*\.?\d+)", content.splitlines()[0])
+    shown = float(match.group(1).replace(",", "")) if match else None
+    expect(f"in '{file_name}" in content.splitlines()[0] and f"({len(lengths)} Wall" in content,
+           f"link '{file_name}' has {len(lengths)} walls with a {name}: {content[:200]}")
+    expect(shown is not None and abs(shown - expected) <= max(options.Accuracy, 1e-6) * 1.01,
+           f"the walls of '{file_name}' add up to {expected:.4f} in the host's display unit: {content[:200]}")
+    return f" · in link '{file_name}': {len(lengths)} walls, {shown}"
 
 
 @check("list_levels")
@@ -494,7 +536,30 @@ def check_material_takeoff(scratch):
         named = str(id_value(made.Id)) in content or len(of_type) > 8   # the first 8 are named
         expect(f"reports none for {len(of_type)} element" in content and named,
                f"Revit reports no material for the {len(of_type)} walls of '{wall_type.Name}': {content[:300]}")
-    return content.splitlines()[0][:90]
+    return content.splitlines()[0][:90] + _linked_materials(scratch)
+
+
+def _linked_materials(scratch):
+    """material_takeoff with link: the link's walls counted and their materials named, read in the
+    link's document, each row naming the link; " · no loaded link" when the model has none."""
+    found = _loaded_link_with_walls(scratch.doc)
+    if found is None:
+        return " · no loaded link to take off inside"
+    file_name, linked = found
+    walls = list(DB.FilteredElementCollector(linked).OfClass(DB.Wall))
+    counted = [w for w in walls if list(w.GetMaterialIds(False))]
+    content = scratch.call("material_takeoff", {"category": "OST_Walls", "link": file_name})
+    if not counted:
+        expect(f"reports none for {len(walls)} element" in content,
+               f"Revit reports no material for the {len(walls)} walls of link '{file_name}': {content[:300]}")
+        return f" · in link '{file_name}': no materials"
+    expect(f"from {len(counted)} element" in content, f"Revit reports materials for {len(counted)} walls of link "
+                                                      f"'{file_name}': {content[:300]}")
+    rows = [line for line in content.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+    expect(rows and all(f"'{file_name}" in row for row in rows), f"each row names the link: {content[:300]}")
+    name = _material_name(linked, list(counted[0].GetMaterialIds(False))[0])
+    expect(name[:40] in content, f"material {name} of link '{file_name}' is not in the takeoff: {content[:300]}")
+    return f" · in link '{file_name}': {len(counted)} walls"
 
 
 def _listed_views(doc):
@@ -1086,6 +1151,32 @@ def check_filter_schedule(scratch):
            and found.IsStringValue and found.GetStringValue() == "PC-CHECK-FILTER",
            f"the filter is field {found.FieldId.IntegerValue} {found.FilterType}, not '{mark}' = 'PC-CHECK-FILTER'")
     return f"'{mark}' = 'PC-CHECK-FILTER'"
+
+
+@check("read_schedule")
+def check_read_schedule(scratch):
+    """Every row of a wall schedule as Revit computes it (TableView.GetCellText), a page at a time."""
+    import re
+    made = wall(scratch)
+    set_text(scratch, [made], DB.BuiltInParameter.ALL_MODEL_MARK, "PC-CHECK-READ")
+    schedule, [mark] = wall_schedule(scratch, f"{PREFIX} schedule")   # committed: Revit has computed its table
+    body = schedule.GetTableData().GetSectionData(DB.SectionType.Body)
+    rows = [schedule.GetCellText(DB.SectionType.Body, r, 0) for r in range(1, body.NumberOfRows)]
+    rows = [r for r in rows if r.strip()]
+    seen, offset, calls = [], 0, 0
+    while offset is not None and calls < 50:
+        content = scratch.call("read_schedule", {"schedule": str(id_value(schedule.Id)), "offset": offset})
+        calls += 1
+        expect(f"It shows {len(rows)} row" in content, f"Revit shows {len(rows)} rows: {content[:200]}")
+        start = content.splitlines().index(mark) + 1 if mark in content.splitlines() else None
+        expect(start is not None, f"the headings line '{mark}' is not in the result: {content[:200]}")
+        seen += [line for line in content.splitlines()[start:] if not line.startswith(("- …", "Open it", "Grand"))
+                 and not line.startswith("Totals")]
+        found = re.search(r"call again with offset (\d+)\.", content)
+        offset = int(found.group(1)) if found else None
+    expect("PC-CHECK-READ" in seen, f"the scratch wall's Mark is not among the {len(seen)} rows read")
+    expect(sorted(seen) == sorted(rows), f"{len(seen)} rows read in {calls} call(s); Revit shows {len(rows)}")
+    return f"{len(rows)} rows in {calls} call(s)"
 
 
 @check("export_schedule")

@@ -51,7 +51,7 @@ def test_the_typescript_sdk_client_validates_every_schema_switches_toolsets_and_
     assert len(seen["first"]["names"]) == 20 and seen["first"]["invalid"] == []
     assert seen["listChangedHeard"] >= 1 and "create_wall" in seen["second"]["names"]
     assert seen["second"]["names"][:20] == seen["first"]["names"]          # appended, never reordered
-    assert len(seen["all"]["names"]) == 64 and seen["all"]["invalid"] == []
+    assert len(seen["all"]["names"]) == 65 and seen["all"]["invalid"] == []
     write = seen["write"]
     assert write["isError"] is False and write["seconds"] >= APPROVAL_S > TIMEOUT_MS / 1000, write
     assert write["progress"] >= APPROVAL_S / HEARTBEAT_S - 2, write

@@ -319,6 +319,25 @@ def test_find_scripts_ranks_and_mentions_the_files_it_could_not_load(run1, folde
     assert nothing.content.startswith("No script matches 'coffee'. The library has 5 scripts: Add_To_Working_Set")
 
 
+def test_find_scripts_pages_its_matches_with_offset(run1):
+    """More matches than limit: the count is every match, the hint names the next page's offset, an
+    offset past the end is refused (issue 37, item 5)."""
+    lib.set_default_library(ScriptLibrary([BUNDLED_SCRIPTS]))
+    every = lib.default_library().refresh().search("wall working set level", 100)
+    assert len(every) >= 3
+    first = run1("find_scripts", {"query": "wall working set level", "limit": 2})
+    assert not first.is_error
+    lines = first.content.splitlines()
+    assert lines[0] == f"{len(every)} scripts match 'wall working set level' (best first):"
+    assert lines[1].startswith(f"1. {every[0].script.name} — ") and lines[2].startswith(f"2. {every[1].script.name} — ")
+    assert f"… {len(every) - 2} more: call again with offset 2." in first.content
+    second = run1("find_scripts", {"query": "wall working set level", "limit": 2, "offset": 2})
+    assert second.content.splitlines()[1].startswith(f"3. {every[2].script.name} — ")
+    assert f"items 3–" in second.content.splitlines()[0]
+    past = run1("find_scripts", {"query": "wall working set level", "offset": len(every)})
+    assert past.is_error and "past the end" in past.content
+
+
 def test_unknown_scripts_and_parameters_are_errors_that_change_nothing(run1, session):
     unknown = run1("inspect_script", {"script": "Create_Curvd_Wall"})
     assert unknown.is_error and "Did you mean Create_Curved_Wall?" in unknown.content

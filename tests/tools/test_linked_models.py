@@ -7,6 +7,8 @@ duplex's doors have the same ids as the host's: nothing here may mix them up.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paracore.core.linked import LinkedElement, parse_linked
@@ -366,3 +368,151 @@ def test_element_info_on_host_and_linked_elements_together_keeps_the_result_boun
     text, is_error = call(box, "get_element_info")
     assert not is_error and "(cut:" not in text and len(text) <= bound, (len(text), text[-400:])
     assert "'SampleHouse4.rvt : 1'" in text and "'duplex.rvt : 1'" in text   # every document shown or counted
+
+
+# --- paging inside links (issue 37, item 5) --------------------------------------------------------------
+
+NEXT_PAGE = re.compile(r"call again with offset (\d+)\.")
+
+
+def _linked_rows(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+
+
+def test_a_search_inside_links_pages_with_offset_and_refuses_an_offset_past_the_end(box):
+    arguments = {"category": "Doors", "link": "all", "limit": 5}
+    first, is_error = call(box, "search_elements", arguments)
+    assert not is_error and first.startswith("17 Doors match in ")
+    found = NEXT_PAGE.search(first)
+    assert found and int(found.group(1)) == 5 == len(_linked_rows(first)), first
+    seen = list(_linked_rows(first))
+    offset = 5
+    while found:
+        page, is_error = call(box, "search_elements", {**arguments, "offset": offset})
+        assert not is_error and f"items {offset + 1}–" in page
+        assert not set(_linked_rows(page)) & set(seen)
+        seen += _linked_rows(page)
+        found = NEXT_PAGE.search(page)
+        offset = int(found.group(1)) if found else offset
+    assert len(seen) == 17
+    past, is_error = call(box, "search_elements", {**arguments, "offset": 17})
+    assert is_error and "past the end" in past and "offset below 17" in past
+
+
+def test_the_working_sets_linked_elements_page_with_offset(box):
+    call(box, "search_elements", {"category": "Walls", "link": "all", "to_working_set": "replace"})
+    linked = len(box.session.working_set.linked)
+    assert linked > 25
+    first, _ = call(box, "get_working_set")
+    found = NEXT_PAGE.search(first)
+    assert found, first
+    second, is_error = call(box, "get_working_set", {"offset": int(found.group(1))})
+    assert not is_error and _linked_rows(second) and not set(_linked_rows(second)) & set(_linked_rows(first))
+    past, is_error = call(box, "get_working_set", {"offset": linked})
+    assert is_error and "past the end" in past
+
+
+# --- takeoffs inside links (issue 37, item 5: takeoffs no longer stop at the host model) -------------------
+
+
+def _host_units_in_feet(box):
+    """The host shows lengths, areas and volumes in feet; the links keep metres."""
+    from Autodesk.Revit import DB
+
+    def change():
+        units = box.doc.GetUnits()
+        for spec, unit in ((DB.SpecTypeId.Length, DB.UnitTypeId.Feet), (DB.SpecTypeId.Area, DB.UnitTypeId.SquareFeet),
+                           (DB.SpecTypeId.Volume, DB.UnitTypeId.CubicFeet)):
+            units.SetFormatOptions(spec, DB.FormatOptions(unit))
+        transaction = DB.Transaction(box.doc, "units in feet")
+        transaction.Start()
+        box.doc.SetUnits(units)
+        transaction.Commit()
+    box.on_main_thread(change)
+
+
+def _linked_walls_volume(box, title: str) -> float:
+    """The walls' Volume inside the link ``title``, added up from its document (cubic feet)."""
+    from Autodesk.Revit import DB
+
+    def read():
+        doc = next(i.GetLinkDocument() for i in DB.FilteredElementCollector(box.doc).OfClass(DB.RevitLinkInstance)
+                   if i.GetLinkDocument().Title == title)
+        walls = DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()
+        values = [w.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED) for w in walls]
+        return sum(p.AsDouble() for p in values if p is not None and p.HasValue), len(values)
+    return box.on_main_thread(read)
+
+
+def _figure(text: str, unit: str) -> float:
+    import re as regex
+    return float(regex.search(rf"sum ([\d,.]+) {unit}", text).group(1).replace(",", ""))
+
+
+def test_get_quantities_inside_a_link_adds_the_links_elements_in_the_hosts_units(box):
+    _host_units_in_feet(box)
+    volume, count = _linked_walls_volume(box, "duplex")
+    text, is_error = call(box, "get_quantities", {"category": "Walls", "quantity": "Volume", "link": "duplex"})
+    assert not is_error, text
+    assert "in 'duplex.rvt : 1'" in text.splitlines()[0] and f"({count} Walls counted)" in text
+    assert _figure(text, "CF") == pytest.approx(volume, abs=0.01)   # the host's unit (Revit's CF), not the link's m³
+    host, _ = call(box, "get_quantities", {"category": "Walls", "quantity": "Volume"})
+    assert "in 'duplex.rvt" not in host                                   # the host's own takeoff is unchanged
+
+
+def test_get_quantities_in_every_link_names_each_links_groups_and_left_out_ids_as_link_id(box):
+    text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "group_by": "level"})
+    assert not is_error, text
+    assert text.startswith("Count of Doors in 'SampleHouse4.rvt : 1', 'duplex.rvt : 1', by level: 17 Doors.")
+    rows = [line for line in text.splitlines() if line.startswith("- ")]
+    assert rows and all(row.startswith(("- 'SampleHouse4.rvt : 1' · ", "- 'duplex.rvt : 1' · ")) for row in rows)
+    assert sum(int(row.rsplit(" · ", 1)[1].split()[0]) for row in rows) == 17
+    alone, _ = call(box, "get_quantities", {"category": "Doors", "link": "all"})
+    assert "- 'SampleHouse4.rvt : 1' · 3 Doors" in alone and "- 'duplex.rvt : 1' · 14 Doors" in alone
+    words, is_error = call(box, "get_quantities", {"category": "Doors", "quantity": "Comments", "link": "all"})
+    assert is_error and "Comments" in words     # text does not add up, inside links as in the host
+
+    def walls_without_volume():
+        from Autodesk.Revit import DB
+        instance = box.doc.GetElement(DB.ElementId(link_ids(box)["SampleHouse4"]))
+        walls = DB.FilteredElementCollector(instance.GetLinkDocument()).OfCategory(
+            DB.BuiltInCategory.OST_Walls).WhereElementIsNotElementType()
+        return [w.Id.Value for w in walls if w.LookupParameter("Volume") is None or not w.LookupParameter("Volume").HasValue]
+    without = box.on_main_thread(walls_without_volume)
+    assert without
+    volume, _ = call(box, "get_quantities", {"category": "Walls", "quantity": "Volume", "link": "all"})
+    house = link_ids(box)["SampleHouse4"]
+    assert f"Left out, no Volume value: {len(without)} elements (ids " in volume
+    assert all(f"{house}:{i}" in volume for i in without)     # LINK:ID, not the bare id
+
+
+def test_a_link_takeoff_refuses_the_working_set_and_a_wrong_link_says_how(box):
+    text, is_error = call(box, "get_quantities", {"category": "Walls", "link": "all", "in_working_set": True})
+    assert is_error and "leave link out" in text
+    text, is_error = call(box, "get_quantities", {"category": "Walls", "link": "Structure"})
+    assert is_error and "No link is named 'Structure'" in text
+
+
+def test_material_takeoff_inside_a_link_matches_the_same_model_taken_off_in_the_host(box):
+    """The linked duplex is the host's own sample, so its takeoff has the host's materials and figures,
+    each row naming the link."""
+    host, _ = call(box, "material_takeoff", {"category": "Walls"})
+    linked, is_error = call(box, "material_takeoff", {"category": "Walls", "link": "duplex"})
+    assert not is_error, linked
+    assert "in 'duplex.rvt : 1'" in linked.splitlines()[0]
+    host_rows = [line for line in host.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+    linked_rows = [line for line in linked.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+    assert linked_rows == [row.replace("- ", "- 'duplex.rvt : 1' · ", 1) for row in host_rows]
+    every, _ = call(box, "material_takeoff", {"link": "all"})
+    assert "'SampleHouse4.rvt : 1' · " in every and "'duplex.rvt : 1' · " in every
+
+
+def test_a_takeoff_inside_links_skips_a_link_without_the_level_and_says_so(box):
+    text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "level": "Level 1"})
+    assert not is_error and text.startswith("Count of Doors on Level 1 in 'duplex.rvt : 1': 6 Doors.")
+    assert "Not taken off: 'SampleHouse4.rvt : 1': " in text
+    text, is_error = call(box, "material_takeoff", {"link": "all", "level": "Level 1"})
+    assert not is_error and "in 'duplex.rvt : 1'" in text.splitlines()[0]
+    assert "Not taken off: 'SampleHouse4.rvt : 1': " in text
+    text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "level": "Nowhere"})
+    assert is_error and text.startswith("Nothing could be taken off: 'SampleHouse4.rvt : 1': ")

@@ -177,6 +177,35 @@ def test_warnings_are_grouped_by_kind_with_their_elements(revit):
     assert found(revit, "warnings") == sorted(walls[:4])
 
 
+def test_one_checks_findings_page_with_offset(revit):
+    """Forty kinds of warning do not fit one result: with the warnings check alone, the hint names the
+    next page's offset; an offset past the end, or with several checks, is refused (issue 37, item 5)."""
+    import re
+    import uuid
+    walls = revit.ids(DB.BuiltInCategory.OST_Walls)
+
+    def post(doc):
+        for index in range(40):
+            kind = DB.FailureDefinitionId(uuid.uuid5(uuid.NAMESPACE_URL, f"paracore-tests/qa/kind-{index}"))
+            DB.FailureDefinition.CreateFailureDefinition(kind, DB.FailureSeverity.Warning,
+                                                         f"Test warning of kind number {index:02d}.")
+            doc.PostFailure(DB.FailureMessage(kind).SetFailingElement(DB.ElementId(walls[index % len(walls)])))
+    edit(revit, post)
+    arguments = {"checks": ["warnings"]}
+    first = revit.text("check_model", arguments)
+    findings = [line for line in first.splitlines() if line.startswith("- ") and "×" in line]
+    hint = re.search(r"- … (\d+) more findings: call again with offset (\d+)\.", first)
+    assert hint and int(hint.group(2)) == len(findings) and int(hint.group(1)) == 40 - len(findings), first
+    second = revit.text("check_model", {**arguments, "offset": int(hint.group(2))})
+    again = [line for line in second.splitlines() if line.startswith("- ") and "×" in line]
+    assert again and not set(again) & set(findings)
+    assert f"items {len(findings) + 1}–" in second
+    past = revit.error("check_model", {**arguments, "offset": 40})
+    assert "past the end" in past and "offset below 40" in past
+    several = revit.error("check_model", {"checks": ["warnings", "naming"], "offset": 5})
+    assert "one check" in several
+
+
 def test_a_check_that_finds_nothing_leaves_the_working_set_alone(revit):
     revit.session.working_set.replace([revit.ids(DB.BuiltInCategory.OST_Doors)[0]])
     before = revit.session.working_set.ids

@@ -62,7 +62,7 @@ def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions
     assert "get_quantities" in toolsets.CORE
     arguments = spec.parameters["properties"]
     assert list(arguments) == ["category", "quantity", "aggregates", "group_by", "level", "type_name",
-                               "conditions", "in_working_set", "offset"]
+                               "conditions", "in_working_set", "link", "offset"]
     search = default_registry().get("search_elements").parameters["properties"]
     ours, theirs = arguments["conditions"]["anyOf"][0]["items"], search["conditions"]["anyOf"][0]["items"]
     assert ours["required"] == theirs["required"] and ours["properties"]["op"]["enum"] == theirs["properties"]["op"]["enum"]

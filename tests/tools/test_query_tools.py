@@ -534,7 +534,7 @@ def test_element_info_of_many_elements_is_a_summary(revit):
     text = revit.text("get_element_info", {"element_ids": ids})
     assert header(text) == "57 elements: 57 Walls."
     assert 1 <= len(rows(text)) <= 20
-    assert text.splitlines()[-1].startswith(f"- … and {57 - len(rows(text))} more.")
+    assert text.splitlines()[-1].startswith(f"- … {57 - len(rows(text))} more: call again with offset {len(rows(text))}.")
 
 
 def test_get_parameters_by_name_with_storage_types_and_flags(revit):
@@ -772,11 +772,13 @@ def _listing_calls(big) -> dict:
         "list_types": {"category": "Walls"},
         "list_views": {},
         "get_working_set": None,   # the working set: every wall
+        "get_element_info": {"element_ids": walls},
+        "get_selection": {},       # the selection: every wall
     }
 
 
 @pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
-                                  "get_working_set"])
+                                  "get_working_set", "get_element_info", "get_selection"])
 def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, name, monkeypatch):
     if name in ("list_types", "list_views"):  # the grown duplex has 8 wall types and a few views: 4 a page
         monkeypatch.setattr(query_tools, "MAX_ROWS", 2)
@@ -784,6 +786,8 @@ def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, na
     if arguments is None:
         big.text("set_working_set", {"element_ids": ids_of(big.walls())})
         arguments = {}
+    if name == "get_selection":
+        big.select(ids_of(big.walls()))
     first = big.text(name, arguments)
     found = NEXT_PAGE.search(first)
     assert found, first
@@ -798,7 +802,10 @@ def test_every_listing_says_how_to_read_its_next_page_and_the_hint_works(big, na
 
 
 @pytest.mark.parametrize("name", ["get_parameters", "search_elements", "list_levels", "list_types", "list_views",
-                                  "get_working_set", "list_sheets", "list_view_templates", "list_worksets"])
+                                  "get_working_set", "list_sheets", "list_view_templates", "list_worksets",
+                                  "get_element_info", "get_selection", "get_warnings", "get_quantities",
+                                  "material_takeoff", "check_model", "find_scripts", "read_schedule",
+                                  "compare_schedules"])
 def test_offset_is_never_negative_in_the_schema(name):
     from paracore.tools.framework.catalogue import load_tools
     load_tools()
@@ -807,6 +814,29 @@ def test_offset_is_never_negative_in_the_schema(name):
     assert integer["minimum"] == 0 and offset["default"] == 0   # the MCP schema carries the limit
     prepared = default_registry().prepare(name, {"offset": -1, "category": "Walls"}, ())
     assert isinstance(prepared, ToolCallError) and "offset" in prepared.message
+
+
+def test_warnings_page_by_kind_with_offset(revit):
+    """Twelve kinds of warning: eight a page, the next page's offset named, past the end refused."""
+    from System import Guid
+    walls = revit.walls()
+
+    def post_kinds():
+        for index, wall in enumerate(walls[:12]):
+            kind = DB.FailureDefinitionId(Guid(f"00000000-0000-0000-0000-{index + 1:012d}"))
+            DB.FailureDefinition.CreateFailureDefinition(kind, DB.FailureSeverity.Warning,
+                                                         f"Test warning number {index + 1}.")
+            revit.doc.PostFailure(DB.FailureMessage(kind).SetFailingElement(wall.Id))
+    revit.edit(post_kinds)
+    first = revit.text("get_warnings")
+    assert first.splitlines()[0] == "12 warnings of 12 kinds:"
+    found = NEXT_PAGE.search(first)
+    assert found and int(found.group(1)) == len(_page_rows(first)) == 8, first
+    second = revit.text("get_warnings", {"offset": 8})
+    assert "items 9–12 of 12" in second and len(_page_rows(second)) == 4
+    assert not set(_page_rows(second)) & set(_page_rows(first)) and not NEXT_PAGE.search(second)
+    past = revit.error("get_warnings", {"offset": 12})
+    assert "past the end" in past and "offset below 12" in past
 
 
 def test_every_parameter_of_one_element_pages_too(revit, monkeypatch):

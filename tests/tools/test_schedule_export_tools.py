@@ -4,6 +4,7 @@ is read back from the file written and from the schedules' cells in the model.""
 from __future__ import annotations
 
 import csv
+import re
 
 import pytest
 
@@ -197,6 +198,45 @@ def test_compare_reports_added_columns_and_changed_cells(duplex):
     _, family_and_type, mark = cells(duplex)[1]
     family = next(r[0] for r in cells(duplex, "Families")[1:] if r[1] == mark)
     assert f"- Mark {mark}: Family and Type: {family_and_type} → {family}" in lines
+
+
+def test_one_kind_of_difference_lists_every_row_paged_with_offset(duplex, monkeypatch):
+    """Issue 37, item 5: compare_schedules quotes five rows of each kind of difference; with rows
+    ('changed', 'added', 'removed') it lists every row of that kind, a page at a time."""
+    duplex.text("create_schedule", {"category": "Doors", "name": "Families", "fields": ["Family", "Mark"]})
+
+    def rename():
+        schedule = next(s for s in DB.FilteredElementCollector(duplex.doc).OfClass(DB.ViewSchedule)
+                        if s.Name == "Families")
+        transaction = DB.Transaction(duplex.doc, "Heading")
+        transaction.Start()
+        schedule.Definition.GetField(0).ColumnHeading = "Family and Type"
+        transaction.Commit()
+    duplex.call(rename)
+    doors = len(cells(duplex)) - 1
+    assert doors > 5
+    monkeypatch.setattr(schedule_export_tools, "PAGE_ROWS", 5)     # 14 doors: three pages
+    sample = duplex.text("compare_schedules", {"a": "Door Schedule", "b": "Families"})
+    quoted = len([line for line in sample.splitlines() if line.startswith("- Mark ")])
+    assert f"- … and {doors - quoted} more (compare_schedules with rows 'changed' lists them)" in sample
+    seen, offset, calls = [], 0, 0
+    while offset is not None:
+        page = duplex.text("compare_schedules", {"a": "Door Schedule", "b": "Families", "rows": "changed",
+                                                 "offset": offset})
+        calls += 1
+        rows = [line for line in page.splitlines() if line.startswith("- Mark ")]
+        assert rows and not set(rows) & set(seen)
+        seen += rows
+        found = re.search(r"call again with offset (\d+)\.", page)
+        offset = int(found.group(1)) if found else None
+    assert len(seen) == doors and calls >= 2
+    marks = {r[2] for r in cells(duplex)[1:]}
+    assert {row.split(":")[0].removeprefix("- Mark ") for row in seen} == marks
+    past = duplex.error("compare_schedules", {"a": "Door Schedule", "b": "Families", "rows": "changed",
+                                              "offset": doors})
+    assert "past the end" in past
+    none = duplex.text("compare_schedules", {"a": "Door Schedule", "b": "Families", "rows": "added"})
+    assert "No row was added." in none
 
 
 def test_compare_without_a_unique_column_matches_whole_rows(duplex):

@@ -115,6 +115,31 @@ def test_a_door_schedule_sorted_by_level_with_family_and_type_and_mark(revit, do
     assert revit.undo_names() == ["Agent step"]  # the whole step is one undo entry
 
 
+def test_read_schedule_pages_every_row_of_a_schedule_and_changes_nothing(revit, door_schedule):
+    """Issue 37, item 5: a schedule's rows were shown only after a change (the first ten); read_schedule
+    reads them all, a page at a time, without writing."""
+    spec = default_registry().get("read_schedule")
+    assert (spec.writes, spec.working_set_policy) == (False, "none")
+    headings, rows = table(revit)
+    assert len(rows) > 10
+    undo = revit.undo_names()
+    first = revit.text("read_schedule", {"schedule": "Door Schedule"})
+    lines = first.splitlines()
+    assert lines[0].startswith("Schedule 'Door Schedule' (id ") and lines[2] == "Sorted by Level (ascending)."
+    assert f"It shows {len(rows)} rows; the first 10:" in first
+    assert lines[4:15] == [" | ".join(headings)] + [" | ".join(r) for r in rows[:10]]
+    assert f"- … {len(rows) - 10} more rows: call again with offset 10." in first
+    second = revit.text("read_schedule", {"schedule": "Door Schedule", "offset": 10})
+    assert f"It shows {len(rows)} rows — items 11–{len(rows)} of {len(rows)}:" in second
+    assert [" | ".join(r) for r in rows[10:]] == [line for line in second.splitlines()
+                                                   if line in {" | ".join(r) for r in rows[10:]}]
+    assert "more rows" not in second
+    past = revit.error("read_schedule", {"schedule": "Door Schedule", "offset": len(rows)})
+    assert "past the end" in past and f"offset below {len(rows)}" in past
+    assert "No schedule" in revit.error("read_schedule", {"schedule": "Dor Schedule"})
+    assert revit.undo_names() == undo and revit.session.working_set.ids == ()
+
+
 def test_rows_past_the_shown_ones_are_counted_even_when_their_first_cell_is_blank(revit):
     """describe_schedule reads a row past the first ten only up to its first cell that is not blank
     (schedule_tools.counted_rows): a row whose first column is empty still counts."""

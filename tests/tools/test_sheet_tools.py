@@ -219,3 +219,24 @@ def test_list_sheets_pages_with_offset(revit, monkeypatch):
     second = revit.text("list_sheets", {"offset": 2})
     assert second.startswith("3 sheets — items 3–3 of 3:") and "S3 - Sheet S3" in second and "S1 -" not in second
     assert "past the end" in revit.error("list_sheets", {"offset": 3})
+
+
+def test_one_sheets_views_page_with_offset(revit, monkeypatch):
+    """Issue 37, item 5: a sheet's views are named five at most in list_sheets; list_sheets with sheet
+    lists every view placed on it, paged with offset."""
+    monkeypatch.setattr(sheet_tools, "SHOWN_VIEWS", 2)
+    monkeypatch.setattr(sheet_tools, "SHOWN_SHEET_VIEWS", 2)
+    revit.text("create_sheet", {"number": "A101", "name": "Plans", "title_block": "A1 metric: A1"})
+    revit.text("place_views_on_sheet", {"sheet": "A101", "views": revit.three_views})
+    listing = revit.text("list_sheets")
+    assert "… and 1 more (list_sheets with sheet 'A101' lists them)" in listing
+    first = revit.text("list_sheets", {"sheet": "A101"})
+    assert first.startswith("3 views on sheet 'A101 - Plans' (id ")
+    rows = [line for line in first.splitlines() if line.startswith("- ") and not line.startswith("- …")]
+    assert len(rows) == 2 and first.splitlines()[-1] == "- … 1 more: call again with offset 2."
+    second = revit.text("list_sheets", {"sheet": "A101", "offset": 2})
+    assert "items 3–3 of 3" in second and not set(rows) & set(second.splitlines())
+    names = {line.split("'")[1] for line in rows + second.splitlines()[1:]}
+    assert names == set(revit.three_views)
+    assert "past the end" in revit.error("list_sheets", {"sheet": "A101", "offset": 3})
+    assert "No sheet numbered or named 'Z9'" in revit.error("list_sheets", {"sheet": "Z9"})

@@ -77,9 +77,9 @@ TOOLSETS: tuple[Toolset, ...] = (
             "number them; tags, text notes and wall dimensions",
             frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "place_rooms", "get_room_info",
                        "renumber_elements", "tag_elements", "add_text_note", "dimension_walls"})),
-    Toolset("schedules", "create schedules, add fields, sort, filter, export and compare them; edit "
-            "parameters in Excel (export, then import the edits)",
-            frozenset({"create_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
+    Toolset("schedules", "create schedules, read their rows, add fields, sort, filter, export and compare them; "
+            "edit parameters in Excel (export, then import the edits)",
+            frozenset({"create_schedule", "read_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
                        "export_schedule", "compare_schedules", "export_parameters", "import_parameters"})),
     Toolset("qa", "check the model before issue: Revit's warnings, empty required parameters, duplicate "
             "Marks, naming, unplaced rooms and views, links and coordinates",

@@ -27,7 +27,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
-from paracore.tools.framework.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label
+from paracore.tools.framework.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label, view_type_name
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput, offset_field, page_of, working_set_output
@@ -43,6 +43,7 @@ OVERLAP = 1e-6                 # feet of paper two boxes may share (rounding) wi
 SHOWN_SHEETS = 15              # sheets listed by list_sheets (a page; offset reads the next)
 SHEETS_BUDGET = 1700           # characters of their rows
 SHOWN_VIEWS = 5                # views named per sheet
+SHOWN_SHEET_VIEWS = 20         # views listed, one a row, for list_sheets' one sheet (a page)
 LISTED_CHOICES = 12            # names listed in an error
 MAX_VIEWS = 50                 # views placed in one call
 NAME = 60                      # characters of a name quoted in a result
@@ -69,6 +70,7 @@ class PlaceViewsArgs(BaseModel):
 
 
 class ListSheetsArgs(BaseModel):
+    sheet: str | None = Field(None, description="Only this sheet (number or name): every view placed on it.")
     offset: int = offset_field()
 
 
@@ -439,8 +441,10 @@ def _check_sheet(ctx, sheet_id: int, new_ids: list[int], moved: int) -> str:
 def list_sheets(ctx, args: ListSheetsArgs):
     """List the project's sheets: number, name, title block and the views placed on each.
 
-    Many sheets: the count and the first ones by number.
+    Many sheets: the count and the first ones by number. With sheet: every view placed on that sheet.
     """
+    if args.sheet is not None:
+        return _sheet_views(ctx, find_sheet(ctx, args.sheet), args.offset)
     sheets = _sheets(ctx)
     if not sheets:
         return "The project has no sheets. Create one with create_sheet."
@@ -449,12 +453,29 @@ def list_sheets(ctx, args: ListSheetsArgs):
         placed = [ctx.doc.GetElement(i) for i in sheet.GetAllPlacedViews()]
         names = sorted(display_text(v.Name, NAME) for v in placed if v is not None)
         views = plural(len(names), "view") + (f" ({listed(names, SHOWN_VIEWS)})" if names else "")
+        if len(names) > SHOWN_VIEWS:
+            views = views[:-1] + f" (list_sheets with sheet '{display_text(sheet.SheetNumber, NAME)}' lists them))"
         label = f"{_sheet_label(sheet)} (id {ctx.id_value(sheet.Id)})"
         return f"- {label}: {_title_block_label(ctx, sheet)}; {views}"
 
     page = page_of(sheets, args.offset, row, SHEETS_BUDGET, SHOWN_SHEETS, "sheets")
     first = f"; the first {len(page.rows)} by number" if page.rest and not page.offset else ""
     lines = [plural(len(sheets), "sheet") + first + page.position() + ":", *page.rows]
+    if page.rest:
+        lines.append(page.next_hint())
+    return "\n".join(lines)
+
+
+def _sheet_views(ctx, sheet, offset: int) -> str:
+    """Every view placed on ``sheet``, by name, a page from ``offset``."""
+    placed = [v for v in (ctx.doc.GetElement(i) for i in sheet.GetAllPlacedViews()) if v is not None]
+    label = f"sheet '{_sheet_label(sheet)}' (id {ctx.id_value(sheet.Id)})"
+    if not placed:
+        return f"No views are placed on {label}. Place some with place_views_on_sheet."
+    placed.sort(key=lambda v: display_text(v.Name, NAME).casefold())
+    page = page_of(placed, offset, lambda v: f"- '{display_text(v.Name, NAME)}' · {view_type_name(v)} · id "
+                                             f"{ctx.id_value(v.Id)}", SHEETS_BUDGET, SHOWN_SHEET_VIEWS, "views")
+    lines = [f"{plural(len(placed), 'view')} on {label}{page.position()}:", *page.rows]
     if page.rest:
         lines.append(page.next_hint())
     return "\n".join(lines)

@@ -25,7 +25,8 @@ from paracore.tools.elements.layer_query import function_name, layers_of, variab
 from paracore.tools.framework.lookup import category_of, elements_by_id, id_sample, resolve_category, type_label
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, check_offset, offset_field, page_of
-from paracore.tools.framework.wording import plural
+from paracore.tools.framework.wording import listed, plural
+from paracore.revit import links
 
 LAYERED_CATEGORIES = ("Walls", "Floors", "Roofs", "Ceilings")   # the categories whose types have layers
 TYPES_BUDGET = 1700     # characters of the types' layer listings in one result
@@ -33,6 +34,8 @@ MAX_TYPES = 8           # types listed in one result (a type is a header and its
 TAKEOFF_BUDGET = 1300   # characters of takeoff rows in one result
 MAX_ROWS = 20
 LEFT_OUT_SHOWN = 8      # ids named of the elements a takeoff left out
+REFUSALS_SHOWN = 3      # links named that could not be taken off (the others counted)...
+REFUSAL_TEXT = 300      # ...each with this many characters of why
 
 _TYPE_HELP = "Type name ('Exterior - Brick on Block') or 'Family: Type' ('Basic Wall: Exterior - Brick on Block')."
 
@@ -54,6 +57,8 @@ class MaterialTakeoffArgs(BaseModel):
     level: str | None = Field(None, description="Only elements on this level, e.g. 'Level 1'.")
     group_by: Literal["material", "category", "type"] = Field(
         "material", description="One row per material, or per material and category, or per material and type.")
+    link: str | None = Field(None, description="Take off inside loaded links instead: a link's name or 'all'; "
+                                               "each row names its link.")
     offset: int = offset_field()
 
 
@@ -157,6 +162,7 @@ def _type_block(ctx, element_type) -> str:
 class _Row:
     material: str
     group: str | None
+    link: str | None = None       # the link's label, inside a link
     area: float = 0.0
     volume: float = 0.0
     elements: set = field(default_factory=set)
@@ -170,26 +176,16 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
     and the elements left out because Revit reports no material for them.
     """
     from Autodesk.Revit import DB
-    elements, searched = _takeoff_elements(ctx, args)
     rows: dict[tuple, _Row] = {}
     left_out: list = []
-    for element in elements:
-        material_ids = list(element.GetMaterialIds(False))
-        if not material_ids:
-            left_out.append(element)
-            continue
-        group = _group(ctx, element, args.group_by)
-        for material_id in material_ids:
-            material = ctx.doc.GetElement(material_id)
-            name = material.Name if material is not None else "<By Category>"
-            row = rows.setdefault((name, group), _Row(name, group))
-            row.area += element.GetMaterialArea(material_id, False)
-            row.volume += element.GetMaterialVolume(material_id)
-            row.elements.add(ctx.id_value(element.Id))
+    parts, searched, refused = _documents(ctx, args)
+    for doc_ctx, elements in parts:
+        _add_materials(doc_ctx, elements, args.group_by, rows, left_out)
     if not rows:
         return (f"No materials in the {searched}: Revit reports none for "
-                f"{plural(len(left_out), 'element')}{_left_out_ids(ctx, left_out)}.")
-    ordered = sorted(rows.values(), key=lambda r: (-r.volume, -r.area, r.material.casefold(), r.group or ""))
+                f"{plural(len(left_out), 'element')}{_left_out_ids(left_out)}." + _refused_note(refused))
+    ordered = sorted(rows.values(), key=lambda r: (-r.volume, -r.area, r.material.casefold(), r.group or "",
+                                                   r.link or ""))
     check_offset(args.offset, len(ordered), "rows")
     area_unit, volume_unit = _display(ctx, DB.SpecTypeId.Area), _display(ctx, DB.SpecTypeId.Volume)
     page = page_of(ordered, args.offset, lambda r: _takeoff_row(ctx, r, area_unit, volume_unit),
@@ -202,8 +198,52 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
         lines.append(page.next_hint("rows"))
     if left_out:
         lines.append(f"Left out (Revit reports no material): {plural(len(left_out), 'element')}"
-                     f"{_left_out_ids(ctx, left_out)}.")
-    return "\n".join(lines)
+                     f"{_left_out_ids(left_out)}.")
+    return "\n".join(lines) + _refused_note(refused)
+
+
+def _documents(ctx, args: MaterialTakeoffArgs) -> tuple[list, str, list[str]]:
+    """(context, elements) of each document to take off (this model, or each link ``args.link`` picks:
+    its own levels and types), what was searched, and why a link could not be."""
+    if args.link is None:
+        elements, searched = _takeoff_elements(ctx, args)
+        return [(ctx, elements)], searched, []
+    parts, names, refused, searched = [], [], [], ""
+    for link in links.chosen_links(ctx.doc, args.link):
+        link_ctx = ctx.in_link(link)
+        try:    # a level or type this link lacks: the other links may have it
+            elements, searched = _takeoff_elements(link_ctx, args)
+        except ToolError as error:
+            refused.append(f"'{link.label}': {error}")
+            continue
+        parts.append((link_ctx, elements))
+        names.append(f"'{link.label}'")
+    if not parts:
+        raise ToolError("Nothing could be taken off: " + _refusals(refused))
+    return parts, f"{searched} in {listed(names, 6)}", refused
+
+
+def _add_materials(ctx, elements, group_by: str, rows: dict, left_out: list) -> None:
+    """Each element's materials' areas and volumes (Revit's, in internal units) added to ``rows``; an
+    element Revit reports no material for goes to ``left_out``. Inside a link a row names the link."""
+    link = ctx.link.label if ctx.link is not None else None
+    for element in elements:
+        material_ids = list(element.GetMaterialIds(False))
+        if not material_ids:
+            left_out.append((ctx, element))
+            continue
+        group = _group(ctx, element, group_by)
+        for material_id in material_ids:
+            material = ctx.doc.GetElement(material_id)
+            name = material.Name if material is not None else "<By Category>"
+            row = rows.setdefault((name, group, link), _Row(name, group, link))
+            row.area += element.GetMaterialArea(material_id, False)
+            row.volume += element.GetMaterialVolume(material_id)
+            row.elements.add(ctx.shown_id(element.Id))
+
+
+def _refused_note(refused: list[str]) -> str:
+    return ("\nNot taken off: " + _refusals(refused)) if refused else ""
 
 
 def _takeoff_elements(ctx, args: MaterialTakeoffArgs) -> tuple[list, str]:
@@ -260,18 +300,24 @@ def _shown(value: float, unit: _Unit) -> str:
 
 def _takeoff_row(ctx, row: _Row, area_unit: _Unit, volume_unit: _Unit) -> str:
     group = f" · {shorten(row.group, 50)}" if row.group else ""
-    return (f"- {shorten(row.material, 56)}{group}: {_shown(row.area, area_unit)}, {_shown(row.volume, volume_unit)} "
+    link = f"'{shorten(row.link, 50)}' · " if row.link else ""
+    return (f"- {link}{shorten(row.material, 56)}{group}: {_shown(row.area, area_unit)}, {_shown(row.volume, volume_unit)} "
             f"· {plural(len(row.elements), 'element')}")
 
 
-def _left_out_ids(ctx, elements) -> str:
+def _left_out_ids(elements) -> str:
+    """ " (Doors 14): 164, 165, … and 4 more" of (context, element) pairs; ids inside a link as LINK:ID."""
     if not elements:
         return ""
     by_category = defaultdict(int)
-    for element in elements:
+    for _ctx, element in elements:
         by_category[category_of(element)] += 1
     kinds = ", ".join(f"{name} {count}" for name, count in sorted(by_category.items(), key=lambda kv: -kv[1])[:4])
-    ids = ", ".join(str(ctx.id_value(e.Id)) for e in elements[:LEFT_OUT_SHOWN])
+    ids = ", ".join(doc_ctx.shown_id(e.Id) for doc_ctx, e in elements[:LEFT_OUT_SHOWN])
     more = f" and {len(elements) - LEFT_OUT_SHOWN:,} more" if len(elements) > LEFT_OUT_SHOWN else ""
     return f" ({kinds}): {ids}{more}"
 
+
+def _refusals(refused: list[str]) -> str:
+    """Why links could not be taken off: the first few, each cut short, the others counted."""
+    return listed([shorten(reason, REFUSAL_TEXT) for reason in refused], REFUSALS_SHOWN, " | ")

@@ -14,17 +14,20 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from paracore.core.working_set import singular
-from paracore.tools.elements.element_query import SameCondition, build_query
+from paracore.tools.elements.element_query import SameCondition, build_query, shorten
 from paracore.tools.framework.lookup import elements_by_id, id_sample
 from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, MATERIAL, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, offset_field, page_of
-from paracore.tools.framework.wording import plural
+from paracore.tools.framework.wording import listed, plural
+from paracore.revit import links
 
 MAX_GROUPS = 20          # group rows on one page
 ROW_BUDGET = 1300        # characters of group rows in one result
 LEFT_OUT_IDS = 10        # ids of left-out elements named
 MAX_CONDITIONS = 20      # as search_elements
+REFUSALS_SHOWN = 3       # links named that could not be taken off (the others counted)...
+REFUSAL_TEXT = 300       # ...each with this many characters of why
 
 
 class GetQuantitiesArgs(BaseModel):
@@ -40,6 +43,8 @@ class GetQuantitiesArgs(BaseModel):
     conditions: list[SameCondition] | None = Field(None, max_length=MAX_CONDITIONS,
                                                description="As search_elements' conditions.")
     in_working_set: bool = Field(False, description="Take off the working set's elements instead.")
+    link: str | None = Field(None, description="Take off inside loaded links instead: a link's name or 'all'; "
+                                               "each group names its link.")
     offset: int = offset_field()
 
 
@@ -49,23 +54,53 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
     category's elements or the working set, optionally grouped, in display units; names the elements
     left out for having no value.
     """
-    elements, what = _elements(ctx, args)
     quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()
-    takeoff = take_off(ctx, elements, quantity, args.group_by, what)
+    if args.link is not None:
+        takeoff, counted, what, refused = _linked_takeoff(ctx, args, quantity)
+    else:
+        elements, what = _elements(ctx, args)
+        takeoff, counted, refused = take_off(ctx, elements, quantity, args.group_by, what), len(elements), []
     aggregates = _aggregates(args.aggregates, quantity)
-    lines = [_headline(ctx, takeoff, aggregates, elements, what, args.group_by)]
-    if args.group_by is not None:
-        lines += _group_rows(ctx, takeoff, aggregates, args.offset, args.group_by)
+    lines = [_headline(ctx, takeoff, aggregates, counted, what, args.group_by)]
+    if args.group_by is not None or len(takeoff.groups) > 1:     # links: a group each
+        lines += _group_rows(ctx, takeoff, aggregates, args.offset, args.group_by or "")
     if args.group_by is not None and args.group_by.strip().casefold() == MATERIAL and quantity is not None:
         lines.append("Each element is counted once, under all its materials: material_takeoff (materials "
                      "toolset) gives each material's own area and volume.")
     if takeoff.left_out:
-        lines.append(_left_out(ctx, takeoff, elements))
+        lines.append(_left_out(takeoff))
     if takeoff.other_kind:
         other = takeoff.other_kind
         lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
                      f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
+    if refused:
+        lines.append("Not taken off: " + _refusals(refused))
     return "\n".join(lines)
+
+
+def _linked_takeoff(ctx, args: GetQuantitiesArgs, quantity) -> tuple[Takeoff, int, str, list[str]]:
+    """The takeoff inside the links ``args.link`` picks, each link's elements read in its own document
+    (its levels, types, parameters) and its groups named by the link; figures in the host's units."""
+    if args.in_working_set:
+        raise ToolError("in_working_set takes off this model's working set: leave link out for it, or leave "
+                        "in_working_set false to take off inside links.")
+    merged, counted, whats, searched, refused = Takeoff(quantity), 0, [], [], []
+    for rank, link in enumerate(links.chosen_links(ctx.doc, args.link)):
+        link_ctx = ctx.in_link(link)
+        try:    # a level, type or parameter this link lacks: the other links may have it
+            elements, what = _elements(link_ctx, args)
+            part = take_off(link_ctx, elements, quantity, args.group_by, what)
+            merged.add_part(part, f"'{link.label}'", rank, lambda i, link=link: f"{link.id}:{i}")
+        except ToolError as error:
+            refused.append(f"'{link.label}': {error}")
+            continue
+        merged.quantity = part.quantity
+        counted += len(elements)
+        whats.append(what)
+        searched.append(f"'{link.label}'")
+    if not searched:
+        raise ToolError("Nothing could be taken off: " + _refusals(refused))
+    return merged, counted, f"{whats[0]} in {listed(searched, 6)}", refused
 
 
 def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str]:
@@ -108,7 +143,7 @@ def _counted(category: str | None, n: int) -> str:
     return f"{n:,} {singular(category) if n == 1 else category}"
 
 
-def _headline(ctx, takeoff: Takeoff, aggregates, elements, what: str, group_by) -> str:
+def _headline(ctx, takeoff: Takeoff, aggregates, total: int, what: str, group_by) -> str:
     """ "Volume of 7 Structural Foundations: sum 17.52 m³ (7 counted)."."""
     counted = takeoff.overall.count
     grouped = f", by {group_by.strip()}" if group_by is not None else ""
@@ -117,7 +152,7 @@ def _headline(ctx, takeoff: Takeoff, aggregates, elements, what: str, group_by) 
     figures = takeoff.figures(ctx, takeoff.overall, aggregates) if counted else "no element has a value"
     of = f"{_counted(takeoff.overall.category, counted)} counted"
     if takeoff.left_out or takeoff.other_kind:
-        of += f" of {len(elements):,}"
+        of += f" of {total:,}"
     return f"{takeoff.quantity} of {what}{grouped}: {figures} ({of})."
 
 
@@ -143,10 +178,15 @@ def _group_rows(ctx, takeoff: Takeoff, aggregates, offset: int, group_by: str) -
     return lines
 
 
-def _left_out(ctx, takeoff: Takeoff, elements) -> str:
+def _left_out(takeoff: Takeoff) -> str:
     left = takeoff.left_out
     return (f"Left out, no {takeoff.quantity} value: {plural(len(left), 'element', grouped=True)} "
             f"(ids {id_sample(left, LEFT_OUT_IDS, where='')}).")
+
+
+def _refusals(refused: list[str]) -> str:
+    """Why links could not be taken off: the first few, each cut short, the others counted."""
+    return listed([shorten(reason, REFUSAL_TEXT) for reason in refused], REFUSALS_SHOWN, " | ")
 
 
 __all__ = ["get_quantities", "GetQuantitiesArgs", "GROUPINGS"]

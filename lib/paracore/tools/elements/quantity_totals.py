@@ -45,6 +45,16 @@ class Tally:
     high: float = -math.inf
     category: str | None = ""     # the elements' category while they share one, then None
 
+    def merge(self, other: "Tally") -> None:
+        """Add another group's figures to this one's (a link's total to the takeoff's)."""
+        if not other.count:
+            return
+        self.category = other.category if self.category in ("", other.category) else None
+        self.count += other.count
+        self.total += other.total
+        self.low = min(self.low, other.low)
+        self.high = max(self.high, other.high)
+
     def add(self, value: float | None, category: str | None = None) -> None:
         self.count += 1
         self.category = category if self.category in ("", category) else None
@@ -80,6 +90,24 @@ class Takeoff:
 
     def ordered_groups(self) -> list[tuple[str, Tally]]:
         return sorted(self.groups.items(), key=lambda item: self.order[item[0]])
+
+    def add_part(self, part: "Takeoff", name: str, rank: int, shown_id) -> None:
+        """Add ``part`` (one link's takeoff) to this one: its groups named "``name`` · group" (the
+        whole part one group when it has none) and ranked ``rank``-th, its left-out ids written by
+        ``shown_id`` (LINK:ID). ToolError when its quantity is another kind of value than this one's."""
+        if self.parameter is None:
+            self.parameter = part.parameter
+        elif part.parameter is not None and not _same_kind(part.parameter, self.parameter):
+            raise ToolError(f"its {part.quantity} is another kind of value (another unit, or text) than in the other "
+                            "links, so they do not add up: take off one link at a time.")
+        self.overall.merge(part.overall)
+        groups = part.groups or ({name: part.overall} if part.overall.count else {})
+        for key, tally in groups.items():
+            shown = key if not part.groups else f"{name} · {key}"
+            self.groups.setdefault(shown, Tally()).merge(tally)
+            self.order[shown] = (rank, part.order.get(key, ()))
+        self.left_out += [shown_id(i) for i in part.left_out]
+        self.other_kind += [shown_id(i) for i in part.other_kind]
 
 
 def resolve_name(ctx, name: str, elements: list, where: str, purpose: str = "") -> str:
@@ -229,8 +257,9 @@ def format_figure(ctx, parameter, value: float) -> str:
     if parameter.StorageType == DB.StorageType.Integer:
         return f"{value:,.0f}"
     spec = parameter_spec(parameter)
-    if DB.UnitUtils.IsMeasurableSpec(spec):
-        return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, value, False)
+    if DB.UnitUtils.IsMeasurableSpec(spec):   # in the host's units when reading inside a link
+        units = (ctx.host_doc if ctx.link is not None else ctx.doc).GetUnits()
+        return DB.UnitFormatUtils.Format(units, spec, value, False)
     return f"{value:,.2f}"
 
 

@@ -135,6 +135,11 @@ class ElementInfoArgs(BaseModel):
     element_ids: HostOrLinkedIds | None = Field(
         None, description="Ids of the elements to describe. Leave null for the working set. " + HOST_OR_LINKED_HELP)
     linked_ids: LinkedIds = None
+    offset: int = offset_field()
+
+
+class PageArgs(BaseModel):
+    offset: int = offset_field()
 
 
 class GetParametersArgs(BaseModel):
@@ -414,7 +419,7 @@ def _search_links(ctx, args: SearchElementsArgs):
         for category, element in query.labelled():
             found.append(links.describe(link, element))
             by_category[category] += 1
-            if len(sample) < args.limit:
+            if args.offset < len(found) <= args.offset + args.limit:
                 sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
     if not searched:
         raise ToolError("Nothing could be searched: " + " | ".join(refused))
@@ -422,13 +427,14 @@ def _search_links(ctx, args: SearchElementsArgs):
     if not found:
         return (f"No elements match in {where}." + (" The working set was not changed." if args.to_working_set else "")
                 + _refused_note(refused))
+    check_offset(args.offset, len(found), "matches")
     summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
-    lines = [f"{summary} match in {where} (ids are LINK:ID; a link is read-only here):"]
-    rows = _fit(sample)
-    lines += rows
-    if len(found) > len(rows):
-        lines.append(f"- … and {_n(len(found) - len(rows))} more" + (" — in the working set." if args.to_working_set
-                                                                    else ". Use to_working_set to keep them all."))
+    page = Page(rows=_fit(sample), offset=args.offset, total=len(found))
+    lines = [f"{summary} match in {where}{page.position()} (ids are LINK:ID; a link is read-only here):"]
+    lines += page.rows
+    if page.rest:
+        lines.append(page.next_hint() + (" All are in the working set." if args.to_working_set
+                                         else " Use to_working_set to keep them all."))
     if args.to_working_set is None:
         return "\n".join(lines) + _refused_note(refused)
     sentence = (f"The working set is now these {_n(len(found))} linked elements." if args.to_working_set == "replace"
@@ -544,7 +550,10 @@ def get_element_info(ctx, args: ElementInfoArgs):
     documents = [(ctx, *_existing(ctx, ids))] if ids or not groups else []
     documents += [(link_ctx, elements, []) for link_ctx, elements in groups]
     if len(documents) == 1:
-        return _element_info(*documents[0]) + _unread_note(unread)
+        return _element_info(*documents[0], offset=args.offset) + _unread_note(unread)
+    if args.offset:
+        raise ToolError("offset pages one model's elements: pass this model's element_ids, or one link's "
+                        "LINK:ID ids, to page through them.")
     return _documents_info(documents) + _unread_note(unread)
 
 
@@ -590,14 +599,16 @@ def _unread_note(unread: list[str]) -> str:
             + ".") if unread else ""
 
 
-def _element_info(ctx, elements, missing, budget: int | None = None) -> str:
+def _element_info(ctx, elements, missing, budget: int | None = None, offset: int = 0) -> str:
     """A few elements in full (when that fits ``budget``, if given), else a count and a row each for
-    the first ones, within ``budget`` (the rows' default budget when None)."""
+    a page of them from ``offset``, within ``budget`` (the rows' default budget when None)."""
     # Worksharing is the host's: a link's elements are read-only here whoever owns them.
     worksets = user_worksets(ctx.doc) if ctx.link is None and ctx.doc.IsWorkshared else None
     if len(elements) <= DETAILED:
+        check_offset(offset, len(elements), "elements")
+        shown = elements[offset:]
         blocks = [_details(ctx, e) + (f"\n  {standing(ctx, e, worksets).text()}" if worksets is not None else "")
-                  for e in elements]
+                  for e in shown]
         text = "\n".join(blocks) + _missing_note(missing)
         if budget is None or len(text) <= budget:
             return text
@@ -606,10 +617,12 @@ def _element_info(ctx, elements, missing, budget: int | None = None) -> str:
     if worksets is not None:
         lines.append(_worksharing_summary(ctx, elements, worksets))
     head = sum(len(line) + 1 for line in lines) + 80    # the count lines, and the "… and N more" line
-    rows = _fit([_row(ctx, e) for e in elements[:MAX_ROWS]], max(budget - head, 0) if budget else ROW_BUDGET)
-    lines += rows
-    if len(elements) > len(rows):
-        lines.append(f"- … and {_n(len(elements) - len(rows))} more. Pass up to {DETAILED} ids to see them in full.")
+    page = page_of(elements, offset, lambda e: _row(ctx, e), max(budget - head, 0) if budget else ROW_BUDGET,
+                   MAX_ROWS, "elements")
+    lines[0] = lines[0][:-1] + page.position() + "."
+    lines += page.rows
+    if page.rest:
+        lines.append(f"{page.next_hint()} Pass up to {DETAILED} ids to see them in full.")
     return "\n".join(lines) + _missing_note(missing)
 
 
@@ -989,7 +1002,7 @@ def list_views(ctx, args: NameFilterArgs):
 
 
 @tool(working_set_policy="none")
-def get_selection(ctx, args: NoArgs):
+def get_selection(ctx, args: PageArgs):
     """Show what the user has selected in Revit: count by category and the first elements.
 
     The working set does not change; call add_selection_to_working_set to work on the selection.
@@ -998,17 +1011,17 @@ def get_selection(ctx, args: NoArgs):
     if not ids:
         return "Nothing is selected in Revit."
     elements, missing = elements_by_id(ctx, ids)
-    lines = [f"{plural(len(ids), 'element', grouped=True)} selected in Revit: {_summary(elements)}."]
-    rows = _fit([_row(ctx, e) for e in elements[:SAMPLE_ROWS]])
-    lines += rows
-    if len(elements) > len(rows):
-        lines.append(f"- … and {_n(len(elements) - len(rows))} more.")
+    page = page_of(elements, args.offset, lambda e: _row(ctx, e), ROW_BUDGET, SAMPLE_ROWS, "selected elements")
+    lines = [f"{plural(len(ids), 'element', grouped=True)} selected in Revit{page.position()}: {_summary(elements)}."]
+    lines += page.rows
+    if page.rest:
+        lines.append(page.next_hint())
     lines.append("To work on them, call add_selection_to_working_set.")
     return "\n".join(lines) + _missing_note(missing)
 
 
 @tool(working_set_policy="none")
-def get_warnings(ctx, args: NoArgs):
+def get_warnings(ctx, args: PageArgs):
     """List the model's Revit warnings (Manage > Warnings), grouped by message, with how many there are
     and a few of the element ids each concerns."""
     warnings = list(ctx.doc.GetWarnings())
@@ -1023,16 +1036,17 @@ def get_warnings(ctx, args: NoArgs):
         for element_id in warning.GetFailingElements():
             failing[ctx.id_value(element_id)] = None
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    lines = [f"{plural(len(warnings), 'warning', grouped=True)} of {plural(len(ordered), 'kind', grouped=True)}:"]
-    rows = []
-    for text, n in ordered[:WARNING_KINDS]:
+
+    def row(item) -> str:
+        text, n = item
         ids = list(groups[text])
-        row = f"- {_n(n)} × {shorten(text, 140)}"
-        if ids:
-            row += f" Elements ({_n(len(ids))}): {id_sample(ids, 6, where='')}"
-        rows.append(row)
-    shown = _fit(rows)
-    lines += shown
-    if len(ordered) > len(shown):
-        lines.append(f"- … and {len(ordered) - len(shown)} more kinds.")
+        line = f"- {_n(n)} × {shorten(text, 140)}"
+        return line + (f" Elements ({_n(len(ids))}): {id_sample(ids, 6, where='')}" if ids else "")
+
+    page = page_of(ordered, args.offset, row, ROW_BUDGET, WARNING_KINDS, "kinds of warning")
+    lines = [f"{plural(len(warnings), 'warning', grouped=True)} of {plural(len(ordered), 'kind', grouped=True)}"
+             f"{page.position()}:"]
+    lines += page.rows
+    if page.rest:
+        lines.append(page.next_hint("kinds"))
     return "\n".join(lines)

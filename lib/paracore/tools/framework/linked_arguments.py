@@ -62,7 +62,15 @@ def left_out_note(name: str, linked: Sequence[LinkedElement]) -> str:
     return f"{name} left out the working set's linked elements ({describe(linked)}): {_READ_ONLY}."
 
 
+DESCRIBED_KINDS = 8     # categories-in-links named; the others are counted (a result stays bounded)
+
+
 def describe(linked: Sequence[LinkedElement]) -> str:
-    """ "3 Doors in SampleHouse4.rvt, 1 Wall in duplex.rvt" """
-    counts = Counter((element.category, element.link_name or "a link") for element in linked)
-    return ", ".join(f"{count_label(n, category)} in {link}" for (category, link), n in counts.most_common())
+    """ "3 Doors in SampleHouse4.rvt, 1 Wall in duplex.rvt", the largest first; past DESCRIBED_KINDS
+    of them "… and N more in 4 other kinds"."""
+    counts = Counter((element.category, element.link_name or "a link") for element in linked).most_common()
+    text = ", ".join(f"{count_label(n, category)} in {link}" for (category, link), n in counts[:DESCRIBED_KINDS])
+    rest = counts[DESCRIBED_KINDS:]
+    if rest:
+        text += f", … and {sum(n for _, n in rest):,} more of {len(rest)} other kind{'s' if len(rest) != 1 else ''}"
+    return text

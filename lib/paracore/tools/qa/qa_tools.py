@@ -30,7 +30,7 @@ from paracore.core.working_set import singular
 from paracore.tools.elements.element_query import parameter_names, shorten
 from paracore.tools.framework.lookup import category_name, category_of, close_matches, resolve_category
 from paracore.tools.framework.registry import tool
-from paracore.tools.framework.results import ToolError, ToolOutput, working_set_output
+from paracore.tools.framework.results import Page, ToolError, ToolOutput, check_offset, offset_field, working_set_output
 from paracore.tools.worksharing.worksharing_tools import GRIDS_WORKSET, is_datum, is_model_element, user_worksets
 
 CHECKS = ("warnings", "empty_parameters", "duplicate_marks", "naming", "unplaced_rooms", "unplaced_views", "links",
@@ -73,6 +73,7 @@ class CheckModelArgs(BaseModel):
     to_working_set: FoundBy | None = Field(
         None, description="Replace the working set with ALL the elements this check found (e.g. "
                           "'empty_parameters', or 'standard'), so the next tool fixes them. Leave null to only look.")
+    offset: int = offset_field()
 
 
 @dataclass
@@ -128,7 +129,10 @@ def check_model(ctx, args: CheckModelArgs):
     results = [_RUNNERS[name](ctx, rules) for name in checks]
     if chosen_standards:
         results.append(_standard(ctx, chosen_standards))
-    text = _report(ctx, results)
+    if args.offset and len(results) != 1:
+        raise ToolError("offset pages one check's findings: give checks with that one check (e.g. "
+                        "['warnings']), or standard alone.")
+    text = _report(ctx, results, args.offset)
     if not args.to_working_set:
         return text
     chosen = next(r for r in results if r.check == args.to_working_set)
@@ -167,14 +171,18 @@ def _rules():
 # --- the report -----------------------------------------------------------------------------------
 
 
-def _report(ctx, results: list[CheckResult]) -> str:
+def _report(ctx, results: list[CheckResult], offset: int = 0) -> str:
     """One line per check, then as many findings under each as fit the budget, shared out a
-    finding at a time so that one noisy check (300 kinds of warnings) cannot hide the others."""
+    finding at a time so that one noisy check (300 kinds of warnings) cannot hide the others.
+    One check alone pages its findings from ``offset``."""
     found = [r for r in results if r.findings]
+    alone = len(results) == 1
+    if alone:
+        check_offset(offset, len(results[0].findings), "findings")
     head = (f"Checked '{display_text(ctx.doc.Title)}': {len(found)} of {len(results)} "
             f"check{'s' if len(results) != 1 else ''} found something.")
     ordered = found + [r for r in results if not r.findings]  # problems first
-    details = {r.check: [_finding_line(f) for f in sorted(r.findings, key=lambda f: -f.total)] for r in found}
+    details = {r.check: [_finding_line(f) for f in _by_size(r)[offset:]] for r in found}
     shown = dict.fromkeys(details, 0)
     # Room for each check's own line, and for a '… and N more' line under each that found something.
     used = len(head) + sum(len(_check_line(r)) + 1 for r in ordered) + MORE_LINE * len(found)
@@ -185,14 +193,22 @@ def _report(ctx, results: list[CheckResult]) -> str:
                 used += len(lines[rank]) + 1
     text = [head]
     for result in ordered:
-        text.append(_check_line(result))
         lines = details.get(result.check, [])
-        text += lines[:shown.get(result.check, 0)]
-        rest = sorted(result.findings, key=lambda f: -f.total)[shown.get(result.check, 0):]
-        if rest:
+        rows = lines[:shown.get(result.check, 0)]
+        page = Page(rows, offset, len(result.findings)) if alone else None
+        text.append(_check_line(result) + (page.position() if page and result.findings else ""))
+        text += rows
+        rest = _by_size(result)[offset + len(rows):]
+        if rest and page is not None:
+            text.append(page.next_hint("findings"))
+        elif rest:
             text.append(f"- … and {len(rest)} more finding{'s' if len(rest) != 1 else ''} "
                         f"({sum(f.total for f in rest):,} in all): check_model with this check alone lists more.")
     return "\n".join(text)
+
+
+def _by_size(result: CheckResult) -> list[Finding]:
+    return sorted(result.findings, key=lambda f: -f.total)
 
 
 def _check_line(result: CheckResult) -> str:

@@ -36,19 +36,23 @@ import csv
 from collections import Counter
 from pathlib import Path
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.tools.framework.export_files import csv_writer, export_target, file_stem, safe_cell, write_new
 from paracore.tools.framework.lookup import find_schedule
 from paracore.tools.framework.registry import tool
-from paracore.tools.framework.results import ToolError
+from paracore.tools.framework.results import ToolError, offset_field, page_of
 from paracore.tools.schedules.schedule_tools import COUNTED_ROWS, schedule_rows
 from paracore.tools.framework.wording import listed
 
 EXPORT_ROWS = 1_000_000     # rows written at most (a schedule this long is not a table anyone reads)
 SAMPLE_ROWS = 5             # rows quoted per kind of difference...
 SAMPLE_BUDGET = 350         # ...within this many characters each (three kinds: about 1,000 in all)
+PAGE_ROWS = 20              # rows of one kind listed a page (rows and offset)
+PAGE_BUDGET = 1300          # ...within this many characters
 SHOWN_COLUMNS = 6           # column names quoted per list
 CELL_TEXT = 40              # characters of one quoted cell
 ROW_TEXT = 160              # characters of one quoted row
@@ -71,6 +75,10 @@ class ExportScheduleArgs(BaseModel):
 class CompareSchedulesArgs(BaseModel):
     a: str = Field(description="Name or id of the first schedule (the 'before').")
     b: str = Field(description="Name or id of the second schedule (the 'after').")
+    rows: Literal["removed", "added", "changed"] | None = Field(
+        None, description="List every row of this kind of difference (a page; offset for the next) instead of a "
+                          "few of each.")
+    offset: int = offset_field()
 
 
 # --- export -----------------------------------------------------------------------------------------
@@ -160,9 +168,10 @@ def _listed(names: list[str]) -> str:
     return listed([f"'{display_text(n, CELL_TEXT)}'" for n in names], SHOWN_COLUMNS)
 
 
-def _sample(title: str, count: int, rows: list[str]) -> list[str]:
-    """ "Added (3):" and the first rows that fit in SAMPLE_BUDGET characters, then how many more."""
-    if not count:
+def _sample(kind: str, title: str, rows: list[str]) -> list[str]:
+    """ "Added (3):" and the first rows that fit in SAMPLE_BUDGET characters, then how many more and
+    how to list them all."""
+    if not rows:
         return []
     shown, used = [], 0
     for row in rows[:SAMPLE_ROWS]:
@@ -170,13 +179,36 @@ def _sample(title: str, count: int, rows: list[str]) -> list[str]:
             break
         shown.append(f"- {row}")
         used += len(row) + 3
-    lines = [f"{title} ({count}):"] + shown
-    if count > len(shown):
-        lines.append(f"- … and {count - len(shown)} more")
+    lines = [f"{title} ({len(rows)}):"] + shown
+    if len(rows) > len(shown):
+        lines.append(f"- … and {len(rows) - len(shown)} more (compare_schedules with rows '{kind}' lists them)")
     return lines
 
 
-def _compare_by_key(key: str, common: list[str], table_a, table_b) -> list[str]:
+def _differences(kinds: list[tuple[str, str, list[str]]], wanted: str | None, offset: int) -> list[str]:
+    """A few rows of each kind of difference ((kind, title, rows)), or every row of the ``wanted`` kind,
+    a page from ``offset``."""
+    if wanted is None:
+        if offset:
+            raise ToolError("offset pages one kind of row: give rows 'removed', 'added' or 'changed' too.")
+        return [line for kind, title, rows in kinds for line in _sample(kind, title, rows)]
+    found = next(((title, rows) for kind, title, rows in kinds if kind == wanted), None)
+    if found is None:
+        raise ToolError("Rows are matched by their whole text here (no shared column has unique values), so "
+                        "no row is 'changed': give rows 'removed' or 'added'.")
+    title, rows = found
+    if not rows:
+        if offset:
+            raise ToolError(f"No row was {wanted}, so there is no page at offset {offset}: leave offset out.")
+        return [f"No row was {wanted}."]
+    page = page_of(rows, offset, lambda row: f"- {row}", PAGE_BUDGET, PAGE_ROWS, "rows")
+    lines = [f"{title} ({len(rows)}){page.position()}:", *page.rows]
+    if page.rest:
+        lines.append(page.next_hint("rows"))
+    return lines
+
+
+def _compare_by_key(key: str, common: list[str], table_a, table_b) -> tuple[list[str], list]:
     a = {r[key].strip(): r for r in table_a}
     b = {r[key].strip(): r for r in table_b}
     removed = [r for k, r in a.items() if k not in b]
@@ -194,29 +226,28 @@ def _compare_by_key(key: str, common: list[str], table_a, table_b) -> list[str]:
             changed.append(display_text(f"{key} {k}: {shown}", ROW_TEXT))
     lines = [f"Rows matched by '{display_text(key, CELL_TEXT)}' (unique in both): {len(a)} in the first, "
              f"{len(b)} in the second; {len(removed)} removed, {len(added)} added, {len(changed)} changed."]
-    lines += _sample("Removed (only in the first)", len(removed), [_row([r[c] for c in common]) for r in removed])
-    lines += _sample("Added (only in the second)", len(added), [_row([r[c] for c in common]) for r in added])
-    lines += _sample("Changed", len(changed), changed)
-    return lines
+    return lines, [("removed", "Removed (only in the first)", [_row([r[c] for c in common]) for r in removed]),
+                   ("added", "Added (only in the second)", [_row([r[c] for c in common]) for r in added]),
+                   ("changed", "Changed", changed)]
 
 
-def _compare_by_content(common: list[str], table_a, table_b) -> list[str]:
+def _compare_by_content(common: list[str], table_a, table_b) -> tuple[list[str], list]:
     a = Counter(tuple(r[c] for c in common) for r in table_a)
     b = Counter(tuple(r[c] for c in common) for r in table_b)
     removed, added = list((a - b).elements()), list((b - a).elements())
     lines = [f"No shared column has unique values in both, so rows are matched by their whole text in the "
              f"shared columns: {len(table_a)} rows in the first, {len(table_b)} in the second; "
              f"{len(removed)} only in the first, {len(added)} only in the second."]
-    lines += _sample("Only in the first", len(removed), [_row(r) for r in removed])
-    lines += _sample("Only in the second", len(added), [_row(r) for r in added])
-    return lines
+    return lines, [("removed", "Only in the first", [_row(r) for r in removed]),
+                   ("added", "Only in the second", [_row(r) for r in added])]
 
 
 @tool(working_set_policy="none")
 def compare_schedules(ctx, args: CompareSchedulesArgs):
     """Compare two schedules: columns added or removed, and rows added, removed or changed from a
-    to b (counts and a short sample). Rows are matched by a column with unique values in both
-    (such as Mark), else by their whole text. The working set does not change.
+    to b (counts and a short sample; rows lists every row of one kind, paged). Rows are matched by a
+    column with unique values in both (such as Mark), else by their whole text. The working set does
+    not change.
     """
     first, second = find_schedule(ctx, args.a), find_schedule(ctx, args.b)
     if ctx.id_value(first.Id) == ctx.id_value(second.Id):
@@ -245,7 +276,9 @@ def compare_schedules(ctx, args: CompareSchedulesArgs):
     table_b = [{c: r.get(by_name_b[c.casefold()], "") for c in common}
                for r in (dict(zip(columns_b, row)) for row in rows_b)]
     key = _key_column(common, table_a, table_b)
-    lines += _compare_by_key(key, common, table_a, table_b) if key else _compare_by_content(common, table_a, table_b)
+    headline, kinds = (_compare_by_key(key, common, table_a, table_b) if key
+                       else _compare_by_content(common, table_a, table_b))
+    lines += headline + _differences(kinds, args.rows, args.offset)
     if table_a and _same_rows(common, table_a, table_b):
         lines.append("Same rows in the shared columns" + (" but in another order." if _order_differs(
             common, table_a, table_b) else "."))

@@ -1,4 +1,4 @@
-"""Schedule tools: create a schedule, add a field (column), sort it, filter it.
+"""Schedule tools: create a schedule, read its rows, add a field (column), sort it, filter it.
 
 Enough for "create a door schedule sorted by level with family and type and mark":
 create_schedule(category="Doors", fields=["Level", "Family and Type", "Mark"]) then
@@ -13,6 +13,8 @@ Each tool changes the schedule inside the executor's transaction (writes=True) a
 commit, re-reads it: the definition (fields in order, sort, filters) and the rows Revit computed
 (TableView.GetCellText on the body section), so the model is told what the schedule shows, with the
 totals of its numeric columns (``column_totals``).
+
+read_schedule reads a schedule the same way without changing it, its rows a page at a time (offset).
 
 Totals: ``totals`` turns on Revit's "Calculate totals" for the fields that are numbers and the grand
 total row with its title and count (ScheduleField.DisplayType, ScheduleDefinition.ShowGrandTotal); the
@@ -42,7 +44,7 @@ from paracore.tools.framework.lookup import (
 )
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
-from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.framework.results import Change, Page, ToolError, ToolOutput, check_offset, fit_rows, offset_field
 from paracore.tools.framework.wording import listed
 
 SHOWN_ROWS = 10          # rows quoted in a result
@@ -84,6 +86,11 @@ class ScheduleFieldArgs(BaseModel):
     field: str = Field(description="Field name as in Revit's Fields tab, e.g. 'Mark', 'Level', 'Family and Type'.")
     totals: bool = Field(False, description="Calculate the field's total in Revit's grand total row (a number: "
                                             "Area, Volume, Length, Count).")
+
+
+class ReadScheduleArgs(BaseModel):
+    schedule: str = Field(description="Name or id of the schedule, e.g. 'Door Schedule'.")
+    offset: int = offset_field()
 
 
 class SortScheduleArgs(BaseModel):
@@ -221,8 +228,9 @@ def _filter_value_text(ctx, schedule, field, flt) -> str:
     return "(no value)"
 
 
-def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
-    """Re-read a schedule: its fields in order, sort, filters, row count and first rows."""
+def describe_schedule(ctx, schedule_id: int, intro: str, offset: int | None = None) -> str:
+    """Re-read a schedule: its fields in order, sort, filters, row count and first rows. With ``offset``
+    (read_schedule) the rows are a page from there, and the result says how to read the next."""
     from Autodesk.Revit import DB
     schedule = ctx.doc.GetElement(ctx.element_id(schedule_id))
     if not isinstance(schedule, DB.ViewSchedule):
@@ -230,7 +238,7 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
     definition = schedule.Definition
     category = DB.Category.GetCategory(ctx.doc, definition.CategoryId)
     fields = _fields(schedule)
-    lines = [f"{intro} Schedule '{_clip(schedule.Name, ROW_TEXT)}' (id {schedule_id}, "
+    lines = [f"{intro + ' ' if intro else ''}Schedule '{_clip(schedule.Name, ROW_TEXT)}' (id {schedule_id}, "
              f"{category.Name if category is not None else 'no category'})."]
     if fields:
         lines.append("Fields (columns, in order): " + listed([_clip(f.GetName()) for f in fields], SHOWN_FIELDS) + ".")
@@ -251,27 +259,27 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
             parts.append(f"{_clip(field.GetName())} {word} {_clip(_filter_value_text(ctx, schedule, field, flt))}")
         lines.append("Filters: " + listed(parts, SHOWN_FIELDS, "; ") + ".")
     if fields:
-        headings, rows, rows_counted, truncated = counted_rows(schedule, SHOWN_ROWS)
+        start = offset or 0
+        headings, rows, rows_counted, truncated = counted_rows(schedule, start + SHOWN_ROWS)
         grand_total = grand_total_row(schedule)
         if grand_total is not None and not truncated:    # Revit's own row, not one of the elements'
             rows_counted -= 1
             rows = rows[:rows_counted]
         count = f"more than {rows_counted}" if truncated else str(rows_counted)
+        if offset:
+            check_offset(offset, rows_counted, "rows")
         if not rows:
             lines.append("It shows no rows" + (": no element passes the filters." if filters else
                                                f": the model has no {category.Name.lower()}." if category else "."))
         else:
-            shown, used = [], 0
-            for row in rows[:SHOWN_ROWS]:
-                text = _row_text(row)
-                if shown and used + len(text) + 1 > ROWS_BUDGET:
-                    break
-                shown.append(text)
-                used += len(text) + 1
-            lines.append(f"It shows {count} row{'s' if rows_counted != 1 else ''}"
-                         + (f"; the first {len(shown)}:" if rows_counted > len(shown) else ":"))
+            page = Page(fit_rows([_row_text(row) for row in rows[start:start + SHOWN_ROWS]], ROWS_BUDGET),
+                        start, rows_counted)
+            lines.append(f"It shows {count} row{'s' if rows_counted != 1 else ''}" + (
+                page.position() + ":" if start else f"; the first {len(page.rows)}:" if page.rest else ":"))
             lines.append(_row_text(headings))
-            lines += shown
+            lines += page.rows
+            if offset is not None and page.rest:
+                lines.append(page.next_hint("rows"))
             if grand_total is not None:
                 lines.append("Grand total row (Revit's totals): " + _row_text(grand_total))
             elif not truncated and (totals := column_totals(schedule)):
@@ -567,6 +575,16 @@ def _category_name(ctx, schedule) -> str:
     from Autodesk.Revit import DB
     category = DB.Category.GetCategory(ctx.doc, schedule.Definition.CategoryId)
     return category.Name if category is not None else "none"
+
+
+@tool(working_set_policy="none")
+def read_schedule(ctx, args: ReadScheduleArgs):
+    """Read a schedule: its fields, sort and filters, how many rows it shows, and its rows as Revit
+    shows them, a page at a time (offset for the next), with Revit's grand total row or the columns'
+    totals. Reads only; the working set does not change.
+    """
+    schedule = find_schedule(ctx, args.schedule)
+    return describe_schedule(ctx, ctx.id_value(schedule.Id), "", offset=args.offset)
 
 
 def _describe_add_field(ctx, args: ScheduleFieldArgs) -> str:

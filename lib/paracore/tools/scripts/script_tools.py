@@ -37,7 +37,7 @@ from paracore.tools.scripts.code_tools import BoundedOutput
 from paracore.tools.framework.errors import format_exception_for_model
 from paracore.tools.framework.forms import ApprovalForm, FormError
 from paracore.tools.framework.registry import tool
-from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.framework.results import Change, Page, ToolError, ToolOutput, check_offset, offset_field
 
 SCRIPT_KEY = "script"            # scratchpad key of the selected script
 OUTPUT_LIMIT = 4000              # characters of printed output kept
@@ -55,6 +55,7 @@ MAX_CHANGES = 50
 class FindScriptsArgs(BaseModel):
     query: str = Field(description="What the user wants to do, in their words, e.g. 'create a curved wall'.")
     limit: int = Field(5, ge=1, le=10, description="How many scripts to list at most.")
+    offset: int = offset_field()
 
 
 class ScriptArgs(BaseModel):
@@ -207,19 +208,22 @@ def find_scripts(ctx, args: FindScriptsArgs):
     picks one, call inspect_script with its name. If nothing fits, use the other tools.
     """
     library = default_library().refresh()
-    matches = library.search(args.query, args.limit)
     scripts = library.scripts
+    matches = library.search(args.query, len(scripts))   # all of them, ranked: the count, and any page
     if not matches:
         names = ", ".join(s.name for s in scripts[:20]) or "(none)"
         lines = [f"No script matches '{args.query}'. The library has {len(scripts)} "
                  f"script{'s' if len(scripts) != 1 else ''}: {names}. Try other words, or do it with the "
                  "other tools."]
     else:
-        lines = [f"{len(matches)} script{'s' if len(matches) != 1 else ''} match '{args.query}' (best first):"]
-        for rank, match in enumerate(matches, start=1):
-            script = match.script
-            names = ", ".join(p.name for p in script.parameters) or "none"
-            lines.append(f"{rank}. {script.name} — {script.summary} Parameters: {names}.")
+        check_offset(args.offset, len(matches), "matching scripts")
+        page = Page([_script_line(rank, match.script) for rank, match in
+                     enumerate(matches[args.offset:args.offset + args.limit], start=args.offset + 1)],
+                    args.offset, len(matches))
+        lines = [f"{len(matches)} script{'s' if len(matches) != 1 else ''} match '{args.query}' (best first)"
+                 f"{page.position()}:", *page.rows]
+        if page.rest:
+            lines.append(page.next_hint())
         lines.append("Ask the user which script to use (do not run it yet), then call inspect_script.")
     problems = library.problems
     if problems:
@@ -228,6 +232,11 @@ def find_scripts(ctx, args: FindScriptsArgs):
         lines.append(f"(Not offered, {len(problems)} problem{'s' if len(problems) != 1 else ''} in the script "
                      f"folders — tell the user if they ask about a missing script: {shown}{more}.)")
     return "\n".join(lines)
+
+
+def _script_line(rank: int, script) -> str:
+    names = ", ".join(p.name for p in script.parameters) or "none"
+    return f"{rank}. {script.name} — {script.summary} Parameters: {names}."
 
 
 # --- inspect and set ----------------------------------------------------------------------------------------

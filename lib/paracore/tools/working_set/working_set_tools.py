@@ -29,6 +29,13 @@ SHOWN_IDS = 20          # ids listed one per line by get_working_set
 ROW_BUDGET = 1300       # characters of those lines; the rest are paged (offset)
 
 
+def _member_line(ctx, linked, element) -> str:
+    """A working-set member's line: a linked element (LinkedElement) or one of this model's."""
+    if linked is not None:
+        return f"- {linked} {singular(linked.category)} in '{linked.link_name}'"
+    return _element_line(ctx, element)
+
+
 def _element_line(ctx, element) -> str:
     """ "- 312 Door 'M_Single-Flush: 0864 x 2032mm'": id, category, and type (with its family)."""
     from Autodesk.Revit import DB
@@ -116,24 +123,27 @@ def get_working_set(ctx, args: WorkingSetPageArgs):
     if not ids and not linked:
         return ("The working set is empty. Create elements, or call add_selection_to_working_set "
                 "after the user selects elements in Revit.")
+    elements, missing = elements_by_id(ctx, ids) if ids else ([], [])
+    # One listing, this model's elements then the linked ones, paged by one offset.
+    members = [(None, e) for e in elements] + [(e, None) for e in linked]
+    page = page_of(members, args.offset, lambda m: _member_line(ctx, *m), ROW_BUDGET, SHOWN_IDS, "elements")
+    host_rows = page.rows[:max(len(elements) - page.offset, 0)]
     lines = []
     if ids:
-        elements, missing = elements_by_id(ctx, ids)
-        page = page_of(elements, args.offset, lambda e: _element_line(ctx, e), ROW_BUDGET, SHOWN_IDS, "elements")
         lines.append(f"The working set holds {plural(len(ids), 'element')}{page.position()}: "
                      f"{category_summary(elements)}.")
-        lines += page.rows
-        if page.rest:
-            lines.append(page.next_hint("in the working set"))
-        if missing:
-            verb = "exists" if len(missing) == 1 else "exist"
-            lines.append(f"{plural(len(missing), 'id')} no longer {verb} in the model: {id_sample(missing, where='')}.")
+        lines += host_rows
     if linked:
-        lines.append(f"{'It also holds' if ids else 'The working set holds'} {_linked_sentence(linked)}, "
-                     "read-only here (write tools leave them out):")
-        lines += [f"- {element} {singular(element.category)} in '{element.link_name}'" for element in linked[:SHOWN_IDS]]
-        if len(linked) > SHOWN_IDS:
-            lines.append(f"- … and {len(linked) - SHOWN_IDS} more linked elements.")
+        linked_rows = page.rows[len(host_rows):]
+        lines.append(f"{'It also holds' if ids else 'The working set holds'} {_linked_sentence(linked)}"
+                     f"{'' if ids else page.position()}, read-only here (write tools leave them out)"
+                     + (":" if linked_rows else "."))
+        lines += linked_rows
+    if page.rest:
+        lines.append(page.next_hint("in the working set"))
+    if missing:
+        verb = "exists" if len(missing) == 1 else "exist"
+        lines.append(f"{plural(len(missing), 'id')} no longer {verb} in the model: {id_sample(missing, where='')}.")
     return "\n".join(lines)
 
 

@@ -80,12 +80,12 @@ def working_set_output(element_ids, operation: str = "replace", display_message:
 
 # --- paging: one mechanism for every listing tool -----------------------------------------------
 
-OFFSET_HELP = "The next page's offset, as a result names it."
-
-
 def offset_field():
-    """The ``offset`` argument every listing tool takes to page through what one result cannot show."""
-    return Field(0, ge=0, description=OFFSET_HELP)
+    """The ``offset`` argument every listing tool takes to page through what one result cannot show.
+
+    It has no description: a result that cuts its list says "call again with offset K", which is all
+    the model needs, and a description repeated on some twenty tools would be paid in every request."""
+    return Field(0, ge=0)
 
 
 @dataclass(frozen=True)

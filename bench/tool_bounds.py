@@ -272,6 +272,9 @@ def quantities_of_every_element(b: Bounds) -> None:
                               "aggregates": ["sum", "min", "max"]})       # 300 long type names
     b.call("get_quantities", {"quantity": "Volume", "group_by": "level"})   # thousands left out, named by a few
     b.call("get_quantities", {"category": "Walls", "quantity": "Comments"}, error=True)
+    b.call("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "room"})   # each wall's rooms
+    b.call("get_quantities", {"category": "Ceilings", "quantity": "Area", "group_by": "room"})
+    b.call("get_quantities", {"quantity": "Volume", "group_by": "material"})  # each element's materials
     b.all_walls()
     b.call("get_parameters", {"names": ["Area", "Volume", "Length", "Comments", "Mark", "Family and Type"],
                               "group_by": "type"})

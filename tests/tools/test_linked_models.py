@@ -366,3 +366,38 @@ def test_element_info_on_host_and_linked_elements_together_keeps_the_result_boun
     text, is_error = call(box, "get_element_info")
     assert not is_error and "(cut:" not in text and len(text) <= bound, (len(text), text[-400:])
     assert "'SampleHouse4.rvt : 1'" in text and "'duplex.rvt : 1'" in text   # every document shown or counted
+
+
+# --- issue 37's takeoffs on linked elements (trials: they read this model only) -----------------------------
+
+
+def test_a_takeoff_of_a_working_set_of_linked_elements_says_it_reads_this_model_and_what_reads_links(box):
+    """Issue 37 trials: get_quantities and get_type_layers on a working set holding 17 linked doors
+    said "The working set is empty"."""
+    call(box, "search_elements", {"category": "Doors", "link": "all", "to_working_set": "replace"})
+    assert len(box.session.working_set.linked) == 17 and not box.session.working_set.ids
+    said, is_error = call(box, "get_quantities", {"quantity": "Width", "in_working_set": True})
+    assert is_error and "empty" not in said, said
+    assert "17 linked elements" in said and "this model's elements only" in said, said
+    assert "get_parameters" in said and "totals" in said, said
+    said, is_error = call(box, "get_type_layers", {})
+    assert is_error and "empty" not in said and "17 linked elements" in said, said
+    shown, is_error = call(box, "get_parameters", {"names": ["Width"], "totals": True})   # the way it names
+    assert not is_error and "Totals: Width sum 12.36 m" in shown, shown
+
+
+def test_a_takeoff_of_a_mixed_working_set_names_the_linked_elements_it_left_out(box):
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "replace"})
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "add"})
+    said, is_error = call(box, "get_quantities", {"quantity": "Area", "in_working_set": True})
+    assert not is_error and "(17 Walls counted)" in said, said
+    assert said.splitlines()[-1].startswith("Not taken off: 3 linked elements (get_quantities reads this model's "
+                                            "elements only"), said
+
+
+@pytest.mark.parametrize("tool", ["get_quantities", "material_takeoff", "get_type_layers"])
+def test_asking_a_takeoff_for_a_link_says_it_reads_this_model_only_and_what_reads_links(box, tool):
+    """Issue 37 trials: get_quantities(link='duplex') was told only "link: unknown field"."""
+    said, is_error = call(box, tool, {"category": "Walls", "link": "duplex"})
+    assert is_error and "link: unknown field" in said, said
+    assert f"{tool} reads this model only" in said and "search_elements with link" in said, said

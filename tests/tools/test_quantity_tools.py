@@ -305,3 +305,22 @@ def duplex_rw_model(duplex):
             footing._state["params"] = {**footing._state["params"], "Length": "long"}
     duplex.call(make_text)
     return duplex
+
+
+def test_the_sum_does_not_depend_on_which_element_comes_first(duplex):
+    """Issue 37 trials: a working set whose first element is a door (its type's "Area" is text in the
+    duplex's IFC: PSet_Revit_Type_Other) was refused ("'Area' is text, which does not add up"), the
+    same elements with a wall first added the walls' areas up and named the door."""
+    door = duplex.ids(DB.BuiltInCategory.OST_Doors)[0]
+    walls = duplex.ids(DB.BuiltInCategory.OST_Walls)[:3]
+    expected = sum(wall_areas_m2(duplex)[w] for w in walls)
+    for order in ([door, *walls], [*walls, door]):
+        duplex.text("set_working_set", {"element_ids": order})
+        text = duplex.text("get_quantities", {"quantity": "Area", "in_working_set": True})
+        assert "(3 Walls counted of 4)" in text, text
+        assert figure(text, "sum", "m²") == pytest.approx(expected, abs=0.005)
+        assert text.splitlines()[-1] == ("Left out, their Area is another kind of value (text, another unit): "
+                                         f"1 element (ids {door}).")
+    duplex.text("set_working_set", {"element_ids": [door]})
+    error = duplex.error("get_quantities", {"quantity": "Area", "in_working_set": True})
+    assert "'Area' is text" in error

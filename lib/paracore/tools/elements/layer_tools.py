@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,7 @@ from paracore.core.display import display_text
 from paracore.core.units import format_length
 from paracore.tools.elements.element_query import build_query, shorten
 from paracore.tools.elements.layer_query import function_name, layers_of, variable_layer
+from paracore.tools.framework.linked_arguments import describe as describe_linked
 from paracore.tools.framework.lookup import category_of, elements_by_id, id_sample, resolve_category, type_label
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, check_offset, offset_field, page_of
@@ -46,6 +47,10 @@ class GetTypeLayersArgs(BaseModel):
                           "given. Leave null for the working set.")
     offset: int = offset_field()
 
+    UNKNOWN_FIELD_HINTS: ClassVar[dict[str, str]] = {"link": (
+        "get_type_layers reads this model only, not links. search_elements with link and layer finds a link's "
+        "elements by their types' layers.")}
+
 
 class MaterialTakeoffArgs(BaseModel):
     category: str | None = Field(
@@ -55,6 +60,10 @@ class MaterialTakeoffArgs(BaseModel):
     group_by: Literal["material", "category", "type"] = Field(
         "material", description="One row per material, or per material and category, or per material and type.")
     offset: int = offset_field()
+
+    UNKNOWN_FIELD_HINTS: ClassVar[dict[str, str]] = {"link": (
+        "material_takeoff reads this model only, not links. search_elements with link finds a link's elements "
+        "(by category, type, level and layer), get_parameters with totals adds up their values.")}
 
 
 # --- get_type_layers ------------------------------------------------------------------------------------
@@ -105,8 +114,12 @@ def _types_asked(ctx, args: GetTypeLayersArgs) -> tuple[list, str]:
             types = [t for t in types if ctx.id_value(t.Id) in query.type_ids]
         return types, ""
     if not args.element_ids:
-        raise ToolError("Say which types: give type_name, category (Walls, Floors, Roofs, Ceilings) or element_ids "
-                        "(the working set is empty).")
+        linked = ctx.session.working_set.linked
+        held = (f"the working set holds only {plural(len(linked), 'linked element', grouped=True)} "
+                f"({describe_linked(linked)}), and get_type_layers reads this model's types only"
+                if linked else "the working set is empty")
+        raise ToolError(f"Say which types: give type_name, category (Walls, Floors, Roofs, Ceilings) or element_ids "
+                        f"({held}).")
     elements, missing = elements_by_id(ctx, args.element_ids)
     found: dict[int, object] = {}
     for element in elements:

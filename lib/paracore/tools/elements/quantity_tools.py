@@ -11,10 +11,13 @@ Revit is imported inside the functions only, so this module imports without Revi
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, Field
 
 from paracore.core.working_set import singular
 from paracore.tools.elements.element_query import Condition, build_query
+from paracore.tools.framework.linked_arguments import describe as describe_linked
 from paracore.tools.framework.lookup import elements_by_id, id_sample
 from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.framework.registry import tool
@@ -25,6 +28,8 @@ MAX_GROUPS = 20          # group rows on one page
 ROW_BUDGET = 1300        # characters of group rows in one result
 LEFT_OUT_IDS = 10        # ids of left-out elements named
 MAX_CONDITIONS = 20      # as search_elements
+# Linked elements in the working set are not taken off (Revit links are other documents): what reads them
+_READS_HOST_ONLY = "get_quantities reads this model's elements only; get_parameters with names and totals adds up linked ones"
 
 
 class GetQuantitiesArgs(BaseModel):
@@ -42,6 +47,10 @@ class GetQuantitiesArgs(BaseModel):
     in_working_set: bool = Field(False, description="Take off the working set's elements instead.")
     offset: int = offset_field()
 
+    UNKNOWN_FIELD_HINTS: ClassVar[dict[str, str]] = {"link": (
+        "get_quantities reads this model only, not links. To add up a value inside a link: search_elements with "
+        "link and to_working_set, then get_parameters with names and totals (it reads linked elements).")}
+
 
 @tool(working_set_policy="none")
 def get_quantities(ctx, args: GetQuantitiesArgs):
@@ -49,7 +58,7 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
     category's elements or the working set, optionally grouped, in display units; names the elements
     left out for having no value.
     """
-    elements, what = _elements(ctx, args)
+    elements, what, linked = _elements(ctx, args)
     quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()
     takeoff = take_off(ctx, elements, quantity, args.group_by, what)
     aggregates = _aggregates(args.aggregates, quantity)
@@ -62,13 +71,22 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
         other = takeoff.other_kind
         lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
                      f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
+    if linked:
+        lines.append(f"Not taken off: {plural(len(linked), 'linked element', grouped=True)} "
+                     f"({_READS_HOST_ONLY}: {describe_linked(linked)}).")
     return "\n".join(lines)
 
 
-def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str]:
-    """The elements to take off, and what they are called in an error ("Walls", "the working set")."""
+def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str, list]:
+    """The elements to take off, what they are called in an error ("Walls", "the working set"), and
+    the working set's linked elements, which are not taken off (named in the result)."""
+    linked = list(ctx.session.working_set.linked) if args.in_working_set else []
     if args.in_working_set:
         ids = list(ctx.session.working_set.ids)
+        if not ids and linked:
+            raise ToolError(f"The working set holds only {plural(len(linked), 'linked element', grouped=True)} "
+                            f"({describe_linked(linked)}), and {_READS_HOST_ONLY}. Or leave in_working_set false to "
+                            "take off this model's elements.")
         if not ids:
             raise ToolError("The working set is empty. Leave in_working_set false to take off the model's "
                             "elements, or put elements in the working set first (search_elements).")
@@ -88,7 +106,7 @@ def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str]:
         raise ToolError(f"No {query.category_label or 'elements'} to take off{where}"
                         + (" in the working set" if args.in_working_set else "")
                         + ". Check the category and filters with search_elements.")
-    return elements, what + (f" {criteria}" if criteria else "")
+    return elements, what + (f" {criteria}" if criteria else ""), linked
 
 
 def _aggregates(asked, quantity) -> list[str]:

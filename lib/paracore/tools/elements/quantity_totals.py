@@ -15,6 +15,7 @@ Revit is imported inside the functions only, so this module imports without Revi
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -101,16 +102,18 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
                                 f" Or give quantity '{COUNT}' to count the elements.")
     group = grouping(ctx, group_by, elements, where)
     takeoff = Takeoff(quantity)
-    for element in elements:
+    read = [(element, find_parameter(ctx, element, quantity) if quantity is not None else None)
+            for element in elements]
+    kinds = [_kind(parameter) if parameter is not None else None for _element, parameter in read]
+    if quantity is not None:
+        takeoff.parameter, added = _reference(read, kinds)
+    for (element, parameter), kind in zip(read, kinds):
         value = None
         if quantity is not None:
-            parameter = find_parameter(ctx, element, quantity)
-            if parameter is not None and takeoff.parameter is None:
-                takeoff.parameter = _summable(parameter)
             if parameter is None or not parameter.HasValue:
                 takeoff.left_out.append(ctx.id_value(element.Id))
                 continue
-            if not _same_kind(parameter, takeoff.parameter):    # "Area" as text on some elements
+            if kind != added:    # "Area" as text on some elements, an area on the others
                 takeoff.other_kind.append(ctx.id_value(element.Id))
                 continue
             value = (parameter.AsDouble() if parameter.StorageType == DB.StorageType.Double
@@ -124,30 +127,53 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
     return takeoff
 
 
-def _same_kind(parameter, first) -> bool:
-    """Whether ``parameter`` adds up with ``first``: the same storage type and spec (a length with
-    lengths, never an area, a number or text of the same name)."""
-    return parameter.StorageType == first.StorageType and parameter_spec(parameter) == parameter_spec(first)
+def _kind(parameter) -> tuple:
+    """What adds up with what: the storage type and the spec (a length with lengths, never an area, a
+    number or text of the same name)."""
+    spec = parameter_spec(parameter)
+    return parameter.StorageType, spec.TypeId if spec is not None else None
+
+
+def _reference(read: list, kinds: list) -> tuple[Any, tuple | None]:
+    """The parameter whose kind the takeoff adds up, and that kind: of the kinds that add up, the one
+    most elements hold (the first met on a tie), whichever element comes first; (None, None) when no
+    element has the parameter. A NotANumber when no kind adds up."""
+    counts: Counter = Counter(kind for kind in kinds if kind is not None)
+    samples: dict = {}
+    for (_element, parameter), kind in zip(read, kinds):
+        if kind is not None:
+            samples.setdefault(kind, parameter)
+    for kind, _count in counts.most_common():
+        if _adds_up(samples[kind]):
+            return samples[kind], kind
+    if samples:
+        raise _not_a_number(next(iter(samples.values())))
+    return None, None
 
 
 class NotANumber(ToolError):
     """The parameter's values do not add up (text, yes/no, a choice, a reference)."""
 
 
-def _summable(parameter):
-    """The parameter, if its values add up; else a ToolError saying what to do instead."""
+def _adds_up(parameter) -> bool:
+    """Whether the parameter's values add up: a Double, or an Integer that is a plain number."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.Double:
+        return True
+    return (storage == DB.StorageType.Integer and not is_yes_no(parameter)
+            and (parameter.AsValueString() or "") in ("", str(parameter.AsInteger())))
+
+
+def _not_a_number(parameter) -> NotANumber:
+    """The refusal for a parameter that does not add up, saying what to do instead."""
     from Autodesk.Revit import DB
     name = parameter.Definition.Name
     storage = parameter.StorageType
-    if storage == DB.StorageType.Double:
-        return parameter
-    if storage == DB.StorageType.Integer and not is_yes_no(parameter) and \
-            (parameter.AsValueString() or "") in ("", str(parameter.AsInteger())):
-        return parameter
     kind = {DB.StorageType.String: "text", DB.StorageType.ElementId: "a reference to another element"}.get(
         storage, "yes/no" if is_yes_no(parameter) else "a choice shown by its name")
-    raise NotANumber(f"'{name}' is {kind}, which does not add up: count the elements by it instead "
-                    f"(quantity '{COUNT}', group_by '{name}').")
+    return NotANumber(f"'{name}' is {kind}, which does not add up: count the elements by it instead "
+                      f"(quantity '{COUNT}', group_by '{name}').")
 
 
 def grouping(ctx, group_by: str | None, elements: list, where: str):

@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
+from paracore.core.working_set import count_label
 from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
 from paracore.tools.framework.reach import refuse_out_of_reach
 from paracore.tools.framework.read_back import ReadBack
@@ -212,6 +213,9 @@ def get_room_info(ctx, args: RoomInfoArgs):
     # Named room_ids (not element_ids), so the registry does not inject the working set: the
     # default is done here, the same way.
     ids = list(dict.fromkeys(ctx.session.working_set.ids if args.room_ids is None else args.room_ids))
+    if args.room_ids is not None and not ids:
+        raise ToolError("room_ids is empty: give the rooms' ids (search_elements with category 'Rooms' finds them), "
+                        "or leave room_ids null for the rooms in the working set.")
     found, missing = elements_by_id(ctx, ids)
     rooms = [e for e in found if _is_room(e)]
     if not rooms:
@@ -290,7 +294,7 @@ def _room_lines(ctx, room, contents) -> str:
             f"id {ctx.id_value(c.Id)} at {_length_text(ctx, _ceiling_height(c, bottom))}" for c in ceilings[:4]) + ")"
     if inside:
         head += "; in it: " + ", ".join(
-            f"{len(items)} {items[0].Category.Name} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
+            f"{count_label(len(items), items[0].Category.Name)} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
             for name, items in sorted(inside.items(), key=lambda kv: -len(kv[1]))[:6])
     return head
 

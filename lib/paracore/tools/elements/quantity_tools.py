@@ -58,7 +58,7 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
     category's elements or the working set, optionally grouped, in display units; names the elements
     left out for having no value.
     """
-    elements, what, linked = _elements(ctx, args)
+    elements, what, linked, not_compared = _elements(ctx, args)
     quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()
     takeoff = take_off(ctx, elements, quantity, args.group_by, what)
     aggregates = _aggregates(args.aggregates, quantity)
@@ -71,15 +71,17 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
         other = takeoff.other_kind
         lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
                      f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
+    lines += not_compared
     if linked:
         lines.append(f"Not taken off: {plural(len(linked), 'linked element', grouped=True)} "
                      f"({_READS_HOST_ONLY}: {describe_linked(linked)}).")
     return "\n".join(lines)
 
 
-def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str, list]:
-    """The elements to take off, what they are called in an error ("Walls", "the working set"), and
-    the working set's linked elements, which are not taken off (named in the result)."""
+def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str, list, list[str]]:
+    """The elements to take off, what they are called in an error ("Walls", "the working set"), the
+    working set's linked elements, which are not taken off (named in the result), and the conditions'
+    notes on elements they did not apply to (ElementQuery.not_compared)."""
     linked = list(ctx.session.working_set.linked) if args.in_working_set else []
     if args.in_working_set:
         ids = list(ctx.session.working_set.ids)
@@ -106,7 +108,7 @@ def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str, list]:
         raise ToolError(f"No {query.category_label or 'elements'} to take off{where}"
                         + (" in the working set" if args.in_working_set else "")
                         + ". Check the category and filters with search_elements.")
-    return elements, what + (f" {criteria}" if criteria else ""), linked
+    return elements, what + (f" {criteria}" if criteria else ""), linked, query.not_compared()
 
 
 def _aggregates(asked, quantity) -> list[str]:

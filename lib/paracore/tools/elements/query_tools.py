@@ -354,7 +354,7 @@ def search_elements(ctx, args: SearchElementsArgs):
     if args.room is not None:
         criteria = ", ".join(part for part in (criteria, f"in room '{display_text(args.room, 40)}'") if part)
     if not count:
-        return _no_match(ctx, query, label, criteria, args.to_working_set)
+        return "\n".join([_no_match(ctx, query, label, criteria, args.to_working_set), *query.not_compared()])
 
     verb = "matches" if count == 1 else "match"
     header = f"{_category_words(count, label)} {verb}"
@@ -371,6 +371,7 @@ def search_elements(ctx, args: SearchElementsArgs):
         else:
             lines.append(f"{page.next_hint()} To act on all {_n(count)}, call search_elements again "
                          "with the same arguments and to_working_set 'replace' (or 'add').")
+    lines += query.not_compared()
     if not keep_ids:
         return "\n".join(lines)
     summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))

@@ -170,3 +170,20 @@ def test_the_default_takeoff_covers_walls_floors_roofs_and_ceilings(revit):
     text = revit.text("material_takeoff", {"level": "Level 1"})
     assert text.startswith("Material takeoff of the walls, floors, roofs and ceilings on Level 1, by material")
     assert len(text) <= BOUND
+
+
+def test_a_category_or_level_without_elements_is_said_so_not_searched_for_parameters(monkeypatch):
+    """Issue 37 trials, on SampleHouse4 (no structural foundations): material_takeoff said "No materials in
+    the structural foundations: Revit reports none for 0 elements", and search_elements with a condition
+    on them "No parameter 'Volume' on Structural Foundations: no elements to read parameters from" where
+    the same search without the condition says the model has none."""
+    monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
+    house = Revit(RevitHost().open("SampleHouse4"))
+    assert not house.instances(DB.BuiltInCategory.OST_StructuralFoundation)
+    text = house.text("material_takeoff", {"category": "Structural Foundations"})
+    assert text == "The model has no structural foundations: nothing to take off.", text
+    text = house.text("material_takeoff", {"category": "Walls", "level": "Roof"})
+    assert text == "The model has no walls on Roof: nothing to take off.", text
+    text = house.text("search_elements", {"category": "Structural Foundations",
+                                          "conditions": [{"parameter": "Volume", "op": ">", "value": 2}]})
+    assert text == "No Structural Foundations match (where Volume > 2). The model has no Structural Foundations.", text

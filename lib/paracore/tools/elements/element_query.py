@@ -292,7 +292,10 @@ def build_query(ctx, *, category: str | None = None, level: str | None = None,
             sample = elements[:NAME_SAMPLE]
             everything = lambda: iter(elements)  # noqa: E731
         where = where or query.category_label or "the elements searched"
-        query.conditions = [_compile(ctx, c, sample, everything, where) for c in conditions]
+        if sample:
+            query.conditions = [_compile(ctx, c, sample, everything, where) for c in conditions]
+        else:   # nothing to search (a category or level without elements): no names to check them against
+            query.conditions = [_CompiledCondition(ctx, c.parameter, c.op, c.value) for c in conditions]
     return query
 
 

@@ -184,6 +184,8 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
     """
     from Autodesk.Revit import DB
     elements, searched = _takeoff_elements(ctx, args)
+    if not elements:
+        return f"The model has no {searched}: nothing to take off."
     rows: dict[tuple, _Row] = {}
     left_out: list = []
     for element in elements:

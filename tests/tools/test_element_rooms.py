@@ -163,3 +163,29 @@ def test_room_info_counts_what_is_in_a_room_in_words_and_an_empty_list_says_what
     assert re.fullmatch(r"6 Furniture \([\d, …and more]+\), 1 Window \(\d+\), 1 Floor \(\d+\)", contents), contents
     message = revit.error("get_room_info", {"room_ids": []})
     assert "0 elements" not in message and "room_ids is empty" in message, message
+
+
+def test_room_areas_are_in_the_projects_area_unit_whatever_its_length_unit():
+    """Issue 37 trials: get_room_info chose m² or ft² from the length unit: a project in US survey feet
+    showing areas in SF got "30.14 m²" for A102, one in feet and inches showing m² got "324.4 ft²". The
+    area is the room's own, converted here (1 ft = 0.3048 m)."""
+    revit = DuplexRevit("duplex")
+    try:
+        room = room_ids(revit)["A102"]
+        square_feet = revit.call(lambda: revit.doc.GetElement(DB.ElementId(room)).Area)
+        for length, area, shown in (("UsSurveyFeet", "SquareFeet", f"{square_feet:.2f} SF"),
+                                    ("FeetFractionalInches", "SquareMeters", f"{square_feet * 0.3048 ** 2:.2f} m²")):
+            def set_units(length=length, area=area):
+                doc = revit.doc
+                transaction = DB.Transaction(doc, "units")
+                transaction.Start()
+                units = doc.GetUnits()
+                units.SetFormatOptions(DB.SpecTypeId.Length, DB.FormatOptions(getattr(DB.UnitTypeId, length), 0.01))
+                units.SetFormatOptions(DB.SpecTypeId.Area, DB.FormatOptions(getattr(DB.UnitTypeId, area), 0.01))
+                doc.SetUnits(units)
+                transaction.Commit()
+            revit.call(set_units)
+            info = revit.text("get_room_info", {"room_ids": [room]})
+            assert info.startswith(f"1 room, total area {shown}:") and f": area {shown}, perimeter" in info, info
+    finally:
+        revit.close()

@@ -182,7 +182,6 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
     face of its element, its volume that area times its thickness), with the number of elements counted
     and the elements left out because Revit reports no material for them.
     """
-    from Autodesk.Revit import DB
     elements, searched = _takeoff_elements(ctx, args)
     if not elements:
         return f"The model has no {searched}: nothing to take off."
@@ -206,9 +205,7 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
                 f"{plural(len(left_out), 'element')}{_left_out_ids(ctx, left_out)}.")
     ordered = sorted(rows.values(), key=lambda r: (-r.volume, -r.area, r.material.casefold(), r.group or ""))
     check_offset(args.offset, len(ordered), "rows")
-    area_unit, volume_unit = _display(ctx, DB.SpecTypeId.Area), _display(ctx, DB.SpecTypeId.Volume)
-    page = page_of(ordered, args.offset, lambda r: _takeoff_row(ctx, r, area_unit, volume_unit),
-                   TAKEOFF_BUDGET, MAX_ROWS, "rows")
+    page = page_of(ordered, args.offset, lambda r: _takeoff_row(ctx, r), TAKEOFF_BUDGET, MAX_ROWS, "rows")
     counted = {element_id for row in rows.values() for element_id in row.elements}
     by = {"material": "material", "category": "material and category", "type": "material and type"}[args.group_by]
     lines = [f"Material takeoff of the {searched}, by {by}: {plural(len(ordered), 'row')} from "
@@ -249,34 +246,18 @@ def _group(ctx, element, group_by: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Unit:
-    unit_type: object
-    symbol: str
-
-
-def _display(ctx, spec) -> _Unit:
-    """The project's display unit of ``spec`` (areas, volumes), and its symbol."""
-    options = ctx.doc.GetUnits().GetFormatOptions(spec)
-    unit = options.GetUnitTypeId()
-    stem = unit.TypeId.split(":")[-1].split("-")[0]
-    return _Unit(unit, _SYMBOLS.get(stem, stem))
-
-
-_SYMBOLS = {"squareMeters": "m²", "squareFeet": "ft²", "squareMillimeters": "mm²", "squareCentimeters": "cm²",
-            "cubicMeters": "m³", "cubicFeet": "ft³", "cubicMillimeters": "mm³", "cubicCentimeters": "cm³",
-            "cubicYards": "yd³", "liters": "L"}
-
-
-def _shown(value: float, unit: _Unit) -> str:
+def _shown(ctx, spec, value: float) -> str:
+    """An area or volume (internal units) as the project shows that spec: its unit, rounding and
+    symbol (UnitFormatUtils.Format, as get_quantities' totals and Revit's schedules write it)."""
     from Autodesk.Revit import DB
-    return f"{DB.UnitUtils.ConvertFromInternalUnits(value, unit.unit_type):,.2f} {unit.symbol}"
+    return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, value, False)
 
 
-def _takeoff_row(ctx, row: _Row, area_unit: _Unit, volume_unit: _Unit) -> str:
+def _takeoff_row(ctx, row: _Row) -> str:
+    from Autodesk.Revit import DB
     group = f" · {shorten(row.group, 50)}" if row.group else ""
-    return (f"- {shorten(row.material, 56)}{group}: {_shown(row.area, area_unit)}, {_shown(row.volume, volume_unit)} "
-            f"· {plural(len(row.elements), 'element')}")
+    return (f"- {shorten(row.material, 56)}{group}: {_shown(ctx, DB.SpecTypeId.Area, row.area)}, "
+            f"{_shown(ctx, DB.SpecTypeId.Volume, row.volume)} · {plural(len(row.elements), 'element')}")
 
 
 def _left_out_ids(ctx, elements) -> str:

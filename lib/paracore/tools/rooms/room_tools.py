@@ -46,7 +46,6 @@ ROOM_BUDGET = 1700         # characters of room lines in one result (results are
 MAX_RENUMBER = 5_000       # elements renumbered in one call
 MAX_PATH = 2_000           # elements ordered along_path (the walk is quadratic)
 ORDER_TOLERANCE = 0.01     # ft (3 mm): X closer than this counts as the same column
-SQ_M = 0.09290304          # square metres per square foot
 NAME = 40                  # characters of a name quoted in a result
 
 _IDS = "Revit element ids (integers). Leave null to use the working set."
@@ -88,9 +87,10 @@ class RenumberArgs(BaseModel):
 
 
 def area_text(ctx, square_feet: float) -> str:
-    if ctx.length_unit in ("ft", "in"):
-        return f"{square_feet:.1f} ft²"
-    return f"{square_feet * SQ_M:.2f} m²"
+    """An area as the project shows areas (Manage > Project Units: its unit, rounding and symbol), which
+    need not follow its length unit (US survey feet with SF, feet and inches with m²)."""
+    from Autodesk.Revit import DB
+    return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), DB.SpecTypeId.Area, square_feet, False)
 
 
 def _length_text(ctx, feet: float) -> str:

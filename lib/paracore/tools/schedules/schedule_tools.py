@@ -282,7 +282,9 @@ def describe_schedule(ctx, schedule_id: int, intro: str) -> str:
 
 def calculate_totals(schedule, fields) -> list[str]:
     """Revit's "Calculate totals" on each of ``fields`` that adds up (ScheduleField.DisplayType Totals)
-    and its grand total row with title and count (ScheduleDefinition.ShowGrandTotal...): the names totaled."""
+    and its grand total row with title and count (ScheduleDefinition.ShowGrandTotal...): the names totaled.
+    The title and count take the row's first cell, so when the first column is totaled they are left
+    off and the cell keeps that column's total (the result counts the rows itself)."""
     from Autodesk.Revit import DB
     totaled = []
     for field in fields:
@@ -291,8 +293,10 @@ def calculate_totals(schedule, fields) -> list[str]:
             totaled.append(field.GetName())
     definition = schedule.Definition
     definition.ShowGrandTotal = True
-    definition.ShowGrandTotalTitle = True
-    definition.ShowGrandTotalCount = True
+    in_order = _fields(schedule)
+    labelled = not (in_order and in_order[0].DisplayType == DB.ScheduleFieldDisplayType.Totals)
+    definition.ShowGrandTotalTitle = labelled
+    definition.ShowGrandTotalCount = labelled
     return totaled
 
 

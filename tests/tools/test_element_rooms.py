@@ -189,3 +189,21 @@ def test_room_areas_are_in_the_projects_area_unit_whatever_its_length_unit():
             assert info.startswith(f"1 room, total area {shown}:") and f": area {shown}, perimeter" in info, info
     finally:
         revit.close()
+
+
+def test_a_rooms_name_already_in_its_number_is_said_once_and_no_walls_are_not_listed():
+    """Issue 37 trials, SampleHouse4 (its rooms are numbered "1 - Living room", named "Living room"):
+    get_room_info said "1 - Living room Living room" and, of the roof space bounded by no wall,
+    "bounded by 0 walls () and 1 other element"; get_quantities grouped walls under
+    "1 - Living room Living room"."""
+    house = DuplexRevit("SampleHouse4")
+    try:
+        rooms = room_ids(house)
+        info = house.text("get_room_info", {"room_ids": [rooms["1 - Living room"], rooms["4 - Roof"]]})
+        assert f"- 1 - Living room (id {rooms['1 - Living room']}) on Ground Floor" in info, info
+        assert "Living room Living room" not in info and "Roof Roof" not in info, info
+        assert "bounded by 1 other element;" in info and "0 walls" not in info, info
+        walls = house.text("get_quantities", {"category": "Walls", "group_by": "room"})
+        assert "- 1 - Living room, 2 - Bedroom · 1 Wall" in walls, walls
+    finally:
+        house.close()

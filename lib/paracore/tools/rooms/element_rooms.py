@@ -336,4 +336,12 @@ def room_label(room) -> str:
     number = display_text(room.Number or "", 20)
     name = room.LookupParameter("Name")
     name = display_text(name.AsString() or "", 40) if name is not None else ""
-    return " ".join(part for part in (number, name) if part) or f"room {id_value(room.Id)}"
+    return number_and_name(number, name) or f"room {id_value(room.Id)}"
+
+
+def number_and_name(number: str, name: str) -> str:
+    """ "A101 Living"; the number alone when it already ends with the name (a firm numbering its
+    rooms "1 - Living room" and naming them "Living room")."""
+    if number and name and number.casefold().endswith(name.casefold()):
+        return number
+    return " ".join(part for part in (number, name) if part)

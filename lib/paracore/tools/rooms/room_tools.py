@@ -35,7 +35,7 @@ from paracore.tools.framework.lookup import elements_by_id, find_level, id_sampl
 from paracore.tools.framework.reach import refuse_out_of_reach
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
-from paracore.tools.rooms.element_rooms import RoomFinder, room_heights
+from paracore.tools.rooms.element_rooms import RoomFinder, number_and_name, room_heights
 from paracore.tools.framework.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
                                     working_set_output)
 from paracore.tools.framework.wording import plural
@@ -107,8 +107,8 @@ def room_label(ctx, room) -> str:
     from Autodesk.Revit import DB
     name = room.get_Parameter(DB.BuiltInParameter.ROOM_NAME)
     name = name.AsString() if name is not None else ""
-    return f"{display_text(room.Number or '(no number)', NAME)} {display_text(name or '(no name)', NAME)} " \
-           f"(id {ctx.id_value(room.Id)})"
+    shown = number_and_name(display_text(room.Number or '(no number)', NAME), display_text(name or '(no name)', NAME))
+    return f"{shown} (id {ctx.id_value(room.Id)})"
 
 
 # --- place_rooms ---------------------------------------------------------------------------------------
@@ -282,9 +282,9 @@ def _room_lines(ctx, room, contents) -> str:
     if not segments:
         head += "; not enclosed (no bounding walls)"
     else:
-        head += f"; bounded by {plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"
-        if others:
-            head += f" and {plural(others, 'other element')}"
+        bounds = ([f"{plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"] if walls else []) + \
+                 ([plural(others, 'other element')] if others else [])
+        head += "; bounded by " + " and ".join(bounds)
     inside = dict(contents.get(ctx.id_value(room.Id), {}))
     doors = [ctx.id_value(d.Id) for d in inside.pop("OST_Doors", [])]
     head += f"; {plural(len(doors), 'door')}" + (f" ({id_sample(doors, 6, '')})" if doors else "")

@@ -225,3 +225,14 @@ def test_a_takeoff_is_in_the_projects_area_and_volume_units_as_revit_shows_them(
     shown_volume = float(re.fullmatch(volume_text, volume_part).group(1).replace(",", ""))
     assert shown_area == pytest.approx(area, abs=accuracy / 2 + 1e-9), row
     assert shown_volume == pytest.approx(volume, abs=accuracy / 2 + 1e-9), row
+
+
+def test_a_type_name_no_layered_type_has_lists_the_layered_types(revit):
+    """Issue 37 trials: get_type_layers(type_name='Exterior Brick') listed every type of the model
+    ("2.5mm Arial, A1 metric: A1, A3 metric: A3, …"): text and title block types have no layers."""
+    error = revit.error("get_type_layers", {"type_name": "Exterior Brick"})
+    assert error.startswith("No wall, floor, roof or ceiling type named 'Exterior Brick'."), error
+    assert "Did you mean 'Basic Wall: Exterior - Brick on Block'" in error, error
+    assert "Arial" not in error and "A1 metric" not in error, error
+    said = revit.error("get_type_layers", {"type_name": "M_Single-Flush: 0864 x 2032mm"})
+    assert "only they have layers" in said, said      # a door type: it exists, but has no layers

@@ -23,7 +23,7 @@ from paracore.core.units import format_length
 from paracore.tools.elements.element_query import build_query, shorten
 from paracore.tools.elements.layer_query import function_name, layers_of, variable_layer
 from paracore.tools.framework.linked_arguments import describe as describe_linked
-from paracore.tools.framework.lookup import category_of, elements_by_id, id_sample, resolve_category, type_label
+from paracore.tools.framework.lookup import _no_such_type, category_of, elements_by_id, id_sample, resolve_category, type_label
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, check_offset, offset_field, page_of
 from paracore.tools.framework.wording import plural
@@ -110,7 +110,14 @@ def _types_asked(ctx, args: GetTypeLayersArgs) -> tuple[list, str]:
         types = [t for bic in categories
                  for t in DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsElementType()]
         if args.type_name is not None:
-            query = build_query(ctx, category=args.category, type_name=args.type_name)
+            try:
+                query = build_query(ctx, category=args.category, type_name=args.type_name)
+            except ToolError:
+                if args.category is not None:
+                    raise
+                # no type of any category has that name: the layered types are the choices, not text styles
+                labels = sorted({type_label(t) for t in types if layers_of(ctx, t) is not None})
+                raise ToolError(_no_such_type("wall, floor, roof or ceiling type", args.type_name, labels)) from None
             types = [t for t in types if ctx.id_value(t.Id) in query.type_ids]
         return types, ""
     if not args.element_ids:

@@ -324,3 +324,17 @@ def test_the_sum_does_not_depend_on_which_element_comes_first(duplex):
     duplex.text("set_working_set", {"element_ids": [door]})
     error = duplex.error("get_quantities", {"quantity": "Area", "in_working_set": True})
     assert "'Area' is text" in error
+
+
+def test_groups_by_a_number_are_in_its_order_not_its_texts(duplex):
+    """Issue 37 trials: grouped by Length, the walls' groups came as texts sort ("1.08 m", "10.01 m",
+    "2.20 m"), so the page after the first twenty was no longer "the longer walls"."""
+    lengths = []
+    offset = 0
+    while offset is not None:
+        text = duplex.text("get_quantities", {"category": "Walls", "group_by": "Length", "offset": offset})
+        lengths += [float(m) for m in re.findall(r"^- Length = ([\d.]+) m · ", text, re.MULTILINE)]
+        following = re.search(r"call again with offset (\d+)", text)
+        offset = int(following[1]) if following else None
+    assert len(lengths) == len(set(lengths)) > 20
+    assert lengths == sorted(lengths), lengths

@@ -205,8 +205,22 @@ def grouping(ctx, group_by: str | None, elements: list, where: str):
     def by_parameter(element):
         parameter = find_parameter(ctx, element, name)
         value = display_value(parameter) if parameter is not None else "(no such parameter)"
-        return f"{display_text(name, 40)} = {value}", (int(value.startswith("(")), 0.0, value.casefold())
+        return f"{display_text(name, 40)} = {value}", (int(value.startswith("(")), _number_of(parameter),
+                                                       value.casefold())
     return by_parameter
+
+
+def _number_of(parameter) -> float:
+    """A number's value, so that groups by a length or an area come in its order ("2.20 m" before
+    "10.01 m"), not in their texts'; 0 for text, choices, yes/no and no value (by their text then)."""
+    from Autodesk.Revit import DB
+    if parameter is None or not parameter.HasValue:
+        return 0.0
+    if parameter.StorageType == DB.StorageType.Double:
+        return parameter.AsDouble()
+    if parameter.StorageType == DB.StorageType.Integer and _adds_up(parameter):   # not a choice ("Interior")
+        return float(parameter.AsInteger())
+    return 0.0
 
 
 def _keyed(name: str, none: str | None) -> tuple[str, tuple]:

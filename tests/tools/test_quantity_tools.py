@@ -338,3 +338,14 @@ def test_groups_by_a_number_are_in_its_order_not_its_texts(duplex):
         offset = int(following[1]) if following else None
     assert len(lengths) == len(set(lengths)) > 20
     assert lengths == sorted(lengths), lengths
+
+
+def test_an_offset_without_groups_and_a_layer_or_room_filter_of_the_working_set_say_what_to_give(duplex):
+    """Issue 37 trials: get_quantities(offset=40) without group_by answered the same one total, the
+    offset silently dropped; filter_working_set(layer=…) / (room=…) was told only "unknown field"."""
+    error = duplex.error("get_quantities", {"category": "Walls", "quantity": "Area", "offset": 40})
+    assert "offset pages the groups" in error and "group_by" in error, error
+    for field, value in (("layer", {"function": "Finish 1"}), ("room", "A102")):
+        said = duplex.call_error("filter_working_set", {field: value})
+        assert f"- {field}: unknown field. filter_working_set keeps by category, level, type_name and conditions" in said
+        assert f"search_elements with {field}" in said, said

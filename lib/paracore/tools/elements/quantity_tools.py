@@ -58,6 +58,9 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
     category's elements or the working set, optionally grouped, in display units; names the elements
     left out for having no value.
     """
+    if args.offset and args.group_by is None:
+        raise ToolError("offset pages the groups: give group_by too ('element' lists each element's value, "
+                        "20 a page), or leave offset 0 for the total.")
     elements, what, linked, not_compared = _elements(ctx, args)
     quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()
     takeoff = take_off(ctx, elements, quantity, args.group_by, what)

@@ -14,7 +14,7 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -128,6 +128,11 @@ class FilterWorkingSetArgs(BaseModel):
     type_name: str | None = Field(None, description="Keep only elements of this type. " + _TYPE_HELP)
     conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS,
                                                description="Keep only elements meeting all these. " + _CONDITIONS_HELP)
+
+    UNKNOWN_FIELD_HINTS: ClassVar[dict[str, str]] = {
+        field: (f"filter_working_set keeps by category, level, type_name and conditions; search_elements with "
+                f"{field} finds the elements {what} (to_working_set 'replace' makes them the working set).")
+        for field, what in (("layer", "whose types have such a layer"), ("room", "in a room"))}
 
 
 class ElementInfoArgs(BaseModel):

@@ -236,3 +236,12 @@ def test_a_type_name_no_layered_type_has_lists_the_layered_types(revit):
     assert "Arial" not in error and "A1 metric" not in error, error
     said = revit.error("get_type_layers", {"type_name": "M_Single-Flush: 0864 x 2032mm"})
     assert "only they have layers" in said, said      # a door type: it exists, but has no layers
+
+
+@pytest.mark.parametrize("unit, words", [("Inches", "inches"), ("FeetFractionalInches", "feet and inches"),
+                                         ("UsSurveyFeet", "US survey feet"), ("Millimeters", "mm")])
+def test_the_layers_unit_is_named_in_words(revit, unit, words):
+    """Issue 37 trials: in a project in inches the header read "(thicknesses in in; …)"."""
+    _project_units(revit, Length=(unit, 0.01))
+    text = revit.text("get_type_layers", {"type_name": "Exterior - Brick on Block"})
+    assert text.startswith(f"1 layered type (thicknesses in {words}; "), text

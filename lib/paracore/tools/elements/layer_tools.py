@@ -35,6 +35,9 @@ TAKEOFF_BUDGET = 1300   # characters of takeoff rows in one result
 MAX_ROWS = 20
 LEFT_OUT_SHOWN = 8      # ids named of the elements a takeoff left out
 
+# The project's length unit in a header: "thicknesses in mm", never "in in"
+_UNIT_WORDS = {"ft": "feet and inches", "in": "inches", "usft": "US survey feet"}
+
 _TYPE_HELP = "Type name ('Exterior - Brick on Block') or 'Family: Type' ('Basic Wall: Exterior - Brick on Block')."
 
 
@@ -89,7 +92,8 @@ def get_type_layers(ctx, args: GetTypeLayersArgs):
     layered.sort(key=lambda t: (category_of(t), type_label(t).casefold()))
     page = page_of(layered, args.offset, lambda t: _type_block(ctx, t), TYPES_BUDGET, MAX_TYPES, "types")
     header = (f"{plural(len(layered), 'layered type', grouped=True)}{page.position()} "
-              f"(thicknesses in {ctx.length_unit}; a wall's layers exterior side first, the others top first):")
+              f"(thicknesses in {_UNIT_WORDS.get(ctx.length_unit, ctx.length_unit)}; a wall's layers exterior side "
+              "first, the others top first):")
     lines = [header, *page.rows]
     if page.rest:
         lines.append(page.next_hint("types"))

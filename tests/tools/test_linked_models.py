@@ -401,3 +401,27 @@ def test_asking_a_takeoff_for_a_link_says_it_reads_this_model_only_and_what_read
     said, is_error = call(box, tool, {"category": "Walls", "link": "duplex"})
     assert is_error and "link: unknown field" in said, said
     assert f"{tool} reads this model only" in said and "search_elements with link" in said, said
+
+
+def test_a_number_in_a_condition_inside_a_link_is_in_the_hosts_units_as_lengths_are(box):
+    """Issue 37 trials: the host in feet and square feet, SampleHouse4 linked in metres. A length in a
+    condition was read in the host's unit (a context in a link keeps the host's units) but an area in
+    the link's: "Area > 500" inside the link meant 500 m², where the host (and the model) mean 500 SF
+    (46.45 m²). SampleHouse4's rooms: 51.99, 15.42, 8.69 and 76.47 m²."""
+    from Autodesk.Revit import DB
+
+    def imperial():
+        transaction = DB.Transaction(box.doc, "units")
+        transaction.Start()
+        units = box.doc.GetUnits()
+        units.SetFormatOptions(DB.SpecTypeId.Length, DB.FormatOptions(DB.UnitTypeId.FeetFractionalInches, 1 / 256))
+        units.SetFormatOptions(DB.SpecTypeId.Area, DB.FormatOptions(DB.UnitTypeId.SquareFeet, 0.01))
+        box.doc.SetUnits(units)
+        transaction.Commit()
+    box.on_main_thread(imperial)
+    text, is_error = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
+                                                   "conditions": [{"parameter": "Area", "op": ">", "value": 500}]})
+    assert not is_error and text.startswith("2 Rooms match in 'SampleHouse4.rvt : 1'"), text
+    text, is_error = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
+                                                   "conditions": [{"parameter": "Area", "op": ">", "value": "40 m"}]})
+    assert is_error and "Area" in text, text     # an area is a number in the project's units, not a length

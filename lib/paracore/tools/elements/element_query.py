@@ -631,9 +631,11 @@ class _CompiledCondition:
         return compare
 
     def _double_target(self, spec) -> tuple[float, float]:
-        """The value in internal units, and the tolerance of = (half the displayed rounding)."""
+        """The value in internal units, and the tolerance of = (half the displayed rounding). A number
+        is in the project's units: inside a link, the host's (as a length is: ToolContext.length)."""
         from Autodesk.Revit import DB
-        units = self.ctx.doc.GetUnits()
+        host = self.ctx.host_doc if getattr(self.ctx, "link", None) is not None else self.ctx.doc
+        units = host.GetUnits()
         options = _format_options(units, spec)
         is_length = spec is not None and spec == DB.SpecTypeId.Length
         is_angle = spec is not None and spec == DB.SpecTypeId.Angle

@@ -7,6 +7,8 @@ duplex's doors have the same ids as the host's: nothing here may mix them up.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paracore.core.linked import LinkedElement, parse_linked
@@ -172,7 +174,7 @@ def test_a_wrong_link_name_lists_the_links_and_an_unloaded_link_says_how_to_relo
 
 def test_a_level_only_one_link_has_searches_that_link_and_says_which_it_could_not(box):
     text, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "level": "Level 1"})
-    assert not is_error and "match in 'duplex.rvt : 1'" in text
+    assert not is_error and "match (on Level 1) in 'duplex.rvt : 1'" in text
     assert "Not searched: 'SampleHouse4.rvt : 1':" in text
 
 
@@ -421,7 +423,29 @@ def test_a_number_in_a_condition_inside_a_link_is_in_the_hosts_units_as_lengths_
     box.on_main_thread(imperial)
     text, is_error = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
                                                    "conditions": [{"parameter": "Area", "op": ">", "value": 500}]})
-    assert not is_error and text.startswith("2 Rooms match in 'SampleHouse4.rvt : 1'"), text
+    assert not is_error and text.startswith("2 Rooms match (where Area > 500) in 'SampleHouse4.rvt : 1'"), text
     text, is_error = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
                                                    "conditions": [{"parameter": "Area", "op": ">", "value": "40 m"}]})
     assert is_error and "Area" in text, text     # an area is a number in the project's units, not a length
+
+
+def test_a_search_inside_links_pages_with_offset_and_says_what_it_searched_for(box):
+    """Issue 37 trials: search_elements with link dropped offset (offset 10 gave the first ten doors
+    again) and its header left out the criteria ("24 Walls match in …" for Length > 5 m; "No elements
+    match in …" for rooms over 500 m²)."""
+    first, _ = call(box, "search_elements", {"category": "Doors", "link": "all"})
+    second, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "offset": 10})
+    assert not is_error, second
+    first_ids = re.findall(r"^- (\d+:\d+) Door", first, re.MULTILINE)
+    second_ids = re.findall(r"^- (\d+:\d+) Door", second, re.MULTILINE)
+    assert len(first_ids) == 10 and len(second_ids) == 7 and not set(first_ids) & set(second_ids), second
+    assert "— items 11–17 of 17" in second.splitlines()[0], second
+    assert "call again with offset 10" in first, first
+    past, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "offset": 17})
+    assert is_error and "past the end" in past, past
+    walls, _ = call(box, "search_elements", {"category": "Walls", "link": "all",
+                                             "conditions": [{"parameter": "Length", "op": ">", "value": "5 m"}]})
+    assert walls.startswith("24 Walls match (where Length > '5 m') in "), walls
+    none, _ = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
+                                            "conditions": [{"parameter": "Area", "op": ">", "value": 500}]})
+    assert none.startswith("No Rooms match (where Area > 500) in 'SampleHouse4.rvt : 1'."), none

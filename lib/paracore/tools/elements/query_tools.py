@@ -402,10 +402,12 @@ def _room_condition(ctx, text: str | None):
 
 
 def _search_links(ctx, args: SearchElementsArgs):
-    """search_elements inside the links ``args.link`` picks: each link's own levels and types."""
+    """search_elements inside the links ``args.link`` picks: each link's own levels and types; paged
+    with offset over the links' matches in order, as a search of this model is."""
     if args.in_active_view:
         raise ToolError("in_active_view reads this model's active view; leave it false to search inside links.")
-    found, sample, searched, refused = [], [], [], []
+    found, sample, searched, refused, notes = [], [], [], [], []
+    criteria = category_label = None
     by_category: Counter = Counter()
     for link in links.chosen_links(ctx.doc, args.link):
         link_ctx = ctx.in_link(link)
@@ -416,24 +418,31 @@ def _search_links(ctx, args: SearchElementsArgs):
             refused.append(f"'{link.label}': {error}")
             continue
         searched.append(link.label)
+        criteria = query.criteria() if criteria is None else criteria
+        category_label = category_label or query.category_label
         for category, element in query.labelled():
             found.append(links.describe(link, element))
             by_category[category] += 1
-            if len(sample) < args.limit:
+            if args.offset < len(found) <= args.offset + args.limit:
                 sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
+        notes += [note for note in query.not_compared() if note not in notes]
     if not searched:
         raise ToolError("Nothing could be searched: " + " | ".join(refused))
     where = listed([f"'{label}'" for label in searched], 6)
+    searched_for = f" ({criteria})" if criteria else ""
     if not found:
-        return (f"No elements match in {where}." + (" The working set was not changed." if args.to_working_set else "")
-                + _refused_note(refused))
+        return "\n".join([f"No {category_label or 'elements'} match{searched_for} in {where}."
+                          + (" The working set was not changed." if args.to_working_set else ""), *notes]) \
+            + _refused_note(refused)
+    check_offset(args.offset, len(found), "matches")
     summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
-    lines = [f"{summary} match in {where} (ids are LINK:ID; a link is read-only here):"]
-    rows = _fit(sample)
-    lines += rows
-    if len(found) > len(rows):
-        lines.append(f"- … and {_n(len(found) - len(rows))} more" + (" — in the working set." if args.to_working_set
-                                                                    else ". Use to_working_set to keep them all."))
+    page = Page(rows=_fit(sample), offset=args.offset, total=len(found))
+    lines = [f"{summary} match{searched_for} in {where}{page.position()} (ids are LINK:ID; a link is read-only here):",
+             *page.rows]
+    if page.rest:
+        lines.append(page.next_hint() + (" All are in the working set." if args.to_working_set
+                                         else " Use to_working_set to keep them all."))
+    lines += notes
     if args.to_working_set is None:
         return "\n".join(lines) + _refused_note(refused)
     sentence = (f"The working set is now these {_n(len(found))} linked elements." if args.to_working_set == "replace"

@@ -449,3 +449,16 @@ def test_a_search_inside_links_pages_with_offset_and_says_what_it_searched_for(b
     none, _ = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
                                             "conditions": [{"parameter": "Area", "op": ">", "value": 500}]})
     assert none.startswith("No Rooms match (where Area > 500) in 'SampleHouse4.rvt : 1'."), none
+
+
+def test_totals_inside_a_link_name_the_linked_elements_they_left_out_as_link_ids(box):
+    """Issue 37 trials: get_parameters' totals on SampleHouse4's walls (linked) said "Volume … (5 of 7 with
+    a value; without: 77, 78)": the curtain walls' ids without their link, which in the host are other
+    elements; and its groups' overflow pointed to get_quantities, which reads this model only."""
+    ids = link_ids(box)
+    call(box, "search_elements", {"category": "Walls", "link": "SampleHouse4", "to_working_set": "replace"})
+    text, is_error = call(box, "get_parameters", {"names": ["Area", "Volume"], "totals": True, "group_by": "room"})
+    assert not is_error, text
+    link = ids["SampleHouse4"]
+    assert f"(5 of 7 with a value; without: {link}:77, {link}:78)" in text, text
+    assert "get_quantities with group_by" not in text, text

@@ -62,8 +62,8 @@ class Takeoff:
     overall: Tally = field(default_factory=Tally)
     groups: dict[str, Tally] = field(default_factory=dict)
     order: dict[str, Any] = field(default_factory=dict)   # group -> its sort key
-    left_out: list[int] = field(default_factory=list)     # ids of elements without a value
-    other_kind: list[int] = field(default_factory=list)   # ids whose parameter of that name is another kind
+    left_out: list[str] = field(default_factory=list)     # ids (as shown: LINK:ID in a link) without a value
+    other_kind: list[str] = field(default_factory=list)   # ids whose parameter of that name is another kind
 
     def figure(self, ctx, tally: Tally, aggregate: str) -> str:
         """ "sum 17.52 m³", "count 7", "min 0.59 m³"; "count" is the elements counted."""
@@ -111,10 +111,10 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
         value = None
         if quantity is not None:
             if parameter is None or not parameter.HasValue:
-                takeoff.left_out.append(ctx.id_value(element.Id))
+                takeoff.left_out.append(ctx.shown_id(element.Id))
                 continue
             if kind != added:    # "Area" as text on some elements, an area on the others
-                takeoff.other_kind.append(ctx.id_value(element.Id))
+                takeoff.other_kind.append(ctx.shown_id(element.Id))
                 continue
             value = (parameter.AsDouble() if parameter.StorageType == DB.StorageType.Double
                      else float(parameter.AsInteger()))
@@ -302,8 +302,9 @@ class Totals:
                  "sum (elements with a value)):", *rows]
         if len(ordered) > len(rows):
             more = len(ordered) - len(rows)
-            lines.append(f"- … {more:,} more group{'s' if more != 1 else ''}: get_quantities with group_by "
-                         f"'{self.group_by.strip()}' lists them all, page by page.")
+            where = (f": get_quantities with group_by '{self.group_by.strip()}' lists them all, page by page."
+                     if ctx.link is None else " (inside a link: read fewer names at a time to see more groups).")
+            lines.append(f"- … {more:,} more group{'s' if more != 1 else ''}{where}")
         return lines
 
 

@@ -373,7 +373,7 @@ def _check_applies(ctx, compiled: "_CompiledCondition", sample: list, everything
     """Check the op and value against the parameter's kind now, before searching: the refusal ("op '>'
     does not apply to 'Area', which is text") when the condition applies to none of the elements'
     parameters of that name. Where it applies to some (an area on walls, text on doors), the others
-    do not match (`_CompiledCondition.refused`). The sample first; the rest only when the sample's
+    do not match (`_CompiledCondition.not_compared_text` says so). The sample first; the rest only when the sample's
     are all refused."""
     refusal = None
     for elements in (sample, everything()):
@@ -501,12 +501,6 @@ class _CompiledCondition:
         parameter = find_parameter(self.ctx, element, self.name)
         return display_value(parameter) if parameter is not None else None
 
-    @property
-    def refused(self) -> list[ToolError]:
-        """Why the condition did not apply to some parameters of its name (another kind of value):
-        the elements holding them did not match."""
-        return list(self._refusals.values())
-
     def not_compared_text(self) -> str:
         """ "Not compared: 'Area' is text on some elements, where '>' does not apply." for a result,
         when the condition did not apply to some of the elements' parameters of its name; "" if none."""
@@ -522,7 +516,7 @@ class _CompiledCondition:
     # -- one comparator per parameter definition ----------------------------------------------------
     def comparator(self, parameter) -> Callable:
         """The comparison for ``parameter``'s definition; one that never matches when the condition
-        does not apply to it (the refusal is kept: `refused`)."""
+        does not apply to it (the refusal is kept for `refusal` and `not_compared_text`)."""
         key = self.ctx.id_value(parameter.Id)
         found = self._comparators.get(key)
         if found is None:

@@ -11,7 +11,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools.elements import query_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import quantity_tools, query_tools  # noqa: F401 - registers the tools
 from paracore.tools.rooms import room_tools  # noqa: F401 - registers the tools
 from paracore.tools.rooms.element_rooms import clip_to_box, polygon_area
 
@@ -207,3 +207,16 @@ def test_a_rooms_name_already_in_its_number_is_said_once_and_no_walls_are_not_li
         assert "- 1 - Living room, 2 - Bedroom · 1 Wall" in walls, walls
     finally:
         house.close()
+
+
+def test_a_room_is_in_itself(revit):
+    """Issue 37 trials: get_quantities(Rooms, Area, group_by room) put all 21 rooms under "no room",
+    and search_elements(Rooms, room A102) found no room."""
+    text = revit.text("get_quantities", {"category": "Rooms", "quantity": "Area", "group_by": "room"})
+    assert "no room" not in text and text.splitlines()[1].startswith("21 groups"), text
+    area = revit.call(lambda: revit.doc.GetElement(DB.ElementId(room_ids(revit)["A102"])).Area) * 0.3048 ** 2
+    assert f"- A102 Living Room · 1 Room · sum {area:.2f} m²" in text, text
+    found = revit.text("search_elements", {"category": "Rooms", "room": "A102"})
+    assert found.startswith("1 Room matches (in room 'A102').") and f"- {room_ids(revit)['A102']} Room" in found
+    info = revit.text("get_element_info", {"element_ids": [room_ids(revit)["A102"]]})
+    assert "room A102" not in info, info          # not said of the room itself

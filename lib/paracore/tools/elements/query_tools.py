@@ -685,8 +685,8 @@ def _details(ctx, element) -> str:
             facts.append(f"hosts {plural(len(inserts), 'door/window', grouped=True)} "
                          f"({id_sample(inserts, 5, where='')})")
     if ctx.link is None:
-        rooms = rooms_of(ctx.doc, element)
-        if rooms:
+        rooms = [r for r in rooms_of(ctx.doc, element) if ctx.id_value(r.Id) != ctx.id_value(element.Id)]
+        if rooms:   # (a room is in itself: not said of it)
             facts.append(_rooms_fact(ctx, element, rooms))
     for name in ("Mark", "Area", "Number"):
         parameter = element.LookupParameter(name)

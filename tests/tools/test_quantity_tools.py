@@ -349,3 +349,53 @@ def test_an_offset_without_groups_and_a_layer_or_room_filter_of_the_working_set_
         said = duplex.call_error("filter_working_set", {field: value})
         assert f"- {field}: unknown field. filter_working_set keeps by category, level, type_name and conditions" in said
         assert f"search_elements with {field}" in said, said
+
+
+def _feet(text: str) -> float:
+    """ "1073' - 0 125/256\"" -> feet (Revit's feet and fractional inches)."""
+    match = re.fullmatch(r"(-?\d+)' - (\d+)(?: (\d+)/(\d+))?\"", text)
+    assert match, text
+    inches = int(match[2]) + (int(match[3]) / int(match[4]) if match[3] else 0)
+    return int(match[1]) + inches / 12
+
+
+def test_an_imperial_project_gets_its_totals_in_feet_and_inches_and_cubic_yards(duplex):
+    """Issue 37 trials, pinned: in a project showing feet and fractional inches, SF and CY, the takeoff's
+    sum, min and max of the walls' lengths are the walls' own lengths in feet (to 1/256"), the
+    foundations' volume is their cubic feet / 27, and a layer condition in millimetres finds the walls
+    whose type has such a layer, checked here from the types' compound structures."""
+    def imperial():
+        transaction = DB.Transaction(duplex.doc, "units")
+        transaction.Start()
+        units = duplex.doc.GetUnits()
+        units.SetFormatOptions(DB.SpecTypeId.Length, DB.FormatOptions(DB.UnitTypeId.FeetFractionalInches, 1 / 256))
+        units.SetFormatOptions(DB.SpecTypeId.Area, DB.FormatOptions(DB.UnitTypeId.SquareFeet, 0.01))
+        units.SetFormatOptions(DB.SpecTypeId.Volume, DB.FormatOptions(DB.UnitTypeId.CubicYards, 0.01))
+        duplex.doc.SetUnits(units)
+        transaction.Commit()
+    duplex.call(imperial)
+    lengths = duplex.call(lambda: [w.LookupParameter("Length").AsDouble()
+                                   for w in instances(duplex, DB.BuiltInCategory.OST_Walls)])
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Length",
+                                          "aggregates": ["sum", "min", "max"]})
+    shown = dict(re.findall(r"(sum|min|max) (-?\d+' - [\d /]+\")", text.splitlines()[0]))
+    for aggregate, expected in (("sum", sum(lengths)), ("min", min(lengths)), ("max", max(lengths))):
+        assert _feet(shown[aggregate]) == pytest.approx(expected, abs=1 / 256 / 12), (aggregate, text)
+    volume = duplex.call(lambda: sum(f.LookupParameter("Volume").AsDouble()
+                                     for f in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation)))
+    text = duplex.text("get_quantities", {"category": "Structural Foundations", "quantity": "Volume"})
+    assert figure(text, "sum", "CY") == pytest.approx(volume / 27, abs=0.005)       # 21.62 CY
+
+    def walls_with_thick_insulation():
+        thick = set()
+        for wall_type in DB.FilteredElementCollector(duplex.doc).OfClass(DB.WallType):
+            structure = wall_type.GetCompoundStructure()
+            if structure is not None and any(
+                    layer.Function == DB.MaterialFunctionAssignment.Insulation and layer.Width * 304.8 > 40
+                    for layer in structure.GetLayers()):
+                thick.add(wall_type.Id.Value)
+        return sorted(w.Id.Value for w in instances(duplex, DB.BuiltInCategory.OST_Walls) if w.GetTypeId().Value in thick)
+    expected = duplex.call(walls_with_thick_insulation)
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace", "layer": {
+        "function": "Thermal/Air Layer", "thickness_op": ">", "thickness": "40 mm"}})
+    assert sorted(duplex.session.working_set.ids) == expected and len(expected) == 16

@@ -392,3 +392,17 @@ def test_a_totaled_first_column_keeps_its_total_in_the_grand_total_row(revit, fi
     assert "It shows 21 rows; the first 10:" in lines
     assert next(line for line in lines if line.startswith("Grand total row")).startswith(
         f"Grand total row (Revit's totals): {expected}"), outcome.content
+
+
+def test_a_filter_on_an_area_is_said_in_the_projects_area_unit(revit):
+    """Issue 37 trials: filter_schedule(Area > 20) on a room schedule of a metric project read back
+    "Filters: Area > 215.278.": the square feet Revit stores, without a unit. The rooms kept are those
+    over 20 m², read here."""
+    revit.run("create_schedule", {"category": "Rooms", "name": "Big Rooms", "fields": ["Number", "Area"]})
+    text = revit.text("filter_schedule", {"schedule": "Big Rooms", "field": "Area", "op": ">", "value": 20})
+    assert "Filters: Area > 20.00 m²." in text, text
+    big = revit.call(lambda: sorted(r.Number for r in DB.FilteredElementCollector(revit.doc)
+                                    .OfCategory(DB.BuiltInCategory.OST_Rooms).WhereElementIsNotElementType()
+                                    if r.Area * 0.3048 ** 2 > 20))
+    _, rows = table(revit, "Big Rooms")
+    assert sorted(row[0] for row in rows) == big and len(big) == 7

@@ -206,6 +206,7 @@ def counted_rows(schedule, whole: int, limit: int = COUNTED_ROWS) -> tuple[list[
 
 
 def _filter_value_text(ctx, schedule, field, flt) -> str:
+    from Autodesk.Revit import DB
     if flt.IsStringValue:
         return repr(flt.GetStringValue())
     if flt.IsElementIdValue:
@@ -217,6 +218,9 @@ def _filter_value_text(ctx, schedule, field, flt) -> str:
         parameter = _sample_parameter(ctx, schedule, field)
         if parameter is not None and _is_length(parameter):
             return format_length(flt.GetDoubleValue(), ctx.length_unit)
+        spec = parameter.Definition.GetDataType() if parameter is not None else None
+        if spec is not None and DB.UnitUtils.IsMeasurableSpec(spec):   # an area as the project shows it, not ft²
+            return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, flt.GetDoubleValue(), False)
         return f"{flt.GetDoubleValue():g}"
     return "(no value)"
 

@@ -23,7 +23,8 @@ from paracore.core.units import format_length
 from paracore.tools.elements.element_query import build_query, shorten
 from paracore.tools.elements.layer_query import function_name, layers_of, variable_layer
 from paracore.tools.framework.linked_arguments import describe as describe_linked
-from paracore.tools.framework.lookup import _no_such_type, category_of, elements_by_id, id_sample, resolve_category, type_label
+from paracore.tools.framework.lookup import (_no_such_type, category_of, elements_by_id, id_sample, resolve_category,
+                                             type_label)
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, check_offset, offset_field, page_of
 from paracore.tools.framework.wording import plural

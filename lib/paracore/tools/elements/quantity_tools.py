@@ -29,7 +29,8 @@ ROW_BUDGET = 1300        # characters of group rows in one result
 LEFT_OUT_IDS = 10        # ids of left-out elements named
 MAX_CONDITIONS = 20      # as search_elements
 # Linked elements in the working set are not taken off (Revit links are other documents): what reads them
-_READS_HOST_ONLY = "get_quantities reads this model's elements only; get_parameters with names and totals adds up linked ones"
+_READS_HOST_ONLY = ("get_quantities reads this model's elements only; get_parameters with names and totals adds up "
+                    "linked ones")
 
 
 class GetQuantitiesArgs(BaseModel):

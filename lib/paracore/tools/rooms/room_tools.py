@@ -294,7 +294,8 @@ def _room_lines(ctx, room, contents) -> str:
             f"id {ctx.id_value(c.Id)} at {_length_text(ctx, _ceiling_height(c, bottom))}" for c in ceilings[:4]) + ")"
     if inside:
         head += "; in it: " + ", ".join(
-            f"{count_label(len(items), items[0].Category.Name)} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
+            f"{count_label(len(items), items[0].Category.Name)} "
+            f"({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
             for name, items in sorted(inside.items(), key=lambda kv: -len(kv[1]))[:6])
     return head
 

@@ -462,3 +462,20 @@ def test_totals_inside_a_link_name_the_linked_elements_they_left_out_as_link_ids
     link = ids["SampleHouse4"]
     assert f"(5 of 7 with a value; without: {link}:77, {link}:78)" in text, text
     assert "get_quantities with group_by" not in text, text
+
+
+def test_a_reading_tool_given_linked_elements_says_it_reads_this_model_not_that_it_would_change_them(box):
+    """Issue 37 trials: get_type_layers(element_ids=['345:55']) was refused with "Revit keeps a linked model
+    read-only in its host: open that model … to change them" (it changes nothing); get_room_info on a
+    working set of SampleHouse4's 4 linked rooms said "None of the 0 elements in the working set is a room"."""
+    link = link_ids(box)["SampleHouse4"]
+    said, is_error = call(box, "get_type_layers", {"element_ids": [f"{link}:55"]})
+    assert is_error and "to change them" not in said, said
+    assert "get_type_layers reads this model only" in said and "search_elements with link" in said, said
+    call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4", "to_working_set": "replace"})
+    said, is_error = call(box, "get_room_info", {})
+    assert is_error and "0 elements" not in said, said
+    assert "4 linked elements" in said and "get_room_info reads this model's rooms only" in said, said
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "add"})
+    said, is_error = call(box, "get_type_layers", {})
+    assert not is_error and "to change them" not in said and "left out the working set's linked elements" in said, said

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import format_length
 from paracore.core.working_set import count_label
+from paracore.tools.framework.linked_arguments import describe as describe_linked
 from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
 from paracore.tools.framework.reach import refuse_out_of_reach
 from paracore.tools.framework.read_back import ReadBack
@@ -216,6 +217,11 @@ def get_room_info(ctx, args: RoomInfoArgs):
     if args.room_ids is not None and not ids:
         raise ToolError("room_ids is empty: give the rooms' ids (search_elements with category 'Rooms' finds them), "
                         "or leave room_ids null for the rooms in the working set.")
+    linked = ctx.session.working_set.linked if args.room_ids is None else ()
+    if not ids and linked:
+        raise ToolError(f"The working set holds only {plural(len(linked), 'linked element', grouped=True)} "
+                        f"({describe_linked(linked)}), and get_room_info reads this model's rooms only. "
+                        "get_element_info and get_parameters read linked rooms.")
     found, missing = elements_by_id(ctx, ids)
     rooms = [e for e in found if _is_room(e)]
     if not rooms:

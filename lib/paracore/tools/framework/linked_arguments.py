@@ -3,8 +3,9 @@
 The model writes a linked element into ``element_ids`` as a "LINK:ID" text. A tool that reads inside
 links has a ``linked_ids`` field, left out of its schema (``LinkedIds``: the definitions every
 request carries stay short): the registry moves the texts there, so the tool's ``element_ids`` holds
-host ids only. A tool without one (every tool that writes) refuses them, because Revit keeps a link
-read-only in its host.
+host ids only. A tool without one refuses them: one that writes because Revit keeps a link read-only
+in its host, one that reads (layers, rooms, takeoffs) because it reads this model only, naming the
+tools that read links.
 A working set that holds linked elements gives a writing tool only its host elements, and the
 call says which it left out.
 """

@@ -288,6 +288,18 @@ namespace Autodesk.Revit.DB
     {
         public static ForgeTypeId Length { get { return new ForgeTypeId("autodesk.spec.aec:length-2.0.0"); } }
         public static ForgeTypeId Angle { get { return new ForgeTypeId("autodesk.spec.aec:angle-2.0.0"); } }
+        public static ForgeTypeId Area { get { return new ForgeTypeId("autodesk.spec.aec:area-2.0.0"); } }
+    }
+
+    public static class UnitFormatUtils
+    {
+        // The lane's units are metres: an area (square feet inside) is shown in m², a length in m.
+        public static string Format(Units units, ForgeTypeId specTypeId, double value, bool forEditing)
+        {
+            if (specTypeId.Equals(SpecTypeId.Area))
+                return (value * 0.09290304).ToString("F2", System.Globalization.CultureInfo.InvariantCulture) + " m²";
+            return (value * 0.3048).ToString("F2", System.Globalization.CultureInfo.InvariantCulture) + " m";
+        }
     }
 
     public static class UnitUtils

@@ -154,3 +154,26 @@ def test_a_line_that_is_no_json_rpc_message_is_answered_with_its_error_and_said_
     assert answers[2]["result"]["capabilities"]["tools"] == {"listChanged": True}   # use_toolset changes it
     assert "refused: Parse error" in done.stderr and "refused: Invalid request" in done.stderr
     assert done.returncode == 0
+
+
+async def test_issue_37s_reading_tools_through_the_sdk_client_answer_bounded_and_refuse_in_words():
+    """Issue 37 trials through the SDK's own client: get_quantities (grouped, paged), get_type_layers,
+    material_takeoff, search_elements by room and layer and get_room_info with an offset take the
+    arguments the listed schemas describe, answer within a result's bound, and a wrong argument (a
+    link get_quantities cannot read, an offset past the end) comes back as a tool error in words."""
+    bound = 2_000
+    calls = [("get_quantities", {"category": "Walls", "quantity": "Area", "group_by": "element", "offset": 40}),
+             ("get_type_layers", {"category": "Walls", "offset": 7}),
+             ("material_takeoff", {"group_by": "type"}),
+             ("search_elements", {"category": "Walls", "room": "A102", "layer": {"function": "Finish 1"}}),
+             ("search_elements", {"category": "Rooms", "to_working_set": "replace"}),
+             ("get_room_info", {"offset": 15})]
+    with anyio.fail_after(LIMIT):
+        async with client("--all-tools") as session:
+            for name, arguments in calls:
+                result = await session.call_tool(name, arguments)
+                assert not result.is_error and len(text(result)) <= bound, (name, text(result))
+            link = await session.call_tool("get_quantities", {"category": "Walls", "link": "duplex"})
+            past = await session.call_tool("get_room_info", {"offset": 21})
+    assert link.is_error and "This model has no Revit links. Leave link out" in text(link)   # takes link since
+    assert past.is_error and "offset 21 is past the end: there are 21 rooms" in text(past)

@@ -11,7 +11,7 @@ import pytest
 
 from Autodesk.Revit import DB
 from duplex_revit import DuplexRevit
-from paracore.tools.elements import query_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import quantity_tools, query_tools  # noqa: F401 - registers the tools
 from paracore.tools.rooms import room_tools  # noqa: F401 - registers the tools
 from paracore.tools.rooms.element_rooms import clip_to_box, polygon_area
 
@@ -155,9 +155,68 @@ def test_clipping_a_room_outline_to_a_box():
     assert clip_to_box(square, (20, 20), (30, 30)) == []
 
 
-def test_a_room_s_contents_say_one_window_and_six_furniture(revit):
-    """What a room holds is counted in words that agree: "1 Window", "2 Windows", "6 Furniture"."""
-    text = revit.text("get_room_info", {"room_ids": [room_ids(revit)["A102"]]})
-    contents = text.split("in it: ", 1)[1]
-    assert "1 Window (" in contents and "1 Windows" not in contents and "1 Floor (" in contents
-    assert re.search(r"\d+ Furniture \(", contents)
+def test_room_info_counts_what_is_in_a_room_in_words_and_an_empty_list_says_what_to_give(revit):
+    """Issue 37 trials: "in it: 6 Furniture (…), 1 Windows (179), 1 Floors (144)"; room_ids [] was
+    answered "None of the 0 elements given is a room"."""
+    info = revit.text("get_room_info", {"room_ids": [room_ids(revit)["A102"]]})
+    contents = info.split("in it: ")[1]
+    assert re.fullmatch(r"6 Furniture \([\d, …and more]+\), 1 Window \(\d+\), 1 Floor \(\d+\)", contents), contents
+    message = revit.error("get_room_info", {"room_ids": []})
+    assert "0 elements" not in message and "room_ids is empty" in message, message
+
+
+def test_room_areas_are_in_the_projects_area_unit_whatever_its_length_unit():
+    """Issue 37 trials: get_room_info chose m² or ft² from the length unit: a project in US survey feet
+    showing areas in SF got "30.14 m²" for A102, one in feet and inches showing m² got "324.4 ft²". The
+    area is the room's own, converted here (1 ft = 0.3048 m)."""
+    revit = DuplexRevit("duplex")
+    try:
+        room = room_ids(revit)["A102"]
+        square_feet = revit.call(lambda: revit.doc.GetElement(DB.ElementId(room)).Area)
+        for length, area, shown in (("UsSurveyFeet", "SquareFeet", f"{square_feet:.2f} SF"),
+                                    ("FeetFractionalInches", "SquareMeters", f"{square_feet * 0.3048 ** 2:.2f} m²")):
+            def set_units(length=length, area=area):
+                doc = revit.doc
+                transaction = DB.Transaction(doc, "units")
+                transaction.Start()
+                units = doc.GetUnits()
+                units.SetFormatOptions(DB.SpecTypeId.Length, DB.FormatOptions(getattr(DB.UnitTypeId, length), 0.01))
+                units.SetFormatOptions(DB.SpecTypeId.Area, DB.FormatOptions(getattr(DB.UnitTypeId, area), 0.01))
+                doc.SetUnits(units)
+                transaction.Commit()
+            revit.call(set_units)
+            info = revit.text("get_room_info", {"room_ids": [room]})
+            assert info.startswith(f"1 room, total area {shown}:") and f": area {shown}, perimeter" in info, info
+    finally:
+        revit.close()
+
+
+def test_a_rooms_name_already_in_its_number_is_said_once_and_no_walls_are_not_listed():
+    """Issue 37 trials, SampleHouse4 (its rooms are numbered "1 - Living room", named "Living room"):
+    get_room_info said "1 - Living room Living room" and, of the roof space bounded by no wall,
+    "bounded by 0 walls () and 1 other element"; get_quantities grouped walls under
+    "1 - Living room Living room"."""
+    house = DuplexRevit("SampleHouse4")
+    try:
+        rooms = room_ids(house)
+        info = house.text("get_room_info", {"room_ids": [rooms["1 - Living room"], rooms["4 - Roof"]]})
+        assert f"- 1 - Living room (id {rooms['1 - Living room']}) on Ground Floor" in info, info
+        assert "Living room Living room" not in info and "Roof Roof" not in info, info
+        assert "bounded by 1 other element;" in info and "0 walls" not in info, info
+        walls = house.text("get_quantities", {"category": "Walls", "group_by": "room"})
+        assert "- 1 - Living room, 2 - Bedroom · 1 Wall" in walls, walls
+    finally:
+        house.close()
+
+
+def test_a_room_is_in_itself(revit):
+    """Issue 37 trials: get_quantities(Rooms, Area, group_by room) put all 21 rooms under "no room",
+    and search_elements(Rooms, room A102) found no room."""
+    text = revit.text("get_quantities", {"category": "Rooms", "quantity": "Area", "group_by": "room"})
+    assert "no room" not in text and text.splitlines()[1].startswith("21 groups"), text
+    area = revit.call(lambda: revit.doc.GetElement(DB.ElementId(room_ids(revit)["A102"])).Area) * 0.3048 ** 2
+    assert f"- A102 Living Room · 1 Room · sum {area:.2f} m²" in text, text
+    found = revit.text("search_elements", {"category": "Rooms", "room": "A102"})
+    assert found.startswith("1 Room matches (in room 'A102').") and f"- {room_ids(revit)['A102']} Room" in found
+    info = revit.text("get_element_info", {"element_ids": [room_ids(revit)["A102"]]})
+    assert "room A102" not in info, info          # not said of the room itself

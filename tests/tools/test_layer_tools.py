@@ -173,3 +173,78 @@ def test_the_default_takeoff_covers_walls_floors_roofs_and_ceilings(revit):
     text = revit.text("material_takeoff", {"level": "Level 1"})
     assert text.startswith("Material takeoff of the walls, floors, roofs and ceilings on Level 1, by material")
     assert len(text) <= BOUND
+
+
+def test_a_category_or_level_without_elements_is_said_so_not_searched_for_parameters(monkeypatch):
+    """Issue 37 trials, on SampleHouse4 (no structural foundations): material_takeoff said "No materials in
+    the structural foundations: Revit reports none for 0 elements", and search_elements with a condition
+    on them "No parameter 'Volume' on Structural Foundations: no elements to read parameters from" where
+    the same search without the condition says the model has none."""
+    monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
+    house = Revit(RevitHost().open("SampleHouse4"))
+    assert not house.instances(DB.BuiltInCategory.OST_StructuralFoundation)
+    text = house.text("material_takeoff", {"category": "Structural Foundations"})
+    assert text == "The model has no structural foundations: nothing to take off.", text
+    text = house.text("material_takeoff", {"category": "Walls", "level": "Roof"})
+    assert text == "The model has no walls on Roof: nothing to take off.", text
+    text = house.text("search_elements", {"category": "Structural Foundations",
+                                          "conditions": [{"parameter": "Volume", "op": ">", "value": 2}]})
+    assert text == "No Structural Foundations match (where Volume > 2). The model has no Structural Foundations.", text
+
+
+def _project_units(revit, **specs) -> None:
+    """Set the project's display units: spec name -> (UnitTypeId name, accuracy)."""
+    def change():
+        units = revit.doc.GetUnits()
+        for spec, (unit, accuracy) in specs.items():
+            units.SetFormatOptions(getattr(DB.SpecTypeId, spec), DB.FormatOptions(getattr(DB.UnitTypeId, unit), accuracy))
+        revit.doc.SetUnits(units)
+    revit.edit(change)
+
+
+@pytest.mark.parametrize("area_unit, volume_unit, accuracy, area_text, volume_text", [
+    ("SquareFeet", "CubicYards", 0.01, r"([\d,]+\.\d\d) SF", r"([\d,]+\.\d\d) CY"),
+    ("SquareCentimeters", "CubicCentimeters", 1.0, r"([\d,]+) cm²", r"([\d,]+) cm³"),
+])
+def test_a_takeoff_is_in_the_projects_area_and_volume_units_as_revit_shows_them(
+        revit, area_unit, volume_unit, accuracy, area_text, volume_text):
+    """Issue 37 trials: in a project showing areas in SF and volumes in CY the takeoff wrote "ft²" and
+    "yd³" (get_quantities and Revit's schedules: "SF", "CY"), and in one rounding cm³ to 1 it wrote
+    "5,430,255.08 cm³". The figures are the walls' GetMaterialArea/GetMaterialVolume added up here and
+    converted with the units' definitions (1 ft = 0.3048 m, 1 yd³ = 27 ft³)."""
+    _project_units(revit, Length=("FeetFractionalInches", 1 / 256), Area=(area_unit, accuracy),
+                   Volume=(volume_unit, accuracy))
+    per_area = {"SquareFeet": 1.0, "SquareCentimeters": (M * 100) ** 2}[area_unit]
+    per_volume = {"CubicYards": 1 / 27, "CubicCentimeters": (M * 100) ** 3}[volume_unit]
+    block = next(m for m in DB.FilteredElementCollector(revit.doc).OfClass(DB.Material)
+                 if m.Name == "Masonry - Concrete Block")
+    area = sum(w.GetMaterialArea(block.Id, False) for w in revit.walls()) * per_area
+    volume = sum(w.GetMaterialVolume(block.Id) for w in revit.walls()) * per_volume
+    text = revit.text("material_takeoff", {"category": "Walls"})
+    row = next(line for line in text.splitlines() if line.startswith("- Masonry - Concrete Block:"))
+    area_part, volume_part = row.split(": ", 1)[1].split(" · ")[0].split(", ")
+    assert re.fullmatch(area_text, area_part) and re.fullmatch(volume_text, volume_part), row
+    shown_area = float(re.fullmatch(area_text, area_part).group(1).replace(",", ""))
+    shown_volume = float(re.fullmatch(volume_text, volume_part).group(1).replace(",", ""))
+    assert shown_area == pytest.approx(area, abs=accuracy / 2 + 1e-9), row
+    assert shown_volume == pytest.approx(volume, abs=accuracy / 2 + 1e-9), row
+
+
+def test_a_type_name_no_layered_type_has_lists_the_layered_types(revit):
+    """Issue 37 trials: get_type_layers(type_name='Exterior Brick') listed every type of the model
+    ("2.5mm Arial, A1 metric: A1, A3 metric: A3, …"): text and title block types have no layers."""
+    error = revit.error("get_type_layers", {"type_name": "Exterior Brick"})
+    assert error.startswith("No wall, floor, roof or ceiling type named 'Exterior Brick'."), error
+    assert "Did you mean 'Basic Wall: Exterior - Brick on Block'" in error, error
+    assert "Arial" not in error and "A1 metric" not in error, error
+    said = revit.error("get_type_layers", {"type_name": "M_Single-Flush: 0864 x 2032mm"})
+    assert "only they have layers" in said, said      # a door type: it exists, but has no layers
+
+
+@pytest.mark.parametrize("unit, words", [("Inches", "inches"), ("FeetFractionalInches", "feet and inches"),
+                                         ("UsSurveyFeet", "US survey feet"), ("Millimeters", "mm")])
+def test_the_layers_unit_is_named_in_words(revit, unit, words):
+    """Issue 37 trials: in a project in inches the header read "(thicknesses in in; …)"."""
+    _project_units(revit, Length=(unit, 0.01))
+    text = revit.text("get_type_layers", {"type_name": "Exterior - Brick on Block"})
+    assert text.startswith(f"1 layered type (thicknesses in {words}; "), text

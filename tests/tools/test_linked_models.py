@@ -174,7 +174,7 @@ def test_a_wrong_link_name_lists_the_links_and_an_unloaded_link_says_how_to_relo
 
 def test_a_level_only_one_link_has_searches_that_link_and_says_which_it_could_not(box):
     text, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "level": "Level 1"})
-    assert not is_error and "match in 'duplex.rvt : 1'" in text
+    assert not is_error and "match (on Level 1) in 'duplex.rvt : 1'" in text
     assert "Not searched: 'SampleHouse4.rvt : 1':" in text
 
 
@@ -516,3 +516,115 @@ def test_a_takeoff_inside_links_skips_a_link_without_the_level_and_says_so(box):
     assert "Not taken off: 'SampleHouse4.rvt : 1': " in text
     text, is_error = call(box, "get_quantities", {"category": "Doors", "link": "all", "level": "Nowhere"})
     assert is_error and text.startswith("Nothing could be taken off: 'SampleHouse4.rvt : 1': ")
+
+
+# --- issue 37's takeoffs on linked elements (trials: they read this model only) -----------------------------
+
+
+def test_a_takeoff_of_a_working_set_of_linked_elements_says_it_reads_this_model_and_what_reads_links(box):
+    """Issue 37 trials: get_quantities and get_type_layers on a working set holding 17 linked doors
+    said "The working set is empty"."""
+    call(box, "search_elements", {"category": "Doors", "link": "all", "to_working_set": "replace"})
+    assert len(box.session.working_set.linked) == 17 and not box.session.working_set.ids
+    said, is_error = call(box, "get_quantities", {"quantity": "Width", "in_working_set": True})
+    assert is_error and "empty" not in said, said
+    assert "17 linked elements" in said and "this model's elements only" in said, said
+    assert "give link" in said, said        # get_quantities reads inside links with link
+    said, is_error = call(box, "get_type_layers", {})
+    assert is_error and "empty" not in said and "17 linked elements" in said, said
+    shown, is_error = call(box, "get_parameters", {"names": ["Width"], "totals": True})   # the way it names
+    assert not is_error and "Totals: Width sum 12.36 m" in shown, shown
+
+
+def test_a_takeoff_of_a_mixed_working_set_names_the_linked_elements_it_left_out(box):
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "replace"})
+    call(box, "search_elements", {"category": "Doors", "link": "SampleHouse4", "to_working_set": "add"})
+    said, is_error = call(box, "get_quantities", {"quantity": "Area", "in_working_set": True})
+    assert not is_error and "(17 Walls counted)" in said, said
+    assert said.splitlines()[-1].startswith("Not taken off: 3 linked elements (in_working_set takes off this "
+                                            "model's elements only; give link"), said
+
+
+@pytest.mark.parametrize("tool", ["get_type_layers"])
+def test_asking_a_takeoff_for_a_link_says_it_reads_this_model_only_and_what_reads_links(box, tool):
+    """Issue 37 trials: get_quantities(link='duplex') was told only "link: unknown field" (get_quantities and
+    material_takeoff take link since; get_type_layers reads this model's types only)."""
+    said, is_error = call(box, tool, {"category": "Walls", "link": "duplex"})
+    assert is_error and "link: unknown field" in said, said
+    assert f"{tool} reads this model only" in said and "search_elements with link" in said, said
+
+
+def test_a_number_in_a_condition_inside_a_link_is_in_the_hosts_units_as_lengths_are(box):
+    """Issue 37 trials: the host in feet and square feet, SampleHouse4 linked in metres. A length in a
+    condition was read in the host's unit (a context in a link keeps the host's units) but an area in
+    the link's: "Area > 500" inside the link meant 500 m², where the host (and the model) mean 500 SF
+    (46.45 m²). SampleHouse4's rooms: 51.99, 15.42, 8.69 and 76.47 m²."""
+    from Autodesk.Revit import DB
+
+    def imperial():
+        transaction = DB.Transaction(box.doc, "units")
+        transaction.Start()
+        units = box.doc.GetUnits()
+        units.SetFormatOptions(DB.SpecTypeId.Length, DB.FormatOptions(DB.UnitTypeId.FeetFractionalInches, 1 / 256))
+        units.SetFormatOptions(DB.SpecTypeId.Area, DB.FormatOptions(DB.UnitTypeId.SquareFeet, 0.01))
+        box.doc.SetUnits(units)
+        transaction.Commit()
+    box.on_main_thread(imperial)
+    text, is_error = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
+                                                   "conditions": [{"parameter": "Area", "op": ">", "value": 500}]})
+    assert not is_error and text.startswith("2 Rooms match (where Area > 500) in 'SampleHouse4.rvt : 1'"), text
+    text, is_error = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
+                                                   "conditions": [{"parameter": "Area", "op": ">", "value": "40 m"}]})
+    assert is_error and "Area" in text, text     # an area is a number in the project's units, not a length
+
+
+def test_a_search_inside_links_pages_with_offset_and_says_what_it_searched_for(box):
+    """Issue 37 trials: search_elements with link dropped offset (offset 10 gave the first ten doors
+    again) and its header left out the criteria ("24 Walls match in …" for Length > 5 m; "No elements
+    match in …" for rooms over 500 m²)."""
+    first, _ = call(box, "search_elements", {"category": "Doors", "link": "all"})
+    second, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "offset": 10})
+    assert not is_error, second
+    first_ids = re.findall(r"^- (\d+:\d+) Door", first, re.MULTILINE)
+    second_ids = re.findall(r"^- (\d+:\d+) Door", second, re.MULTILINE)
+    assert len(first_ids) == 10 and len(second_ids) == 7 and not set(first_ids) & set(second_ids), second
+    assert "— items 11–17 of 17" in second.splitlines()[0], second
+    assert "call again with offset 10" in first, first
+    past, is_error = call(box, "search_elements", {"category": "Doors", "link": "all", "offset": 17})
+    assert is_error and "past the end" in past, past
+    walls, _ = call(box, "search_elements", {"category": "Walls", "link": "all",
+                                             "conditions": [{"parameter": "Length", "op": ">", "value": "5 m"}]})
+    assert walls.startswith("24 Walls match (where Length > '5 m') in "), walls
+    none, _ = call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4",
+                                            "conditions": [{"parameter": "Area", "op": ">", "value": 500}]})
+    assert none.startswith("No Rooms match (where Area > 500) in 'SampleHouse4.rvt : 1'."), none
+
+
+def test_totals_inside_a_link_name_the_linked_elements_they_left_out_as_link_ids(box):
+    """Issue 37 trials: get_parameters' totals on SampleHouse4's walls (linked) said "Volume … (5 of 7 with
+    a value; without: 77, 78)": the curtain walls' ids without their link, which in the host are other
+    elements; and its groups' overflow pointed to get_quantities, which reads this model only."""
+    ids = link_ids(box)
+    call(box, "search_elements", {"category": "Walls", "link": "SampleHouse4", "to_working_set": "replace"})
+    text, is_error = call(box, "get_parameters", {"names": ["Area", "Volume"], "totals": True, "group_by": "room"})
+    assert not is_error, text
+    link = ids["SampleHouse4"]
+    assert f"(5 of 7 with a value; without: {link}:77, {link}:78)" in text, text
+    assert "get_quantities with group_by" not in text, text
+
+
+def test_a_reading_tool_given_linked_elements_says_it_reads_this_model_not_that_it_would_change_them(box):
+    """Issue 37 trials: get_type_layers(element_ids=['345:55']) was refused with "Revit keeps a linked model
+    read-only in its host: open that model … to change them" (it changes nothing); get_room_info on a
+    working set of SampleHouse4's 4 linked rooms said "None of the 0 elements in the working set is a room"."""
+    link = link_ids(box)["SampleHouse4"]
+    said, is_error = call(box, "get_type_layers", {"element_ids": [f"{link}:55"]})
+    assert is_error and "to change them" not in said, said
+    assert "get_type_layers reads this model only" in said and "search_elements with link" in said, said
+    call(box, "search_elements", {"category": "Rooms", "link": "SampleHouse4", "to_working_set": "replace"})
+    said, is_error = call(box, "get_room_info", {})
+    assert is_error and "0 elements" not in said, said
+    assert "4 linked elements" in said and "get_room_info reads this model's rooms only" in said, said
+    call(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "add"})
+    said, is_error = call(box, "get_type_layers", {})
+    assert not is_error and "to change them" not in said and "left out the working set's linked elements" in said, said

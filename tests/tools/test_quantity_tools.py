@@ -332,3 +332,97 @@ def test_grouping_by_material_puts_each_wall_once_under_its_type_s_layer_materia
     exterior = next(names for names, _, _ in groups if "Masonry - Brick" in names)
     assert "Insulation / Thermal Barriers - Rigid insulation" in exterior and "Material =" not in text
     assert "material_takeoff" in text.splitlines()[-1]
+
+
+def test_the_sum_does_not_depend_on_which_element_comes_first(duplex):
+    """Issue 37 trials: a working set whose first element is a door (its type's "Area" is text in the
+    duplex's IFC: PSet_Revit_Type_Other) was refused ("'Area' is text, which does not add up"), the
+    same elements with a wall first added the walls' areas up and named the door."""
+    door = duplex.ids(DB.BuiltInCategory.OST_Doors)[0]
+    walls = duplex.ids(DB.BuiltInCategory.OST_Walls)[:3]
+    expected = sum(wall_areas_m2(duplex)[w] for w in walls)
+    for order in ([door, *walls], [*walls, door]):
+        duplex.text("set_working_set", {"element_ids": order})
+        text = duplex.text("get_quantities", {"quantity": "Area", "in_working_set": True})
+        assert "(3 Walls counted of 4)" in text, text
+        assert figure(text, "sum", "m²") == pytest.approx(expected, abs=0.005)
+        assert text.splitlines()[-1] == ("Left out, their Area is another kind of value (text, another unit): "
+                                         f"1 element (ids {door}).")
+    duplex.text("set_working_set", {"element_ids": [door]})
+    error = duplex.error("get_quantities", {"quantity": "Area", "in_working_set": True})
+    assert "'Area' is text" in error
+
+
+def test_groups_by_a_number_are_in_its_order_not_its_texts(duplex):
+    """Issue 37 trials: grouped by Length, the walls' groups came as texts sort ("1.08 m", "10.01 m",
+    "2.20 m"), so the page after the first twenty was no longer "the longer walls"."""
+    lengths = []
+    offset = 0
+    while offset is not None:
+        text = duplex.text("get_quantities", {"category": "Walls", "group_by": "Length", "offset": offset})
+        lengths += [float(m) for m in re.findall(r"^- Length = ([\d.]+) m · ", text, re.MULTILINE)]
+        following = re.search(r"call again with offset (\d+)", text)
+        offset = int(following[1]) if following else None
+    assert len(lengths) == len(set(lengths)) > 20
+    assert lengths == sorted(lengths), lengths
+
+
+def test_an_offset_without_groups_and_a_layer_or_room_filter_of_the_working_set_say_what_to_give(duplex):
+    """Issue 37 trials: get_quantities(offset=40) without group_by answered the same one total, the
+    offset silently dropped; filter_working_set(layer=…) / (room=…) was told only "unknown field"."""
+    error = duplex.error("get_quantities", {"category": "Walls", "quantity": "Area", "offset": 40})
+    assert "offset pages the groups" in error and "group_by" in error, error
+    for field, value in (("layer", {"function": "Finish 1"}), ("room", "A102")):
+        said = duplex.call_error("filter_working_set", {field: value})
+        assert f"- {field}: unknown field. filter_working_set keeps by category, level, type_name and conditions" in said
+        assert f"search_elements with {field}" in said, said
+
+
+def _feet(text: str) -> float:
+    """ "1073' - 0 125/256\"" -> feet (Revit's feet and fractional inches)."""
+    match = re.fullmatch(r"(-?\d+)' - (\d+)(?: (\d+)/(\d+))?\"", text)
+    assert match, text
+    inches = int(match[2]) + (int(match[3]) / int(match[4]) if match[3] else 0)
+    return int(match[1]) + inches / 12
+
+
+def test_an_imperial_project_gets_its_totals_in_feet_and_inches_and_cubic_yards(duplex):
+    """Issue 37 trials, pinned: in a project showing feet and fractional inches, SF and CY, the takeoff's
+    sum, min and max of the walls' lengths are the walls' own lengths in feet (to 1/256"), the
+    foundations' volume is their cubic feet / 27, and a layer condition in millimetres finds the walls
+    whose type has such a layer, checked here from the types' compound structures."""
+    def imperial():
+        transaction = DB.Transaction(duplex.doc, "units")
+        transaction.Start()
+        units = duplex.doc.GetUnits()
+        units.SetFormatOptions(DB.SpecTypeId.Length, DB.FormatOptions(DB.UnitTypeId.FeetFractionalInches, 1 / 256))
+        units.SetFormatOptions(DB.SpecTypeId.Area, DB.FormatOptions(DB.UnitTypeId.SquareFeet, 0.01))
+        units.SetFormatOptions(DB.SpecTypeId.Volume, DB.FormatOptions(DB.UnitTypeId.CubicYards, 0.01))
+        duplex.doc.SetUnits(units)
+        transaction.Commit()
+    duplex.call(imperial)
+    lengths = duplex.call(lambda: [w.LookupParameter("Length").AsDouble()
+                                   for w in instances(duplex, DB.BuiltInCategory.OST_Walls)])
+    text = duplex.text("get_quantities", {"category": "Walls", "quantity": "Length",
+                                          "aggregates": ["sum", "min", "max"]})
+    shown = dict(re.findall(r"(sum|min|max) (-?\d+' - [\d /]+\")", text.splitlines()[0]))
+    for aggregate, expected in (("sum", sum(lengths)), ("min", min(lengths)), ("max", max(lengths))):
+        assert _feet(shown[aggregate]) == pytest.approx(expected, abs=1 / 256 / 12), (aggregate, text)
+    volume = duplex.call(lambda: sum(f.LookupParameter("Volume").AsDouble()
+                                     for f in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation)))
+    text = duplex.text("get_quantities", {"category": "Structural Foundations", "quantity": "Volume"})
+    assert figure(text, "sum", "CY") == pytest.approx(volume / 27, abs=0.005)       # 21.62 CY
+
+    def walls_with_thick_insulation():
+        thick = set()
+        for wall_type in DB.FilteredElementCollector(duplex.doc).OfClass(DB.WallType):
+            structure = wall_type.GetCompoundStructure()
+            if structure is not None and any(
+                    layer.Function == DB.MaterialFunctionAssignment.Insulation and layer.Width * 304.8 > 40
+                    for layer in structure.GetLayers()):
+                thick.add(wall_type.Id.Value)
+        return sorted(w.Id.Value for w in instances(duplex, DB.BuiltInCategory.OST_Walls) if w.GetTypeId().Value in thick)
+    expected = duplex.call(walls_with_thick_insulation)
+    duplex.text("search_elements", {"category": "Walls", "to_working_set": "replace", "layer": {
+        "function": "Thermal/Air Layer", "thickness_op": ">", "thickness": "40 mm"}})
+    assert sorted(duplex.session.working_set.ids) == expected and len(expected) == 16

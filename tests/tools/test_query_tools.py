@@ -22,7 +22,7 @@ from Autodesk.Revit import DB, UI
 from paracore.hosts.revit.executor import describe_categories, run_batch
 from paracore.core.session import Session
 from paracore.core.units import format_length
-from paracore.tools.elements import query_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import quantity_tools, query_tools  # noqa: F401 - registers the tools
 from paracore.tools.working_set import working_set_tools  # noqa: F401 - registers the tools
 from paracore.tools.framework.registry import PreparedCall, ToolCallError, default_registry
 from paracore.tools.framework.schema import conventional_schema
@@ -847,3 +847,40 @@ def test_every_parameter_of_one_element_pages_too(revit, monkeypatch):
     assert found, first
     second = revit.text("get_parameters", {"element_ids": [wall], "offset": int(found.group(1))})
     assert _page_rows(second) and not set(_page_rows(second)) & set(_page_rows(first))
+
+
+# --- issue 37 trials: a name that is a number on some elements and text on others --------------------------
+
+
+def areas_above(revit, square_metres: float) -> list[int]:
+    """The model elements whose own or type's Area is an area above ``square_metres``, read here."""
+    found = []
+    for element in DB.FilteredElementCollector(revit.doc).WhereElementIsNotElementType():
+        parameter = element.LookupParameter("Area")
+        if parameter is None and element.GetTypeId().Value >= 0:
+            element_type = revit.doc.GetElement(element.GetTypeId())
+            parameter = element_type.LookupParameter("Area") if element_type is not None else None
+        if (parameter is not None and parameter.StorageType == DB.StorageType.Double
+                and element.Category is not None and element.Category.CategoryType == DB.CategoryType.Model
+                and parameter.AsDouble() * 0.3048 ** 2 > square_metres + 0.005):
+            found.append(element.Id.Value)
+    return sorted(found)
+
+
+def test_a_condition_compares_the_elements_whose_parameter_it_applies_to_and_says_which_it_did_not(revit):
+    """Issue 37 trials: a search of every category for Area > 5 stopped with "op '>' does not apply to
+    'Area', which is text" at the first door (the duplex's doors, windows and furniture have a type
+    text "Area" from the IFC's PSet_Revit_Type_Other), though walls, floors and rooms have areas.
+    Those elements do not match, as an element without the parameter does not, and the result says so;
+    a category where the condition applies to no element is refused as before."""
+    expected = areas_above(revit, 5)
+    text = revit.text("search_elements", {"conditions": [cond("Area", ">", 5)], "to_working_set": "replace"})
+    assert sorted(revit.working_set) == expected, text
+    assert len(expected) == 80   # 36 walls, 18 floors, 15 rooms, 10 ceilings, 1 roof
+    assert "Not compared: 'Area' is text on some elements, where '>' does not apply." in text, text
+    doors_first = revit.text("search_elements", {"category": "Doors", "conditions": [cond("Area", "=", "Area")]})
+    assert header(doors_first).startswith("14 Doors match"), doors_first
+    error = revit.error("search_elements", {"category": "Doors", "conditions": [cond("Area", ">", 5)]})
+    assert "op '>' does not apply to 'Area', which is text" in error
+    walls = revit.text("get_quantities", {"quantity": "Count", "conditions": [cond("Area", ">", 5)]})
+    assert walls.startswith(f"Count of elements where Area > 5: {len(expected)} elements."), walls

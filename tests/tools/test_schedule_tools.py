@@ -398,3 +398,38 @@ def test_add_schedule_field_with_totals_totals_that_field(revit, door_schedule):
     outcome = revit.run("add_schedule_field", {"schedule": "Door Schedule", "field": "Count", "totals": True})
     assert not outcome.is_error, outcome.content
     assert "Grand total row (Revit's totals): Grand total: 14 | | | 14" in outcome.content.splitlines()
+
+
+@pytest.mark.parametrize("first", [["Area", "Number"], ["Area"]], ids=["area first", "area alone"])
+def test_a_totaled_first_column_keeps_its_total_in_the_grand_total_row(revit, first):
+    """Issue 37 trials: a room schedule created with totals whose first field is Area showed the grand
+    total row as "Grand total: 21": the title and count take the first cell (as they do in Revit), so
+    the 21 rooms' area total was nowhere. With the first column totaled, the row gives its total (the
+    count is the rows the result counts)."""
+    revit.run("create_schedule", {"category": "Rooms", "name": "Room Areas", "totals": True})
+    for field in first:
+        outcome = revit.run("add_schedule_field", {"schedule": "Room Areas", "field": field, "totals": field == "Area"})
+        assert not outcome.is_error, outcome.content
+    rooms = revit.call(lambda: [r.Area for r in DB.FilteredElementCollector(revit.doc)
+                                .OfCategory(DB.BuiltInCategory.OST_Rooms).WhereElementIsNotElementType()])
+    expected = f"{sum(rooms) * 0.3048 ** 2:.2f} m²"                  # 422.05 m²
+    headings, rows = table(revit, "Room Areas")
+    assert rows[-1][0] == expected, rows[-1]
+    lines = outcome.content.splitlines()
+    assert "It shows 21 rows; the first 10:" in lines
+    assert next(line for line in lines if line.startswith("Grand total row")).startswith(
+        f"Grand total row (Revit's totals): {expected}"), outcome.content
+
+
+def test_a_filter_on_an_area_is_said_in_the_projects_area_unit(revit):
+    """Issue 37 trials: filter_schedule(Area > 20) on a room schedule of a metric project read back
+    "Filters: Area > 215.278.": the square feet Revit stores, without a unit. The rooms kept are those
+    over 20 m², read here."""
+    revit.run("create_schedule", {"category": "Rooms", "name": "Big Rooms", "fields": ["Number", "Area"]})
+    text = revit.text("filter_schedule", {"schedule": "Big Rooms", "field": "Area", "op": ">", "value": 20})
+    assert "Filters: Area > 20.00 m²." in text, text
+    big = revit.call(lambda: sorted(r.Number for r in DB.FilteredElementCollector(revit.doc)
+                                    .OfCategory(DB.BuiltInCategory.OST_Rooms).WhereElementIsNotElementType()
+                                    if r.Area * 0.3048 ** 2 > 20))
+    _, rows = table(revit, "Big Rooms")
+    assert sorted(row[0] for row in rows) == big and len(big) == 7

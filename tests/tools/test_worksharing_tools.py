@@ -298,3 +298,30 @@ def test_list_worksets_pages_with_offset(box, monkeypatch):
     assert "- … 2 more: call again with offset 1." in first
     rows = [line for line in whole.splitlines() if line.startswith("- '")]
     assert rows[1] in text(box, "list_worksets", {"offset": 1}) and rows[1] not in first
+
+
+# --- issue 37's reading tools in a workshared model (trials) ----------------------------------------------
+
+
+def test_takeoffs_layers_and_rooms_read_a_workshared_model_and_borrow_nothing(box):
+    """Quantities, material takeoffs, layers, rooms and the searches by room and layer only read: in a
+    model where maria borrows three walls, none of them asks central for anything, borrows an element or
+    leaves a change, and each answers in full (maria's walls are counted like any other)."""
+    central_record = box.on_main_thread(lambda: central.central_of(box.doc))
+    owners = dict(central_record.owners)
+    undo = box.on_main_thread(lambda: len(box.doc._journal.undo_history))
+    walls = len(walls_on(box, "Level 1"))
+    rooms = box.on_main_thread(lambda: [r.Id.Value for r in DB.FilteredElementCollector(box.doc)
+                                        .OfCategory(DB.BuiltInCategory.OST_Rooms).WhereElementIsNotElementType()])
+    said = text(box, "get_quantities", {"category": "Walls", "quantity": "Area", "level": "Level 1",
+                                        "group_by": "room"})
+    assert f"({walls} Walls counted)" in said, said
+    assert "Material takeoff of the walls" in text(box, "material_takeoff", {"category": "Walls"})
+    assert "layered type" in text(box, "get_type_layers", {"category": "Walls"})
+    assert "match" in text(box, "search_elements", {"category": "Walls", "room": "A102",
+                                                    "layer": {"function": "Finish 1"}})
+    assert "total area" in text(box, "get_room_info", {"room_ids": rooms[:3]})
+    text(box, "search_elements", {"category": "Walls", "level": "Level 1", "to_working_set": "replace"})
+    assert f"({walls} of {walls} with a value)" in text(box, "get_parameters", {"names": ["Area"], "totals": True})
+    assert central_record.owners == owners and set(owners) == set(box.held)
+    assert box.on_main_thread(lambda: len(box.doc._journal.undo_history)) == undo     # no transaction left a change

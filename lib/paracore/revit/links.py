@@ -59,7 +59,7 @@ def chosen_links(doc, name: str) -> list[Link]:
     label. ToolError naming the links there are, when none is loaded or the name matches none."""
     placed = links(doc)
     if not placed:
-        raise ToolError("This model has no Revit links. Leave link out to search the model itself.")
+        raise ToolError("This model has no Revit links. Leave link out to read the model itself.")
     wanted = name.strip().casefold()
     picked = placed if wanted == ALL else [link for link in placed if _matches(link, wanted)]
     if not picked:

@@ -36,7 +36,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from paracore.tools.framework.results import ToolError
 
 _ASCII_WORD = re.compile(r"[A-Za-z0-9_.\-/]+")
 
@@ -98,6 +97,8 @@ def _condition_plan(ctx, condition, first, types):
         instance_params.append(own)
     parts, exact = [], True
     for parameter in instance_params:
+        if condition.refusal(parameter) is not None:
+            continue   # another kind of value ('>' on a text "Area"): its elements do not match
         if not _filterable(ctx, parameter):
             return None
         built = parameter_filter(ctx, condition, parameter)
@@ -108,12 +109,8 @@ def _condition_plan(ctx, condition, first, types):
     type_params = [(t, t.LookupParameter(name)) for t in types]
     type_params = [(t, p) for t, p in type_params if p is not None]
     if type_params:
-        try:
-            matching = [t.Id for t, p in type_params if condition.comparator(p)(p)]
-        except ToolError:
-            # A type's parameter of that name the condition cannot compare ('<' on a text "Area"):
-            # Python meets it only on an element without its own, and says so then, as before.
-            return None
+        # a type's parameter the condition does not apply to ('<' on a text "Area") never matches
+        matching = [t.Id for t, p in type_params if condition.comparator(p)(p)]
         if matching:
             parts.append(type_filter(ctx, [ctx.id_value(i) for i in matching]))
     if not parts:

@@ -17,7 +17,10 @@ How a condition compares (by the parameter's storage type):
   text Revit shows ("Location Line = Wall Centerline").
 - ElementId: by the referenced element's name ("Base Constraint = Level 1"), or by id if an
   integer is given; = != contains.
-A condition on a parameter the element does not have (on the element or its type) never matches.
+A condition on a parameter the element does not have (on the element or its type) never matches,
+nor one on a parameter of that name holding another kind of value ("Area > 5" on a door whose type's
+"Area" is text, while walls' is an area): the result says so (`ElementQuery.not_compared`). A
+condition that applies to none of the elements' parameters of its name is refused before searching.
 
 Revit is imported inside functions only, so this module imports without Revit.
 """
@@ -247,6 +250,11 @@ class ElementQuery:
             parts.append(f"visible in the active view '{display_text(self.view.Name)}'")
         return ", ".join(parts)
 
+    def not_compared(self) -> list[str]:
+        """A line per condition that did not apply to some elements' parameter of its name (another
+        kind of value: those elements did not match)."""
+        return [text for text in (c.not_compared_text() for c in self.conditions) if text]
+
     def condition_values(self, element) -> str:
         """ "Unconnected Height 2.90 m" for the first two conditions' parameters (sample rows)."""
         shown = []
@@ -294,7 +302,10 @@ def build_query(ctx, *, category: str | None = None, level: str | None = None,
             sample = elements[:NAME_SAMPLE]
             everything = lambda: iter(elements)  # noqa: E731
         where = where or query.category_label or "the elements searched"
-        query.conditions = [_compile(ctx, c, sample, everything, where) for c in conditions]
+        if sample:
+            query.conditions = [_compile(ctx, c, sample, everything, where) for c in conditions]
+        else:   # nothing to search (a category or level without elements): no names to check them against
+            query.conditions = [_CompiledCondition(ctx, c.parameter, c.op, c.value) for c in conditions]
     return query
 
 
@@ -360,16 +371,34 @@ def _compile(ctx, condition: Condition, sample: list, everything: Callable, wher
     name, rare = _parameter_name(ctx, condition.parameter, sample, everything, where)
     compiled = _CompiledCondition(ctx, name, condition.op, condition.value)
     compiled.rare = rare
-    checked = False
-    for element in sample:  # check the value against the parameter's type now, before searching
-        parameter = find_parameter(ctx, element, name)
-        if parameter is not None and not checked:
-            compiled.comparator(parameter)
-            checked = True
+    for element in sample:
         own = element.LookupParameter(name)
         if own is not None:   # the element's own parameters by id: the filters' rules read them
             compiled.instance_parameters.setdefault(ctx.id_value(own.Id), own)
+    _check_applies(ctx, compiled, sample, everything)
     return compiled
+
+
+def _check_applies(ctx, compiled: "_CompiledCondition", sample: list, everything: Callable) -> None:
+    """Check the op and value against the parameter's kind now, before searching: the refusal ("op '>'
+    does not apply to 'Area', which is text") when the condition applies to none of the elements'
+    parameters of that name. Where it applies to some (an area on walls, text on doors), the others
+    do not match (`_CompiledCondition.not_compared_text` says so). The sample first; the rest only when the sample's
+    are all refused."""
+    refusal = None
+    for elements in (sample, everything()):
+        for element in elements:
+            parameter = find_parameter(ctx, element, compiled.name)
+            if parameter is None:
+                continue
+            found = compiled.refusal(parameter)
+            if found is None:
+                return
+            refusal = refusal or found
+        if refusal is None:
+            return          # the sample has no such parameter (a rare one): checked as it is met
+    if refusal is not None:
+        raise refusal
 
 
 def find_parameter(ctx, element, name: str):
@@ -447,6 +476,7 @@ class _CompiledCondition:
         self._names: dict[int, str] = {}      # referenced element id -> name, for ElementId params
         self.rare = False                     # found only after the sample (see _parameter_name)
         self.instance_parameters: dict = {}   # id -> a Parameter of the sample's own (not types')
+        self._refusals: dict[int, ToolError] = {}   # definition -> why the condition does not apply to it
 
     @property
     def text(self) -> str:
@@ -481,13 +511,37 @@ class _CompiledCondition:
         parameter = find_parameter(self.ctx, element, self.name)
         return display_value(parameter) if parameter is not None else None
 
+    def not_compared_text(self) -> str:
+        """ "Not compared: 'Area' is text on some elements, where '>' does not apply." for a result,
+        when the condition did not apply to some of the elements' parameters of its name; "" if none."""
+        refusals = list(self._refusals.values())
+        if not refusals:
+            return ""
+        if all(isinstance(refusal, _DoesNotApply) for refusal in refusals):
+            kinds = " or ".join(sorted({refusal.kind for refusal in refusals}))
+            return (f"Not compared: '{display_text(self.name)}' is {kinds} on some elements, "
+                    f"where '{self.op}' does not apply.")
+        return f"Not compared, on some elements: {refusals[0]}"
+
     # -- one comparator per parameter definition ----------------------------------------------------
     def comparator(self, parameter) -> Callable:
+        """The comparison for ``parameter``'s definition; one that never matches when the condition
+        does not apply to it (the refusal is kept for `refusal` and `not_compared_text`)."""
         key = self.ctx.id_value(parameter.Id)
         found = self._comparators.get(key)
         if found is None:
-            found = self._comparators[key] = self._build(parameter)
+            try:
+                found = self._build(parameter)
+            except ToolError as refusal:
+                self._refusals[key] = refusal
+                found = _never
+            self._comparators[key] = found
         return found
+
+    def refusal(self, parameter) -> ToolError | None:
+        """Why the condition does not apply to ``parameter`` (its kind, the value), or None."""
+        self.comparator(parameter)
+        return self._refusals.get(self.ctx.id_value(parameter.Id))
 
     def _build(self, parameter) -> Callable:
         from Autodesk.Revit import DB
@@ -569,9 +623,11 @@ class _CompiledCondition:
         return compare
 
     def _double_target(self, spec) -> tuple[float, float]:
-        """The value in internal units, and the tolerance of = (half the displayed rounding)."""
+        """The value in internal units, and the tolerance of = (half the displayed rounding). A number
+        is in the project's units: inside a link, the host's (as a length is: ToolContext.length)."""
         from Autodesk.Revit import DB
-        units = self.ctx.doc.GetUnits()
+        host = self.ctx.host_doc if getattr(self.ctx, "link", None) is not None else self.ctx.doc
+        units = host.GetUnits()
         options = _format_options(units, spec)
         is_length = spec is not None and spec == DB.SpecTypeId.Length
         is_angle = spec is not None and spec == DB.SpecTypeId.Angle
@@ -627,8 +683,20 @@ class _CompiledCondition:
 
     def _require(self, ops: tuple, kind: str) -> None:
         if self.op not in ops:
-            raise ToolError(f"op '{self.op}' does not apply to '{self.name}', which is {kind}: "
-                            f"use {', '.join(ops[:-1])} or {ops[-1]}.")
+            raise _DoesNotApply(kind, f"op '{self.op}' does not apply to '{self.name}', which is {kind}: "
+                                      f"use {', '.join(ops[:-1])} or {ops[-1]}.")
+
+
+class _DoesNotApply(ToolError):
+    """A condition's op does not apply to a parameter of this kind ('>' on text)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def _never(_parameter) -> bool:
+    return False
 
 
 def _spec_of(parameter):

@@ -3,8 +3,8 @@
 condition ("an insulation layer thicker than 50 mm", "a layer whose material contains membrane").
 
 A layer condition is resolved to the set of type ids that meet it, once, before any element is read:
-search_elements and filter_working_set then keep the elements of those types, as they do for a
-type_name (element_query), so searching by layers costs no more per element than by type.
+search_elements then keeps the elements of those types, as it does for a type_name (element_query),
+so searching by layers costs no more per element than by type.
 
 Revit is imported inside functions only, so this module imports without Revit.
 """

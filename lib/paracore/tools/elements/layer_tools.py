@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,9 @@ from paracore.core.display import display_text
 from paracore.core.units import format_length
 from paracore.tools.elements.element_query import build_query, shorten
 from paracore.tools.elements.layer_query import function_name, layers_of, variable_layer
-from paracore.tools.framework.lookup import category_of, elements_by_id, id_sample, resolve_category, type_label
+from paracore.tools.framework.linked_arguments import describe as describe_linked
+from paracore.tools.framework.lookup import (_no_such_type, category_of, elements_by_id, id_sample, resolve_category,
+                                             type_label)
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, check_offset, offset_field, page_of
 from paracore.tools.framework.wording import listed, plural
@@ -37,6 +39,9 @@ LEFT_OUT_SHOWN = 8      # ids named of the elements a takeoff left out
 REFUSALS_SHOWN = 3      # links named that could not be taken off (the others counted)...
 REFUSAL_TEXT = 300      # ...each with this many characters of why
 
+# The project's length unit in a header: "thicknesses in mm", never "in in"
+_UNIT_WORDS = {"ft": "feet and inches", "in": "inches", "usft": "US survey feet"}
+
 _TYPE_HELP = "Type name ('Exterior - Brick on Block') or 'Family: Type' ('Basic Wall: Exterior - Brick on Block')."
 
 
@@ -49,6 +54,10 @@ class GetTypeLayersArgs(BaseModel):
                           "given. Leave null for the working set.")
     offset: int = offset_field()
 
+    UNKNOWN_FIELD_HINTS: ClassVar[dict[str, str]] = {"link": (
+        "get_type_layers reads this model only, not links. search_elements with link and layer finds a link's "
+        "elements by their types' layers.")}
+
 
 class MaterialTakeoffArgs(BaseModel):
     category: str | None = Field(
@@ -60,6 +69,7 @@ class MaterialTakeoffArgs(BaseModel):
     link: str | None = Field(None, description="Take off inside loaded links instead: a link's name or 'all'; "
                                                "each row names its link.")
     offset: int = offset_field()
+
 
 
 # --- get_type_layers ------------------------------------------------------------------------------------
@@ -85,7 +95,8 @@ def get_type_layers(ctx, args: GetTypeLayersArgs):
     layered.sort(key=lambda t: (category_of(t), type_label(t).casefold()))
     page = page_of(layered, args.offset, lambda t: _type_block(ctx, t), TYPES_BUDGET, MAX_TYPES, "types")
     header = (f"{plural(len(layered), 'layered type', grouped=True)}{page.position()} "
-              f"(thicknesses in {ctx.length_unit}; a wall's layers exterior side first, the others top first):")
+              f"(thicknesses in {_UNIT_WORDS.get(ctx.length_unit, ctx.length_unit)}; a wall's layers exterior side "
+              "first, the others top first):")
     lines = [header, *page.rows]
     if page.rest:
         lines.append(page.next_hint("types"))
@@ -106,12 +117,23 @@ def _types_asked(ctx, args: GetTypeLayersArgs) -> tuple[list, str]:
         types = [t for bic in categories
                  for t in DB.FilteredElementCollector(ctx.doc).OfCategory(bic).WhereElementIsElementType()]
         if args.type_name is not None:
-            query = build_query(ctx, category=args.category, type_name=args.type_name)
+            try:
+                query = build_query(ctx, category=args.category, type_name=args.type_name)
+            except ToolError:
+                if args.category is not None:
+                    raise
+                # no type of any category has that name: the layered types are the choices, not text styles
+                labels = sorted({type_label(t) for t in types if layers_of(ctx, t) is not None})
+                raise ToolError(_no_such_type("wall, floor, roof or ceiling type", args.type_name, labels)) from None
             types = [t for t in types if ctx.id_value(t.Id) in query.type_ids]
         return types, ""
     if not args.element_ids:
-        raise ToolError("Say which types: give type_name, category (Walls, Floors, Roofs, Ceilings) or element_ids "
-                        "(the working set is empty).")
+        linked = ctx.session.working_set.linked
+        held = (f"the working set holds only {plural(len(linked), 'linked element', grouped=True)} "
+                f"({describe_linked(linked)}), and get_type_layers reads this model's types only"
+                if linked else "the working set is empty")
+        raise ToolError(f"Say which types: give type_name, category (Walls, Floors, Roofs, Ceilings) or element_ids "
+                        f"({held}).")
     elements, missing = elements_by_id(ctx, args.element_ids)
     found: dict[int, object] = {}
     for element in elements:
@@ -175,10 +197,12 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
     face of its element, its volume that area times its thickness), with the number of elements counted
     and the elements left out because Revit reports no material for them.
     """
-    from Autodesk.Revit import DB
     rows: dict[tuple, _Row] = {}
     left_out: list = []
     parts, searched, refused = _documents(ctx, args)
+    if not any(elements for _doc_ctx, elements in parts):
+        where = "The model has" if args.link is None else "The links have"
+        return f"{where} no {searched}: nothing to take off." + _refused_note(refused)
     for doc_ctx, elements in parts:
         _add_materials(doc_ctx, elements, args.group_by, rows, left_out)
     if not rows:
@@ -187,9 +211,7 @@ def material_takeoff(ctx, args: MaterialTakeoffArgs):
     ordered = sorted(rows.values(), key=lambda r: (-r.volume, -r.area, r.material.casefold(), r.group or "",
                                                    r.link or ""))
     check_offset(args.offset, len(ordered), "rows")
-    area_unit, volume_unit = _display(ctx, DB.SpecTypeId.Area), _display(ctx, DB.SpecTypeId.Volume)
-    page = page_of(ordered, args.offset, lambda r: _takeoff_row(ctx, r, area_unit, volume_unit),
-                   TAKEOFF_BUDGET, MAX_ROWS, "rows")
+    page = page_of(ordered, args.offset, lambda r: _takeoff_row(ctx, r), TAKEOFF_BUDGET, MAX_ROWS, "rows")
     counted = {element_id for row in rows.values() for element_id in row.elements}
     by = {"material": "material", "category": "material and category", "type": "material and type"}[args.group_by]
     lines = [f"Material takeoff of the {searched}, by {by}: {plural(len(ordered), 'row')} from "
@@ -274,35 +296,19 @@ def _group(ctx, element, group_by: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Unit:
-    unit_type: object
-    symbol: str
-
-
-def _display(ctx, spec) -> _Unit:
-    """The project's display unit of ``spec`` (areas, volumes), and its symbol."""
-    options = ctx.doc.GetUnits().GetFormatOptions(spec)
-    unit = options.GetUnitTypeId()
-    stem = unit.TypeId.split(":")[-1].split("-")[0]
-    return _Unit(unit, _SYMBOLS.get(stem, stem))
-
-
-_SYMBOLS = {"squareMeters": "m²", "squareFeet": "ft²", "squareMillimeters": "mm²", "squareCentimeters": "cm²",
-            "cubicMeters": "m³", "cubicFeet": "ft³", "cubicMillimeters": "mm³", "cubicCentimeters": "cm³",
-            "cubicYards": "yd³", "liters": "L"}
-
-
-def _shown(value: float, unit: _Unit) -> str:
+def _shown(ctx, spec, value: float) -> str:
+    """An area or volume (internal units) as the project shows that spec: its unit, rounding and
+    symbol (UnitFormatUtils.Format, as get_quantities' totals and Revit's schedules write it)."""
     from Autodesk.Revit import DB
-    return f"{DB.UnitUtils.ConvertFromInternalUnits(value, unit.unit_type):,.2f} {unit.symbol}"
+    return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, value, False)
 
 
-def _takeoff_row(ctx, row: _Row, area_unit: _Unit, volume_unit: _Unit) -> str:
+def _takeoff_row(ctx, row: _Row) -> str:
+    from Autodesk.Revit import DB
     group = f" · {shorten(row.group, 50)}" if row.group else ""
     link = f"'{shorten(row.link, 50)}' · " if row.link else ""
-    return (f"- {link}{shorten(row.material, 56)}{group}: {_shown(row.area, area_unit)}, {_shown(row.volume, volume_unit)} "
-            f"· {plural(len(row.elements), 'element')}")
+    return (f"- {link}{shorten(row.material, 56)}{group}: {_shown(ctx, DB.SpecTypeId.Area, row.area)}, "
+            f"{_shown(ctx, DB.SpecTypeId.Volume, row.volume)} · {plural(len(row.elements), 'element')}")
 
 
 def _left_out_ids(elements) -> str:

@@ -11,10 +11,13 @@ Revit is imported inside the functions only, so this module imports without Revi
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, Field
 
 from paracore.core.working_set import singular
 from paracore.tools.elements.element_query import SameCondition, build_query, shorten
+from paracore.tools.framework.linked_arguments import describe as describe_linked
 from paracore.tools.framework.lookup import elements_by_id, id_sample
 from paracore.tools.elements.quantity_totals import COUNT, ELEMENT, GROUPINGS, MATERIAL, Aggregate, Takeoff, Tally, format_figure, take_off
 from paracore.tools.framework.registry import tool
@@ -28,6 +31,9 @@ LEFT_OUT_IDS = 10        # ids of left-out elements named
 MAX_CONDITIONS = 20      # as search_elements
 REFUSALS_SHOWN = 3       # links named that could not be taken off (the others counted)...
 REFUSAL_TEXT = 300       # ...each with this many characters of why
+# The working set's linked elements are not taken off with it (Revit links are other documents): what reads them
+_READS_HOST_ONLY = ("in_working_set takes off this model's elements only; give link (a link's name or 'all') to take "
+                    "off inside links")
 
 
 class GetQuantitiesArgs(BaseModel):
@@ -48,17 +54,22 @@ class GetQuantitiesArgs(BaseModel):
     offset: int = offset_field()
 
 
+
 @tool(working_set_policy="none")
 def get_quantities(ctx, args: GetQuantitiesArgs):
     """Takeoff: the sum (min, max) of a parameter such as Volume, Area or Length, or a count, over a
     category's elements or the working set, optionally grouped, in display units; names the elements
     left out for having no value.
     """
+    if args.offset and args.group_by is None and args.link is None:
+        raise ToolError("offset pages the groups: give group_by too ('element' lists each element's value, "
+                        "20 a page), or leave offset 0 for the total.")
     quantity = None if args.quantity.strip().casefold() == COUNT.casefold() else args.quantity.strip()
+    linked, not_compared = [], []
     if args.link is not None:
         takeoff, counted, what, refused = _linked_takeoff(ctx, args, quantity)
     else:
-        elements, what = _elements(ctx, args)
+        elements, what, linked, not_compared = _elements(ctx, args)
         takeoff, counted, refused = take_off(ctx, elements, quantity, args.group_by, what), len(elements), []
     aggregates = _aggregates(args.aggregates, quantity)
     lines = [_headline(ctx, takeoff, aggregates, counted, what, args.group_by)]
@@ -75,6 +86,10 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
                      f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
     if refused:
         lines.append("Not taken off: " + _refusals(refused))
+    lines += not_compared
+    if linked:
+        lines.append(f"Not taken off: {plural(len(linked), 'linked element', grouped=True)} "
+                     f"({_READS_HOST_ONLY}: {describe_linked(linked)}).")
     return "\n".join(lines)
 
 
@@ -88,7 +103,7 @@ def _linked_takeoff(ctx, args: GetQuantitiesArgs, quantity) -> tuple[Takeoff, in
     for rank, link in enumerate(links.chosen_links(ctx.doc, args.link)):
         link_ctx = ctx.in_link(link)
         try:    # a level, type or parameter this link lacks: the other links may have it
-            elements, what = _elements(link_ctx, args)
+            elements, what, _linked, _notes = _elements(link_ctx, args)
             part = take_off(link_ctx, elements, quantity, args.group_by, what)
             merged.add_part(part, f"'{link.label}'", rank, lambda i, link=link: f"{link.id}:{i}")
         except ToolError as error:
@@ -103,10 +118,17 @@ def _linked_takeoff(ctx, args: GetQuantitiesArgs, quantity) -> tuple[Takeoff, in
     return merged, counted, f"{whats[0]} in {listed(searched, 6)}", refused
 
 
-def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str]:
-    """The elements to take off, and what they are called in an error ("Walls", "the working set")."""
+def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str, list, list[str]]:
+    """The elements to take off, what they are called in an error ("Walls", "the working set"), the
+    working set's linked elements, which are not taken off (named in the result), and the conditions'
+    notes on elements they did not apply to (ElementQuery.not_compared)."""
+    linked = list(ctx.session.working_set.linked) if args.in_working_set else []
     if args.in_working_set:
         ids = list(ctx.session.working_set.ids)
+        if not ids and linked:
+            raise ToolError(f"The working set holds only {plural(len(linked), 'linked element', grouped=True)} "
+                            f"({describe_linked(linked)}), and {_READS_HOST_ONLY}. Or leave in_working_set false to "
+                            "take off this model's elements.")
         if not ids:
             raise ToolError("The working set is empty. Leave in_working_set false to take off the model's "
                             "elements, or put elements in the working set first (search_elements).")
@@ -126,7 +148,7 @@ def _elements(ctx, args: GetQuantitiesArgs) -> tuple[list, str]:
         raise ToolError(f"No {query.category_label or 'elements'} to take off{where}"
                         + (" in the working set" if args.in_working_set else "")
                         + ". Check the category and filters with search_elements.")
-    return elements, what + (f" {criteria}" if criteria else "")
+    return elements, what + (f" {criteria}" if criteria else ""), linked, query.not_compared()
 
 
 def _aggregates(asked, quantity) -> list[str]:

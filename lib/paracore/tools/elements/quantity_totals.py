@@ -15,6 +15,7 @@ Revit is imported inside the functions only, so this module imports without Revi
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -73,8 +74,8 @@ class Takeoff:
     overall: Tally = field(default_factory=Tally)
     groups: dict[str, Tally] = field(default_factory=dict)
     order: dict[str, Any] = field(default_factory=dict)   # group -> its sort key
-    left_out: list[int] = field(default_factory=list)     # ids of elements without a value
-    other_kind: list[int] = field(default_factory=list)   # ids whose parameter of that name is another kind
+    left_out: list[str] = field(default_factory=list)     # ids (as shown: LINK:ID in a link) without a value
+    other_kind: list[str] = field(default_factory=list)   # ids whose parameter of that name is another kind
 
     def figure(self, ctx, tally: Tally, aggregate: str) -> str:
         """ "sum 17.52 m³", "count 7", "min 0.59 m³"; "count" is the elements counted."""
@@ -97,7 +98,7 @@ class Takeoff:
         ``shown_id`` (LINK:ID). ToolError when its quantity is another kind of value than this one's."""
         if self.parameter is None:
             self.parameter = part.parameter
-        elif part.parameter is not None and not _same_kind(part.parameter, self.parameter):
+        elif part.parameter is not None and _kind(part.parameter) != _kind(self.parameter):
             raise ToolError(f"its {part.quantity} is another kind of value (another unit, or text) than in the other "
                             "links, so they do not add up: take off one link at a time.")
         self.overall.merge(part.overall)
@@ -131,17 +132,19 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
                                 f" Or give quantity '{COUNT}' to count the elements.")
     group = grouping(ctx, group_by, elements, where)
     takeoff = Takeoff(quantity)
-    for element in elements:
+    read = [(element, find_parameter(ctx, element, quantity) if quantity is not None else None)
+            for element in elements]
+    kinds = [_kind(parameter) if parameter is not None else None for _element, parameter in read]
+    if quantity is not None:
+        takeoff.parameter, added = _reference(read, kinds)
+    for (element, parameter), kind in zip(read, kinds):
         value = None
         if quantity is not None:
-            parameter = find_parameter(ctx, element, quantity)
-            if parameter is not None and takeoff.parameter is None:
-                takeoff.parameter = _summable(parameter)
             if parameter is None or not parameter.HasValue:
-                takeoff.left_out.append(ctx.id_value(element.Id))
+                takeoff.left_out.append(ctx.shown_id(element.Id))
                 continue
-            if not _same_kind(parameter, takeoff.parameter):    # "Area" as text on some elements
-                takeoff.other_kind.append(ctx.id_value(element.Id))
+            if kind != added:    # "Area" as text on some elements, an area on the others
+                takeoff.other_kind.append(ctx.shown_id(element.Id))
                 continue
             value = (parameter.AsDouble() if parameter.StorageType == DB.StorageType.Double
                      else float(parameter.AsInteger()))
@@ -154,30 +157,53 @@ def take_off(ctx, elements: list, quantity: str | None, group_by: str | None, wh
     return takeoff
 
 
-def _same_kind(parameter, first) -> bool:
-    """Whether ``parameter`` adds up with ``first``: the same storage type and spec (a length with
-    lengths, never an area, a number or text of the same name)."""
-    return parameter.StorageType == first.StorageType and parameter_spec(parameter) == parameter_spec(first)
+def _kind(parameter) -> tuple:
+    """What adds up with what: the storage type and the spec (a length with lengths, never an area, a
+    number or text of the same name)."""
+    spec = parameter_spec(parameter)
+    return parameter.StorageType, spec.TypeId if spec is not None else None
+
+
+def _reference(read: list, kinds: list) -> tuple[Any, tuple | None]:
+    """The parameter whose kind the takeoff adds up, and that kind: of the kinds that add up, the one
+    most elements hold (the first met on a tie), whichever element comes first; (None, None) when no
+    element has the parameter. A NotANumber when no kind adds up."""
+    counts: Counter = Counter(kind for kind in kinds if kind is not None)
+    samples: dict = {}
+    for (_element, parameter), kind in zip(read, kinds):
+        if kind is not None:
+            samples.setdefault(kind, parameter)
+    for kind, _count in counts.most_common():
+        if _adds_up(samples[kind]):
+            return samples[kind], kind
+    if samples:
+        raise _not_a_number(next(iter(samples.values())))
+    return None, None
 
 
 class NotANumber(ToolError):
     """The parameter's values do not add up (text, yes/no, a choice, a reference)."""
 
 
-def _summable(parameter):
-    """The parameter, if its values add up; else a ToolError saying what to do instead."""
+def _adds_up(parameter) -> bool:
+    """Whether the parameter's values add up: a Double, or an Integer that is a plain number."""
+    from Autodesk.Revit import DB
+    storage = parameter.StorageType
+    if storage == DB.StorageType.Double:
+        return True
+    return (storage == DB.StorageType.Integer and not is_yes_no(parameter)
+            and (parameter.AsValueString() or "") in ("", str(parameter.AsInteger())))
+
+
+def _not_a_number(parameter) -> NotANumber:
+    """The refusal for a parameter that does not add up, saying what to do instead."""
     from Autodesk.Revit import DB
     name = parameter.Definition.Name
     storage = parameter.StorageType
-    if storage == DB.StorageType.Double:
-        return parameter
-    if storage == DB.StorageType.Integer and not is_yes_no(parameter) and \
-            (parameter.AsValueString() or "") in ("", str(parameter.AsInteger())):
-        return parameter
     kind = {DB.StorageType.String: "text", DB.StorageType.ElementId: "a reference to another element"}.get(
         storage, "yes/no" if is_yes_no(parameter) else "a choice shown by its name")
-    raise NotANumber(f"'{name}' is {kind}, which does not add up: count the elements by it instead "
-                    f"(quantity '{COUNT}', group_by '{name}').")
+    return NotANumber(f"'{name}' is {kind}, which does not add up: count the elements by it instead "
+                      f"(quantity '{COUNT}', group_by '{name}').")
 
 
 def grouping(ctx, group_by: str | None, elements: list, where: str):
@@ -211,7 +237,8 @@ def grouping(ctx, group_by: str | None, elements: list, where: str):
     def by_parameter(element):
         parameter = find_parameter(ctx, element, name)
         value = display_value(parameter) if parameter is not None else "(no such parameter)"
-        return f"{display_text(name, 40)} = {value}", (int(value.startswith("(")), 0.0, value.casefold())
+        return f"{display_text(name, 40)} = {value}", (int(value.startswith("(")), _number_of(parameter),
+                                                       value.casefold())
     return by_parameter
 
 
@@ -225,6 +252,19 @@ def materials_named(ctx, element) -> str:
         material_ids = []
     names = {display_text(m.Name, 60) for m in (ctx.doc.GetElement(i) for i in material_ids) if m is not None}
     return ", ".join(sorted(names, key=str.casefold)) or NO_MATERIAL
+
+
+def _number_of(parameter) -> float:
+    """A number's value, so that groups by a length or an area come in its order ("2.20 m" before
+    "10.01 m"), not in their texts'; 0 for text, choices, yes/no and no value (by their text then)."""
+    from Autodesk.Revit import DB
+    if parameter is None or not parameter.HasValue:
+        return 0.0
+    if parameter.StorageType == DB.StorageType.Double:
+        return parameter.AsDouble()
+    if parameter.StorageType == DB.StorageType.Integer and _adds_up(parameter):   # not a choice ("Interior")
+        return float(parameter.AsInteger())
+    return 0.0
 
 
 def _keyed(name: str, none: str | None) -> tuple[str, tuple]:
@@ -307,8 +347,9 @@ class Totals:
                  "sum (elements with a value)):", *rows]
         if len(ordered) > len(rows):
             more = len(ordered) - len(rows)
-            lines.append(f"- … {more:,} more group{'s' if more != 1 else ''}: get_quantities with group_by "
-                         f"'{self.group_by.strip()}' lists them all, page by page.")
+            where = (f": get_quantities with group_by '{self.group_by.strip()}' lists them all, page by page."
+                     if ctx.link is None else " (inside a link: read fewer names at a time to see more groups).")
+            lines.append(f"- … {more:,} more group{'s' if more != 1 else ''}{where}")
         return lines
 
 

@@ -14,7 +14,7 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -129,6 +129,11 @@ class FilterWorkingSetArgs(BaseModel):
     type_name: str | None = Field(None, description="Keep only elements of this type. " + _TYPE_HELP)
     conditions: list[SameCondition] | None = Field(
         None, max_length=MAX_CONDITIONS, description="Keep only elements meeting all these, as search_elements' conditions.")
+
+    UNKNOWN_FIELD_HINTS: ClassVar[dict[str, str]] = {
+        field: (f"filter_working_set keeps by category, level, type_name and conditions; search_elements with "
+                f"{field} finds the elements {what} (to_working_set 'replace' makes them the working set).")
+        for field, what in (("layer", "whose types have such a layer"), ("room", "in a room"))}
 
 
 class ElementInfoArgs(BaseModel):
@@ -360,7 +365,7 @@ def search_elements(ctx, args: SearchElementsArgs):
     if args.room is not None:
         criteria = ", ".join(part for part in (criteria, f"in room '{display_text(args.room, 40)}'") if part)
     if not count:
-        return _no_match(ctx, query, label, criteria, args.to_working_set)
+        return "\n".join([_no_match(ctx, query, label, criteria, args.to_working_set), *query.not_compared()])
 
     verb = "matches" if count == 1 else "match"
     header = f"{_category_words(count, label)} {verb}"
@@ -377,6 +382,7 @@ def search_elements(ctx, args: SearchElementsArgs):
         else:
             lines.append(f"{page.next_hint()} To act on all {_n(count)}, call search_elements again "
                          "with the same arguments and to_working_set 'replace' (or 'add').")
+    lines += query.not_compared()
     if not keep_ids:
         return "\n".join(lines)
     summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
@@ -402,10 +408,12 @@ def _room_condition(ctx, text: str | None):
 
 
 def _search_links(ctx, args: SearchElementsArgs):
-    """search_elements inside the links ``args.link`` picks: each link's own levels and types."""
+    """search_elements inside the links ``args.link`` picks: each link's own levels and types; paged
+    with offset over the links' matches in order, as a search of this model is."""
     if args.in_active_view:
         raise ToolError("in_active_view reads this model's active view; leave it false to search inside links.")
-    found, sample, searched, refused = [], [], [], []
+    found, sample, searched, refused, notes = [], [], [], [], []
+    criteria = category_label = None
     by_category: Counter = Counter()
     for link in links.chosen_links(ctx.doc, args.link):
         link_ctx = ctx.in_link(link)
@@ -416,25 +424,31 @@ def _search_links(ctx, args: SearchElementsArgs):
             refused.append(f"'{link.label}': {error}")
             continue
         searched.append(link.label)
+        criteria = query.criteria() if criteria is None else criteria
+        category_label = category_label or query.category_label
         for category, element in query.labelled():
             found.append(links.describe(link, element))
             by_category[category] += 1
             if args.offset < len(found) <= args.offset + args.limit:
                 sample.append(_row(link_ctx, element, query.condition_values(element)) + f" · in '{link.label}'")
+        notes += [note for note in query.not_compared() if note not in notes]
     if not searched:
         raise ToolError("Nothing could be searched: " + " | ".join(refused))
     where = listed([f"'{label}'" for label in searched], 6)
+    searched_for = f" ({criteria})" if criteria else ""
     if not found:
-        return (f"No elements match in {where}." + (" The working set was not changed." if args.to_working_set else "")
-                + _refused_note(refused))
+        return "\n".join([f"No {category_label or 'elements'} match{searched_for} in {where}."
+                          + (" The working set was not changed." if args.to_working_set else ""), *notes]) \
+            + _refused_note(refused)
     check_offset(args.offset, len(found), "matches")
     summary = counts_text(by_category, TOP_CATEGORIES, lambda name, n: _category_words(n, name))
     page = Page(rows=_fit(sample), offset=args.offset, total=len(found))
-    lines = [f"{summary} match in {where}{page.position()} (ids are LINK:ID; a link is read-only here):"]
-    lines += page.rows
+    lines = [f"{summary} match{searched_for} in {where}{page.position()} (ids are LINK:ID; a link is read-only here):",
+             *page.rows]
     if page.rest:
         lines.append(page.next_hint() + (" All are in the working set." if args.to_working_set
                                          else " Use to_working_set to keep them all."))
+    lines += notes
     if args.to_working_set is None:
         return "\n".join(lines) + _refused_note(refused)
     sentence = (f"The working set is now these {_n(len(found))} linked elements." if args.to_working_set == "replace"
@@ -684,8 +698,8 @@ def _details(ctx, element) -> str:
             facts.append(f"hosts {plural(len(inserts), 'door/window', grouped=True)} "
                          f"({id_sample(inserts, 5, where='')})")
     if ctx.link is None:
-        rooms = rooms_of(ctx.doc, element)
-        if rooms:
+        rooms = [r for r in rooms_of(ctx.doc, element) if ctx.id_value(r.Id) != ctx.id_value(element.Id)]
+        if rooms:   # (a room is in itself: not said of it)
             facts.append(_rooms_fact(ctx, element, rooms))
     for name in ("Mark", "Area", "Number"):
         parameter = element.LookupParameter(name)

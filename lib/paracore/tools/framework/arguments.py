@@ -185,7 +185,8 @@ def describe_validation_error(
     for entry in unknown:
         path, holder = entry if isinstance(entry, tuple) else (entry, None)
         valid = ", ".join(_keys(holder)) if holder is not None else _fields_at(model, path)
-        lines.append(f"- {_path_shown(path)}: unknown field. Valid fields: {valid or '(none)'}.")
+        hint = _unknown_field_hint(holder or model, path)
+        lines.append(f"- {_path_shown(path)}: unknown field.{hint} Valid fields: {valid or '(none)'}.")
     if len(lines) > _MAX_LISTED_ERRORS:
         lines = lines[:_MAX_LISTED_ERRORS] + [f"- … and {len(lines) - _MAX_LISTED_ERRORS} more."]
     return "\n".join([
@@ -193,6 +194,15 @@ def describe_validation_error(
         *lines,
         f"Fix these fields and call {tool_name} again, keeping the other arguments as they were.",
     ])
+
+
+def _unknown_field_hint(holder: type[BaseModel], path: str) -> str:
+    """What the model should do instead of a field it may well expect but that this tool lacks, as
+    the arguments model says in ``UNKNOWN_FIELD_HINTS`` (e.g. get_type_layers' ``link``: it reads
+    this model only); "" for any other."""
+    hints = getattr(holder, "UNKNOWN_FIELD_HINTS", None) or {}
+    key = path.rpartition(".")[2]
+    return f" {hints[key]}" if key in hints else ""
 
 
 def _error_lines(model: type[BaseModel], error: ValidationError) -> list[tuple[str, str]]:

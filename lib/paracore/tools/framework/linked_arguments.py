@@ -3,8 +3,9 @@
 The model writes a linked element into ``element_ids`` as a "LINK:ID" text. A tool that reads inside
 links has a ``linked_ids`` field, left out of its schema (``LinkedIds``: the definitions every
 request carries stay short): the registry moves the texts there, so the tool's ``element_ids`` holds
-host ids only. A tool without one (every tool that writes) refuses them, because Revit keeps a link
-read-only in its host.
+host ids only. A tool without one refuses them: one that writes because Revit keeps a link read-only
+in its host, one that reads (layers, rooms, takeoffs) because it reads this model only, naming the
+tools that read links.
 A working set that holds linked elements gives a writing tool only its host elements, and the
 call says which it left out.
 """
@@ -28,9 +29,18 @@ LinkedIds = SkipJsonSchema[list[str] | None]
 HOST_OR_LINKED_HELP = "Elements inside links as 'LINK:ID' (search_elements with link)."
 _READ_ONLY = ("Revit keeps a linked model read-only in its host: open that model (or ask its author) to change "
               "them")
+# Why a tool that only reads leaves linked elements out: it reads this model (its types, rooms, quantities)
+_READS_HOST = ("{name} reads this model only; search_elements with link finds linked elements and get_parameters "
+               "and get_element_info read them")
 
 
-def move_linked_ids(name: str, takes_linked: bool, data: dict[str, Any]) -> str | None:
+def _why_not_linked(name: str, writes: bool) -> str:
+    """Why ``name`` leaves linked elements out: a link is read-only (a tool that writes), or the tool
+    reads this model only (a reading tool: its types, rooms, quantities)."""
+    return _READ_ONLY if writes else _READS_HOST.format(name=name)
+
+
+def move_linked_ids(name: str, takes_linked: bool, data: dict[str, Any], writes: bool = True) -> str | None:
     """Move the LINK:ID texts of ``data``'s element_ids into its linked_ids; the refusal to return
     instead when the tool takes no linked elements (None when there are none)."""
     given = data.get(ELEMENT_IDS)
@@ -47,19 +57,23 @@ def move_linked_ids(name: str, takes_linked: bool, data: dict[str, Any]) -> str 
         shown = ", ".join(str(value) for value in linked[:5]) + (" …" if len(linked) > 5 else "")
         count = "1 element" if len(linked) == 1 else f"{len(linked)} elements"
         return (f"Not run: element_ids holds {count} inside linked models ({shown}); "
-                f"{name} works on the host model only. {_READ_ONLY}, or leave them out and call {name} again.")
+                f"{name} works on the host model only. {_why_not_linked(name, writes)}; or leave them out and "
+                f"call {name} again.")
     data[ELEMENT_IDS] = [value for value in given if parse_linked(value) is None] or None
     data[LINKED_IDS] = list(dict.fromkeys([*(data.get(LINKED_IDS) or []), *linked]))
     return None
 
 
-def only_linked_message(name: str, linked: Sequence[LinkedElement]) -> str:
+def only_linked_message(name: str, linked: Sequence[LinkedElement], writes: bool = True) -> str:
+    if not writes:
+        return (f"Not run: the working set holds only elements inside linked models ({describe(linked)}), and "
+                f"{_READS_HOST.format(name=name)}.")
     return (f"Not run: the working set holds only elements inside linked models ({describe(linked)}), and {name} "
             f"changes the host model. {_READ_ONLY}. To work on host elements, find them with search_elements.")
 
 
-def left_out_note(name: str, linked: Sequence[LinkedElement]) -> str:
-    return f"{name} left out the working set's linked elements ({describe(linked)}): {_READ_ONLY}."
+def left_out_note(name: str, linked: Sequence[LinkedElement], writes: bool = True) -> str:
+    return f"{name} left out the working set's linked elements ({describe(linked)}): {_why_not_linked(name, writes)}."
 
 
 DESCRIBED_KINDS = 8     # categories-in-links named; the others are counted (a result stays bounded)

@@ -294,7 +294,7 @@ class Registry:
         except ArgumentsError as exc:
             return ToolCallError(str(exc))
         data, unknown, problems = normalise_arguments(spec.args_model, data)
-        refusal = move_linked_ids(name, spec.takes_linked, data) if spec.takes_element_ids else None
+        refusal = move_linked_ids(name, spec.takes_linked, data, spec.writes) if spec.takes_element_ids else None
         if refusal is not None:
             return ToolCallError(refusal)
         injected = no_ids = False
@@ -307,11 +307,11 @@ class Registry:
                     data[LINKED_IDS] = [str(element) for element in linked]
                 injected = True
             elif linked_in_set and spec.needs_element_ids:
-                return ToolCallError(only_linked_message(name, linked_in_set))
+                return ToolCallError(only_linked_message(name, linked_in_set, spec.writes))
             else:
                 no_ids = spec.needs_element_ids
             if linked_in_set and not spec.takes_linked and working_set_ids:
-                notes = (left_out_note(name, linked_in_set),)
+                notes = (left_out_note(name, linked_in_set, spec.writes),)
         try:
             args, error = spec.args_model.model_validate(data), None
         except ValidationError as exc:

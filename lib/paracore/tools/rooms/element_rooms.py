@@ -13,7 +13,8 @@ reading each room once. What "in a room" means depends on the element, as in Rev
   plan over at least COVERED of the room's area, unless a smaller ceiling at the same height
   covers that room too (the room's own ceiling);
 - a floor: the same with the floor's top at the room's base (within LEVEL_TOLERANCE);
-- a wall: the rooms it bounds (their boundary segments name it).
+- a wall: the rooms it bounds (their boundary segments name it);
+- a room: itself.
 A ceiling's or floor's plan is its sketch's outer loop (Floor.SketchId, Ceiling.SketchId), else
 its bounding box (Element.get_BoundingBox): then a non-rectangular one's box may take in a room it
 does not cover (an L-shaped ceiling's notch) where no smaller ceiling claims that room. The
@@ -71,6 +72,8 @@ class RoomFinder:
             return self._covered(element, ceiling=False)
         if isinstance(element, DB.Wall):
             return self._bounded_by(element)
+        if which == DB.BuiltInCategory.OST_Rooms:
+            return [element]          # a room is in itself: "area of the rooms by room" lists each
         if isinstance(element, DB.FamilyInstance):
             return _unique([element.Room])
         return []
@@ -336,4 +339,12 @@ def room_label(room) -> str:
     number = display_text(room.Number or "", 20)
     name = room.LookupParameter("Name")
     name = display_text(name.AsString() or "", 40) if name is not None else ""
-    return " ".join(part for part in (number, name) if part) or f"room {id_value(room.Id)}"
+    return number_and_name(number, name) or f"room {id_value(room.Id)}"
+
+
+def number_and_name(number: str, name: str) -> str:
+    """ "A101 Living"; the number alone when it already ends with the name (a firm numbering its
+    rooms "1 - Living room" and naming them "Living room")."""
+    if number and name and number.casefold().endswith(name.casefold()):
+        return number
+    return " ".join(part for part in (number, name) if part)

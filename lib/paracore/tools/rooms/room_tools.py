@@ -30,12 +30,13 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.units import format_length
-from paracore.core.working_set import singular
+from paracore.core.working_set import count_label
+from paracore.tools.framework.linked_arguments import describe as describe_linked
 from paracore.tools.framework.lookup import elements_by_id, find_level, id_sample, levels_by_elevation
 from paracore.tools.framework.reach import refuse_out_of_reach
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
-from paracore.tools.rooms.element_rooms import RoomFinder, room_heights
+from paracore.tools.rooms.element_rooms import RoomFinder, number_and_name, room_heights
 from paracore.tools.framework.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
                                     working_set_output)
 from paracore.tools.framework.wording import plural
@@ -46,7 +47,6 @@ ROOM_BUDGET = 1700         # characters of room lines in one result (results are
 MAX_RENUMBER = 5_000       # elements renumbered in one call
 MAX_PATH = 2_000           # elements ordered along_path (the walk is quadratic)
 ORDER_TOLERANCE = 0.01     # ft (3 mm): X closer than this counts as the same column
-SQ_M = 0.09290304          # square metres per square foot
 NAME = 40                  # characters of a name quoted in a result
 
 _IDS = "Revit element ids (integers). Leave null to use the working set."
@@ -88,9 +88,10 @@ class RenumberArgs(BaseModel):
 
 
 def area_text(ctx, square_feet: float) -> str:
-    if ctx.length_unit in ("ft", "in"):
-        return f"{square_feet:.1f} ft²"
-    return f"{square_feet * SQ_M:.2f} m²"
+    """An area as the project shows areas (Manage > Project Units: its unit, rounding and symbol), which
+    need not follow its length unit (US survey feet with SF, feet and inches with m²)."""
+    from Autodesk.Revit import DB
+    return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), DB.SpecTypeId.Area, square_feet, False)
 
 
 def _length_text(ctx, feet: float) -> str:
@@ -107,8 +108,8 @@ def room_label(ctx, room) -> str:
     from Autodesk.Revit import DB
     name = room.get_Parameter(DB.BuiltInParameter.ROOM_NAME)
     name = name.AsString() if name is not None else ""
-    return f"{display_text(room.Number or '(no number)', NAME)} {display_text(name or '(no name)', NAME)} " \
-           f"(id {ctx.id_value(room.Id)})"
+    shown = number_and_name(display_text(room.Number or '(no number)', NAME), display_text(name or '(no name)', NAME))
+    return f"{shown} (id {ctx.id_value(room.Id)})"
 
 
 # --- place_rooms ---------------------------------------------------------------------------------------
@@ -213,6 +214,14 @@ def get_room_info(ctx, args: RoomInfoArgs):
     # Named room_ids (not element_ids), so the registry does not inject the working set: the
     # default is done here, the same way.
     ids = list(dict.fromkeys(ctx.session.working_set.ids if args.room_ids is None else args.room_ids))
+    if args.room_ids is not None and not ids:
+        raise ToolError("room_ids is empty: give the rooms' ids (search_elements with category 'Rooms' finds them), "
+                        "or leave room_ids null for the rooms in the working set.")
+    linked = ctx.session.working_set.linked if args.room_ids is None else ()
+    if not ids and linked:
+        raise ToolError(f"The working set holds only {plural(len(linked), 'linked element', grouped=True)} "
+                        f"({describe_linked(linked)}), and get_room_info reads this model's rooms only. "
+                        "get_element_info and get_parameters read linked rooms.")
     found, missing = elements_by_id(ctx, ids)
     rooms = [e for e in found if _is_room(e)]
     if not rooms:
@@ -279,9 +288,9 @@ def _room_lines(ctx, room, contents) -> str:
     if not segments:
         head += "; not enclosed (no bounding walls)"
     else:
-        head += f"; bounded by {plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"
-        if others:
-            head += f" and {plural(others, 'other element')}"
+        bounds = ([f"{plural(len(walls), 'wall')} ({id_sample(walls, 6, '')})"] if walls else []) + \
+                 ([plural(others, 'other element')] if others else [])
+        head += "; bounded by " + " and ".join(bounds)
     inside = dict(contents.get(ctx.id_value(room.Id), {}))
     doors = [ctx.id_value(d.Id) for d in inside.pop("OST_Doors", [])]
     head += f"; {plural(len(doors), 'door')}" + (f" ({id_sample(doors, 6, '')})" if doors else "")
@@ -291,7 +300,8 @@ def _room_lines(ctx, room, contents) -> str:
             f"id {ctx.id_value(c.Id)} at {_length_text(ctx, _ceiling_height(c, bottom))}" for c in ceilings[:4]) + ")"
     if inside:
         head += "; in it: " + ", ".join(
-            f"{len(items)} {_category_word(items)} ({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
+            f"{count_label(len(items), items[0].Category.Name)} "
+            f"({id_sample([ctx.id_value(e.Id) for e in items], 4, '')})"
             for name, items in sorted(inside.items(), key=lambda kv: -len(kv[1]))[:6])
     return head
 
@@ -469,8 +479,3 @@ def _renumbered_text(ctx, expected: list[tuple[int, str]], args: RenumberArgs) -
     return (f"Set '{args.parameter}' of {plural(len(expected), noun)} ({rule}), read back from the model: "
             f"{shown}{more}.")
 
-
-def _category_word(items: list) -> str:
-    """ "1 Window", "2 Windows", "6 Furniture": a category's name for how many of it a room holds."""
-    name = items[0].Category.Name
-    return singular(name) if len(items) == 1 else name

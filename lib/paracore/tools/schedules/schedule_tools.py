@@ -213,6 +213,7 @@ def counted_rows(schedule, whole: int, limit: int = COUNTED_ROWS) -> tuple[list[
 
 
 def _filter_value_text(ctx, schedule, field, flt) -> str:
+    from Autodesk.Revit import DB
     if flt.IsStringValue:
         return repr(flt.GetStringValue())
     if flt.IsElementIdValue:
@@ -224,6 +225,9 @@ def _filter_value_text(ctx, schedule, field, flt) -> str:
         parameter = _sample_parameter(ctx, schedule, field)
         if parameter is not None and _is_length(parameter):
             return format_length(flt.GetDoubleValue(), ctx.length_unit)
+        spec = parameter.Definition.GetDataType() if parameter is not None else None
+        if spec is not None and DB.UnitUtils.IsMeasurableSpec(spec):   # an area as the project shows it, not ft²
+            return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, flt.GetDoubleValue(), False)
         return f"{flt.GetDoubleValue():g}"
     return "(no value)"
 
@@ -290,7 +294,9 @@ def describe_schedule(ctx, schedule_id: int, intro: str, offset: int | None = No
 
 def calculate_totals(schedule, fields) -> list[str]:
     """Revit's "Calculate totals" on each of ``fields`` that adds up (ScheduleField.DisplayType Totals)
-    and its grand total row with title and count (ScheduleDefinition.ShowGrandTotal...): the names totaled."""
+    and its grand total row with title and count (ScheduleDefinition.ShowGrandTotal...): the names totaled.
+    The title and count take the row's first cell, so when the first column is totaled they are left
+    off and the cell keeps that column's total (the result counts the rows itself)."""
     from Autodesk.Revit import DB
     totaled = []
     for field in fields:
@@ -299,8 +305,10 @@ def calculate_totals(schedule, fields) -> list[str]:
             totaled.append(field.GetName())
     definition = schedule.Definition
     definition.ShowGrandTotal = True
-    definition.ShowGrandTotalTitle = True
-    definition.ShowGrandTotalCount = True
+    in_order = _fields(schedule)
+    labelled = not (in_order and in_order[0].DisplayType == DB.ScheduleFieldDisplayType.Totals)
+    definition.ShowGrandTotalTitle = labelled
+    definition.ShowGrandTotalCount = labelled
     return totaled
 
 

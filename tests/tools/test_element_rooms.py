@@ -220,3 +220,39 @@ def test_a_room_is_in_itself(revit):
     assert found.startswith("1 Room matches (in room 'A102').") and f"- {room_ids(revit)['A102']} Room" in found
     info = revit.text("get_element_info", {"element_ids": [room_ids(revit)["A102"]]})
     assert "room A102" not in info, info          # not said of the room itself
+
+
+EXPECTED_87 = ["B101", "B102"]   # the rooms whose boundary segments name wall 87 in the duplex itself
+
+
+def test_a_walls_rooms_are_found_among_the_rooms_near_it_not_every_rooms_boundary():
+    """On the duplex grown to 10,000 elements (882 rooms), naming one wall's rooms read every room's
+    boundary segments and kept, for the segments bounded by no element, a list searched once per
+    segment: five walls took 2 s there and over 120 s at 100,000 (the benchmark's get_element_info).
+    Now the rooms near the wall (a plan grid of the rooms' boxes) are the only ones whose boundary is read."""
+    from paracore.hosts.standin.sandbox import Sandbox
+    from paracore.tools.rooms.element_rooms import RoomFinder
+    sandbox = Sandbox("duplex", grow_to=10_000)
+    try:
+        def measure():
+            doc = sandbox.doc
+            rooms = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms)
+                         .WhereElementIsNotElementType())
+            wall = doc.GetElement(DB.ElementId(87))
+            read = []
+            original = type(rooms[0]).GetBoundarySegments
+
+            def counted(room, options):
+                read.append(room.Id.Value)
+                return original(room, options)
+            type(rooms[0]).GetBoundarySegments = counted
+            try:
+                found = RoomFinder(doc).rooms_of(wall)
+            finally:
+                type(rooms[0]).GetBoundarySegments = original
+            return len(rooms), len(set(read)), sorted(r.Number for r in found)
+        rooms, read, found = sandbox.on_main_thread(measure)
+        assert rooms > 800 and read <= 20, (rooms, read)
+        assert found == EXPECTED_87, found
+    finally:
+        sandbox.close()

@@ -34,6 +34,7 @@ COVERED = 0.5            # of a room's area under a ceiling's or over a floor's 
 SAMPLES = 24             # a side of the grid of points a room's area under a sketched plan is sampled on
 LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
 HEIGHT_STEP = 4.0        # ft: rooms are indexed by the slices of this height their volume meets
+PLAN_CELL = 16.0         # ft: rooms are indexed by the plan cells of this size their box meets (walls' rooms)
 
 
 class RoomFinder:
@@ -55,7 +56,8 @@ class RoomFinder:
             for step in range(_step(bottom - LEVEL_TOLERANCE), _step(top + LEVEL_TOLERANCE) + 1):
                 self._by_height.setdefault(step, []).append(room)
         self._outlines: dict[int, list] = {}
-        self._walls: dict[int, list] | None = None
+        self._bounding: dict[int, set] = {}        # room id -> ids of the elements its boundary names
+        self._cells: dict | None = None             # plan cell -> [(room, its box)], made when a wall asks
         self._category_plans: dict[str, dict] = {}
 
     def rooms_of(self, element) -> list:
@@ -127,16 +129,35 @@ class RoomFinder:
 
     # -- walls -------------------------------------------------------------------------------------
     def _bounded_by(self, wall) -> list:
-        if self._walls is None:
-            self._walls = {}
-            for room in self.rooms:
-                for loop in _boundary(room):
-                    for segment in loop:
-                        rooms = self._walls.setdefault(id_value(segment.ElementId), [])
-                        if all(id_value(r.Id) != id_value(room.Id) for r in rooms):
-                            rooms.append(room)
-        return list(self._walls.get(id_value(wall.Id), []))
+        """The rooms whose boundary segments name ``wall``, among the rooms near it in plan and height
+        (a big model's thousands of rooms are not all read for one wall); each room's boundary is read
+        once for all the walls asked about."""
+        found = []
+        for room in self._rooms_near(wall):
+            key = id_value(room.Id)
+            if key not in self._bounding:
+                self._bounding[key] = {id_value(segment.ElementId) for loop in _boundary(room) for segment in loop}
+            if id_value(wall.Id) in self._bounding[key]:
+                found.append(room)
+        return found
 
+    def _rooms_near(self, wall) -> list:
+        """The rooms whose box meets the wall's plan box (its location curve's, widened by its width
+        and PLAN_CELL's slack) and whose height meets the wall's base level."""
+        box = _wall_box(wall)
+        if box is None:
+            return list(self.rooms)
+        (x0, y0, z0), (x1, y1, z1) = box
+        if self._cells is None:
+            self._cells = _plan_cells(self.rooms)
+        near: dict[int, object] = {}
+        for i in range(_cell(x0), _cell(x1) + 1):
+            for j in range(_cell(y0), _cell(y1) + 1):
+                for room, (low, high) in self._cells.get((i, j), ()):
+                    if low[0] <= x1 and high[0] >= x0 and low[1] <= y1 and high[1] >= y0 and \
+                            low[2] <= z1 + LEVEL_TOLERANCE and high[2] >= z0 - LEVEL_TOLERANCE:
+                        near.setdefault(id_value(room.Id), room)
+        return list(near.values())
 
 def rooms_of(document, element) -> list:
     """The rooms ``element`` is in: a door's or window's From and To Room, a family instance's
@@ -268,6 +289,36 @@ def room_heights(room) -> tuple[float, float]:
 
 def _step(height: float) -> int:
     return math.floor(height / HEIGHT_STEP)
+
+
+def _cell(coordinate: float) -> int:
+    return math.floor(coordinate / PLAN_CELL)
+
+
+def _plan_cells(rooms) -> dict:
+    """Plan cell -> [(room, ((x, y, z) low, (x, y, z) high))] for each room with a box (its extent)."""
+    cells: dict = {}
+    for room in rooms:
+        box = room.get_BoundingBox(None)
+        if box is None:
+            continue
+        low, high = (box.Min.X, box.Min.Y, box.Min.Z), (box.Max.X, box.Max.Y, box.Max.Z)
+        for i in range(_cell(low[0]), _cell(high[0]) + 1):
+            for j in range(_cell(low[1]), _cell(high[1]) + 1):
+                cells.setdefault((i, j), []).append((room, (low, high)))
+    return cells
+
+
+def _wall_box(wall):
+    """((x, y, z) low, (x, y, z) high) around the wall's location curve (its ends and middle: an arc's
+    bulge) from its base up, widened by its width and a foot; None without a location curve."""
+    curve = getattr(wall.Location, "Curve", None)
+    if curve is None:
+        return None
+    points = [curve.GetEndPoint(0), curve.GetEndPoint(1), curve.Evaluate(0.5, True)]
+    slack = (wall.Width or 0.0) + 1.0
+    xs, ys, zs = [p.X for p in points], [p.Y for p in points], [p.Z for p in points]
+    return ((min(xs) - slack, min(ys) - slack, min(zs)), (max(xs) + slack, max(ys) + slack, max(zs) + slack))
 
 
 def _boundary(room):

@@ -14,7 +14,13 @@ reading each room once. What "in a room" means depends on the element, as in Rev
   covers that room too (the room's own ceiling);
 - a floor: the same with the floor's top at the room's base (within LEVEL_TOLERANCE);
 - a wall: the rooms it bounds (their boundary segments name it);
-- a room: itself.
+- a room: itself;
+- a roof: none (it covers rooms, it stands in none);
+- any other model element (a stair, a railing, a ramp, a direct shape...: no family instance, so Revit
+  gives it no Room): the room holding the middle of its bounding box's base, ABOVE_BASE up
+  (Document.GetRoomAtPoint, the last phase). A stair is in the room it starts in; one that climbs
+  through a room reaching the storey above (a stair hall) is in that room. Its upper rooms are not
+  sought: a stair running into another room on the storey above is in the room it starts in only.
 A ceiling's or floor's plan is its sketch's outer loop (Floor.SketchId, Ceiling.SketchId), else
 its bounding box (Element.get_BoundingBox): then a non-rectangular one's box may take in a room it
 does not cover (an L-shaped ceiling's notch) where no smaller ceiling claims that room. The
@@ -34,6 +40,8 @@ COVERED = 0.5            # of a room's area under a ceiling's or over a floor's 
 SAMPLES = 24             # a side of the grid of points a room's area under a sketched plan is sampled on
 LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
 HEIGHT_STEP = 4.0        # ft: rooms are indexed by the slices of this height their volume meets
+ABOVE_BASE = 1.0         # ft above the base of an element's box where its room is sought (at most half its height):
+                         # a stair starts on its room's floor, where a point is on the room's bounding face
 
 
 class RoomFinder:
@@ -48,6 +56,7 @@ class RoomFinder:
             collector = DB.FilteredElementCollector(document).OfCategory(DB.BuiltInCategory.OST_Rooms)
             rooms = [r for r in collector.WhereElementIsNotElementType() if r.Area > 0]
         self.rooms = list(rooms)
+        self._room_ids = {id_value(r.Id) for r in self.rooms}
         self._heights = {id_value(r.Id): room_heights(r) for r in self.rooms}
         self._by_height: dict[int, list] = {}      # HEIGHT_STEP slice -> the rooms whose height meets it
         for room in self.rooms:
@@ -76,7 +85,23 @@ class RoomFinder:
             return [element]          # a room is in itself: "area of the rooms by room" lists each
         if isinstance(element, DB.FamilyInstance):
             return _unique([element.Room])
-        return []
+        if isinstance(element, (DB.RoofBase, DB.ElementType)) or category is None \
+                or category.CategoryType != DB.CategoryType.Model:
+            return []
+        return self._at_base(element)
+
+    # -- stairs, railings and other elements with no room of their own -------------------------------------------
+    def _at_base(self, element) -> list:
+        """The room holding the middle of the element's box, ABOVE_BASE above its base; [] for none
+        or no box (Revit: "if the model box is not known")."""
+        from Autodesk.Revit import DB
+        box = element.get_BoundingBox(None)
+        if box is None:
+            return []
+        low, high = box.Min, box.Max
+        z = low.Z + min(ABOVE_BASE, (high.Z - low.Z) / 2)
+        room = self.document.GetRoomAtPoint(DB.XYZ((low.X + high.X) / 2, (low.Y + high.Y) / 2, z))
+        return [room] if room is not None and id_value(room.Id) in self._room_ids else []
 
     # -- ceilings and floors ---------------------------------------------------------------------
     def _covered(self, element, ceiling: bool) -> list:
@@ -140,7 +165,8 @@ class RoomFinder:
 
 def rooms_of(document, element) -> list:
     """The rooms ``element`` is in: a door's or window's From and To Room, a family instance's
-    room, the rooms a ceiling or floor covers, the rooms a wall bounds. [] for none."""
+    room, the rooms a ceiling or floor covers, the rooms a wall bounds, the room another model
+    element (a stair) starts in. [] for none."""
     return RoomFinder(document).rooms_of(element)
 
 

@@ -276,6 +276,7 @@ def test_the_stairs_are_in_the_rooms_that_hold_them(revit, stair_spaces):
         [stair] = [i for i, guid in stairs.items() if number in stair_spaces[guid]]
         info = revit.text("get_room_info", {"room_ids": [rooms[number]]})
         assert f"1 Stair ({stair})" in info.split("in it: ")[1], info
+        assert "2 Railings (" in info.split("in it: ")[1], info          # its handrail and its guard rail
         found = revit.text("search_elements", {"category": "Stairs", "room": number})
         assert found.startswith(f"1 Stair matches (in room '{number}')") and f"- {stair} Stair" in found, found
     takeoff = revit.text("get_quantities", {"category": "Stairs", "group_by": "room"})

@@ -40,9 +40,11 @@ def measure_boxes(model, elements) -> None:
 def box_of(product) -> Optional[tuple[Point3, Point3]]:
     """(min, max) corners of the product's body, or of its parts' that share its element id when it
     has none of its own; None when the kernel makes no body of either."""
+    if not product.is_a("IfcProduct"):   # a damaged file's GlobalId may name something else
+        return None
     bodies = [product] if product.Representation is not None else \
         [part for rel in product.IsDecomposedBy for part in rel.RelatedObjects
-         if part.is_a("IfcProduct") and part.Representation is not None and part.Tag == product.Tag]
+         if part.is_a("IfcElement") and part.Representation is not None and part.Tag == product.Tag]
     corners = [corner for body in bodies for corner in _extent(body)]
     if not corners:
         return None

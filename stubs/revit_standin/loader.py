@@ -377,7 +377,8 @@ class _Builder:
     def add_other(self, data):
         from Autodesk.Revit.DB import XYZ, FamilyInstance
         from Autodesk.Revit.DB.Architecture import Railing, Stairs
-        cls = {"Stairs": Stairs, "Railings": Railing}.get(data.category, FamilyInstance)   # no family instances in Revit
+        # Revit's stairs and railings are no family instances (docs/REVIT_BEHAVIOUR.md, Rooms)
+        cls = {"Stairs": Stairs, "Railings": Railing}.get(data.category, FamilyInstance)
         level = self.levels.get(data.level_key) or self._lowest_level()
         location = _curve(data.curve) if data.curve else (XYZ(*data.location) if data.location else None)
         state = {"name": self._type_name(data.type_key, data.name), "category": _category(data.category),

@@ -174,8 +174,9 @@ def stair_is_an_element_boxed_from_its_base_level(scratch):
         expect(box is not None and box.Max.Z > box.Min.Z, f"stair {id_value(stair.Id)} has no box around its geometry")
         level = doc.GetElement(stair.LevelId)
         expect(level is not None and hasattr(level, "Elevation"), f"stair {id_value(stair.Id)} has no level (LevelId)")
-        expect(abs(box.Min.Z - level.Elevation) < ABOVE_BASE,
-               f"stair {id_value(stair.Id)}'s box starts {box.Min.Z - level.Elevation:+.3f} ft from its level's elevation")
+        offset = box.Min.Z - level.Elevation
+        expect(abs(offset) < ABOVE_BASE,
+               f"stair {id_value(stair.Id)}'s box starts {offset:+.3f} ft from its level's elevation")
         rooms = finder.rooms_of(stair)
         said.append(f"{id_value(stair.Id)} in {', '.join(r.Number or '?' for r in rooms) or 'no room'}")
     return "; ".join(said[:6])

@@ -112,8 +112,8 @@ def compile_layer_condition(ctx, condition: LayerCondition) -> CompiledLayerCond
     if condition.function is not None:
         function = _FUNCTION_WORDS.get(" ".join(condition.function.casefold().split()))
         if function is None:
-            raise ToolError(f"'{display_text(condition.function)}' is no layer function.{_did_you_mean(condition.function)} "
-                            f"Layer functions: {FUNCTION_HELP}")
+            raise ToolError(f"'{display_text(condition.function)}' is no layer function."
+                            f"{_did_you_mean(condition.function)} Layer functions: {FUNCTION_HELP}")
     if (condition.thickness_op is None) != (condition.thickness is None):
         raise ToolError("Give thickness_op and thickness together, e.g. thickness_op '>' and thickness '50 mm'.")
     thickness = None

@@ -282,3 +282,34 @@ def test_the_stairs_are_in_the_rooms_that_hold_them(revit, stair_spaces):
     takeoff = revit.text("get_quantities", {"category": "Stairs", "group_by": "room"})
     assert "- A105 Stair · 1 Stair" in takeoff and "- B105 Room · 1 Stair" in takeoff, takeoff   # B105 is named "Room"
     assert "no room" not in takeoff, takeoff
+
+
+def test_a_stair_climbing_storeys_is_in_the_room_it_passes_through_on_each():
+    """A stair whose box rises through Level 2 (a multi-storey stair, Revit's Multistory Top Level) is
+    in the Level 1 room it starts in and the Level 2 room above it; one that ends at Level 2 is in the
+    Level 1 room only. The stand-in cannot make a stair through the API (StairsEditScope is not
+    modelled): the stair is loaded as the reader loads one, with a box, into a duplex of its own."""
+    from Autodesk.Revit.DB.Architecture import Stairs
+    from paracore.tools.rooms.element_rooms import RoomFinder
+    revit = DuplexRevit("duplex")
+    try:
+        def rooms_of_stairs():
+            doc = revit.doc
+            levels = {level.Name: level for level in DB.FilteredElementCollector(doc).OfClass(DB.Level)}
+            rooms = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms))
+            below = next(r for r in rooms if r.Number == "A101")
+            point = below.Location.Point
+            above = [r for r in rooms if r.IsPointInRoom(DB.XYZ(point.X, point.Y, levels["Level 2"].Elevation + 1))]
+            found = []
+            for top in (levels["Level 2"].Elevation + 9.0, levels["Level 2"].Elevation):
+                stair = doc._load_element(Stairs, {"category": DB.BuiltInCategory.OST_Stairs.value,
+                                                   "level_id": levels["Level 1"].Id.Value, "box": (
+                                                       (point.X - 2, point.Y - 5, levels["Level 1"].Elevation),
+                                                       (point.X + 2, point.Y + 5, top))})
+                found.append(sorted(r.Number for r in RoomFinder(doc).rooms_of(stair)))
+            return [r.Number for r in above], found
+        above, (through, ending) = revit.call(rooms_of_stairs)
+        assert len(above) == 1 and above[0].startswith("A2")
+        assert through == sorted(["A101", above[0]]) and ending == ["A101"]
+    finally:
+        revit.close()

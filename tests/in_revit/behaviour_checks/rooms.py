@@ -159,9 +159,10 @@ def wall_not_room_bounding_bounds_no_room(scratch):
 
 def stair_is_an_element_boxed_from_its_base_level(scratch):
     """Revit's Stairs (and Railing) derive from Element, not FamilyInstance: no Room, no Location
-    point; the tools put a stair in the room holding the middle of its bounding box's base, 1 ft up
-    (element_rooms.ABOVE_BASE). That the box starts at the stair's base level, within that foot, is
-    not documented: this reads it on the model's stairs, and which room each is in."""
+    point; the tools put a stair in the rooms holding the middle of its bounding box in plan, 1 ft
+    (element_rooms.ABOVE_BASE) above its base and above each level it climbs past. That the box
+    starts at the stair's base level, within that foot, is not documented: this reads it on the
+    model's stairs, and which rooms each is in."""
     doc = scratch.doc
     stairs = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Stairs)
                   .WhereElementIsNotElementType())

@@ -17,10 +17,11 @@ reading each room once. What "in a room" means depends on the element, as in Rev
 - a room: itself;
 - a roof: none (it covers rooms, it stands in none);
 - any other model element (a stair, a railing, a ramp, a direct shape...: no family instance, so Revit
-  gives it no Room): the room holding the middle of its bounding box's base, ABOVE_BASE up
-  (Document.GetRoomAtPoint, the last phase). A stair is in the room it starts in; one that climbs
-  through a room reaching the storey above (a stair hall) is in that room. Its upper rooms are not
-  sought: a stair running into another room on the storey above is in the room it starts in only.
+  gives it no Room): the rooms holding the middle of its bounding box in plan, ABOVE_BASE above its
+  base and above each level it rises ABOVE_BASE past (Document.GetRoomAtPoint, the last phase). A
+  stair is in the room it starts in (a stair hall two storeys high holds it all), and a stair
+  climbing several storeys in the room it passes through on each; one that ends at a level is not in
+  the room it arrives in. A stair's runs are not followed: its box's middle stands for its plan.
 A ceiling's or floor's plan is its sketch's outer loop (Floor.SketchId, Ceiling.SketchId), else
 its bounding box (Element.get_BoundingBox): then a non-rectangular one's box may take in a room it
 does not cover (an L-shaped ceiling's notch) where no smaller ceiling claims that room. The
@@ -65,6 +66,7 @@ class RoomFinder:
                 self._by_height.setdefault(step, []).append(room)
         self._outlines: dict[int, list] = {}
         self._walls: dict[int, list] | None = None
+        self._levels: list | None = None          # the levels' elevations, read when a stair is first met
         self._category_plans: dict[str, dict] = {}
 
     def rooms_of(self, element) -> list:
@@ -92,16 +94,27 @@ class RoomFinder:
 
     # -- stairs, railings and other elements with no room of their own -------------------------------------------
     def _at_base(self, element) -> list:
-        """The room holding the middle of the element's box, ABOVE_BASE above its base; [] for none
-        or no box (Revit: "if the model box is not known")."""
+        """The rooms holding the middle of the element's box in plan, ABOVE_BASE above its base and
+        above each level it rises at least ABOVE_BASE past (a multi-storey stair is in the stair
+        room of each storey it climbs through; one that ends at a level is not in the room above);
+        [] for none or no box (Revit: "if the model box is not known")."""
         from Autodesk.Revit import DB
         box = element.get_BoundingBox(None)
         if box is None:
             return []
         low, high = box.Min, box.Max
-        z = low.Z + min(ABOVE_BASE, (high.Z - low.Z) / 2)
-        room = self.document.GetRoomAtPoint(DB.XYZ((low.X + high.X) / 2, (low.Y + high.Y) / 2, z))
-        return [room] if room is not None and id_value(room.Id) in self._room_ids else []
+        heights = [low.Z + min(ABOVE_BASE, (high.Z - low.Z) / 2)]
+        heights += [level + ABOVE_BASE for level in self._level_elevations()
+                    if low.Z + ABOVE_BASE < level and level + ABOVE_BASE < high.Z]
+        x, y = (low.X + high.X) / 2, (low.Y + high.Y) / 2
+        rooms = _unique(self.document.GetRoomAtPoint(DB.XYZ(x, y, z)) for z in heights)
+        return [room for room in rooms if id_value(room.Id) in self._room_ids]
+
+    def _level_elevations(self) -> list:
+        from Autodesk.Revit import DB
+        if self._levels is None:
+            self._levels = sorted(level.Elevation for level in DB.FilteredElementCollector(self.document).OfClass(DB.Level))
+        return self._levels
 
     # -- ceilings and floors ---------------------------------------------------------------------
     def _covered(self, element, ceiling: bool) -> list:

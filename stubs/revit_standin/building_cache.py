@@ -30,7 +30,7 @@ CACHE_ENV = "PARACORE_STANDIN_CACHE"
 READER_PACKAGES = ("ifcopenshell", "numpy")
 """What reading IFC needs: Paracore's ``sandbox`` extra (pyproject.toml). ``paracore[mcp]`` alone
 has them not: it serves the running Revit, where no IFC is read."""
-_READER_SOURCES = ("ifc_reader.py", "ifc_integrity.py", "wall_bodies.py", "building_data.py",
+_READER_SOURCES = ("ifc_reader.py", "ifc_integrity.py", "wall_bodies.py", "element_boxes.py", "building_data.py",
                    "building_cache.py")
 
 

@@ -185,6 +185,9 @@ class ElementData:
     # A sketch-based element's footprint (a ceiling's outer loop, world XY, not closed): what the
     # rooms it covers are found from.
     boundary: Optional[list[Point2]] = None
+    # A stair's or railing's box, (min, max) corners in feet, measured on its body (element_boxes):
+    # Element.get_BoundingBox gives it, and its rooms are found from it.
+    box: Optional[tuple[Point3, Point3]] = None
 
 
 @dataclass

@@ -54,7 +54,7 @@ from .building_data import (
     ArcData, BuildingData, CurveData, ElementData, FloorData, LayerData, LevelData, LineData,
     OpeningData, Params, Point2, Point3, PropValue, RoomData, TypeData, WallData,
 )
-from . import wall_bodies
+from . import element_boxes, wall_bodies
 from .ifc_integrity import IfcReadError, check_log, open_whole, unreadable
 
 FEET_PER_METRE = 1 / 0.3048
@@ -147,6 +147,7 @@ def read_ifc(path) -> BuildingData:
     # Last, once the file is known whole: the geometry kernel logs its own tolerances and
     # approximations, which say nothing about the file's damage (wall_bodies clears them).
     wall_bodies.measure_walls(model, data.walls)
+    element_boxes.measure_boxes(model, data.elements)
     return data
 
 

@@ -376,6 +376,9 @@ class _Builder:
 
     def add_other(self, data):
         from Autodesk.Revit.DB import XYZ, FamilyInstance
+        from Autodesk.Revit.DB.Architecture import Railing, Stairs
+        # Revit's stairs and railings are no family instances (docs/REVIT_BEHAVIOUR.md, Rooms)
+        cls = {"Stairs": Stairs, "Railings": Railing}.get(data.category, FamilyInstance)
         level = self.levels.get(data.level_key) or self._lowest_level()
         location = _curve(data.curve) if data.curve else (XYZ(*data.location) if data.location else None)
         state = {"name": self._type_name(data.type_key, data.name), "category": _category(data.category),
@@ -384,7 +387,9 @@ class _Builder:
                  "location": location, "rotation": data.rotation, "unique_id": data.key, "params": {}}
         if data.boundary:
             state["boundary"] = (tuple(data.boundary),)
-        return self._load(FamilyInstance, state, data.params)
+        if data.box:
+            state["box"] = data.box
+        return self._load(cls, state, data.params)
 
     # -- helpers ------------------------------------------------------------------------------------------
     def _load(self, cls, state, params):

@@ -120,3 +120,32 @@ def test_an_ifc_rooms_height_is_the_one_revit_exported_and_its_spaces_depth_agre
     exported = rooms["A203"].params["Unbounded Height"].value
     assert exported == pytest.approx(2.6 / 0.3048)
     assert rooms["A203"].height == pytest.approx(exported, rel=0.01)
+
+
+def test_stairs_and_railings_are_elements_boxed_by_their_exported_bodies(duplex):
+    """Rooms: Revit's Stairs and Railing derive from Element, not FamilyInstance (no Location point,
+    no Room); the stand-in boxes them by the bodies Revit exported. A duplex stair's box starts at
+    Level 1 and rises by its 16 risers of 193.75 mm (the IFC's Pset_StairFlightCommon) to Level 2;
+    the middle of each railing's box lies on its stair's plan (a guard rail along its edge, within an
+    inch), its top a little above the stair's."""
+    from Autodesk.Revit.DB import FamilyInstance
+    from Autodesk.Revit.DB.Architecture import Railing, Stairs
+
+    def instances(category):
+        return list(FilteredElementCollector(duplex).OfCategory(category).WhereElementIsNotElementType())
+    stairs, railings = instances(BuiltInCategory.OST_Stairs), instances(BuiltInCategory.OST_StairsRailing)
+    assert len(stairs) == 2 and all(isinstance(s, Stairs) and not isinstance(s, FamilyInstance) for s in stairs)
+    assert len(railings) == 4 and all(isinstance(r, Railing) and not isinstance(r, FamilyInstance) for r in railings)
+    levels = {duplex.GetElement(s.LevelId).Name: duplex.GetElement(s.LevelId).Elevation for s in stairs}
+    for stair in stairs:
+        assert stair.Location is None and not hasattr(stair, "Room")
+        box = stair.get_BoundingBox(None)
+        assert box.Min.Z == pytest.approx(levels["Level 1"], abs=1e-6)
+        assert box.Max.Z - box.Min.Z == pytest.approx(16 * 0.19375 / 0.3048, abs=1e-3)
+    boxes = [s.get_BoundingBox(None) for s in stairs]
+    for railing in railings:
+        box = railing.get_BoundingBox(None)
+        x, y = (box.Min.X + box.Max.X) / 2, (box.Min.Y + box.Max.Y) / 2
+        assert any(b.Min.X - 0.1 <= x <= b.Max.X + 0.1 and b.Min.Y - 0.1 <= y <= b.Max.Y + 0.1
+                   and b.Max.Z < box.Max.Z < b.Max.Z + 4.0
+                   for b in boxes), railing.Id

@@ -256,3 +256,96 @@ def test_a_walls_rooms_are_found_among_the_rooms_near_it_not_every_rooms_boundar
         assert found == EXPECTED_87, found
     finally:
         sandbox.close()
+
+
+@pytest.fixture(scope="module")
+def stair_spaces():
+    """Stair GlobalId -> the IfcSpaces whose solid holds the middle of the base of the stair's body, measured
+    here on the IFC with IfcOpenShell's geometry kernel: the stair's body is its flight's and stringers'
+    (the parts exported with the stair's own element id; its railings are elements of their own); a
+    space holds the point when one of the triangles of its floor (its mesh's lowest faces) does in
+    plan and the point lies within its height."""
+    import ifcopenshell.geom
+    import numpy as np
+    model = ifcopenshell.open(str(DUPLEX))
+    settings = ifcopenshell.geom.settings()
+    settings.set(settings.USE_WORLD_COORDS, True)
+
+    def mesh(product):
+        geometry = ifcopenshell.geom.create_shape(settings, product).geometry
+        return np.asarray(geometry.verts).reshape(-1, 3), np.asarray(geometry.faces).reshape(-1, 3)
+
+    def holds(space, x, y, z) -> bool:
+        vertices, faces = mesh(space)
+        bottom, top = vertices[:, 2].min(), vertices[:, 2].max()
+        if not bottom - 0.05 <= z <= top:
+            return False
+        for a, b, c in vertices[faces]:
+            if max(abs(a[2] - bottom), abs(b[2] - bottom), abs(c[2] - bottom)) < 1e-6:
+                sides = [(q[0] - p[0]) * (y - p[1]) - (q[1] - p[1]) * (x - p[0]) for p, q in ((a, b), (b, c), (c, a))]
+                if all(s >= 0 for s in sides) or all(s <= 0 for s in sides):
+                    return True
+        return False
+
+    found = {}
+    for stair in model.by_type("IfcStair"):
+        parts = [mesh(p)[0] for rel in stair.IsDecomposedBy for p in rel.RelatedObjects if p.Tag == stair.Tag]
+        low, high = np.min([v.min(axis=0) for v in parts], axis=0), np.max([v.max(axis=0) for v in parts], axis=0)
+        x, y, z = (low[0] + high[0]) / 2, (low[1] + high[1]) / 2, low[2] + 0.3
+        found[stair.GlobalId] = {space.Name for space in model.by_type("IfcSpace") if holds(space, x, y, z)}
+    return found
+
+
+def test_the_stairs_are_in_the_rooms_that_hold_them(revit, stair_spaces):
+    """Issue 37, second round: "stairs have no room". Revit's Stairs are no family instance and have
+    no Room; a stair is now in the room holding the middle of its bounding box's base. On the duplex
+    each unit's stair is in its stair room (A105, B105), as the IFC's own geometry puts it; through
+    get_element_info, get_room_info, search_elements' room and a takeoff grouped by room."""
+    stairs, rooms = guids(revit, DB.BuiltInCategory.OST_Stairs), room_ids(revit)
+    assert sorted(map(sorted, stair_spaces.values())) == [["A105"], ["B105"]]
+    assert revit.call(lambda: [type(revit.doc.GetElement(DB.ElementId(i))).__name__ for i in stairs]) == ["Stairs"] * 2
+    text = revit.text("get_element_info", {"element_ids": sorted(stairs)})
+    for stair, line in zip(sorted(stairs), text.split("\n- ")[1:]):
+        [number] = stair_spaces[stairs[stair]]
+        assert f"room {number} (id {rooms[number]})" in line, text
+    for number in ("A105", "B105"):
+        [stair] = [i for i, guid in stairs.items() if number in stair_spaces[guid]]
+        info = revit.text("get_room_info", {"room_ids": [rooms[number]]})
+        assert f"1 Stair ({stair})" in info.split("in it: ")[1], info
+        assert "2 Railings (" in info.split("in it: ")[1], info          # its handrail and its guard rail
+        found = revit.text("search_elements", {"category": "Stairs", "room": number})
+        assert found.startswith(f"1 Stair matches (in room '{number}')") and f"- {stair} Stair" in found, found
+    takeoff = revit.text("get_quantities", {"category": "Stairs", "group_by": "room"})
+    assert "- A105 Stair · 1 Stair" in takeoff and "- B105 Room · 1 Stair" in takeoff, takeoff   # B105 is named "Room"
+    assert "no room" not in takeoff, takeoff
+
+
+def test_a_stair_climbing_storeys_is_in_the_room_it_passes_through_on_each():
+    """A stair whose box rises through Level 2 (a multi-storey stair, Revit's Multistory Top Level) is
+    in the Level 1 room it starts in and the Level 2 room above it; one that ends at Level 2 is in the
+    Level 1 room only. The stand-in cannot make a stair through the API (StairsEditScope is not
+    modelled): the stair is loaded as the reader loads one, with a box, into a duplex of its own."""
+    from Autodesk.Revit.DB.Architecture import Stairs
+    from paracore.tools.rooms.element_rooms import RoomFinder
+    revit = DuplexRevit("duplex")
+    try:
+        def rooms_of_stairs():
+            doc = revit.doc
+            levels = {level.Name: level for level in DB.FilteredElementCollector(doc).OfClass(DB.Level)}
+            rooms = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Rooms))
+            below = next(r for r in rooms if r.Number == "A101")
+            point = below.Location.Point
+            above = [r for r in rooms if r.IsPointInRoom(DB.XYZ(point.X, point.Y, levels["Level 2"].Elevation + 1))]
+            found = []
+            for top in (levels["Level 2"].Elevation + 9.0, levels["Level 2"].Elevation):
+                stair = doc._load_element(Stairs, {"category": DB.BuiltInCategory.OST_Stairs.value,
+                                                   "level_id": levels["Level 1"].Id.Value, "box": (
+                                                       (point.X - 2, point.Y - 5, levels["Level 1"].Elevation),
+                                                       (point.X + 2, point.Y + 5, top))})
+                found.append(sorted(r.Number for r in RoomFinder(doc).rooms_of(stair)))
+            return [r.Number for r in above], found
+        above, (through, ending) = revit.call(rooms_of_stairs)
+        assert len(above) == 1 and above[0].startswith("A2")
+        assert through == sorted(["A101", above[0]]) and ending == ["A101"]
+    finally:
+        revit.close()

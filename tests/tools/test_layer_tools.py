@@ -130,6 +130,18 @@ def test_a_wrong_layer_condition_says_what_to_give(revit):
     assert "needs a function" in revit.error("search_elements", {"layer": {}})
 
 
+def test_a_misspelt_layer_function_gets_a_did_you_mean(revit):
+    """Issue 37, second round: 'Insulaton' was refused with the list of functions only; a misspelling
+    now names the function meant, as a misspelt type or level does (lookup.close_matches)."""
+    message = revit.error("search_elements", {"layer": {"function": "Insulaton"}})
+    assert "'Insulaton' is no layer function. Did you mean 'Thermal/Air Layer'?" in message, message
+    message = revit.error("search_elements", {"category": "Walls", "layer": {"function": "Finsh 2"}})
+    assert "Did you mean 'Finish 2'?" in message, message
+    message = revit.error("search_elements", {"layer": {"function": "Membrain"}})
+    assert "Did you mean 'Membrane Layer'?" in message, message
+    assert "Did you mean" not in revit.error("search_elements", {"layer": {"function": "glue"}})
+
+
 # -- material takeoff ----------------------------------------------------------------------------------------
 
 

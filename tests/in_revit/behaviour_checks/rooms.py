@@ -5,8 +5,9 @@ own above the model, so the model's own rooms and circuits take no part.
 from Autodesk.Revit import DB
 
 from behaviour_checks import _site as site
-from kit import expect, transaction
+from kit import expect, skip, transaction
 from paracore.revit.context import id_value
+from paracore.tools.rooms.element_rooms import ABOVE_BASE, RoomFinder
 
 SIZE = 20.0   # feet: the side of the square of walls (between location lines)
 
@@ -156,6 +157,32 @@ def wall_not_room_bounding_bounds_no_room(scratch):
     return "not enclosed"
 
 
+def stair_is_an_element_boxed_from_its_base_level(scratch):
+    """Revit's Stairs (and Railing) derive from Element, not FamilyInstance: no Room, no Location
+    point; the tools put a stair in the rooms holding the middle of its bounding box in plan, 1 ft
+    (element_rooms.ABOVE_BASE) above its base and above each level it climbs past. That the box
+    starts at the stair's base level, within that foot, is not documented: this reads it on the
+    model's stairs, and which rooms each is in."""
+    doc = scratch.doc
+    stairs = list(DB.FilteredElementCollector(doc).OfCategory(DB.BuiltInCategory.OST_Stairs)
+                  .WhereElementIsNotElementType())
+    if not stairs:
+        skip("the model has no stairs")
+    finder, said = RoomFinder(doc), []
+    for stair in stairs:
+        expect(not isinstance(stair, DB.FamilyInstance), f"stair {id_value(stair.Id)} is a FamilyInstance")
+        box = stair.get_BoundingBox(None)
+        expect(box is not None and box.Max.Z > box.Min.Z, f"stair {id_value(stair.Id)} has no box around its geometry")
+        level = doc.GetElement(stair.LevelId)
+        expect(level is not None and hasattr(level, "Elevation"), f"stair {id_value(stair.Id)} has no level (LevelId)")
+        offset = box.Min.Z - level.Elevation
+        expect(abs(offset) < ABOVE_BASE,
+               f"stair {id_value(stair.Id)}'s box starts {offset:+.3f} ft from its level's elevation")
+        rooms = finder.rooms_of(stair)
+        said.append(f"{id_value(stair.Id)} in {', '.join(r.Number or '?' for r in rooms) or 'no room'}")
+    return "; ".join(said[:6])
+
+
 CHECKS = [
     ("a room inside walls is bounded by them", room_inside_walls_is_bounded),
     ("a room in the open is not enclosed", room_outside_walls_is_not_enclosed),
@@ -165,4 +192,5 @@ CHECKS = [
     ("a room is a volume up to its height", room_is_a_volume_up_to_its_height),
     ("a door's To Room is on its facing side", door_to_room_is_on_its_facing_side),
     ("a wall that is not room bounding bounds no room", wall_not_room_bounding_bounds_no_room),
+    ("a stair is an element boxed from its base level", stair_is_an_element_boxed_from_its_base_level),
 ]

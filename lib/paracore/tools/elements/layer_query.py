@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from paracore.core.display import display_text
 from paracore.core.units import UnitParseError, format_length, parse_length
 from paracore.tools.elements.number_comparison import compare_numbers
+from paracore.tools.framework.lookup import close_matches
 from paracore.tools.framework.results import ToolError
 
 # Revit's names for MaterialFunctionAssignment, as its Edit Assembly dialog shows them
@@ -111,8 +112,8 @@ def compile_layer_condition(ctx, condition: LayerCondition) -> CompiledLayerCond
     if condition.function is not None:
         function = _FUNCTION_WORDS.get(" ".join(condition.function.casefold().split()))
         if function is None:
-            raise ToolError(f"'{display_text(condition.function)}' is no layer function. Layer functions: "
-                            f"{FUNCTION_HELP}")
+            raise ToolError(f"'{display_text(condition.function)}' is no layer function."
+                            f"{_did_you_mean(condition.function)} Layer functions: {FUNCTION_HELP}")
     if (condition.thickness_op is None) != (condition.thickness is None):
         raise ToolError("Give thickness_op and thickness together, e.g. thickness_op '>' and thickness '50 mm'.")
     thickness = None
@@ -144,6 +145,14 @@ def types_with_layer(ctx, condition: CompiledLayerCondition, category=None) -> d
             category = element_type.Category
             found[ctx.id_value(element_type.Id)] = ctx.id_value(category.Id) if category is not None else None
     return found
+
+
+def _did_you_mean(word: str) -> str:
+    """ " Did you mean 'Thermal/Air Layer'?" for 'Insulaton': the function whose word is closest to it
+    (lookup.close_matches, as a misspelt type or level is answered), by Revit's name; "" for none.
+    Only the closest: 'Finsh 2' is as near 'finish 1' as many a word is to another, and is Finish 2."""
+    close = close_matches(" ".join(word.casefold().split()), list(_FUNCTION_WORDS), n=1, cutoff=0.7)
+    return f" Did you mean {function_name(_FUNCTION_WORDS[close[0]])!r}?" if close else ""
 
 
 def _compare(value: float, op: str, target: float) -> bool:

@@ -14,7 +14,14 @@ reading each room once. What "in a room" means depends on the element, as in Rev
   covers that room too (the room's own ceiling);
 - a floor: the same with the floor's top at the room's base (within LEVEL_TOLERANCE);
 - a wall: the rooms it bounds (their boundary segments name it);
-- a room: itself.
+- a room: itself;
+- a roof: none (it covers rooms, it stands in none);
+- any other model element (a stair, a railing, a ramp, a direct shape...: no family instance, so Revit
+  gives it no Room): the rooms holding the middle of its bounding box in plan, ABOVE_BASE above its
+  base and above each level it rises ABOVE_BASE past (Document.GetRoomAtPoint, the last phase). A
+  stair is in the room it starts in (a stair hall two storeys high holds it all), and a stair
+  climbing several storeys in the room it passes through on each; one that ends at a level is not in
+  the room it arrives in. A stair's runs are not followed: its box's middle stands for its plan.
 A ceiling's or floor's plan is its sketch's outer loop (Floor.SketchId, Ceiling.SketchId), else
 its bounding box (Element.get_BoundingBox): then a non-rectangular one's box may take in a room it
 does not cover (an L-shaped ceiling's notch) where no smaller ceiling claims that room. The
@@ -35,6 +42,8 @@ SAMPLES = 24             # a side of the grid of points a room's area under a sk
 LEVEL_TOLERANCE = 0.05   # ft (15 mm): a ceiling at a room's top, a floor at its base
 HEIGHT_STEP = 4.0        # ft: rooms are indexed by the slices of this height their volume meets
 PLAN_CELL = 16.0         # ft: rooms are indexed by the plan cells of this size their box meets (walls' rooms)
+ABOVE_BASE = 1.0         # ft above the base of an element's box where its room is sought (at most half its height):
+                         # a stair starts on its room's floor, where a point is on the room's bounding face
 
 
 class RoomFinder:
@@ -49,6 +58,7 @@ class RoomFinder:
             collector = DB.FilteredElementCollector(document).OfCategory(DB.BuiltInCategory.OST_Rooms)
             rooms = [r for r in collector.WhereElementIsNotElementType() if r.Area > 0]
         self.rooms = list(rooms)
+        self._room_ids = {id_value(r.Id) for r in self.rooms}
         self._heights = {id_value(r.Id): room_heights(r) for r in self.rooms}
         self._by_height: dict[int, list] = {}      # HEIGHT_STEP slice -> the rooms whose height meets it
         for room in self.rooms:
@@ -58,6 +68,7 @@ class RoomFinder:
         self._outlines: dict[int, list] = {}
         self._bounding: dict[int, set] = {}        # room id -> ids of the elements its boundary names
         self._cells: dict | None = None             # plan cell -> [(room, its box)], made when a wall asks
+        self._levels: list | None = None           # the levels' elevations, read when a stair is first met
         self._category_plans: dict[str, dict] = {}
 
     def rooms_of(self, element) -> list:
@@ -78,7 +89,34 @@ class RoomFinder:
             return [element]          # a room is in itself: "area of the rooms by room" lists each
         if isinstance(element, DB.FamilyInstance):
             return _unique([element.Room])
-        return []
+        if isinstance(element, (DB.RoofBase, DB.ElementType)) or category is None \
+                or category.CategoryType != DB.CategoryType.Model:
+            return []
+        return self._at_base(element)
+
+    # -- stairs, railings and other elements with no room of their own -------------------------------------------
+    def _at_base(self, element) -> list:
+        """The rooms holding the middle of the element's box in plan, ABOVE_BASE above its base and
+        above each level it rises at least ABOVE_BASE past (a multi-storey stair is in the stair
+        room of each storey it climbs through; one that ends at a level is not in the room above);
+        [] for none or no box (Revit: "if the model box is not known")."""
+        from Autodesk.Revit import DB
+        box = element.get_BoundingBox(None)
+        if box is None:
+            return []
+        low, high = box.Min, box.Max
+        heights = [low.Z + min(ABOVE_BASE, (high.Z - low.Z) / 2)]
+        heights += [level + ABOVE_BASE for level in self._level_elevations()
+                    if low.Z + ABOVE_BASE < level and level + ABOVE_BASE < high.Z]
+        x, y = (low.X + high.X) / 2, (low.Y + high.Y) / 2
+        rooms = _unique(self.document.GetRoomAtPoint(DB.XYZ(x, y, z)) for z in heights)
+        return [room for room in rooms if id_value(room.Id) in self._room_ids]
+
+    def _level_elevations(self) -> list:
+        from Autodesk.Revit import DB
+        if self._levels is None:
+            self._levels = sorted(level.Elevation for level in DB.FilteredElementCollector(self.document).OfClass(DB.Level))
+        return self._levels
 
     # -- ceilings and floors ---------------------------------------------------------------------
     def _covered(self, element, ceiling: bool) -> list:
@@ -161,7 +199,8 @@ class RoomFinder:
 
 def rooms_of(document, element) -> list:
     """The rooms ``element`` is in: a door's or window's From and To Room, a family instance's
-    room, the rooms a ceiling or floor covers, the rooms a wall bounds. [] for none."""
+    room, the rooms a ceiling or floor covers, the rooms a wall bounds, the room another model
+    element (a stair) starts in. [] for none."""
     return RoomFinder(document).rooms_of(element)
 
 

@@ -7,7 +7,8 @@ Decisions:
 - get_room_info's doors are the doors whose FromRoom or ToRoom is the room (the last phase), so
   the rooms of an open-plan area do not share each other's doors; what else a room holds is
   counted by category through tools/rooms/element_rooms.py (family instances by their Room, ceilings and
-  floors by the rooms they cover), with the ceiling's height above the room's level.
+  floors by the rooms they cover, stairs and railings by the room they start in), with the ceiling's height above
+  the room's level.
 - renumber_elements refuses a value that an element outside the set already has (a room with
   the same Number, an element of the same category with the same Mark) and names it, instead of
   renumbering that element too: the user chose which elements change, and Revit itself would
@@ -245,7 +246,8 @@ def get_room_info(ctx, args: RoomInfoArgs):
 # Categories whose elements get_room_info looks for in rooms (walls are named as bounding).
 _CONTENT_CATEGORIES = ("OST_Doors", "OST_Windows", "OST_Ceilings", "OST_Floors", "OST_Furniture", "OST_Casework",
                        "OST_PlumbingFixtures", "OST_SpecialityEquipment", "OST_LightingFixtures",
-                       "OST_ElectricalEquipment", "OST_MechanicalEquipment", "OST_GenericModel", "OST_Stairs")
+                       "OST_ElectricalEquipment", "OST_MechanicalEquipment", "OST_GenericModel", "OST_Stairs",
+                       "OST_StairsRailing")
 
 
 def _contents(ctx, rooms) -> dict:

@@ -296,9 +296,15 @@ def from_to_rooms(opening):
 
 
 def extent_box(element):
-    """BoundingBoxXYZ of an element with a plan outline (floor, roof, ceiling) or of a room; None else."""
+    """BoundingBoxXYZ of an element with a plan outline (floor, roof, ceiling), of a room, or of an
+    element whose box was measured on its IFC body (stairs, railings); None else."""
     from ._geometry import BoundingBoxXYZ
     from Autodesk.Revit.DB.Architecture import Room
+    measured = element._state.get("box")
+    if measured is not None:
+        box = BoundingBoxXYZ()
+        box.Min, box.Max = XYZ(*measured[0]), XYZ(*measured[1])
+        return box
     if isinstance(element, Room):
         region = region_of(element)
         if region is None:

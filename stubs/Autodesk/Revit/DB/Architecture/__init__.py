@@ -1,11 +1,13 @@
-"""Stand-in for Autodesk.Revit.DB.Architecture: rooms and room tags."""
+"""Stand-in for Autodesk.Revit.DB.Architecture: rooms, room tags, stairs and railings."""
 from revit_standin.guard import api_class as _api_class
 
+from Autodesk.Revit.DB import _params
+from Autodesk.Revit.DB._element import Element as _Element
 from Autodesk.Revit.DB._elements import SpatialElement as _SpatialElement
 from Autodesk.Revit.DB._ids import ElementId as _ElementId
 from Autodesk.Revit.DB._room_tags import SpatialElementTag as _SpatialElementTag
 
-__all__ = ["Room", "RoomTag"]
+__all__ = ["Room", "RoomTag", "Stairs", "Railing"]
 
 
 @_api_class
@@ -72,6 +74,22 @@ class RoomTag(_SpatialElementTag):
     @property
     def RoomTagType(self):  # noqa: N802
         return self._document._elements.get(self._state.get("type_id"))
+
+
+@_api_class
+class Stairs(_Element):
+    """A stair (Revit 2013's component stairs): an Element, no FamilyInstance, so it has neither a
+    Location point nor a Room. A stair read from an IFC has the box of its exported body
+    (Element.get_BoundingBox; revit_standin.element_boxes). The stand-in models none of Stairs' own
+    members (runs, landings, elevations): the tools read a stair through Element's."""
+    _PARAMS = _params.FAMILY_INSTANCE   # its Level, Comments, Mark... as the stand-in read them before
+
+
+@_api_class
+class Railing(_Element):
+    """A railing: an Element, no FamilyInstance; one read from an IFC has its body's box. None of
+    Railing's own members (path, host) is modelled."""
+    _PARAMS = _params.FAMILY_INSTANCE
 
 
 # pythonnet refuses Python sequences where .NET takes collections: so does the stand-in.

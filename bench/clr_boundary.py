@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import machine
-from measure import number, progress, spread
+from measure import number, progress, replace_section, spread
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "clr"))
 
@@ -133,14 +133,6 @@ def id_rows(ids: dict) -> list[str]:
         f"columns. Earlier report, before the change: {EARLIER}.",
         "",
     ]
-
-
-def replace_section(text: str, section: list[str]) -> str:
-    """``text`` (bench/RESULTS.md) with this section's old lines replaced by ``section``."""
-    lines = text.split("\n")
-    start = lines.index(HEADING)
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[:start] + section + lines[end:])
 
 
 def main(argv=None) -> int:

@@ -47,3 +47,17 @@ def ratio(large: list[float], small: list[float]) -> str:
 def progress(message: str) -> None:
     """One line on stderr with the time since the benchmark started (the report goes to stdout)."""
     print(f"[bench {time.perf_counter() - _STARTED:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+def replace_section(text: str, section: list[str], before: str | None = "## Token economy") -> str:
+    """``text`` (bench/RESULTS.md) with the lines of the section ``section`` starts with replaced by
+    ``section`` (put in before the heading ``before`` when the report has none yet; at the end
+    when ``before`` is None)."""
+    lines = text.split("\n")
+    heading = section[0]
+    if heading in lines:
+        start = lines.index(heading)
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    else:
+        start = end = lines.index(before) if before is not None else len(lines)
+    return "\n".join(lines[:start] + section + lines[end:])

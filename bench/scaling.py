@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from measure import number, progress, ratio, spread, timed
+from measure import number, progress, replace_section, ratio, spread, timed
 
 HEADING = "## Query tools at growing model sizes"
 _CHANGES = itertools.count(1)
@@ -171,7 +171,7 @@ def before_filters_lines(results: list[SizeResult]) -> list[str]:
 def scaling_section(targets: list[int], repeat: int) -> list[str]:
     results = [measure_size(target, repeat) for target in targets]
     sizes = ", ".join(f"{t:,}" for t in targets)
-    return ["## Query tools at growing model sizes", "",
+    return [HEADING, "",
             f"The duplex grown to {sizes} elements. Tools: validated (`Registry.prepare`) and run through "
             "`RevitRuntime.execute_batch` — the bridge, the stand-in's main thread, the executor (result bounds, "
             "working-set update) — as the agent runs them, without the model or the agent loop. Before each run "
@@ -180,14 +180,6 @@ def scaling_section(targets: list[int], repeat: int) -> list[str]:
             "for every turn's context and after every working-set change). The last column is the ratio of the "
             "medians, largest model over smallest, beside the ratio of their element counts.", "",
             *scaling_table(results), "", *before_filters_lines(results)]
-
-
-def replace_section(text: str, section: list[str]) -> str:
-    """``text`` (bench/RESULTS.md) with this section's old lines replaced by ``section``."""
-    lines = text.split("\n")
-    start = lines.index(HEADING)
-    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    return "\n".join(lines[:start] + section + lines[end:])
 
 
 def main(argv=None) -> int:

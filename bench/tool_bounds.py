@@ -52,7 +52,7 @@ from paracore.tools.rooms.room_tools import MAX_PATH, MAX_RENUMBER  # noqa: E402
 
 import machine  # noqa: E402 - the bench's own modules, beside this one
 import tokens  # noqa: E402
-from measure import progress  # noqa: E402
+from measure import progress, replace_section  # noqa: E402,F401 - replace_section: spreadsheets.py's too
 
 RESULTS = ROOT / ".cache" / "tool-result-sizes.json"
 REPORT = ROOT / "bench" / "RESULTS.md"
@@ -732,18 +732,6 @@ def bounds_section(size: int) -> list[str]:
     return lines
 
 
-def replace_section(text: str, section: list[str], before: str | None = "## Token economy") -> str:
-    """``text`` (bench/RESULTS.md) with the lines of the section ``section`` starts with replaced by
-    ``section`` (put in before the heading ``before`` when the report has none yet; at the end
-    when ``before`` is None)."""
-    lines = text.split("\n")
-    heading = section[0]
-    if heading in lines:
-        start = lines.index(heading)
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-    else:
-        start = end = lines.index(before) if before is not None else len(lines)
-    return "\n".join(lines[:start] + section + lines[end:])
 
 
 def main(argv=None) -> int:

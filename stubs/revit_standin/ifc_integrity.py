@@ -25,7 +25,11 @@ file) and what to do. The checks, cheapest first:
 4. the spatial structure is whole: an IfcProject, every storey part of the project's building
    (IfcRelAggregates up to the IfcProject), every element and space in a storey, building or site
    (IfcRelContainedInSpatialStructure) or part of another element (IfcRelAggregates). Revit's
-   exports write these relationships last; a file that lost them still parses.
+   exports write these relationships last; a file that lost them still parses;
+5. every GlobalId is 22 characters of IFC's base64 alphabet (0-9, A-Z, a-z, _ and $), the first
+   0 to 3 (it holds the GUID's top two bits): the schema's IfcGloballyUniqueId, which
+   ifcopenshell parses as any text. Every GlobalId of the four sample exports meets it, so a
+   flipped byte that makes one leave the alphabet is damage, not an author's choice.
 
 What the checks cannot see, the reader reports: a value the reader cannot use although its kind
 is right is an :func:`unreadable` error naming the instance. A changed digit or letter that leaves
@@ -77,6 +81,7 @@ def open_whole(path: Path) -> ifcopenshell.file:
     model = _parse(path)
     _check_references(model, path)
     _check_spatial_structure(model, path)
+    _check_global_ids(model, path)
     return model
 
 
@@ -381,6 +386,20 @@ def _check_spatial_structure(model: ifcopenshell.file, path: Path) -> None:
         raise IfcReadError(path, f"{len(unplaced)} element(s) are in no storey, building or site (the first: "
                                  f"{first.is_a()} '{first.Name}', {_at(path, first)}): the file's relationships "
                                  f"are missing or damaged; {_AGAIN}")
+
+
+_GLOBAL_ID = re.compile(r"[0-3][0-9A-Za-z_$]{21}\Z")
+
+
+def _check_global_ids(model: ifcopenshell.file, path: Path) -> None:
+    """IfcReadError naming the first instance (in the file's order) whose GlobalId is not a GUID in
+    IFC's base64 (module docstring, check 5)."""
+    wrong = [root for root in model.by_type("IfcRoot") if not _GLOBAL_ID.match(root.GlobalId or "")]
+    if wrong:
+        first = min(wrong, key=lambda root: root.id())
+        raise IfcReadError(path, f"{first.is_a()} ({_at(path, first)}) has the GlobalId "
+                                 f"'{_printable(str(first.GlobalId))[:40]}', which is not 22 characters of IFC's "
+                                 f"base64{_more(len(wrong) - 1)}: the file is damaged; {_AGAIN}")
 
 
 def _in_project(product, depth: int = 0) -> bool:

@@ -284,6 +284,22 @@ def test_broken_ifc_file_is_a_clear_error(tmp_path):
         read_ifc(broken)
 
 
+def test_a_global_id_out_of_ifcs_base64_is_refused_naming_its_instance(tmp_path):
+    """tasks.py explore (Office_A, 2 bytes flipped, seed 863782629): a flipped byte put "^" in the GlobalId of
+    an IfcRelDefinesByProperties, which ifcopenshell parses as any text and ifcopenshell.validate refuses;
+    the file loaded. The duplex with one GlobalId so changed is refused in one line that names it."""
+    duplex = Path(__file__).resolve().parents[2] / "stubs" / "revit_standin" / "models" / "duplex.ifc"
+    text = duplex.read_text(encoding="utf-8")
+    model = ifcopenshell.open(str(duplex))
+    wall = model.by_type("IfcWall")[0]
+    damaged = tmp_path / "duplex-damaged.ifc"
+    damaged.write_text(text.replace(f"'{wall.GlobalId}'", f"'{wall.GlobalId[:5]}^{wall.GlobalId[6:]}'", 1),
+                       encoding="utf-8")
+    with pytest.raises(IfcReadError, match=r"IfcWall \(line \d+\) has the GlobalId '.{5}\^.{16}', which is not "
+                                           r"22 characters of IFC's base64: the file is damaged"):
+        read_ifc(damaged)
+
+
 # --- curved walls (no sample file has one, so build a small IFC4 file) -------------------
 
 def _curved_walls_file(path: Path) -> None:

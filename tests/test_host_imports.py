@@ -50,7 +50,7 @@ def test_no_module_outside_revit_imports_the_host_at_import_time():
 
 # Where a host import may appear at all: the Revit glue, tool bodies and the scripts that ship with
 # Paracore (inside the functions, checked above), and the WPF views, which run only in Revit.
-HOST_CODE = (*REVIT_FOLDERS, PACKAGE / "tools", PACKAGE / "scripts" / "bundled")
+HOST_CODE = (*REVIT_FOLDERS, PACKAGE / "tools", PACKAGE / "tools" / "scripts" / "bundled")
 WPF_MODULES = ("ui/wpf.py", "ui/wpf_view.py", "ui/wpf_markdown.py", "ui/settings_view.py",
                "ui/gil_probe.py")
 

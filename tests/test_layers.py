@@ -119,7 +119,7 @@ def paracore_imports(path: Path) -> list[tuple[int, str]]:
 def test_the_bundled_scripts_import_from_their_own_layer_and_below_and_use_the_tool_framework():
     """The scripts that ship with Paracore are not modules (no __init__.py: the library loads them by
     path), so import-linter does not see them; this reads their imports against the same layers.
-    They live in the script library (paracore.scripts, beside the tools) and are written as a
+    They live with the script tools (tools/scripts/bundled/) and are written as a
     user's script is: with the Revit API kit, the core and the tool framework, never with another
     tool's module (the domains are reorganised as the catalogue grows; the framework is the kit)."""
     layers = paracore_layers()

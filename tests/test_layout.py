@@ -9,7 +9,7 @@ PACKAGE = ROOT / "lib" / "paracore"
 
 def test_repository_layout_matches_the_design():
     for folder in ["Paracore.extension", "lib/paracore/tools", "lib/paracore/llm", "lib/paracore/revit",
-                   "lib/paracore/ui", "templates", "lib/paracore/scripts/bundled", "stubs", "tools",
+                   "lib/paracore/ui", "templates", "lib/paracore/tools/scripts/bundled", "stubs", "tools",
                    "tests", "bench", "docs"]:
         assert (ROOT / folder).is_dir(), folder
     assert not (ROOT / "scripts").exists(), "scripts/ moved into the package (paracore.core.resources)"
@@ -24,10 +24,10 @@ def test_a_clone_reads_its_own_top_level_folders():
 
 
 def test_the_script_library_holds_only_scripts_and_the_developer_tools_live_in_tools():
-    bundled = PACKAGE / "scripts" / "bundled"
+    bundled = PACKAGE / "tools" / "scripts" / "bundled"
     assert resources.bundled_scripts() == bundled
     # They import the tool framework (a layer above the Revit API kit): they live in the script library.
-    assert not (PACKAGE / "revit" / "bundled_scripts").exists(), "the bundled scripts live in scripts/bundled/"
+    assert not (PACKAGE / "revit" / "bundled_scripts").exists(), "the bundled scripts live in tools/scripts/bundled/"
     assert sorted(bundled.glob("*.py")), "no bundled scripts"
     for path in bundled.glob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))

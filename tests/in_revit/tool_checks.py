@@ -30,7 +30,7 @@ CHECKS = {}
 PREFIX = "Paracore check"
 TOLERANCE = 1e-5      # feet: points the tools place must match to this (arguments carry 6 decimals)
 CLEARANCE = 30.0      # feet between the model and the spot where the checks build
-SCRIPT = "Create_Curved_Wall"   # a script shipped with Paracore (lib/paracore/scripts/bundled)
+SCRIPT = "Create_Curved_Wall"   # a script shipped with Paracore (lib/paracore/tools/scripts/bundled)
 
 
 def check(tool):

@@ -1,5 +1,5 @@
 """The script library: discovery, isolation, ranking, broken scripts reported with file:line (and
-never breaking the others), and each bundled script (lib/paracore/scripts/bundled/) run on the
+never breaking the others), and each bundled script (lib/paracore/tools/scripts/bundled/) run on the
 stand-in through the real executor (run_script: one transaction, the change recorder, the working
 set).
 """

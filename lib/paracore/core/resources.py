@@ -4,7 +4,7 @@ install (``pip install .``). Nothing else in the package finds a file by climbin
 from ``__file__`` (tests/test_layout.py checks it).
 
 - Package data, shipped in the wheel (pyproject's ``package-data``) and in ``lib/paracore/`` in a
-  clone: ``scripts/bundled/`` (the scripts that ship with Paracore, in the script library: they
+  clone: ``tools/scripts/bundled/`` (the scripts that ship with Paracore, in the script library: they
   import Revit inside ``run`` only, as tool bodies do), ``demos/`` (replay files),
   ``data/``.
 - Two folders sit at the clone's top level and are copied into a wheel by setup.py's build step:
@@ -43,7 +43,7 @@ def templates() -> Path:
 
 def bundled_scripts() -> Path:
     """The script library that ships with Paracore (users add folders in Settings.script_folders)."""
-    return package_path("scripts", "bundled")
+    return package_path("tools", "scripts", "bundled")
 
 
 def demo(name: str = "seed000") -> Path:

@@ -29,7 +29,7 @@ A script is one Python file with three things (docs/SCRIPTS.md)::
   message)`` from ``paracore.tools.framework.results``, or the same JSON). Otherwise return a short text
   for the user (or nothing). Import Revit inside ``run``, as the tools do.
 
-Folders: the scripts that ship with Paracore (``scripts/bundled/`` in this package) and
+Folders: the scripts that ship with Paracore (``tools/scripts/bundled/`` in this package) and
 ``Settings.script_folders``, in that order; sub-folders are searched too. A file is taken for a
 script when it defines ``Params`` or a ``run(ctx, params, ...)`` function at its top level (read
 from its syntax tree, before anything runs); any other file is not a script (a helper module, a

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from paracore.core.units import format_length
+from paracore.tools.framework.lookup import door_label, elements_by_id, find_door_type
+from paracore.tools.framework.results import ToolError, working_set_output
+
 
 class Params(BaseModel):
     count: int = Field(5, ge=1, le=50, description="How many doors to place.")
@@ -19,10 +23,6 @@ class Params(BaseModel):
 def run(ctx, params: Params):
     from Autodesk.Revit import DB
     from Autodesk.Revit.DB.Structure import StructuralType
-
-    from paracore.core.units import format_length
-    from paracore.tools.framework.lookup import door_label, elements_by_id, find_door_type
-    from paracore.tools.framework.results import ToolError, working_set_output
 
     wall = _host_wall(ctx, params.wall_id, DB, ToolError, elements_by_id)
     symbol = find_door_type(ctx, params.door_type)

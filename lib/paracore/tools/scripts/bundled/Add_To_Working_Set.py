@@ -9,6 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from paracore.tools.framework.lookup import category_of, category_summary
+from paracore.tools.framework.results import ToolError, working_set_output
+
 
 class Params(BaseModel):
     mode: Literal["add", "replace"] = Field(
@@ -18,9 +21,6 @@ class Params(BaseModel):
 
 
 def run(ctx, params: Params):
-    from paracore.tools.framework.lookup import category_of, category_summary
-    from paracore.tools.framework.results import ToolError, working_set_output
-
     selected = [ctx.id_value(eid) for eid in ctx.uidoc.Selection.GetElementIds()]
     if not selected:
         raise ToolError("Nothing is selected in Revit. Select the elements first, then run the script again.")

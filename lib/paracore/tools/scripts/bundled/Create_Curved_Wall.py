@@ -11,6 +11,8 @@ import math
 from pydantic import BaseModel, Field
 
 from paracore.core.units import Angle, Length, format_length
+from paracore.tools.framework.lookup import find_level, find_wall_type, levels_by_elevation
+from paracore.tools.framework.results import ToolError
 
 
 class Params(BaseModel):
@@ -26,9 +28,6 @@ class Params(BaseModel):
 
 def run(ctx, params: Params):
     from Autodesk.Revit import DB
-
-    from paracore.tools.framework.lookup import find_level, find_wall_type, levels_by_elevation
-    from paracore.tools.framework.results import ToolError
 
     level = find_level(ctx, params.level)
     wall_type = find_wall_type(ctx, params.wall_type)

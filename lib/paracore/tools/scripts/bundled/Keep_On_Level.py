@@ -6,7 +6,12 @@ the working set is left as it was.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from pydantic import BaseModel, Field
+
+from paracore.tools.framework.lookup import category_summary, elements_by_id, find_level
+from paracore.tools.framework.results import ToolError, working_set_output
 
 
 class Params(BaseModel):
@@ -14,11 +19,6 @@ class Params(BaseModel):
 
 
 def run(ctx, params: Params):
-    from collections import Counter
-
-    from paracore.tools.framework.lookup import category_summary, elements_by_id, find_level
-    from paracore.tools.framework.results import ToolError, working_set_output
-
     level = find_level(ctx, params.level)
     ids = list(ctx.session.working_set.ids)
     if not ids:

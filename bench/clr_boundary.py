@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import machine
-from measure import number, progress, replace_section, spread
+from measure import number, progress, spread, write_alone
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "clr"))
 
@@ -142,12 +142,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     now = datetime.now(timezone.utc)
     section = boundary_section(args.repeat)
-    section[1:1] = ["", f"Measured alone (`python3 bench/clr_boundary.py --write`), {now:%Y-%m-%d %H:%M} UTC, "
-                        f"commit {machine.git_commit()}; the rest of this report is from the run in its header."]
-    print("\n".join(section))
-    if args.write:
-        RESULTS.write_text(replace_section(RESULTS.read_text(encoding="utf-8"), section), encoding="utf-8")
-        progress(f"written to {RESULTS.name}")
+    write_alone(section, results=RESULTS, script="clr_boundary.py", started=now, commit=machine.git_commit(),
+                write=args.write)
     return 0
 
 

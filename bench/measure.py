@@ -61,3 +61,16 @@ def replace_section(text: str, section: list[str], before: str | None = "## Toke
     else:
         start = end = lines.index(before) if before is not None else len(lines)
     return "\n".join(lines[:start] + section + lines[end:])
+
+
+def write_alone(section: list[str], *, results, script: str, started, commit: str, write: bool, load=None) -> None:
+    """Print ``section``, measured by ``script`` alone from ``started`` (a UTC datetime), with when and on
+    which commit under its heading; with ``write``, replace it in ``results`` (bench/RESULTS.md), whose
+    other sections keep the run in its header."""
+    loaded = f", 1-minute load average at the start {load}" if load is not None else ""
+    section[1:1] = ["", f"Measured alone (`python3 bench/{script} --write`), {started:%Y-%m-%d %H:%M} UTC, commit "
+                        f"{commit}{loaded}; the rest of this report is from the run in its header."]
+    print("\n".join(section))
+    if write:
+        results.write_text(replace_section(results.read_text(encoding="utf-8"), section), encoding="utf-8")
+        progress(f"written to {results.name}")

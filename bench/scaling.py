@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from measure import number, progress, replace_section, ratio, spread, timed
+from measure import number, progress, ratio, spread, timed, write_alone
 
 HEADING = "## Query tools at growing model sizes"
 _CHANGES = itertools.count(1)
@@ -191,13 +191,8 @@ def main(argv=None) -> int:
     now = datetime.now(timezone.utc)
     load = machine.load_average()
     section = scaling_section([1_000, 10_000, 100_000], args.repeat)
-    section[1:1] = ["", f"Measured alone (`python3 bench/scaling.py --write`), {now:%Y-%m-%d %H:%M} UTC, commit "
-                        f"{machine.git_commit()}, 1-minute load average at the start {load}; the rest of this report "
-                        "is from the run in its header."]
-    print("\n".join(section))
-    if args.write:
-        RESULTS.write_text(replace_section(RESULTS.read_text(encoding="utf-8"), section), encoding="utf-8")
-        progress(f"written to {RESULTS.name}")
+    write_alone(section, results=RESULTS, script="scaling.py", started=now, commit=machine.git_commit(),
+                write=args.write, load=load)
     return 0
 
 

@@ -16,7 +16,7 @@ import pytest
 from Autodesk.Revit import DB
 from Autodesk.Revit.Exceptions import ArgumentException
 from revit_standin import guard, loader
-from revit_standin.host import RevitHost
+from samples import open_sample
 
 SAMPLES = ("duplex", "SampleHouse4", "Office_A_20110811", "LargeBuilding")
 FEET = 1 / 0.3048
@@ -31,15 +31,6 @@ LAYERED = (DB.BuiltInCategory.OST_Walls, DB.BuiltInCategory.OST_Floors, DB.Built
 @pytest.fixture(autouse=True)
 def _main_thread(monkeypatch):
     monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
-
-
-def _open(name):
-    if name != "duplex":
-        try:
-            loader.resolve_model(name)
-        except Exception:
-            pytest.skip(f"{name} is not in ../shared/models (or PARACORE_MODELS)")
-    return RevitHost().open(name)
 
 
 def _ifc_layer_sets(name) -> dict[str, list[tuple[str, float]]]:
@@ -63,7 +54,7 @@ def _layers(doc, element_type) -> list[tuple[str, float]]:
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_layered_types_layers_are_its_ifc_layer_set(name):
-    doc = _open(name)
+    doc = open_sample(name)
     sets = _ifc_layer_sets(name)
     compared, without = 0, set()
     for element_type in _layered_types(doc):
@@ -91,7 +82,7 @@ def test_every_layered_types_layers_are_its_ifc_layer_set(name):
 
 @pytest.mark.parametrize("name", SAMPLES)
 def test_a_types_width_is_the_sum_of_its_layers(name):
-    doc = _open(name)
+    doc = open_sample(name)
     for wall_type in DB.FilteredElementCollector(doc).OfClass(DB.WallType):
         structure = wall_type.GetCompoundStructure()
         if structure is not None:
@@ -99,7 +90,7 @@ def test_a_types_width_is_the_sum_of_its_layers(name):
 
 
 def test_the_duplex_exterior_walls_layers_exterior_side_first_with_their_core():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     wall_type = next(t for t in DB.FilteredElementCollector(doc).OfClass(DB.WallType)
                      if t.Name == "Exterior - Brick on Block")
     structure = wall_type.GetCompoundStructure()
@@ -117,7 +108,7 @@ def test_the_duplex_exterior_walls_layers_exterior_side_first_with_their_core():
 
 def test_a_layer_0_thick_is_a_membrane():
     """SampleHouse4 (IFC4) keeps its floor's vapour retarder and damp-proofing, 0 thick: membranes."""
-    doc = _open("SampleHouse4")
+    doc = open_sample("SampleHouse4")
     floor_type = next(t for t in DB.FilteredElementCollector(doc).OfClass(DB.FloorType)
                       if t.Name.startswith("Floor-Grnd-Susp"))
     layers = list(floor_type.GetCompoundStructure().GetLayers())
@@ -129,7 +120,7 @@ def test_a_layer_0_thick_is_a_membrane():
 
 
 def test_get_compound_structure_returns_a_copy():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     wall_type = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.WallType)))
     first, second = wall_type.GetCompoundStructure(), wall_type.GetCompoundStructure()
     assert first is not second
@@ -146,7 +137,7 @@ def test_a_layer_is_made_with_the_real_constructors_only():
 
 
 def test_the_files_materials_are_material_elements():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     names = {m.Name for m in DB.FilteredElementCollector(doc).OfClass(DB.Material)}
     model = ifcopenshell.open(str(loader.resolve_model("duplex")))
     assert names == {m.Name for m in model.by_type("IfcMaterial")}
@@ -162,7 +153,7 @@ def _wall_87(doc):
 
 
 def test_a_walls_materials_are_its_types_layers_materials():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     wall = _wall_87(doc)
     names = [doc.GetElement(i).Name for i in wall.GetMaterialIds(False)]
     assert names == [material for material, _ in _layers(doc, wall.WallType)]
@@ -170,7 +161,7 @@ def test_a_walls_materials_are_its_types_layers_materials():
 
 
 def test_a_walls_material_area_is_its_net_area_and_volume_that_times_the_layer():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     wall = _wall_87(doc)
     area = wall.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
     volumes = 0.0
@@ -186,7 +177,7 @@ def test_a_walls_layers_share_its_bodys_volume_by_their_widths():
     """A wall whose body is shorter at its joins than its location line (the duplex's 107): its
     Volume is its body's (Revit's 16.74 m³), not its area through its width (17.25 m³); its
     layers' volumes are that Volume shared by their widths and add up to it."""
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     wall = doc.GetElement(DB.ElementId(107))
     volume = wall.get_Parameter(DB.BuiltInParameter.HOST_VOLUME_COMPUTED).AsDouble()
     width = wall.WallType.get_Parameter(DB.BuiltInParameter.WALL_ATTR_WIDTH_PARAM).AsDouble()
@@ -200,7 +191,7 @@ def test_a_walls_layers_share_its_bodys_volume_by_their_widths():
 
 
 def test_a_material_in_two_layers_counts_both():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     partition = next(w for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)
                      if w.WallType.Name == "Interior - Partition (92mm Stud)")
     plasterboard = next(i for i in partition.GetMaterialIds(False) if doc.GetElement(i).Name == "Plasterboard")
@@ -210,7 +201,7 @@ def test_a_material_in_two_layers_counts_both():
 
 
 def test_floors_roofs_and_ceilings_cover_their_area_with_each_layer():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     for bic in (DB.BuiltInCategory.OST_Floors, DB.BuiltInCategory.OST_Roofs, DB.BuiltInCategory.OST_Ceilings):
         element = next(iter(DB.FilteredElementCollector(doc).OfCategory(bic).WhereElementIsNotElementType()))
         area = element.get_Parameter(DB.BuiltInParameter.HOST_AREA_COMPUTED).AsDouble()
@@ -222,7 +213,7 @@ def test_floors_roofs_and_ceilings_cover_their_area_with_each_layer():
 
 
 def test_a_material_not_in_the_element_is_0_and_an_invalid_id_is_refused():
-    doc = _open("duplex")
+    doc = open_sample("duplex")
     wall = _wall_87(doc)
     grass = next(m for m in DB.FilteredElementCollector(doc).OfClass(DB.Material) if m.Name == "Site - Grass")
     assert wall.GetMaterialArea(grass.Id, False) == 0.0

@@ -15,8 +15,9 @@ import threading
 import pytest
 
 from Autodesk.Revit import DB
-from revit_standin import guard, loader
+from revit_standin import guard
 from revit_standin.host import RevitHost
+from samples import open_sample
 
 SAMPLES = ("duplex", "SampleHouse4", "Office_A_20110811", "LargeBuilding")
 
@@ -47,15 +48,6 @@ EXPECTED = {
 }
 
 
-def _open(name):
-    if name != "duplex":
-        try:
-            loader.resolve_model(name)
-        except Exception:
-            pytest.skip(f"{name} is not in ../shared/models (or PARACORE_MODELS)")
-    return RevitHost().open(name)
-
-
 def _wrong_parameters(doc) -> list[str]:
     wrong = []
     for element in DB.FilteredElementCollector(doc).WhereElementIsNotElementType().ToElements():
@@ -78,7 +70,7 @@ def _wrong_parameters(doc) -> list[str]:
 @pytest.mark.parametrize("name", SAMPLES)
 def test_every_known_parameter_has_revits_storage_type_and_spec(name, monkeypatch):
     monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
-    wrong = _wrong_parameters(_open(name))
+    wrong = _wrong_parameters(open_sample(name))
     assert not wrong, f"{len(wrong)} parameters differ from Revit's, e.g.:\n" + "\n".join(sorted(set(wrong))[:30])
 
 
@@ -108,7 +100,7 @@ def test_types_carry_function_where_revit_has_it_shown_by_its_name(name, monkeyp
     """Before: the stair types showed Function "0" (an integer with no names) and every window type
     had a Function without a value, a parameter Revit's window families do not have."""
     monkeypatch.setattr(guard, "_main_thread_id", threading.get_ident())
-    doc = _open(name)
+    doc = open_sample(name)
     wrong = []
     for element_type in DB.FilteredElementCollector(doc).WhereElementIsElementType():
         category = element_type.Category.Name if element_type.Category is not None else None

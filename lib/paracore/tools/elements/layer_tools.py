@@ -22,6 +22,7 @@ from paracore.core.display import display_text
 from paracore.core.units import format_length
 from paracore.tools.elements.element_query import build_query, shorten
 from paracore.tools.elements.layer_query import function_name, layers_of, variable_layer
+from paracore.tools.elements.quantity_tools import link_refusals
 from paracore.tools.framework.linked_arguments import describe as describe_linked
 from paracore.tools.framework.lookup import (_no_such_type, category_of, elements_by_id, id_sample, resolve_category,
                                              type_label)
@@ -36,8 +37,6 @@ MAX_TYPES = 8           # types listed in one result (a type is a header and its
 TAKEOFF_BUDGET = 1300   # characters of takeoff rows in one result
 MAX_ROWS = 20
 LEFT_OUT_SHOWN = 8      # ids named of the elements a takeoff left out
-REFUSALS_SHOWN = 3      # links named that could not be taken off (the others counted)...
-REFUSAL_TEXT = 300      # ...each with this many characters of why
 
 # The project's length unit in a header: "thicknesses in mm", never "in in"
 _UNIT_WORDS = {"ft": "feet and inches", "in": "inches", "usft": "US survey feet"}
@@ -241,7 +240,7 @@ def _documents(ctx, args: MaterialTakeoffArgs) -> tuple[list, str, list[str]]:
         parts.append((link_ctx, elements))
         names.append(f"'{link.label}'")
     if not parts:
-        raise ToolError("Nothing could be taken off: " + _refusals(refused))
+        raise ToolError("Nothing could be taken off: " + link_refusals(refused))
     return parts, f"{searched} in {listed(names, 6)}", refused
 
 
@@ -265,7 +264,7 @@ def _add_materials(ctx, elements, group_by: str, rows: dict, left_out: list) -> 
 
 
 def _refused_note(refused: list[str]) -> str:
-    return ("\nNot taken off: " + _refusals(refused)) if refused else ""
+    return ("\nNot taken off: " + link_refusals(refused)) if refused else ""
 
 
 def _takeoff_elements(ctx, args: MaterialTakeoffArgs) -> tuple[list, str]:
@@ -323,7 +322,3 @@ def _left_out_ids(elements) -> str:
     more = f" and {len(elements) - LEFT_OUT_SHOWN:,} more" if len(elements) > LEFT_OUT_SHOWN else ""
     return f" ({kinds}): {ids}{more}"
 
-
-def _refusals(refused: list[str]) -> str:
-    """Why links could not be taken off: the first few, each cut short, the others counted."""
-    return listed([shorten(reason, REFUSAL_TEXT) for reason in refused], REFUSALS_SHOWN, " | ")

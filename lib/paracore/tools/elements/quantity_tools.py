@@ -85,7 +85,7 @@ def get_quantities(ctx, args: GetQuantitiesArgs):
         lines.append(f"Left out, their {takeoff.quantity} is another kind of value (text, another unit): "
                      f"{plural(len(other), 'element', grouped=True)} (ids {id_sample(other, LEFT_OUT_IDS, where='')}).")
     if refused:
-        lines.append("Not taken off: " + _refusals(refused))
+        lines.append("Not taken off: " + link_refusals(refused))
     lines += not_compared
     if linked:
         lines.append(f"Not taken off: {plural(len(linked), 'linked element', grouped=True)} "
@@ -114,7 +114,7 @@ def _linked_takeoff(ctx, args: GetQuantitiesArgs, quantity) -> tuple[Takeoff, in
         whats.append(what)
         searched.append(f"'{link.label}'")
     if not searched:
-        raise ToolError("Nothing could be taken off: " + _refusals(refused))
+        raise ToolError("Nothing could be taken off: " + link_refusals(refused))
     return merged, counted, f"{whats[0]} in {listed(searched, 6)}", refused
 
 
@@ -206,8 +206,9 @@ def _left_out(takeoff: Takeoff) -> str:
             f"(ids {id_sample(left, LEFT_OUT_IDS, where='')}).")
 
 
-def _refusals(refused: list[str]) -> str:
-    """Why links could not be taken off: the first few, each cut short, the others counted."""
+def link_refusals(refused: list[str]) -> str:
+    """Why links could not be taken off: the first few, each cut short, the others counted (the
+    takeoffs' own, get_quantities and material_takeoff)."""
     return listed([shorten(reason, REFUSAL_TEXT) for reason in refused], REFUSALS_SHOWN, " | ")
 
 

@@ -105,7 +105,7 @@ def _linked_takeoff(ctx, args: GetQuantitiesArgs, quantity) -> tuple[Takeoff, in
         try:    # a level, type or parameter this link lacks: the other links may have it
             elements, what, _linked, _notes = _elements(link_ctx, args)
             part = take_off(link_ctx, elements, quantity, args.group_by, what)
-            merged.add_part(part, f"'{link.label}'", rank, lambda i, link=link: f"{link.id}:{i}")
+            merged.add_part(part, f"'{link.label}'", rank)
         except ToolError as error:
             refused.append(f"'{link.label}': {error}")
             continue

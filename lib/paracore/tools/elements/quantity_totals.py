@@ -92,10 +92,10 @@ class Takeoff:
     def ordered_groups(self) -> list[tuple[str, Tally]]:
         return sorted(self.groups.items(), key=lambda item: self.order[item[0]])
 
-    def add_part(self, part: "Takeoff", name: str, rank: int, shown_id) -> None:
+    def add_part(self, part: "Takeoff", name: str, rank: int) -> None:
         """Add ``part`` (one link's takeoff) to this one: its groups named "``name`` · group" (the
-        whole part one group when it has none) and ranked ``rank``-th, its left-out ids written by
-        ``shown_id`` (LINK:ID). ToolError when its quantity is another kind of value than this one's."""
+        whole part one group when it has none) and ranked ``rank``-th, its left-out ids as the link's
+        context shows them (LINK:ID). ToolError when its quantity is another kind of value than this one's."""
         if self.parameter is None:
             self.parameter = part.parameter
         elif part.parameter is not None and _kind(part.parameter) != _kind(self.parameter):
@@ -107,8 +107,8 @@ class Takeoff:
             shown = key if not part.groups else f"{name} · {key}"
             self.groups.setdefault(shown, Tally()).merge(tally)
             self.order[shown] = (rank, part.order.get(key, ()))
-        self.left_out += [shown_id(i) for i in part.left_out]
-        self.other_kind += [shown_id(i) for i in part.other_kind]
+        self.left_out += part.left_out
+        self.other_kind += part.other_kind
 
 
 def resolve_name(ctx, name: str, elements: list, where: str, purpose: str = "") -> str:

@@ -48,6 +48,7 @@ def delete(doc, ids) -> list[int]:
 def test_get_unused_elements_exists_from_revit_2024(duplex, year, present):
     versions.set_version(year)
     assert hasattr(duplex, "GetUnusedElements") is present
+    assert hasattr(duplex, "GetAllUnusedElements") is present
     if not present:
         with pytest.raises(AttributeError, match="Revit 2023 API"):
             duplex.GetUnusedElements(categories())
@@ -99,6 +100,16 @@ def test_the_default_and_the_last_type_of_a_system_family_are_never_unused(duple
              if e.GetTypeId() == default.Id]
     delete(duplex, walls)
     assert default.Id.Value not in unused(duplex)
+    # GetAllUnusedElements: "including elements that can't be deleted".
+    kept = {i.Value for i in duplex.GetAllUnusedElements(categories())} - unused(duplex)
+    assert default.Id.Value in kept
+    typed = {e.GetTypeId().Value for e in FilteredElementCollector(duplex).WhereElementIsNotElementType()}
+    for value in kept:     # the others: the only type of their system family (text notes, sections...)
+        kept_type = duplex.GetElement(ElementId(value))
+        assert value not in typed and not isinstance(kept_type, FamilySymbol)
+        assert value == default.Id.Value or [t.Id.Value for t in FilteredElementCollector(duplex)
+                                             .OfClass(type(kept_type))
+                                             if t.FamilyName == kept_type.FamilyName] == [value]
     # Every other basic wall type unused and purged: the last one left is kept too.
     others = [t.Id.Value for t in FilteredElementCollector(duplex).OfClass(WallType) if t.Id != default.Id]
     instances = [e.Id.Value for e in FilteredElementCollector(duplex).WhereElementIsNotElementType()

@@ -130,10 +130,43 @@ def the_default_wall_type_is_kept(scratch):
     return f"'{default.Name}' without walls ({len(walls)} deleted) is not listed"
 
 
+def all_unused_adds_the_types_revit_keeps(scratch):
+    doc = scratch.doc
+    unused = _unused(doc)
+    every = {id_value(i) for i in doc.GetAllUnusedElements(HashSet[DB.ElementId]())}
+    expect(unused <= every, f"GetUnusedElements lists {sorted(unused - every)[:8]} that GetAllUnusedElements does not")
+    kept = every - unused
+    kinds = {}
+    for value in kept:
+        kind = _kind(doc.GetElement(DB.ElementId(value)))
+        kinds[kind] = kinds.get(kind, 0) + 1
+    expect(set(kinds) <= {"system type"}, f"the unused Revit cannot delete include {kinds}")
+    typed = _types_in_use(doc)
+    expect(not kept & typed, f"GetAllUnusedElements lists types in use: {sorted(kept & typed)[:8]}")
+    return f"{len(every)} unused in all, {len(kept)} of them system types Revit keeps"
+
+
+def deleting_a_family_deletes_its_types(scratch):
+    doc = scratch.doc
+    families = [f for f in DB.FilteredElementCollector(doc).OfClass(DB.Family) if f.GetFamilySymbolIds().Count]
+    if not families:
+        skip("the model has no loadable family with types")
+    family = families[0]
+    types = {id_value(i) for i in family.GetFamilySymbolIds()}
+    with transaction(doc, "Paracore check: delete a family"):
+        deleted = {id_value(i) for i in doc.Delete(family.Id)}
+    expect(types <= deleted, f"Delete did not report the family's types {sorted(types - deleted)[:8]}")
+    left = [i for i in types if doc.GetElement(DB.ElementId(i)) is not None]
+    expect(not left, f"types {left[:8]} outlived their family")
+    return f"{len(types)} type(s) went with the family"
+
+
 CHECKS = [
     ("GetUnusedElements exists from Revit 2024", get_unused_elements_exists_from_2024),
     ("nothing GetUnusedElements lists is in use", nothing_listed_is_in_use),
     ("it lists the kinds the stand-in lists", listed_kinds_are_the_standins),
     ("a type's material is listed once the type is gone", a_material_is_listed_once_its_type_is_gone),
     ("the default wall type is never listed", the_default_wall_type_is_kept),
+    ("GetAllUnusedElements adds only system types Revit keeps", all_unused_adds_the_types_revit_keeps),
+    ("deleting a family deletes its types", deleting_a_family_deletes_its_types),
 ]

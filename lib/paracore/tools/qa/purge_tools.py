@@ -66,8 +66,8 @@ NO_API_2023 = (
 class PurgeUnusedArgs(BaseModel):
     kinds: list[Kind] | None = Field(
         None, max_length=len(KINDS),
-        description="Only these kinds of unused elements; null: every kind Revit lists. A family goes "
-                    "with its types, so 'families' is purged only when 'family types' are too.")
+        description="Only these kinds of unused elements; null: every kind Revit lists. Deleting a family "
+                    "deletes its types, so a family is purged only when all its types are too.")
     exclude_kinds: list[Kind] | None = Field(
         None, max_length=len(KINDS), description="Kinds to leave in the model (e.g. ['materials']).")
     dry_run: bool = Field(
@@ -95,6 +95,26 @@ def unused_ids(ctx) -> list[int]:
 
     from Autodesk.Revit import DB
     return sorted(ctx.id_value(i) for i in ctx.doc.GetUnusedElements(HashSet[DB.ElementId]()))
+
+
+def kept_unused(ctx, wanted: set[str]) -> list[int]:
+    """Unused elements Revit will not delete (GetAllUnusedElements: "including elements that can't be
+    deleted", less GetUnusedElements): a system family's last type, say. Of the wanted kinds."""
+    from System.Collections.Generic import HashSet
+
+    from Autodesk.Revit import DB
+    every = {ctx.id_value(i) for i in ctx.doc.GetAllUnusedElements(HashSet[DB.ElementId]())}
+    kept = sorted(every - set(unused_ids(ctx)))
+    return [i for i in kept if kind_of(ctx.doc.GetElement(ctx.element_id(i))) in wanted]
+
+
+def _kept_text(ctx, wanted: set[str]) -> str:
+    kept = kept_unused(ctx, wanted)
+    if not kept:
+        return ""
+    names = [f"'{_label(ctx.doc.GetElement(ctx.element_id(i)))}'" for i in kept]
+    return (f" Revit keeps {plural(len(kept), 'more unused element')} it cannot delete (a system family keeps "
+            f"a type): {listed(names, NAMES_PER_KIND)}.")
 
 
 def _passes(count: int) -> str:
@@ -305,7 +325,8 @@ def purge_unused(ctx, args: PurgeUnusedArgs):
     purge = _run_passes(ctx, wanted)
     deleted = purge.deleted
     if not deleted:
-        return "Revit lists nothing unused of the kinds asked for: nothing was purged." + _left_out_text(purge, wanted)
+        return ("Revit lists nothing unused of the kinds asked for: nothing was purged." + _left_out_text(purge, wanted)
+                + _kept_text(ctx, wanted))
 
     def compare(read_back: ReadBack) -> None:
         still = [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]
@@ -324,7 +345,7 @@ def purge_unused(ctx, args: PurgeUnusedArgs):
                 f"{_by_kind(deleted, purge.kinds, purge.labels)}. Before → after: "
                 f"{_totals_text(before_kinds, after_kinds)}. The model's elements are as they were "
                 f"({_counts_text(model_counts(ctx.doc))}).")
-        return text + _left_out_text(purge, wanted) + " It is one undo entry."
+        return text + _left_out_text(purge, wanted) + _kept_text(ctx, wanted) + " It is one undo entry."
 
     return ToolOutput(change=Change(
         action="Purging unused elements", compare=compare, report=report,
@@ -344,11 +365,13 @@ def _dry_run(ctx, wanted: set[str], before_kinds: Counter) -> str:
     trial.Start()
     try:
         purge = _run_passes(ctx, wanted)
+        kept = _kept_text(ctx, wanted)      # what Revit would keep once the cascade is done
     finally:
         trial.RollBack()
     if not purge.deleted:
-        return "Dry run: Revit lists nothing unused of the kinds asked for." + _left_out_text(purge, wanted)
+        return "Dry run: Revit lists nothing unused of the kinds asked for." + _left_out_text(purge, wanted) + kept
+    holds = "; ".join(f"{kind} {before_kinds[kind]}" for kind in KINDS if before_kinds[kind])
     return (f"Dry run, nothing was deleted: a purge would delete {plural(len(purge.deleted), 'element')} in "
             f"{_passes(len(purge.passes))}: {_by_kind(purge.deleted, purge.kinds, purge.labels)}."
-            f" The model holds {', '.join(f'{n} {k}' for k, n in before_kinds.items())}."
-            + _left_out_text(purge, wanted) + " Call again with dry_run false to purge.")
+            f" The model holds {holds}." + _left_out_text(purge, wanted) + kept
+            + " Call again with dry_run false to purge.")

@@ -196,6 +196,12 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         from ._purge import get_unused_elements
         return get_unused_elements(self, categories)
 
+    @available(since=2024)
+    def GetAllUnusedElements(self, categories):  # noqa: N802
+        """GetUnusedElements' ids and the unused ones Revit cannot delete (a system family's last type)."""
+        from ._purge import get_unused_elements
+        return get_unused_elements(self, categories, "GetAllUnusedElements")
+
     def ExportImage(self, options) -> None:  # noqa: N802
         """Writes a picture of each view the options name (_export.py; drawn by revit_standin.drawing)."""
         from ._export import export_image

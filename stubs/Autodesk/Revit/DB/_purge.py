@@ -1,4 +1,4 @@
-"""What Purge Unused would remove: Document.GetUnusedElements (Revit 2024+).
+"""What Purge Unused would remove: Document.GetUnusedElements and GetAllUnusedElements (Revit 2024+).
 
 Autodesk: "Returns the list of element ids that are not used and can be deleted from the document.
 [...] This method returns unused element ids that are available in the Purge Unused window in the
@@ -15,10 +15,14 @@ Revit's Purge Unused window is known to hold, and only what nothing references *
   type without tags, a title block without a sheet);
 - a loadable family none of whose types is used (deleting it deletes its types with it);
 - a system family's type (wall, floor, roof, ceiling, text note, view type...) that no element is of,
-  except the last type of its system family (Revit: a system family keeps a type) and the type
-  Revit offers for new elements of its kind (GetDefaultElementTypeId);
+  except the last type of its system family and the type Revit offers for new elements of its kind
+  (GetDefaultElementTypeId): not documented, but Revit refuses to leave a system family without a
+  type, and GetAllUnusedElements' "elements that can't be deleted" are these;
 - a material no existing type's layers use. A material in the layers of a type that is itself
   unused is still used: it becomes unused once that type is deleted (the cascade).
+
+GetAllUnusedElements ("including elements that can't be deleted") adds the system types kept above
+that nothing is of.
 
 Never unused: instances, levels, views and view templates, sheets, fill patterns, link types,
 phases, the site; nothing the stand-in does not model (line patterns, view filters, appearance
@@ -36,16 +40,17 @@ _DEFAULT_GROUPS = (ElementTypeGroup.WallType, ElementTypeGroup.FloorType, Elemen
 INVALID_CATEGORY = BuiltInCategory.INVALID.value   # "elements that do not have a category"
 
 
-def unused_element_ids(document, categories) -> list[int]:
+def unused_element_ids(document, categories, deletable_only: bool = True) -> list[int]:
     """Ids of the elements Purge Unused would list, of ``categories`` (their Category's id; -1:
-    elements without a category), or of every category when ``categories`` is empty."""
+    elements without a category), or of every category when ``categories`` is empty.
+    ``deletable_only`` False: also the unused types Revit keeps (GetAllUnusedElements)."""
     from ._elements import Family, FamilySymbol
     from ._materials import Material
     elements = document._elements
     used_types = {e._state.get("type_id") for e in elements.values()} - {None, -1}
     used_materials = {layer[0] for e in elements.values() if isinstance(e, ElementType)
                       for layer in (e._state.get("layers") or ())}
-    kept = _kept_system_types(document)
+    kept = _kept_system_types(document) if deletable_only else set()
     used_families = {elements[t]._state.get("family_id") for t in used_types
                      if isinstance(elements.get(t), FamilySymbol)}
     unused = []
@@ -103,13 +108,15 @@ def _in_categories(element: Element, categories) -> bool:
     return (category if category is not None else INVALID_CATEGORY) in wanted
 
 
-def get_unused_elements(document, categories):
-    """Document.GetUnusedElements(ISet<ElementId>) -> ISet<ElementId>."""
+def get_unused_elements(document, categories, member: str = "GetUnusedElements"):
+    """Document.GetUnusedElements(ISet<ElementId>) -> ISet<ElementId>; ``member`` GetAllUnusedElements:
+    Autodesk's "including elements that can't be deleted" (the system types Purge keeps)."""
     from System.Collections.Generic import HashSet
     from revit_standin.pythonnet_rules import no_method_matches
     if categories is None:
         from Autodesk.Revit.Exceptions import ArgumentNullException
         raise ArgumentNullException("A non-optional argument was null", "categories")
     if not isinstance(categories, HashSet):
-        raise no_method_matches("Document.GetUnusedElements", (categories,))
-    return HashSet[ElementId]._of([ElementId(i) for i in unused_element_ids(document, categories)])
+        raise no_method_matches(f"Document.{member}", (categories,))
+    ids = unused_element_ids(document, categories, deletable_only=member == "GetUnusedElements")
+    return HashSet[ElementId]._of([ElementId(i) for i in ids])

@@ -150,7 +150,7 @@ def test_the_last_and_the_default_type_of_a_system_family_stay(box):
     assert not outcome.is_error
     # GetAllUnusedElements lists it as unused but not deletable: the result names it.
     # with the duplex's only text note type, schedule view type and section type, unused too.
-    assert ("Revit keeps 4 more unused elements it cannot delete (a system family keeps a type): 'Schedule', "
+    assert ("Revit keeps 4 more unused elements it cannot delete (such as the last type of a system family): 'Schedule', "
             "'Basic Wall: Party Wall - CMU Residential Unit Dimising Wall', '2.5mm Arial', 'Section: Building "
             "Section'.") in outcome.content
     # Unused, yet kept: the type Revit offers for new walls, and the only text note type.
@@ -247,6 +247,8 @@ def test_kinds_narrow_the_purge_and_a_family_goes_only_with_its_types(box):
     assert not outcome.is_error
     # Only the family without types goes: the others would take their (unasked) types along.
     assert outcome.content.startswith("Purged 1 unused element in 1 pass: 1 family ('Compound Ceiling')")
+    assert ("7 unused families kept, as deleting them would delete their types: add 'family types' to purge "
+            "them.") in outcome.content
     middle = box.on_main_thread(lambda: snapshot(doc))
     assert Counter(before["ids"][i] for i in set(before["ids"]) - set(middle["ids"])) == {"Family": 1}
     outcome = run(box, {"kinds": ["family types"]})
@@ -255,6 +257,41 @@ def test_kinds_narrow_the_purge_and_a_family_goes_only_with_its_types(box):
     assert gone == {"FamilySymbol": 7}, outcome.content
     refused = run(box, {"kinds": ["materials"], "exclude_kinds": ["materials"]})
     assert refused.is_error and "leave nothing to purge" in refused.content
+
+
+def test_a_family_listed_without_its_types_goes_with_them_and_the_read_back_accepts_them(box, monkeypatch):
+    """Should Revit list a family but not its types, deleting it still takes them along (Delete): they
+    were unused with it, so the read-back accepts them; the result counts them."""
+    doc = box.doc
+    listed = type(doc).GetUnusedElements
+
+    def families_only(self, categories):
+        from System.Collections.Generic import HashSet
+        kept = [i for i in listed.__get__(self)(categories)
+                if not isinstance(self.GetElement(i), DB.FamilySymbol)]
+        return HashSet[DB.ElementId]._of(kept)
+
+    before = box.on_main_thread(lambda: snapshot(doc))
+    monkeypatch.setattr(type(doc), "GetUnusedElements", families_only)
+    outcome = run(box)
+    monkeypatch.undo()
+    assert not outcome.is_error, outcome.content
+    after = box.on_main_thread(lambda: snapshot(doc))
+    gone = Counter(before["ids"][i] for i in set(before["ids"]) - set(after["ids"]))
+    assert gone == {"Family": 8, "FamilySymbol": 7, "Material": 1}
+    assert "7 family types ('" in outcome.content
+
+
+def test_a_cascade_longer_than_the_passes_allowed_says_to_call_again(box, monkeypatch):
+    from paracore.tools.qa import purge_tools
+    doc = box.doc
+    wall_type = box.on_main_thread(lambda: named(doc, DB.WallType, BRICK_WALL))
+    box.on_main_thread(lambda: delete_instances_of(doc, wall_type))
+    monkeypatch.setattr(purge_tools, "MAX_PASSES", 1)
+    outcome = run(box)
+    assert not outcome.is_error, outcome.content
+    assert "Revit still lists more after 1 pass: call again to go on." in outcome.content
+    assert f"'{BRICK}'" not in outcome.content.split("Before")[0]     # the material is the next pass's
 
 
 def test_the_working_set_never_holds_a_purged_id(box):

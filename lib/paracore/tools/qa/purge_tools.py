@@ -35,6 +35,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
+from paracore.revit.dotnet import element_id_set
 from paracore.tools.framework import worksharing_targets as targets_of
 from paracore.tools.framework.lookup import model_counts
 from paracore.tools.framework.read_back import ReadBack
@@ -91,19 +92,13 @@ def _refuse_without_api(ctx) -> None:
 
 def unused_ids(ctx) -> list[int]:
     """Every id Revit lists as unused now (an empty set of categories: all of them), sorted."""
-    from System.Collections.Generic import HashSet
-
-    from Autodesk.Revit import DB
-    return sorted(ctx.id_value(i) for i in ctx.doc.GetUnusedElements(HashSet[DB.ElementId]()))
+    return sorted(ctx.id_value(i) for i in ctx.doc.GetUnusedElements(element_id_set([])))
 
 
 def kept_unused(ctx, wanted: set[str]) -> list[int]:
     """Unused elements Revit will not delete (GetAllUnusedElements: "including elements that can't be
     deleted", less GetUnusedElements): a system family's last type, say. Of the wanted kinds."""
-    from System.Collections.Generic import HashSet
-
-    from Autodesk.Revit import DB
-    every = {ctx.id_value(i) for i in ctx.doc.GetAllUnusedElements(HashSet[DB.ElementId]())}
+    every = {ctx.id_value(i) for i in ctx.doc.GetAllUnusedElements(element_id_set([]))}
     kept = sorted(every - set(unused_ids(ctx)))
     return [i for i in kept if kind_of(ctx.doc.GetElement(ctx.element_id(i))) in wanted]
 
@@ -113,8 +108,8 @@ def _kept_text(ctx, wanted: set[str]) -> str:
     if not kept:
         return ""
     names = [f"'{_label(ctx.doc.GetElement(ctx.element_id(i)))}'" for i in kept]
-    return (f" Revit keeps {plural(len(kept), 'more unused element')} it cannot delete (a system family keeps "
-            f"a type): {listed(names, NAMES_PER_KIND)}.")
+    return (f" Revit keeps {plural(len(kept), 'more unused element')} it cannot delete (such as the last type "
+            f"of a system family): {listed(names, NAMES_PER_KIND)}.")
 
 
 def _passes(count: int) -> str:
@@ -150,9 +145,10 @@ def _label(element) -> str:
 
 @dataclass
 class _Pass:
-    """What one pass asked Revit to delete, and what it did."""
+    """What one pass asked Revit to delete, the types that go with its families, and what went."""
 
     asked: list[int]
+    along: set[int] = field(default_factory=set)
     deleted: list[int] = field(default_factory=list)
 
 
@@ -165,6 +161,8 @@ class _Purge:
     passes: list[_Pass] = field(default_factory=list)
     held: dict[int, str] = field(default_factory=dict)        # id -> "'name' (id, held by …)"
     skipped: Counter = field(default_factory=Counter)         # kind -> unused but not asked for
+    unfinished: bool = False                                  # MAX_PASSES ran and Revit listed more
+    with_types: int = 0                                       # families kept: their types were not asked for
 
     @property
     def deleted(self) -> list[int]:
@@ -185,26 +183,51 @@ def _held(ctx, element) -> bool:
     return targets_of.held_now(ctx, value)
 
 
-def _batch(ctx, found: list[int], wanted: set[str], purge: _Purge, tried: set[int]) -> list[int]:
-    """Of Revit's unused ids, those this pass deletes: of a wanted kind, not held, not tried before;
-    a family only when every one of its types goes too."""
-    elements = {i: ctx.doc.GetElement(ctx.element_id(i)) for i in found if i not in tried}
-    chosen = set()
-    for value, element in elements.items():
-        kind = purge.kinds.setdefault(value, kind_of(element))
-        purge.labels.setdefault(value, _label(element))
+def _note(ctx, purge: _Purge, value: int, element) -> str:
+    """Read (once) what an element is and is called, before it can be deleted."""
+    purge.labels.setdefault(value, _label(element))
+    return purge.kinds.setdefault(value, kind_of(element))
+
+
+def _hold(ctx, purge: _Purge, value: int, element) -> None:
+    purge.held[value] = f"'{purge.labels[value]}' (id {value}, {targets_of.held_by(ctx, element)})"
+
+
+def _batch(ctx, found: list[int], wanted: set[str], purge: _Purge, tried: set[int]) -> _Pass:
+    """Of Revit's unused ids, those this pass deletes: of a wanted kind, not held, not tried before.
+    A family takes its types along (Document.Delete): it goes only when family types are wanted and
+    none of its types is held, and its types are then expected to go with it."""
+    chosen, along = set(), set()
+    for value in found:
+        if value in tried:
+            continue
+        element = ctx.doc.GetElement(ctx.element_id(value))
+        kind = _note(ctx, purge, value, element)
         if kind not in wanted:
             purge.skipped[kind] += 1
         elif _held(ctx, element):
-            purge.held[value] = f"'{purge.labels[value]}' (id {value}, {targets_of.held_by(ctx, element)})"
-        else:
+            _hold(ctx, purge, value, element)
+        elif kind != "families":
             chosen.add(value)
-    for value in list(chosen):
-        if purge.kinds[value] == "families":
-            types = {ctx.id_value(i) for i in elements[value].GetFamilySymbolIds()}
-            if not types <= chosen | set(purge.deleted):
-                chosen.discard(value)
-    return sorted(chosen)
+        elif _family_may_go(ctx, purge, element, wanted):
+            chosen.add(value)
+            along.update(ctx.id_value(i) for i in element.GetFamilySymbolIds())
+    return _Pass(asked=sorted(chosen), along=along - chosen)
+
+
+def _family_may_go(ctx, purge: _Purge, family, wanted: set[str]) -> bool:
+    if family.GetFamilySymbolIds().Count and "family types" not in wanted:
+        purge.with_types += 1
+        return False
+    free = True
+    for type_id in family.GetFamilySymbolIds():
+        element = ctx.doc.GetElement(type_id)
+        value = ctx.id_value(type_id)
+        _note(ctx, purge, value, element)
+        if _held(ctx, element):
+            _hold(ctx, purge, value, element)
+            free = False
+    return free
 
 
 def _run_passes(ctx, wanted: set[str]) -> _Purge:
@@ -212,22 +235,24 @@ def _run_passes(ctx, wanted: set[str]) -> _Purge:
     purge, tried = _Purge(), set()
     for _ in range(MAX_PASSES):
         found = unused_ids(ctx)
-        batch = _batch(ctx, found, wanted, purge, tried)
+        done = _batch(ctx, found, wanted, purge, tried)
         tried.update(found)
-        if not batch:
+        if not done.asked:
             break
-        done = _Pass(asked=batch)
-        done.deleted = [ctx.id_value(i) for i in ctx.doc.Delete(ctx.element_id_list(batch))]
+        done.deleted = [ctx.id_value(i) for i in ctx.doc.Delete(ctx.element_id_list(done.asked))]
         purge.passes.append(done)
         _check_pass(done, set(found), wanted, purge)
+    else:
+        purge.unfinished = bool(_batch(ctx, unused_ids(ctx), wanted, _Purge(), tried).asked)
     return purge
 
 
 def _check_pass(done: _Pass, unused_now: set[int], wanted: set[str], purge: _Purge) -> None:
-    """Revit deleted only what it called unused in this pass, of a kind the call asked for and
-    nobody else holds: else the whole purge is rolled back (the ToolError ends the transaction)."""
-    asked = set(done.asked)
-    extra = [i for i in done.deleted if i not in asked and not (
+    """Revit deleted only what it called unused in this pass (or a purged family's types), of a kind
+    the call asked for and nobody else holds: else the whole purge is rolled back (the ToolError
+    ends the transaction)."""
+    allowed = set(done.asked) | done.along
+    extra = [i for i in done.deleted if i not in allowed and not (
         i in unused_now and purge.kinds.get(i) in wanted and i not in purge.held)]
     if extra:
         raise ToolError(
@@ -258,8 +283,10 @@ def _kind_totals(ctx) -> Counter:
     """How many elements of each purgeable kind the model holds (types, families, materials...)."""
     from Autodesk.Revit import DB
     totals = Counter()
-    for cls in (DB.Family, DB.ElementType, DB.Material, DB.View):
-        for element in DB.FilteredElementCollector(ctx.doc).OfClass(cls):
+    collectors = [DB.FilteredElementCollector(ctx.doc).WhereElementIsElementType()] + [
+        DB.FilteredElementCollector(ctx.doc).OfClass(cls) for cls in (DB.Family, DB.Material, DB.View)]
+    for collector in collectors:
+        for element in collector:
             kind = kind_of(element)
             if kind != "other":
                 totals[kind] += 1
@@ -273,12 +300,19 @@ def _totals_text(before: Counter, after: Counter) -> str:
 
 def _left_out_text(purge: _Purge, wanted: set[str]) -> str:
     text = ""
+    if purge.unfinished:
+        text += f" Revit still lists more after {_passes(MAX_PASSES)}: call again to go on."
     if purge.held:
         text += (f" Left out, as others hold them: {listed(list(purge.held.values()), 4)}. Once they are "
                  "synchronized and relinquished (or you Reload Latest), ask again.")
     if purge.skipped:
         kept = ", ".join(f"{n} {k if n != 1 else _SINGULAR[k]}" for k, n in purge.skipped.items())
         text += f" Unused but not asked for (kinds): {kept}."
+    if purge.with_types:
+        one = purge.with_types == 1
+        text += (f" {purge.with_types} unused {'family' if one else 'families'} kept, as deleting "
+                 f"{'it would delete its' if one else 'them would delete their'} types: add 'family types' to "
+                 f"purge {'it' if one else 'them'}.")
     return text
 
 
@@ -287,7 +321,7 @@ def _describe_purge(ctx, args: PurgeUnusedArgs) -> str:
         return "Purge unused elements: not available in this Revit (GetUnusedElements is Revit 2024+)."
     wanted = _wanted_kinds(args)
     purge = _Purge()
-    batch = _batch(ctx, unused_ids(ctx), wanted, purge, set())
+    batch = _batch(ctx, unused_ids(ctx), wanted, purge, set()).asked
     if not batch:
         return "Purge unused elements: Revit lists none of the kinds asked for."
     how = "List (dry run, nothing deleted)" if args.dry_run else "Delete"

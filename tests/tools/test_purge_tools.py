@@ -188,6 +188,28 @@ def test_revit_deleting_an_element_in_use_with_the_purge_rolls_everything_back(b
     assert box.on_main_thread(lambda: snapshot(doc)) == before
 
 
+def test_an_element_gone_without_revit_saying_so_fails_the_count_read_back_and_rolls_back(box, monkeypatch):
+    """The second read-back: the model's elements by category (lookup.model_counts) must be as they were,
+    whatever Delete reported."""
+    doc = box.doc
+    before = box.on_main_thread(lambda: snapshot(doc))
+    wall = box.on_main_thread(lambda: next(iter(DB.FilteredElementCollector(doc).OfClass(DB.Wall))).Id)
+    delete = type(doc).Delete
+
+    def delete_a_wall_quietly(self, ids):
+        reported = delete(self, ids)
+        if self.GetElement(wall) is not None:
+            delete(self, wall)
+        return reported
+
+    monkeypatch.setattr(type(doc), "Delete", delete_a_wall_quietly)
+    outcome = run(box)
+    monkeypatch.undo()
+    assert outcome.is_error and "the model's Walls count: asked 57, Revit has 56" in outcome.content, outcome.content
+    assert "rolled back" in outcome.content
+    assert box.on_main_thread(lambda: snapshot(doc)) == before
+
+
 def test_a_deletion_revit_refuses_in_the_second_pass_leaves_the_model_as_it_was(box, monkeypatch):
     doc = box.doc
     wall_type = box.on_main_thread(lambda: named(doc, DB.WallType, BRICK_WALL))

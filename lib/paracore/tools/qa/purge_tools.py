@@ -366,10 +366,9 @@ def purge_unused(ctx, args: PurgeUnusedArgs):
         still = [i for i in deleted if ctx.doc.GetElement(ctx.element_id(i)) is not None]
         for value in still:
             read_back.same(f"element {value}", "existence", "purged", "still in the model")
-        after = model_counts(ctx.doc)
-        if after != before_counts:
-            read_back.same("the model's elements", "count by category", _counts_text(before_counts),
-                           _counts_text(after))
+        before, after = _by_category(before_counts), _by_category(model_counts(ctx.doc))
+        for name in sorted(set(before) | set(after)):
+            read_back.same(f"the model's {name}", "count", str(before.get(name, 0)), str(after.get(name, 0)))
 
     def report() -> str:
         after_kinds = _kind_totals(ctx)
@@ -384,6 +383,10 @@ def purge_unused(ctx, args: PurgeUnusedArgs):
     return ToolOutput(change=Change(
         action="Purging unused elements", compare=compare, report=report,
         hint="Purge fewer kinds (kinds), or run Purge Unused in Revit to see what it would take along."))
+
+
+def _by_category(rows) -> dict[str, int]:
+    return {name: count for _bic, name, count in rows}
 
 
 def _counts_text(rows) -> str:

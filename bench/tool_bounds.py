@@ -555,6 +555,25 @@ def delete_every_wall_a_level_and_types_then_undo(b: Bounds) -> None:
     assert b.element_count() == before
 
 
+def purge_after_deleting_every_wall_then_undo(b: Bounds) -> None:
+    """Every wall gone leaves their types and the materials of those types unused: the purge lists
+    and deletes them, cascade included, in a bounded result."""
+    from Autodesk.Revit import DB
+    original = b.element_count()
+    types = b.on_main(lambda doc: DB.FilteredElementCollector(doc).WhereElementIsElementType().GetElementCount())
+    b.all_walls()
+    b.call("delete_elements")
+    before = b.element_count()
+    b.call("purge_unused", {"dry_run": True})
+    assert b.element_count() == before
+    text = b.call("purge_unused")
+    assert text.startswith("Purged ") and "The model's elements are as they were" in text
+    while b.element_count() != original:        # the purge, the dry run's empty entry (if any), the deletion
+        b.undo()
+    assert b.on_main(lambda doc: DB.FilteredElementCollector(doc).WhereElementIsElementType().GetElementCount()) \
+        == types
+
+
 def annotations_on_the_big_model(b: Bounds) -> None:
     from Autodesk.Revit import DB
     b.call("search_elements", {"category": "Doors", "to_working_set": "replace", "limit": 20})
@@ -664,6 +683,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model, rooms_on_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
+    purge_after_deleting_every_wall_then_undo,
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
 ]

@@ -938,6 +938,30 @@ def check_delete_elements(scratch):
     return f"walls {ids} deleted (the group's rollback brings them back)"
 
 
+@check("purge_unused")
+def check_purge_unused(scratch):
+    """A wall type duplicated here (no wall is of it) is purged; nothing else of the model's elements goes.
+    On Revit 2023 the tool refuses, saying GetUnusedElements is not in its API."""
+    doc = scratch.doc
+    if not hasattr(doc, "GetUnusedElements"):
+        refused = scratch.outcome("purge_unused", {}, allow_error=True)
+        expect(refused.is_error and "GetUnusedElements" in refused.content and "Purge Unused" in refused.content,
+               f"on Revit {doc.Application.VersionNumber}: {refused.content[:200]}")
+        return "refused on this Revit, naming Purge Unused"
+    source = doc.GetElement(doc.GetDefaultElementTypeId(DB.ElementTypeGroup.WallType))
+    if source is None:
+        skip("the model has no default wall type to duplicate")
+    with transaction(doc):
+        made = id_value(source.Duplicate(f"{PREFIX} unused wall type").Id)
+    before = DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount()
+    text = scratch.call("purge_unused", {"kinds": ["system types"]})
+    expect(element(scratch, made) is None, f"the unused wall type {made} is still in the model: {text[:200]}")
+    after = DB.FilteredElementCollector(doc).WhereElementIsNotElementType().GetElementCount()
+    expect(after == before, f"{before - after} elements that are not types went with the purge")
+    expect(element(scratch, id_value(source.Id)) is not None, "the default wall type was purged")
+    return f"the unused wall type {made} purged, {before} other elements kept: {text[:120]}"
+
+
 @check("set_parameter")
 def check_set_parameter(scratch):
     made = wall(scratch)

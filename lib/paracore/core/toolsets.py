@@ -82,8 +82,9 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"create_schedule", "read_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
                        "export_schedule", "compare_schedules", "export_parameters", "import_parameters"})),
     Toolset("qa", "check the model before issue: Revit's warnings, empty required parameters, duplicate "
-            "Marks, naming, unplaced rooms and views, links and coordinates",
-            frozenset({"get_warnings", "check_model"})),
+            "Marks, naming, unplaced rooms and views, links and coordinates; purge unused families, types and "
+            "materials",
+            frozenset({"get_warnings", "check_model", "purge_unused"})),
     Toolset("scripts", "find, inspect and run library scripts; run generated Python code",
             frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
     Toolset("worksharing", "workshared models: list the worksets, move elements to another workset",

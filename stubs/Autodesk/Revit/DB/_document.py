@@ -6,6 +6,7 @@ import itertools
 from revit_standin.guard import api_class
 from revit_standin.journal import ADDED, DELETED, MODIFIED, Journal, net_changes
 from revit_standin.pythonnet_rules import no_method_matches as _no_method_matches
+from revit_standin.versions import available
 
 from . import _params
 from ._element import CATEGORY_NAMES, Element, ElementType
@@ -187,6 +188,19 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
             self._journal.record(DELETED, element)
             self._unindex(element)
         return List[ElementId]._of([ElementId(i) for i in deleted])
+
+    @available(since=2024)
+    def GetUnusedElements(self, categories):  # noqa: N802
+        """The ids Purge Unused would list (of ``categories``; every category when it is empty):
+        _purge.py says which. Revit 2024+: absent from the Revit 2023 API, as here on 2023."""
+        from ._purge import get_unused_elements
+        return get_unused_elements(self, categories)
+
+    @available(since=2024)
+    def GetAllUnusedElements(self, categories):  # noqa: N802
+        """GetUnusedElements' ids and the unused ones Revit cannot delete (a system family's last type)."""
+        from ._purge import get_unused_elements
+        return get_unused_elements(self, categories, "GetAllUnusedElements")
 
     def ExportImage(self, options) -> None:  # noqa: N802
         """Writes a picture of each view the options name (_export.py; drawn by revit_standin.drawing)."""

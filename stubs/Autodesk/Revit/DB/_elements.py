@@ -438,6 +438,11 @@ class Family(Element):
         return HashSet[ElementId]._of([s.Id for s in self._document._elements_of_category(category)
                                        if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id])
 
+    def _dependents(self):
+        """A family's types go with it (and their instances with them: Document._dependents_of)."""
+        return [s._id for s in self._document._elements_of_category(self._state["family_category"])
+                if isinstance(s, FamilySymbol) and s._state.get("family_id") == self._id]
+
 
 # A family type's built-in parameters by its category (the rest have the common type parameters).
 _TYPE_DEFINITIONS = {

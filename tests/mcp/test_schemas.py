@@ -76,14 +76,15 @@ def test_an_optional_field_says_its_default_and_is_not_required():
 
 def test_a_default_the_model_would_assume_anyway_is_not_written():
     """A flag off, page 0, no text: what a field left out is taken to be without being told (offset alone
-    is on twenty tools). Every other default is written."""
+    is on twenty tools). Every other default is written, an angle's 0 too (a direction, not nothing)."""
     search = INFOS["search_elements"].input_schema["properties"]
     assert search["offset"] == {"type": "integer", "minimum": 0}
     assert "default" not in search["in_active_view"] and search["in_active_view"]["type"] == "boolean"
     assert "default" not in INFOS["renumber_elements"].input_schema["properties"]["prefix"]
-    defaults = [prop["default"] for info in INFOS.values() for prop in info.input_schema["properties"].values()
-                if "default" in prop]
-    assert defaults and not [d for d in defaults if d is False or d == "" or (type(d) is int and d == 0)]
+    assert INFOS["create_curved_wall"].input_schema["properties"]["start_angle"]["default"] == 0
+    props = [prop for info in INFOS.values() for prop in info.input_schema["properties"].values() if "default" in prop]
+    assert props and not [prop for prop in props if prop["default"] is False or prop["default"] == ""
+                          or (prop["default"] == 0 and prop.get("type") == "integer")]
     assert REGISTRY.get("search_elements").args_model.model_validate({}).offset == 0   # still the default
 
 

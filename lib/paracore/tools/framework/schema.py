@@ -13,7 +13,7 @@ Decisions:
   its description ("Optional (default: 3)."). The registry drops such nulls before pydantic
   validation, so the default applies. The conventional form (MCP's) leaves such a field out of
   "required" instead, with its "default" where that says something (not null, false, "" or an
-  integer 0: what a field left out is taken to be anyway), and no null branch; an object none of
+  integer field's 0: what a field left out is taken to be anyway), and no null branch; an object none of
   whose fields is required has no "required" at all.
 - Validation keywords the subset lacks (minimum, maxItems, pattern, ...) move into the
   description as sentences; pydantic still enforces them when the call is validated. The
@@ -185,15 +185,17 @@ def _left_out_means_default(prop: dict[str, Any], had_default: bool, default: An
     if "anyOf" in prop and len(branches) < len(prop["anyOf"]):
         rest = {key: value for key, value in prop.items() if key != "anyOf"}
         prop = {**branches[0], **rest} if len(branches) == 1 else {**rest, "anyOf": branches}
-    if had_default and not _says_nothing(default):
+    if had_default and not _says_nothing(default, prop):
         prop = {**prop, "default": default}
     return _ordered(prop)
 
 
-def _says_nothing(default: Any) -> bool:
-    """A default a model assumes of a field it leaves out: none, a flag off, no text, page 0 (offset on
-    twenty tools). Written out they cost 5 to 6 tokens each in every request."""
-    return default is None or default is False or default == "" or (type(default) is int and default == 0)
+def _says_nothing(default: Any, prop: dict[str, Any]) -> bool:
+    """A default a model assumes of a field it leaves out: none, a flag off, no text, an integer field's 0
+    (offset, page 0, on twenty tools; not an angle's or a length's 0, which is a place). Written out they
+    cost 5 to 6 tokens each in every request."""
+    return (default is None or default is False or default == ""
+            or (type(default) is int and default == 0 and prop.get("type") == "integer"))
 
 
 def _optional(prop: dict[str, Any], had_default: bool, default: Any) -> dict[str, Any]:

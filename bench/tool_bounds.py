@@ -585,6 +585,18 @@ def annotations_on_the_big_model(b: Bounds) -> None:
            error=len(LONG_TEXT.strip()) > MAX_TEXT)
     walls = b.on_main(lambda doc: [w.Id.Value for w in DB.FilteredElementCollector(doc).OfClass(DB.Wall)])
     b.call("dimension_walls", {"element_ids": walls[:MAX_ELEMENTS], "view": "Level 1"}, error=True)
+    b.call("dimension_walls", {"element_ids": b.on_main(_parallel_walls_in_level_1)[:MAX_ELEMENTS], "view": "Level 1"})
+
+
+def _parallel_walls_in_level_1(doc) -> list[int]:
+    """The straight walls the Level 1 plan shows that are parallel to its first one: what one dimension
+    string measures across (the copies of the grown model stand on their own levels)."""
+    from Autodesk.Revit import DB
+    view = next(v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan) if v.Name == "Level 1")
+    lines = [(wall.Id.Value, wall.Location.Curve) for wall in DB.FilteredElementCollector(doc, view.Id).OfClass(DB.Wall)
+             if isinstance(wall.Location.Curve, DB.Line)]
+    first = lines[0][1].Direction
+    return [wall for wall, line in lines if abs(abs(line.Direction.DotProduct(first)) - 1) < 1e-9]
 
 
 def worksharing_on_the_big_model(b: Bounds) -> None:

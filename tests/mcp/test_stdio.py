@@ -41,7 +41,9 @@ async def test_every_registry_tool_is_listed_with_its_schema_description_and_hin
         info = registry[tool.name]
         assert tool.input_schema == info.input_schema and tool.description == info.description
         assert tool.annotations.read_only_hint is info.read_only
-        assert tool.annotations.idempotent_hint is info.idempotent
+        # MCP gives the other two hints meaning only when readOnlyHint is false: a read-only tool leaves them out.
+        assert tool.annotations.idempotent_hint is (None if info.read_only else info.idempotent)
+        assert tool.annotations.destructive_hint is (None if info.read_only else info.destructive)
     hints = {tool.name: tool.annotations for tool in tools}
     assert hints["search_elements"].read_only_hint and not hints["create_wall"].read_only_hint
     assert hints["delete_elements"].destructive_hint and hints["run_python"].destructive_hint

@@ -67,6 +67,7 @@ def test_get_quantities_is_a_read_only_core_tool_with_search_elements_conditions
     ours, theirs = arguments["conditions"]["anyOf"][0]["items"], search["conditions"]["anyOf"][0]["items"]
     assert ours["required"] == theirs["required"] and ours["properties"]["op"]["enum"] == theirs["properties"]["op"]["enum"]
     assert "search_elements' conditions" in arguments["conditions"]["description"]
+    assert "description" not in ours   # the same fields as search_elements', and no words of their own
     assert arguments["aggregates"]["anyOf"][0]["items"]["enum"] == ["sum", "count", "min", "max"]
 
 

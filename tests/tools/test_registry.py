@@ -154,6 +154,26 @@ def test_decorator_registers_and_returns_the_function():
     assert spec.takes_element_ids and not spec.needs_element_ids
 
 
+def test_a_docstring_cut_to_fit_the_source_reads_as_paragraphs_and_keeps_its_lists():
+    registry = Registry()
+
+    @registry.tool
+    def tidy(ctx, args: SetParamArgs):
+        """Tidy elements: a sentence cut in the middle to fit
+        the source, and one on a line of its own.
+        A second line.
+
+        Kinds:
+        - doors
+        - windows
+          (and skylights)
+        """
+
+    assert registry.get("tidy").description == (
+        "Tidy elements: a sentence cut in the middle to fit the source, and one on a line of its own. "
+        "A second line.\n\nKinds:\n- doors\n- windows\n  (and skylights)")
+
+
 def test_bare_decorator_and_module_level_tool_with_a_registry():
     registry = Registry()
 

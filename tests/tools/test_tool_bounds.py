@@ -13,6 +13,7 @@ and reports the largest results (bench/RESULTS.md, .cache/tool-result-sizes.json
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import sys
 from pathlib import Path
@@ -77,22 +78,54 @@ def test_refused_calls_are_bounded_too():
     assert len(unknown.message) <= tool_bounds.BOUND, unknown.message[:3000]
 
 
-def _tools_called_by(function) -> set[str]:
-    """The tool names a scenario passes to ``b.call`` (read from its source, not by running it)."""
+# -- every tool has a scenario ----------------------------------------------------------------------------
+# The scenarios are written by hand (each calls its tools the way that touches the most of a big model), so a
+# tool registered without one would go unmeasured: below, each registered tool is a test of its own, named
+# after it, that fails until a scenario calls it and gets a result (not only a refusal).
+
+HELPERS = [tool_bounds.Bounds.all_elements, tool_bounds.Bounds.all_walls, tool_bounds.Bounds.long_comments_on_every_wall,
+           tool_bounds.many_sheets, tool_bounds.export_and_compare_every_wall,
+           tool_bounds.parameters_round_trip_on_every_wall]
+"""What the scenarios call that calls tools itself: its calls count as theirs (a helper missing here makes
+its tools look uncalled: add it)."""
+
+
+def _calls_in(function) -> list[tuple[str, bool]]:
+    """(tool, refusal expected) for each ``b.call("tool", ..., error=...)`` in ``function``'s source, read
+    without running it: ``error=True`` written out is a refusal; any other ``error`` may be a result."""
     tree = ast.parse(inspect.getsource(inspect.getmodule(function)))
     source = next(node for node in ast.walk(tree)
                   if isinstance(node, ast.FunctionDef) and node.name == function.__name__)
-    return {node.args[0].value for node in ast.walk(source)
+    return [(node.args[0].value, any(keyword.arg == "error" and isinstance(keyword.value, ast.Constant)
+                                     and keyword.value.value is True for keyword in node.keywords))
+            for node in ast.walk(source)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "call"
-            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
 
 
-def test_every_registered_tool_is_called_by_a_scenario():
-    load_tools()
-    helpers = [tool_bounds.Bounds.all_elements, tool_bounds.Bounds.all_walls,
-               tool_bounds.Bounds.long_comments_on_every_wall, tool_bounds.many_sheets]
-    called = set().union(*map(_tools_called_by, [*tool_bounds.SCENARIOS, tool_bounds.export_and_compare_every_wall,
-                                                 tool_bounds.parameters_round_trip_on_every_wall, *helpers]))
-    registered = set(default_registry().names())
-    assert registered - called == set(), "every registered tool needs a scenario in bench/tool_bounds.py"
-    assert called - registered == set(), "a scenario calls a tool that is not registered"
+@functools.lru_cache(maxsize=1)
+def scenario_calls() -> dict[str, set[bool]]:
+    """Each tool the scenarios call, with whether its calls expect a refusal (True), a result (False) or both."""
+    calls: dict[str, set[bool]] = {}
+    for function in [*tool_bounds.SCENARIOS, *HELPERS]:
+        for name, refused in _calls_in(function):
+            calls.setdefault(name, set()).add(refused)
+    return calls
+
+
+load_tools()   # the tools are the parameters below: those registered when the tests are collected
+
+
+@pytest.mark.parametrize("name", sorted(default_registry().names()))
+def test_every_registered_tool_has_a_scenario_that_measures_its_result(name):
+    outcomes = scenario_calls().get(name, set())
+    assert outcomes, (f"{name} is registered but no scenario of bench/tool_bounds.py calls it, so the size of "
+                      f"what it returns on a big model is not measured: add a scenario to SCENARIOS that calls "
+                      f"{name} the way that touches the most of the model (every element, every wall, long names)")
+    assert False in outcomes, (f"the scenarios call {name} only to be refused (error=True): add a call that gets "
+                               "a result, so that its largest result is measured against the bound")
+
+
+def test_every_tool_a_scenario_calls_is_registered():
+    assert set(scenario_calls()) - set(default_registry().names()) == set(), \
+        "a scenario of bench/tool_bounds.py calls a tool that is not registered"

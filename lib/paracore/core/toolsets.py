@@ -63,8 +63,8 @@ class Toolset:
 
 
 TOOLSETS: tuple[Toolset, ...] = (
-    Toolset("modelling", "create walls, curved walls, floors and levels; place doors and windows; "
-            "move, copy, rotate, delete elements; change their type",
+    Toolset("modelling", "create walls (straight, curved), floors, levels; place doors, windows; move, copy, rotate, "
+            "delete elements; change their type",
             frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
                        "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
                        "delete_elements", "change_type"})),
@@ -77,8 +77,8 @@ TOOLSETS: tuple[Toolset, ...] = (
             "number them; tags, text notes and wall dimensions",
             frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "place_rooms", "get_room_info",
                        "renumber_elements", "tag_elements", "add_text_note", "dimension_walls"})),
-    Toolset("schedules", "create schedules, read their rows, add fields, sort, filter, export and compare them; "
-            "edit parameters in Excel (export, then import the edits)",
+    Toolset("schedules", "create, read, add fields to, sort, filter, export and compare schedules; edit parameters "
+            "in Excel (export, then import the edits)",
             frozenset({"create_schedule", "read_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
                        "export_schedule", "compare_schedules", "export_parameters", "import_parameters"})),
     Toolset("qa", "check the model before issue: Revit's warnings, empty required parameters, duplicate "
@@ -87,10 +87,10 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"get_warnings", "check_model", "purge_unused"})),
     Toolset("scripts", "find, inspect and run library scripts; run generated Python code",
             frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
-    Toolset("worksharing", "workshared models: list the worksets, move elements to another workset",
+    Toolset("worksharing", "list the worksets, move elements to another workset",
             frozenset({"list_worksets", "move_to_workset"})),
-    Toolset("materials", "layered walls, floors, roofs and ceilings: a type's layers (function, material, "
-            "thickness, core); material takeoffs (area and volume per material)",
+    Toolset("materials", "a wall, floor, roof or ceiling type's layers (function, material, thickness, core); "
+            "material takeoffs (area, volume)",
             frozenset({"get_type_layers", "material_takeoff"})),
 )
 

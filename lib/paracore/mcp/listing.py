@@ -21,9 +21,9 @@ import dataclasses
 from paracore.core import toolsets
 from paracore.mcp.backend import ToolInfo
 
-USE_TOOLSET_DESCRIPTION = ("Add a toolset's tools to tools/list (only the core tools are listed at first); the "
-                           "server then sends notifications/tools/list_changed. Toolsets:\n")
-"""use_toolset's description over MCP: the registry's speaks of the pane's conversation."""
+USE_TOOLSET_DESCRIPTION = "Add a toolset's tools to tools/list (only the core tools are listed at first). Toolsets:\n"
+"""use_toolset's description over MCP: the registry's speaks of the pane's conversation. What the client
+hears (notifications/tools/list_changed) is said by use_toolset's answer (``turned_on_text``), not here."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -94,9 +94,17 @@ def mcp_tool(info: ToolInfo, *, with_instance: bool = False) -> types.Tool:
         # Said once, in revit_instances' description: repeated on every tool it cost ~500 tokens.
         properties = {**schema.get("properties", {}), "instance": {"type": "string"}}
         schema = {**schema, "properties": properties}
-    hints = types.ToolAnnotations(read_only_hint=info.read_only, destructive_hint=info.destructive,
-                                  idempotent_hint=info.idempotent, open_world_hint=False)
-    return types.Tool(name=info.name, description=info.description, input_schema=schema, annotations=hints)
+    return types.Tool(name=info.name, description=info.description, input_schema=schema, annotations=_hints(info))
+
+
+def _hints(info: ToolInfo) -> types.ToolAnnotations:
+    """MCP's hints. A read-only tool says only that: MCP gives ``destructiveHint`` and ``idempotentHint``
+    meaning only when ``readOnlyHint`` is false, and saying them anyway cost 16 tokens a tool (about
+    300 of a client's first tools/list, paid in every request it sends its model)."""
+    if info.read_only:
+        return types.ToolAnnotations(read_only_hint=True, open_world_hint=False)
+    return types.ToolAnnotations(read_only_hint=False, destructive_hint=info.destructive,
+                                 idempotent_hint=info.idempotent, open_world_hint=False)
 
 
 def _instances_tool() -> types.Tool:
@@ -104,8 +112,7 @@ def _instances_tool() -> types.Tool:
                       "version, open documents. Pass an id as `instance` to any tool to run it in that Revit (default: "
                       "the only one, or the last one used).",
                       input_schema={"type": "object", "properties": {}},
-                      annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True,
-                                                        open_world_hint=False))
+                      annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False))
 
 
 class _Progress:

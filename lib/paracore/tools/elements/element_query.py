@@ -70,9 +70,10 @@ class Condition(BaseModel):
 
 
 class SameCondition(BaseModel):
-    """A condition in a tool whose description says "as search_elements' conditions": the same
-    fields, without repeating their descriptions (the model has read them in search_elements; each
-    copy cost about 75 tokens in every request)."""
+    # A condition in a tool whose description says "as search_elements' conditions": the same
+    # fields, without repeating their descriptions (the model has read them in search_elements; each
+    # copy cost about 75 tokens in every request). Said in a comment, not a docstring: pydantic sends
+    # a model's docstring as its schema's description, which cost 55 tokens a copy.
     parameter: str
     op: Op
     value: Union[str, float, int, bool]

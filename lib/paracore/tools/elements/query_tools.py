@@ -93,10 +93,11 @@ class NoArgs(BaseModel):
     pass  # no docstring: it would become a description in the schema
 
 
-_CATEGORY_HELP = "Revit category, e.g. 'Walls', 'Doors', 'Structural Columns' (singular or 'OST_Walls' too)."
-_LEVEL_HELP = "Level name, e.g. 'Level 1' (a wall's base level, a door's level)."
-_TYPE_HELP = "Type name ('Generic - 200mm') or 'Family: Type' ('M_Single-Flush: 0864 x 2032mm')."
-_CONDITIONS_HELP = ("Conditions that must all hold, e.g. "
+# Field descriptions say what the field's name does not: its examples, its forms, what leaving it out means.
+_CATEGORY_HELP = "e.g. 'Walls', 'Doors', 'Structural Columns' (singular or 'OST_Walls' too)"
+_LEVEL_HELP = "e.g. 'Level 1' (a wall's base level, a door's level)."
+_TYPE_HELP = "'Generic - 200mm' or 'Family: Type' ('M_Single-Flush: 0864 x 2032mm')."
+_CONDITIONS_HELP = ("All must hold, e.g. "
                     "[{\"parameter\": \"Unconnected Height\", \"op\": \">\", \"value\": \"3 m\"}].")
 
 
@@ -105,17 +106,15 @@ _LAYER_HELP = ("Only elements whose type has such a layer, e.g. {\"function\": \
 
 
 class SearchElementsArgs(BaseModel):
-    category: str | None = Field(None, description=_CATEGORY_HELP + " Leave null to search every model category.")
+    category: str | None = Field(None, description=_CATEGORY_HELP + "; left out: every model category.")
     level: str | None = Field(None, description=_LEVEL_HELP)
     type_name: str | None = Field(None, description=_TYPE_HELP)
     conditions: list[Condition] | None = Field(None, max_length=MAX_CONDITIONS, description=_CONDITIONS_HELP)
     layer: LayerCondition | None = Field(None, description=_LAYER_HELP)
     in_active_view: bool = Field(False, description="Only elements visible in the active view.")
-    limit: int = Field(SAMPLE_ROWS, ge=1, le=MAX_ROWS,
-                       description="How many matching elements to list (the count is always complete).")
+    limit: int = Field(SAMPLE_ROWS, ge=1, le=MAX_ROWS, description="How many to list (the count is always complete).")
     to_working_set: Literal["add", "replace"] | None = Field(
-        None, description="Put ALL matches in the working set: 'replace' it with them or 'add' them to it. "
-                          "Leave null to only look.")
+        None, description="'replace' the working set with ALL matches or 'add' them to it; left out: only look.")
     link: str | None = Field(
         None, description="Search inside loaded links instead: a link's name ('SampleHouse4') or 'all'.")
     room: str | None = Field(
@@ -124,9 +123,9 @@ class SearchElementsArgs(BaseModel):
 
 
 class FilterWorkingSetArgs(BaseModel):
-    category: str | None = Field(None, description="Keep only elements of this category. " + _CATEGORY_HELP)
-    level: str | None = Field(None, description="Keep only elements on this level, e.g. 'Level 2'.")
-    type_name: str | None = Field(None, description="Keep only elements of this type. " + _TYPE_HELP)
+    category: str | None = Field(None, description="Keep only this category, " + _CATEGORY_HELP + ".")
+    level: str | None = Field(None, description="Keep only this level, e.g. 'Level 2'.")
+    type_name: str | None = Field(None, description="Keep only this type: " + _TYPE_HELP)
     conditions: list[SameCondition] | None = Field(
         None, max_length=MAX_CONDITIONS, description="Keep only elements meeting all these, as search_elements' conditions.")
 
@@ -137,8 +136,7 @@ class FilterWorkingSetArgs(BaseModel):
 
 
 class ElementInfoArgs(BaseModel):
-    element_ids: HostOrLinkedIds | None = Field(
-        None, description="Ids of the elements to describe. Leave null for the working set. " + HOST_OR_LINKED_HELP)
+    element_ids: HostOrLinkedIds | None = Field(None, description=HOST_OR_LINKED_HELP)   # left out: the docstring
     linked_ids: LinkedIds = None
     offset: int = offset_field()
 
@@ -148,13 +146,11 @@ class PageArgs(BaseModel):
 
 
 class GetParametersArgs(BaseModel):
-    element_ids: HostOrLinkedIds | None = Field(
-        None, description="Ids of the elements to read. Leave null for the working set. " + HOST_OR_LINKED_HELP)
+    element_ids: HostOrLinkedIds | None = Field(None, description=HOST_OR_LINKED_HELP)   # left out: the docstring
     linked_ids: LinkedIds = None
     names: list[str] | None = Field(
         None, max_length=MAX_NAMES,
-        description="Parameter names to read, e.g. ['Comments', 'Unconnected Height']; type parameters "
-                    "are found too. Leave null to list every parameter of the first element.")
+        description="e.g. ['Comments', 'Unconnected Height'].")   # with or without: the docstring
     totals: bool = Field(False, description="With names: each number's sum, min and max over all the elements.")
     group_by: str | None = Field(None, description="With names: totals by 'type', 'level', 'room', 'category' "
                                                    "or a parameter.")
@@ -168,7 +164,7 @@ class NameFilterArgs(BaseModel):
 
 
 class ListTypesArgs(BaseModel):
-    category: str = Field(description=_CATEGORY_HELP)
+    category: str = Field(description=_CATEGORY_HELP + ".")
     name_contains: str | None = Field(
         None, description="Only 'Family: Type' names containing this text (any case).")
     offset: int = offset_field()

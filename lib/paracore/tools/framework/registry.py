@@ -159,6 +159,15 @@ class ToolCallError:
         return self.message
 
 
+_SOFT_BREAK = re.compile(r"(?<=[^\n])\n(?!\n|- |\* |\d+\. |\s)")
+
+
+def unwrapped(text: str) -> str:
+    """A docstring's lines joined into paragraphs: where a line was cut to fit the source is not
+    for the model (each break cost a token in every request); blank lines and list items stay."""
+    return _SOFT_BREAK.sub(" ", text)
+
+
 def make_spec(
     function: Callable,
     *,
@@ -188,7 +197,7 @@ def make_spec(
     if working_set_policy not in _POLICIES:
         raise ValueError(f"tool {name}: working_set_policy must be one of {_POLICIES}, "
                          f"not {working_set_policy!r}")
-    description = inspect.cleandoc(description if description is not None else function.__doc__ or "")
+    description = unwrapped(inspect.cleandoc(description if description is not None else function.__doc__ or ""))
     if not description:
         raise TypeError(f"tool {name}: add a docstring; it is the description the model reads")
     args_model = args_model if args_model is not None else _args_model(function, name)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, create_model
 
 from paracore.core import toolsets
 from paracore.tools.framework.registry import Registry, default_registry, make_spec
@@ -33,7 +33,7 @@ def use_toolset(ctx, args) -> str:
 
 def arguments_model(names: tuple[str, ...]) -> type[BaseModel]:
     """use_toolset's arguments: one of ``names``."""
-    return create_model("UseToolsetArgs", name=(Literal[names], Field(description="The toolset to turn on.")))
+    return create_model("UseToolsetArgs", name=(Literal[names], ...))   # the description lists them
 
 
 def declare(registry: Registry | None = None) -> None:

@@ -79,11 +79,11 @@ _OFFSET = ("How far to move, as [dx, dy] or [dx, dy, dz] in plan (+x east, +y no
 
 
 class SetParameterArgs(BaseModel):
-    element_ids: list[int] | None = Field(None, description=_IDS)
-    name: str = Field(description="The parameter's name as in Properties, e.g. 'Comments', 'Mark', 'Base Offset'.")
+    element_ids: list[int] | None = None   # left out: the working set (the docstring says it)
+    name: str = Field(description="As in Properties, e.g. 'Comments', 'Mark', 'Base Offset'.")
     value: str | float | bool = Field(
-        description="The new value: text as is; a length in project units or with a unit ('2.5 m'); an angle in "
-                    "degrees; yes/no as true/false; a level or another element by its name ('Level 2').")
+        description="Text as is; a length in project units or with a unit ('2.5 m'); an angle in degrees; "
+                    "yes/no as true/false; a level or another element by its name ('Level 2').")
     include_type_parameters: bool = Field(
         False, description="Allow changing a type parameter (e.g. a wall type's 'Fire Rating'): it changes every "
                            "instance of the type. Only when the user wants that.")
@@ -557,13 +557,10 @@ def _leave_out_held(ctx, plan: _ParameterPlan) -> str:
 def set_parameter(ctx, args: SetParameterArgs):
     """Set one parameter to one value on elements (the working set when element_ids is left out).
 
-    The value is converted for the parameter: lengths in the project's units or with a unit,
-    yes/no from true/false, levels and other elements by name, text as is. Instance parameters
-    are found first; a type parameter is refused unless include_type_parameters is true, because
-    it changes every instance of the type (the error says how many). Read-only parameters are
-    refused. Elements without the parameter are skipped and counted. preview=true shows old → new
-    for a sample and changes nothing. The result re-reads every parameter and says how many hold
-    the new value.
+    Instance parameters are found first; a type parameter is refused unless include_type_parameters
+    is true (the error says how many instances it would change). Read-only parameters are refused;
+    elements without the parameter are skipped and counted. The result re-reads every parameter and
+    says how many hold the new value.
     """
     plan = _plan_parameter(ctx, args)
     held_note = _leave_out_held(ctx, plan) if args.include_type_parameters else ""

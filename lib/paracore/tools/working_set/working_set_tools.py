@@ -90,7 +90,7 @@ class NoArgs(BaseModel):
 
 class ElementIdsArgs(BaseModel):
     element_ids: HostOrLinkedIds | None = Field(
-        None, min_length=1, description="Revit element ids, e.g. [312045, 312046]. " + HOST_OR_LINKED_HELP)
+        None, min_length=1, description="e.g. [312045, 312046]. " + HOST_OR_LINKED_HELP)
     linked_ids: LinkedIds = None
 
 
@@ -105,10 +105,8 @@ class SelectionModeArgs(BaseModel):
 
 
 class SelectElementsArgs(BaseModel):
-    element_ids: HostOrLinkedIds | None = Field(
-        None,
-        description="Ids of the elements to select. Leave null to select the working set; [] clears the Revit "
-                    "selection. " + HOST_OR_LINKED_HELP)
+    element_ids: HostOrLinkedIds | None = Field(   # left out: the working set (the docstring)
+        None, description="[] clears the Revit selection. " + HOST_OR_LINKED_HELP)
     linked_ids: LinkedIds = None
 
 

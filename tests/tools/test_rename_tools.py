@@ -329,3 +329,25 @@ def test_the_rename_replay_renames_the_plans_and_is_refused_a_clashing_pattern(t
     assert "'Level 1 - Plan' → 'Plan' and Floor Plan (id" in refused["content"]
     assert "'Level 2 - Plan' → 'Plan'" in refused["content"]
     assert second["context"].endswith('Active view: "T/FDN - Plan". Selected in Revit: 0 elements.')
+
+
+def test_sheets_named_from_their_number_and_views_from_the_sheet_they_are_on(revit):
+    sheet_with_three_views(revit)
+    revit.text("create_sheet", {"number": "A102", "name": "Sections"})
+    revit.text("rename_views", {"view_type": "Sheet", "template": "{Sheet Number} {Sheet Name}"})
+    assert sorted(revit.call(lambda: [s.Name for s in DB.FilteredElementCollector(revit.doc)
+                                      .OfClass(DB.ViewSheet)])) == ["A101 Plans", "A102 Sections"]
+    revit.text("rename_views", {"views": ["Level 1", "Level 2"], "template": "{Sheet Number} - {Name}"})
+    assert {"A101 - Level 1", "A101 - Level 2"} <= set(names(revit).values())
+    message = revit.error("rename_views", {"views": ["Roof"], "template": "{Sheet Number} - {Name}"})
+    assert "{Sheet Number}: 1 view (Floor Plan (id" in message, message
+
+
+def test_viewports_are_numbered_top_to_bottom_by_rows(revit):
+    revit.text("create_sheet", {"number": "A101", "name": "Plans"})
+    revit.text("place_views_on_sheet", {"sheet": "A101", "views": ["Level 1", "Level 2", "Roof", "T/FDN"],
+                                        "layout": "grid"})
+    placed = centres(revit)
+    top_to_bottom = [n for n, _ in sorted(placed.items(), key=lambda item: (-round(item[1][1], 3), item[1][0]))]
+    revit.text("renumber_viewports", {"sheet": "A101", "order": "top_to_bottom", "start": "10", "step": 10})
+    assert [detail_numbers(revit, "A101")[n] for n in top_to_bottom] == ["10", "20", "30", "40"]

@@ -45,23 +45,19 @@ SHEET_TYPES = ("sheet", "sheets", "drawing sheet", "drawing sheets")
 
 class RenameViewsArgs(BaseModel):
     views: list[str | int] | None = Field(
-        None, description="Views or sheets to rename: names ('Level 1', 'Floor Plan: Level 1'), sheet numbers or "
-                          "ids. Leave null to choose by view_type/name_contains, or to rename the views in the "
-                          "working set.")
-    view_type: str | None = Field(None, description="Only views of this type: 'Floor Plan', 'Ceiling Plan', "
-                                                    "'Section', 'Elevation', '3D View', 'Schedule', 'Sheet'…")
-    name_contains: str | None = Field(None, description="Only views whose name holds this text (any case).")
-    in_working_set: bool = Field(False, description="Choose among the working set's views (else view_type and "
-                                                    "name_contains choose among the whole model's).")
+        None, description="View names, sheet numbers or ids. Null: by view_type/name_contains, else the working set.")
+    view_type: str | None = Field(None, description="'Floor Plan', 'Ceiling Plan', 'Section', '3D View', 'Sheet'…")
+    name_contains: str | None = Field(None, description="Only names holding this (any case).")
+    in_working_set: bool = Field(False, description="Filter the working set's views, not the model's.")
     template: str | None = Field(
-        None, description="The new name from fields in braces: {Level}, {View Type}, {Name}, {Sheet Number}, "
-                          "{Sheet Name} or any parameter of the view by name, e.g. '{Level} - Plan'.")
-    find: str | None = Field(None, description="Text to replace in the name (after the template).")
-    replace: str = Field("", description="What replaces find.")
-    regex: bool = Field(False, description="find is a regular expression (replace may use \\1).")
-    prefix: str = Field("", description="Text put before each name.", max_length=100)
-    suffix: str = Field("", description="Text put after each name.", max_length=100)
-    preview: bool = Field(False, description="Only list before -> after; change nothing.")
+        None, description="Fields in braces: {Level}, {View Type}, {Name}, {Sheet Number}, {Sheet Name}, any "
+                          "parameter; e.g. '{Level} - Plan'.")
+    find: str | None = Field(None, description="Text to replace (after the template).")
+    replace: str = ""
+    regex: bool = Field(False, description="find is a regex (replace may use \\1).")
+    prefix: str = Field("", max_length=100)
+    suffix: str = Field("", max_length=100)
+    preview: bool = Field(False, description="Only list before -> after.")
 
     def pattern(self) -> NamePattern:
         return NamePattern(template=self.template, find=self.find, replace=self.replace, regex=self.regex,
@@ -285,13 +281,9 @@ def _describe(ctx, args: RenameViewsArgs) -> str:
 
 @tool(writes=True, working_set_policy="none", describe=_describe, targets=_targets)
 def rename_views(ctx, args: RenameViewsArgs):
-    """Rename views and sheets by a pattern: a template of fields ('{Level} - Plan', '{Sheet Number}
-    {Sheet Name}', any parameter by name), find/replace (plain text or regex), a prefix, a suffix.
-
-    Choose the views by name, by view_type and/or name_contains, or the working set. Every new
-    name is checked before anything changes: two views of one type ending with the same name (or
-    a name another view has) are refused, naming both; swapped names work. preview=true lists
-    before -> after and changes nothing. Names are read back from the model.
+    """Rename views and sheets: a template of fields ('{Level} - Plan', any parameter by name),
+    find/replace, a prefix, a suffix. A name two views of one type would share, or another view
+    has, is refused before anything changes, naming both; swaps work. Names are read back.
     """
     plan = _plan(ctx, args)
     if not plan.rows:

@@ -44,30 +44,24 @@ SHEETS = "sheets"              # the scope of sheet numbers: the whole project
 
 class RenumberSheetsArgs(BaseModel):
     sheets: list[str | int] | None = Field(
-        None, description="Sheets: numbers, names or ids. Leave null for number_prefix's sheets, or the working "
-                          "set's.")
+        None, description="Sheet numbers, names or ids. Null: number_prefix's sheets, else the working set's.")
     number_prefix: str | None = Field(None, description="Every sheet whose number begins with this, e.g. 'A1'.")
-    start: str | None = Field(None, description="The first new number; the text around its digits is kept on all: "
-                                                "'A101' gives A101, A102, …")
-    step: int = Field(1, ge=1, le=1000, description="Added for each next sheet.")
-    find: str | None = Field(None, description="Instead of start: text to replace in each number, e.g. 'A1'.")
-    replace: str = Field("", description="What replaces find, e.g. 'B1' (A101 -> B101).")
-    order: Literal["number", "as_given"] = Field(
-        "number", description="'number': by current number (A2 before A10); 'as_given': the order of sheets.")
-    preview: bool = Field(False, description="Only list before -> after; change nothing.")
+    start: str | None = Field(None, description="The first number; its text is kept: 'A101' gives A101, A102…")
+    step: int = Field(1, ge=1, le=1000)
+    find: str | None = Field(None, description="Instead of start: text to replace in each number ('A1').")
+    replace: str = ""
+    order: Literal["number", "as_given"] = Field("number", description="'number': current order (A2 before A10).")
+    preview: bool = Field(False, description="Only list before -> after.")
 
 
 class RenumberViewportsArgs(BaseModel):
-    sheet: str = Field(description="The sheet: its number, name or id.")
+    sheet: str = Field(description="Sheet number, name or id.")
     order: Literal["left_to_right", "top_to_bottom", "as_given"] = Field(
-        "left_to_right", description="'left_to_right': by column, left first (a column top down); "
-                                     "'top_to_bottom': by row, top first (a row left to right); 'as_given': "
-                                     "the order of views.")
-    views: list[str | int] | None = Field(
-        None, description="Only with as_given: the placed views (names or ids) in the order to number.")
+        "left_to_right", description="By column, or by row, of their place on the sheet; or as views lists them.")
+    views: list[str | int] | None = Field(None, description="With as_given: the placed views, in order.")
     start: str = Field("1", description="The first Detail Number, e.g. '1' or 'D1'.")
-    step: int = Field(1, ge=1, le=1000, description="Added for each next viewport.")
-    preview: bool = Field(False, description="Only list before -> after; change nothing.")
+    step: int = Field(1, ge=1, le=1000)
+    preview: bool = Field(False, description="Only list before -> after.")
 
 
 @dataclass
@@ -200,12 +194,9 @@ def _describe_sheets(ctx, args: RenumberSheetsArgs) -> str:
 
 @tool(writes=True, working_set_policy="none", describe=_describe_sheets, targets=_sheet_targets)
 def renumber_sheets(ctx, args: RenumberSheetsArgs):
-    """Renumber sheets: from a start keeping its text ('A101' gives A101, A102, …, by step), in the
-    sheets' number order or as given; or rewrite the numbers with find/replace ('A1' -> 'B1').
-
-    Choose the sheets by number/name, by number_prefix, or the working set. A number another sheet
-    keeps, or two sheets ending with one number, is refused before anything changes, naming both;
-    swapped numbers work. preview=true lists before -> after. Numbers are read back from the model.
+    """Renumber sheets from a start keeping its text ('A101' gives A101, A102…), in number order or
+    as given, or rewrite numbers with find/replace ('A1' -> 'B1'). A number two sheets would share,
+    or another sheet has, is refused before anything changes, naming both; swaps work.
     """
     plan = _sheet_plan(ctx, args)
 
@@ -316,11 +307,9 @@ def _describe_viewports(ctx, args: RenumberViewportsArgs) -> str:
 
 @tool(writes=True, working_set_policy="none", describe=_describe_viewports, targets=_viewport_targets)
 def renumber_viewports(ctx, args: RenumberViewportsArgs):
-    """Renumber the viewports on a sheet (their Detail Number) from start by step: in order of their
-    place on the sheet (left_to_right by column, or top_to_bottom by row) or of the views given.
-
-    A Detail Number another viewport of the sheet keeps is refused before anything changes, naming
-    both; swapped numbers work. preview=true lists before -> after. Numbers are read back.
+    """Renumber the viewports on a sheet (Detail Number) from start by step, by their place on the
+    sheet or in the order given. A number two would share, or another viewport of the sheet has,
+    is refused before anything changes, naming both; swaps work.
     """
     plan = _viewport_plan(ctx, args)
 

@@ -85,10 +85,8 @@ class RenumberArgs(BaseModel):
     order: Literal["left_to_right", "along_path", "by_room"] = Field(
         "left_to_right", description="'left_to_right': west to east by plan X (same X: north to south). "
                                      "'along_path': from the leftmost, always to the nearest one not yet "
-                                     "numbered. 'by_room' (doors, windows): prefix + their room's number + A, B, "
-                                     "… per room (start and step unused).")
-    room_side: Literal["to_room", "from_room"] = Field(
-        "to_room", description="With by_room: the door's To Room or From Room (the other when that side has none).")
+                                     "numbered. 'by_room' (doors): prefix + room number + A, B….")
+    room_side: Literal["to_room", "from_room"] = Field("to_room", description="by_room: the door's room.")
 
 
 # --- measures in the project's units -------------------------------------------------------------
@@ -352,7 +350,8 @@ def renumber_elements(ctx, args: RenumberArgs):
     """Number elements in order: rooms by 'Number', doors, windows and others by 'Mark'.
 
     order 'left_to_right': west to east by plan X (same X: north to south); 'along_path': from the
-    leftmost, always to the nearest not yet numbered. Values are prefix + start, start + step, …;
+    leftmost, always to the nearest not yet numbered; 'by_room' (doors, windows): their room's number
+    and a letter per room (A101A, A101B). Otherwise values are prefix + start, start + step, …;
     a value that an element outside the set already has is refused (nothing changes). The values
     are read back from the model.
     """

@@ -351,3 +351,21 @@ def test_viewports_are_numbered_top_to_bottom_by_rows(revit):
     top_to_bottom = [n for n, _ in sorted(placed.items(), key=lambda item: (-round(item[1][1], 3), item[1][0]))]
     revit.text("renumber_viewports", {"sheet": "A101", "order": "top_to_bottom", "start": "10", "step": 10})
     assert [detail_numbers(revit, "A101")[n] for n in top_to_bottom] == ["10", "20", "30", "40"]
+
+
+def test_in_a_workshared_model_a_sheet_a_colleague_borrows_keeps_its_number_and_is_named(documents):
+    with Sandbox("duplex", workshared="maria:Doors:1") as box:
+        for number in ("A101", "A102", "A103"):
+            assert not run(box, "create_sheet", {"number": number, "name": f"Sheet {number}"}).is_error
+        numbers = box.on_main_thread(lambda: {s.SheetNumber: s.Id.Value for s in DB.FilteredElementCollector(box.doc)
+                                              .OfClass(DB.ViewSheet)})
+        # Synchronized (the new sheets go to central and are relinquished), then li borrows one.
+        box.on_main_thread(lambda: box.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(),
+                                                                  DB.SynchronizeWithCentralOptions()))
+        box.on_main_thread(lambda: central.colleague_borrows(box.doc, "li", [numbers["A102"]]))
+        outcome = run(box, "renumber_sheets", {"number_prefix": "A", "start": "B201"})
+        assert not outcome.is_error, outcome.content
+        assert f"(id {numbers['A102']}, borrowed by li)" in outcome.content, outcome.content
+        now = box.on_main_thread(lambda: {s.Id.Value: s.SheetNumber for s in DB.FilteredElementCollector(box.doc)
+                                          .OfClass(DB.ViewSheet)})
+        assert now == {numbers["A101"]: "B201", numbers["A102"]: "A102", numbers["A103"]: "B202"}

@@ -281,3 +281,23 @@ def test_doors_by_room_refuse_what_is_no_door_and_a_door_without_rooms():
 def test_letters_run_a_to_z_then_aa():
     from paracore.tools.rooms.door_numbers import letters
     assert [letters(n) for n in (0, 1, 25, 26, 27, 51, 52)] == ["A", "B", "Z", "AA", "AB", "AZ", "BA"]
+
+
+def test_doors_by_room_refuse_a_room_without_a_number():
+    revit = DuplexRevit("duplex")
+    try:
+        doors = revit.ids(DB.BuiltInCategory.OST_Doors)
+
+        def unnumber():
+            door = next(revit.doc.GetElement(DB.ElementId(d)) for d in doors
+                        if revit.doc.GetElement(DB.ElementId(d)).ToRoom is not None)
+            transaction = DB.Transaction(revit.doc, "No number")
+            transaction.Start()
+            door.ToRoom.get_Parameter(DB.BuiltInParameter.ROOM_NUMBER).Set("")
+            transaction.Commit()
+            return door.Id.Value, door.ToRoom.Id.Value
+        door, room = revit.call(unnumber)
+        message = revit.error("renumber_elements", {"element_ids": [door], "order": "by_room"})
+        assert message.startswith(f"1 room has no number ({room})") and "number the rooms first" in message, message
+    finally:
+        revit.close()

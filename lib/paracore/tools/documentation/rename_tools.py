@@ -99,7 +99,8 @@ def _from_working_set(ctx) -> tuple[list, str]:
     elements = [ctx.doc.GetElement(ctx.element_id(i)) for i in ctx.session.working_set.ids]
     views = [e for e in elements if isinstance(e, DB.View) and not e.IsTemplate]
     others = len(elements) - len(views)
-    note = f" The working set's {plural(others, 'other element')} (not views) were not renamed." if others else ""
+    note = (f" The working set's {plural(others, 'other element')} (not views) {'was' if others == 1 else 'were'} "
+            "not renamed.") if others else ""
     return views, note
 
 

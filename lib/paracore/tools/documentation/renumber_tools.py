@@ -18,7 +18,6 @@ Revit is imported inside the tool bodies only, so this module imports without Re
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,7 +28,7 @@ from paracore.tools.documentation import naming_patterns as naming
 from paracore.tools.documentation.naming_patterns import Kept, NamePattern, Row
 from paracore.tools.documentation.sheet_tools import find_sheet
 from paracore.tools.framework import worksharing_targets as targets_of
-from paracore.tools.framework.lookup import find_view, view_label
+from paracore.tools.framework.lookup import find_view, natural_order, view_label
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput
@@ -77,12 +76,7 @@ class NumberPlan:
 # --- shared: preview, set, read back, report ------------------------------------------------------------
 
 
-def _natural(text: str) -> list:
-    """A2 before A10: digits compared as numbers."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part.casefold()) for part in re.split(r"(\d+)", text)]
-
-
-def _run(ctx, plan: NumberPlan, noun: str, what: str, preview: bool, set_value, read_value, tool_name: str):
+def _run(plan: NumberPlan, noun: str, what: str, preview: bool, set_value, read_value, tool_name: str):
     """Preview, or set the values (through temporary ones when rows swap), read back and report."""
     if not plan.rows:
         return f"Nothing was renumbered.{plan.held_note}" if plan.held_note else \
@@ -148,7 +142,7 @@ def _chosen_sheets(ctx, args: RenumberSheetsArgs) -> list:
     sheets = list({ctx.id_value(s.Id): s for s in sheets}.values())
     if len(sheets) > MAX_SHEETS:
         raise ToolError(f"That is {len(sheets):,} sheets: renumber at most {MAX_SHEETS:,} in one call.")
-    return sheets if args.order == "as_given" else sorted(sheets, key=lambda s: _natural(s.SheetNumber))
+    return sheets if args.order == "as_given" else sorted(sheets, key=lambda s: natural_order(s.SheetNumber))
 
 
 def _new_numbers(args: RenumberSheetsArgs, sheets) -> list[str]:
@@ -157,8 +151,8 @@ def _new_numbers(args: RenumberSheetsArgs, sheets) -> list[str]:
                         "'B1'), not both.")
     if args.start is not None:
         return naming.numbers(args.start, len(sheets), args.step)
-    expression = naming.find_expression(NamePattern(find=args.find, replace=args.replace))
     pattern = NamePattern(find=args.find, replace=args.replace)
+    expression = naming.find_expression(pattern)
     return [naming.new_name(pattern, s.SheetNumber, {}, expression) for s in sheets]
 
 
@@ -211,7 +205,7 @@ def renumber_sheets(ctx, args: RenumberSheetsArgs):
         sheet = ctx.doc.GetElement(ctx.element_id(key))
         return sheet.SheetNumber if sheet is not None else None
 
-    return _run(ctx, plan, "sheet", "Sheet Number", args.preview, set_number, read_number, "renumber_sheets")
+    return _run(plan, "sheet", "Sheet Number", args.preview, set_number, read_number, "renumber_sheets")
 
 
 # --- renumber_viewports ---------------------------------------------------------------------------------------
@@ -327,4 +321,4 @@ def renumber_viewports(ctx, args: RenumberViewportsArgs):
         viewport = ctx.doc.GetElement(ctx.element_id(key))
         return _detail_number(viewport) if viewport is not None else None
 
-    return _run(ctx, plan, "viewport", "Detail Number", args.preview, set_number, read_number, "renumber_viewports")
+    return _run(plan, "viewport", "Detail Number", args.preview, set_number, read_number, "renumber_viewports")

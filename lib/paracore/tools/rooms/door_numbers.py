@@ -14,10 +14,9 @@ added later takes "101B" without renumbering the first. Revit is imported inside
 """
 from __future__ import annotations
 
-import re
 import string
 
-from paracore.tools.framework.lookup import id_sample
+from paracore.tools.framework.lookup import id_sample, natural_order
 from paracore.tools.framework.results import ToolError
 from paracore.tools.framework.wording import plural
 
@@ -40,10 +39,6 @@ def door_room(element, side: str):
     to_room, from_room = element.ToRoom, element.FromRoom
     first, second = (to_room, from_room) if side == "to_room" else (from_room, to_room)
     return first if first is not None else second
-
-
-def _natural(text: str) -> list:
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part.casefold()) for part in re.split(r"(\d+)", text)]
 
 
 def by_room(ctx, ordered: list, prefix: str, side: str) -> tuple[list, list[str]]:
@@ -73,7 +68,7 @@ def by_room(ctx, ordered: list, prefix: str, side: str) -> tuple[list, list[str]
                         f"({id_sample([ctx.id_value(r.Id) for r in unnumbered], 6, '')}): number the rooms first "
                         "(renumber_elements with parameter 'Number').")
     grouped, values = [], []
-    for room, doors in sorted(rooms.values(), key=lambda item: _natural(item[0].Number)):
+    for room, doors in sorted(rooms.values(), key=lambda item: natural_order(item[0].Number)):
         for n, door in enumerate(doors):
             grouped.append(door)
             values.append(f"{prefix}{room.Number.strip()}{letters(n)}")

@@ -31,11 +31,13 @@ from paracore.tools.framework.results import ToolError, fit_rows
 from paracore.tools.framework.wording import plural
 
 NAME = 60                    # characters of a name quoted in a message
+CONTEXT = 20                 # characters kept before the first difference of a long name cut in a message
 MAX_PATTERN = 200            # characters of a find/replace text or a template
 SHOWN_ROWS = 12              # rows before -> after in a preview or a result; the rest are counted...
 ROWS_BUDGET = 1100           # ...within this many characters (results are held to 2,000)
-SHOWN_COLLISIONS = 6         # collisions (or refused names) named one by one...
+SHOWN_COLLISIONS = 6         # clashing values (or refused names) named one by one...
 COLLISIONS_BUDGET = 1000     # ...within this many characters
+SHARED_SHOWN = 3             # rows named per clashing value; the others are counted
 SHOWN_FIELDS = 24            # field names listed when one is unknown
 # NamingUtils.IsValidName's prohibited characters, as Revit's failure CharactersNotAllowed lists them:
 # "Name cannot contain any of the following characters: {}[]|;<>?`~ or any of the non-printable characters."
@@ -176,33 +178,31 @@ def _key(scope, value: str):
 
 
 def collisions(rows: Sequence[Row], kept: Sequence[Kept]) -> list[str]:
-    """Each pair that would hold the same value in one scope: two rows, or a row and a kept element."""
-    found: list[str] = []
-    taken: dict = {}
+    """Each value that would be held twice in one scope, with who would hold it: the rows that take
+    it ("A 'x' → 'V' and B 'y' → 'V'"), and the element left as it is that has it, if any."""
+    holders: dict = {}
     for other in kept:
-        taken.setdefault(_key(other.scope, other.value), f"{other.label}, which keeps '{display_text(other.value, NAME)}'")
-    claimed: dict = {}
+        holders.setdefault(_key(other.scope, other.value), f"{other.label}, which keeps '{display_text(other.value, NAME)}'")
+    claims: dict[tuple, list[str]] = {}
     for row in rows:
-        if row.scope is None:
-            continue
-        key = _key(row.scope, row.after)
-        here = f"{row.label} '{display_text(row.before, NAME)}' → '{display_text(row.after, NAME)}'"
-        if key in claimed:
-            found.append(f"{claimed[key]} and {here}")
-        elif key in taken:
-            found.append(f"{here} and {taken[key]}")
-        else:
-            claimed[key] = here
+        if row.scope is not None:
+            claims.setdefault(_key(row.scope, row.after), []).append(_row_text(row))
+    found = []
+    for key, takers in claims.items():
+        parts = takers[:SHARED_SHOWN] + ([f"{len(takers) - SHARED_SHOWN} more"] if len(takers) > SHARED_SHOWN else [])
+        parts += [holders[key]] if key in holders else []
+        if len(takers) + (key in holders) > 1:
+            found.append(", ".join(parts[:-1]) + " and " + parts[-1])
     return found
 
 
 def refuse_collisions(rows: Sequence[Row], kept: Sequence[Kept], what: str, rule: str) -> None:
-    """A ToolError naming every collision (both rows of each), before anything is set."""
+    """A ToolError naming every value that would be held twice, and by whom, before anything is set."""
     found = collisions(rows, kept)
     if found:
-        raise ToolError(f"Nothing was changed: {plural(len(found), 'pair')} would have the same {what} ({rule}): "
-                        f"{bounded(found, SHOWN_COLLISIONS, COLLISIONS_BUDGET)}. Change the pattern, or leave one of "
-                        "each pair out.")
+        raise ToolError(f"Nothing was changed: {plural(len(found), what)} would be held more than once ({rule}): "
+                        f"{bounded(found, SHOWN_COLLISIONS, COLLISIONS_BUDGET)}. Change the pattern, or leave all but "
+                        "one of each out.")
 
 
 def kept_rows(rows: Sequence[Row], kept: Sequence[Kept]) -> list[Kept]:
@@ -244,11 +244,37 @@ def bounded(parts: Sequence[str], limit: int, budget: int) -> str:
     return "; ".join(kept) + (f"; … and {more} more" if more else "")
 
 
+def shown_pair(before: str, after: str) -> tuple[str, str]:
+    """Both values cut to about NAME characters so that the change shows: from a little before
+    where they first differ, and with their ends kept ("… with structure and MEP" →
+    "… with structure and MEP (issued)"; "Coordination 000…and MEP" → "3D View Coordination…at 1:100")."""
+    if len(before) <= NAME and len(after) <= NAME:
+        return display_text(before, NAME), display_text(after, NAME)
+    common = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
+    start = max(0, common - CONTEXT)
+    return _cut(before, start), _cut(after, start)
+
+
+def _cut(text: str, start: int) -> str:
+    """``text`` from ``start`` ("…" before it), its middle left out when still longer than NAME."""
+    head = "…" if start else ""
+    rest = text[start:]
+    if len(head) + len(rest) <= NAME:
+        return head + display_text(rest, NAME)
+    keep = NAME - len(head) - 1
+    front, back = keep // 2, keep - keep // 2
+    return head + display_text(rest[:front], front) + "…" + display_text(rest[-back:], back)
+
+
+def _row_text(row: Row) -> str:
+    before, after = shown_pair(row.before, row.after)
+    return f"{row.label} '{before}' → '{after}'"
+
+
 def row_lines(rows: Sequence[Row], limit: int = SHOWN_ROWS) -> str:
     """ "label 'before' → 'after'" for the first rows that change (``limit``, ROWS_BUDGET), the rest counted."""
     changed = [r for r in rows if r.changes]
-    kept = fit_rows([f"{r.label} '{display_text(r.before, NAME)}' → '{display_text(r.after, NAME)}'"
-                     for r in changed[:limit]], ROWS_BUDGET)
+    kept = fit_rows([_row_text(r) for r in changed[:limit]], ROWS_BUDGET)
     more = len(changed) - len(kept)
     return "; ".join(kept) + (f"; … and {more} more" if more else "")
 

@@ -369,3 +369,25 @@ def test_in_a_workshared_model_a_sheet_a_colleague_borrows_keeps_its_number_and_
         now = box.on_main_thread(lambda: {s.Id.Value: s.SheetNumber for s in DB.FilteredElementCollector(box.doc)
                                           .OfClass(DB.ViewSheet)})
         assert now == {numbers["A101"]: "B201", numbers["A102"]: "A102", numbers["A103"]: "B202"}
+
+
+def test_a_workshared_chain_through_a_view_nobody_borrows_yet_previews_without_failing_and_runs(documents):
+    from paracore.hosts.revit.preview import preview_call
+    with Sandbox("duplex", workshared="maria:Doors:1") as box:
+        plans = box.on_main_thread(lambda: {v.Name: v.Id.Value for v in DB.FilteredElementCollector(box.doc)
+                                            .OfClass(DB.ViewPlan) if not v.IsTemplate})
+        assert not run(box, "rename_views", {"views": ["Level 1"], "template": "A"}).is_error
+        assert not run(box, "rename_views", {"views": ["Level 2"], "template": "P P"}).is_error
+        box.on_main_thread(lambda: box.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(),
+                                                                  DB.SynchronizeWithCentralOptions()))
+        assert not run(box, "rename_views", {"views": ["A"], "template": "P"}).is_error   # borrowed again: mine
+        # P (mine) takes the name of P P, which nobody borrows yet: the preview cannot free it.
+        arguments = {"views": ["P", "P P"], "prefix": "P "}
+        call = default_registry().prepare("rename_views", arguments, [])
+        preview = box.bridge.call(lambda: preview_call(box.host.uiapp.ActiveUIDocument, box.session, call), timeout=60)
+        assert preview is not None and preview.error is None, preview.error
+        outcome = run(box, "rename_views", arguments)
+        assert not outcome.is_error and "temporary name" in outcome.content, outcome.content
+        now = box.on_main_thread(lambda: {v.Id.Value: v.Name for v in DB.FilteredElementCollector(box.doc)
+                                          .OfClass(DB.ViewPlan) if not v.IsTemplate})
+        assert (now[plans["Level 1"]], now[plans["Level 2"]]) == ("P P", "P P P")

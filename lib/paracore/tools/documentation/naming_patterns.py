@@ -214,6 +214,13 @@ def kept_rows(rows: Sequence[Row], kept: Sequence[Kept]) -> list[Kept]:
 # --- setting the values ----------------------------------------------------------------------------
 
 
+def tried_in_preview(rows: Sequence[Row], untried: set[int]) -> list[Row]:
+    """The rows a preview may set: not those of elements it must not change (``untried``), nor those
+    taking a value one of those holds now (at the run it is freed first; in the preview it stays)."""
+    held = {_key(r.scope, r.before) for r in rows if r.key in untried}
+    return [r for r in rows if r.key not in untried and _key(r.scope, r.after) not in held]
+
+
 def needs_temporary(rows: Sequence[Row]) -> bool:
     """Whether some row takes a value another row holds now (a swap or a chain)."""
     held = {_key(r.scope, r.before): r.key for r in rows if r.changes}

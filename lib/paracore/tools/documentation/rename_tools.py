@@ -251,14 +251,15 @@ def _plan(ctx, args: RenameViewsArgs) -> RenamePlan:
     expression = naming.find_expression(pattern)
     fields = naming.template_fields(pattern.template) if pattern.template else []
     views, skipped = _chosen_views(ctx, args)
-    views, held = targets_of.leave_out_held(ctx, views, lambda v: _label(ctx, v))
+    views, untried, held = targets_of.leave_out_held_keeping_order(ctx, views, lambda v: _label(ctx, v))
     values = _field_values(ctx, views, fields) if views else []
     rows = [Row(ctx.id_value(v.Id), _label(ctx, v), v.Name, naming.new_name(pattern, v.Name, fields_of, expression),
                 _scope(v)) for v, fields_of in zip(views, values)]
     naming.refuse_invalid(rows, "name")
     naming.refuse_collisions(rows, naming.kept_rows(rows, _kept(ctx)), "name",
                              "Revit wants a view's name unique among the views of its type")
-    return RenamePlan(rows, held, skipped)
+    # Checked with the others, but not tried in a preview (the approval names them).
+    return RenamePlan(naming.tried_in_preview(rows, untried), held, skipped)
 
 
 def _targets(ctx, args: RenameViewsArgs) -> list[int]:
@@ -318,7 +319,7 @@ def _set_name(ctx, key: int, name: str) -> None:
         view.Name = name
     except Exception as error:   # Revit's ArgumentException: a name taken or not allowed
         raise ToolError(f"Revit refused the name '{display_text(name, NAME)}' for {_label(ctx, view)}: "
-                        f"{display_text(str(error), 200)}. Nothing was renamed.") from None
+                        f"{display_text(str(error).rstrip('. '), 200)}. Nothing was renamed.") from None
 
 
 def _report(ctx, plan: RenamePlan, temporary: bool) -> str:

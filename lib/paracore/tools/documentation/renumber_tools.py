@@ -107,7 +107,7 @@ def _run(plan: NumberPlan, noun: str, what: str, preview: bool, set_value, read_
 
 
 def _refused(label: str, value: str, error) -> ToolError:
-    return ToolError(f"Revit refused '{display_text(value, NAME)}' for {label}: {display_text(str(error), 200)}. "
+    return ToolError(f"Revit refused '{display_text(value, NAME)}' for {label}: {display_text(str(error).rstrip('. '), 200)}. "
                      "Nothing was renumbered.")
 
 
@@ -158,14 +158,14 @@ def _new_numbers(args: RenumberSheetsArgs, sheets) -> list[str]:
 
 def _sheet_plan(ctx, args: RenumberSheetsArgs) -> NumberPlan:
     sheets = _chosen_sheets(ctx, args)
-    sheets, held = targets_of.leave_out_held(ctx, sheets, lambda s: _sheet_label(ctx, s))
+    sheets, untried, held = targets_of.leave_out_held_keeping_order(ctx, sheets, lambda s: _sheet_label(ctx, s))
     rows = [Row(ctx.id_value(s.Id), _sheet_label(ctx, s), s.SheetNumber, number, SHEETS)
             for s, number in zip(sheets, _new_numbers(args, sheets))]
     naming.refuse_invalid(rows, "sheet number")
     kept = [Kept(ctx.id_value(s.Id), _sheet_label(ctx, s), s.SheetNumber, SHEETS) for s in _all_sheets(ctx)]
     naming.refuse_collisions(rows, naming.kept_rows(rows, kept), "sheet number",
                              "Revit wants every sheet number unique in the project")
-    return NumberPlan(rows, held)
+    return NumberPlan(naming.tried_in_preview(rows, untried), held)
 
 
 def _sheet_targets(ctx, args: RenumberSheetsArgs) -> list[int]:
@@ -269,14 +269,14 @@ def _viewport_plan(ctx, args: RenumberViewportsArgs) -> NumberPlan:
     else:
         ordered = _placed_order(viewports, args.order)
     scope = ctx.id_value(sheet.Id)
-    ordered, held = targets_of.leave_out_held(ctx, ordered, lambda v: _viewport_label(ctx, v))
+    ordered, untried, held = targets_of.leave_out_held_keeping_order(ctx, ordered, lambda v: _viewport_label(ctx, v))
     rows = [Row(ctx.id_value(v.Id), _viewport_label(ctx, v), _detail_number(v), number, scope)
             for v, number in zip(ordered, naming.numbers(args.start, len(ordered), args.step))]
     naming.refuse_invalid(rows, "Detail Number")
     kept = [Kept(ctx.id_value(v.Id), _viewport_label(ctx, v), _detail_number(v), scope) for v in viewports]
     naming.refuse_collisions(rows, naming.kept_rows(rows, kept), "Detail Number",
                              "Revit wants each Detail Number unique on its sheet")
-    return NumberPlan(rows, held)
+    return NumberPlan(naming.tried_in_preview(rows, untried), held)
 
 
 def _viewport_targets(ctx, args: RenumberViewportsArgs) -> list[int]:

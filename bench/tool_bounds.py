@@ -343,7 +343,7 @@ def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:
     """``folder``: where export_schedule writes (the caller points the tool's Documents there)."""
     b.long_comments_on_every_wall()
     fields = ["Mark", "Family and Type", "Comments", "Length"]
-    long_name = f"Walls, long comments - {LONG_TEXT[:100]}"
+    long_name = f"Walls, long comments - {LONG_TEXT[:100].replace(';', ',')}"
     b.call("create_schedule", {"category": "Walls", "name": "Walls to export", "fields": fields})
     b.call("create_schedule", {"category": "Walls", "name": long_name,
                                "fields": ["Comments", "Mark", "Length", "Area", "Top Constraint",

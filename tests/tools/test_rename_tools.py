@@ -391,3 +391,16 @@ def test_a_workshared_chain_through_a_view_nobody_borrows_yet_previews_without_f
         now = box.on_main_thread(lambda: {v.Id.Value: v.Name for v in DB.FilteredElementCollector(box.doc)
                                           .OfClass(DB.ViewPlan) if not v.IsTemplate})
         assert (now[plans["Level 1"]], now[plans["Level 2"]]) == ("P P", "P P P")
+
+
+@pytest.mark.parametrize("tool, arguments, what", [
+    ("create_sheet", {"number": "A;101", "name": "Plans"}, "sheet number 'A;101'"),
+    ("create_sheet", {"number": "A101", "name": "Plans [draft]"}, "sheet name 'Plans [draft]'"),
+    ("create_3d_view", {"name": "3D {entrance}"}, "name '3D {entrance}'"),
+    ("duplicate_view", {"view": "Level 1", "name": "Level 1 | copy"}, "name 'Level 1 | copy'"),
+    ("create_schedule", {"category": "Walls", "name": "Walls; all"}, "schedule name 'Walls; all'"),
+])
+def test_names_revit_does_not_allow_are_refused_by_the_tools_that_name_views(revit, tool, arguments, what):
+    message = revit.error(tool, arguments)
+    assert message.startswith(f"The {what} cannot be used: it holds") and "Leave those characters out" in message, \
+        message

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence
 
 from paracore.core.display import display_text
+from paracore.tools.framework.names import why_not_a_name
 from paracore.tools.framework.results import ToolError, fit_rows
 from paracore.tools.framework.wording import plural
 
@@ -39,9 +40,6 @@ SHOWN_COLLISIONS = 6         # clashing values (or refused names) named one by o
 COLLISIONS_BUDGET = 1000     # ...within this many characters
 SHARED_SHOWN = 3             # rows named per clashing value; the others are counted
 SHOWN_FIELDS = 24            # field names listed when one is unknown
-# NamingUtils.IsValidName's prohibited characters, as Revit's failure CharactersNotAllowed lists them:
-# "Name cannot contain any of the following characters: {}[]|;<>?`~ or any of the non-printable characters."
-PROHIBITED = set("{}[]|;<>?`~")
 _FIELD = re.compile(r"\{([^{}]*)\}")
 # A quantified group holding a quantifier ("(a+)+", "(x*)*"): the shapes that backtrack without end.
 _NESTED_QUANTIFIER = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{]")
@@ -138,12 +136,7 @@ def new_name(pattern: NamePattern, current: str, fields: dict[str, str], express
 
 def invalid_value(value: str) -> str:
     """Why Revit would refuse ``value`` as a name or number, or ""."""
-    if not value:
-        return "it is empty"
-    bad = sorted({c for c in value if c in PROHIBITED or not c.isprintable()})
-    if bad:
-        return f"it holds {' '.join(repr(c) for c in bad)}, which Revit does not allow in names ({{}}[]|;<>?`~)"
-    return ""
+    return why_not_a_name(value)
 
 
 def refuse_invalid(rows: Sequence[Row], what: str) -> None:

@@ -343,7 +343,7 @@ def export_and_compare_every_wall(b: Bounds, folder: Path) -> None:
     """``folder``: where export_schedule writes (the caller points the tool's Documents there)."""
     b.long_comments_on_every_wall()
     fields = ["Mark", "Family and Type", "Comments", "Length"]
-    long_name = f"Walls, long comments - {LONG_TEXT[:100]}"
+    long_name = f"Walls, long comments - {LONG_TEXT[:100].replace(';', ',')}"
     b.call("create_schedule", {"category": "Walls", "name": "Walls to export", "fields": fields})
     b.call("create_schedule", {"category": "Walls", "name": long_name,
                                "fields": ["Comments", "Mark", "Length", "Area", "Top Constraint",
@@ -435,7 +435,7 @@ def many_sheets(b: Bounds, count: int = 40) -> None:
     taken = b.on_main(_sheet_numbers)
     for n in range(count):
         if f"A{100 + n}" not in taken:
-            b.call("create_sheet", {"number": f"A{100 + n}", "name": f"{LONG_TEXT[:80]} {n}"})
+            b.call("create_sheet", {"number": f"A{100 + n}", "name": f"{LONG_TEXT[:80].replace(';', ',')} {n}"})
 
 
 def _sheet_numbers(doc) -> set[str]:
@@ -453,6 +453,26 @@ def sheets_on_the_big_model(b: Bounds) -> None:
     b.call("place_views_on_sheet", {"sheet": "A100", "views": views[:1]}, error=True)
     b.call("place_views_on_sheet", {"sheet": "No such sheet", "views": views[:1]}, error=True)
     b.call("list_sheets")
+
+
+def rename_and_renumber_on_the_big_model(b: Bounds) -> None:
+    """The 200 long-named 3D views renamed (before -> after bounded), every plan, sheets and viewports
+    renumbered, and patterns whose hundreds of clashes are refused."""
+    many_sheets(b)
+    b.call("rename_views", {"view_type": "3D View", "name_contains": "Coordination", "suffix": " (issued)",
+                            "preview": True})
+    b.call("rename_views", {"view_type": "3D View", "name_contains": "Coordination",
+                            "template": "{View Type} {Name} at 1:{View Scale}"})
+    b.call("rename_views", {"view_type": "3D View", "template": "{View Type}"}, error=True)     # 200 clash
+    b.call("rename_views", {"view_type": "3D View", "template": "{Level}"}, error=True)         # no level
+    b.call("rename_views", {"view_type": "3D View", "template": "{No such field}"}, error=True)  # the fields
+    b.call("rename_views", {"view_type": "3D View", "suffix": " " + LONG_TEXT[:90] + "?"}, error=True)
+    b.call("rename_views", {"view_type": "Floor Plan", "template": "{Level} - Plan"})
+    b.call("renumber_sheets", {"number_prefix": "A", "start": "A201", "preview": True})
+    b.call("renumber_sheets", {"number_prefix": "A", "start": "A201"})
+    b.call("renumber_sheets", {"sheets": ["A201"], "start": "A240"}, error=True)           # A240 is kept
+    b.call("renumber_viewports", {"sheet": "A201"}, error=True)                           # no viewports
+    b.call("renumber_viewports", {"sheet": "No such sheet"}, error=True)
 
 
 def rooms_on_the_big_model(b: Bounds) -> None:
@@ -692,7 +712,8 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
     change_type_move_rotate_and_copy_every_wall, colour_isolate_and_box_every_wall, schedule_every_wall,
-    view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model, rooms_on_the_big_model,
+    view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model,
+    rename_and_renumber_on_the_big_model, rooms_on_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
     purge_after_deleting_every_wall_then_undo,

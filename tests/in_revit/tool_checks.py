@@ -1031,7 +1031,22 @@ def check_renumber_elements(scratch):
     marks = [element(scratch, i).get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).AsString()
              for i in (west, middle, east)]
     expect(marks == ["PC-CHECK-1", "PC-CHECK-2", "PC-CHECK-3"], f"west to east the Marks read {marks}")
-    return f"west to east: {marks}"
+    return f"west to east: {marks}; " + _doors_by_room(scratch)
+
+
+def _doors_by_room(scratch):
+    """order 'by_room' on one of the model's doors that has a To Room: its Mark is that room's
+    number and the letter A (inside the check's group, rolled back)."""
+    door = next((d for d in DB.FilteredElementCollector(scratch.doc).OfCategory(DB.BuiltInCategory.OST_Doors)
+                 .WhereElementIsNotElementType() if isinstance(d, DB.FamilyInstance) and d.ToRoom is not None
+                 and d.ToRoom.Number), None)
+    if door is None:
+        return "by_room not tried: no door of the model has a To Room with a number"
+    scratch.call("renumber_elements", {"element_ids": [id_value(door.Id)], "order": "by_room", "prefix": "PC-"})
+    mark = door.get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).AsString()
+    expect(mark == f"PC-{door.ToRoom.Number}A", f"by_room gave door {id_value(door.Id)} the Mark {mark!r}, its To Room "
+           f"is {door.ToRoom.Number!r}")
+    return f"by_room: door {id_value(door.Id)} {mark}"
 
 
 @check("tag_elements")
@@ -1119,6 +1134,72 @@ def check_place_views_on_sheet(scratch):
            f"{working_set(scratch)}: {content[:200]}")
     expect(ports[0].SheetId == target.Id and ports[0].ViewId == plan.Id, "the viewport shows another view or sheet")
     return f"viewport {id_value(ports[0].Id)} on sheet {target.SheetNumber}"
+
+
+# --- renaming and renumbering -------------------------------------------------------------------------------
+
+@check("rename_views")
+def check_rename_views(scratch):
+    # Two new plans of the checks' level: one renamed by a template and a suffix; then a rename to the
+    # other's name is refused before anything runs (Revit wants plan names unique among plans).
+    first, second = floor_plan(scratch), floor_plan(scratch)
+    a, b = unused_name(scratch.doc, DB.View, f"{PREFIX} A"), unused_name(scratch.doc, DB.View, f"{PREFIX} B")
+    with transaction(scratch.doc, "Paracore check: name the plans"):
+        first.Name, second.Name = a, b
+    content = scratch.call("rename_views", {"views": [id_value(first.Id)], "template": "{Name}", "suffix": " renamed"})
+    expect(first.Name == f"{a} renamed", f"the plan is named {first.Name!r}: {content[:200]}")
+    refused = scratch.outcome("rename_views", {"views": [id_value(first.Id)], "find": first.Name, "replace": b},
+                              allow_error=True)
+    expect(getattr(refused, "is_error", True), f"renaming a plan to another plan's name was not refused: "
+           f"{getattr(refused, 'content', refused)}")
+    expect(first.Name == f"{a} renamed" and second.Name == b, f"a refused rename changed the names: {first.Name!r}, "
+           f"{second.Name!r}")
+    return f"renamed to {first.Name!r}; a clash with {b!r} refused"
+
+
+@check("renumber_sheets")
+def check_renumber_sheets(scratch):
+    base = unused_sheet_number(scratch.doc)
+    one, two = sheet(scratch, f"{base}.1"), sheet(scratch, f"{base}.2")
+    numbers = (one.SheetNumber, two.SheetNumber)
+    # Counted from the first number, the second sheet first: the two numbers swap, through
+    # temporary numbers inside the one transaction.
+    content = scratch.call("renumber_sheets", {"sheets": [id_value(two.Id), id_value(one.Id)], "start": numbers[0],
+                                               "order": "as_given"})
+    expect((two.SheetNumber, one.SheetNumber) == (numbers[0], _next(numbers[0])),
+           f"the sheets are numbered {one.SheetNumber}, {two.SheetNumber}: {content[:200]}")
+    return f"{numbers} -> {(one.SheetNumber, two.SheetNumber)}"
+
+
+def _next(number):
+    head = number.rstrip("0123456789")
+    digits = number[len(head):]
+    return f"{head}{str(int(digits) + 1).zfill(len(digits))}"
+
+
+@check("renumber_viewports")
+def check_renumber_viewports(scratch):
+    with transaction(scratch.doc, "Paracore check: a level of its own"):
+        above = DB.Level.Create(scratch.doc, max(lv.Elevation for lv in levels(scratch.doc)) + 100)
+    walls(scratch, ((0, 0), (10, 0)), on=above)
+    target = sheet(scratch, unused_sheet_number(scratch.doc))
+    with transaction(scratch.doc, "Paracore check: two viewports"):
+        left = DB.Viewport.Create(scratch.doc, target.Id, floor_plan_in(scratch, above).Id, DB.XYZ(0.5, 0.5, 0))
+        right = DB.Viewport.Create(scratch.doc, target.Id, floor_plan_in(scratch, above).Id, DB.XYZ(1.5, 0.5, 0))
+    detail = DB.BuiltInParameter.VIEWPORT_DETAIL_NUMBER
+    scratch.call("renumber_viewports", {"sheet": str(id_value(target.Id)), "order": "left_to_right", "start": "7"})
+    numbers = [v.get_Parameter(detail).AsString() for v in (left, right)]
+    expect(numbers == ["7", "8"], f"left to right the Detail Numbers read {numbers}")
+    return f"left to right: {numbers}"
+
+
+def floor_plan_in(scratch, for_level):
+    """A new floor plan of ``for_level`` created in the open transaction."""
+    family_type = next((t for t in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewFamilyType)
+                        if t.ViewFamily == DB.ViewFamily.FloorPlan), None)
+    if family_type is None:
+        skip("the model has no floor plan view type")
+    return DB.ViewPlan.Create(scratch.doc, family_type.Id, for_level.Id)
 
 
 # --- schedules -----------------------------------------------------------------------------------------------

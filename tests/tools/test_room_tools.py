@@ -222,3 +222,82 @@ def test_the_room_replay_places_and_numbers_rooms(replay, tmp_path, monkeypatch)
     assert "read back from the model" in results[3]["content"] and "(id " in results[3]["content"]
     assert "101 Room" in results[4]["content"]
     assert played["working_set"]["summary"].endswith("Rooms")
+
+
+# --- doors numbered by their room ---------------------------------------------------------------------------
+
+
+def door_rooms(revit, doors) -> dict[int, tuple[str | None, str | None, str]]:
+    """Door id -> (its From Room's number, its To Room's number, its Mark), read from the model."""
+    def read():
+        found = {}
+        for value in doors:
+            door = revit.doc.GetElement(DB.ElementId(value))
+            found[value] = (door.FromRoom.Number if door.FromRoom else None, door.ToRoom.Number if door.ToRoom else None,
+                            door.get_Parameter(DB.BuiltInParameter.ALL_MODEL_MARK).AsString())
+        return found
+    return revit.call(read)
+
+
+@pytest.mark.parametrize("side", ["to_room", "from_room"])
+def test_doors_are_numbered_by_their_room_and_a_letter_per_room(side):
+    revit = DuplexRevit("duplex")
+    try:
+        doors = revit.ids(DB.BuiltInCategory.OST_Doors)
+        text = revit.text("renumber_elements", {"element_ids": doors, "order": "by_room", "room_side": side})
+        side_name = "To Room" if side == "to_room" else "From Room"
+        assert f"the number of its {side_name} and a letter per room" in text and "read back from the model" in text
+        read = door_rooms(revit, doors)
+        by_room: dict[str, list[str]] = {}
+        for from_room, to_room, mark in read.values():
+            # Exterior doors have a room on one side only: that one.
+            room = (to_room or from_room) if side == "to_room" else (from_room or to_room)
+            assert mark[:len(room)] == room, (room, mark)
+            by_room.setdefault(room, []).append(mark[len(room):])
+        assert all(sorted(letters) == [chr(ord("A") + n) for n in range(len(letters))] for letters in by_room.values())
+        if side == "to_room":   # on the duplex, A201 and B201 are the To Room of three doors each
+            assert sorted(by_room["A201"]) == ["A", "B", "C"]
+    finally:
+        revit.close()
+
+
+def test_doors_by_room_refuse_what_is_no_door_and_a_door_without_rooms():
+    revit = DuplexRevit("duplex")
+    try:
+        doors = revit.ids(DB.BuiltInCategory.OST_Doors)
+        walls = revit.ids(DB.BuiltInCategory.OST_Walls)[:1]
+        before = door_rooms(revit, doors)
+        message = revit.error("renumber_elements", {"element_ids": doors[:2] + walls, "order": "by_room"})
+        assert message.startswith(f"by_room numbers doors and windows: 1 element is not ({walls[0]})"), message
+        rooms = revit.ids(ROOMS)
+        revit.text("delete_elements", {"element_ids": rooms})
+        message = revit.error("renumber_elements", {"element_ids": doors[:2], "order": "by_room"})
+        assert message.startswith("Nothing was renumbered: 2 elements have no room on either side"), message
+        assert {d: m for d, (_, _, m) in door_rooms(revit, doors).items()} == {d: m for d, (_, _, m) in before.items()}
+    finally:
+        revit.close()
+
+
+def test_letters_run_a_to_z_then_aa():
+    from paracore.tools.rooms.door_numbers import letters
+    assert [letters(n) for n in (0, 1, 25, 26, 27, 51, 52)] == ["A", "B", "Z", "AA", "AB", "AZ", "BA"]
+
+
+def test_doors_by_room_refuse_a_room_without_a_number():
+    revit = DuplexRevit("duplex")
+    try:
+        doors = revit.ids(DB.BuiltInCategory.OST_Doors)
+
+        def unnumber():
+            door = next(revit.doc.GetElement(DB.ElementId(d)) for d in doors
+                        if revit.doc.GetElement(DB.ElementId(d)).ToRoom is not None)
+            transaction = DB.Transaction(revit.doc, "No number")
+            transaction.Start()
+            door.ToRoom.get_Parameter(DB.BuiltInParameter.ROOM_NUMBER).Set("")
+            transaction.Commit()
+            return door.Id.Value, door.ToRoom.Id.Value
+        door, room = revit.call(unnumber)
+        message = revit.error("renumber_elements", {"element_ids": [door], "order": "by_room"})
+        assert message.startswith(f"1 room has no number ({room})") and "number the rooms first" in message, message
+    finally:
+        revit.close()

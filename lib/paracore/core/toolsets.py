@@ -73,10 +73,11 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
                        "color_elements", "duplicate_view", "list_view_templates", "apply_view_template",
                        "create_view_template"})),
-    Toolset("documentation", "sheets: list them, create them, place views on them; rooms: place, read and "
-            "number them; tags, text notes and wall dimensions",
-            frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "place_rooms", "get_room_info",
-                       "renumber_elements", "tag_elements", "add_text_note", "dimension_walls"})),
+    Toolset("documentation", "sheets: list, create, place views on them; rename views and sheets, renumber "
+            "sheets and viewports; rooms: place, read, number (doors by room); tags, text notes, wall dimensions",
+            frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "rename_views", "renumber_sheets",
+                       "renumber_viewports", "place_rooms", "get_room_info", "renumber_elements", "tag_elements",
+                       "add_text_note", "dimension_walls"})),
     Toolset("schedules", "create, read, add fields to, sort, filter, export and compare schedules; edit parameters "
             "in Excel (export, then import the edits)",
             frozenset({"create_schedule", "read_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",

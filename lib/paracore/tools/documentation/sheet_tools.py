@@ -28,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.tools.framework.lookup import close_matches, find_view, names_match, pick_by_name, type_label, view_label, view_type_name
+from paracore.tools.framework.names import refuse_bad_name
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput, offset_field, page_of, working_set_output
@@ -253,6 +254,8 @@ def create_sheet(ctx, args: CreateSheetArgs):
     number, name = " ".join(args.number.split()), " ".join(args.name.split())
     if not number or not name:
         raise ToolError("number and name must not be empty: give the sheet a number (e.g. 'A101') and a name.")
+    refuse_bad_name(number, "sheet number")
+    refuse_bad_name(name, "sheet name")
     taken = next((s for s in _sheets(ctx) if s.SheetNumber.casefold() == number.casefold()), None)
     if taken is not None:
         raise ToolError(f"Sheet number '{display_text(number, NAME)}' is already used by sheet "

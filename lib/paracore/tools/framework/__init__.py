@@ -6,7 +6,7 @@ linked_arguments ("LINK:ID" elements in a call), forms (values the user may edit
 What a tool returns: results (ToolOutput, ToolError, paging), errors (an exception as text for the
 model), read_back (a write compared with what the document holds), wording (counts, short lists).
 Shared by tools of several domains: lookup (levels, types, views... by name, with the valid
-choices), reach (Revit's distance limit), worksharing_targets (what a write changes besides its
+choices), names (what Revit accepts as a name), reach (Revit's distance limit), worksharing_targets (what a write changes besides its
 element_ids), export_files (where files are written and read). The catalogue: catalogue (every
 domain package's tools, then the plugins'), plugins (installed packages' tools), toolset_tools
 (use_toolset, declared again when plugins add toolsets).

@@ -350,6 +350,12 @@ def type_label(element_type) -> str:
     return f"{family}: {element_type.Name}" if family else element_type.Name
 
 
+def natural_order(text: str) -> list:
+    """A sort key that compares the digits in names as numbers, as the Project Browser sorts: A2
+    before A10, room 9 before room 10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part.casefold()) for part in re.split(r"(\d+)", text)]
+
+
 def names_match(a: str, b: str) -> bool:
     """Names compare ignoring case, repeated spaces and spaces around ':'."""
     return _normal(a) == _normal(b)

@@ -41,6 +41,17 @@ def leave_out_held(ctx, elements, label=lambda element: f"'{element.Name}'") -> 
                   "synchronized and relinquished (or you Reload Latest), ask again.")
 
 
+def leave_out_held_keeping_order(ctx, elements, label=lambda element: f"'{element.Name}'") -> tuple[list, set[int], str]:
+    """For a call whose changes depend on each other (new names checked against one another, numbers
+    counted in order): (the elements others do not hold, in order, those a preview must not try
+    included, so that the preview numbers and checks them as the run will; the ids of those it must
+    not try, ``ctx.untried``; the note naming those others hold)."""
+    kept, note = leave_out_held(ctx, elements, label)
+    untried = set(ctx.untried)
+    keep = {ctx.id_value(e.Id) for e in kept} | untried
+    return [e for e in elements if ctx.id_value(e.Id) in keep], untried, note
+
+
 def held_now(ctx, value: int) -> bool:
     """Another user owns it, or it changed or was deleted in central, as the copy last learnt."""
     from Autodesk.Revit import DB

@@ -19,6 +19,8 @@ Decisions:
   * along_path: start at the first element left to right, then always go to the nearest element
     not yet numbered (plan distance; ties in left-to-right order): a greedy walk, not the
     shortest tour, which follows a corridor or a facade the way a person numbers it.
+  * by_room (doors and windows): the number of the door's room and a letter per room, A, B, … in
+    left-to-right order (tools/rooms/door_numbers.py says which room is a door's).
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -37,6 +39,7 @@ from paracore.tools.framework.lookup import elements_by_id, find_level, id_sampl
 from paracore.tools.framework.reach import refuse_out_of_reach
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
+from paracore.tools.rooms import door_numbers
 from paracore.tools.rooms.element_rooms import RoomFinder, number_and_name, room_heights
 from paracore.tools.framework.results import (Change, ToolError, ToolOutput, check_offset, offset_field, page_of,
                                     working_set_output)
@@ -79,10 +82,11 @@ class RenumberArgs(BaseModel):
     prefix: str = Field("", description="Text before each number, e.g. 'D-' gives D-1, D-2.", max_length=20)
     parameter: Literal["Mark", "Number"] = Field(
         "Mark", description="'Number' for rooms, 'Mark' for doors, windows and other elements.")
-    order: Literal["left_to_right", "along_path"] = Field(
+    order: Literal["left_to_right", "along_path", "by_room"] = Field(
         "left_to_right", description="'left_to_right': west to east by plan X (same X: north to south). "
                                      "'along_path': from the leftmost, always to the nearest one not yet "
-                                     "numbered.")
+                                     "numbered. 'by_room' (doors): prefix + room number + A, B….")
+    room_side: Literal["to_room", "from_room"] = Field("to_room", description="by_room: the door's room.")
 
 
 # --- measures in the project's units -------------------------------------------------------------
@@ -334,6 +338,9 @@ def _bounding(ctx, room) -> tuple[list[int], int, list]:
 
 def _describe_renumber(ctx, args: RenumberArgs) -> str:
     count = len(args.element_ids or [])
+    if args.order == "by_room":
+        return (f"Set '{args.parameter}' of {plural(count, 'element')} to {args.prefix}<room number>A, B, … "
+                f"(each by its {door_numbers.SIDE_NAMES[args.room_side]}).")
     return (f"Set '{args.parameter}' of {plural(count, 'element')} to {args.prefix}{args.start}, "
             f"{args.prefix}{args.start + args.step}, … ({args.order.replace('_', ' ')}).")
 
@@ -343,14 +350,18 @@ def renumber_elements(ctx, args: RenumberArgs):
     """Number elements in order: rooms by 'Number', doors, windows and others by 'Mark'.
 
     order 'left_to_right': west to east by plan X (same X: north to south); 'along_path': from the
-    leftmost, always to the nearest not yet numbered. Values are prefix + start, start + step, …;
+    leftmost, always to the nearest not yet numbered; 'by_room' (doors, windows): their room's number
+    and a letter per room (A101A, A101B). Otherwise values are prefix + start, start + step, …;
     a value that an element outside the set already has is refused (nothing changes). The values
     are read back from the model.
     """
     from Autodesk.Revit import DB
     elements = _elements_to_number(ctx, args)
-    ordered = _ordered(elements, args.order)
-    values = [f"{args.prefix}{args.start + n * args.step}" for n in range(len(ordered))]
+    if args.order == "by_room":
+        ordered, values = door_numbers.by_room(ctx, _ordered(elements, "left_to_right"), args.prefix, args.room_side)
+    else:
+        ordered = _ordered(elements, args.order)
+        values = [f"{args.prefix}{args.start + n * args.step}" for n in range(len(ordered))]
     _refuse_collisions(ctx, ordered, values, args.parameter)
     bip = DB.BuiltInParameter.ROOM_NUMBER if args.parameter == "Number" else DB.BuiltInParameter.ALL_MODEL_MARK
     for element, value in zip(ordered, values):
@@ -475,8 +486,9 @@ def _compare_numbers(ctx, read_back: ReadBack, expected: list[tuple[int, str]], 
 def _renumbered_text(ctx, expected: list[tuple[int, str]], args: RenumberArgs) -> str:
     shown = ", ".join(f"{display_text(v, NAME)} (id {i})" for i, v in expected[:SAMPLE])
     more = f", … and {len(expected) - SAMPLE} more" if len(expected) > SAMPLE else ""
-    rule = ("west to east by plan X, same X north to south" if args.order == "left_to_right"
-            else "from the leftmost, each next the nearest not yet numbered")
+    rule = {"left_to_right": "west to east by plan X, same X north to south",
+            "along_path": "from the leftmost, each next the nearest not yet numbered",
+            "by_room": f"the number of its {door_numbers.SIDE_NAMES[args.room_side]} and a letter per room, west to east"}[args.order]
     noun = "room" if args.parameter == "Number" else "element"
     return (f"Set '{args.parameter}' of {plural(len(expected), noun)} ({rule}), read back from the model: "
             f"{shown}{more}.")

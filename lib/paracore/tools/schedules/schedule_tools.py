@@ -42,6 +42,7 @@ from paracore.tools.framework.lookup import (
     resolve_category,
     type_label,
 )
+from paracore.tools.framework.names import refuse_bad_name
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, Page, ToolError, ToolOutput, check_offset, fit_rows, offset_field
@@ -537,6 +538,7 @@ def create_schedule(ctx, args: CreateScheduleArgs):
     if args.name is not None and not name:
         raise ToolError("name is empty: give a name for the schedule, or leave it null.")
     if name:
+        refuse_bad_name(name, "schedule name")
         taken = [s for s in DB.FilteredElementCollector(ctx.doc).OfClass(DB.ViewSchedule) if s.Name == name]
         if taken:
             raise ToolError(f"A schedule named '{name}' already exists (id {ctx.id_value(taken[0].Id)}). "

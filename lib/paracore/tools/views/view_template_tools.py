@@ -31,6 +31,7 @@ from paracore.tools.framework.lookup import (
     view_label,
     view_type_name,
 )
+from paracore.tools.framework.names import refuse_bad_name
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput, fit_rows, offset_field, page_of, working_set_output
@@ -284,6 +285,7 @@ def _check_name(ctx, view, name: str | None) -> str | None:
     text = " ".join(name.split())
     if not text:
         raise ToolError("name is empty: give a name for the new view, or leave it null for Revit's default.")
+    refuse_bad_name(text, "name")
     taken = [v for v in DB.FilteredElementCollector(ctx.doc).OfClass(DB.View)
              if v.ViewType == view.ViewType and v.Name == text]
     if taken:

@@ -30,6 +30,7 @@ from paracore.revit import working_set_actions as actions
 from paracore.tools.framework import worksharing_targets as targets_of
 from paracore.tools.framework.errors import format_exception_for_model
 from paracore.tools.framework.lookup import category_summary, elements_by_id, find_view, id_sample, view_label, view_type_name
+from paracore.tools.framework.names import refuse_bad_name
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput
@@ -407,6 +408,7 @@ def create_3d_view(ctx, args: Create3DViewArgs):
         if taken:
             raise ToolError(f"A 3D view named '{name}' already exists (id {ctx.id_value(taken[0].Id)}). "
                             "Choose another name, or open it with activate_view.")
+        refuse_bad_name(name, "name")
     box, boxed, skipped = (None, [], [])
     if args.element_ids:
         box, boxed, skipped = _section_box(ctx, unique_ids(args.element_ids))

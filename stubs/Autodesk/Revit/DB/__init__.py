@@ -60,7 +60,7 @@ from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
                      ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
-                     View, View3D, ViewFamilyType, ViewPlan, ViewSchedule)
+                     NamingUtils, View, View3D, ViewFamilyType, ViewPlan, ViewSchedule)
 
 __all__ = [
     # documents and elements
@@ -122,7 +122,7 @@ __all__ = [
     "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",
     "DimensionSegment", "DimensionSegmentArray", "HostObjectUtils", "ShellLayerType",
     "SpatialElementTag", "LinkElementId",  # room tags (Architecture.RoomTag), NewRoomTag's room id
-    "ViewSheet", "Viewport", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
+    "ViewSheet", "Viewport", "NamingUtils", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
     # shared coordinates
     "ProjectLocation", "ProjectPosition", "BasePoint",
 ]

@@ -196,8 +196,20 @@ LEVEL = (
 )
 
 VIEW = (
-    _text("View Name", BIP.VIEW_NAME),
+    # Set through View.Name's rules (a name another view of its type has is refused).
+    ParamDef("View Name", BIP.VIEW_NAME, StorageType.String, _TEXT_SPEC, setter="_set_name_parameter"),
     ParamDef("View Scale", BIP.VIEW_SCALE, StorageType.Integer, _INT_SPEC),
+)
+
+SHEET = VIEW + (
+    ParamDef("Sheet Number", BIP.SHEET_NUMBER, StorageType.String, _TEXT_SPEC, setter="_set_number_parameter"),
+    ParamDef("Sheet Name", BIP.SHEET_NAME, StorageType.String, _TEXT_SPEC, setter="_set_name_parameter"),
+)
+
+VIEWPORT = (
+    # Unique among the viewports of one sheet (Viewport._set_detail_number).
+    ParamDef("Detail Number", BIP.VIEWPORT_DETAIL_NUMBER, StorageType.String, _TEXT_SPEC,
+             setter="_set_detail_number"),
 )
 
 PLAIN = ()

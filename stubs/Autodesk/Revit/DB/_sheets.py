@@ -25,12 +25,13 @@ import math
 
 from revit_standin.guard import api_class
 
+from . import _params
 from ._element import Element
 from ._enums import BuiltInCategory, ViewType
 from ._geometry import XYZ
 from ._ids import ElementId
 from ._outlines import BoundingBoxUV, Outline
-from ._views import View, View3D, ViewPlan
+from ._views import View, View3D, ViewPlan, refuse_invalid_name
 
 FIRST_SHEET_NUMBER = "A101"      # what Revit's templates number the first sheet
 DEFAULT_SHEET_NAME = "Unnamed"
@@ -46,6 +47,8 @@ def _argument(message: str, name: str = ""):
 
 @api_class
 class ViewSheet(View):
+    _PARAMS = _params.SHEET
+
     @staticmethod
     def Create(document, titleBlockTypeId: ElementId) -> "ViewSheet":  # noqa: N802, N803
         """A new sheet with the title block type (InvalidElementId: a sheet without one)."""
@@ -72,11 +75,15 @@ class ViewSheet(View):
 
     @SheetNumber.setter
     def SheetNumber(self, number: str):  # noqa: N802
-        if not number:
-            raise _argument("A sheet number cannot be empty.", "SheetNumber")
+        refuse_invalid_name(number, "A sheet number")
         if any(s is not self and s.SheetNumber == number for s in _sheets(self._document)):
             raise _argument("Sheet number is already in use.", "SheetNumber")
         self._update_state(sheet_number=number, params={**self._state["params"], "Sheet Number": number})
+
+    def _set_number_parameter(self, number: str) -> bool:
+        """Parameter.Set of Sheet Number: the same rules as the SheetNumber property."""
+        self.SheetNumber = number
+        return True
 
     @property
     def Name(self) -> str:  # noqa: N802
@@ -85,8 +92,7 @@ class ViewSheet(View):
     @Name.setter
     def Name(self, name: str):  # noqa: N802
         # Unlike other views' names, sheet names need not be unique: sheet numbers are.
-        if not name:
-            raise _argument("A sheet name cannot be empty.", "name")
+        refuse_invalid_name(name, "A sheet name")
         self._update_state(name=name, params={**self._state["params"], "Sheet Name": name})
 
     @property
@@ -128,6 +134,8 @@ class ViewSheet(View):
 
 @api_class
 class Viewport(Element):
+    _PARAMS = _params.VIEWPORT
+
     @staticmethod
     def Create(document, sheetId: ElementId, viewId: ElementId, point: XYZ) -> "Viewport":  # noqa: N802, N803
         if not Viewport.CanAddViewToSheet(document, sheetId, viewId):
@@ -137,7 +145,7 @@ class Viewport(Element):
         viewport = document._add_element(Viewport, {
             "name": view.Name, "category": BuiltInCategory.OST_Viewports.value, "level_id": -1,
             "owner_view_id": sheetId._value, "view_id": viewId._value, "center": (point.X, point.Y),
-            "params": {}})
+            "params": {"Detail Number": _next_detail_number(document, sheetId._value)}})
         document._unregenerated[viewport._id] = document._open_transaction
         return viewport
 
@@ -154,6 +162,17 @@ class Viewport(Element):
     @property
     def SheetId(self) -> ElementId:  # noqa: N802
         return ElementId(self._state["owner_view_id"])
+
+    def _set_detail_number(self, number: str) -> bool:
+        """Detail Number is unique among the viewports of one sheet (not documented: Revit's own
+        dialog says "Detail Number is already in use"; docs/REVIT_BEHAVIOUR.md)."""
+        refuse_invalid_name(number, "A detail number")
+        sheet_id = self._state["owner_view_id"]
+        if any(v is not self and v._state["params"].get("Detail Number") == number
+               for v in _viewports_of(self._document, sheet_id)):
+            raise _argument("Detail Number is already in use on this sheet.", "value")
+        self._update_state(params={**self._state["params"], "Detail Number": number})
+        return True
 
     @property
     def ViewId(self) -> ElementId:  # noqa: N802
@@ -257,3 +276,18 @@ def _increment(number: str) -> str:
         return number + "1"
     head, tail = number[:-digits], number[-digits:]
     return head + str(int(tail) + 1).zfill(digits)
+
+
+def _viewports_of(document, sheet_id: int) -> list:
+    return [v for v in document._elements_of_category(BuiltInCategory.OST_Viewports.value)
+            if v._state.get("owner_view_id") == sheet_id]
+
+
+def _next_detail_number(document, sheet_id: int) -> str:
+    """A new viewport's Detail Number: the smallest whole number no viewport of the sheet has
+    (what Revit gives a new viewport: not documented; the in-Revit check reads it)."""
+    taken = {v._state["params"].get("Detail Number") for v in _viewports_of(document, sheet_id)}
+    n = 1
+    while str(n) in taken:
+        n += 1
+    return str(n)

@@ -202,8 +202,11 @@ class View(Element):
 
     @Name.setter
     def Name(self, name: str):  # noqa: N802
-        if not name:
-            raise _argument("A view name cannot be empty.", "name")
+        # View.Name: "ArgumentException: Thrown if the name provided already exists, or is invalid
+        # for this view." Which views a name must differ from is not documented: here those of the
+        # same ViewType (a floor plan and a ceiling plan may share a name, as Revit's templates'
+        # "Level 1" plans do), compared as written (docs/REVIT_BEHAVIOUR.md, "Renaming and renumbering").
+        refuse_invalid_name(name, "A view name")
         document = self._document
         views = document._elements_of_category(BuiltInCategory.OST_Views.value) + \
             document._elements_of_category(BuiltInCategory.OST_Schedules.value)
@@ -211,6 +214,11 @@ class View(Element):
             if view is not self and isinstance(view, View) and view.Name == name and view.ViewType == self.ViewType:
                 raise _argument("The name entered is already in use. Enter a unique name.", "name")
         self._update_state(name=name, params={**self._state["params"], "View Name": name})
+
+    def _set_name_parameter(self, name: str) -> bool:
+        """Parameter.Set of View Name: the same rules as the Name property."""
+        self.Name = name
+        return True
 
     # -- the view's frame: what is right, up and towards the viewer on the screen ---------------------
     @property
@@ -1152,6 +1160,32 @@ def _parameter_name(parameter_id: int, field_type, document) -> str:
 def _all_builtin_definitions():
     return (_params.WALL + _params.WALL_TYPE + _params.OPENING + _params.OPENING_TYPE + _params.FLOOR
             + _params.FAMILY_INSTANCE + _params.CEILING + _params.ROOM + _params.LEVEL + _params.ROOF)
+
+
+# Revit's failure CharactersNotAllowed: "Name cannot contain any of the following characters:
+# {}[]|;<>?`~ or any of the non-printable characters." (NamingUtils.IsValidName checks the same.)
+PROHIBITED_IN_NAMES = frozenset("{}[]|;<>?`~")
+
+
+def refuse_invalid_name(name: str, what: str) -> None:
+    """ArgumentException for an empty name or one with a character Revit does not allow in names."""
+    if not name:
+        raise _argument(f"{what} cannot be empty.", "name")
+    if any(c in PROHIBITED_IN_NAMES or not c.isprintable() for c in name):
+        raise _argument("Name cannot contain any of the following characters: {}[]|;<>?`~ or any of the "
+                        "non-printable characters.", "name")
+
+
+@api_class(thread_free=True)
+class NamingUtils:
+    @staticmethod
+    def IsValidName(string: str) -> bool:  # noqa: N802
+        """IsValidName: "True if the name is valid for use as a name in Revit, false if it contains
+        prohibited characters and is invalid" (uniqueness is not checked)."""
+        if string is None:
+            from Autodesk.Revit.Exceptions import ArgumentNullException
+            raise ArgumentNullException("string")
+        return not any(c in PROHIBITED_IN_NAMES or not c.isprintable() for c in string)
 
 
 def _unique_view_name(document, base: str, view_type, first: int | None = None) -> str:

@@ -472,6 +472,8 @@ def rename_and_renumber_on_the_big_model(b: Bounds) -> None:
     b.call("renumber_sheets", {"number_prefix": "A", "start": "A201"})
     b.call("renumber_sheets", {"sheets": ["A201"], "start": "A240"}, error=True)           # A240 is kept
     b.call("renumber_viewports", {"sheet": "A201"}, error=True)                           # no viewports
+    b.call("place_views_on_sheet", {"sheet": "A202", "views": ["Level 1 - Plan", "Level 2 - Plan"]})
+    b.call("renumber_viewports", {"sheet": "A202", "order": "top_to_bottom"})
     b.call("renumber_viewports", {"sheet": "No such sheet"}, error=True)
 
 
@@ -676,7 +678,7 @@ def later_pages_of_every_listing(b: Bounds) -> None:
     b.call("check_model", {"checks": ["warnings", "naming"], "offset": 10}, error=True)
     b.call("find_scripts", {"query": "wall door working set level curved array keep add", "limit": 10,
                             "offset": 1})
-    b.call("create_sheet", {"number": "P1", "name": LONG_TEXT[:80]})
+    b.call("create_sheet", {"number": "P1", "name": LONG_TEXT[:80].replace(";", ",")})
     b.call("place_views_on_sheet", {"sheet": "P1", "views": ["Level 1", "Level 2"]})
     b.call("list_sheets", {"sheet": "P1"})
     b.call("list_sheets", {"sheet": "P1", "offset": 2}, error=True)

@@ -42,6 +42,11 @@ from ._worksharing import (CheckoutStatus, ModelUpdatesStatus, RelinquishedItems
 from ._enums import ElementTypeGroup
 from ._enums import ExportRange, FitDirectionType, ImageFileType, ImageResolution, ZoomFitType
 from ._export import ImageExportOptions
+from ._cad_export import (ACADExportOptions, ACADVersion, BaseExportOptions, DWGExportOptions, DXFExportOptions,
+                          ExportDWGSettings, ExportUnit)
+from ._ifc_export import IFCExportOptions, IFCVersion
+from ._navisworks_export import NavisworksCoordinates, NavisworksExportOptions, NavisworksExportScope
+from ._optional_functionality import OptionalFunctionalityUtils
 from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
 from ._outlines import UV, BoundingBoxUV, Outline
@@ -125,6 +130,10 @@ __all__ = [
     "ViewSheet", "Viewport", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
     # shared coordinates
     "ProjectLocation", "ProjectPosition", "BasePoint",
+    # DWG, DXF, IFC and NWC export (Document.Export) and Revit's optional exporters
+    "BaseExportOptions", "ACADExportOptions", "DWGExportOptions", "DXFExportOptions", "ExportDWGSettings",
+    "ExportUnit", "ACADVersion", "IFCExportOptions", "IFCVersion", "NavisworksExportOptions",
+    "NavisworksExportScope", "NavisworksCoordinates", "OptionalFunctionalityUtils",
 ]
 
 

@@ -14,6 +14,8 @@ __all__ = [
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
     "IOException", "FileAccessException", "InternalException", "CentralModelException",
     "CentralFileCommunicationException", "CentralModelContentionException",
+    # exports (Document.Export: DB/_cad_export.py, _ifc_export.py, _navisworks_export.py)
+    "OptionalFunctionalityNotAvailableException", "DirectoryNotFoundException", "InvalidPathArgumentException",
 ]
 
 
@@ -89,3 +91,15 @@ class CentralModelContentionException(CentralModelException):
 
 class FileAccessException(IOException):
     """A path that could not be accessed (Document.ExportImage: a folder that cannot be written)."""
+
+
+class OptionalFunctionalityNotAvailableException(InvalidOperationException):
+    """An optional part of Revit (the DWG or Navisworks exporter) is not installed."""
+
+
+class DirectoryNotFoundException(IOException):
+    """A folder that does not exist (Document.Export to DWG/DXF)."""
+
+
+class InvalidPathArgumentException(ArgumentException):
+    """A path argument that is not valid (Document.Export to IFC/NWC: the folder does not exist)."""

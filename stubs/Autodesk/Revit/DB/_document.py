@@ -193,6 +193,15 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         from ._export import export_image
         export_image(self, options)
 
+    def Export(self, folder, viewIds, options) -> bool:  # noqa: N802, N803
+        """Document.Export, dispatched on the options' type as .NET picks the overload; the PDF
+        overload (2022+) in _pdf_export.py."""
+        from ._pdf_export import PDFExportOptions, export_pdf
+        if isinstance(options, PDFExportOptions):
+            return export_pdf(self, folder, viewIds, options)
+        from revit_standin.pythonnet_rules import no_method_matches
+        raise no_method_matches("Document.Export", (folder, viewIds, options))
+
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
         self._unregenerated.clear()

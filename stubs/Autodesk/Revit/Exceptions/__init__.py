@@ -13,7 +13,7 @@ __all__ = [
     "InvalidObjectException", "ModificationOutsideTransactionException",
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
     "IOException", "FileAccessException", "InternalException", "CentralModelException",
-    "CentralFileCommunicationException", "CentralModelContentionException",
+    "CentralFileCommunicationException", "CentralModelContentionException", "InvalidPathArgumentException",
 ]
 
 
@@ -32,6 +32,10 @@ class ArgumentException(ApplicationException):
 
 
 class ArgumentNullException(ArgumentException):
+    pass
+
+
+class InvalidPathArgumentException(ArgumentException):
     pass
 
 

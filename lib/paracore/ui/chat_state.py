@@ -243,6 +243,9 @@ class ChatState:
         return self.approvals.settle(event.call_id) | self.timeline.settle(event.call_id, event.decision,
                                                                            getattr(event, "edits", None))
 
+    def _on_tool_progress(self, event: ev.ToolProgress) -> Changed:
+        return self.timeline.call_progress(event)
+
     def _on_tool_call_finished(self, event: ev.ToolCallFinished) -> Changed:
         return self.timeline.call_finished(event) | self.approvals.settle(event.call_id)
 

@@ -42,6 +42,9 @@ from ._worksharing import (CheckoutStatus, ModelUpdatesStatus, RelinquishedItems
 from ._enums import ElementTypeGroup
 from ._enums import ExportRange, FitDirectionType, ImageFileType, ImageResolution, ZoomFitType
 from ._export import ImageExportOptions
+from ._pdf_export import (ColorDepthType, ExportPaperFormat, PageOrientationType, PaperPlacementType, PDFExportOptions,
+                          PDFExportQualityType, RasterQualityType, ZoomType)
+from ._view_sheet_sets import ViewSet, ViewSheetSet
 from ._cad_export import (ACADExportOptions, ACADVersion, BaseExportOptions, DWGExportOptions, DXFExportOptions,
                           ExportDWGSettings, ExportUnit)
 from ._ifc_export import IFCExportOptions, IFCVersion
@@ -122,6 +125,9 @@ __all__ = [
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
     # pictures of views (Document.ExportImage)
     "ImageExportOptions", "ExportRange", "ZoomFitType", "FitDirectionType", "ImageFileType", "ImageResolution",
+    # PDF export (Document.Export with PDFExportOptions) and saved view/sheet sets
+    "PDFExportOptions", "ExportPaperFormat", "ColorDepthType", "RasterQualityType", "PDFExportQualityType", "ZoomType",
+    "PaperPlacementType", "PageOrientationType", "ViewSheetSet", "ViewSet",
     # sheets
     # annotations: tags, text notes, dimensions
     "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",

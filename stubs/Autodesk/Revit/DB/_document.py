@@ -194,13 +194,16 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         export_image(self, options)
 
     def Export(self, folder, *arguments):  # noqa: N802
-        """Document.Export's overloads, told apart by their options (the last argument): each format's
-        module checks the arguments as Revit does and writes the file (or refuses, as Revit does
-        without that exporter)."""
+        """Document.Export's overloads, told apart by their options (the last argument) as .NET picks
+        the overload: each format's module checks the arguments as Revit does and writes the file (or
+        refuses, as Revit does without that exporter). PDF (2022+): _pdf_export.py."""
         from ._cad_export import ACADExportOptions, export_cad
         from ._ifc_export import IFCExportOptions, export_ifc
         from ._navisworks_export import NavisworksExportOptions, export_nwc
+        from ._pdf_export import PDFExportOptions, export_pdf
         options = arguments[-1] if arguments else None
+        if len(arguments) == 2 and isinstance(options, PDFExportOptions):
+            return export_pdf(self, folder, *arguments)
         if len(arguments) == 3 and isinstance(options, ACADExportOptions):
             return export_cad(self, folder, *arguments)
         if len(arguments) == 2 and isinstance(options, IFCExportOptions):

@@ -13,9 +13,9 @@ __all__ = [
     "InvalidObjectException", "ModificationOutsideTransactionException",
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
     "IOException", "FileAccessException", "InternalException", "CentralModelException",
-    "CentralFileCommunicationException", "CentralModelContentionException",
+    "CentralFileCommunicationException", "CentralModelContentionException", "InvalidPathArgumentException",
     # exports (Document.Export: DB/_cad_export.py, _ifc_export.py, _navisworks_export.py)
-    "OptionalFunctionalityNotAvailableException", "DirectoryNotFoundException", "InvalidPathArgumentException",
+    "OptionalFunctionalityNotAvailableException", "DirectoryNotFoundException",
 ]
 
 
@@ -34,6 +34,10 @@ class ArgumentException(ApplicationException):
 
 
 class ArgumentNullException(ArgumentException):
+    pass
+
+
+class InvalidPathArgumentException(ArgumentException):
     pass
 
 
@@ -99,7 +103,3 @@ class OptionalFunctionalityNotAvailableException(InvalidOperationException):
 
 class DirectoryNotFoundException(IOException):
     """A folder that does not exist (Document.Export to DWG/DXF)."""
-
-
-class InvalidPathArgumentException(ArgumentException):
-    """A path argument that is not valid (Document.Export to IFC/NWC: the folder does not exist)."""

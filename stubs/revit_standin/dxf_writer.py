@@ -93,7 +93,8 @@ def _plan(view, space, options, place) -> None:
         if layer == "A-WALL" and isinstance(element._state.get("location"), Curve):
             curtain = drawing._is_curtain_wall(element)     # drawn as the band `paracore view` draws
             width = drawing.CURTAIN_WALL_FT if curtain else float(element.Width or 0.5)
-            _polygon(space, drawing._wall_outline(drawing._curve_points(element._state["location"]), width), layer, place)
+            outline = drawing._wall_outline(drawing._curve_points(element._state["location"]), width)
+            _polygon(space, outline, layer, place)
         elif layer in ("A-DOOR", "A-GLAZ"):
             _opening(element, space, layer, place)
         elif layer in ("A-FLOR", "A-ROOF"):

@@ -1,18 +1,19 @@
 """Write the stand-in's model back to an IFC file, as Revit's IFC exporter would (Document.Export).
 
 What is written, with IfcOpenShell: the project, a site and a building, one storey per level, and
-the walls (with their types; a curtain wall as an IfcCurtainWall along its line), doors, windows, floors (IfcSlab), roofs (IfcRoof) and rooms
-(IfcSpace), each with a placement and enough shape and properties for the stand-in's own reader
-(revit_standin.ifc_reader) to load the file again as the same building: a wall's location line
-(its "Axis") and body, its type's Width; a door's or window's opening cut into its host wall; a
-floor's, roof's or room's outline extruded. Every other category (furniture, stairs, ceilings...)
-is left out: ``written`` says what went in, ``left_out`` how many were not.
+the walls (with their types; a curtain wall as an IfcCurtainWall along its line), doors, windows,
+floors (IfcSlab), roofs (IfcRoof) and rooms (IfcSpace), each with a placement and enough shape and
+properties for the stand-in's own reader (revit_standin.ifc_reader) to load the file again as the
+same building: a wall's location line (its "Axis") and body, its type's Width; a door's or window's
+opening cut into its host wall; a floor's, roof's or room's outline extruded. Every other category
+(furniture, stairs, ceilings...) is left out, where Revit would export it: ``write`` returns what
+went in and how many elements were left out.
 
 Revit writes the element id as an element's ``Tag`` and keeps an element's IFC GUID: so does this
 writer (an element loaded from an IFC file keeps its GlobalId; one made in the session gets one
 derived from its UniqueId). Lengths go out in the project's length unit (metres, centimetres or
-millimetres; feet for an imperial project). With a view (IFCExportOptions.FilterViewId), only the elements
-visible in that view are written; the storeys are always all there.
+millimetres; feet for an imperial project). With a view (IFCExportOptions.FilterViewId), only the
+elements visible in that view are written; the storeys are always all there.
 """
 from __future__ import annotations
 
@@ -218,8 +219,8 @@ class _Writer:
         f = self.f
         placement = f.createIfcLocalPlacement(self.building_placement,
                                               self._axis3((0.0, 0.0, level.Elevation * self.scale)))
-        storey = f.createIfcBuildingStorey(_global_id(level, self.used), self.history, level.Name, None, None, placement,
-                                           None, None, "ELEMENT", level.Elevation * self.scale)
+        storey = f.createIfcBuildingStorey(_global_id(level, self.used), self.history, level.Name, None, None,
+                                           placement, None, None, "ELEMENT", level.Elevation * self.scale)
         f.createIfcRelAggregates(ifcopenshell.guid.new(), self.history, None, None, self.building, [storey])
         self.storeys[level._id] = (storey, placement, level.Elevation)
         self._count(storey)
@@ -244,7 +245,8 @@ class _Writer:
             return
         entry = self.by_type.get(type_element._id)
         if entry is None:
-            type_object = self.f.create_entity(type_class, GlobalId=_global_id(type_element, self.used), OwnerHistory=self.history,
+            type_object = self.f.create_entity(type_class, GlobalId=_global_id(type_element, self.used),
+                                               OwnerHistory=self.history,
                                                Name=f"{type_element.FamilyName}:{type_element.Name}",
                                                **_type_attributes(type_class))
             width = getattr(type_element, "Width", None) if type_class == "IfcWallType" else None
@@ -313,9 +315,12 @@ class _Writer:
         size = {"OverallWidth": width * self.scale, "OverallHeight": height * self.scale}
         product = self._product("IfcDoor" if door else "IfcWindow", opening, self._placement(level_id, origin, angle),
                                 self._shape(self._extrusion(box, height, bottom=sill)), **size)
-        self._pset(product, "Constraints", {"Sill Height": ("length", sill), "Level": ("text", self.storeys[level_id][0].Name)})
-        self._typed(opening, "IfcDoorStyle" if door and self.f.schema == "IFC2X3" else
-                    "IfcWindowStyle" if self.f.schema == "IFC2X3" else "IfcDoorType" if door else "IfcWindowType", product)
+        self._pset(product, "Constraints", {"Sill Height": ("length", sill),
+                                            "Level": ("text", self.storeys[level_id][0].Name)})
+        if self.f.schema == "IFC2X3":   # IFC2X3 types doors and windows by their style
+            self._typed(opening, "IfcDoorStyle" if door else "IfcWindowStyle", product)
+        else:
+            self._typed(opening, "IfcDoorType" if door else "IfcWindowType", product)
         self.contained.setdefault(level_id, []).append(product)
         host_product = self.walls.get(host._id) if host is not None else None
         if host_product is not None:

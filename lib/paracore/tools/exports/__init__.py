@@ -1,4 +1,4 @@
-"""Exports: sheets and views out of the model as files (PDF here; DWG/DXF, IFC, NWC build on it).
+"""Exports: sheets and views out of the model as files (PDF, DWG, DXF), and the model to IFC or NWC.
 
 The shared machinery, and how a format's tool uses it:
 
@@ -25,4 +25,6 @@ main-thread request of its own: between two pieces Revit draws the pane (the too
 read. What was exported before a cancel is kept and listed.
 
 - ``pdf_tools``: export_pdf (Document.Export with PDFExportOptions); ``pdf_files``: a PDF's pages.
+- ``cad_tools``: export_cad, DWG or DXF one file per sheet or view (DWG/DXFExportOptions, the model's
+  export setups); ``model_tools``: export_model, the model or one view's elements to IFC or NWC.
 """

@@ -455,6 +455,26 @@ def sheets_on_the_big_model(b: Bounds) -> None:
     b.call("list_sheets")
 
 
+def drawings_and_models_out_of_the_big_model(b: Bounds) -> None:
+    """export_cad of every sheet (more files than the result lists) and of many views the stand-in
+    cannot draw (each a failure, named within the bound); export_model of a level's elements; the
+    refusals (no DWG or Navisworks exporter here, an unknown setup). Files go to a folder of their
+    own, removed after: never beside the model."""
+    import shutil
+    many_sheets(b)
+    folder = tempfile.mkdtemp(prefix="paracore-bounds-exports-")
+    try:
+        b.call("export_cad", {"format": "dxf", "sheets": ["all"], "folder": folder})
+        b.call("export_cad", {"format": "dxf", "views": ["Level 1", *VIEW_NAMES[:40]], "folder": folder})
+        b.call("export_cad", {"format": "dxf", "views": ["Level 1"], "setup": LONG_TEXT[:200], "folder": folder},
+               error=True)                                              # lists the model's setups
+        b.call("export_cad", {"format": "dwg", "sheets": ["all"], "folder": folder}, error=True)
+        b.call("export_model", {"format": "ifc", "view": "Level 1", "folder": folder})
+        b.call("export_model", {"format": "nwc", "folder": folder}, error=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def rooms_on_the_big_model(b: Bounds) -> None:
     b.call("place_rooms", {"level": "Level 2"})                         # the regions the IFC left empty
     b.call("place_rooms", {"level": "Level 2"})                         # nothing left to place
@@ -661,7 +681,8 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
     change_type_move_rotate_and_copy_every_wall, colour_isolate_and_box_every_wall, schedule_every_wall,
-    view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model, rooms_on_the_big_model,
+    view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model,
+    drawings_and_models_out_of_the_big_model, rooms_on_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,

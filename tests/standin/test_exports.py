@@ -221,6 +221,12 @@ def test_the_model_to_ifc_loads_back_with_the_same_counts(sample, version, tmp_p
     assert ifcopenshell.open(str(tmp_path / "model.ifc")).schema == ("IFC4" if version == IFCVersion.IFC4 else "IFC2X3")
 
 
+def test_the_office_building_to_ifc_loads_back_with_the_same_counts(tmp_path):
+    doc = open_sample("Office_A_20110811")
+    assert _export_ifc(doc, tmp_path) is True
+    assert _counts(RevitHost().open(str(tmp_path / "model.ifc"))) == _counts(doc)
+
+
 def test_ifc_keeps_the_walls_types_and_lengths(duplex, tmp_path):
     from Autodesk.Revit.DB import BuiltInParameter, Wall
     _export_ifc(duplex, tmp_path)

@@ -133,3 +133,17 @@ def test_nwc_with_the_exporter_installed_sets_the_options_it_read_back(duplex, t
     assert seen == {"scope": DB.NavisworksExportScope.Model, "coordinates": DB.NavisworksCoordinates.Internal,
                     "name": "duplex"}
     assert "duplex.nwc (3 bytes)" in text
+
+
+def test_files_an_export_adds_beside_a_sheet_are_listed_with_it(duplex, tmp_path, monkeypatch):
+    """Revit may write a sheet's views as external references beside its file: the stand-in writes
+    none, so Export is replaced by one that adds such a file after writing the sheet's."""
+    real = DB.Document.Export
+
+    def export(self, folder, name, views, options):
+        done = real(self, folder, name, views, options)
+        Path(folder, f"{name}-Floor Plan-Level 1.dxf").write_bytes(b"xref")
+        return done
+    monkeypatch.setattr(DB.Document, "Export", export)
+    text = duplex.text("export_cad", {"format": "dxf", "views": ["Level 1"], "folder": str(tmp_path)})
+    assert "Floor Plan - Level 1-Floor Plan-Level 1.dxf (4 bytes)" in text and "2 files" in text

@@ -11,7 +11,9 @@ only repeat its definition in every request (tokens) for one word's difference.
 - One piece per sheet or view (the export job, export_job.py): the pane shows each as it goes, Stop
   works between them, and one Revit fails to export is named while the others are written. Each
   is one Export of that one view, under a name claimed first (destination.py: safe for Windows,
-  never an existing file's: Revit's Export replaces a file without asking).
+  never an existing file's: Revit's Export replaces a file without asking). A DWG sheet is one
+  file with its views merged into it (DWGExportOptions.MergedViews); any other file the export
+  adds beside it under its name (a DXF sheet's views as external references) is listed with it.
 - DWG export is optional in Revit (OptionalFunctionalityUtils.IsDWGExportAvailable; DXF:
   IsDXFExportAvailable): without it the tool refuses before exporting anything, saying so, after
   the options were built and read back (so a setup that does not exist is still named).
@@ -21,6 +23,7 @@ creates new files, so it does not ask for approval by default.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -75,6 +78,10 @@ def cad_options(ctx, args: ExportCadArgs):
     else:
         options = kind()
         source = "Revit's default export options (no setup given)"
+    if args.format == "dwg":
+        options.MergedViews = True      # a sheet is one file, its views inside it (not external references)
+        if not options.MergedViews:
+            raise ToolError("Revit did not keep the option MergedViews as set; nothing was exported.")
     if args.shared_coordinates is not None:
         options.SharedCoords = bool(args.shared_coordinates)
         if options.SharedCoords != bool(args.shared_coordinates):
@@ -116,6 +123,7 @@ def _one_view(ctx, view, options, fmt: str, target: Destination):
     def export() -> list[Path]:
         path = target.claim(file_label(view), SUFFIXES[fmt])
         ids = ctx.element_id_list([ctx.id_value(view.Id)])
+        before = _names_in(path.parent)
         try:
             done = ctx.doc.Export(str(path.parent), path.stem, ids, options)
         except Exception:
@@ -124,8 +132,18 @@ def _one_view(ctx, view, options, fmt: str, target: Destination):
         if not done or not path.is_file():
             path.unlink(missing_ok=True)
             raise ToolError("Revit reported that it could not export it (Document.Export returned false)")
-        return [path]
+        # a sheet's views may come as files of their own beside it (external references): listed too
+        beside = sorted(path.parent / name for name in _names_in(path.parent) - before
+                        if name.startswith(path.stem) and name != path.name)
+        return [path, *beside]
     return export
+
+
+def _names_in(folder: Path) -> set[str]:
+    try:
+        return set(os.listdir(folder))
+    except OSError:
+        return set()
 
 
 def _noun(views) -> str:

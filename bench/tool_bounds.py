@@ -131,9 +131,20 @@ class Bounds:
         prepared = default_registry().prepare(name, arguments or {}, self.sandbox.session.working_set.ids)
         assert isinstance(prepared, PreparedCall), prepared
         [outcome] = self.sandbox.runtime.execute_batch(f"Paracore: {name}", [("c1", prepared)])
+        if getattr(outcome, "job", None) is not None:   # an export in steps: its pieces, then its result
+            outcome = self._finished_job(outcome.job)
         assert outcome.is_error == error, outcome.content
         self.record(name, arguments, outcome.content, outcome.is_error)
         return outcome.content
+
+    def _finished_job(self, run):
+        """Run a deferred job's pieces and finish it, as the agent's execute phase does (no cancel)."""
+        runtime = self.sandbox.runtime
+        for index in range(run.total):
+            runtime.run_job_piece(run, index)
+            if run.failure is not None:
+                break
+        return runtime.finish_job(run, False)
 
     def record(self, name: str, arguments, content: str, is_error: bool) -> None:
         size = len(content)

@@ -28,7 +28,8 @@ def box():
 
 def _export(box, folder, cancel=None, on_event=None):
     agent = box.agent(ScriptedModel([]), policy=ApprovalPolicy("never"))
-    call = ToolCallPart(id="e", name="export_cad", arguments={"format": "dxf", "sheets": ["all"], "folder": str(folder)})
+    arguments = {"format": "dxf", "sheets": ["all"], "folder": str(folder)}
+    call = ToolCallPart(id="e", name="export_cad", arguments=arguments)
     events = []
     for event in agent.run_calls([call], cancel):
         events.append(event)

@@ -71,12 +71,28 @@ def dwg_export_is_refused_without_the_exporter(scratch):
             missing = site.refused(lambda: doc.Export(os.path.join(folder, "missing"), "plan", site.ids(plan),
                                                       DB.DWGExportOptions()), Exception)
             expect(missing == "DirectoryNotFoundException", f"a missing folder gave {missing}")
-            return "DWG exporter installed: wrote plan.dwg"
+            return "DWG exporter installed: wrote plan.dwg; " + _merged_sheet(doc, folder)
         refusal = site.refused(lambda: doc.Export(folder, "plan", site.ids(plan), DB.DWGExportOptions()), Exception)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     expect(refusal == "OptionalFunctionalityNotAvailableException", f"without the exporter Export gave {refusal}")
     return "no DWG exporter: refused"
+
+
+def _merged_sheet(doc, folder):
+    """A sheet with views exported with MergedViews true: one file, no external references beside it."""
+    sheets = [s for s in DB.FilteredElementCollector(doc).OfClass(DB.ViewSheet)
+              if not s.IsPlaceholder and list(s.GetAllPlacedViews())]
+    if not sheets:
+        return "no sheet with views to try MergedViews on"
+    inside = os.path.join(folder, "merged")
+    os.makedirs(inside)
+    options = DB.DWGExportOptions()
+    options.MergedViews = True
+    doc.Export(inside, "sheet", site.ids(sheets[0]), options)
+    written = sorted(os.listdir(inside))
+    expect(written == ["sheet.dwg"], f"a sheet with MergedViews true was written as {written}")
+    return "a sheet with MergedViews true is one file"
 
 
 def nwc_export_is_refused_without_the_exporter(scratch):

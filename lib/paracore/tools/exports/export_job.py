@@ -24,6 +24,7 @@ from typing import Callable
 from paracore.core.display import display_text
 from paracore.tools.exports.destination import Destination
 from paracore.tools.framework.jobs import Job
+from paracore.tools.framework.results import ToolError
 from paracore.tools.framework.wording import listed, plural
 
 LISTED_FILES = 12           # files named in the result (the rest counted; all are in the folder)
@@ -135,8 +136,11 @@ class ExportJob(Job):
 
 
 def _reason(exc: Exception) -> str:
+    """Why a piece failed: a tool's own words as they are, Revit's exception with its type."""
     text = str(exc).strip() or type(exc).__name__
-    return display_text(f"{type(exc).__name__}: {text}" if type(exc).__name__ not in text else text, REASON)
+    if isinstance(exc, ToolError) or type(exc).__name__ in text:
+        return display_text(text, REASON)
+    return display_text(f"{type(exc).__name__}: {text}", REASON)
 
 
 def _size(count: int) -> str:

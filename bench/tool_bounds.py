@@ -131,20 +131,9 @@ class Bounds:
         prepared = default_registry().prepare(name, arguments or {}, self.sandbox.session.working_set.ids)
         assert isinstance(prepared, PreparedCall), prepared
         [outcome] = self.sandbox.runtime.execute_batch(f"Paracore: {name}", [("c1", prepared)])
-        if getattr(outcome, "job", None) is not None:   # an export in steps: its pieces, then its result
-            outcome = self._finished_job(outcome.job)
         assert outcome.is_error == error, outcome.content
         self.record(name, arguments, outcome.content, outcome.is_error)
         return outcome.content
-
-    def _finished_job(self, run):
-        """Run a deferred job's pieces and finish it, as the agent's execute phase does (no cancel)."""
-        runtime = self.sandbox.runtime
-        for index in range(run.total):
-            runtime.run_job_piece(run, index)
-            if run.failure is not None:
-                break
-        return runtime.finish_job(run, False)
 
     def record(self, name: str, arguments, content: str, is_error: bool) -> None:
         size = len(content)
@@ -486,6 +475,30 @@ def drawings_and_models_out_of_the_big_model(b: Bounds) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def exports_on_the_big_model(b: Bounds) -> None:
+    """export_pdf of 40 sheets with long names: one file each, again (every name taken: numbered),
+    with a quarter of them failing, combined; and refusals that list the sheets."""
+    from revit_standin import faults
+    many_sheets(b)
+    with tempfile.TemporaryDirectory(prefix="paracore-pdf-bounds-") as folder:
+        b.call("export_pdf", {"sheets": ["all"], "combine": False, "folder": folder})
+        failing = b.on_main(lambda doc: [s.Id.Value for s in _sheets(doc)][::4])
+        for value in failing:
+            faults.fail_export_of(b.sandbox.doc, value)
+        b.call("export_pdf", {"sheets": ["all"], "combine": False, "folder": folder})
+        b.call("export_pdf", {"sheets": ["all"], "folder": folder, "file_name": LONG_TEXT[:200]})
+        b.call("export_pdf", {"sheets": ["Z1-Z9"], "folder": folder}, error=True)
+        b.call("export_pdf", {"view_set": LONG_TEXT[:100], "folder": folder}, error=True)
+        b.call("export_pdf", {"views": VIEW_NAMES[:1], "name_pattern": "{" + LONG_TEXT[:60] + "}", "folder": folder},
+               error=True)
+    faults.clear()
+
+
+def _sheets(doc) -> list:
+    from Autodesk.Revit import DB
+    return list(DB.FilteredElementCollector(doc).OfClass(DB.ViewSheet))
+
+
 def rooms_on_the_big_model(b: Bounds) -> None:
     b.call("place_rooms", {"level": "Level 2"})                         # the regions the IFC left empty
     b.call("place_rooms", {"level": "Level 2"})                         # nothing left to place
@@ -698,6 +711,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
+    exports_on_the_big_model,
 ]
 
 

@@ -1198,6 +1198,39 @@ def check_export_schedule(scratch):
     return f"{len(lines) - 1} rows; the scratch wall's Mark among them"
 
 
+@check("export_pdf")
+def check_export_pdf(scratch):
+    """Two scratch sheets exported one file each (named by the rule) and combined (two pages); each
+    page's size, when the file says it readably, is its sheet's (the title block's) size."""
+    import re
+    from pathlib import Path
+    from paracore.tools.exports.pdf_files import page_count
+    doc = scratch.doc
+    first = sheet(scratch, unused_sheet_number(doc))
+    second = sheet(scratch, unused_sheet_number(doc))
+    numbers = [first.SheetNumber, second.SheetNumber]
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        text = scratch.call("export_pdf", {"sheets": numbers, "combine": False, "folder": folder})
+        separate = sorted(os.listdir(folder))
+        scratch.call("export_pdf", {"sheets": numbers, "folder": folder, "file_name": "combined"})
+        combined = Path(folder, "combined.pdf")
+        pages = page_count(combined) if combined.is_file() else None
+        boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)", combined.read_bytes()) \
+            if combined.is_file() else []
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(separate == sorted(f"{n} - {PREFIX}.pdf" for n in numbers), f"one file per sheet wrote {separate}")
+    expect(combined.name == "combined.pdf" and pages in (2, None), f"the combined PDF has {pages} pages")
+    outline = first.Outline
+    width_mm, height_mm = ((outline.Max.U - outline.Min.U) * 304.8, (outline.Max.V - outline.Min.V) * 304.8)
+    sizes = [(float(w) / 72 * 25.4, float(h) / 72 * 25.4) for w, h in boxes]
+    expect(not sizes or all(abs(w - width_mm) < 2 and abs(h - height_mm) < 2 for w, h in sizes[:2]),
+           f"pages of {sizes[:2]} mm for sheets of {width_mm:.0f} x {height_mm:.0f} mm")
+    return (f"{len(separate)} files named by the rule; combined: {pages if pages is not None else 'unread'} pages; "
+            f"page sizes {'read' if sizes else 'not readable in the file'}; {text.splitlines()[0][:80]}")
+
+
 def exported_sheet(scratch, made, folder):
     """export_parameters of one scratch wall's Mark and Comments to an .xlsx in ``folder``: (path, sheet)."""
     import openpyxl

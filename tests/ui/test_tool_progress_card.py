@@ -1,5 +1,6 @@
-"""A long call's tool card (an export) shows the piece it is on, from ToolProgress events, until
-its result replaces it; a trace keeps the event (event_to_json / event_from_json)."""
+"""A long call's tool card (an export) and the terminal chat show the piece it is on, from
+ToolProgress events, until its result replaces it; a trace keeps the event (event_to_json /
+event_from_json)."""
 from __future__ import annotations
 
 from paracore.core import events as ev
@@ -35,3 +36,14 @@ def test_a_late_progress_event_does_not_change_a_finished_card():
 def test_progress_events_round_trip_through_a_trace_line():
     event = _progress(1, 3, "2/3: A102 - Sections")
     assert ev.event_from_json(ev.event_to_json(event)) == event
+
+
+def test_the_terminal_prints_each_piece_under_the_calls_card():
+    import io
+    from paracore.app.cli_view import ConversationPrinter
+    out = io.StringIO()
+    printer = ConversationPrinter(out)
+    printer.on_event(ev.ToolCallStarted(turn=0, call_id="e", name="export_pdf", arguments={}, summary="export_pdf(...)"))
+    printer.on_event(_progress(0, 2, "1/2: A101 - Plans"))
+    printer.on_event(_progress(1, 2, "2/2: A102 - Sections"))
+    assert out.getvalue().splitlines()[-2:] == ["  │  1/2: A101 - Plans", "  │  2/2: A102 - Sections"]

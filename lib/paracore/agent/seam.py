@@ -33,8 +33,9 @@ class RequestNotRun(Exception):
 class RevitSide(Protocol):
     """What the agent needs from Revit; implemented by paracore.hosts.revit.runtime (Revit or stand-in).
     A host may also offer ``preview_call`` and ``describe_call`` (used by the approve phase), and
-    ``run_job_piece(run, index)`` and ``finish_job(run, stopped) -> CallOutcome`` for the outcomes that
-    carry a job (the execute phase; tools/framework/jobs.py)."""
+    ``start_batch`` (execute_batch leaving a tool's job to the caller), ``run_job_piece(run, index)`` and
+    ``finish_job(run, stopped) -> CallOutcome`` for the outcomes that carry a job (the execute phase;
+    tools/framework/jobs.py)."""
 
     def execute_batch(self, step_name: str, calls: list[tuple[str, PreparedCall]]) -> list[CallOutcome]: ...
 

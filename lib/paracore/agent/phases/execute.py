@@ -31,7 +31,7 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
             break                                   # the rest are answered "cancelled" by the step
         sent.update(call_id for call_id, _ in batch)
         try:
-            ran = ctx.agent.revit.execute_batch(step_name, batch)
+            ran = _start(ctx.agent.revit)(step_name, batch)
         except Exception as error:  # noqa: BLE001 - answer every call first, then fail the turn
             failure = error
             break
@@ -62,6 +62,12 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
     for call, content, status, duration_ms, images in answers:
         yield results.finished(call, content, status, duration_ms, images)
     return failure
+
+
+def _start(host):
+    """How the host runs a batch whose jobs the agent drives (``start_batch``); a host without
+    jobs has ``execute_batch`` only."""
+    return getattr(host, "start_batch", None) or host.execute_batch
 
 
 def _batches(runnable: Runnable) -> list[Runnable]:

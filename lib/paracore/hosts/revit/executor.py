@@ -22,7 +22,7 @@ How a batch runs:
   (``ToolOutput.change``) for the result the model reads.
 - A tool that returns a ``Job`` (tools/framework/jobs.py: an export, a piece per sheet) has its
   pieces run here one after the other, unless the caller drives them (``defer_jobs``: the agent,
-  through RevitRuntime, runs each piece as a main-thread request of its own so that the pane
+  through RevitRuntime.start_batch, runs each piece as a main-thread request of its own so that the pane
   shows progress and Stop works between pieces). Its outcome then carries the ``JobRun``;
   ``run_job_piece`` and ``finish_job`` are the requests the agent makes.
 """

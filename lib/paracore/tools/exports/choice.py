@@ -7,9 +7,9 @@ valid choices listed (a few, and how to list the rest). Sheets run in their shee
 where a range or "all" chose them, in the order given where they were named.
 
 What Revit can export: a sheet that is not a placeholder (a placeholder sheet has no paper), and
-a view that ``View.CanBePrinted`` (not a template, a schedule alone or a browser). Views in the
-model's saved sets (``ViewSheetSet``: Revit's Print/Export "view/sheet sets", its ``Views``) keep
-the set's order.
+a view that ``View.CanBePrinted`` (not a template nor a browser). The views of a saved set
+(``ViewSheetSet``: Revit's Print/Export "view/sheet sets") are its ``Views``, in the order that
+ViewSet gives them (Autodesk does not document one).
 
 Revit is imported inside the functions only, so this module imports without Revit.
 """

@@ -24,12 +24,17 @@ from typing import Callable
 from paracore.core.display import display_text
 from paracore.tools.exports.destination import Destination
 from paracore.tools.framework.jobs import Job
+from paracore.tools.framework.results import ToolError, fit_rows
 from paracore.tools.framework.wording import listed, plural
 
 LISTED_FILES = 12           # files named in the result (the rest counted; all are in the folder)
-LISTED_FAILURES = 8
-REASON = 200                # characters of why a piece failed
+FILES_BUDGET = 700          # ...within this many characters
+LISTED_FAILURES = 5         # pieces named that failed, and why...
+FAILURES_BUDGET = 450       # ...within this many characters
+REASON = 160                # characters of why a piece failed
 NAME = 100                  # characters of a file name quoted
+NOTE_NAME = 50              # ...in the notes on names changed
+NOTED = 3                   # names changed that the notes quote
 
 
 @dataclass
@@ -95,15 +100,19 @@ class ExportJob(Job):
         done = self.outcome.exported
         total_bytes = sum(f.stat().st_size for f in files)
         head = (f"Exported {done} of {plural(self.total, self.noun)} to {self.fmt} in "
-                f"{display_text(str(self.destination.folder), 300)} ({self.destination.where}): "
+                f"{display_text(str(self.destination.folder), 200)} ({self.destination.where}): "
                 f"{plural(len(files), 'file')}, {_size(total_bytes)}.")
         lines = [head]
-        lines += [f"- {self._file_line(f)}" for f in files[:LISTED_FILES]]
-        if len(files) > LISTED_FILES:
-            lines.append(f"- … and {len(files) - LISTED_FILES} more in that folder")
-        if self.outcome.failed:
-            lines.append(f"Failed ({len(self.outcome.failed)}), the others were exported: " + listed(
-                [f"{display_text(label, NAME)}: {why}" for label, why in self.outcome.failed], LISTED_FAILURES, "; "))
+        shown = fit_rows([f"- {self._file_line(f)}" for f in files[:LISTED_FILES]], FILES_BUDGET)
+        lines += shown
+        if len(files) > len(shown):
+            lines.append(f"- … and {len(files) - len(shown)} more in that folder")
+        failed = self.outcome.failed
+        if failed:
+            reasons = fit_rows([f"{display_text(label, NAME)}: {why}" for label, why in failed[:LISTED_FAILURES]],
+                               FAILURES_BUDGET)
+            more = f"; … and {len(failed) - len(reasons)} more" if len(failed) > len(reasons) else ""
+            lines.append(f"Failed ({len(failed)}), the others were exported: " + "; ".join(reasons) + more)
         if stopped:
             left = self.total - self.done
             kept = "the files listed are kept" if self.after is None else f"no combined {self.fmt} was made"
@@ -126,17 +135,21 @@ class ExportJob(Job):
         renamed = self.destination.renamed
         if renamed:
             notes.append("Not overwritten (a file of that name existed): " + listed(
-                [f"'{display_text(a, NAME)}' written as '{display_text(b, NAME)}'" for a, b in renamed], 5, "; ") + ".")
+                [f"'{display_text(a, NOTE_NAME)}' written as '{display_text(b, NOTE_NAME)}'" for a, b in renamed],
+                NOTED, "; ") + ".")
         shortened = self.destination.shortened
         if shortened:
             notes.append("Shortened to keep the full path within Windows' 260 characters: " + listed(
-                [f"'{display_text(b, NAME)}'" for _, b in shortened], 5) + ".")
+                [f"'{display_text(b, NOTE_NAME)}'" for _, b in shortened], NOTED) + ".")
         return notes
 
 
 def _reason(exc: Exception) -> str:
+    """Why a piece failed: a tool's own words as they are, Revit's exception with its type."""
     text = str(exc).strip() or type(exc).__name__
-    return display_text(f"{type(exc).__name__}: {text}" if type(exc).__name__ not in text else text, REASON)
+    if isinstance(exc, ToolError) or type(exc).__name__ in text:
+        return display_text(text, REASON)
+    return display_text(f"{type(exc).__name__}: {text}", REASON)
 
 
 def _size(count: int) -> str:

@@ -221,8 +221,9 @@ def test_the_model_to_ifc_loads_back_with_the_same_counts(sample, version, tmp_p
     assert ifcopenshell.open(str(tmp_path / "model.ifc")).schema == ("IFC4" if version == IFCVersion.IFC4 else "IFC2X3")
 
 
-def test_the_office_building_to_ifc_loads_back_with_the_same_counts(tmp_path):
-    doc = open_sample("Office_A_20110811")
+@pytest.mark.parametrize("sample", ["Office_A_20110811", "LargeBuilding"])
+def test_the_other_samples_to_ifc_load_back_with_the_same_counts(sample, tmp_path):
+    doc = open_sample(sample)
     assert _export_ifc(doc, tmp_path) is True
     assert _counts(RevitHost().open(str(tmp_path / "model.ifc"))) == _counts(doc)
 

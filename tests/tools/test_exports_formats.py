@@ -58,7 +58,7 @@ def test_the_level_1_plan_to_dxf_has_its_walls_on_the_walls_layer(duplex, tmp_pa
 def test_a_setup_by_name_and_shared_coordinates_are_read_back(duplex, tmp_path):
     text = duplex.text("export_cad", {"format": "dxf", "views": ["Level 1", "Level 2"], "setup": "setup 1",
                                       "shared_coordinates": True, "folder": str(tmp_path)})
-    assert "the model's export setup 'setup 1'; shared coordinates" in text
+    assert "the model's export setup 'Setup 1'; shared coordinates" in text   # as the model spells it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["Floor Plan - Level 1.dxf", "Floor Plan - Level 2.dxf"]
 
 

@@ -73,8 +73,9 @@ def cad_options(ctx, args: ExportCadArgs):
     from Autodesk.Revit import DB
     kind = DB.DWGExportOptions if args.format == "dwg" else DB.DXFExportOptions
     if args.setup:
-        options = kind.GetPredefinedOptions(ctx.doc, _setup_named(ctx, args.setup))
-        source = f"the model's export setup '{display_text(args.setup, SETUP_NAME)}'"
+        setup = _setup_named(ctx, args.setup)
+        options = kind.GetPredefinedOptions(ctx.doc, setup)
+        source = f"the model's export setup '{display_text(setup, SETUP_NAME)}'"
     else:
         options = kind()
         source = "Revit's default export options (no setup given)"

@@ -31,7 +31,7 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
             break                                   # the rest are answered "cancelled" by the step
         sent.update(call_id for call_id, _ in batch)
         try:
-            ran = _start(ctx.agent.revit)(step_name, batch)
+            ran = _runner(ctx.agent.revit, batch)(step_name, batch)
         except Exception as error:  # noqa: BLE001 - answer every call first, then fail the turn
             failure = error
             break
@@ -64,10 +64,12 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
     return failure
 
 
-def _start(host):
-    """How the host runs a batch whose jobs the agent drives (``start_batch``); a host without
-    jobs has ``execute_batch`` only."""
-    return getattr(host, "start_batch", None) or host.execute_batch
+def _runner(host, batch: Runnable):
+    """How the host runs ``batch``: a call that runs in steps with ``start_batch`` (its job left for
+    the agent to drive), where the host has it; every other batch with ``execute_batch``."""
+    if any(call.spec.runs_in_steps for _, call in batch):
+        return getattr(host, "start_batch", None) or host.execute_batch
+    return host.execute_batch
 
 
 def _batches(runnable: Runnable) -> list[Runnable]:

@@ -40,6 +40,12 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
                 if getattr(outcome, "job", None) is not None:
                     outcome = yield from _run_job(ctx, outcome)
                 outcomes.append(outcome)
+        except GeneratorExit:
+            # The consumer stopped listening at a progress event (the turn was closed): the job
+            # finishes as stopped, and what ran is recorded, as every result is, before the
+            # step's history is repaired.
+            _close(ctx, results, outcomes, ran)
+            raise
         except Exception as error:  # noqa: BLE001 - Revit stopped answering mid-job
             failure = error
             break
@@ -101,6 +107,20 @@ def _run_job(ctx: RunContext, outcome) -> Iterator:
         if run.failure is not None:
             break
     return host.finish_job(run, stopped)
+
+
+def _close(ctx: RunContext, results: StepResults, outcomes: list, ran) -> None:
+    """Record the outcomes known so far, a job left mid-way finished as stopped."""
+    done = {outcome.call_id for outcome in outcomes}
+    for outcome in ran:
+        if outcome.call_id not in done and getattr(outcome, "job", None) is not None:
+            try:
+                outcomes.append(ctx.agent.revit.finish_job(outcome.job, True))
+            except Exception:  # noqa: BLE001 - Revit gone: the history's repair says the call's fate is unknown
+                pass
+    by_call = {c.id: c for c in results.calls}
+    for outcome in outcomes:
+        results.record(by_call[outcome.call_id], outcome.content, "error" if outcome.is_error else "done")
 
 
 def missing_outcome(failure: Exception | None) -> str:

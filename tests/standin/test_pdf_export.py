@@ -151,3 +151,22 @@ def test_a_saved_set_lists_its_views_in_order_and_forgets_deleted_ones(doc, shee
         doc.Delete(a3.Id)
         t.Commit()
     assert [v.Id for v in saved.Views] == [a1.Id, plan.Id]
+
+
+def test_a_sheets_page_shows_its_title_block_and_its_viewports_views(duplex_rw, tmp_path):
+    """The title strip's number and name are on the page; the placed plan's walls are drawn (the
+    page with the duplex's Level 1 plan holds far more drawing than an empty sheet's)."""
+    doc = duplex_rw
+    block = next(b for b in FilteredElementCollector(doc).OfClass(FamilySymbol).OfCategory(BuiltInCategory.OST_TitleBlocks)
+                 if b.Name == "A1")
+    plan = next(v for v in FilteredElementCollector(doc).OfClass(ViewPlan) if v.Name == "Level 1" and not v.IsTemplate)
+    with Transaction(doc, "sheets") as t:
+        t.Start()
+        full, empty = ViewSheet.Create(doc, block.Id), ViewSheet.Create(doc, block.Id)
+        full.Name = "Ground floor"
+        Viewport.Create(doc, full.Id, plan.Id, XYZ(1.2, 1.0, 0.0))
+        t.Commit()
+    doc.Export(str(tmp_path), _ids(full, empty), _options("Both"))
+    first, second = pypdf.PdfReader(tmp_path / "Both.pdf").pages
+    assert full.SheetNumber in first.extract_text() and "Ground floor" in first.extract_text()
+    assert len(first.get_contents().get_data()) > 5 * len(second.get_contents().get_data())

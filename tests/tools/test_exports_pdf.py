@@ -98,6 +98,8 @@ def test_sheets_by_number_range_in_number_order(revit, tmp_path):
     assert "No sheet is numbered in the range 'B101-B105'" in error and "A101 - Plans" in error
     error = revit.error("export_pdf", {"sheets": ["A999"], "folder": str(tmp_path)})
     assert "A999" in error and "A101 - Plans" in error
+    error = revit.error("export_pdf", {"sheets": ["A-Z"], "folder": str(tmp_path)})   # not a range: a name
+    assert "No sheet numbered or named 'A-Z'" in error
 
 
 def test_a_saved_view_sheet_set_is_exported_in_its_order(revit, tmp_path):

@@ -113,3 +113,23 @@ def test_mcp_clients_get_a_progress_notification_per_sheet(box, tmp_path):
     assert not result.is_error, result.text
     assert [s for s in said if s.startswith("export_pdf")] == [
         "export_pdf 1/3: A101 - Sheet 1", "export_pdf 2/3: A102 - Sheet 2", "export_pdf 3/3: A103 - Sheet 3"]
+
+
+def test_a_turn_closed_at_a_progress_event_keeps_the_exports_result_in_the_history(box, tmp_path):
+    """The pane closes the turn (stops reading its events) while the card shows the second sheet:
+    the export finishes as stopped, and the conversation keeps what it wrote, not "Not run"."""
+    model = ScriptedModel.from_turns([[
+        {"tool_calls": [{"id": "e", "name": "export_pdf",
+                         "arguments": {"sheets": ["all"], "combine": False, "folder": str(tmp_path)}}]},
+        {"text": "Exported."}]])
+    agent = box.agent(model, policy=ApprovalPolicy("never"))
+    turn = agent.run_turn("Export every sheet, one file each.")
+    for event in turn:
+        if isinstance(event, ev.ToolProgress) and event.done == 1:
+            break
+    turn.close()
+    [result] = [part for message in agent.session.history if message.role == "user"
+                for part in message.tool_results]
+    assert result.call_id == "e" and not result.is_error, result.content
+    assert "Stopped by the user after 1 of " in result.content and "A101 - Sheet 1.pdf" in result.content
+    assert [p.name for p in tmp_path.glob("*.pdf")] == ["A101 - Sheet 1.pdf"]

@@ -47,3 +47,19 @@ def test_the_terminal_prints_each_piece_under_the_calls_card():
     printer.on_event(_progress(0, 2, "1/2: A101 - Plans"))
     printer.on_event(_progress(1, 2, "2/2: A102 - Sections"))
     assert out.getvalue().splitlines()[-2:] == ["  │  1/2: A101 - Plans", "  │  2/2: A102 - Sections"]
+
+
+def test_an_mcp_clients_call_asked_in_the_pane_shows_its_progress_on_its_card():
+    import threading
+    from paracore.agent import ApprovalRequest
+    state = ChatState()
+    request = ApprovalRequest("mcp_1", "export_pdf", {"sheets": ["all"]}, "Export every sheet to PDF")
+    thread = threading.Thread(target=lambda: state.ask_outside(request, "Cursor", 10.0))
+    thread.start()
+    assert state.outside_gate.wait_for_request(5) is not None
+    assert state.resolve_approval("mcp_1", "approve")
+    thread.join(5)
+    state.outside_progress(ev.ToolProgress(call_id="mcp_1", name="export_pdf", done=0, total=2, text="1/2: A101"))
+    state.outside_progress(ev.ToolProgress(call_id="chat_9", name="export_pdf", done=0, total=2, text="not ours"))
+    assert state.snapshot().card("mcp_1").progress == "1/2: A101"
+    assert state.snapshot().card("chat_9") is None

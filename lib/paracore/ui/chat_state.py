@@ -392,6 +392,12 @@ class ChatState:
             self.approvals.outside_decision(call_id)  # an answer that came too late is forgotten
         return answer
 
+    def outside_progress(self, event: ev.ToolProgress) -> None:
+        """The piece a long call asked with ``ask_outside`` is on (an export's sheet), on its card."""
+        changed = self.timeline.outside_progress(event)
+        if changed:
+            self._publish(changed)
+
     def outside_finished(self, event: ev.ToolCallFinished) -> None:
         """The result of a call asked with ``ask_outside`` (any other call is ignored)."""
         changed = self.timeline.outside_finished(event, self.approvals.outside_decision(event.call_id))

@@ -271,6 +271,11 @@ class Timeline:
                 arguments=freeze(request.arguments), arguments_json=pretty(request.arguments),
                 approval="pending", approval_description=request.description))
 
+    def outside_progress(self, event: ev.ToolProgress) -> Changed:
+        """The progress of an ``outside_card`` call (any other call is ignored)."""
+        with self._lock:
+            return self.call_progress(event) if event.call_id in self._outside else set()
+
     def outside_finished(self, event: ev.ToolCallFinished, decided: str | None) -> Changed:
         """The result of an ``outside_card`` call (any other call is ignored)."""
         with self._lock:

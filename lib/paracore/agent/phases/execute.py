@@ -31,7 +31,7 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
             break                                   # the rest are answered "cancelled" by the step
         sent.update(call_id for call_id, _ in batch)
         try:
-            ran = _start(ctx.agent.revit)(step_name, batch)
+            ran = _runner(ctx.agent.revit, batch)(step_name, batch)
         except Exception as error:  # noqa: BLE001 - answer every call first, then fail the turn
             failure = error
             break
@@ -40,6 +40,12 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
                 if getattr(outcome, "job", None) is not None:
                     outcome = yield from _run_job(ctx, outcome)
                 outcomes.append(outcome)
+        except GeneratorExit:
+            # The consumer stopped listening at a progress event (the turn was closed): the job
+            # finishes as stopped, and what ran is recorded, as every result is, before the
+            # step's history is repaired.
+            _close(ctx, results, outcomes, ran)
+            raise
         except Exception as error:  # noqa: BLE001 - Revit stopped answering mid-job
             failure = error
             break
@@ -64,10 +70,12 @@ def run_batch(ctx: RunContext, step_name: str, results: StepResults, runnable: R
     return failure
 
 
-def _start(host):
-    """How the host runs a batch whose jobs the agent drives (``start_batch``); a host without
-    jobs has ``execute_batch`` only."""
-    return getattr(host, "start_batch", None) or host.execute_batch
+def _runner(host, batch: Runnable):
+    """How the host runs ``batch``: a call that runs in steps with ``start_batch`` (its job left for
+    the agent to drive), where the host has it; every other batch with ``execute_batch``."""
+    if any(call.spec.runs_in_steps for _, call in batch):
+        return getattr(host, "start_batch", None) or host.execute_batch
+    return host.execute_batch
 
 
 def _batches(runnable: Runnable) -> list[Runnable]:
@@ -99,6 +107,20 @@ def _run_job(ctx: RunContext, outcome) -> Iterator:
         if run.failure is not None:
             break
     return host.finish_job(run, stopped)
+
+
+def _close(ctx: RunContext, results: StepResults, outcomes: list, ran) -> None:
+    """Record the outcomes known so far, a job left mid-way finished as stopped."""
+    done = {outcome.call_id for outcome in outcomes}
+    for outcome in ran:
+        if outcome.call_id not in done and getattr(outcome, "job", None) is not None:
+            try:
+                outcomes.append(ctx.agent.revit.finish_job(outcome.job, True))
+            except Exception:  # noqa: BLE001 - Revit gone: the history's repair says the call's fate is unknown
+                pass
+    by_call = {c.id: c for c in results.calls}
+    for outcome in outcomes:
+        results.record(by_call[outcome.call_id], outcome.content, "error" if outcome.is_error else "done")
 
 
 def missing_outcome(failure: Exception | None) -> str:

@@ -98,9 +98,11 @@ def _sheets_named(ctx, names: list[str]) -> list:
 
 
 def _is_range(ctx, text: str) -> bool:
-    """ "A101-A105" is a range unless a sheet is numbered or named so."""
+    """ "A101-A105" (two numbers with one prefix) is a range unless a sheet is numbered or named so."""
     from Autodesk.Revit import DB
-    if not _RANGE.match(text):
+    match = _RANGE.match(text)
+    ends = [_NUMBERED.match(end) for end in match.groups()] if match else []
+    if not ends or None in ends or ends[0].group(1).casefold() != ends[1].group(1).casefold():
         return False
     for sheet in DB.FilteredElementCollector(ctx.doc).OfClass(DB.ViewSheet):
         if text.casefold() in (sheet.SheetNumber.casefold(), sheet.Name.casefold(),
@@ -111,11 +113,7 @@ def _is_range(ctx, text: str) -> bool:
 
 def _sheet_range(ctx, text: str) -> list:
     """The sheets numbered from the range's first to its last number: same prefix, number between."""
-    first, last = _RANGE.match(text).groups()
-    low, high = _NUMBERED.match(first), _NUMBERED.match(last)
-    if low is None or high is None or low.group(1).casefold() != high.group(1).casefold():
-        raise ToolError(f"'{display_text(text, NAME)}' is not a sheet-number range: give two numbers with the same "
-                        "prefix, such as 'A101-A105'.")
+    low, high = (_NUMBERED.match(end) for end in _RANGE.match(text).groups())
     prefix, start, end = low.group(1).casefold(), int(low.group(2)), int(high.group(2))
     if start > end:
         start, end = end, start

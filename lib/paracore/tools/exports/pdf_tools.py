@@ -22,7 +22,8 @@ hidden, as Revit's Export PDF dialog does by default. Every option is read back 
 
 Writes and approval: as export_schedule, export_pdf changes nothing in the model (writes=False:
 no transaction, no undo entry) and only ever creates new files (writes_files), so it does not ask
-for approval by default; "ask_all" asks for it as for every tool.
+for approval by default; "ask_all" asks for it as for every tool. In a workshared model nothing is
+borrowed: an export reads the model, whoever owns its elements.
 """
 from __future__ import annotations
 

@@ -142,4 +142,4 @@ def test_a_tool_that_declares_it_writes_files_is_no_read_only_tool_to_mcp():
     assert [info.name for info in tool_infos(registry, read_only=True)] == ["count_walls"]
     load_tools()
     assert {spec.name for spec in default_registry().specs() if spec.writes_files} == {
-        "export_parameters", "export_schedule", "export_pdf"}
+        "export_parameters", "export_schedule", "export_pdf", "export_cad", "export_model"}

@@ -8,6 +8,7 @@ repeated runs for every timing):
 - the query tools at 1k, 10k and 100k elements: the scaling curve (scaling.py);
 - the largest result of every tool on the grown duplex, each held to its bound (tool_bounds.py; the
   tests run the same scenarios at 10k);
+- exporting 20 sheets to PDF through the agent, a piece per sheet (exports.py);
 - the token economy of the seed-000 demo and of a 30-turn session (token_economy.py);
 - toolsets: definition tokens of the core and each toolset, and the 30-turn session switching
   toolsets (toolset_economy.py);
@@ -34,6 +35,7 @@ sys.path.insert(0, str(ROOT / "stubs"))
 sys.path.insert(0, str(ROOT / "lib"))
 
 import clr_boundary  # noqa: E402 - the stand-in must be on sys.path first
+import exports  # noqa: E402
 import image_tokens  # noqa: E402
 import loading  # noqa: E402
 import machine  # noqa: E402
@@ -67,6 +69,7 @@ def build_report(quick: bool) -> list[str]:
     report += scaling.scaling_section(sizes, 3 if quick else 7)
     report += preview_cost.preview_section(sizes, repeat)
     report += tool_bounds.bounds_section(sizes[-1])
+    report += exports.exports_section(repeat)
     report += pictures.render_section(sizes[-1:], repeat)
     report += spreadsheets.spreadsheet_section(sizes[-1], [5_000] if quick else [5_000, 50_000])
     report += token_economy.token_section()

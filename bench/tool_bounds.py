@@ -475,6 +475,48 @@ def rename_and_renumber_on_the_big_model(b: Bounds) -> None:
     b.call("place_views_on_sheet", {"sheet": "A202", "views": ["Level 1 - Plan", "Level 2 - Plan"]})
     b.call("renumber_viewports", {"sheet": "A202", "order": "top_to_bottom"})
     b.call("renumber_viewports", {"sheet": "No such sheet"}, error=True)
+def drawings_and_models_out_of_the_big_model(b: Bounds) -> None:
+    """export_cad of every sheet (more files than the result lists) and of many views the stand-in
+    cannot draw (each a failure, named within the bound); export_model of a level's elements; the
+    refusals (no DWG or Navisworks exporter here, an unknown setup). Files go to a folder of their
+    own, removed after: never beside the model."""
+    import shutil
+    many_sheets(b)
+    folder = tempfile.mkdtemp(prefix="paracore-bounds-exports-")
+    try:
+        b.call("export_cad", {"format": "dxf", "sheets": ["all"], "folder": folder})
+        b.call("export_cad", {"format": "dxf", "views": ["Level 1", *VIEW_NAMES[:40]], "folder": folder})
+        b.call("export_cad", {"format": "dxf", "views": ["Level 1"], "setup": LONG_TEXT[:200], "folder": folder},
+               error=True)                                              # lists the model's setups
+        b.call("export_cad", {"format": "dwg", "sheets": ["all"], "folder": folder}, error=True)
+        b.call("export_model", {"format": "ifc", "view": "Level 1", "folder": folder})
+        b.call("export_model", {"format": "nwc", "folder": folder}, error=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def exports_on_the_big_model(b: Bounds) -> None:
+    """export_pdf of 40 sheets with long names: one file each, again (every name taken: numbered),
+    with a quarter of them failing, combined; and refusals that list the sheets."""
+    from revit_standin import faults
+    many_sheets(b)
+    with tempfile.TemporaryDirectory(prefix="paracore-pdf-bounds-") as folder:
+        b.call("export_pdf", {"sheets": ["all"], "combine": False, "folder": folder})
+        failing = b.on_main(lambda doc: [s.Id.Value for s in _sheets(doc)][::4])
+        for value in failing:
+            faults.fail_export_of(b.sandbox.doc, value)
+        b.call("export_pdf", {"sheets": ["all"], "combine": False, "folder": folder})
+        b.call("export_pdf", {"sheets": ["all"], "folder": folder, "file_name": LONG_TEXT[:200]})
+        b.call("export_pdf", {"sheets": ["Z1-Z9"], "folder": folder}, error=True)
+        b.call("export_pdf", {"view_set": LONG_TEXT[:100], "folder": folder}, error=True)
+        b.call("export_pdf", {"views": VIEW_NAMES[:1], "name_pattern": "{" + LONG_TEXT[:60] + "}", "folder": folder},
+               error=True)
+    faults.clear()
+
+
+def _sheets(doc) -> list:
+    from Autodesk.Revit import DB
+    return list(DB.FilteredElementCollector(doc).OfClass(DB.ViewSheet))
 
 
 def rooms_on_the_big_model(b: Bounds) -> None:
@@ -716,11 +758,13 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     change_type_move_rotate_and_copy_every_wall, colour_isolate_and_box_every_wall, schedule_every_wall,
     view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model,
     rename_and_renumber_on_the_big_model, rooms_on_the_big_model,
+    drawings_and_models_out_of_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
     purge_after_deleting_every_wall_then_undo,
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
+    exports_on_the_big_model,
 ]
 
 

@@ -47,6 +47,17 @@ os.environ.setdefault("PARACORE_RETRY_DELAY_SCALE", "0")
 os.environ.setdefault("PARACORE_STANDIN_CACHE", str(ROOT / ".cache" / "standin"))
 
 
+@pytest.fixture(autouse=True)
+def _exports_stay_in_scratch(monkeypatch):
+    """Files an export tool writes where the test did not choose go to the scratch folder: never
+    beside the sample models (the clone's own, or ../shared/models, which other clones read), nor
+    into the user's Documents. A test of those defaults puts them back (tests/tools/test_exports_machinery.py)."""
+    from paracore.tools.exports import destination
+    from paracore.tools.framework import export_files
+    monkeypatch.setattr(destination, "_model_folder", lambda doc: None)
+    monkeypatch.setattr(export_files, "documents_folder", lambda: _SCRATCH / "Documents")
+
+
 def _read_each_sample_building_once() -> None:
     """The suite opens the samples thousands of times. In the test process a sample building
     (a file in the stand-in's model folders, unchanged since) is taken once from the stand-in's

@@ -314,24 +314,11 @@ def draw(view, path: str, *, pixel_size: int = 1024, fit_vertical: bool = False,
     """Draw ``view`` to the PNG ``path``: ``pixel_size`` pixels across (or down, ``fit_vertical``);
     or, with ``zoom_pixels_per_foot``, at that many pixels per foot of the model (bounded).
     ``highlight``: element ids drawn in ``highlight_color`` (the sandbox's working set)."""
-    kind = _kind(view)
-    if not kind or view.IsTemplate:
-        from Autodesk.Revit.DB._export import unexportable
-        raise NothingToDraw(unexportable(view) or f"'{view.Name}' cannot be drawn")
     frame = view._frame()
-    project = _projector(frame)
-    mark = (frozenset(int(getattr(i, "_value", i)) for i in highlight), highlight_color)
-    scene = {"plan": _plan, "section": _section, "3d": _three_d}[kind](view, project, mark)
-    crop = _crop(view, kind, project)
-    extent = crop if crop is not None and view.CropBoxActive else scene.extent()
-    if extent is None:
-        extent = (-10.0, -10.0, 10.0, 10.0)
-    if crop is not None and view.CropBoxVisible:
-        u0, v0, u1, v1 = crop
-        scene.lines.append(([(u0, v0), (u1, v0), (u1, v1), (u0, v1), (u0, v0)], EDGE, LINE_MM, 9))
+    scene, extent, cropped = view_scene(view, highlight, highlight_color)
     u0, v0, u1, v1 = extent
     span_u, span_v = max(u1 - u0, 1.0), max(v1 - v0, 1.0)
-    pad = MARGIN * max(span_u, span_v) if not (crop is not None and view.CropBoxActive) else 0.0
+    pad = MARGIN * max(span_u, span_v) if not cropped else 0.0
     span_u, span_v = span_u + 2 * pad, span_v + 2 * pad
     centre = ((u0 + u1) / 2, (v0 + v1) / 2)
     if zoom_pixels_per_foot is not None:
@@ -350,6 +337,27 @@ def draw(view, path: str, *, pixel_size: int = 1024, fit_vertical: bool = False,
               centre[0] + width * per_pixel / 2, centre[1] + height * per_pixel / 2)
     _render(scene, path, width, height, bounds, view.Scale)
     return Picture(path=path, width=width, height=height, bounds=bounds, frame=frame, drawn=scene.drawn)
+
+
+def view_scene(view, highlight=(), highlight_color=HIGHLIGHT):
+    """(the view's drawing in its own plane's feet, its extent (u0, v0, u1, v1), whether the extent
+    is the crop box): what ``draw`` renders, and a sheet's viewport shows (pdf_pages)."""
+    kind = _kind(view)
+    if not kind or view.IsTemplate:
+        from Autodesk.Revit.DB._export import unexportable
+        raise NothingToDraw(unexportable(view) or f"'{view.Name}' cannot be drawn")
+    project = _projector(view._frame())
+    mark = (frozenset(int(getattr(i, "_value", i)) for i in highlight), highlight_color)
+    scene = {"plan": _plan, "section": _section, "3d": _three_d}[kind](view, project, mark)
+    crop = _crop(view, kind, project)
+    cropped = crop is not None and view.CropBoxActive
+    extent = crop if cropped else scene.extent()
+    if extent is None:
+        extent = (-10.0, -10.0, 10.0, 10.0)
+    if crop is not None and view.CropBoxVisible:
+        u0, v0, u1, v1 = crop
+        scene.lines.append(([(u0, v0), (u1, v0), (u1, v1), (u0, v1), (u0, v0)], EDGE, LINE_MM, 9))
+    return scene, extent, cropped
 
 
 def export(view, path: str, options) -> Picture:
@@ -644,7 +652,6 @@ def _inside(point, box) -> bool:
 
 def _render(scene: _Scene, path: str, width: int, height: int, bounds, scale: int) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.collections import LineCollection, PolyCollection
     from matplotlib.figure import Figure
 
     u0, v0, u1, v1 = bounds
@@ -661,6 +668,16 @@ def _render(scene: _Scene, path: str, width: int, height: int, bounds, scale: in
     axes.set_xlim(u0, u1)
     axes.set_ylim(v0, v1)
     axes.set_facecolor(_mpl(BACKGROUND))
+    paint(axes, scene, weight, TEXT_MM * points_per_mm)
+    figure.savefig(path, dpi=DPI, format="png", facecolor=figure.get_facecolor(),
+                   metadata={"Software": None})
+    del figure
+
+
+def paint(axes, scene: _Scene, weight, text_points: float) -> None:
+    """The scene's polygons, lines and texts onto matplotlib ``axes``; ``weight(mm)`` is a line's
+    width in points, ``text_points`` the labels' size."""
+    from matplotlib.collections import LineCollection, PolyCollection
     for zorder in sorted({p[4] for p in scene.polygons}):
         group = [p for p in scene.polygons if p[4] == zorder]
         axes.add_collection(PolyCollection(
@@ -673,11 +690,7 @@ def _render(scene: _Scene, path: str, width: int, height: int, bounds, scale: in
         axes.add_collection(LineCollection([line[0] for line in group], zorder=zorder,
                                            colors=[_mpl(line[1]) for line in group],
                                            linewidths=[weight(line[2]) for line in group]))
-    text_points = TEXT_MM * points_per_mm
     if text_points >= 3:          # smaller than that, a label is a smudge: left out, as at a small scale
         for (u, v), text, colour in scene.texts:
             axes.text(u, v, text, fontsize=text_points, family="DejaVu Sans", color=_mpl(colour),
                       ha="center", va="center", zorder=8, clip_on=True, linespacing=1.1)
-    figure.savefig(path, dpi=DPI, format="png", facecolor=figure.get_facecolor(),
-                   metadata={"Software": None})
-    del figure

@@ -12,6 +12,10 @@ they read the value back.
 no DocumentChanged. The stand-in raises TransactionGroupRolledBack by default; Revit's
 documentation does not say whether it does ("raised whenever a Revit transaction is either
 committed, undone or redone"), so code must be right either way.
+
+``fail_export_of(doc, view_id)``: Document.Export does not export that view (a view Revit fails
+to print); it writes the others and returns False, as Autodesk documents ("False if exporting of
+any view fails, even if some views might have been exported successfully").
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ _pending: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _dialogs: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 _stored: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # document -> {name: how}
 _silent_rollbacks: "weakref.WeakSet" = weakref.WeakSet()                # documents
+_failing_exports: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # document -> {view id}
 
 
 def fail_next_commit(document, count: int = 1) -> None:
@@ -73,7 +78,16 @@ def group_rollback_raises_event(document) -> bool:
     return document not in _silent_rollbacks
 
 
+def fail_export_of(document, view_id: int) -> None:
+    _failing_exports.setdefault(document, set()).add(int(view_id))
+
+
+def export_fails(document, view_id: int) -> bool:
+    return int(view_id) in _failing_exports.get(document, ())
+
+
 def clear() -> None:
+    _failing_exports.clear()
     _pending.clear()
     _dialogs.clear()
     _stored.clear()

@@ -86,13 +86,16 @@ def new_document(application, title: str = "Project1", metric: bool = True):
 
 def add_site(document, position=(0.0, 0.0, 0.0, 0.0)) -> None:
     """The project location (shared coordinates at ``position``) and the two base points; and the
-    section view family type and the "<Solid fill>" drafting pattern every Revit template carries."""
+    section view family type, the "<Solid fill>" drafting pattern and the DWG/DXF export setup every
+    Revit template carries."""
+    from Autodesk.Revit.DB._cad_export import add_template_setup
     from Autodesk.Revit.DB._fill_patterns import add_solid_fill
     from Autodesk.Revit.DB._locations import add_site as add
     from Autodesk.Revit.DB._sections import add_section_type
     add(document, position)
     add_section_type(document)
     add_solid_fill(document)
+    add_template_setup(document)   # its DWG/DXF export setup
 
 
 def build_document(building: BuildingData, application):

@@ -16,6 +16,7 @@ ONE_OF_EACH = [
     ev.ApprovalRequested(call_id="c2", name="delete_elements", arguments={"ids": [1, 2]},
                          description="Delete 2 walls on Level 2"),
     ev.ApprovalResolved(call_id="c2", decision="always"),
+    ev.ToolProgress(call_id="c3", name="export_pdf", done=2, total=20, text="3/20: A103 - Sections", turn=0),
     ev.ToolCallFinished(call_id="c1", name="create_curved_wall", is_error=False, content="Created wall 1234.",
                         duration_ms=12.5, status="done"),
     ev.ToolCallFinished(call_id="c2", name="delete_elements", is_error=True, content="The user denied this call.",

@@ -1303,6 +1303,39 @@ def check_export_schedule(scratch):
     return f"{len(lines) - 1} rows; the scratch wall's Mark among them"
 
 
+@check("export_pdf")
+def check_export_pdf(scratch):
+    """Two scratch sheets exported one file each (named by the rule) and combined (two pages); each
+    page's size, when the file says it readably, is its sheet's (the title block's) size."""
+    import re
+    from pathlib import Path
+    from paracore.tools.exports.pdf_files import page_count
+    doc = scratch.doc
+    first = sheet(scratch, unused_sheet_number(doc))
+    second = sheet(scratch, unused_sheet_number(doc))
+    numbers = [first.SheetNumber, second.SheetNumber]
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        text = scratch.call("export_pdf", {"sheets": numbers, "combine": False, "folder": folder})
+        separate = sorted(os.listdir(folder))
+        scratch.call("export_pdf", {"sheets": numbers, "folder": folder, "file_name": "combined"})
+        combined = Path(folder, "combined.pdf")
+        pages = page_count(combined) if combined.is_file() else None
+        boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)", combined.read_bytes()) \
+            if combined.is_file() else []
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(separate == sorted(f"{n} - {PREFIX}.pdf" for n in numbers), f"one file per sheet wrote {separate}")
+    expect(combined.name == "combined.pdf" and pages in (2, None), f"the combined PDF has {pages} pages")
+    outline = first.Outline
+    width_mm, height_mm = ((outline.Max.U - outline.Min.U) * 304.8, (outline.Max.V - outline.Min.V) * 304.8)
+    sizes = [(float(w) / 72 * 25.4, float(h) / 72 * 25.4) for w, h in boxes]
+    expect(not sizes or all(abs(w - width_mm) < 2 and abs(h - height_mm) < 2 for w, h in sizes[:2]),
+           f"pages of {sizes[:2]} mm for sheets of {width_mm:.0f} x {height_mm:.0f} mm")
+    return (f"{len(separate)} files named by the rule; combined: {pages if pages is not None else 'unread'} pages; "
+            f"page sizes {'read' if sizes else 'not readable in the file'}; {text.splitlines()[0][:80]}")
+
+
 def exported_sheet(scratch, made, folder):
     """export_parameters of one scratch wall's Mark and Comments to an .xlsx in ``folder``: (path, sheet)."""
     import openpyxl
@@ -1465,3 +1498,67 @@ def check_use_toolset(scratch):
     content = scratch.call("use_toolset", {"name": "qa"})
     expect(scratch.session.toolsets_on == ["qa"], f"the session's toolsets are {scratch.session.toolsets_on}")
     return content.splitlines()[0][:90]
+
+
+@check("export_cad")
+def check_export_cad(scratch):
+    """Each format Revit has: a scratch plan with a scratch wall to DXF (its walls' layer in the file),
+    and to DWG; a format whose exporter is missing must be refused, with nothing written."""
+    wall(scratch)
+    plan = floor_plan(scratch)
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    done = []
+    try:
+        for fmt, available in (("dxf", DB.OptionalFunctionalityUtils.IsDXFExportAvailable()),
+                               ("dwg", DB.OptionalFunctionalityUtils.IsDWGExportAvailable())):
+            before = set(os.listdir(folder))
+            outcome = scratch.outcome("export_cad", {"format": fmt, "views": [str(id_value(plan.Id))],
+                                                     "folder": folder}, allow_error=not available)
+            written = sorted(set(os.listdir(folder)) - before)
+            if not available:
+                expect(outcome.is_error and "exporter" in outcome.content,
+                       f"{fmt} without its exporter: {outcome.content}")
+                expect(written == [], f"{fmt} without its exporter wrote {written}")
+                done.append(f"{fmt} refused (no exporter)")
+                continue
+            expect(len(written) == 1 and written[0].lower().endswith("." + fmt), f"{fmt} wrote {written}")
+            path = os.path.join(folder, written[0])
+            expect(os.path.getsize(path) > 0 and written[0] in outcome.content, f"{fmt}: {outcome.content}")
+            if fmt == "dxf":
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    expect("WALL" in handle.read().upper(), "the DXF names no wall layer")
+            done.append(f"{fmt} {os.path.getsize(path)} bytes")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return "; ".join(done)
+
+
+@check("export_model")
+def check_export_model(scratch):
+    """IFC of the scratch plan's elements (the scratch wall among the file's walls, the model
+    unchanged after), and NWC where Revit has the Navisworks exporter (refused, naming what to
+    install, where it has not)."""
+    wall(scratch)
+    plan = floor_plan(scratch)
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        scratch.call("export_model", {"format": "ifc", "view": str(id_value(plan.Id)), "file_name": "check",
+                                      "folder": folder})
+        path = os.path.join(folder, "check.ifc")
+        expect(os.path.isfile(path), f"no IFC file: {os.listdir(folder)}")
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            walls_in_file = handle.read().upper().count("=IFCWALL")
+        expect(walls_in_file >= 1, "the IFC file holds no wall")
+        expect(not scratch.doc.IsModifiable, "the IFC export left a transaction open")
+        available = DB.OptionalFunctionalityUtils.IsNavisworksExporterAvailable()
+        outcome = scratch.outcome("export_model", {"format": "nwc", "file_name": "check", "folder": folder},
+                                  allow_error=not available)
+        if available:
+            expect(os.path.isfile(os.path.join(folder, "check.nwc")), f"no NWC file: {outcome.content}")
+            nwc = "NWC written"
+        else:
+            expect(outcome.is_error and "NWC Export Utility" in outcome.content, f"NWC: {outcome.content}")
+            nwc = "NWC refused (no Navisworks exporter)"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return f"IFC with {walls_in_file} wall entities; {nwc}"

@@ -20,6 +20,8 @@ class CallOutcome:
     duration_ms: float
     working_set_change: Any = None   # the WorkingSetChange the call caused, if any
     images: tuple = ()               # ImageParts the result shows the model (capture_view)
+    job: Any = None                  # a job whose pieces the agent runs (tools/framework/jobs.py); its
+                                     # content is then a placeholder, replaced by finish_job's
 
 
 class RequestNotRun(Exception):
@@ -30,7 +32,10 @@ class RequestNotRun(Exception):
 
 class RevitSide(Protocol):
     """What the agent needs from Revit; implemented by paracore.hosts.revit.runtime (Revit or stand-in).
-    A host may also offer ``preview_call`` and ``describe_call`` (used by the approve phase)."""
+    A host may also offer ``preview_call`` and ``describe_call`` (used by the approve phase), and
+    ``start_batch`` (execute_batch leaving a tool's job to the caller), ``run_job_piece(run, index)`` and
+    ``finish_job(run, stopped) -> CallOutcome`` for the outcomes that carry a job (the execute phase;
+    tools/framework/jobs.py)."""
 
     def execute_batch(self, step_name: str, calls: list[tuple[str, PreparedCall]]) -> list[CallOutcome]: ...
 

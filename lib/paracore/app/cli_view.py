@@ -56,6 +56,9 @@ class ConversationPrinter:
     def _on_approval_resolved(self, event: ev.ApprovalResolved) -> None:
         self._write(f"  │  → {event.decision}")
 
+    def _on_tool_progress(self, event: ev.ToolProgress) -> None:
+        self._write(f"  │  {event.text}")    # a long call's piece (an export's sheet)
+
     def _on_tool_call_finished(self, event: ev.ToolCallFinished) -> None:
         mark = _STATUS_MARK.get(event.status, "?")
         content = event.content if len(event.content) <= 400 else event.content[:400] + "…"

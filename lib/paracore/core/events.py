@@ -13,7 +13,7 @@ A turn reads, in order:
 
 and every tool call the model asks for, run or not, reads:
 
-    ToolCallStarted  [ApprovalRequested  ApprovalResolved]  ToolCallFinished
+    ToolCallStarted  [ApprovalRequested  ApprovalResolved]  ToolProgress*  ToolCallFinished
 
 so the timeline can show the call at once and always sees it closed.
 
@@ -98,6 +98,18 @@ class ApprovalResolved(_Event):
     decision: Literal["approve", "deny", "always"]
     edits: dict[str, Any] | None = None
     """The values the user changed in the approval form, if any."""
+
+
+class ToolProgress(_Event):
+    """A long call (an export: tools/framework/jobs.py) is about to run its piece ``done + 1`` of
+    ``total``; ``text`` says which ("3/50: A103 - Sections")."""
+
+    kind: Literal["tool_progress"] = "tool_progress"
+    call_id: str
+    name: str
+    done: int
+    total: int
+    text: str
 
 
 class ToolCallFinished(_Event):
@@ -204,6 +216,7 @@ AgentEvent = Annotated[
         ToolCallStarted,
         ApprovalRequested,
         ApprovalResolved,
+        ToolProgress,
         ToolCallFinished,
         WorkingSetChanged,
         UsageReported,

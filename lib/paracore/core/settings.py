@@ -191,12 +191,15 @@ class Settings(_SettingsModel):
     """The firm's standards (markdown files, docs/STANDARDS.md), a network share in practice: they are
     added to the bundled ones, and one named like a bundled standard replaces it. None: the bundled
     standards only. A folder that cannot be read is reported (Settings, the Doctor), never fatal."""
+    export_folder: str | None = None
+    """Where the export tools (export_pdf, ...) write their files. None: beside the model (the folder of
+    its file), or the user's Documents folder for a model never saved (tools/exports/destination.py)."""
     mcp_listener: bool = True
     """Inside Revit, listen on loopback (127.0.0.1 and ::1, a random port, a per-session token in
     a file only this user can read) so that ``paracore mcp`` can forward MCP clients' tool calls
     to this Revit, through the same approvals and undo as the chat (docs/MCP.md). Read at startup."""
 
-    @field_validator("model", "base_url", "standards_folder", mode="before")
+    @field_validator("model", "base_url", "standards_folder", "export_folder", mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -90,6 +90,8 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
     Toolset("worksharing", "list the worksets, move elements to another workset",
             frozenset({"list_worksets", "move_to_workset"})),
+    Toolset("exports", "export sheets and views to files (PDF, DWG, DXF); the model to IFC or NWC",
+            frozenset({"export_pdf", "export_cad", "export_model"})),
     Toolset("materials", "a wall, floor, roof or ceiling type's layers (function, material, thickness, core); "
             "material takeoffs (area, volume)",
             frozenset({"get_type_layers", "material_takeoff"})),

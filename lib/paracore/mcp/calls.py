@@ -5,7 +5,7 @@ stand-in, ``local``) or inside Revit (``paracore.app.revit.mcp_listener``). Both
 The call's result comes back through the sink it is run with (``KeptResults``), never through the
 chat's history. The call is recorded in the trace of its MCP client (``source: mcp``, the client's
 name), like a chat turn: one ``turn_started`` (the call, as the client sent it), the tool's events,
-and one ``turn_finished``. Progress sentences go to the client while it waits (approval, Revit busy).
+and one ``turn_finished``. Progress sentences go to the client while it waits (approval, Revit busy, a long call's pieces).
 """
 from __future__ import annotations
 
@@ -78,6 +78,8 @@ def _say(progress: Progress | None, event, approval_place: str) -> None:
         progress(f"{approval_place}: {event.description.partition(chr(10))[0]}")  # the call; not its preview
     elif isinstance(event, ev.StatusChanged) and event.text == ev.STATUS_WAITING_FOR_REVIT:
         progress(RUNNING_IN_REVIT)
+    elif isinstance(event, ev.ToolProgress):
+        progress(f"{event.name} {event.text}")   # a long call's piece (an export's sheet)
 
 
 class Heartbeat:

@@ -243,6 +243,9 @@ class ChatState:
         return self.approvals.settle(event.call_id) | self.timeline.settle(event.call_id, event.decision,
                                                                            getattr(event, "edits", None))
 
+    def _on_tool_progress(self, event: ev.ToolProgress) -> Changed:
+        return self.timeline.call_progress(event)
+
     def _on_tool_call_finished(self, event: ev.ToolCallFinished) -> Changed:
         return self.timeline.call_finished(event) | self.approvals.settle(event.call_id)
 
@@ -388,6 +391,12 @@ class ChatState:
             self._publish(self.approvals.settle(call_id) | self.timeline.expire_outside(call_id, text))
             self.approvals.outside_decision(call_id)  # an answer that came too late is forgotten
         return answer
+
+    def outside_progress(self, event: ev.ToolProgress) -> None:
+        """The piece a long call asked with ``ask_outside`` is on (an export's sheet), on its card."""
+        changed = self.timeline.outside_progress(event)
+        if changed:
+            self._publish(changed)
 
     def outside_finished(self, event: ev.ToolCallFinished) -> None:
         """The result of a call asked with ``ask_outside`` (any other call is ignored)."""

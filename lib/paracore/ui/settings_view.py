@@ -29,7 +29,7 @@ XAML_NAMES: dict[str, tuple[str, ...]] = {
     SETTINGS_XAML: (
         "ProviderBox", "ModelBox", "ModelHint", "BaseUrlBox", "BaseUrlHint", "KeyBox", "RemoveKeyButton",
         "KeyStatus", "ApprovalBox", "ApprovalHint", "PinnedToolsetsBox", "PinnedToolsetsHint", "VisionBox",
-        "MessageText", "StandardsFolderBox", "StandardsHint", "StepsBox", "CheckButton", "SaveButton", "CancelButton",
+        "MessageText", "StandardsFolderBox", "StandardsHint", "ExportFolderBox", "StepsBox", "CheckButton", "SaveButton", "CancelButton",
     ),
 }
 
@@ -68,6 +68,8 @@ class FormValues:
     """Toolset names separated by commas, as typed (e.g. "views, schedules")."""
     standards_folder: str = ""
     """The firm's standards folder, as typed (empty: the bundled standards only)."""
+    export_folder: str = ""
+    """Where exports write, as typed (empty: beside the model, or Documents)."""
     vision: bool | None = None
     max_steps: str = "25"
     """Steps per turn (``limits.max_steps``), as typed."""
@@ -98,7 +100,8 @@ class SettingsForm:
         s = self.settings
         return FormValues(provider=s.provider, model=s.model or "", base_url=s.base_url or "",
                           approval_policy=s.approval_policy, pinned_toolsets=", ".join(s.pinned_toolsets),
-                          standards_folder=s.standards_folder or "", vision=s.vision,
+                          standards_folder=s.standards_folder or "", export_folder=s.export_folder or "",
+                          vision=s.vision,
                           max_steps=str(s.limits.max_steps))
 
     @staticmethod
@@ -162,7 +165,8 @@ class SettingsForm:
                                               base_url=values.base_url or None,
                                               approval_policy=values.approval_policy, vision=values.vision,
                                               pinned_toolsets=values.pinned_toolsets.replace(";", ",").split(","),
-                                              standards_folder=values.standards_folder or None, limits=limits)
+                                              standards_folder=values.standards_folder or None,
+                                              export_folder=values.export_folder or None, limits=limits)
         except ValueError as error:  # pydantic's ValidationError is a ValueError
             raise ValueError(_first_error(error)) from None
 
@@ -252,6 +256,7 @@ class SettingsDialog:
         ui.ApprovalBox.SelectedIndex = policies.index(values.approval_policy) if values.approval_policy in policies else 0
         ui.PinnedToolsetsBox.Text = values.pinned_toolsets
         ui.StandardsFolderBox.Text = values.standards_folder
+        ui.ExportFolderBox.Text = values.export_folder
         ui.VisionBox.SelectedIndex = [choice for choice, _ in VISION_CHOICES].index(values.vision)
         ui.StepsBox.Text = values.max_steps
         ui.KeyBox.Password = ""
@@ -267,6 +272,7 @@ class SettingsDialog:
                           approval_policy=APPROVAL_CHOICES[approval_index][0], api_key=ui.KeyBox.Password or "",
                           pinned_toolsets=(ui.PinnedToolsetsBox.Text or "").strip(),
                           standards_folder=(ui.StandardsFolderBox.Text or "").strip(),
+                          export_folder=(ui.ExportFolderBox.Text or "").strip(),
                           vision=VISION_CHOICES[max(0, int(ui.VisionBox.SelectedIndex))][0],
                           max_steps=(ui.StepsBox.Text or "").strip())
 

@@ -105,6 +105,8 @@ class ToolCard:
     arguments_expanded: bool = False
     result_expanded: bool = False
     """Starts expanded for an error, so the user sees what went wrong."""
+    progress: str = ""
+    """While a long call runs (an export): the piece it is on, "3/50: A103 - Sections"."""
     pictures: tuple[CardPicture, ...] = ()
     """What the tool showed the model: a thumbnail each in the card, a click opens it full size."""
     turn: int | None = None
@@ -227,6 +229,14 @@ class Timeline:
                 return set()
             return self._put(replace(card, approval=decision, approval_edits=frozen, rev=card.rev + 1))
 
+    def call_progress(self, event: ev.ToolProgress) -> Changed:
+        """A long call's card shows the piece it is on."""
+        with self._lock:
+            card = self._card(event.call_id)
+            if card is None or card.status != "running":
+                return set()
+            return self._put(replace(card, progress=event.text, rev=card.rev + 1))
+
     def call_finished(self, event: ev.ToolCallFinished, decided: str | None = None) -> Changed:
         """The card shows the result. A still pending approval was answered without its
         ``ApprovalResolved`` (a cancel: "deny"), or by ``decided`` when the caller knows it."""
@@ -260,6 +270,11 @@ class Timeline:
                 call_id=request.call_id, name=request.name, summary=f"{request.name} (from {who})",
                 arguments=freeze(request.arguments), arguments_json=pretty(request.arguments),
                 approval="pending", approval_description=request.description))
+
+    def outside_progress(self, event: ev.ToolProgress) -> Changed:
+        """The progress of an ``outside_card`` call (any other call is ignored)."""
+        with self._lock:
+            return self.call_progress(event) if event.call_id in self._outside else set()
 
     def outside_finished(self, event: ev.ToolCallFinished, decided: str | None) -> Changed:
         """The result of an ``outside_card`` call (any other call is ignored)."""

@@ -408,9 +408,11 @@ class CardItem:
         outcome = _APPROVAL_OUTCOMES.get(card.approval or "") if waiting is None else None
         ui.ApprovalOutcome.Text = outcome or ""
         ui.ApprovalOutcome.Visibility = visibility(bool(outcome))
-        ui.CardPreview.Text = card.result_preview
+        # While a long call runs, the line under the name says which piece it is on (an export's sheet).
+        shown = card.result_preview if card.result is not None else card.progress
+        ui.CardPreview.Text = shown
         ui.CardPreview.Foreground = brush("#FFC62828" if card.is_error else "#FF4A5561")
-        ui.CardPreview.Visibility = visibility(card.result is not None and bool(card.result_preview))
+        ui.CardPreview.Visibility = visibility(bool(shown))
         ui.ArgumentsBox.Text = card.arguments_json
         ui.ArgumentsExpander.IsExpanded = card.arguments_expanded
         ui.ResultExpander.Visibility = visibility(card.result is not None)

@@ -225,7 +225,11 @@ class _PaneCall:
         self.refusal: str | None = None
 
     def on_event(self, event) -> None:
-        if isinstance(event, ev.ToolCallFinished) and self.state is not None:
+        if self.state is None:
+            return
+        if isinstance(event, ev.ToolProgress):
+            self.state.outside_progress(event)
+        elif isinstance(event, ev.ToolCallFinished):
             self.state.outside_finished(event)
 
 

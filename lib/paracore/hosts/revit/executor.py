@@ -20,6 +20,11 @@ How a batch runs:
   content), else the tool's ``working_set_policy`` applies to the elements the tool created.
   Deleted elements always leave the working set. Then the tool's change is read back again
   (``ToolOutput.change``) for the result the model reads.
+- A tool that returns a ``Job`` (tools/framework/jobs.py: an export, a piece per sheet) has its
+  pieces run here one after the other, unless the caller drives them (``defer_jobs``: the agent,
+  through RevitRuntime.start_batch, runs each piece as a main-thread request of its own so that the pane
+  shows progress and Stop works between pieces). Its outcome then carries the ``JobRun``;
+  ``run_job_piece`` and ``finish_job`` are the requests the agent makes.
 """
 from __future__ import annotations
 
@@ -43,23 +48,26 @@ from paracore.revit.changes import ChangeRecorder
 from paracore.revit import links
 from paracore.revit.context import ToolContext, element_id, id_value
 from paracore.revit.user_elements import is_internal
+from paracore.tools.framework.jobs import Job, run_inline
 from paracore.tools.framework.registry import PreparedCall
 from paracore.tools.framework.results import ToolOutput
 
 log = logging.getLogger("paracore.executor")
 
-__all__ = ["CallOutcome", "run_batch", "describe_call", "describe_categories"]
+__all__ = ["CallOutcome", "JobRun", "run_batch", "run_job_piece", "finish_job", "describe_call",
+           "describe_categories"]
 
 
 
 def run_batch(uidoc, session: Session, step_name: str,
-              calls: Sequence[tuple[str, PreparedCall]]) -> list[CallOutcome]:
+              calls: Sequence[tuple[str, PreparedCall]], *, defer_jobs: bool = False) -> list[CallOutcome]:
     """Run ``calls`` ([(call_id, prepared call)]) in order; one outcome per call, same order.
 
     Main thread, API context only (inside the bridge's Execute). Never leaves a transaction or
-    a transaction group open.
+    a transaction group open. ``defer_jobs``: a job's pieces are left for the caller to run
+    (``run_job_piece``, ``finish_job``); its outcome carries the ``JobRun``.
     """
-    batch = _Batch(uidoc, session)
+    batch = _Batch(uidoc, session, defer_jobs)
     if not any(call.spec.writes for _, call in calls):
         return [batch.run(call_id, call) for call_id, call in calls]
     # In a workshared model: borrow what the step changes, before its group opens (ownership.py;
@@ -141,9 +149,56 @@ class _Ran:
     notes: list[str] = field(default_factory=list)      # dialogs answered, saves refused (StepGuard)
 
 
+@dataclass
+class JobRun:
+    """A tool's job whose pieces the caller runs (``run_job_piece``), then ``finish_job``."""
+
+    call_id: str
+    name: str
+    job: Job
+    ctx: ToolContext
+    started: float                    # perf_counter when the call started
+    failure: str | None = None        # a piece raised: the job ends with this error
+
+    @property
+    def total(self) -> int:
+        return self.job.total
+
+
+def run_job_piece(run: JobRun, index: int) -> None:
+    """Piece ``index`` of a deferred job (main thread). A piece that raises ends the job: the
+    driver reads ``run.failure`` and finishes."""
+    try:
+        run.job.run_piece(index)
+    except BaseException as exc:  # noqa: BLE001 - the model gets the error as the tool's result
+        run.failure = f"{run.job.labels[index]}: {describe_error(exc)}"
+    finally:
+        run.job.done = index + 1
+
+
+def finish_job(run: JobRun, stopped: bool) -> CallOutcome:
+    """The deferred job's outcome, from ``job.finish`` (main thread); ``stopped``: cancelled."""
+    if run.failure is not None:
+        content, is_error = (f"{run.name} stopped after {run.job.done} of {run.total}: {run.failure}. "
+                             "Files already written are kept."), True
+    else:
+        try:
+            content, is_error = _finished(run.ctx, run.job.finish(stopped)), False
+        except BaseException as exc:  # noqa: BLE001
+            content, is_error = describe_error(exc), True
+    duration_ms = (time.perf_counter() - run.started) * 1000.0
+    return CallOutcome(run.call_id, run.name, _bounded(content), is_error, duration_ms, None)
+
+
+def _finished(ctx: ToolContext, output) -> str:
+    output = output if isinstance(output, ToolOutput) else ToolOutput(content=output)
+    return _render(read_back_after_commit(ctx, output)) + _warnings_note(ctx.warnings)
+
+
 class _Batch:
-    def __init__(self, uidoc, session: Session) -> None:
+    def __init__(self, uidoc, session: Session, defer_jobs: bool = False) -> None:
         self.uidoc = uidoc
+        self.defer_jobs = defer_jobs
         self.doc = uidoc.Document
         self.session = session
         self.committed = False  # at least one tool transaction committed
@@ -180,6 +235,8 @@ class _Batch:
                           left_out=self.left_out.get(call_id))
         with _ChangeCollector(self.session.working_set) as changes:
             ran = self._write(ctx, call) if call.spec.writes else self._read(ctx, call)
+            if isinstance(ran.output, Job):
+                return self._job(call_id, call, ctx, ran.output, start)
             if ran.error is not None:
                 content, is_error = ran.error, True
             else:
@@ -188,6 +245,18 @@ class _Batch:
         content = _bounded(content) + "".join(f"\n{note}" for note in ran.notes)
         images = tuple(ran.output.images) if isinstance(ran.output, ToolOutput) and not is_error else ()
         return CallOutcome(call_id, call.name, content, is_error, duration_ms, changes.merged(), images)
+
+    def _job(self, call_id: str, call: PreparedCall, ctx: ToolContext, job: Job, start: float) -> CallOutcome:
+        """A tool returned a job: handed to the caller (deferred), or run here piece after piece."""
+        run = JobRun(call_id, call.name, job, ctx, start)
+        if self.defer_jobs and call.spec.runs_in_steps and not call.spec.writes and job.total:
+            return CallOutcome(call_id, call.name, f"{call.name}: {job.total} to do", False, 0.0, None, job=run)
+        try:
+            content, is_error = _finished(ctx, run_inline(job)), False
+        except BaseException as exc:  # noqa: BLE001
+            content, is_error = describe_error(exc), True
+        duration_ms = (time.perf_counter() - start) * 1000.0
+        return CallOutcome(call_id, call.name, _bounded(content), is_error, duration_ms, None)
 
     # -- running the tool body -------------------------------------------------------------------
 

@@ -33,12 +33,29 @@ class RevitRuntime:
         self.timeout = timeout
 
     def execute_batch(self, step_name: str, calls):
+        """The calls' outcomes, a tool's job (tools/framework/jobs.py) run to its end in the same request."""
+        return self._batch(step_name, calls, defer_jobs=False)
+
+    def start_batch(self, step_name: str, calls):
+        """As execute_batch, but a tool's job is left for the caller to run a piece per request
+        (``run_job_piece``, ``finish_job``): the agent's execute phase, which shows the progress."""
+        return self._batch(step_name, calls, defer_jobs=True)
+
+    def _batch(self, step_name: str, calls, defer_jobs: bool):
         def run():
             uidoc, refusal = self._session_uidoc()
             if refusal is not None:
                 return [CallOutcome(call_id, call.name, refusal, True, 0.0) for call_id, call in calls]
-            return executor.run_batch(uidoc, self.session, step_name, calls)
+            return executor.run_batch(uidoc, self.session, step_name, calls, defer_jobs=defer_jobs)
         return self.bridge.call(run, timeout=self.timeout)
+
+    def run_job_piece(self, run, index: int) -> None:
+        """One piece of a tool's job, as a main-thread request of its own (tools/framework/jobs.py):
+        between two pieces Revit draws the pane and the Stop button works."""
+        self.bridge.call(lambda: executor.run_job_piece(run, index), timeout=self.timeout)
+
+    def finish_job(self, run, stopped: bool):
+        return self.bridge.call(lambda: executor.finish_job(run, stopped), timeout=self.timeout)
 
     def describe_call(self, call) -> str | None:
         def describe():

@@ -98,6 +98,10 @@ class ToolSpec:
     # The tool changes no model but writes a file (an export): no read-only tool to MCP clients,
     # which may run those without asking, and left out of `paracore mcp --read-only` (docs/MCP.md).
     writes_files: bool = False
+    # The tool may return a tools.framework.jobs.Job: its pieces run one main-thread request each,
+    # with progress and a cancel check between them; the agent runs the call in a batch of its own.
+    # Only for a tool that changes nothing in the model (writes=False): an export.
+    runs_in_steps: bool = False
 
     def changes_element_ids(self, args: BaseModel) -> bool:
         return self.writes and self.takes_element_ids and (self.changes is None or bool(self.changes(args)))
@@ -185,6 +189,7 @@ def make_spec(
     changes: Callable[[BaseModel], bool] | None = None,
     takes_along_hosted: bool = False,
     writes_files: bool = False,
+    runs_in_steps: bool = False,
 ) -> ToolSpec:
     """Build a ToolSpec from a tool function; TypeError/ValueError explain a bad declaration.
 
@@ -207,6 +212,9 @@ def make_spec(
                         f"has no '{ELEMENT_IDS}' field")
     # A required element_ids field (no default) also means the tool cannot run without ids.
     needs_ids = needs_element_ids or (takes_ids and args_model.model_fields[ELEMENT_IDS].is_required())
+    if runs_in_steps and writes:
+        raise ValueError(f"tool {name}: runs_in_steps is for a tool that changes nothing in the model "
+                         "(its pieces run outside the step's transaction group); drop writes=True")
     try:
         parameters = strict_schema(args_model)
     except TypeError as exc:
@@ -217,7 +225,8 @@ def make_spec(
                     needs_element_ids=needs_ids, parameters=parameters, describe=describe,
                     runs_scripts=bool(runs_scripts), previewable=bool(previewable),
                     takes_linked=LINKED_IDS in args_model.model_fields, targets=targets, changes=changes,
-                    takes_along_hosted=bool(takes_along_hosted), writes_files=bool(writes_files))
+                    takes_along_hosted=bool(takes_along_hosted), writes_files=bool(writes_files),
+                    runs_in_steps=bool(runs_in_steps))
 
 
 def _args_model(function: Callable, name: str) -> type[BaseModel]:
@@ -420,6 +429,7 @@ def tool(
     changes: Callable[[BaseModel], bool] | None = None,
     takes_along_hosted: bool = False,
     writes_files: bool = False,
+    runs_in_steps: bool = False,
 ) -> Callable:
     """Declare a tool: `@tool` or `@tool(writes=True, ...)` on `def fn(ctx, args: ArgsModel)`.
 
@@ -435,4 +445,5 @@ def tool(
                        working_set_policy=working_set_policy, name=name,
                        needs_element_ids=needs_element_ids, describe=describe, runs_scripts=runs_scripts,
                        previewable=previewable, targets=targets, changes=changes,
-                       takes_along_hosted=takes_along_hosted, writes_files=writes_files)
+                       takes_along_hosted=takes_along_hosted, writes_files=writes_files,
+                       runs_in_steps=runs_in_steps)

@@ -42,6 +42,14 @@ from ._worksharing import (CheckoutStatus, ModelUpdatesStatus, RelinquishedItems
 from ._enums import ElementTypeGroup
 from ._enums import ExportRange, FitDirectionType, ImageFileType, ImageResolution, ZoomFitType
 from ._export import ImageExportOptions
+from ._pdf_export import (ColorDepthType, ExportPaperFormat, PageOrientationType, PaperPlacementType, PDFExportOptions,
+                          PDFExportQualityType, RasterQualityType, ZoomType)
+from ._view_sheet_sets import ViewSet, ViewSheetSet
+from ._cad_export import (ACADExportOptions, ACADVersion, BaseExportOptions, DWGExportOptions, DXFExportOptions,
+                          ExportDWGSettings, ExportUnit)
+from ._ifc_export import IFCExportOptions, IFCVersion
+from ._navisworks_export import NavisworksCoordinates, NavisworksExportOptions, NavisworksExportScope
+from ._optional_functionality import OptionalFunctionalityUtils
 from ._enums import ViewDetailLevel, ViewDuplicateOption
 from ._transform_utils import ElementTransformUtils
 from ._outlines import UV, BoundingBoxUV, Outline
@@ -117,6 +125,9 @@ __all__ = [
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
     # pictures of views (Document.ExportImage)
     "ImageExportOptions", "ExportRange", "ZoomFitType", "FitDirectionType", "ImageFileType", "ImageResolution",
+    # PDF export (Document.Export with PDFExportOptions) and saved view/sheet sets
+    "PDFExportOptions", "ExportPaperFormat", "ColorDepthType", "RasterQualityType", "PDFExportQualityType", "ZoomType",
+    "PaperPlacementType", "PageOrientationType", "ViewSheetSet", "ViewSet",
     # sheets
     # annotations: tags, text notes, dimensions
     "IndependentTag", "TagOrientation", "Reference", "ReferenceArray", "TextNote", "TextNoteType", "Dimension",
@@ -125,6 +136,10 @@ __all__ = [
     "ViewSheet", "Viewport", "NamingUtils", "RevitLinkInstance", "RevitLinkType", "UV", "BoundingBoxUV", "Outline",
     # shared coordinates
     "ProjectLocation", "ProjectPosition", "BasePoint",
+    # DWG, DXF, IFC and NWC export (Document.Export) and Revit's optional exporters
+    "BaseExportOptions", "ACADExportOptions", "DWGExportOptions", "DXFExportOptions", "ExportDWGSettings",
+    "ExportUnit", "ACADVersion", "IFCExportOptions", "IFCVersion", "NavisworksExportOptions",
+    "NavisworksExportScope", "NavisworksCoordinates", "OptionalFunctionalityUtils",
 ]
 
 

@@ -207,6 +207,25 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         from ._export import export_image
         export_image(self, options)
 
+    def Export(self, folder, *arguments):  # noqa: N802
+        """Document.Export's overloads, told apart by their options (the last argument) as .NET picks
+        the overload: each format's module checks the arguments as Revit does and writes the file (or
+        refuses, as Revit does without that exporter). PDF (2022+): _pdf_export.py."""
+        from ._cad_export import ACADExportOptions, export_cad
+        from ._ifc_export import IFCExportOptions, export_ifc
+        from ._navisworks_export import NavisworksExportOptions, export_nwc
+        from ._pdf_export import PDFExportOptions, export_pdf
+        options = arguments[-1] if arguments else None
+        if len(arguments) == 2 and isinstance(options, PDFExportOptions):
+            return export_pdf(self, folder, *arguments)
+        if len(arguments) == 3 and isinstance(options, ACADExportOptions):
+            return export_cad(self, folder, *arguments)
+        if len(arguments) == 2 and isinstance(options, IFCExportOptions):
+            return export_ifc(self, folder, *arguments)
+        if len(arguments) == 2 and isinstance(options, NavisworksExportOptions):
+            return export_nwc(self, folder, *arguments)
+        raise _no_method_matches("Document.Export", (folder, *arguments))
+
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
         self._unregenerated.clear()

@@ -184,6 +184,9 @@ class ViewFamilyType(ElementType):
         return ViewFamily(self._state["view_family"])
 
 
+_NOT_PRINTABLE = ("ProjectBrowser", "SystemBrowser", "Internal", "Undefined")
+
+
 @api_class
 class View(Element):
     _PARAMS = _params.VIEW
@@ -195,6 +198,12 @@ class View(Element):
     @property
     def IsTemplate(self) -> bool:  # noqa: N802
         return bool(self._state.get("is_template", False))
+
+    @property
+    def CanBePrinted(self) -> bool:  # noqa: N802
+        """Revit: "Identifies if this view can be printed or exported" (View.CanBePrinted). The
+        stand-in's rule: not a template, nor one of Revit's own views (browsers, internal)."""
+        return not self.IsTemplate and self.ViewType.name not in _NOT_PRINTABLE
 
     @property
     def Name(self) -> str:  # noqa: N802

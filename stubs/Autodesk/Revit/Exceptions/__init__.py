@@ -13,7 +13,9 @@ __all__ = [
     "InvalidObjectException", "ModificationOutsideTransactionException",
     "ModificationForbiddenException", "OperationCanceledException", "FileNotFoundException",
     "IOException", "FileAccessException", "InternalException", "CentralModelException",
-    "CentralFileCommunicationException", "CentralModelContentionException",
+    "CentralFileCommunicationException", "CentralModelContentionException", "InvalidPathArgumentException",
+    # exports (Document.Export: DB/_cad_export.py, _ifc_export.py, _navisworks_export.py)
+    "OptionalFunctionalityNotAvailableException", "DirectoryNotFoundException",
 ]
 
 
@@ -32,6 +34,10 @@ class ArgumentException(ApplicationException):
 
 
 class ArgumentNullException(ArgumentException):
+    pass
+
+
+class InvalidPathArgumentException(ArgumentException):
     pass
 
 
@@ -89,3 +95,11 @@ class CentralModelContentionException(CentralModelException):
 
 class FileAccessException(IOException):
     """A path that could not be accessed (Document.ExportImage: a folder that cannot be written)."""
+
+
+class OptionalFunctionalityNotAvailableException(InvalidOperationException):
+    """An optional part of Revit (the DWG or Navisworks exporter) is not installed."""
+
+
+class DirectoryNotFoundException(IOException):
+    """A folder that does not exist (Document.Export to DWG/DXF)."""

@@ -145,12 +145,12 @@ def test_a_saved_set_lists_its_views_in_order_and_forgets_deleted_ones(doc, shee
         t.Commit()
     found = list(FilteredElementCollector(doc).OfClass(ViewSheetSet))
     assert [s.Name for s in found] == ["Issue"]
-    assert [v.Id for v in saved.Views] == [a3.Id, a1.Id, plan.Id] and saved.Views.Size == 3
+    assert [v.Id for v in saved.OrderedViewList] == [a3.Id, a1.Id, plan.Id] and saved.Views.Size == 3
     with Transaction(doc, "delete") as t:
         t.Start()
         doc.Delete(a3.Id)
         t.Commit()
-    assert [v.Id for v in saved.Views] == [a1.Id, plan.Id]
+    assert [v.Id for v in saved.OrderedViewList] == [a1.Id, plan.Id] and saved.Views.Size == 2
 
 
 def test_a_sheets_page_shows_its_title_block_and_its_viewports_views(duplex_rw, tmp_path):

@@ -72,6 +72,13 @@ def test_an_existing_file_is_kept_and_the_result_says_so(revit, tmp_path):
     assert "'A101 - Plans.pdf' written as 'A101 - Plans (2).pdf'" in text
 
 
+def test_a_name_ending_in_pdf_gets_one_pdf_extension(revit, tmp_path):
+    revit.text("export_pdf", {"sheets": ["A101"], "folder": str(tmp_path), "file_name": "Issue 2.PDF"})
+    revit.text("export_pdf", {"sheets": ["A103"], "combine": False, "folder": str(tmp_path),
+                              "name_pattern": "{Sheet Name}.pdf"})
+    assert sorted(p.name for p in tmp_path.glob("*")) == ["Issue 2.pdf", "Notes.pdf"]
+
+
 def test_a_reserved_windows_name_is_not_used(revit, tmp_path):
     revit.text("export_pdf", {"sheets": ["A103"], "combine": False, "folder": str(tmp_path),
                               "name_pattern": "{Sheet Name}"})
@@ -171,3 +178,13 @@ def test_a_sheet_with_an_unprintable_choice_is_refused_before_anything_is_writte
     error = revit.error("export_pdf", {"sheets": ["A101"], "folder": str(tmp_path / "missing" / "deep")})
     assert "does not exist" in error
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_schedule_gets_a_page_of_its_rows(revit, tmp_path):
+    from paracore.tools.schedules import schedule_tools  # noqa: F401 - registers
+    revit.text("create_schedule", {"category": "Doors", "name": "Door Schedule", "fields": ["Mark", "Level"]})
+    revit.text("export_pdf", {"views": ["Door Schedule"], "combine": False, "folder": str(tmp_path)})
+    [pdf] = list(tmp_path.glob("*.pdf"))
+    text = pypdf.PdfReader(pdf).pages[0].extract_text()
+    assert pdf.name == "Schedule - Door Schedule.pdf"
+    assert "Door Schedule" in text and "Mark | Level" in text and "Level 1" in text

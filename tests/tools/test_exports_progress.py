@@ -92,15 +92,17 @@ def test_a_cancelled_combined_export_makes_no_file_and_leaves_no_scratch(box, tm
 def test_calls_after_the_export_run_after_it(box, tmp_path):
     """A step [export, delete a sheet]: the export runs in a batch of its own, first, so the sheet is
     still there when it is exported."""
+    _run(box, [ToolCallPart(id="s", name="create_sheet", arguments={"number": "Z901", "name": "Scratch"})])
     sheet = box.on_main_thread(lambda: next(s.Id.Value for s in DB.FilteredElementCollector(box.doc)
-                                            .OfClass(DB.ViewSheet) if s.SheetNumber == "A104"))
+                                            .OfClass(DB.ViewSheet) if s.SheetNumber == "Z901"))
     events = _run(box, [
-        ToolCallPart(id="e", name="export_pdf", arguments={"sheets": ["A104"], "combine": False,
+        ToolCallPart(id="e", name="export_pdf", arguments={"sheets": ["Z901"], "combine": False,
                                                            "folder": str(tmp_path)}),
         ToolCallPart(id="d", name="delete_elements", arguments={"element_ids": [sheet]})])
     finished = {e.call_id: e for e in events if isinstance(e, ev.ToolCallFinished)}
     assert not finished["e"].is_error and not finished["d"].is_error, finished
-    assert [p.name for p in tmp_path.glob("*.pdf")] == ["A104 - Sheet 4.pdf"]
+    assert [p.name for p in tmp_path.glob("*.pdf")] == ["Z901 - Scratch.pdf"]
+    assert box.on_main_thread(lambda: box.doc.GetElement(DB.ElementId(sheet))) is None
     order = [e.call_id for e in events if isinstance(e, (ev.ToolProgress, ev.ToolCallFinished))]
     assert order.index("e") < order.index("d")
 
@@ -131,5 +133,5 @@ def test_a_turn_closed_at_a_progress_event_keeps_the_exports_result_in_the_histo
     [result] = [part for message in agent.session.history if message.role == "user"
                 for part in message.tool_results]
     assert result.call_id == "e" and not result.is_error, result.content
-    assert "Stopped by the user after 1 of " in result.content and "A101 - Sheet 1.pdf" in result.content
+    assert f"Stopped by the user after 1 of {SHEETS}" in result.content and "A101 - Sheet 1.pdf" in result.content
     assert [p.name for p in tmp_path.glob("*.pdf")] == ["A101 - Sheet 1.pdf"]

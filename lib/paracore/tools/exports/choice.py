@@ -8,8 +8,8 @@ where a range or "all" chose them, in the order given where they were named.
 
 What Revit can export: a sheet that is not a placeholder (a placeholder sheet has no paper), and
 a view that ``View.CanBePrinted`` (not a template nor a browser). The views of a saved set
-(``ViewSheetSet``: Revit's Print/Export "view/sheet sets") are its ``Views``, in the order that
-ViewSet gives them (Autodesk does not document one).
+(``ViewSheetSet``: Revit's Print/Export "view/sheet sets") are its ``OrderedViewList`` (2023+,
+"Ordered views."), in the set's order.
 
 Revit is imported inside the functions only, so this module imports without Revit.
 """
@@ -141,7 +141,7 @@ def _set_views(ctx, name: str) -> list:
                             "Name the sheets (sheets, e.g. ['A101-A105'] or ['all']) or the views instead.")
         raise ToolError(f"No view/sheet set named '{display_text(name, NAME)}'. Sets: "
                         f"{listed([display_text(s.Name, NAME) for s in sets], LISTED)}.")
-    views = [v for v in found.Views]
+    views = list(found.OrderedViewList)
     if not views:
         raise ToolError(f"The view/sheet set '{display_text(found.Name, NAME)}' is empty.")
     return views

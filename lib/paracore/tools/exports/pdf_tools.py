@@ -138,8 +138,7 @@ def _combined_job(ctx, args: ExportPdfArgs, views, target: Destination) -> Expor
     def combine(_files: list[Path]) -> list[Path]:
         if not exported:
             return []
-        stem = args.file_name or ctx.doc.Title or "Sheets"
-        path = target.claim(Path(stem).stem if stem.lower().endswith(".pdf") else stem, ".pdf")
+        path = target.claim(_without_pdf(args.file_name or ctx.doc.Title or "Sheets"), ".pdf")
         return [_export(ctx, exported, path, args)]
 
     pieces = [Piece(label(view), alone(view)) for view in views]
@@ -153,8 +152,17 @@ def _combined_job(ctx, args: ExportPdfArgs, views, target: Destination) -> Expor
 def _file_stem(ctx, view, pattern: str) -> str:
     """The pattern's fields filled from the view; a field the view lacks is left empty."""
     text = _TOKEN.sub(lambda m: _field(view, m.group(1).strip()) or "", pattern)
-    text = " ".join(text.split()).strip(" -_")
+    text = _without_pdf(" ".join(text.split())).strip(" -_")
     return safe_stem(text or file_label(view))
+
+
+def _without_pdf(name: str) -> str:
+    """A name without its ".pdf" (Revit appends one to FileName; whether it would append a second is
+    not documented, so the name never ends in one)."""
+    name = name.strip()
+    while name.lower().endswith(".pdf"):
+        name = name[:-4].rstrip()
+    return name
 
 
 def _field(view, name: str) -> str | None:

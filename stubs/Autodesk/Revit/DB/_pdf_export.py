@@ -22,6 +22,11 @@ Not documented, modelled so, and asked of Revit by tests/in_revit/behaviour_chec
 - without NamingRule set, a separate file is named "<Sheet Number> - <Sheet Name>" for a sheet and
   "<view type> - <view name>" for a view (ExportImage's names).
 
+Not modelled: "InvalidOperationException: ... Export is temporarily disabled. -or- Exporting is not
+allowed in the current application mode" and the background-export limits of 2027 (export_pdf
+names such a sheet as failed, with Revit's words); the naming rule's own members (GetNamingRule,
+SetNamingRule: export_pdf names its files itself).
+
 The pages are drawn by revit_standin.pdf_pages: a sheet at its title block's size with its
 viewports' views, a view at its scale; ``PaperFormat`` Default keeps the sheet's size.
 """

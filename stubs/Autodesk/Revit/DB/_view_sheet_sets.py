@@ -60,13 +60,22 @@ class ViewSheetSet(Element):
 
     @property
     def Views(self) -> ViewSet:  # noqa: N802
-        """The set's views that still exist, in the set's order."""
+        """The set's views that still exist (a ViewSet: its order is not documented)."""
         views = ViewSet()
-        for view_id in self._state["view_ids"]:
-            view = self._document._elements.get(view_id)
-            if view is not None and not view._deleted:
-                views.Insert(view)
+        for view in self._live_views():
+            views.Insert(view)
         return views
+
+    @property
+    def OrderedViewList(self):  # noqa: N802
+        """ "Ordered views." (2023+): the set's views that still exist, in the set's order."""
+        from System.Collections.Generic import List
+        from ._views import View
+        return List[View]._of(self._live_views())
+
+    def _live_views(self) -> list:
+        found = (self._document._elements.get(view_id) for view_id in self._state["view_ids"])
+        return [view for view in found if view is not None and not view._deleted]
 
 
 def save_view_sheet_set(document, name: str, views) -> ViewSheetSet:

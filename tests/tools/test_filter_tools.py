@@ -8,6 +8,7 @@ in the picture from its location."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -205,3 +206,30 @@ def test_an_unknown_filter_lists_the_filters_and_a_failed_apply_rolls_back(revit
     text = revit.error("apply_view_filter", {"filter": "Exterior walls", "views": ["Level 1"], "color": "red"})
     assert "refused by Revit" in text and "Nothing was changed" in text
     assert filter_state(revit, "Level 1", "Exterior walls") is None        # AddFilter rolled back too
+
+
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "filters_duplex.json"
+
+
+def test_the_filter_replay_turns_the_toolset_on_filters_the_exterior_walls_red_and_pictures_them(tmp_path, monkeypatch):
+    """tests/support/replays/filters_duplex.json through the agent: the filters toolset turned on, the
+    filter made and applied, the plan pictured (capture_view), the filters listed; the picture drawn
+    after the turn is red where the filter colours walls."""
+    from matplotlib.image import imread
+    from paracore.app.replay import run_replay
+    from paracore.app.replay_file import load_replay
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))
+    (tmp_path / "pictures").mkdir()
+    played = run_replay(load_replay(REPLAY), trace=False, pictures=tmp_path / "pictures")
+    assert [t.get("error") for t in played["turns"]] == [None, None, None]
+    results = [r for turn in played["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["use_toolset", "create_view_filter", "apply_view_filter", "use_toolset",
+                                            "activate_view", "capture_view", "list_view_filters"]
+    assert not any(r["is_error"] for r in results), results
+    assert "'Floor Plan: Level 1': not applied → visible, red (#FF0000) lines, solid fill" in results[2]["content"]
+    assert results[5]["content"].startswith("Picture of 'Floor Plan: Level 1'")
+    assert "applied to 1 view: 'Floor Plan: Level 1': visible, red (#FF0000) lines, solid fill" in results[6]["content"]
+    assert played["turns"][1]["picture_caption"] == "After turn 2: 'Level 1' (the working set is empty)"
+    pixels = (imread(played["turns"][1]["picture"])[:, :, :3] * 255).round()
+    red = ((pixels[:, :, 0] > 200) & (pixels[:, :, 1] < 70) & (pixels[:, :, 2] < 70)).sum()
+    assert red > 2000, red

@@ -153,6 +153,10 @@ def test_a_view_keeps_its_filters_in_order_with_their_visibility_and_overrides(d
     assert view.GetFilterVisibility(second.Id) is False
     _in_transaction(doc, lambda: view.RemoveFilter(second.Id))
     assert [f.Value for f in view.GetFilters()] == [first.Id.Value]
+    # SetFilterVisibility (and SetFilterOverrides) add a filter the view does not have yet
+    _in_transaction(doc, lambda: view.SetFilterVisibility(second.Id, False))
+    assert [f.Value for f in view.GetFilters()] == [first.Id.Value, second.Id.Value]
+    assert view.GetFilterVisibility(second.Id) is False and not view.GetFilterOverrides(second.Id).Halftone
 
 
 def test_line_weights_are_pens_1_to_16_and_invalid_pen_number_clears_them():

@@ -11,7 +11,8 @@ What the stand-in models (docs/REVIT_BEHAVIOUR.md, "View filters"):
   (built-in, shared and project parameters): Revit knows them from the category itself, so a
   category without elements here has none in the stand-in (a simplification);
 - a view keeps its filters in the order they were added, each with its visibility (True when
-  added) and overrides (none when added); a view whose template controls its V/G filters
+  added) and overrides (none when added); SetFilterOverrides and SetFilterVisibility add a filter
+  the view does not have yet; a view whose template controls its V/G filters
   (VIS_GRAPHICS_FILTERS among the template's parameters and not among its non-controlled ones)
   is drawn with the template's filters, and refuses changes to its own (InvalidOperationException;
   what Revit does then is not documented: behaviour_checks/view_filters.py asks);
@@ -299,14 +300,29 @@ class ViewFilters:
 
     def _check_applied(self, filterElementId: ElementId) -> tuple:  # noqa: N803
         self._check_filter_element(filterElementId)
+        self._check_overrides_allowed()
         row = self._filter_row(filterElementId)
         if row is None:
-            raise _argument("The filter is not applied to the view.", "filterElementId")
+            raise _argument("Filter is not applied to the view.", "filterElementId")
         return row
 
-    def _check_changeable(self) -> None:
+    def _row_or_added(self, filterElementId: ElementId) -> tuple:  # noqa: N803
+        """The filter's row; SetFilterOverrides and SetFilterVisibility add a filter not applied yet
+        ("If the filter is not currently applied to the view, this will add the filter")."""
+        self._check_filter_element(filterElementId)
+        self._check_changeable()
+        row = self._filter_row(filterElementId)
+        if row is None:
+            row = (filterElementId._value, True, None, True)
+            self._update_state(filters=self._filter_rows() + (row,))
+        return row
+
+    def _check_overrides_allowed(self) -> None:
         if not self.AreGraphicsOverridesAllowed():
             raise _invalid_operation("The view type does not support Visibility/Graphics Overriddes.")
+
+    def _check_changeable(self) -> None:
+        self._check_overrides_allowed()
         if self._filters_template() is not None:
             raise _invalid_operation("The view's template controls its filters (V/G Overrides Filters): change "
                                      "them in the template.")
@@ -332,6 +348,7 @@ class ViewFilters:
 
     def IsFilterApplied(self, filterElementId: ElementId) -> bool:  # noqa: N802, N803
         self._check_filter_element(filterElementId)
+        self._check_overrides_allowed()
         return self._filter_row(filterElementId) is not None
 
     def GetFilters(self):  # noqa: N802
@@ -342,8 +359,7 @@ class ViewFilters:
 
     def SetFilterOverrides(self, filterElementId: ElementId, overrides) -> None:  # noqa: N802, N803
         from ._views import OverrideGraphicSettings, _PATTERNS, _is_drafting_pattern
-        row = self._check_applied(filterElementId)
-        self._check_changeable()
+        row = self._row_or_added(filterElementId)
         for key in _PATTERNS:
             pattern_id = overrides._values.get(key)
             if pattern_id is not None and not _is_drafting_pattern(self._document, pattern_id):
@@ -357,8 +373,7 @@ class ViewFilters:
         return OverrideGraphicSettings(row[2]) if row[2] is not None else OverrideGraphicSettings()
 
     def SetFilterVisibility(self, filterElementId: ElementId, visibility: bool) -> None:  # noqa: N802, N803
-        row = self._check_applied(filterElementId)
-        self._check_changeable()
+        row = self._row_or_added(filterElementId)
         self._replace_row((row[0], bool(visibility), row[2], row[3]))
 
     def GetFilterVisibility(self, filterElementId: ElementId) -> bool:  # noqa: N802, N803

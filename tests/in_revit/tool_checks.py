@@ -862,7 +862,7 @@ def check_list_view_filters(scratch):
         plan.AddFilter(flt.Id)
         plan.SetFilterVisibility(flt.Id, False)
     content = scratch.call("list_view_filters", {"name_contains": flt.Name})
-    expect(f"'{flt.Name}'" in content and f"'Floor Plan: {plan.Name}': hidden" in content,
+    expect(f"'{flt.Name}'" in content and f"hidden on 'Floor Plan: {plan.Name}'" in content,
            f"the listing does not name the filter and its hidden use on '{plan.Name}': {content[:300]}")
     return content.splitlines()[1][:120]
 

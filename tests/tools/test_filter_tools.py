@@ -166,8 +166,9 @@ def test_apply_to_views_and_a_template_reads_back_and_shows_before_and_after(rev
     assert filter_state(revit, "Level 1", "Exterior walls")[0] is False
     listing = revit.text("list_view_filters", {})
     assert listing.startswith("1 view filter:\n- 'Exterior walls'")
-    assert "Walls where Function = 'Exterior' · applied to 2 views: 'Floor Plan: Level 1': hidden; " in listing
-    assert "'Floor Plan: Architectural Plan' (template): visible, blue (#0000FF) lines, line weight 6, halftone" in listing
+    assert "Walls where Function = 'Exterior' · applied to 2 views: hidden on 'Floor Plan: Level 1'; " in listing
+    assert "visible, blue (#0000FF) lines, line weight 6, halftone on 'Floor Plan: Architectural Plan' (template)" \
+        in listing
     removed = revit.text("remove_view_filter", {"filter": "Exterior walls", "views": ["Level 1"]})
     assert "'Floor Plan: Level 1': hidden → not applied" in removed
     assert filter_state(revit, "Level 1", "Exterior walls") is None
@@ -228,7 +229,7 @@ def test_the_filter_replay_turns_the_toolset_on_filters_the_exterior_walls_red_a
     assert not any(r["is_error"] for r in results), results
     assert "'Floor Plan: Level 1': not applied → visible, red (#FF0000) lines, solid fill" in results[2]["content"]
     assert results[5]["content"].startswith("Picture of 'Floor Plan: Level 1'")
-    assert "applied to 1 view: 'Floor Plan: Level 1': visible, red (#FF0000) lines, solid fill" in results[6]["content"]
+    assert "applied to 1 view: visible, red (#FF0000) lines, solid fill on 'Floor Plan: Level 1'" in results[6]["content"]
     assert played["turns"][1]["picture_caption"] == "After turn 2: 'Level 1' (the working set is empty)"
     pixels = (imread(played["turns"][1]["picture"])[:, :, :3] * 255).round()
     red = ((pixels[:, :, 0] > 200) & (pixels[:, :, 1] < 70) & (pixels[:, :, 2] < 70)).sum()

@@ -37,7 +37,9 @@ from paracore.tools.views.view_tools import COLOURS, parse_color
 PROHIBITED = "{}[]|;<>?`~"     # ParameterFilterElement.Create: "name cannot include prohibited characters"
 SHOWN_VIEWS = 8                 # views named per filter or in a result
 SHOWN_FILTERS = 25              # filters listed by list_view_filters...
-ROWS_BUDGET = 2500              # ...within this many characters
+ROWS_BUDGET = 1500              # ...within this many characters
+VIEWS_PER_ROW = 3               # views named per settings in a filter's row
+SETTINGS_PER_ROW = 3            # different settings named in a filter's row
 NAME_TEXT = 60
 
 FilterOp = Literal["=", "!=", "contains", "begins with", ">", ">=", "<", "<=", "has value", "has no value"]
@@ -424,11 +426,16 @@ def _filter_row(ctx, flt, applied: list) -> str:
     parameters = FilterParameters(ctx, [_bic(ctx, i) for i in categories])
     rules = describe_filter(ctx, parameters, flt.GetElementFilter())
     where = _categories_text(ctx, categories)
-    row = f"- '{_name(flt.Name)}' (id {ctx.id_value(flt.Id)}) · {where} where {display_text(rules, 160)}"
+    row = f"- '{_name(flt.Name)}' (id {ctx.id_value(flt.Id)}) · {display_text(where, 80)} where {display_text(rules, 160)}"
     if not applied:
         return row + " · applied to no view"
-    views = [f"{_label(v)}: {settings_text(visible, s)}" for v, visible, s in applied]
-    return row + f" · applied to {plural(len(applied), 'view')}: {listed(views, SHOWN_VIEWS, '; ')}"
+    groups: dict[str, list] = {}   # the same settings on many views are said once
+    for view, visible, settings in applied:
+        groups.setdefault(settings_text(visible, settings), []).append(_label(view))
+    shown = [f"{how} on {listed(labels, VIEWS_PER_ROW)}" for how, labels in list(groups.items())[:SETTINGS_PER_ROW]]
+    if len(groups) > SETTINGS_PER_ROW:
+        shown.append(f"other settings on {plural(sum(len(v) for v in list(groups.values())[SETTINGS_PER_ROW:]), 'view')}")
+    return row + f" · applied to {plural(len(applied), 'view')}: " + "; ".join(shown)
 
 
 def _bic(ctx, value: int):

@@ -247,3 +247,13 @@ def test_a_line_weight_override_draws_wider_edges(duplex_rw, tmp_path):
         return sum(map(_is_red, map(tuple, _pixels(picture.path).reshape(-1, 3))))
     _in_transaction(doc, lambda: view.AddFilter(flt.Id))
     assert red_pixels(12, "heavy.png") > 1.5 * red_pixels(1, "thin.png")
+
+
+def test_a_category_without_elements_can_be_filtered_on_its_kinds_parameters(doc):
+    """A new project has no walls yet: a filter on walls still tests Comments, Function and Length."""
+    walls = {p.Value for p in ParameterFilterUtilities.GetFilterableParametersInCommon(doc, _ids([ElementId(WALLS)]))}
+    assert {int(BuiltInParameter.FUNCTION_PARAM), int(BuiltInParameter.CURVE_ELEM_LENGTH),
+            int(BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)} <= walls
+    made = _create(doc, element_filter=ElementParameterFilter(ParameterFilterRuleFactory.CreateEqualsRule(
+        ElementId(BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS), "x")))
+    assert made.Name == "Exterior walls"

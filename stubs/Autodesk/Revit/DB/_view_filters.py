@@ -7,9 +7,10 @@ What the stand-in models (docs/REVIT_BEHAVIOUR.md, "View filters"):
   ({ } [ ] | ; < > ? ` ~) and one another filter has; categories that are not filterable; an
   element filter that is not an ElementParameterFilter or a logical combination of them; and a
   rule on a parameter that does not apply to every category (ArgumentException);
-- a category's filterable parameters are those its elements and their types have in this model
-  (built-in, shared and project parameters): Revit knows them from the category itself, so a
-  category without elements here has none in the stand-in (a simplification);
+- a category's filterable parameters are the built-in ones the stand-in gives its kind of element
+  and type (walls and wall types, doors and door types...; other categories: a family instance's
+  and type's), and the shared and project parameters its elements and types carry in this model
+  (Revit knows them from the category's definitions);
 - a view keeps its filters in the order they were added, each with its visibility (True when
   added) and overrides (none when added); SetFilterOverrides and SetFilterVisibility add a filter
   the view does not have yet; a view whose template controls its V/G filters
@@ -66,13 +67,28 @@ def filterable_categories() -> list[int]:
     return sorted(int(bic) for bic in CATEGORY_NAMES if bic not in _NOT_FILTERABLE)
 
 
+def _kind_parameters(category: int) -> tuple:
+    """The built-in parameter definitions the stand-in gives a category's elements and their types."""
+    from . import _params
+    C = BuiltInCategory
+    kinds = {
+        C.OST_Walls: (_params.WALL, _params.WALL_TYPE), C.OST_Doors: (_params.OPENING, _params.DOOR_TYPE),
+        C.OST_Windows: (_params.OPENING, _params.WINDOW_TYPE), C.OST_Floors: (_params.FLOOR, _params.FLOOR_TYPE),
+        C.OST_Roofs: (_params.ROOF, _params.TYPE_COMMON), C.OST_Ceilings: (_params.CEILING, _params.TYPE_COMMON),
+        C.OST_Rooms: (_params.ROOM,), C.OST_Stairs: (_params.FAMILY_INSTANCE, _params.STAIRS_TYPE),
+    }
+    return kinds.get(BuiltInCategory(category), (_params.FAMILY_INSTANCE, _params.FAMILY_TYPE))
+
+
 def _category_parameters(document, category: int) -> frozenset[int]:
-    """Ids of the parameters the category's elements and types have here (built-in, shared, project)."""
+    """Ids of the parameters a filter on the category can test: the built-in ones its kind of element
+    and type has in the stand-in, and those (shared, project) its elements and types carry here."""
     cache = document.__dict__.setdefault("_filterable_parameter_cache", {})
     found = cache.get(category)
     if found is not None and found[0] == document._version:
         return found[1]
     seen, ids = set(), set()
+    ids.update(int(d.bip) for definitions in _kind_parameters(category) for d in definitions if d.bip is not None)
     for element in document._elements_of_category(category):
         key = (id(element._base_definitions()), element._state.get("custom_params") or ())
         if key in seen:

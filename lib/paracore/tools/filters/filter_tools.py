@@ -151,11 +151,10 @@ def filters_template(ctx, view):
     template = ctx.doc.GetElement(view.ViewTemplateId)
     if template is None:
         return None
-    filters = ctx.element_id(int(DB.BuiltInParameter.VIS_GRAPHICS_FILTERS))
+    filters = int(DB.BuiltInParameter.VIS_GRAPHICS_FILTERS)     # a built-in parameter's id is its value
     controlled = {ctx.id_value(i) for i in template.GetTemplateParameterIds()}
     free = {ctx.id_value(i) for i in template.GetNonControlledTemplateParameterIds()}
-    value = ctx.id_value(filters)
-    return template if value in controlled and value not in free else None
+    return template if filters in controlled and filters not in free else None
 
 
 def _usable_views(ctx, views) -> tuple[list, str]:

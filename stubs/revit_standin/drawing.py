@@ -9,6 +9,8 @@ What a view shows is what Revit would print of it, simplified:
   base to their top (curtain walls in the colour of glass), the levels as lines; cropped to its box;
 - a 3D view: an isometric projection of walls (as faces, far ones first), floors and openings.
 Each honours the view: temporary hide/isolate, hidden categories (View.SetCategoryHidden),
+view filters (View.AddFilter...: an element a filter passes takes the filter's overrides, below its
+own; a filter with visibility off hides it; a line weight widens a plan's wall edges),
 element overrides (OverrideGraphicSettings, as color_elements sets them: an element the view cuts
 takes its cut line colour and cut pattern, one seen in projection its projection line colour and
 surface pattern; a pattern's colour shows only with a fill pattern set; halftone), and its scale:

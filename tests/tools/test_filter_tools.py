@@ -133,7 +133,7 @@ def test_create_refuses_names_revit_refuses_and_values_no_element_shows(revit):
 def test_conditions_combine_with_and_or_and_revit_reads_them_back(revit):
     text = revit.text("create_view_filter", {"name": "Long or interior", "categories": ["Walls"], "match": "any",
                                              "conditions": [{"parameter": "Length", "op": ">", "value": "5 m"},
-                                                            {"parameter": "Comments", "op": "has value"},
+                                                            {"parameter": "Comments", "op": "has value", "value": None},
                                                             {"parameter": "Type Name", "op": "begins with",
                                                              "value": "interior"}]})
     assert "Walls where Length > 5.00 m or Comments has a value or Type Name begins with 'interior'" in text
@@ -234,3 +234,26 @@ def test_the_filter_replay_turns_the_toolset_on_filters_the_exterior_walls_red_a
     pixels = (imread(played["turns"][1]["picture"])[:, :, :3] * 255).round()
     red = ((pixels[:, :, 0] > 200) & (pixels[:, :, 1] < 70) & (pixels[:, :, 2] < 70)).sum()
     assert red > 2000, red
+
+
+def test_a_reference_is_compared_by_the_name_of_what_it_refers_to(revit):
+    """Base Constraint = Level 1: the ids of the levels named so; != keeps the others."""
+    text = revit.text("create_view_filter", {"name": "On Level 1", "categories": ["Walls"], "conditions": [
+        {"parameter": "Base Constraint", "op": "=", "value": "level 1"}]})
+    assert "Walls where Base Constraint = 'Level 1'" in text
+    revit.text("create_view_filter", {"name": "Not on Level 1", "categories": ["Walls"], "conditions": [
+        {"parameter": "Base Constraint", "op": "!=", "value": "Level 1"}]})
+
+    def passing():
+        found = {f.Name: f for f in DB.FilteredElementCollector(revit.doc).OfClass(DB.ParameterFilterElement)}
+        walls = list(DB.FilteredElementCollector(revit.doc).OfClass(DB.Wall))
+        on = {w.Id.Value for w in walls if revit.doc.GetElement(
+            w.get_Parameter(DB.BuiltInParameter.WALL_BASE_CONSTRAINT).AsElementId()).Name == "Level 1"}
+        got = {name: {w.Id.Value for w in DB.FilteredElementCollector(revit.doc).OfClass(DB.Wall)
+                      .WherePasses(f.GetElementFilter())} for name, f in found.items()}
+        return on, {w.Id.Value for w in walls}, got
+    on, every, got = revit.call(passing)
+    assert on and got["On Level 1"] == on and got["Not on Level 1"] == every - on
+    error = revit.error("create_view_filter", {"name": "Upstairs", "categories": ["Walls"], "conditions": [
+        {"parameter": "Base Constraint", "op": "=", "value": "Level 9"}]})
+    assert "Values it shows: " in error and "'Level 1'" in error

@@ -53,8 +53,8 @@ class FilterCondition(BaseModel):
                                        "category of the filter must have it.")
     op: FilterOp
     value: Union[str, float, int, bool, None] = Field(
-        None, description="Text (case ignored), a number in project units or a length with its unit ('200 mm'), "
-                          "yes/no, or a name Revit shows ('Exterior', 'Level 1'). Null for has value/has no value.")
+        description="Text (case ignored), a number in project units or a length with its unit ('200 mm'), "
+                    "yes/no, or a name Revit shows ('Exterior', 'Level 1'). Null for has value/has no value.")
 
 
 class CreateViewFilterArgs(BaseModel):

@@ -752,6 +752,24 @@ def pictures_of_the_big_model(b: Bounds) -> None:
     b.call("capture_view", {"view": "x" * 5_000}, error=True)                    # no such view
 
 
+def view_filters_on_every_view(b: Bounds) -> None:
+    """Many filters with long names, one applied to 200 views and removed from them; a condition on a
+    parameter the categories cannot filter on (the valid ones listed); every page of the listing."""
+    for n in range(40):
+        b.call("create_view_filter", {"name": f"{LONG_TYPE[:80]} {n:03d}", "categories": ["Walls", "Doors", "Windows"],
+                                      "conditions": [{"parameter": "Comments", "op": "contains", "value": LONG_TEXT[:90]},
+                                                     {"parameter": "Mark", "op": "begins with", "value": f"W-{n}"}],
+                                      "match": "any"})
+    first = f"{LONG_TYPE[:80]} 000"
+    b.call("create_view_filter", {"name": "x", "categories": ["Walls", "Doors", "Windows", "Floors"],
+                                  "conditions": [{"parameter": "Length", "op": ">", "value": "1 m"}]}, error=True)
+    b.call("apply_view_filter", {"filter": first, "views": VIEW_NAMES, "color": "red", "line_weight": 9})
+    b.call("list_view_filters")
+    b.call("list_view_filters", {"offset": 10})
+    b.call("apply_view_filter", {"filter": "No such filter"}, error=True)                  # lists the filters
+    b.call("remove_view_filter", {"filter": first, "views": VIEW_NAMES})
+
+
 SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
@@ -765,6 +783,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
     exports_on_the_big_model,
+    view_filters_on_every_view,
 ]
 
 

@@ -9,6 +9,8 @@ What a view shows is what Revit would print of it, simplified:
   base to their top (curtain walls in the colour of glass), the levels as lines; cropped to its box;
 - a 3D view: an isometric projection of walls (as faces, far ones first), floors and openings.
 Each honours the view: temporary hide/isolate, hidden categories (View.SetCategoryHidden),
+view filters (View.AddFilter...: an element a filter passes takes the filter's overrides, below its
+own; a filter with visibility off hides it; a line weight widens a plan's wall edges),
 element overrides (OverrideGraphicSettings, as color_elements sets them: an element the view cuts
 takes its cut line colour and cut pattern, one seen in projection its projection line colour and
 surface pattern; a pattern's colour shows only with a fill pattern set; halftone), and its scale:
@@ -101,7 +103,69 @@ def _categories():
 
 def _visible(view) -> list:
     elements = view._document._elements
-    return [elements[i] for i in view._visible_ids()]
+    hidden = _view_graphics(view)[1]
+    return [elements[i] for i in view._visible_ids() if i not in hidden]
+
+
+# -- view filters: what they hide and the overrides they give ----------------------------------------------
+
+PEN_MM = (0.10, 0.18, 0.25, 0.35, 0.50, 0.70, 1.00, 1.40, 2.00, 2.50, 3.00, 3.50, 4.00, 4.50, 5.00, 6.00)
+_GRAPHICS_CACHE: dict = {}
+
+
+def _view_graphics(view) -> tuple[dict, frozenset]:
+    """({element id: the override values it is drawn with}, ids a filter with visibility off hides).
+
+    Per setting, an element's own overrides win over its filters' (Autodesk's "Element Visibility
+    Override Hierarchy": By Element above View Filters), and of its filters the first in the view's
+    order wins."""
+    passed, hidden = _filter_graphics(view)
+    own = view._state.get("overrides", {})
+    if not own:
+        return passed, hidden
+    merged = dict(passed)
+    for element_id, settings in own.items():   # read each time: a transaction changes them in place
+        merged[element_id] = {**passed.get(element_id, {}), **settings._values}
+    return merged, hidden
+
+
+def _filter_graphics(view) -> tuple[dict, frozenset]:
+    """What the view's filters give: computed once per view and version of the model (a change to
+    the view or to a filter element bumps the version)."""
+    key = (id(view._document), view._id)
+    stamp = (view._document._version, id(view._state))
+    found = _GRAPHICS_CACHE.get(key)
+    if found is not None and found[0] == stamp:
+        return found[1]
+    rows = view._shown_filter_rows()
+    merged, hidden = {}, set()
+    if rows:
+        elements = view._document._elements
+        for element_id in view._visible_ids():
+            element = elements[element_id]
+            values: dict = {}
+            for filter_element, visible, settings in rows:
+                if not filter_element._passes(element):
+                    continue
+                if not visible:
+                    hidden.add(element_id)
+                    break
+                if settings is not None:
+                    values = {**settings._values, **values}   # an earlier filter keeps its settings
+            if values:
+                merged[element_id] = values
+    result = (merged, frozenset(hidden))
+    _GRAPHICS_CACHE.clear()          # one view at a time is enough: a drawing reads one view
+    _GRAPHICS_CACHE[key] = (stamp, result)
+    return result
+
+
+def _line_mm(view, element_id, default_mm: float, cut: bool = False) -> float:
+    """The width on paper of an element's lines: its line weight override's pen (PEN_MM, the
+    stand-in's pen table, not a model's), else ``default_mm``."""
+    values = _view_graphics(view)[0].get(element_id)
+    pen = values.get("cut_line_weight" if cut else "projection_line_weight") if values else None
+    return PEN_MM[pen - 1] if pen else default_mm
 
 
 def _kind(view) -> str:
@@ -223,9 +287,8 @@ def _style(view, element_id, fill, edge, highlight, cut: bool = False) -> tuple:
     pattern set (any pattern is drawn as a solid fill, in its colour, black if none is set)."""
     if element_id in highlight[0]:
         return highlight[1], highlight[1]
-    settings = view._state.get("overrides", {}).get(element_id)
-    if settings is not None:
-        values = settings._values
+    values = _view_graphics(view)[0].get(element_id)
+    if values is not None:
         line_key, colour_key, pattern_key = (("cut_line_color", "cut_foreground_color", "cut_foreground_pattern_id")
                                              if cut else ("projection_line_color", "surface_foreground_color",
                                                           "surface_foreground_pattern_id"))
@@ -431,8 +494,10 @@ def _plan(view, project, highlight) -> _Scene:
     for wall in walls:
         width = float(wall.Width or 0.5)
         outline = _wall_outline(_curve_points(wall._state["location"]), width)
-        fill, edge = _style(view, wall._id, WALL_FILL, EDGE, highlight, cut=_cut_in_plan(view, wall))
-        scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, WALL_EDGE_MM, 3))
+        cut = _cut_in_plan(view, wall)
+        fill, edge = _style(view, wall._id, WALL_FILL, EDGE, highlight, cut=cut)
+        scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge,
+                               _line_mm(view, wall._id, WALL_EDGE_MM, cut), 3))
         scene.walls.add(wall._id)
         scene.drawn.append(wall._id)
     for wall in curtain_walls:

@@ -386,6 +386,25 @@ def test_applying_a_view_template_borrows_the_views_only_once_approved_and_leave
     assert "borrowed by maria" in result.content and "Level 2" in result.content, result.content
 
 
+def test_applying_a_view_filter_borrows_the_views_only_once_approved_and_leaves_out_a_colleagues(firm):
+    views = firm.box.on_main_thread(lambda: {v.Name: v.Id.Value for v in DB.FilteredElementCollector(firm.doc)
+                                              .OfClass(DB.ViewPlan) if not v.IsTemplate})
+    [created] = firm.say("create_view_filter", {"name": "Exterior walls", "categories": ["Walls"], "conditions": [
+        {"parameter": "Function", "op": "=", "value": "Exterior"}]})
+    assert not created.is_error, created.content
+    arguments = {"filter": "Exterior walls", "views": ["Level 1", "Level 2"], "color": "red"}
+    borrowed, [result] = firm.borrowed_by("apply_view_filter", arguments, "deny")
+    assert borrowed == set(), result.content
+    firm.box.on_main_thread(lambda: (central.colleague_borrows(firm.doc, "maria", [views["Level 2"]]),
+                                     firm.doc._learn_from_central()))
+    borrowed, [result] = firm.borrowed_by("apply_view_filter", arguments)
+    assert not result.is_error and borrowed == {views["Level 1"]}, result.content
+    assert "borrowed by maria" in result.content and "Level 2" in result.content, result.content
+    applied = firm.box.on_main_thread(lambda: {name: firm.doc.GetElement(DB.ElementId(value)).GetFilters().Count
+                                               for name, value in views.items() if name in ("Level 1", "Level 2")})
+    assert applied == {"Level 1": 1, "Level 2": 0}
+
+
 def test_dimensioning_a_colleagues_walls_with_free_ones_works_and_borrows_none_of_them(firm):
     import math
 

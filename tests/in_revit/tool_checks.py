@@ -790,6 +790,94 @@ def check_apply_view_template(scratch):
     return f"'{template.Name}' on a new plan of '{plan.GenLevel.Name}'"
 
 
+# --- view filters ----------------------------------------------------------------------------------------
+
+def _commented_wall(scratch):
+    """A scratch wall whose Comments say COMMENT, and the name Revit shows for Comments."""
+    made = wall(scratch)
+    set_text(scratch, [made], DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS, COMMENT)
+    return made, parameter_name(element(scratch, made), DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)
+
+
+def _filter_name(doc):
+    number = 1
+    while not DB.ParameterFilterElement.IsNameUnique(doc, f"{PREFIX} filter {number}"):
+        number += 1
+    return f"{PREFIX} filter {number}"
+
+
+def _comment_filter(scratch):
+    """A filter (made through the API, not the tools) of walls whose Comments equal COMMENT."""
+    rule = DB.ParameterFilterRuleFactory.CreateEqualsRule(
+        DB.ElementId(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS), COMMENT)
+    with transaction(scratch.doc, "Paracore check: a view filter"):
+        return DB.ParameterFilterElement.Create(
+            scratch.doc, _filter_name(scratch.doc), element_id_list([DB.ElementId(DB.BuiltInCategory.OST_Walls)]),
+            DB.ElementParameterFilter(rule))
+
+
+def _plain_plan(scratch):
+    """A new floor plan without a view template (a template may control its filters)."""
+    plan = floor_plan(scratch)
+    with transaction(scratch.doc, "Paracore check: no template"):
+        plan.ViewTemplateId = DB.ElementId.InvalidElementId
+    return plan
+
+
+@check("create_view_filter")
+def check_create_view_filter(scratch):
+    made, comments = _commented_wall(scratch)
+    name = _filter_name(scratch.doc)
+    content = scratch.call("create_view_filter", {"name": name, "categories": ["OST_Walls"],
+                                                  "conditions": [{"parameter": comments, "op": "=", "value": COMMENT}]})
+    found = named(scratch.doc, DB.ParameterFilterElement, name)
+    expect(found is not None, f"no filter named {name!r} after: {content[:200]}")
+    categories = [id_value(i) for i in found.GetCategories()]
+    expect(categories == [int(DB.BuiltInCategory.OST_Walls)], f"the filter's categories are {categories}")
+    expect(found.GetElementFilter().PassesFilter(element(scratch, made)), f"the filter does not pass wall {made}")
+    other = wall(scratch)
+    expect(not found.GetElementFilter().PassesFilter(element(scratch, other)),
+           f"the filter passes wall {other}, whose Comments are empty")
+    return f"'{name}': walls where {comments} = {COMMENT!r}; passes the marked wall only"
+
+
+@check("apply_view_filter")
+def check_apply_view_filter(scratch):
+    flt, plan = _comment_filter(scratch), _plain_plan(scratch)
+    content = scratch.call("apply_view_filter", {"filter": flt.Name, "views": [id_value(plan.Id)],
+                                                 "color": [255, 0, 0], "line_weight": 5, "halftone": True})
+    expect(plan.IsFilterApplied(flt.Id), f"the plan does not have the filter: {content[:200]}")
+    got = plan.GetFilterOverrides(flt.Id)
+    colour = (got.CutLineColor.Red, got.CutLineColor.Green, got.CutLineColor.Blue) if got.CutLineColor.IsValid else None
+    expect(colour == (255, 0, 0) and got.ProjectionLineWeight == 5 and got.Halftone and plan.GetFilterVisibility(flt.Id),
+           f"the filter's overrides read back: cut colour {colour}, weight {got.ProjectionLineWeight}, "
+           f"halftone {got.Halftone}, visible {plan.GetFilterVisibility(flt.Id)}")
+    return f"'{flt.Name}' on a new plan: red, pen 5, halftone, visible"
+
+
+@check("list_view_filters")
+def check_list_view_filters(scratch):
+    flt, plan = _comment_filter(scratch), _plain_plan(scratch)
+    with transaction(scratch.doc, "Paracore check: apply the filter"):
+        plan.AddFilter(flt.Id)
+        plan.SetFilterVisibility(flt.Id, False)
+    content = scratch.call("list_view_filters", {"name_contains": flt.Name})
+    expect(f"'{flt.Name}'" in content and f"hidden on 'Floor Plan: {plan.Name}'" in content,
+           f"the listing does not name the filter and its hidden use on '{plan.Name}': {content[:300]}")
+    return content.splitlines()[1][:120]
+
+
+@check("remove_view_filter")
+def check_remove_view_filter(scratch):
+    flt, plan = _comment_filter(scratch), _plain_plan(scratch)
+    with transaction(scratch.doc, "Paracore check: apply the filter"):
+        plan.AddFilter(flt.Id)
+    content = scratch.call("remove_view_filter", {"filter": flt.Name, "views": [id_value(plan.Id)]})
+    expect(not plan.IsFilterApplied(flt.Id), f"the plan still has the filter: {content[:200]}")
+    expect(scratch.doc.GetElement(flt.Id) is not None, "removing it from the view deleted the filter")
+    return f"'{flt.Name}' removed from a new plan; the filter stays"
+
+
 # --- modelling -----------------------------------------------------------------------------------------------
 
 @check("create_wall")

@@ -73,6 +73,9 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
                        "color_elements", "duplicate_view", "list_view_templates", "apply_view_template",
                        "create_view_template"})),
+    Toolset("filters", "view filters: create rule-based filters (categories and conditions), apply them to "
+            "views or templates with colours, line weights, halftone or hidden; list and remove them",
+            frozenset({"create_view_filter", "apply_view_filter", "list_view_filters", "remove_view_filter"})),
     Toolset("documentation", "sheets: list, create, place views on them; rename views and sheets, renumber "
             "sheets and viewports; rooms: place, read, number (doors by room); tags, text notes, wall dimensions",
             frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "rename_views", "renumber_sheets",

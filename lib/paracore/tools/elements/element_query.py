@@ -368,6 +368,13 @@ def _category_value(ctx, element) -> int | None:
 # --- conditions ------------------------------------------------------------------------------------------
 
 
+def value_condition(ctx, name: str, op: str, value) -> "_CompiledCondition":
+    """A condition on the parameter ``name`` read as search_elements reads one (numbers in project
+    units, lengths with their unit, yes/no), for tools that hand it to Revit's own rules (view
+    filters: tools/filters)."""
+    return _CompiledCondition(ctx, name, op, value)
+
+
 def _compile(ctx, condition: Condition, sample: list, everything: Callable, where: str) -> "_CompiledCondition":
     name, rare = _parameter_name(ctx, condition.parameter, sample, everything, where)
     compiled = _CompiledCondition(ctx, name, condition.op, condition.value)

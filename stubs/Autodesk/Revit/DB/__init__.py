@@ -66,6 +66,7 @@ from ._enums import ShellLayerType, TagOrientation
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
+from ._view_filters import FilterElement, ParameterFilterElement, ParameterFilterUtilities
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
                      ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
                      NamingUtils, View, View3D, ViewFamilyType, ViewPlan, ViewSchedule)
@@ -122,6 +123,7 @@ __all__ = [
     "TableData", "TableSectionData", "SectionType",
     "Color", "OverrideGraphicSettings",
     "FillPatternElement", "FillPattern", "FillPatternTarget",  # graphic overrides' fill patterns
+    "FilterElement", "ParameterFilterElement", "ParameterFilterUtilities",  # view filters
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
     # pictures of views (Document.ExportImage)
     "ImageExportOptions", "ExportRange", "ZoomFitType", "FitDirectionType", "ImageFileType", "ImageResolution",

@@ -18,6 +18,7 @@ from ._enums import (BuiltInCategory, BuiltInParameter, FillPatternTarget, Sched
                      ViewDuplicateOption, ViewFamily, ViewType)
 from ._ids import ElementId
 from . import _units
+from ._view_filters import ViewFilters, give_filter_members
 
 GRAND_TOTAL = "Grand total"   # ScheduleDefinition.ShowGrandTotalTitle: "The title consists of the text \"Grand total\"."
 
@@ -161,6 +162,34 @@ class OverrideGraphicSettings:
     @property
     def CutForegroundPatternId(self) -> ElementId:  # noqa: N802
         return self._pattern("cut_foreground_pattern_id")
+
+    # Line weights are pen numbers, 1 to 16; InvalidPenNumber (-1) is "no override" and clears one
+    # (SetProjectionLineWeight: "Line weight must be a positive integer less than 17 or invalidPenNumber.").
+    InvalidPenNumber = -1
+
+    def _set_weight(self, key: str, weight: int):
+        weight = int(weight)
+        if weight == self.InvalidPenNumber:
+            self._values.pop(key, None)
+        elif 1 <= weight <= 16:
+            self._values[key] = weight
+        else:
+            raise _argument("Line weight must be a positive integer less than 17 or invalidPenNumber.", "lineWeight")
+        return self
+
+    def SetProjectionLineWeight(self, lineWeight: int):  # noqa: N802, N803
+        return self._set_weight("projection_line_weight", lineWeight)
+
+    @property
+    def ProjectionLineWeight(self) -> int:  # noqa: N802
+        return self._values.get("projection_line_weight", self.InvalidPenNumber)
+
+    def SetCutLineWeight(self, lineWeight: int):  # noqa: N802, N803
+        return self._set_weight("cut_line_weight", lineWeight)
+
+    @property
+    def CutLineWeight(self) -> int:  # noqa: N802
+        return self._values.get("cut_line_weight", self.InvalidPenNumber)
 
     def SetHalftone(self, halftone: bool):  # noqa: N802
         if halftone:
@@ -467,6 +496,9 @@ class View(Element):
 
     def _owns(self, element_id) -> bool:
         return self._document._elements[element_id]._state.get("owner_view_id") == self._id
+
+
+give_filter_members(View, ViewFilters)
 
 
 @api_class

@@ -47,15 +47,18 @@ os.environ.setdefault("PARACORE_RETRY_DELAY_SCALE", "0")
 os.environ.setdefault("PARACORE_STANDIN_CACHE", str(ROOT / ".cache" / "standin"))
 
 
-@pytest.fixture(autouse=True)
-def _exports_stay_in_scratch(monkeypatch):
+@pytest.fixture(autouse=True, scope="session")
+def _exports_stay_in_scratch():
     """Files an export tool writes where the test did not choose go to the scratch folder: never
     beside the sample models (the clone's own, or ../shared/models, which other clones read), nor
-    into the user's Documents. A test of those defaults puts them back (tests/tools/test_exports_machinery.py)."""
+    into the user's Documents. Once for the session, so that a module's or a test's own Documents
+    (patched after this) wins; a test of those defaults puts them back (tests/tools/test_exports_machinery.py)."""
     from paracore.tools.exports import destination
     from paracore.tools.framework import export_files
-    monkeypatch.setattr(destination, "_model_folder", lambda doc: None)
-    monkeypatch.setattr(export_files, "documents_folder", lambda: _SCRATCH / "Documents")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(destination, "_model_folder", lambda doc: None)
+        patch.setattr(export_files, "documents_folder", lambda: _SCRATCH / "Documents")
+        yield
 
 
 def _read_each_sample_building_once() -> None:

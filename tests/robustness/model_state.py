@@ -61,8 +61,8 @@ class BatchRecorder:
     def install(self, monkeypatch) -> None:
         run_batch, run_call = executor.run_batch, executor._Batch.run
         monkeypatch.setattr(executor, "run_batch",
-                            lambda uidoc, session, step_name, calls: self._batch(run_batch, uidoc, session,
-                                                                                 step_name, calls))
+                            lambda uidoc, session, step_name, calls, **options: self._batch(
+                                run_batch, uidoc, session, step_name, calls, **options))
         monkeypatch.setattr(executor._Batch, "run",
                             lambda batch, call_id, call: self._call(run_call, batch, call_id, call))
 
@@ -95,12 +95,12 @@ class BatchRecorder:
 
     # -- one batch (one agent step) ----------------------------------------------------------------
 
-    def _batch(self, run_batch, uidoc, session, step_name: str, calls):
+    def _batch(self, run_batch, uidoc, session, step_name: str, calls, **options):
         doc = uidoc.Document
         before, undo_before = snapshot(doc), len(doc._journal.undo_history)
         self._committed = False
         try:
-            return run_batch(uidoc, session, step_name, calls)
+            return run_batch(uidoc, session, step_name, calls, **options)
         except BaseException as error:
             self.problems.append(f"batch {step_name!r} raised {type(error).__name__}: {error}")
             raise

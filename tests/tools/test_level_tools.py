@@ -49,9 +49,9 @@ def test_move_levels_moves_what_stands_on_them(run1, read):
                               for e in found if isinstance(e.Location, (DB.LocationPoint, DB.LocationCurve))}
     elevation, before = read(heights)
     assert len(before) > 5
-    preview = run1("move_levels", {"levels": [{"level": "Level 2", "by": "500 mm"}], "preview": True})
+    preview = run1("move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "500 mm"}], "preview": True})
     assert preview.content.startswith("Preview, nothing changed: 1 level would move:") and read(heights)[1] == before
-    outcome = run1("move_levels", {"levels": [{"level": "Level 2", "by": "500 mm"}]})
+    outcome = run1("move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "500 mm"}]})
     assert not outcome.is_error, outcome.content
     moved_to, after = read(heights)
     assert moved_to == pytest.approx(elevation + 0.5 * M)

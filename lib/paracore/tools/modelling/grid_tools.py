@@ -40,6 +40,7 @@ SHOWN_GRIDS = 24             # grids described one by one in a result; the rest 
 GRIDS_BUDGET = 1400          # ...within this many characters
 DEFAULT_OVERHANG_METRIC = 2.0 / 0.3048     # 2 m past the outer grids of an array
 DEFAULT_OVERHANG_IMPERIAL = 6.0            # 6'
+MAX_EXTENT = 30000.0         # feet: Grid.SetVerticalExtents takes no more in absolute value
 SCOPE = ("grid",)            # grid names are unique among grids (not levels)
 Sequence = Literal["numbers", "letters"]
 
@@ -476,6 +477,9 @@ def set_grid_extents(ctx, args: SetGridExtentsArgs):
         outline = grid.GetExtents()
         bottom = _height(ctx, args.bottom) if args.bottom is not None else outline.MinimumPoint.Z
         top = _height(ctx, args.top) if args.top is not None else outline.MaximumPoint.Z
+        if max(abs(bottom), abs(top)) > MAX_EXTENT:
+            raise ToolError(f"Revit takes vertical extents within {_fmt(ctx, MAX_EXTENT)} of zero; got "
+                            f"{_fmt(ctx, bottom)} to {_fmt(ctx, top)}. Nothing was changed.")
         if not top > bottom:
             raise ToolError(f"{_grid_label(ctx, grid)}: the top ({_fmt(ctx, top)}) must be above the bottom "
                             f"({_fmt(ctx, bottom)}). Nothing was changed.")

@@ -10,6 +10,7 @@ from tool_harness import bridge, describe, doc, read, run, run1, session  # noqa
 
 from paracore.tools.modelling import grid_lines as gl
 from paracore.tools.modelling import grid_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import query_tools  # noqa: F401 - registers get_element_info
 from paracore.tools.views import capture_tools  # noqa: F401 - registers capture_view
 
 M = 1 / 0.3048
@@ -224,3 +225,45 @@ def test_a_new_project_gets_a_4_by_3_grid_in_one_call_seen_in_the_level_2_plan(r
 
 class _ReadCtx(_Ctx):
     length_unit = "mm"
+
+
+# --- units: a length typed with a unit reads right in any project; a bare number is the project's unit --------
+
+
+def _set_length_unit(d, unit):
+    units = d.GetUnits()
+    options = units.GetFormatOptions(DB.SpecTypeId.Length)
+    options.SetUnitTypeId(unit)
+    units.SetFormatOptions(DB.SpecTypeId.Length, options)
+    with DB.Transaction(d, "units") as t:
+        t.Start()
+        d.SetUnits(units)
+        t.Commit()
+
+
+@pytest.mark.parametrize("unit, bare, feet", [("Meters", 6, 6 * M), ("Millimeters", 6000, 6 * M),
+                                               ("Inches", 240, 20.0), ("FeetFractionalInches", 20, 20.0)])
+def test_lengths_in_every_unit_system(run1, read, unit, bare, feet):
+    read(lambda d: _set_length_unit(d, getattr(DB.UnitTypeId, unit)))
+    outcome = run1("create_grids", {"array": {"across": 3, "up": 1, "spacing_across": [bare, "20'"],
+                                              "overhang": "1 m"}})
+    assert not outcome.is_error, outcome.content
+    xs = read(lambda d: sorted(g.Curve.GetEndPoint(0).X for n, g in grids(d).items() if n in "123"))
+    assert xs == [0.0, pytest.approx(feet), pytest.approx(feet + 20.0)]
+
+
+def test_the_other_tools_take_grids_in_the_working_set(run1, read, session):
+    run1("create_grids", ARRAY)
+    info = run1("get_element_info", {})
+    assert not info.is_error, info.content
+    moved = run1("move_elements", {"offset": ["1 m", 0]})
+    assert not moved.is_error, moved.content
+    assert read(lambda d: grids(d)["1"].Curve.GetEndPoint(0).X) == pytest.approx(1 * M)
+    copied = run1("copy_elements", {"element_ids": [read(lambda d: grids(d)["4"].Id.Value)], "offset": ["6 m", 0]})
+    assert not copied.is_error, copied.content
+    assert "D" in read(lambda d: list(grids(d)))   # the copy takes the name after the last grid made (C), as in Revit
+    run1("set_working_set", {"element_ids": read(lambda d: [g.Id.Value for g in grids(d).values()])})
+    picture = run1("capture_view", {"view": "Level 1", "highlight_working_set": True, "max_size": 400})
+    assert not picture.is_error, picture.content
+    deleted = run1("delete_elements", {})
+    assert not deleted.is_error, deleted.content and read(grids) == {}

@@ -9,7 +9,7 @@ from revit_standin.host import RevitHost
 from tool_harness import bridge, describe, doc, read, run, run1, session  # noqa: F401 - fixtures
 
 from paracore.tools.modelling import grid_lines as gl
-from paracore.tools.modelling import grid_tools  # noqa: F401 - registers the tools
+from paracore.tools.modelling import grid_edit_tools, grid_tools  # noqa: F401 - registers the tools
 from paracore.tools.elements import query_tools  # noqa: F401 - registers get_element_info
 from paracore.tools.views import capture_tools  # noqa: F401 - registers capture_view
 

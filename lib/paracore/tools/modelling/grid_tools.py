@@ -3,10 +3,10 @@ read back that the other grid tools (grid_edit_tools: rename, extents, bubbles) 
 naming they share with the structure tools is in grid_lines.py.
 
 Decisions:
-- Names are all worked out and checked before anything is created or renamed: a name Revit does
+- Names are all worked out and checked before anything is created: a name Revit does
   not allow, two grids taking one name, or a name another grid keeps is refused naming both
   (compared regardless of case: which element types Revit compares so is not documented,
-  docs/REVIT_BEHAVIOUR.md "Grids").
+  docs/REVIT_BEHAVIOUR.md "Grids and levels").
 - A grid without a given name takes Revit's own next name (the last grid's name incremented);
   an array is named by sequences: numbers across (1, 2, …) and letters up (A, B, … without I and O).
 - Lengths are in the project's display units unless they carry a unit ("6 m", "20'").

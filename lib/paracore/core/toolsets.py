@@ -68,6 +68,10 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
                        "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
                        "delete_elements", "change_type"})),
+    Toolset("grids", "grids and levels: create grids (a rectangular array in one call, lines, arcs), rename them, "
+            "set their extents and bubbles; rename and move levels (create_level is in modelling)",
+            frozenset({"create_grids", "rename_grids", "set_grid_extents", "set_grid_bubbles", "rename_levels",
+                       "move_levels"})),
     Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements; "
             "see a picture of a view",
             frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",

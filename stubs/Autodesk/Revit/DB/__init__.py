@@ -31,6 +31,7 @@ from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUni
 from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingOptions, FailureMessage,
                         FailureMessageAccessor, FailuresAccessor, IFailuresPreprocessor)
 from ._geometry import XYZ, Arc, BoundingBoxXYZ, Curve, CurveLoop, Line, Transform
+from ._grids import DatumEnds, DatumExtentType, Grid
 from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._sketches import CurveElement, ModelCurve, ModelLine, Sketch, SketchBase, SketchPlane
@@ -77,6 +78,7 @@ __all__ = [
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
     "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "Grid", "DatumEnds", "DatumExtentType",  # grids: their curve, extents and bubbles in views
     # layered types and materials (material takeoffs)
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
     "Material",

@@ -18,6 +18,8 @@ from pathlib import Path
 import anyio
 import pytest
 
+from paracore.core import toolsets
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 PACKAGES = ("example_tool_package", "broken_tool_package")
@@ -123,10 +125,7 @@ def test_the_package_s_tools_are_in_the_catalogue_as_a_toolset_of_their_own(prob
     assert set(EXAMPLE_TOOLS) <= set(probed["names"])
     assert probed["toolset"] == {"door_checks": EXAMPLE_TOOLS}
     assert probed["holds"]["door_checks"].startswith("Check the doors against the firm's standards")
-    assert probed["enum"][-1] == "door_checks" and probed["enum"][:-1] == ["modelling", "views", "filters",
-                                                                          "documentation", "schedules", "qa",
-                                                                          "scripts", "worksharing", "exports",
-                                                                          "materials"]
+    assert probed["enum"][-1] == "door_checks" and probed["enum"][:-1] == list(toolsets.NAMES)  # Paracore's, then the plugin's
     assert f"- door_checks: {probed['holds']['door_checks']}" in probed["described"]
 
 

@@ -453,3 +453,14 @@ def test_names_revit_does_not_allow_are_refused_by_the_tools_that_name_views(rev
     message = revit.error(tool, arguments)
     assert message.startswith(f"The {what} cannot be used: it holds") and "Leave those characters out" in message, \
         message
+
+
+def test_an_approval_where_no_row_changes_says_so_rather_than_listing_nothing(revit):
+    sheet_with_three_views(revit)
+    revit.text("renumber_viewports", {"sheet": "A101", "order": "left_to_right"})
+    said = revit.describe("renumber_viewports", {"sheet": "A101", "order": "left_to_right"})
+    assert said.endswith("on sheet 'A101': nothing changes (each already has its new value)."), said
+    said = revit.describe("renumber_sheets", {"sheets": ["A101"], "start": "A101"})
+    assert said == "Renumber 0 sheets: nothing changes (each already has its new value).", said
+    said = revit.describe("rename_views", {"views": ["Level 1"], "template": "{Name}"})
+    assert said == "Rename 0 views: nothing changes (each already has its new value).", said

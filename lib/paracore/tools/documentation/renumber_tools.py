@@ -189,7 +189,7 @@ def _describe_sheets(ctx, args: RenumberSheetsArgs) -> str:
     except ToolError as error:
         return f"Renumber sheets ({display_text(str(error), 300)})"
     head = "Preview only, nothing changes: renumber" if args.preview else "Renumber"
-    return f"{head} {plural(len(plan.changed), 'sheet')}: {naming.row_lines(plan.rows)}.{plan.held_note}"
+    return f"{head} {plural(len(plan.changed), 'sheet')}: {naming.planned_lines(plan.rows)}.{plan.held_note}"
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe_sheets, targets=_sheet_targets)
@@ -304,7 +304,7 @@ def _describe_viewports(ctx, args: RenumberViewportsArgs) -> str:
         return f"Renumber viewports on sheet {args.sheet!r} ({display_text(str(error), 300)})"
     head = "Preview only, nothing changes: set" if args.preview else "Set"
     return (f"{head} the Detail Number of {plural(len(plan.changed), 'viewport')} on sheet {args.sheet!r}: "
-            f"{naming.row_lines(plan.rows)}.{plan.held_note}")
+            f"{naming.planned_lines(plan.rows)}.{plan.held_note}")
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe_viewports, targets=_viewport_targets)

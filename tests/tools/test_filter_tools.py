@@ -116,6 +116,13 @@ def test_create_refuses_a_parameter_the_categories_cannot_filter_listing_those_t
     assert filters(revit) == {}
 
 
+def test_a_filter_name_differing_from_anothers_only_in_case_is_refused_naming_it(revit):
+    revit.text("create_view_filter", EXTERIOR)
+    text = revit.error("create_view_filter", {**EXTERIOR, "name": "EXTERIOR WALLS"})
+    assert text.startswith("A view filter 'Exterior walls' already exists (Revit compares filter names ignoring case)")
+    assert list(filters(revit)) == ["Exterior walls"]
+
+
 def test_create_refuses_names_revit_refuses_and_values_no_element_shows(revit):
     revit.text("create_view_filter", EXTERIOR)
     assert "already exists" in revit.error("create_view_filter", EXTERIOR)

@@ -222,9 +222,13 @@ def _clean_name(ctx, name: str) -> str:
     if bad:
         raise ToolError(f"Revit does not allow {' '.join(bad)} in a filter's name ('{_name(text)}'). "
                         "Choose a name without { } [ ] | ; < > ? ` ~.")
-    if not DB.ParameterFilterElement.IsNameUnique(ctx.doc, text):
-        raise ToolError(f"A view filter named '{_name(text)}' already exists. Choose another name, or apply it with "
-                        "apply_view_filter.")
+    # Revit refuses a filter name that differs from another's only in case (the Building Coder,
+    # "Unique Names and the NamingUtils Class"), whatever IsNameUnique says: refused here, by name.
+    same = next((f.Name for f in view_filters(ctx) if f.Name.casefold() == text.casefold()), None)
+    if same is not None or not DB.ParameterFilterElement.IsNameUnique(ctx.doc, text):
+        existing = f"'{_name(same)}'" if same is not None and same != text else f"named '{_name(text)}'"
+        raise ToolError(f"A view filter {existing} already exists (Revit compares filter names ignoring case). "
+                        "Choose another name, or apply it with apply_view_filter.")
     return text
 
 

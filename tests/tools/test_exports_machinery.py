@@ -116,6 +116,16 @@ def test_an_absolute_folder_must_exist(real_defaults):
         destination(_Doc(""), str(real_defaults / "nowhere"))
 
 
+def test_a_folder_that_is_a_file_is_refused_as_a_file_not_as_missing(real_defaults):
+    a_file = real_defaults / "Issue 3.pdf"
+    a_file.write_bytes(b"%PDF-1.7")
+    with pytest.raises(ToolError, match=r"Issue 3\.pdf is a file, not a folder\. Give an existing folder"):
+        destination(_Doc(""), str(a_file))
+    with pytest.raises(ToolError, match="is a file, not a folder"):
+        destination(_Doc(""), None, str(a_file))
+    assert a_file.read_bytes() == b"%PDF-1.7"
+
+
 # --- the job --------------------------------------------------------------------------------------
 
 

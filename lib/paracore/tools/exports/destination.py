@@ -154,5 +154,6 @@ def _existing(folder: Path, where: str, create: bool) -> Path:
     except OSError as exc:
         raise ToolError(f"Cannot use {where} {display_text(str(folder), 200)}: {exc.strerror or exc}. "
                         "Choose another folder.") from None
-    raise ToolError(f"{where[0].upper()}{where[1:]} {display_text(str(folder), 200)} does not exist. Give an existing "
+    what = "is a file, not a folder" if folder.exists() else "does not exist"
+    raise ToolError(f"{where[0].upper()}{where[1:]} {display_text(str(folder), 200)} {what}. Give an existing "
                     "folder (or change the setting export_folder).")

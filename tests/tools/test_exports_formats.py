@@ -99,6 +99,25 @@ def test_the_model_to_ifc_loads_back_with_the_same_counts_and_is_left_unchanged(
     assert len(duplex.undo_names()) == history and duplex.call(lambda: not duplex.doc.IsModified)
 
 
+def test_an_ifc_of_a_model_with_links_leaves_them_out_and_says_so(duplex, tmp_path, monkeypatch):
+    from revit_standin.links import link_model, parse_link
+    duplex.call(lambda: link_model(duplex.doc, parse_link("SampleHouse4@30,-5,90")))
+    asked = []
+    real = DB.IFCExportOptions.AddOption
+    monkeypatch.setattr(DB.IFCExportOptions, "AddOption",
+                        lambda self, name, value: (asked.append((name, value)), real(self, name, value))[1])
+    text = duplex.text("export_model", {"format": "ifc", "folder": str(tmp_path)})
+    assert "Linked models are not in the file (1 link: 'SampleHouse4.rvt'): Revit's IFC export writes the host " \
+           "model only" in text, text
+    assert ("ExportLinkedFiles", "false") in asked
+    assert [p.name for p in tmp_path.iterdir()] == ["duplex.ifc"]
+    assert _reopened(duplex, tmp_path / "duplex.ifc") == duplex.call(lambda: _counts(duplex.doc))
+
+
+def test_an_ifc_of_a_model_without_links_says_nothing_of_links(duplex, tmp_path):
+    assert "link" not in duplex.text("export_model", {"format": "ifc", "folder": str(tmp_path)}).lower()
+
+
 def test_the_ifc_of_a_view_holds_what_the_view_shows(duplex, tmp_path):
     duplex.text("export_model", {"format": "ifc", "view": "Level 1", "folder": str(tmp_path)})
     [path] = list(tmp_path.iterdir())

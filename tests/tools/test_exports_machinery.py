@@ -53,6 +53,17 @@ def test_a_name_too_long_for_windows_is_shortened_to_fit_260_characters(tmp_path
     assert place.shortened
 
 
+def test_characters_windows_counts_twice_are_counted_twice_against_260(tmp_path):
+    """Windows counts a path in UTF-16 code units: an emoji is two of them."""
+    folder = tmp_path / ("f" * (200 - len(str(tmp_path))))
+    folder.mkdir()
+    place = Destination(folder, "here")
+    path = place.claim("A101 - " + "🏠" * 40, ".pdf")
+    assert len(str(path).encode("utf-16-le")) // 2 <= MAX_PATH, len(str(path).encode("utf-16-le")) // 2
+    assert path.name.startswith("A101 - 🏠") and path.suffix == ".pdf" and place.shortened
+    assert set(path.stem.removeprefix("A101 - ")) == {"🏠"}     # cut between characters, never inside one
+
+
 def test_a_folder_too_long_for_any_name_is_refused_saying_why(tmp_path):
     folder = tmp_path
     while len(str(folder)) < MAX_PATH - 8:

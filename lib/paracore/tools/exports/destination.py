@@ -12,7 +12,8 @@ Names: Revit writes the file itself (Document.Export takes a folder and a name),
 made safe before Revit sees it: characters Windows refuses (``<>:"/\\|?*`` and control characters)
 become "_", trailing dots and spaces go, and a reserved device name (CON, PRN, AUX, NUL, COM1-9,
 LPT1-9, with or without an extension) gets a leading "_". Windows' 260-character limit on a full
-path (MAX_PATH, 259 characters and the terminating NUL) is kept: a name that would pass it is
+path (MAX_PATH, 259 characters and the terminating NUL, counted in UTF-16 units as Windows does: an
+emoji is two) is kept: a name that would pass it is
 shortened, and a folder so long that not even a short name fits is refused, saying so.
 
 Never overwriting: Revit's Export replaces an existing file without asking, so a name is claimed
@@ -50,8 +51,20 @@ def safe_stem(name: str, fallback: str = "export") -> str:
 
 
 def windows_length(path: Path | str) -> int:
-    """Characters of the path as Windows counts them (a separator is one character either way)."""
-    return len(str(path))
+    """Characters of the path as Windows counts them: UTF-16 code units, so a character beyond the
+    Basic Multilingual Plane (an emoji, "🏠") counts two (a separator is one either way)."""
+    return len(str(path).encode("utf-16-le")) // 2
+
+
+def _cut_to(text: str, units: int) -> str:
+    """The longest start of ``text`` within ``units`` UTF-16 code units (never half a character)."""
+    kept, used = [], 0
+    for character in text:
+        used += windows_length(character)
+        if used > units:
+            break
+        kept.append(character)
+    return "".join(kept)
 
 
 @dataclass
@@ -86,14 +99,14 @@ class Destination:
                         f"exist in {display_text(str(self.folder), 200)}. Choose another folder.")
 
     def _fit(self, stem: str, suffix: str, extra: int) -> str:
-        room = MAX_PATH - windows_length(self.folder) - 1 - len(suffix) - extra
-        if room >= len(stem):
+        room = MAX_PATH - windows_length(self.folder) - 1 - windows_length(suffix) - extra
+        if room >= windows_length(stem):
             return stem
         if room < SHORTEST_STEM:
             raise ToolError(f"The folder {display_text(str(self.folder), 300)} is {windows_length(self.folder)} "
                             f"characters long: with a file name the path would pass Windows' limit of {MAX_PATH + 1} "
                             "characters. Choose a shorter folder (the setting export_folder, or folder).")
-        return stem[:room].rstrip(". ")
+        return _cut_to(stem, room).rstrip(". ")
 
     def _exists(self, name: str) -> bool:
         if self._names is None:

@@ -123,6 +123,20 @@ def test_a_filter_name_differing_from_anothers_only_in_case_is_refused_naming_it
     assert list(filters(revit)) == ["Exterior walls"]
 
 
+def test_in_a_project_with_no_walls_a_parameter_no_wall_shows_is_not_swapped_for_a_close_one(revit):
+    """An empty template: Revit lets a wall filter test Comments, but no wall shows its name here. The
+    refusal says so and that another parameter must not take its place (not "Did you mean 'Type
+    Comments'?", which an agent would take), and nothing is created."""
+    empty = revit.call(lambda: revit.host.new_document("Template"))
+    text = revit.error("create_view_filter", {"name": "Commented walls", "categories": ["Walls"],
+                                              "conditions": [{"parameter": "Comments", "op": "has value", "value": None}]})
+    assert text.startswith("Cannot make a filter on Walls test 'Comments' here: it is not among the parameters "
+                           "the model's elements of Walls show"), text
+    assert "do not put a different parameter in its place. If you meant another parameter: 'Type Comments'" in text
+    assert "Did you mean" not in text
+    assert revit.call(lambda: DB.FilteredElementCollector(empty).OfClass(DB.ParameterFilterElement).GetElementCount()) == 0
+
+
 def test_create_refuses_names_revit_refuses_and_values_no_element_shows(revit):
     revit.text("create_view_filter", EXTERIOR)
     assert "already exists" in revit.error("create_view_filter", EXTERIOR)

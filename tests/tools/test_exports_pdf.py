@@ -72,6 +72,15 @@ def test_an_existing_file_is_kept_and_the_result_says_so(revit, tmp_path):
     assert "'A101 - Plans.pdf' written as 'A101 - Plans (2).pdf'" in text
 
 
+def test_two_sheets_the_pattern_names_alike_are_said_to_share_a_name_not_to_meet_an_existing_file(revit, tmp_path):
+    text = revit.text("export_pdf", {"sheets": ["A101", "A103"], "combine": False, "folder": str(tmp_path),
+                                     "name_pattern": "Issue"})
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["Issue (2).pdf", "Issue.pdf"]
+    assert "Names given twice in this export (the name pattern gave them the same name): 'Issue.pdf' written as " \
+           "'Issue (2).pdf'." in text, text
+    assert "a file of that name existed" not in text
+
+
 def test_a_name_ending_in_pdf_gets_one_pdf_extension(revit, tmp_path):
     revit.text("export_pdf", {"sheets": ["A101"], "folder": str(tmp_path), "file_name": "Issue 2.PDF"})
     revit.text("export_pdf", {"sheets": ["A103"], "combine": False, "folder": str(tmp_path),

@@ -19,7 +19,8 @@ shortened, and a folder so long that not even a short name fits is refused, sayi
 Never overwriting: Revit's Export replaces an existing file without asking, so a name is claimed
 here first (``Destination.claim``): a name already in the folder, or claimed earlier in the same
 export, gets a numbered sibling ("A101 - Plans (2).pdf"), compared without case as Windows does,
-and the result says which names were changed (``renamed``).
+and the result says which names were changed (``renamed``; ``shared``: a name two pieces of one export
+would have had, such as a name pattern without a field that differs).
 """
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ class Destination:
 
     folder: Path
     where: str                                        # "the folder you gave", "beside the model", ...
-    renamed: list[tuple[str, str]] = field(default_factory=list)   # (name wanted, name used)
+    renamed: list[tuple[str, str]] = field(default_factory=list)   # (name wanted, name used): a file had it
+    shared: list[tuple[str, str]] = field(default_factory=list)    # ... : an earlier piece of this export took it
     shortened: list[tuple[str, str]] = field(default_factory=list)
     _taken: set[str] = field(default_factory=set)      # names claimed in this export, case-folded
     _names: set[str] | None = None                     # the folder's names, case-folded, listed once
@@ -93,7 +95,9 @@ class Destination:
                 continue
             self._taken.add(name.casefold())
             if n > 1:
-                self.renamed.append((fitted + suffix, name))
+                wanted_name = fitted + suffix
+                taken_here = wanted_name.casefold() in self._taken
+                (self.shared if taken_here else self.renamed).append((wanted_name, name))
             return self.folder / name
         raise ToolError(f"'{display_text(fitted + suffix, 120)}' and {NUMBERED_COPIES - 1} numbered copies already "
                         f"exist in {display_text(str(self.folder), 200)}. Choose another folder.")

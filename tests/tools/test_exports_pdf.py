@@ -62,6 +62,11 @@ def test_the_name_pattern_takes_any_parameter_of_the_sheets(revit, tmp_path):
     error = revit.error("export_pdf", {"sheets": ["A101"], "combine": False, "folder": str(tmp_path),
                                        "name_pattern": "{Revision Colour}"})
     assert "'Revision Colour'" in error and "{Sheet Number}" in error
+    for typo in ("{Sheet Number}} - {Sheet Name}", "{Sheet Number - {Sheet Name}", "Sheet Number}"):
+        error = revit.error("export_pdf", {"sheets": ["A101"], "combine": False, "folder": str(tmp_path),
+                                           "name_pattern": typo})
+        assert "has a brace that opens or closes no field" in error, error
+    assert [p.name for p in tmp_path.glob("*.pdf")] == ["Duplex A101 rev Plans.pdf"]
 
 
 def test_an_existing_file_is_kept_and_the_result_says_so(revit, tmp_path):

@@ -123,6 +123,17 @@ def test_sheets_by_number_range_in_number_order(revit, tmp_path):
     assert "No sheet numbered or named 'A-Z'" in error
 
 
+def test_a_range_takes_the_sheets_inserted_with_a_suffix_where_the_browser_lists_them(revit, tmp_path):
+    """A101a (a sheet inserted after A101) is in A101-A103; A103a (after A103) and AB102 (another
+    prefix) are not: no sheet of an issue set is silently left out."""
+    for number in ("A101a", "A103a", "AB102", "A102.1"):
+        revit.text("create_sheet", {"number": number, "name": f"Sheet {number}", "title_block": "A3"})
+    text = revit.text("export_pdf", {"sheets": ["A101-A103"], "combine": False, "folder": str(tmp_path)})
+    assert sorted(p.name.split(" - ")[0] for p in tmp_path.glob("*.pdf")) == ["A101", "A101a", "A102", "A102.1",
+                                                                               "A103"]
+    assert "Exported 5 of 5 sheets" in text
+
+
 def test_a_saved_view_sheet_set_is_exported_in_its_order(revit, tmp_path):
     from Autodesk.Revit.DB._view_sheet_sets import save_view_sheet_set
 

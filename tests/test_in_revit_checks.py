@@ -54,7 +54,8 @@ NOT_WORKSHARED = {f"worksharing: {name}": "skipped: the model is not workshared"
 NO_LINK = {f"links: {name}": "skipped: the model has no loaded Revit link with a family instance in it"
            for name in ("a link document is linked and refuses transactions",
                         "a link reference names the instance and the linked element",
-                        "SetReferences selects a linked element")} | \
+                        "SetReferences selects a linked element",
+                        "IFC export leaves a link out without ExportLinkedFiles")} | \
     {"links: an unloaded link has no document": "skipped: the model has no unloaded Revit link"}
 NO_STAIRS = {"rooms: a stair is an element boxed from its base level": "skipped: the model has no stairs"}
 # SampleHouse4's layered types share every material (the cascade check runs on the duplex).

@@ -200,6 +200,13 @@ def test_nwc_is_refused_as_revit_refuses_it_without_the_exporter(duplex, tmp_pat
         duplex.Export(str(tmp_path / "missing"), "model", options)
 
 
+def test_navisworks_options_skip_links_by_default():
+    options = NavisworksExportOptions()
+    assert options.ExportLinks is False
+    options.ExportLinks = True
+    assert options.ExportLinks is True
+
+
 # -- IFC -----------------------------------------------------------------------------------------------
 
 def test_ifc_export_needs_an_open_transaction(duplex, tmp_path):

@@ -99,6 +99,25 @@ def test_the_model_to_ifc_loads_back_with_the_same_counts_and_is_left_unchanged(
     assert len(duplex.undo_names()) == history and duplex.call(lambda: not duplex.doc.IsModified)
 
 
+def test_an_ifc_of_a_model_with_links_leaves_them_out_and_says_so(duplex, tmp_path, monkeypatch):
+    from revit_standin.links import link_model, parse_link
+    duplex.call(lambda: link_model(duplex.doc, parse_link("SampleHouse4@30,-5,90")))
+    asked = []
+    real = DB.IFCExportOptions.AddOption
+    monkeypatch.setattr(DB.IFCExportOptions, "AddOption",
+                        lambda self, name, value: (asked.append((name, value)), real(self, name, value))[1])
+    text = duplex.text("export_model", {"format": "ifc", "folder": str(tmp_path)})
+    assert "Linked models are not in the file (1 link: 'SampleHouse4.rvt'): Revit's IFC export writes the host " \
+           "model only" in text, text
+    assert ("ExportLinkedFiles", "false") in asked
+    assert [p.name for p in tmp_path.iterdir()] == ["duplex.ifc"]
+    assert _reopened(duplex, tmp_path / "duplex.ifc") == duplex.call(lambda: _counts(duplex.doc))
+
+
+def test_an_ifc_of_a_model_without_links_says_nothing_of_links(duplex, tmp_path):
+    assert "link" not in duplex.text("export_model", {"format": "ifc", "folder": str(tmp_path)}).lower()
+
+
 def test_the_ifc_of_a_view_holds_what_the_view_shows(duplex, tmp_path):
     duplex.text("export_model", {"format": "ifc", "view": "Level 1", "folder": str(tmp_path)})
     [path] = list(tmp_path.iterdir())
@@ -132,7 +151,24 @@ def test_nwc_with_the_exporter_installed_sets_the_options_it_read_back(duplex, t
     text = duplex.text("export_model", {"format": "nwc", "shared_coordinates": False, "folder": str(tmp_path)})
     assert seen == {"scope": DB.NavisworksExportScope.Model, "coordinates": DB.NavisworksCoordinates.Internal,
                     "name": "duplex"}
-    assert "duplex.nwc (3 bytes)" in text
+    assert "duplex.nwc (3 bytes)" in text and "link" not in text.lower()
+
+
+def test_an_nwc_of_a_model_with_links_leaves_them_out_and_says_so(duplex, tmp_path, monkeypatch):
+    from Autodesk.Revit.DB import _optional_functionality
+    from revit_standin.links import link_model, parse_link
+    duplex.call(lambda: link_model(duplex.doc, parse_link("SampleHouse4@30,-5,90")))
+    monkeypatch.setitem(_optional_functionality.INSTALLED, "Navisworks exporter", True)
+    seen = {}
+
+    def export(self, folder, name, options):
+        seen["links"] = options.ExportLinks
+        Path(folder, name + ".nwc").write_bytes(b"nwc")
+    monkeypatch.setattr(DB.Document, "Export", export)
+    text = duplex.text("export_model", {"format": "nwc", "folder": str(tmp_path)})
+    assert seen == {"links": False}
+    assert "Linked models are not in the file (1 link: 'SampleHouse4.rvt'): Revit's Navisworks export skips them " \
+           "(NavisworksExportOptions.ExportLinks is off)" in text, text
 
 
 def test_files_an_export_adds_beside_a_sheet_are_listed_with_it(duplex, tmp_path, monkeypatch):

@@ -53,6 +53,17 @@ def test_a_name_too_long_for_windows_is_shortened_to_fit_260_characters(tmp_path
     assert place.shortened
 
 
+def test_characters_windows_counts_twice_are_counted_twice_against_260(tmp_path):
+    """Windows counts a path in UTF-16 code units: an emoji is two of them."""
+    folder = tmp_path / ("f" * (200 - len(str(tmp_path))))
+    folder.mkdir()
+    place = Destination(folder, "here")
+    path = place.claim("A101 - " + "🏠" * 40, ".pdf")
+    assert len(str(path).encode("utf-16-le")) // 2 <= MAX_PATH, len(str(path).encode("utf-16-le")) // 2
+    assert path.name.startswith("A101 - 🏠") and path.suffix == ".pdf" and place.shortened
+    assert set(path.stem.removeprefix("A101 - ")) == {"🏠"}     # cut between characters, never inside one
+
+
 def test_a_folder_too_long_for_any_name_is_refused_saying_why(tmp_path):
     folder = tmp_path
     while len(str(folder)) < MAX_PATH - 8:
@@ -114,6 +125,16 @@ def test_an_absolute_folder_must_exist(real_defaults):
     assert destination(_Doc(""), str(real_defaults)).folder == real_defaults
     with pytest.raises(ToolError, match="does not exist"):
         destination(_Doc(""), str(real_defaults / "nowhere"))
+
+
+def test_a_folder_that_is_a_file_is_refused_as_a_file_not_as_missing(real_defaults):
+    a_file = real_defaults / "Issue 3.pdf"
+    a_file.write_bytes(b"%PDF-1.7")
+    with pytest.raises(ToolError, match=r"Issue 3\.pdf is a file, not a folder\. Give an existing folder"):
+        destination(_Doc(""), str(a_file))
+    with pytest.raises(ToolError, match="is a file, not a folder"):
+        destination(_Doc(""), None, str(a_file))
+    assert a_file.read_bytes() == b"%PDF-1.7"
 
 
 # --- the job --------------------------------------------------------------------------------------

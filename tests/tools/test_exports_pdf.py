@@ -62,6 +62,11 @@ def test_the_name_pattern_takes_any_parameter_of_the_sheets(revit, tmp_path):
     error = revit.error("export_pdf", {"sheets": ["A101"], "combine": False, "folder": str(tmp_path),
                                        "name_pattern": "{Revision Colour}"})
     assert "'Revision Colour'" in error and "{Sheet Number}" in error
+    for typo in ("{Sheet Number}} - {Sheet Name}", "{Sheet Number - {Sheet Name}", "Sheet Number}"):
+        error = revit.error("export_pdf", {"sheets": ["A101"], "combine": False, "folder": str(tmp_path),
+                                           "name_pattern": typo})
+        assert "has a brace that opens or closes no field" in error, error
+    assert [p.name for p in tmp_path.glob("*.pdf")] == ["Duplex A101 rev Plans.pdf"]
 
 
 def test_an_existing_file_is_kept_and_the_result_says_so(revit, tmp_path):
@@ -70,6 +75,15 @@ def test_an_existing_file_is_kept_and_the_result_says_so(revit, tmp_path):
     assert (tmp_path / "A101 - Plans.pdf").read_bytes() == b"issued yesterday"
     assert pages_mm(tmp_path / "A101 - Plans (2).pdf") == [A1]
     assert "'A101 - Plans.pdf' written as 'A101 - Plans (2).pdf'" in text
+
+
+def test_two_sheets_the_pattern_names_alike_are_said_to_share_a_name_not_to_meet_an_existing_file(revit, tmp_path):
+    text = revit.text("export_pdf", {"sheets": ["A101", "A103"], "combine": False, "folder": str(tmp_path),
+                                     "name_pattern": "Issue"})
+    assert sorted(p.name for p in tmp_path.glob("*.pdf")) == ["Issue (2).pdf", "Issue.pdf"]
+    assert "Names given twice in this export (the name pattern gave them the same name): 'Issue.pdf' written as " \
+           "'Issue (2).pdf'." in text, text
+    assert "a file of that name existed" not in text
 
 
 def test_a_name_ending_in_pdf_gets_one_pdf_extension(revit, tmp_path):
@@ -107,6 +121,17 @@ def test_sheets_by_number_range_in_number_order(revit, tmp_path):
     assert "A999" in error and "A101 - Plans" in error
     error = revit.error("export_pdf", {"sheets": ["A-Z"], "folder": str(tmp_path)})   # not a range: a name
     assert "No sheet numbered or named 'A-Z'" in error
+
+
+def test_a_range_takes_the_sheets_inserted_with_a_suffix_where_the_browser_lists_them(revit, tmp_path):
+    """A101a (a sheet inserted after A101) is in A101-A103; A103a (after A103) and AB102 (another
+    prefix) are not: no sheet of an issue set is silently left out."""
+    for number in ("A101a", "A103a", "AB102", "A102.1"):
+        revit.text("create_sheet", {"number": number, "name": f"Sheet {number}", "title_block": "A3"})
+    text = revit.text("export_pdf", {"sheets": ["A101-A103"], "combine": False, "folder": str(tmp_path)})
+    assert sorted(p.name.split(" - ")[0] for p in tmp_path.glob("*.pdf")) == ["A101", "A101a", "A102", "A102.1",
+                                                                               "A103"]
+    assert "Exported 5 of 5 sheets" in text
 
 
 def test_a_saved_view_sheet_set_is_exported_in_its_order(revit, tmp_path):

@@ -116,6 +116,27 @@ def test_create_refuses_a_parameter_the_categories_cannot_filter_listing_those_t
     assert filters(revit) == {}
 
 
+def test_a_filter_name_differing_from_anothers_only_in_case_is_refused_naming_it(revit):
+    revit.text("create_view_filter", EXTERIOR)
+    text = revit.error("create_view_filter", {**EXTERIOR, "name": "EXTERIOR WALLS"})
+    assert text.startswith("A view filter 'Exterior walls' already exists (Revit compares filter names ignoring case)")
+    assert list(filters(revit)) == ["Exterior walls"]
+
+
+def test_in_a_project_with_no_walls_a_parameter_no_wall_shows_is_not_swapped_for_a_close_one(revit):
+    """An empty template: Revit lets a wall filter test Comments, but no wall shows its name here. The
+    refusal says so and that another parameter must not take its place (not "Did you mean 'Type
+    Comments'?", which an agent would take), and nothing is created."""
+    empty = revit.call(lambda: revit.host.new_document("Template"))
+    text = revit.error("create_view_filter", {"name": "Commented walls", "categories": ["Walls"],
+                                              "conditions": [{"parameter": "Comments", "op": "has value", "value": None}]})
+    assert text.startswith("Cannot make a filter on Walls test 'Comments' here: it is not among the parameters "
+                           "the model's elements of Walls show"), text
+    assert "do not put a different parameter in its place. If you meant another parameter: 'Type Comments'" in text
+    assert "Did you mean" not in text
+    assert revit.call(lambda: DB.FilteredElementCollector(empty).OfClass(DB.ParameterFilterElement).GetElementCount()) == 0
+
+
 def test_create_refuses_names_revit_refuses_and_values_no_element_shows(revit):
     revit.text("create_view_filter", EXTERIOR)
     assert "already exists" in revit.error("create_view_filter", EXTERIOR)
@@ -180,8 +201,11 @@ def test_a_view_whose_template_controls_its_filters_is_left_out_and_its_template
     revit.text("create_view_filter", EXTERIOR)
     revit.text("apply_view_template", {"views": ["Level 2"], "template": "Architectural Plan"})
     text = revit.text("apply_view_filter", {"filter": "Exterior walls", "views": ["Level 1", "Level 2"], "color": "red"})
-    assert "Left out 'Floor Plan: Level 2' (template 'Architectural Plan'): their view template controls their filters" \
-        in text
+    # The note is a line of its own after the list of views, not read as part of the last view's row.
+    assert text.endswith("- 'Floor Plan: Level 1': not applied → visible, red (#FF0000) lines, solid fill\n"
+                         "Left out 'Floor Plan: Level 2' (template 'Architectural Plan'): their view template controls "
+                         "their filters (V/G Overrides Filters), so Revit shows the template's. Change the template for "
+                         "them."), text
     assert filter_state(revit, "Level 2", "Exterior walls") is None
     assert filter_state(revit, "Level 1", "Exterior walls")[1] == (255, 0, 0)
     error = revit.error("apply_view_filter", {"filter": "Exterior walls", "views": ["Level 2"]})

@@ -262,6 +262,22 @@ def test_the_approval_shows_counts_and_names_by_kind(box):
     assert describe(box, {"kinds": ["materials"]}).startswith("Delete 1 unused element: 1 material ('")
 
 
+def test_the_preview_does_not_call_what_the_purge_asks_for_something_revit_deletes_along_with_it(box):
+    """The approval's preview ("Deletes N: …") counts the unused elements the purge deletes as asked
+    for; "Revit also deletes what depends on them" is only for what goes with them (a second pass's)."""
+    from paracore.hosts.revit.preview import preview_call
+    doc = box.doc
+    wall_type = box.on_main_thread(lambda: named(doc, DB.WallType, BRICK_WALL).Id.Value)
+    brick = box.on_main_thread(lambda: named(doc, DB.Material, BRICK).Id.Value)
+    box.on_main_thread(lambda: delete_instances_of(doc, doc.GetElement(DB.ElementId(wall_type))))
+    call = default_registry().prepare("purge_unused", {}, [])
+    preview = box.bridge.call(lambda: preview_call(box.host.uiapp.ActiveUIDocument, box.session, call), timeout=60)
+    assert preview.error is None, preview.error
+    # Only the brick, unused once its wall type is gone (the second pass), went "along with" the rest.
+    assert set(preview.also_deleted) == {brick}, preview.text()
+    assert "Revit also deletes what depends on them: 1 material" in preview.text(), preview.text()
+
+
 def test_kinds_narrow_the_purge_and_a_family_goes_only_with_its_types(box):
     doc = box.doc
     before = box.on_main_thread(lambda: snapshot(doc))

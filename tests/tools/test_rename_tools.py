@@ -13,6 +13,7 @@ from paracore.hosts.revit.executor import describe_call, run_batch
 from paracore.hosts.standin.sandbox import Sandbox
 from paracore.tools.documentation import naming_patterns as naming
 from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.lookup import view_label
 from paracore.tools.framework.registry import default_registry
 from revit_standin import central, faults
 
@@ -368,7 +369,55 @@ def test_in_a_workshared_model_a_sheet_a_colleague_borrows_keeps_its_number_and_
         assert f"(id {numbers['A102']}, borrowed by li)" in outcome.content, outcome.content
         now = box.on_main_thread(lambda: {s.Id.Value: s.SheetNumber for s in DB.FilteredElementCollector(box.doc)
                                           .OfClass(DB.ViewSheet)})
-        assert now == {numbers["A101"]: "B201", numbers["A102"]: "A102", numbers["A103"]: "B202"}
+        # A103 keeps its place in the count (B203): B202 stays free for A102 once li relinquishes it.
+        assert now == {numbers["A101"]: "B201", numbers["A102"]: "A102", numbers["A103"]: "B203"}
+
+
+def test_a_sheet_a_colleague_borrows_after_the_approval_leaves_the_others_with_the_numbers_approved(documents):
+    """The approval shows A101 -> B201, A102 -> B202, A103 -> B203; li borrows A102 before the run:
+    A101 and A103 get the numbers the user approved, not numbers shifted into A102's place."""
+    with Sandbox("duplex", workshared="maria:Doors:1") as box:
+        for number in ("A101", "A102", "A103"):
+            assert not run(box, "create_sheet", {"number": number, "name": f"Sheet {number}"}).is_error
+        numbers = box.on_main_thread(lambda: {s.SheetNumber: s.Id.Value for s in DB.FilteredElementCollector(box.doc)
+                                              .OfClass(DB.ViewSheet)})
+        box.on_main_thread(lambda: box.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(),
+                                                                  DB.SynchronizeWithCentralOptions()))
+        arguments = {"number_prefix": "A", "start": "B201"}
+        call = default_registry().prepare("renumber_sheets", arguments, [])
+        approved = box.bridge.call(lambda: describe_call(box.host.uiapp.ActiveUIDocument, box.session, call),
+                                   timeout=60)
+        assert f"(id {numbers['A103']}) 'A103' → 'B203'" in approved, approved
+        box.on_main_thread(lambda: central.colleague_borrows(box.doc, "li", [numbers["A102"]]))
+        outcome = run(box, "renumber_sheets", arguments)
+        assert not outcome.is_error and f"(id {numbers['A102']}, borrowed by li)" in outcome.content, outcome.content
+        now = box.on_main_thread(lambda: {s.Id.Value: s.SheetNumber for s in DB.FilteredElementCollector(box.doc)
+                                          .OfClass(DB.ViewSheet)})
+        assert now == {numbers["A101"]: "B201", numbers["A102"]: "A102", numbers["A103"]: "B203"}
+
+
+def test_a_viewport_a_colleague_borrows_keeps_its_place_in_the_detail_numbers(documents):
+    with Sandbox("duplex", workshared="maria:Doors:1") as box:
+        assert not run(box, "create_sheet", {"number": "A101", "name": "Plans"}).is_error
+        assert not run(box, "place_views_on_sheet", {"sheet": "A101", "views": ["Level 1", "Level 2", "Roof"],
+                                                     "layout": "grid"}).is_error
+        box.on_main_thread(lambda: box.doc.SynchronizeWithCentral(DB.TransactWithCentralOptions(),
+                                                                  DB.SynchronizeWithCentralOptions()))
+        views = ["Floor Plan: Level 1", "Floor Plan: Level 2", "Floor Plan: Roof"]
+
+        def viewports():
+            named = {v.Id.Value: v for v in DB.FilteredElementCollector(box.doc).OfClass(DB.View)}
+            return {view_label(named[p.ViewId.Value]): p.Id.Value
+                    for p in DB.FilteredElementCollector(box.doc).OfClass(DB.Viewport)}
+        placed = box.on_main_thread(viewports)
+        box.on_main_thread(lambda: central.colleague_borrows(box.doc, "li", [placed["Floor Plan: Level 2"]]))
+        outcome = run(box, "renumber_viewports", {"sheet": "A101", "order": "as_given", "views": views, "start": "11"})
+        assert not outcome.is_error and "borrowed by li" in outcome.content, outcome.content
+        numbers = box.on_main_thread(lambda: {
+            name: box.doc.GetElement(DB.ElementId(value)).get_Parameter(
+                DB.BuiltInParameter.VIEWPORT_DETAIL_NUMBER).AsString() for name, value in placed.items()})
+        assert numbers["Floor Plan: Level 1"] == "11" and numbers["Floor Plan: Roof"] == "13", numbers
+        assert numbers["Floor Plan: Level 2"] != "12"
 
 
 def test_a_workshared_chain_through_a_view_nobody_borrows_yet_previews_without_failing_and_runs(documents):
@@ -404,3 +453,14 @@ def test_names_revit_does_not_allow_are_refused_by_the_tools_that_name_views(rev
     message = revit.error(tool, arguments)
     assert message.startswith(f"The {what} cannot be used: it holds") and "Leave those characters out" in message, \
         message
+
+
+def test_an_approval_where_no_row_changes_says_so_rather_than_listing_nothing(revit):
+    sheet_with_three_views(revit)
+    revit.text("renumber_viewports", {"sheet": "A101", "order": "left_to_right"})
+    said = revit.describe("renumber_viewports", {"sheet": "A101", "order": "left_to_right"})
+    assert said.endswith("on sheet 'A101': nothing changes (each already has its new value)."), said
+    said = revit.describe("renumber_sheets", {"sheets": ["A101"], "start": "A101"})
+    assert said == "Renumber 0 sheets: nothing changes (each already has its new value).", said
+    said = revit.describe("rename_views", {"views": ["Level 1"], "template": "{Name}"})
+    assert said == "Rename 0 views: nothing changes (each already has its new value).", said

@@ -114,6 +114,15 @@ def nwc_export_is_refused_without_the_exporter(scratch):
     return "no Navisworks exporter: refused"
 
 
+def navisworks_options_skip_links_by_default(scratch):
+    options = DB.NavisworksExportOptions()
+    default = options.ExportLinks
+    options.ExportLinks = True
+    expect(default is False and options.ExportLinks is True,
+           f"ExportLinks is {default} by default and {options.ExportLinks} once set")
+    return "ExportLinks false by default, settable"
+
+
 def ifc_export_needs_an_open_transaction(scratch):
     doc = scratch.doc
     expect(not doc.IsModifiable, "a transaction is open before the check")
@@ -165,6 +174,7 @@ CHECKS = [
     ("dxf_writes_one_file_per_view_and_walls_on_a_wall_layer", dxf_writes_one_file_per_view_and_walls_on_a_wall_layer),
     ("dwg_export_is_refused_without_the_exporter", dwg_export_is_refused_without_the_exporter),
     ("nwc_export_is_refused_without_the_exporter", nwc_export_is_refused_without_the_exporter),
+    ("navisworks_options_skip_links_by_default", navisworks_options_skip_links_by_default),
     ("ifc_export_needs_an_open_transaction", ifc_export_needs_an_open_transaction),
     ("ifc_filter_view_exports_fewer_walls", ifc_filter_view_exports_fewer_walls),
 ]

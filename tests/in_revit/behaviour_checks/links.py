@@ -74,10 +74,40 @@ def an_unloaded_link_has_no_document(scratch):
     return f"GetLinkDocument() of '{unloaded[0].Name}': None"
 
 
+def ifc_export_leaves_a_link_out_without_export_linked_files(scratch):
+    """IFC export of the host with the exporter's option ExportLinkedFiles "false" (export_model's):
+    one file, with no more walls than the host has (the link's are not in it)."""
+    import os
+    import re
+    import shutil
+    import tempfile
+    doc = scratch.doc
+    instance, linked, _ = _loaded_link(doc)
+    host_walls = DB.FilteredElementCollector(doc).OfClass(DB.Wall).GetElementCount()
+    link_walls = DB.FilteredElementCollector(linked).OfClass(DB.Wall).GetElementCount()
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    transaction = DB.Transaction(doc, "Paracore check: IFC export of a model with a link")
+    transaction.Start()
+    try:
+        options = DB.IFCExportOptions()
+        options.AddOption("ExportLinkedFiles", "false")
+        doc.Export(folder, "host", options)
+        written = sorted(os.listdir(folder))
+        with open(os.path.join(folder, "host.ifc"), encoding="utf-8", errors="replace") as file:
+            walls = sum(1 for line in file if re.search(r"=\s*IFCWALL(STANDARDCASE|ELEMENTEDCASE)?\(", line))
+    finally:
+        transaction.RollBack()
+        shutil.rmtree(folder, ignore_errors=True)
+    expect(written == ["host.ifc"], f"the export wrote {written}")
+    expect(walls <= host_walls, f"the file has {walls} walls, the host {host_walls} (the link {link_walls})")
+    return f"walls in the file {walls}, host {host_walls}, link '{instance.Name}' {link_walls}"
+
+
 CHECKS = [
     ("a link document is linked and refuses transactions", a_link_document_is_linked_and_refuses_transactions),
     ("a link reference names the instance and the linked element",
      a_link_reference_names_the_instance_and_the_linked_element),
     ("SetReferences selects a linked element", set_references_selects_a_linked_element),
     ("an unloaded link has no document", an_unloaded_link_has_no_document),
+    ("IFC export leaves a link out without ExportLinkedFiles", ifc_export_leaves_a_link_out_without_export_linked_files),
 ]

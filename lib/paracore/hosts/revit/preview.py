@@ -10,7 +10,8 @@ undo entry is left. The approval then shows:
 
 - per element, values before -> after (parameters, type, level, location), on a bounded sample;
 - the elements that would be created and deleted, by category; for deletes, what Revit deletes
-  along with the elements asked for (hosted doors, tags, dimensions). Revit's own elements (a
+  along with the elements asked for (hosted doors, tags, dimensions); asked for are the call's
+  element ids and its ``targets`` (purge_unused's unused elements). Revit's own elements (a
   floor's sketch, its plane and lines: ``user_elements``) are not counted;
 - the Revit warnings the step would raise.
 
@@ -230,6 +231,7 @@ def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured"
     """Run ``call`` in its own committed transaction; read what changed (the group is still open)."""
     # Dialogs are answered and saves refused as in the real run (step_guard.py), so the preview
     # sees what the step will do, and never stops Revit on a modal dialog.
+    asked = _asked_ids(call) | targets.target_ids(doc, ctx.session, call)    # read before the change
     with ChangeRecorder(doc.Application, doc) as recorder, \
             StepGuard(getattr(ctx.uidoc, "Application", None), doc) as guard:
         error = _run(ctx, call)
@@ -239,7 +241,7 @@ def _measure(doc, ctx: ToolContext, call: PreparedCall) -> "Preview | _Measured"
     sample = modified[:SAMPLE_ELEMENTS]
     return _Measured(deleted=recorder.deleted, sample=sample, after={i: _snapshot(doc, i) for i in sample},
                      created=_categories(doc, recorder.added), modified=_categories(doc, modified),
-                     warnings=tuple(dict.fromkeys(ctx.warnings)), asked=_asked_ids(call),
+                     warnings=tuple(dict.fromkeys(ctx.warnings)), asked=asked,
                      guarded=tuple(guard.report()))
 
 

@@ -84,6 +84,13 @@ def untried(doc, session: Session, call: PreparedCall) -> list[int]:
     return [i for i in untried if i not in held]
 
 
+def target_ids(doc, session: Session, call: PreparedCall) -> set[int]:
+    """The elements ``call`` says it changes (its ``targets``), workshared or not: a preview counts
+    those it deletes as asked for, not as what Revit deletes along with them (purge_unused's)."""
+    found = _targets(doc, session, [("preview", call)])
+    return set(found["preview"][1]) if found else set()
+
+
 def _targets(doc, session: Session, calls) -> dict[str, tuple[PreparedCall, list[int]]]:
     found = {}
     for call_id, call in calls:

@@ -279,6 +279,13 @@ def row_lines(rows: Sequence[Row], limit: int = SHOWN_ROWS) -> str:
     return "; ".join(kept) + (f"; … and {more} more" if more else "")
 
 
+def planned_lines(rows: Sequence[Row]) -> str:
+    """``row_lines`` for an approval; says so when no row changes (rather than an empty list)."""
+    if any(r.changes for r in rows):
+        return row_lines(rows)
+    return "nothing changes (each already has its new value)" if rows else "none that you can change now"
+
+
 def unchanged_note(rows: Sequence[Row]) -> str:
     same = sum(1 for r in rows if not r.changes)
     return f" {plural(same, 'row')} already {'has' if same == 1 else 'have'} the new value (left as it is)." if same else ""

@@ -278,7 +278,7 @@ def _describe(ctx, args: RenameViewsArgs) -> str:
     except ToolError as error:
         return f"Rename views ({display_text(str(error), 300)})"
     head = "Preview only, nothing changes: rename" if args.preview else "Rename"
-    return f"{head} {plural(len(plan.changed), 'view')}: {naming.row_lines(plan.rows)}.{plan.held_note}"
+    return f"{head} {plural(len(plan.changed), 'view')}: {naming.planned_lines(plan.rows)}.{plan.held_note}"
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe, targets=_targets)

@@ -12,7 +12,8 @@ Decisions:
 - Every new value is checked before one is set (naming_patterns): two rows, or a row and a sheet or
   viewport left as it is, with the same value are refused, naming both. Rows that swap values go
   through temporary values in the same transaction.
-- In a workshared model the sheets or viewports others hold are left out and named.
+- In a workshared model the sheets or viewports others hold are left out and named; they keep
+  their place in the count (the others get the numbers they would get with them, as approved).
 
 Revit is imported inside the tool bodies only, so this module imports without Revit.
 """
@@ -158,9 +159,14 @@ def _new_numbers(args: RenumberSheetsArgs, sheets) -> list[str]:
 
 def _sheet_plan(ctx, args: RenumberSheetsArgs) -> NumberPlan:
     sheets = _chosen_sheets(ctx, args)
+    # Each sheet's number is its place among all the sheets chosen, those others hold included: a
+    # held sheet keeps its number and its slot (A101..A103 -> B201..B203 with A102 held: A103 ->
+    # B203, not B202), so what runs is what the approval showed even when the hold is only learnt
+    # at the run, and the held sheet can take its own slot once it is free.
+    numbers = {ctx.id_value(s.Id): n for s, n in zip(sheets, _new_numbers(args, sheets))}
     sheets, untried, held = targets_of.leave_out_held_keeping_order(ctx, sheets, lambda s: _sheet_label(ctx, s))
-    rows = [Row(ctx.id_value(s.Id), _sheet_label(ctx, s), s.SheetNumber, number, SHEETS)
-            for s, number in zip(sheets, _new_numbers(args, sheets))]
+    rows = [Row(ctx.id_value(s.Id), _sheet_label(ctx, s), s.SheetNumber, numbers[ctx.id_value(s.Id)], SHEETS)
+            for s in sheets]
     naming.refuse_invalid(rows, "sheet number")
     kept = [Kept(ctx.id_value(s.Id), _sheet_label(ctx, s), s.SheetNumber, SHEETS) for s in _all_sheets(ctx)]
     naming.refuse_collisions(rows, naming.kept_rows(rows, kept), "sheet number",
@@ -183,7 +189,7 @@ def _describe_sheets(ctx, args: RenumberSheetsArgs) -> str:
     except ToolError as error:
         return f"Renumber sheets ({display_text(str(error), 300)})"
     head = "Preview only, nothing changes: renumber" if args.preview else "Renumber"
-    return f"{head} {plural(len(plan.changed), 'sheet')}: {naming.row_lines(plan.rows)}.{plan.held_note}"
+    return f"{head} {plural(len(plan.changed), 'sheet')}: {naming.planned_lines(plan.rows)}.{plan.held_note}"
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe_sheets, targets=_sheet_targets)
@@ -269,9 +275,11 @@ def _viewport_plan(ctx, args: RenumberViewportsArgs) -> NumberPlan:
     else:
         ordered = _placed_order(viewports, args.order)
     scope = ctx.id_value(sheet.Id)
+    # Numbered by place among all the viewports ordered, those others hold included (as sheets).
+    numbers = {ctx.id_value(v.Id): n for v, n in zip(ordered, naming.numbers(args.start, len(ordered), args.step))}
     ordered, untried, held = targets_of.leave_out_held_keeping_order(ctx, ordered, lambda v: _viewport_label(ctx, v))
-    rows = [Row(ctx.id_value(v.Id), _viewport_label(ctx, v), _detail_number(v), number, scope)
-            for v, number in zip(ordered, naming.numbers(args.start, len(ordered), args.step))]
+    rows = [Row(ctx.id_value(v.Id), _viewport_label(ctx, v), _detail_number(v), numbers[ctx.id_value(v.Id)], scope)
+            for v in ordered]
     naming.refuse_invalid(rows, "Detail Number")
     kept = [Kept(ctx.id_value(v.Id), _viewport_label(ctx, v), _detail_number(v), scope) for v in viewports]
     naming.refuse_collisions(rows, naming.kept_rows(rows, kept), "Detail Number",
@@ -296,7 +304,7 @@ def _describe_viewports(ctx, args: RenumberViewportsArgs) -> str:
         return f"Renumber viewports on sheet {args.sheet!r} ({display_text(str(error), 300)})"
     head = "Preview only, nothing changes: set" if args.preview else "Set"
     return (f"{head} the Detail Number of {plural(len(plan.changed), 'viewport')} on sheet {args.sheet!r}: "
-            f"{naming.row_lines(plan.rows)}.{plan.held_note}")
+            f"{naming.planned_lines(plan.rows)}.{plan.held_note}")
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe_viewports, targets=_viewport_targets)

@@ -112,14 +112,14 @@ def _is_range(ctx, text: str) -> bool:
 
 
 def _sheet_range(ctx, text: str) -> list:
-    """The sheets numbered from the range's first to its last number: same prefix, number between."""
-    low, high = (_NUMBERED.match(end) for end in _RANGE.match(text).groups())
-    prefix, start, end = low.group(1).casefold(), int(low.group(2)), int(high.group(2))
-    if start > end:
-        start, end = end, start
+    """The sheets numbered from the range's first to its last number, in the Project Browser's order:
+    same prefix, then a number, and between the two ends. A sheet inserted with a suffix (A101a,
+    A101.1) is inside, where the browser lists it: A101-A103 takes A101, A101a, A102, A103."""
+    first, last = _RANGE.match(text).groups()
+    prefix = _NUMBERED.match(first).group(1).casefold()
+    low, high = sorted((_number_key(first), _number_key(last)))
     sheets = all_sheets(ctx)
-    inside = [s for s in sheets if (m := _NUMBERED.match(s.SheetNumber)) is not None
-              and m.group(1).casefold() == prefix and start <= int(m.group(2)) <= end]
+    inside = [s for s in sheets if _has_prefix(s.SheetNumber, prefix) and low <= _number_key(s.SheetNumber) <= high]
     if not inside:
         raise ToolError(f"No sheet is numbered in the range '{display_text(text, NAME)}'. "
                         f"Sheets: {_sheet_list(sheets)}.")
@@ -176,6 +176,12 @@ def _sheet_list(sheets) -> str:
     if not sheets:
         return "none yet (create_sheet makes one)"
     return listed([display_text(label(s), NAME) for s in sheets], LISTED)
+
+
+def _has_prefix(number: str, prefix: str) -> bool:
+    """Whether a sheet number is ``prefix`` (case-folded) followed by a digit: A101a for 'A', not AB101."""
+    rest = number.casefold()[len(prefix):] if number.casefold().startswith(prefix) else ""
+    return rest[:1].isdigit()
 
 
 def _number_key(number: str) -> tuple:

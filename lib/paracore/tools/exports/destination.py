@@ -12,13 +12,15 @@ Names: Revit writes the file itself (Document.Export takes a folder and a name),
 made safe before Revit sees it: characters Windows refuses (``<>:"/\\|?*`` and control characters)
 become "_", trailing dots and spaces go, and a reserved device name (CON, PRN, AUX, NUL, COM1-9,
 LPT1-9, with or without an extension) gets a leading "_". Windows' 260-character limit on a full
-path (MAX_PATH, 259 characters and the terminating NUL) is kept: a name that would pass it is
+path (MAX_PATH, 259 characters and the terminating NUL, counted in UTF-16 units as Windows does: an
+emoji is two) is kept: a name that would pass it is
 shortened, and a folder so long that not even a short name fits is refused, saying so.
 
 Never overwriting: Revit's Export replaces an existing file without asking, so a name is claimed
 here first (``Destination.claim``): a name already in the folder, or claimed earlier in the same
 export, gets a numbered sibling ("A101 - Plans (2).pdf"), compared without case as Windows does,
-and the result says which names were changed (``renamed``).
+and the result says which names were changed (``renamed``; ``shared``: a name two pieces of one export
+would have had, such as a name pattern without a field that differs).
 """
 from __future__ import annotations
 
@@ -50,8 +52,20 @@ def safe_stem(name: str, fallback: str = "export") -> str:
 
 
 def windows_length(path: Path | str) -> int:
-    """Characters of the path as Windows counts them (a separator is one character either way)."""
-    return len(str(path))
+    """Characters of the path as Windows counts them: UTF-16 code units, so a character beyond the
+    Basic Multilingual Plane (an emoji, "🏠") counts two (a separator is one either way)."""
+    return len(str(path).encode("utf-16-le")) // 2
+
+
+def _cut_to(text: str, units: int) -> str:
+    """The longest start of ``text`` within ``units`` UTF-16 code units (never half a character)."""
+    kept, used = [], 0
+    for character in text:
+        used += windows_length(character)
+        if used > units:
+            break
+        kept.append(character)
+    return "".join(kept)
 
 
 @dataclass
@@ -60,7 +74,8 @@ class Destination:
 
     folder: Path
     where: str                                        # "the folder you gave", "beside the model", ...
-    renamed: list[tuple[str, str]] = field(default_factory=list)   # (name wanted, name used)
+    renamed: list[tuple[str, str]] = field(default_factory=list)   # (name wanted, name used): a file had it
+    shared: list[tuple[str, str]] = field(default_factory=list)    # ... : an earlier piece of this export took it
     shortened: list[tuple[str, str]] = field(default_factory=list)
     _taken: set[str] = field(default_factory=set)      # names claimed in this export, case-folded
     _names: set[str] | None = None                     # the folder's names, case-folded, listed once
@@ -80,20 +95,22 @@ class Destination:
                 continue
             self._taken.add(name.casefold())
             if n > 1:
-                self.renamed.append((fitted + suffix, name))
+                wanted_name = fitted + suffix
+                taken_here = wanted_name.casefold() in self._taken
+                (self.shared if taken_here else self.renamed).append((wanted_name, name))
             return self.folder / name
         raise ToolError(f"'{display_text(fitted + suffix, 120)}' and {NUMBERED_COPIES - 1} numbered copies already "
                         f"exist in {display_text(str(self.folder), 200)}. Choose another folder.")
 
     def _fit(self, stem: str, suffix: str, extra: int) -> str:
-        room = MAX_PATH - windows_length(self.folder) - 1 - len(suffix) - extra
-        if room >= len(stem):
+        room = MAX_PATH - windows_length(self.folder) - 1 - windows_length(suffix) - extra
+        if room >= windows_length(stem):
             return stem
         if room < SHORTEST_STEM:
             raise ToolError(f"The folder {display_text(str(self.folder), 300)} is {windows_length(self.folder)} "
                             f"characters long: with a file name the path would pass Windows' limit of {MAX_PATH + 1} "
                             "characters. Choose a shorter folder (the setting export_folder, or folder).")
-        return stem[:room].rstrip(". ")
+        return _cut_to(stem, room).rstrip(". ")
 
     def _exists(self, name: str) -> bool:
         if self._names is None:
@@ -154,5 +171,6 @@ def _existing(folder: Path, where: str, create: bool) -> Path:
     except OSError as exc:
         raise ToolError(f"Cannot use {where} {display_text(str(folder), 200)}: {exc.strerror or exc}. "
                         "Choose another folder.") from None
-    raise ToolError(f"{where[0].upper()}{where[1:]} {display_text(str(folder), 200)} does not exist. Give an existing "
+    what = "is a file, not a folder" if folder.exists() else "does not exist"
+    raise ToolError(f"{where[0].upper()}{where[1:]} {display_text(str(folder), 200)} {what}. Give an existing "
                     "folder (or change the setting export_folder).")

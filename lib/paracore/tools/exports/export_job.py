@@ -137,6 +137,11 @@ class ExportJob(Job):
             notes.append("Not overwritten (a file of that name existed): " + listed(
                 [f"'{display_text(a, NOTE_NAME)}' written as '{display_text(b, NOTE_NAME)}'" for a, b in renamed],
                 NOTED, "; ") + ".")
+        shared = self.destination.shared
+        if shared:
+            notes.append("Names given twice in this export (the name pattern gave them the same name): " + listed(
+                [f"'{display_text(a, NOTE_NAME)}' written as '{display_text(b, NOTE_NAME)}'" for a, b in shared],
+                NOTED, "; ") + ".")
         shortened = self.destination.shortened
         if shortened:
             notes.append("Shortened to keep the full path within Windows' 260 characters: " + listed(

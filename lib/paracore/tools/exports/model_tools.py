@@ -11,6 +11,8 @@ views one file each, are export_cad.
   to IFC requires that document is modifiable, therefore there must be a transaction already open"
   (2023 to 2026 alike, docs/REVIT_BEHAVIOUR.md): the export runs in a transaction of its own,
   rolled back after, so the model is left as it was (Autodesk's exporter changes it while it works).
+  Revit links are left out (the exporter's option ExportLinkedFiles, set false) and the result says
+  so, naming them; so for NWC (NavisworksExportOptions.ExportLinks, false: Revit's default).
 - NWC: only when OptionalFunctionalityUtils.IsNavisworksExporterAvailable(); otherwise a refusal
   that says what to install (Autodesk's "Navisworks NWC Export Utility" for that Revit version).
   ``view`` exports that view's elements (ExportScope View), else the model; ``shared_coordinates``
@@ -31,15 +33,20 @@ from pydantic import BaseModel, Field
 
 from paracore.core.display import display_text
 from paracore.core.settings import load_settings
+from paracore.revit.links import links
 from paracore.tools.exports.destination import Destination, destination
 from paracore.tools.exports.export_job import ExportJob, Piece
 from paracore.tools.framework.lookup import find_view, view_label
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError
+from paracore.tools.framework.wording import listed, plural
 
 IFC_VERSIONS = {"IFC2x3": "IFC2x3CV2", "IFC4": "IFC4"}      # Revit's IFCVersion member for each
 IFC_FILE_TYPES = {"ifc": ("IFC", ".ifc"), "ifczip": ("IFCZIP", ".ifczip"), "ifcxml": ("IFCXML", ".ifcxml")}
 NAME = 100                  # characters of a file name quoted
+LISTED_LINKS = 5            # linked models named when the file leaves them out
+IFC_SKIPS_LINKS = "Revit's IFC export writes the host model only (its option ExportLinkedFiles is off)"
+NWC_SKIPS_LINKS = "Revit's Navisworks export skips them (NavisworksExportOptions.ExportLinks is off)"
 
 
 class ExportModelArgs(BaseModel):
@@ -93,6 +100,9 @@ def ifc_options(ctx, args: ExportModelArgs, view):
     version = getattr(DB.IFCVersion, IFC_VERSIONS[args.ifc_version])
     options.FileVersion = version
     options.AddOption("IFCFileType", IFC_FILE_TYPES[args.file_type][0])
+    # Links stay out, said so below: Autodesk's exporter writes a RevitLinkInstance only under its named
+    # option ExportLinkedFiles (revit-ifc, Exporter.ExportElement), set false here so no default can differ.
+    options.AddOption("ExportLinkedFiles", "false")
     if view is not None:
         options.FilterViewId = view.Id
     kept = options.FileVersion == version and (
@@ -101,7 +111,19 @@ def ifc_options(ctx, args: ExportModelArgs, view):
         raise ToolError("Revit did not keep the IFC options as set (FileVersion, FilterViewId); nothing was exported.")
     scope = f"the elements '{display_text(view_label(view))}' shows" if view is not None else "the whole model"
     return options, [f"Options: {args.ifc_version} ({version.ToString()}), {args.file_type} file, {scope}; the model "
-                     "is left as it was (the export ran in a transaction rolled back after)."]
+                     "is left as it was (the export ran in a transaction rolled back after)."
+                     f"{_links_left_out(ctx, IFC_SKIPS_LINKS)}"]
+
+
+def _links_left_out(ctx, why: str) -> str:
+    """What the file leaves out of a model with Revit links (``why``), or ""."""
+    placed = links(ctx.doc)
+    if not placed:
+        return ""
+    names = sorted({link.label.split(" : ", 1)[0] for link in placed}, key=str.casefold)
+    shown = listed([f"'{display_text(n, 60)}'" for n in names], LISTED_LINKS)
+    return (f" Linked models are not in the file ({plural(len(placed), 'link')}: {shown}): {why}; export each "
+            "linked model from its own file for a coordination set.")
 
 
 def _export_ifc(ctx, options, target: Destination, stem: str, suffix: str) -> list[Path]:
@@ -130,12 +152,14 @@ def nwc_options(ctx, args: ExportModelArgs, view):
     scope = DB.NavisworksExportScope.View if view is not None else DB.NavisworksExportScope.Model
     coordinates = DB.NavisworksCoordinates.Shared if args.shared_coordinates else DB.NavisworksCoordinates.Internal
     options.ExportScope, options.Coordinates = scope, coordinates
+    options.ExportLinks = False     # Revit's default ("false to skip links"), set so it is certain and said
     if view is not None:
         options.ViewId = view.Id
-    if options.ExportScope != scope or options.Coordinates != coordinates:
+    if options.ExportScope != scope or options.Coordinates != coordinates or options.ExportLinks:
         raise ToolError("Revit did not keep the Navisworks options as set; nothing was exported.")
     what = f"the elements '{display_text(view_label(view))}' shows" if view is not None else "the whole model"
-    notes = [f"Options: {what}; {'shared' if args.shared_coordinates else 'internal'} coordinates."]
+    notes = [f"Options: {what}; {'shared' if args.shared_coordinates else 'internal'} coordinates."
+             f"{_links_left_out(ctx, NWC_SKIPS_LINKS)}"]
     if not DB.OptionalFunctionalityUtils.IsNavisworksExporterAvailable():
         version = ctx.doc.Application.VersionNumber
         raise ToolError(f"This Revit {version} has no Navisworks exporter (OptionalFunctionalityUtils."

@@ -185,6 +185,10 @@ def _check_pattern(ctx, pattern: str, views) -> None:
     fields = [m.group(1).strip() for m in _TOKEN.finditer(pattern)]
     if not fields and not pattern.strip():
         raise ToolError(f"name_pattern is empty: give one such as '{DEFAULT_PATTERN}'.")
+    stray = _TOKEN.sub("", pattern)
+    if "{" in stray or "}" in stray:    # a typo ('{Sheet Number}}') would be written into every file's name
+        raise ToolError(f"name_pattern '{display_text(pattern, 60)}' has a brace that opens or closes no field: write "
+                        f"each field as {{Name}}, e.g. '{DEFAULT_PATTERN}'.")
     known = {"sheet number", "sheet name", "view name"}
     unknown = [f for f in fields if f.casefold() not in known
                and all(view.LookupParameter(f) is None for view in views)]

@@ -97,12 +97,21 @@ class FilterParameters:
                 return parameter
         known = self.names()
         close = close_matches(str(name), known, n=3, cutoff=0.6)
-        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         unnamed = len(self.ids) - len(self.by_id)
         more = (f" (and {unnamed} more that no element of these categories has in this model)" if unnamed > 0
                 else "")
         listing = (f" Parameters a filter on {where} can test: {listed(known, SHOWN_PARAMETERS)}{more}."
                    if known else f" No element of {where} has a parameter a filter can test.")
+        if unnamed > 0:
+            # The parameter asked for may be one of those no element shows yet (an empty template's
+            # Comments on walls): a close name is another parameter, not a spelling of this one.
+            hint = (f" If you meant another parameter: {' or '.join(repr(c) for c in close)}." if close else "")
+            raise ToolError(f"Cannot make a filter on {where} test '{display_text(name)}' here: it is not among the "
+                            f"parameters the model's elements of {where} show, and Paracore reads a parameter's name "
+                            f"and kind from an element. It may be one of the {unnamed} Revit would let the filter test "
+                            f"that no element has yet: place one (or make the filter in Revit's Filters dialog), and do "
+                            f"not put a different parameter in its place.{hint}{listing}")
+        hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         raise ToolError(f"A filter on {where} cannot test '{display_text(name)}': Revit's filters take only the "
                         f"parameters all their categories have.{hint}{listing}")
 

@@ -204,6 +204,12 @@ def settings_text(visible: bool, settings) -> str:
     return "visible, " + ", ".join(parts) if parts else "visible, no overrides"
 
 
+def _notes(*notes: str) -> str:
+    """The notes after a result's list of views, on a line of their own (not read as the last view's)."""
+    text = " ".join(n.strip() for n in notes if n and n.strip())
+    return "\n" + text if text else ""
+
+
 def _state_in(ctx, view, filter_id) -> str:
     if not view.IsFilterApplied(filter_id):
         return "not applied"
@@ -222,9 +228,13 @@ def _clean_name(ctx, name: str) -> str:
     if bad:
         raise ToolError(f"Revit does not allow {' '.join(bad)} in a filter's name ('{_name(text)}'). "
                         "Choose a name without { } [ ] | ; < > ? ` ~.")
-    if not DB.ParameterFilterElement.IsNameUnique(ctx.doc, text):
-        raise ToolError(f"A view filter named '{_name(text)}' already exists. Choose another name, or apply it with "
-                        "apply_view_filter.")
+    # Revit refuses a filter name that differs from another's only in case (the Building Coder,
+    # "Unique Names and the NamingUtils Class"), whatever IsNameUnique says: refused here, by name.
+    same = next((f.Name for f in view_filters(ctx) if f.Name.casefold() == text.casefold()), None)
+    if same is not None or not DB.ParameterFilterElement.IsNameUnique(ctx.doc, text):
+        existing = f"'{_name(same)}'" if same is not None and same != text else f"named '{_name(text)}'"
+        raise ToolError(f"A view filter {existing} already exists (Revit compares filter names ignoring case). "
+                        "Choose another name, or apply it with apply_view_filter.")
     return text
 
 
@@ -397,7 +407,7 @@ def apply_view_filter(ctx, args: ApplyViewFilterArgs):
         text = f"Applied the view filter '{_name(flt.Name)}' to {plural(len(view_ids), 'view')}:\n" + "\n".join(shown)
         if rgb is not None and args.fill and solid is None:
             text += "\nOnly lines are coloured: the model has no solid fill pattern."
-        return text + governed_note + held_note
+        return text + _notes(governed_note, held_note)
 
     return ToolOutput(change=Change(
         action=f"Applying the view filter '{_name(flt.Name)}'", compare=compare, report=report,
@@ -504,7 +514,7 @@ def remove_view_filter(ctx, args: RemoveViewFilterArgs):
                 for v, state in before.items()]
         shown = rows[:SHOWN_VIEWS] + ([f"- … and {len(rows) - SHOWN_VIEWS} more"] if len(rows) > SHOWN_VIEWS else [])
         return (f"Removed the view filter '{_name(flt.Name)}' from {plural(len(rows), 'view')}:\n" + "\n".join(shown)
-                + not_there + governed_note + held_note)
+                + _notes(not_there, governed_note, held_note))
 
     return ToolOutput(change=Change(action=f"Removing the view filter '{_name(flt.Name)}'", compare=compare,
                                     report=report, hint="Check the views (list_view_filters), then ask again."))

@@ -68,7 +68,8 @@ class ExportPdfArgs(ExportChoiceArgs):
     file_name: str | None = Field(None, description="The combined PDF's name; default: the model's title.")
     name_pattern: str = Field(DEFAULT_PATTERN, description="The naming rule of one file per sheet: {Sheet Number}, "
                                                            "{Sheet Name}, {View Name} or any parameter in braces (or "
-                                                           "<Sheet Number> as Revit writes it). Default: Revit's.")
+                                                           "<Sheet Number> as Revit writes it). Default: as Revit "
+                                                           "names a sheet's own file.")
     color: Literal["color", "grayscale", "black_lines"] = "color"
     raster: bool = Field(False, description="Raster processing (for shadows, transparency); vector by default.")
     raster_quality: Literal["low", "medium", "high", "presentation"] = "high"

@@ -124,6 +124,8 @@ def test_single_files_as_well_come_from_the_same_export(revit, tmp_path, exports
     assert pages_mm(tmp_path / "A102 - Roof_ Plan_Detail.pdf") == [A3]
     assert "Exported 3 of 3 sheets" in text and "4 files" in text
     assert text.index("- Set.pdf (") < text.index("- A101 - Plans.pdf (")     # the combined file first
+    singles = sum(p.stat().st_size for p in tmp_path.glob("A*.pdf"))
+    assert (tmp_path / "Set.pdf").stat().st_size < 0.9 * singles      # what the sheets' files share, kept once
 
 
 def test_without_pypdf_a_combined_export_is_refused_saying_what_to_do(revit, tmp_path, monkeypatch):

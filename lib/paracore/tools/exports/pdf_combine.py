@@ -8,8 +8,9 @@ dependency vendored for Revit: requirements/revit.txt).
 
 ``CombinedPdf`` takes each sheet's file as it is written (``add``: its pages are read at once, so
 the file can be deleted right after, and the work is spread over the sheets' requests) and
-``write`` puts the whole file in place at the end: written under a temporary name in the scratch
-folder first, then moved to its claimed name, so a failure never leaves half a PDF under it.
+``write`` puts the whole file in place at the end: objects the sheets' files each carried a copy of
+(the same font, the same pattern) kept once, written under a temporary name in the scratch folder
+first, then moved to its claimed name, so a failure never leaves half a PDF under it.
 
 Bookmarks (the PDF's outline): one per sheet, on its first page, named "{Sheet Number} - {Sheet
 Name}" (a view: "Floor Plan: Level 1"). What Revit's own combined PDFs put in their outline is not
@@ -58,6 +59,8 @@ class CombinedPdf:
         for title, first in self.bookmarks:
             self._writer.add_outline_item(title=title, page_number=first)
         self._writer.page_mode = "/UseOutlines"
+        # Each sheet's file carries its own copy of what the pages share (fonts, line patterns): one is kept.
+        self._writer.compress_identical_objects()
         partial = scratch / "combined.pdf.part"
         try:
             with open(partial, "wb") as file:

@@ -114,6 +114,17 @@ def test_a_failing_combine_writes_no_file_leaves_nothing_and_says_why(revit, tmp
     assert "the combined PDF: OSError: [Errno 28] No space left on device" in text
 
 
+def test_a_failing_combine_with_single_files_keeps_them_and_names_the_combined_file(revit, tmp_path, monkeypatch):
+    def full_disk(self, stream):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(pypdf.PdfWriter, "write", full_disk)
+    text = revit.text("export_pdf", {"sheets": ["A101", "A103"], "folder": str(tmp_path), "file_name": "Set",
+                                     "also_single_files": True})
+    assert everything_in(tmp_path) == ["A101 - Plans.pdf", "A103 - Notes.pdf"]
+    assert text.startswith("Exported 2 of 2 sheets") and "- A103 - Notes.pdf (" in text
+    assert "the combined PDF: OSError: [Errno 28] No space left on device" in text
+
+
 def test_single_files_as_well_come_from_the_same_export(revit, tmp_path, exports):
     text = revit.text("export_pdf", {"sheets": ["all"], "folder": str(tmp_path), "file_name": "Set",
                                      "also_single_files": True})

@@ -170,3 +170,18 @@ def test_a_bundled_script_runs_from_the_installed_package(installed):
     assert [r["name"] for r in results] == ["find_scripts", "inspect_script", "set_script_parameters", "run_script"]
     assert not any(r["is_error"] for r in results), results
     assert "Create_Curved_Wall" in results[0]["content"]
+
+
+def test_the_wheel_requires_every_runtime_package_and_each_imports_where_it_is_installed(installed):
+    """pypdf (export_pdf's combined PDF) and the other runtime packages: required by the wheel (not an
+    extra), and importable in the installed environment as the Doctor checks them (Package ... ok)."""
+    with zipfile.ZipFile(installed["wheel"]) as wheel:
+        metadata = next(wheel.read(n).decode() for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+    required = [line.split(":", 1)[1].strip() for line in metadata.splitlines()
+                if line.startswith("Requires-Dist:") and "extra ==" not in line]
+    assert any(r.startswith("pypdf") for r in required), required
+    probe = ("import json; from paracore.app import doctor; "
+             "print(json.dumps({d: doctor.check_package(d, m).status for d, m in doctor.RUNTIME_PACKAGES}))")
+    done = _run([installed["python"], "-c", probe], installed["cwd"], installed["env"])
+    statuses = json.loads(done.stdout)
+    assert statuses.get("pypdf") == "ok" and set(statuses.values()) == {"ok"}, statuses

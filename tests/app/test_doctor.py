@@ -160,11 +160,11 @@ def test_the_doctor_on_revits_main_thread_reports_every_check_and_never_the_key(
     assert wait_for(lambda: round_trip.status == "ok"), round_trip
     assert "(once the Doctor had finished and Revit was idle)" in round_trip.detail
     assert wait_for(lambda: output[-1].startswith("[ OK ] ExternalEvent round trip: Revit ran the request"))
-    summary = next(i for i, line in enumerate(output) if line.startswith("Paracore Doctor: 21 checks"))
+    summary = next(i for i, line in enumerate(output) if line.startswith("Paracore Doctor: 22 checks"))
     assert summary == len(output) - 2
 
     text = doctor.report_text(checks)
-    assert text.startswith("Paracore Doctor: 21 checks — ")
+    assert text.startswith("Paracore Doctor: 22 checks — ")
     everything = text + "\n".join(output) + json.dumps(requests)
     assert FAKE_KEY not in everything and FAKE_KEY[:20] not in everything
     assert requests and all("x-api-key" not in {h.lower() for h in r["headers"]} and

@@ -1494,11 +1494,11 @@ def check_export_schedule(scratch):
 
 @check("export_pdf")
 def check_export_pdf(scratch):
-    """Two scratch sheets exported one file each (named by the rule) and combined (two pages); each
-    page's size, when the file says it readably, is its sheet's (the title block's) size."""
-    import re
+    """Two scratch sheets exported one file each (named by the rule) and combined: two pages, one
+    bookmark per sheet in order, put together from each sheet's single export (pypdf, vendored); each
+    page's size is its sheet's (the title block's) size; no temporary folder is left."""
     from pathlib import Path
-    from paracore.tools.exports.pdf_files import page_count
+    import pypdf
     doc = scratch.doc
     first = sheet(scratch, unused_sheet_number(doc))
     second = sheet(scratch, unused_sheet_number(doc))
@@ -1508,21 +1508,24 @@ def check_export_pdf(scratch):
         text = scratch.call("export_pdf", {"sheets": numbers, "combine": False, "folder": folder})
         separate = sorted(os.listdir(folder))
         scratch.call("export_pdf", {"sheets": numbers, "folder": folder, "file_name": "combined"})
+        left = sorted(os.listdir(folder))
         combined = Path(folder, "combined.pdf")
-        pages = page_count(combined) if combined.is_file() else None
-        boxes = re.findall(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)", combined.read_bytes()) \
-            if combined.is_file() else []
+        reader = pypdf.PdfReader(str(combined)) if combined.is_file() else None
+        pages = len(reader.pages) if reader else None
+        titles = [item.title for item in reader.outline] if reader else []
+        sizes = [(float(p.mediabox.width) / 72 * 25.4, float(p.mediabox.height) / 72 * 25.4)
+                 for p in reader.pages] if reader else []
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     expect(separate == sorted(f"{n} - {PREFIX}.pdf" for n in numbers), f"one file per sheet wrote {separate}")
-    expect(combined.name == "combined.pdf" and pages in (2, None), f"the combined PDF has {pages} pages")
+    expect(left == sorted(separate + ["combined.pdf"]), f"the combined export left {left}")
+    expect(pages == 2, f"the combined PDF has {pages} pages")
+    expect(titles == [f"{n} - {PREFIX}" for n in numbers], f"the combined PDF's bookmarks are {titles}")
     outline = first.Outline
     width_mm, height_mm = ((outline.Max.U - outline.Min.U) * 304.8, (outline.Max.V - outline.Min.V) * 304.8)
-    sizes = [(float(w) / 72 * 25.4, float(h) / 72 * 25.4) for w, h in boxes]
-    expect(not sizes or all(abs(w - width_mm) < 2 and abs(h - height_mm) < 2 for w, h in sizes[:2]),
-           f"pages of {sizes[:2]} mm for sheets of {width_mm:.0f} x {height_mm:.0f} mm")
-    return (f"{len(separate)} files named by the rule; combined: {pages if pages is not None else 'unread'} pages; "
-            f"page sizes {'read' if sizes else 'not readable in the file'}; {text.splitlines()[0][:80]}")
+    expect(all(abs(w - width_mm) < 2 and abs(h - height_mm) < 2 for w, h in sizes),
+           f"pages of {sizes} mm for sheets of {width_mm:.0f} x {height_mm:.0f} mm")
+    return f"{len(separate)} files named by the rule; combined: 2 pages, bookmarks {titles}; {text.splitlines()[0][:80]}"
 
 
 def exported_sheet(scratch, made, folder):

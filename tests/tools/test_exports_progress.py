@@ -85,8 +85,24 @@ def test_a_cancelled_combined_export_makes_no_file_and_leaves_no_scratch(box, tm
     events = _run(box, [ToolCallPart(id="e", name="export_pdf", arguments={
         "sheets": ["all"], "folder": str(tmp_path)})], cancel, stop)
     [finished] = [e for e in events if isinstance(e, ev.ToolCallFinished)]
-    assert list(tmp_path.iterdir()) == []
-    assert "no combined PDF was made" in finished.content
+    assert list(tmp_path.rglob("*")) == []          # nor the temporary folder beside it
+    assert (f"Stopped by the user after 1 of {SHEETS}: {SHEETS - 1} sheets not exported; no combined PDF was made: "
+            "the pages of the 1 sheet exported before the stop were temporary files, now deleted.") in finished.content
+
+
+def test_a_cancelled_combined_export_with_single_files_keeps_those_written(box, tmp_path):
+    cancel = CancelToken()
+
+    def stop(event):
+        if isinstance(event, ev.ToolProgress) and event.done == 2:
+            cancel.cancel()
+    events = _run(box, [ToolCallPart(id="e", name="export_pdf", arguments={
+        "sheets": ["all"], "folder": str(tmp_path), "also_single_files": True})], cancel, stop)
+    [finished] = [e for e in events if isinstance(e, ev.ToolCallFinished)]
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == ["A101 - Sheet 1.pdf",
+                                                                                  "A102 - Sheet 2.pdf"]
+    assert finished.content.startswith(f"Exported 2 of {SHEETS} sheets") and "- A102 - Sheet 2.pdf (" in finished.content
+    assert "no combined PDF was made; the files listed are kept." in finished.content
 
 
 def test_calls_after_the_export_run_after_it(box, tmp_path):

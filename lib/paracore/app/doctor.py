@@ -71,6 +71,7 @@ RUNTIME_PACKAGES: tuple[tuple[str, str], ...] = (
     ("keyring", "keyring"),
     ("truststore", "truststore"),
     ("openpyxl", "openpyxl"),
+    ("pypdf", "pypdf"),
 )
 
 EXPECTED_PYTHON = (3, 12)                            # pyRevit 5/6's CPython engine: 3.12.3

@@ -133,6 +133,24 @@ def separate_files_are_named_number_dash_name(scratch):
     return written[0]
 
 
+def revits_own_pdfs_are_read_by_pypdf_and_their_bookmarks_recorded(scratch):
+    """Not documented: what Revit puts in a combined PDF's outline (export_pdf makes its combined file
+    itself, a bookmark "<number> - <name>" per sheet, from each sheet's own PDF read with pypdf). The
+    finding is the outline's titles; the expectation, that pypdf reads Revit's PDFs page for page."""
+    import pypdf
+    doc = scratch.doc
+    one, two = _sheet(doc, "PDFCHECK8"), _sheet(doc, "PDFCHECK9")
+    with _Folder() as folder:
+        doc.Export(folder, _ids(one, two), _options("Outline"))
+        doc.Export(folder, _ids(one), _options("Alone"))
+        combined = pypdf.PdfReader(os.path.join(folder, "Outline.pdf"))
+        alone = pypdf.PdfReader(os.path.join(folder, "Alone.pdf"))
+        pages, single = len(combined.pages), len(alone.pages)
+        titles = [item.title if hasattr(item, "title") else f"[{len(item)} nested]" for item in combined.outline]
+    expect(pages == 2 and single == 1, f"pypdf read {pages} pages of two sheets and {single} of one")
+    return f"pypdf reads them; Revit's combined outline: {titles or 'none'}"
+
+
 def _refusal(action):
     try:
         action()
@@ -148,4 +166,5 @@ CHECKS = [
     ("an existing PDF of the same name is replaced", an_existing_file_is_replaced_without_a_word),
     ("PDF export works inside an open transaction", export_inside_an_open_transaction),
     ("separate PDFs are named '<number> - <name>'", separate_files_are_named_number_dash_name),
+    ("pypdf reads Revit's PDFs; Revit's own bookmarks", revits_own_pdfs_are_read_by_pypdf_and_their_bookmarks_recorded),
 ]

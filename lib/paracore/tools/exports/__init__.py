@@ -24,7 +24,9 @@ main-thread request of its own: between two pieces Revit draws the pane (the too
 "3/50: A103 - Sections"), MCP clients get a progress notification, and the turn's cancel token is
 read. What was exported before a cancel is kept and listed.
 
-- ``pdf_tools``: export_pdf (Document.Export with PDFExportOptions); ``pdf_files``: a PDF's pages.
+- ``pdf_tools``: export_pdf (Document.Export with PDFExportOptions, one sheet per Export);
+  ``pdf_combine``: the combined PDF put together from the sheets' own PDFs (pypdf, a bookmark per
+  sheet), so a combined set exports each sheet once; ``pdf_files``: a PDF's pages.
 - ``cad_tools``: export_cad, DWG or DXF one file per sheet or view (DWG/DXFExportOptions, the model's
   export setups); ``model_tools``: export_model, the model or one view's elements to IFC or NWC.
 """

@@ -11,7 +11,11 @@ returns ``ExportJob(what, pieces, destination, ...)``. The job:
   pieces that failed and why, the names changed so as not to overwrite or to fit Windows' limits,
   and, when the user stopped it, what was done and what was not;
 - ``after(files)``, when given, runs once after the pieces and before the report, on the main
-  thread (the combined PDF: one file made from the pieces' files); ``cleanup`` always runs.
+  thread, and returns the files to list (the combined PDF made from the sheets' pages, with the
+  pieces' files); it does not run when the user stopped the export. ``pieces_kept`` says whether
+  the pieces' own files are results (one file per sheet) or only the makings of ``after``'s (the
+  scratch files of a combined PDF, deleted by ``cleanup``): the report counts and words them so.
+  ``cleanup`` always runs, whatever happened.
 
 A piece's ``export`` deletes what it wrote before raising (no half file is listed as written).
 """
@@ -49,6 +53,7 @@ class _Outcome:
     files: list[Path] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)   # (label, why)
     exported: int = 0            # pieces whose export succeeded
+    scratch_only: int = 0        # ...whose files were only scratch, deleted with no combined file made
 
 
 class ExportJob(Job):
@@ -57,7 +62,8 @@ class ExportJob(Job):
     def __init__(self, fmt: str, noun: str, pieces: list[Piece], destination: Destination, *,
                  describe: Callable[[Path], str] | None = None,
                  after: Callable[[list[Path]], list[Path]] | None = None,
-                 cleanup: Callable[[], None] | None = None, notes: list[str] | None = None) -> None:
+                 cleanup: Callable[[], None] | None = None, notes: list[str] | None = None,
+                 pieces_kept: bool = True) -> None:
         super().__init__([piece.label for piece in pieces])
         self.fmt, self.noun = fmt, noun
         self.pieces = pieces
@@ -65,6 +71,7 @@ class ExportJob(Job):
         self.describe = describe
         self.after = after
         self.cleanup = cleanup
+        self.pieces_kept = pieces_kept
         self.notes = list(notes or [])
         self.outcome = _Outcome()
 
@@ -85,13 +92,19 @@ class ExportJob(Job):
                     self.outcome.files = [Path(p) for p in self.after(list(self.outcome.files))]
                 except Exception as exc:  # noqa: BLE001
                     self.outcome.failed.append((f"the combined {self.fmt}", _reason(exc)))
-                    self.outcome.files, self.outcome.exported = [], 0
+                    self._drop_scratch()
             elif self.after is not None:
-                self.outcome.files, self.outcome.exported = [], 0   # nothing combined: the pieces' files go
+                self._drop_scratch()     # nothing combined
             return self.report(stopped)
         finally:
             if self.cleanup is not None:
                 self.cleanup()
+
+    def _drop_scratch(self) -> None:
+        """Without ``after``'s file, pieces that only fed it exported nothing the user gets."""
+        if not self.pieces_kept:
+            self.outcome.scratch_only = self.outcome.exported
+            self.outcome.files, self.outcome.exported = [], 0
 
     # -- the result ---------------------------------------------------------------------------------
 
@@ -115,12 +128,23 @@ class ExportJob(Job):
             lines.append(f"Failed ({len(failed)}), the others were exported: " + "; ".join(reasons) + more)
         if stopped:
             left = self.total - self.done
-            kept = "the files listed are kept" if self.after is None else f"no combined {self.fmt} was made"
             lines.append(f"Stopped by the user after {self.done} of {self.total}: {plural(left, self.noun)} not "
-                         f"exported; {kept}.")
+                         f"exported; {self._what_was_kept()}.")
         lines += self._name_notes()
         lines += self.notes
         return "\n".join(lines)
+
+    def _what_was_kept(self) -> str:
+        if self.after is None:
+            return "the files listed are kept"
+        made = f"no combined {self.fmt} was made"
+        if self.pieces_kept:
+            return f"{made}; the files listed are kept"
+        count = self.outcome.scratch_only
+        if count:
+            return (f"{made}: the pages of the {plural(count, self.noun)} exported before the stop were "
+                    "temporary files, now deleted")
+        return made
 
     def _file_line(self, path: Path) -> str:
         facts = [_size(path.stat().st_size)]

@@ -81,6 +81,7 @@ def new_document(application, title: str = "Project1", metric: bool = True):
     builder.add_views()
     add_site(document)
     document._active_view_id = builder.first_plan_for(level)
+    builder.add_structural_types()
     return document
 
 
@@ -156,6 +157,7 @@ class _Builder:
         if first_level is not None:
             self.document._active_view_id = self.first_plan_for(first_level)
         self.add_materials(building.materials)
+        self.add_structural_types()
         assert BuiltInCategory  # imported for the type map below
 
     # -- levels, types and views --------------------------------------------------------------------
@@ -224,6 +226,12 @@ class _Builder:
         params = {"Type Name": data.type_name, "Family Name": data.family_name}
         state = {"name": data.type_name, "category": category, "params": params}
         cls = {"Walls": WallType, "Floors": FloorType, "Roofs": RoofType, "Ceilings": CeilingType}.get(data.category)
+        if data.category == "Structural Foundations" and data.family_name == "Wall Foundation":
+            from Autodesk.Revit.DB import WallFoundationType
+            # Revit's wall foundation types are a system family (WallFoundationType); the family
+            # element is still made, so that every element after it keeps its id.
+            self._family(data.category, data.family_name)
+            cls = WallFoundationType
         if cls is WallType:
             state["width"] = width or _length_param(data.params, "Width") or 0.5
         elif cls is FloorType:
@@ -291,6 +299,33 @@ class _Builder:
         self.add_title_blocks()
         self.add_annotation_types()
         assert BuiltInCategory
+
+    def add_structural_types(self):
+        """Autodesk's metric structural content, for a model without such types of its own: a concrete
+        column (M_Concrete-Rectangular-Column 300 x 450mm), a concrete beam (M_Concrete-Rectangular
+        Beam 300 x 600mm), an isolated footing (M_Footing-Rectangular 1800 x 1200 x 450mm) and Revit's
+        wall foundation type (Bearing Footing - 900 x 300). Made after every other element, so that
+        the elements read from the file keep their ids."""
+        from Autodesk.Revit.DB import FamilySymbol, WallFoundationType
+        present = {(e._state.get("category"), type(e)) for e in self.document._elements.values()}
+        mm = 1 / 304.8
+        for category_name, family, name, params in (
+                ("Structural Columns", "M_Concrete-Rectangular-Column", "300 x 450mm", {"b": 300 * mm, "h": 450 * mm}),
+                ("Structural Framing", "M_Concrete-Rectangular Beam", "300 x 600mm", {"b": 300 * mm, "h": 600 * mm}),
+                ("Structural Foundations", "M_Footing-Rectangular", "1800 x 1200 x 450mm",
+                 {"Width": 1800 * mm, "Length": 1200 * mm, "Foundation Thickness": 450 * mm})):
+            category = _category(category_name)
+            if (category, FamilySymbol) in present:
+                continue
+            self.document._load_element(FamilySymbol, {
+                "name": name, "category": category, "family_id": self._family(category_name, family)._id,
+                "params": {"Type Name": name, "Family Name": family, **params}})
+        category = _category("Structural Foundations")
+        if (category, WallFoundationType) not in present:
+            self.document._load_element(WallFoundationType, {
+                "name": "Bearing Footing - 900 x 300", "category": category,
+                "params": {"Type Name": "Bearing Footing - 900 x 300", "Family Name": "Wall Foundation",
+                           "Width": 900 * mm, "Foundation Thickness": 300 * mm}})
 
     def add_title_blocks(self):
         """Revit's metric template's title blocks: ISO A1 and A3 sheets (sizes in feet)."""
@@ -382,6 +417,9 @@ class _Builder:
         from Autodesk.Revit.DB.Architecture import Railing, Stairs
         # Revit's stairs and railings are no family instances (docs/REVIT_BEHAVIOUR.md, Rooms)
         cls = {"Stairs": Stairs, "Railings": Railing}.get(data.category, FamilyInstance)
+        if data.category == "Structural Foundations" and self._is_wall_foundation_type(data.type_key):
+            from Autodesk.Revit.DB import WallFoundation
+            cls = WallFoundation   # the file does not say which wall: its WallId is invalid
         level = self.levels.get(data.level_key) or self._lowest_level()
         location = _curve(data.curve) if data.curve else (XYZ(*data.location) if data.location else None)
         state = {"name": self._type_name(data.type_key, data.name), "category": _category(data.category),
@@ -408,6 +446,10 @@ class _Builder:
             if level.Name == name:
                 return level
         return None
+
+    def _is_wall_foundation_type(self, type_key) -> bool:
+        from Autodesk.Revit.DB import WallFoundationType
+        return isinstance(self.types.get(type_key), WallFoundationType)
 
     def _lowest_level(self):
         return next(iter(self.levels.values()), None)

@@ -68,6 +68,10 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
                        "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
                        "delete_elements", "change_type"})),
+    Toolset("structure", "structural columns at points, beams between points or columns, footings under columns, "
+            "wall foundations under walls; list the structural types",
+            frozenset({"list_structural_types", "place_structural_columns", "place_beams", "place_footings",
+                       "place_wall_foundations"})),
     Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements; "
             "see a picture of a view",
             frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",

@@ -35,7 +35,10 @@ class Document:
     def NewFamilyInstance(self, location, symbol, *args):  # noqa: N802
         """(XYZ, FamilySymbol, host Element, Level, StructuralType),
         (XYZ, FamilySymbol, Level, StructuralType) or (XYZ, FamilySymbol, StructuralType)."""
-        from Autodesk.Revit.DB import Element, FamilySymbol, Level, XYZ
+        from Autodesk.Revit.DB import Curve, Element, FamilySymbol, Level, XYZ
+        from Autodesk.Revit.DB import _structure
+        if isinstance(location, Curve):   # (Curve, FamilySymbol, Level, StructuralType): a beam
+            return _structure.place_on_curve(self._document, location, symbol, *args)
         if not isinstance(location, XYZ):
             raise _argument("location must be an XYZ.", "location")
         if not isinstance(symbol, FamilySymbol) or symbol.Document is not self._document:
@@ -47,6 +50,10 @@ class Document:
         level = next((a for a in args if isinstance(a, Level)), None)
         if symbol._is_opening:
             return self._place_hosted(location, symbol, host, level)
+        if _structure.is_structural(symbol):   # a structural column or an isolated footing
+            from Autodesk.Revit.DB.Structure import StructuralType
+            kind = next((a for a in args if isinstance(a, StructuralType)), None)
+            return _structure.place_at_point(self._document, location, symbol, level, kind)
         return self._place_free(location, symbol, level)
 
     def _place_hosted(self, location, symbol, host, level):

@@ -21,6 +21,7 @@ from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, Fam
                         FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
                         Instance, Level, RoofBase, SpatialElement, Wall, WallType)
 from ._elements import CeilingType, RoofType
+from ._structure import WallFoundation, WallFoundationType
 from ._enums import MaterialFunctionAssignment
 from ._materials import CompoundStructure, CompoundStructureLayer, Material
 from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
@@ -77,6 +78,7 @@ __all__ = [
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
     "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "WallFoundation", "WallFoundationType",  # structure: wall foundations (columns, beams, footings are families)
     # layered types and materials (material takeoffs)
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
     "Material",

@@ -364,6 +364,8 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         failures += self._injected_failures()
         changes = net_changes(self._journal._operations)
         failures += self._ownership_failures(changes.modified, changes.deleted)
+        from ._structure import commit_failures as structural_failures
+        failures += structural_failures(self, self._journal.touched())   # a column's top above its base
         return failures
 
     def _duplicate_mark_warnings(self):

@@ -429,6 +429,20 @@ def create_on_the_big_model(b: Bounds) -> None:
     b.call("create_floor", {}, error=True)                              # thousands of walls are not one loop
 
 
+def grids_and_levels_on_the_big_model(b: Bounds) -> None:
+    """The most grids one call makes (100 × 100, read back one by one), a clash of every name,
+    and grids named with long names; the levels of the grown model renamed and moved."""
+    b.call("create_grids", {"array": {"across": 100, "up": 100, "spacing_across": ["6 m"], "spacing_up": ["5 m"],
+                                      "origin": ["-2000 m", "-2000 m"]}, "preview": True})
+    b.call("create_grids", {"array": {"across": 100, "up": 100, "spacing_across": ["6 m"], "spacing_up": ["5 m"],
+                                      "origin": ["-2000 m", "-2000 m"]}})
+    b.call("create_grids", {"array": {"across": 100, "up": 100, "spacing_across": ["6 m"], "spacing_up": ["5 m"]}},
+           error=True)                                                  # 200 names taken
+    long_names = [f"{LONG_TYPE[:60]} {n:03d}" for n in range(50)]
+    b.call("create_grids", {"grids": [{"start": [f"{n} m", "-3000 m"], "end": [f"{n} m", "-2900 m"], "name": name}
+                                      for n, name in enumerate(long_names)]})
+
+
 def many_sheets(b: Bounds, count: int = 40) -> None:
     """More sheets than list_sheets shows, with long names (the ones an earlier scenario made on
     this model are kept: creating them again would be refused)."""
@@ -783,7 +797,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
     exports_on_the_big_model,
-    view_filters_on_every_view,
+    view_filters_on_every_view, grids_and_levels_on_the_big_model,
 ]
 
 

@@ -3,8 +3,9 @@
 What a view shows is what Revit would print of it, simplified:
 - a plan (floor or ceiling): its level's walls with their thickness (curved walls follow their
   arc), curtain walls as glazing (a thin band with its glass line), doors and windows in their openings (a gap in the wall, a leaf and its swing or a glazing
-  line), rooms filled with their name and number, other elements of the level as small marks, its
-  crop box (clipped to it when CropBoxActive; drawn when CropBoxVisible);
+  line), rooms filled with their name and number, the grids the plan shows (their line in the view,
+  a bubble with the grid's name at each end whose bubble is visible), other elements of the level as
+  small marks, its crop box (clipped to it when CropBoxActive; drawn when CropBoxVisible);
 - a section or elevation: a projection on its plane, walls and openings as rectangles from their
   base to their top (curtain walls in the colour of glass), the levels as lines; cropped to its box;
 - a 3D view: an isometric projection of walls (as faces, far ones first), floors and openings.
@@ -50,6 +51,8 @@ DEFAULT_OPENING_WIDTH = 3.0    # ft, an opening whose type gives no width
 DEFAULT_HEIGHT = 10.0          # ft, a wall or storey whose height is unknown
 CURTAIN_WALL_FT = 0.4          # the band a curtain wall is drawn as in plan: its depth is not in the model
 GLASS = (205, 228, 240)
+GRID = (70, 70, 70)
+BUBBLE_MM = 6.5                # a grid bubble's diameter on paper: Revit's "6.5mm Bubble" grid type
 
 
 _HIGHLIGHT: list = [frozenset()]   # the ids ``highlighted`` asks ExportImage to draw in the highlight colour
@@ -266,6 +269,8 @@ def _points_of(element) -> list[tuple[float, float, float]]:
         return [(p.X, p.Y, p.Z) for p in _curve_points(location)]
     if isinstance(location, XYZ):
         return [(location.X, location.Y, location.Z)]
+    if isinstance(element._state.get("curve"), Curve):     # a grid: its curve (it has no location)
+        return [(p.X, p.Y, p.Z) for p in _curve_points(element._state["curve"])]
     boundary = element._state.get("boundary")
     if boundary:
         z = _level_z(element)
@@ -465,7 +470,7 @@ def _plan(view, project, highlight) -> _Scene:
     from Autodesk.Revit.DB import XYZ, Curve
     C = _categories()
     scene = _Scene()
-    walls, curtain_walls, openings, rooms, others = [], [], [], [], []
+    walls, curtain_walls, openings, rooms, grids, others = [], [], [], [], [], []
     for element in _visible(view):
         category = element._state.get("category")
         if _is_curtain_wall(element):
@@ -476,8 +481,12 @@ def _plan(view, project, highlight) -> _Scene:
             openings.append(element)
         elif category == C.OST_Rooms.value:
             rooms.append(element)
+        elif category == C.OST_Grids.value:
+            grids.append(element)
         elif category not in (C.OST_Floors.value, C.OST_Ceilings.value, C.OST_Roofs.value):
             others.append(element)
+    for grid in grids:
+        _plan_grid(view, grid, project, scene, highlight)
     for room in rooms:
         point = room._state.get("location")
         if not isinstance(point, XYZ):
@@ -507,6 +516,28 @@ def _plan(view, project, highlight) -> _Scene:
     for element in others:
         _mark(view, element, project, scene, highlight, cut=_cut_in_plan(view, element))
     return scene
+
+
+def _plan_grid(view, grid, project, scene, highlight) -> None:
+    """A grid as a plan shows it: its curve in the view (model or view-specific extents) and, at each
+    end whose bubble is visible in the view, a circle of BUBBLE_MM on paper with the grid's name."""
+    from Autodesk.Revit.DB import DatumEnds
+    curve = grid._view_curve(view)
+    points = _curve_points(curve)
+    _, edge = _style(view, grid._id, None, GRID, highlight)
+    scene.lines.append(([project(p.X, p.Y, 0.0) for p in points], edge, LINE_MM, 4))
+    radius = BUBBLE_MM / 2 * view.Scale / MM_PER_FOOT
+    for end, (tip, inner) in ((DatumEnds.End0, (points[0], points[1])), (DatumEnds.End1, (points[-1], points[-2]))):
+        if not grid.IsBubbleVisibleInView(end, view):
+            continue
+        dx, dy = tip.X - inner.X, tip.Y - inner.Y
+        length = math.hypot(dx, dy) or 1.0
+        cx, cy = tip.X + dx / length * radius, tip.Y + dy / length * radius    # the line meets the circle
+        circle = [project(cx + radius * math.cos(a), cy + radius * math.sin(a), 0.0)
+                  for a in (2 * math.pi * n / ARC_SAMPLES for n in range(ARC_SAMPLES))]
+        scene.polygons.append((circle, BACKGROUND, edge, LINE_MM, 6))
+        scene.texts.append((project(cx, cy, 0.0), grid.Name, edge))
+    scene.drawn.append(grid._id)
 
 
 def _plan_curtain_wall(view, wall, project, scene, highlight) -> None:

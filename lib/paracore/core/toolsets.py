@@ -72,6 +72,10 @@ TOOLSETS: tuple[Toolset, ...] = (
             "wall foundations under walls; list the structural types",
             frozenset({"list_structural_types", "place_structural_columns", "place_beams", "place_footings",
                        "place_wall_foundations"})),
+    Toolset("grids", "grids and levels: create grids (a rectangular array in one call, lines, arcs), rename them, "
+            "set their extents and bubbles; rename and move levels (create_level is in modelling)",
+            frozenset({"create_grids", "rename_grids", "set_grid_extents", "set_grid_bubbles", "rename_levels",
+                       "move_levels"})),
     Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements; "
             "see a picture of a view",
             frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",

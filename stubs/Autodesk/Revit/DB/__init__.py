@@ -32,6 +32,7 @@ from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUni
 from ._failures import (FailureDefinition, FailureDefinitionId, FailureHandlingOptions, FailureMessage,
                         FailureMessageAccessor, FailuresAccessor, IFailuresPreprocessor)
 from ._geometry import XYZ, Arc, BoundingBoxXYZ, Curve, CurveLoop, Line, Transform
+from ._grids import DatumEnds, DatumExtentType, Grid
 from ._ids import ElementId
 from ._params import Definition, InternalDefinition, Parameter, ParameterSet
 from ._sketches import CurveElement, ModelCurve, ModelLine, Sketch, SketchBase, SketchPlane
@@ -79,6 +80,7 @@ __all__ = [
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
     "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
     "WallFoundation", "WallFoundationType",  # structure: wall foundations (columns, beams, footings are families)
+    "Grid", "DatumEnds", "DatumExtentType",  # grids: their curve, extents and bubbles in views
     # layered types and materials (material takeoffs)
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
     "Material",

@@ -125,7 +125,8 @@ def _placed(element) -> bool:
     if isinstance(element, ElementType):
         return False
     state = element._state
-    return isinstance(state.get("location"), (XYZ, Curve)) or bool(state.get("boundary"))
+    # a grid is placed by its curve (it has no location)
+    return isinstance(state.get("location") or state.get("curve"), (XYZ, Curve)) or bool(state.get("boundary"))
 
 
 def _split(transform: Transform) -> tuple[Transform, float]:
@@ -171,7 +172,17 @@ def _place(element, state: dict, plan: Transform, dz: float, moving: set, *, sta
     host = document._elements.get(state.get("host_id")) if state.get("host_id") is not None else None
     host_moves = host is not None and element._state.get("host_id") in moving
 
-    if isinstance(location, Curve):
+    if location is None and isinstance(state.get("curve"), Curve):    # a grid: its curve, in every view
+        lift = Transform.CreateTranslation(XYZ(0, 0, dz))
+        changes["curve"] = state["curve"].CreateTransformed(plan).CreateTransformed(lift)
+        changes["view_curves"] = tuple((v, c.CreateTransformed(plan).CreateTransformed(lift))
+                                       for v, c in state.get("view_curves", ()))
+        if state_only:      # a copy: the next name in sequence, as a grid drawn now would get
+            from ._grids import _grids, next_grid_name
+            grids = _grids(document)
+            changes["name"] = next_grid_name(max(grids, key=lambda g: g._id).Name, {g.Name for g in grids})
+            params["Name"] = changes["name"]
+    elif isinstance(location, Curve):
         changes["location"] = location.CreateTransformed(plan)
         if "Base Offset" in params:  # a wall: it stays on its level, its offsets change
             params["Base Offset"] = (params.get("Base Offset") or 0.0) + dz

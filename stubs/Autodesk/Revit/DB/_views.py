@@ -517,8 +517,9 @@ class ViewPlan(View):
 
     def _model_ids(self):
         level_id = self._state.get("level_id")
+        elements = self._document._elements
         return [i for i in super()._model_ids()
-                if self._owns(i) or self._document._elements[i]._state.get("level_id") == level_id]
+                if self._owns(i) or elements[i]._state.get("level_id") == level_id or _datum_shown(elements[i], self)]
 
 
 @api_class
@@ -1240,6 +1241,12 @@ def _unique_view_name(document, base: str, view_type, first: int | None = None) 
     while f"{base} {n}" in names:
         n += 1
     return f"{base} {n}"
+
+
+def _datum_shown(element, view) -> bool:
+    """A grid shows in a plan whose cut plane its vertical extents reach (it has no level)."""
+    from ._grids import Grid
+    return isinstance(element, Grid) and element._shows_in(view)
 
 
 def _view_state(name, view_type, family_type_id, level_id) -> dict:

@@ -1,0 +1,122 @@
+"""create_grids and the grid machinery (grid_lines) on a new empty project, metric and imperial."""
+from __future__ import annotations
+
+import pytest
+
+from Autodesk.Revit import DB
+from revit_standin import faults, guard
+from revit_standin.host import RevitHost
+from tool_harness import bridge, describe, doc, read, run, run1, session  # noqa: F401 - fixtures
+
+from paracore.tools.modelling import grid_lines as gl
+from paracore.tools.modelling import grid_tools  # noqa: F401 - registers the tools
+
+M = 1 / 0.3048
+
+
+@pytest.fixture(params=["metric"])
+def host(request):
+    """A stand-in Revit on its own main thread with a new empty project (metric unless a test asks)."""
+    guard.reset_main_thread()
+    host = RevitHost.start()
+    host.call(lambda: host.new_document(metric=request.param == "metric"))
+    yield host
+    host.stop()
+    faults.clear()
+    guard.reset_main_thread()
+
+
+def grids(doc) -> dict[str, DB.Grid]:
+    return {g.Name: g for g in DB.FilteredElementCollector(doc).OfClass(DB.Grid)}
+
+
+class _Ctx:
+    """What grid_lines needs of a tool context, for reading the model in a test."""
+
+    def __init__(self, doc):
+        self.doc = doc
+
+    def id_value(self, element_id):
+        return element_id.Value
+
+
+ARRAY = {"array": {"across": 4, "up": 3, "spacing_across": ["6 m"], "spacing_up": ["5 m"]}}
+
+
+def test_a_4_by_3_array_named_1_to_4_and_a_to_c_in_one_call(run1, read, session):
+    outcome = run1("create_grids", ARRAY)
+    assert not outcome.is_error, outcome.content
+    made = read(grids)
+    assert sorted(made) == ["1", "2", "3", "4", "A", "B", "C"]
+    ends = read(lambda d: {n: (g.Curve.GetEndPoint(0), g.Curve.GetEndPoint(1)) for n, g in grids(d).items()})
+    for n, x in zip("1234", (0, 6, 12, 18)):
+        (a, b) = ends[n]
+        assert (a.X, b.X) == (pytest.approx(x * M), pytest.approx(x * M)) and a.Y == pytest.approx(-2 * M)
+        assert b.Y == pytest.approx(12 * M)        # 10 m of rows + 2 m past the outer grids
+    for n, y in zip("ABC", (0, 5, 10)):
+        (a, b) = ends[n]
+        assert (a.Y, b.Y) == (pytest.approx(y * M), pytest.approx(y * M)) and b.X == pytest.approx(20 * M)
+    assert "Created 7 grids, read back from the model: '1' (0 mm, -2000 mm) → (0 mm, 12000 mm), extents -304.8 mm to 6096 mm;" in outcome.content
+    assert set(session.working_set.ids) == set(read(lambda d: [g.Id.Value for g in grids(d).values()]))
+    crossings = read(lambda d: gl.grid_intersections(_Ctx(d)))
+    assert len(crossings) == 12 and crossings[0].label == "A-1"
+    c3 = next(c for c in crossings if c.label == "C-3")
+    assert (c3.x, c3.y) == (pytest.approx(12 * M), pytest.approx(10 * M))
+
+
+def test_names_taken_are_refused_before_anything_is_made(run1, read):
+    run1("create_grids", {"grids": [{"start": [0, 0], "end": [0, 10], "name": "B"}]})
+    outcome = run1("create_grids", ARRAY)
+    assert outcome.is_error and "'B'" in outcome.content and "grid (id" in outcome.content
+    assert sorted(read(grids)) == ["B"]
+    outcome = run1("create_grids", {"grids": [{"start": [0, 0], "end": [0, 10], "name": "X"},
+                                              {"start": [5, 0], "end": [5, 10], "name": "x"}]})
+    assert outcome.is_error and "new grid 1" in outcome.content and "new grid 2" in outcome.content
+    assert sorted(read(grids)) == ["B"]
+
+
+def test_single_grids_lines_and_arcs_take_revits_next_names_or_a_sequence(run1, read):
+    outcome = run1("create_grids", {"grids": [{"start": [0, 0], "end": ["10 m", 0]},
+                                              {"start": [0, 0], "end": ["10 m", "10 m"], "through": ["8 m", "2 m"]}]})
+    assert not outcome.is_error, outcome.content
+    made = read(grids)
+    assert sorted(made) == ["1", "2"] and read(lambda d: grids(d)["2"].IsCurved)
+    outcome = run1("create_grids", {"grids": [{"start": [0, "20 m"], "end": ["10 m", "20 m"]}] * 2,
+                                    "names": "letters", "first_name": "H"})
+    assert sorted(read(grids)) == ["1", "2", "H", "J"]          # I is skipped
+
+
+def test_preview_creates_nothing(run1, read):
+    outcome = run1("create_grids", {**ARRAY, "preview": True})
+    assert outcome.content.startswith("Preview, nothing changed: 0 grids now → 7 after creating 7 grids:")
+    assert read(grids) == {}
+
+
+def test_grid_intersections_of_named_grids_and_a_grid_on_a_level(run1, read):
+    run1("create_grids", ARRAY)
+    crossings = read(lambda d: gl.grid_intersections(_Ctx(d), ["B", "2", "3"], z=10.0))
+    assert [c.label for c in crossings] == ["B-2", "B-3"] and crossings[0].point.Z == 10.0
+    def on_level_2(d):
+        level2 = next(lv for lv in DB.FilteredElementCollector(d).OfClass(DB.Level) if lv.Name == "Level 2")
+        return gl.grid_on_level(_Ctx(d), "a", level2).GetEndPoint(0).Z, level2.Elevation
+    z, elevation = read(on_level_2)
+    assert z == pytest.approx(elevation)
+    with pytest.raises(Exception, match="No grid named 'Q'. Grids: 1, 2, 3, 4, A, B, C"):
+        read(lambda d: gl.grid_lines(_Ctx(d), ["Q"]))
+
+
+def test_sequences_skip_i_and_o():
+    letters = gl.sequence_names("letters", 26)
+    assert "I" not in letters and "O" not in letters and letters[23:] == ["Z", "AA", "AB"]
+    assert gl.sequence_names("numbers", 3, "08") == ["08", "09", "10"]
+    assert gl.sequence_names("letters", 2, "Y") == ["Y", "Z"]
+
+
+@pytest.mark.parametrize("host", ["imperial"], indirect=True)
+def test_an_imperial_project_reads_feet_and_inches(run1, read):
+    outcome = run1("create_grids", {"array": {"across": 2, "up": 2, "spacing_across": ["20'"],
+                                              "spacing_up": ["15' 6\""], "overhang": 3}})
+    assert not outcome.is_error, outcome.content
+    ends = read(lambda d: {n: (g.Curve.GetEndPoint(0), g.Curve.GetEndPoint(1)) for n, g in grids(d).items()})
+    assert ends["2"][0].X == pytest.approx(20.0) and ends["B"][0].Y == pytest.approx(15.5)
+    assert ends["1"][0].Y == pytest.approx(-3.0)        # a bare number: the project's unit, feet

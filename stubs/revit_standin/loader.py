@@ -64,6 +64,11 @@ def resolve_model(model: str) -> Path:
                             f"{searched} (set PARACORE_MODELS to a folder of your own).")
 
 
+# Names that open a new empty project instead of a file (a replay's "model": "new project"), as
+# File > New > Project does with Revit's metric or imperial template (RevitHost.open).
+NEW_PROJECTS = {"new project": True, "new metric project": True, "new imperial project": False}
+
+
 def open_model(model: str, application):
     path = resolve_model(model)
     return build_document(read_building(path, model_search_path()), application)

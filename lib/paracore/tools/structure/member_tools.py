@@ -57,8 +57,13 @@ def name_of(ctx, element_id) -> str:
 
 
 class PlaceColumnsArgs(BaseModel):
-    points: list[tuple[Length, Length]] = Field(
-        min_length=1, max_length=MAX_COLUMNS, description="Where the columns stand, each " + _POINT)
+    points: list[tuple[Length, Length]] | None = Field(
+        None, max_length=MAX_COLUMNS, description="Where the columns stand, each " + _POINT + " Leave null to give "
+                                                 "grids instead.")
+    grids: list[str] | None = Field(
+        None, max_length=MAX_COLUMNS,
+        description="Put a column at every intersection of these grids, e.g. ['A', 'B', '1', '2'], or ['all'] for "
+                    "every grid. Leave null to give points.")
     base_level: str = Field(description="Level the columns stand on, e.g. 'Level 1'.")
     top_level: str | None = Field(
         None, description="Level the columns reach, e.g. 'Level 2'. Leave null for the next level above base_level.")
@@ -81,7 +86,7 @@ class ColumnPlan:
     points: list           # (x, y) in feet
 
 
-def plan_columns(ctx, points, base_level: str, top_level: str | None, base_offset, top_offset,
+def plan_columns(ctx, flat, base_level: str, top_level: str | None, base_offset, top_offset,
                  column_type: str | None) -> ColumnPlan:
     base = find_level(ctx, base_level)
     top = find_level(ctx, top_level) if top_level is not None else _level_above(ctx, base)
@@ -93,7 +98,6 @@ def plan_columns(ctx, points, base_level: str, top_level: str | None, base_offse
             f"({base.Name} {_signed(ctx, below)}, at {fmt(ctx, base_z)}): Revit refuses a column whose top is at "
             "or below its base. Give a higher top_level or top_offset, or a lower base.")
     symbol = find_type(ctx, "columns", column_type)
-    flat = [(ctx.length(x), ctx.length(y)) for x, y in points]
     _refuse_repeats(ctx, flat, "column")
     return ColumnPlan(symbol, base, top, below, above, flat)
 
@@ -191,20 +195,43 @@ def _describe_columns(ctx, plan: ColumnPlan, ids: list[int], where: str) -> str:
 
 def _describe_place_columns(ctx, args: PlaceColumnsArgs) -> str:
     top = args.top_level or "the level above"
-    return (f"Place {len(args.points)} structural column{'s' if len(args.points) != 1 else ''} from "
-            f"{args.base_level} to {top}" + (f" ('{args.column_type}')" if args.column_type else ""))
+    where = (f"{len(args.points)} structural column{'s' if len(args.points) != 1 else ''}" if args.points is not None
+             else f"structural columns at the intersections of grids {', '.join(args.grids or [])}")
+    return (f"Place {where} from {args.base_level} to {top}"
+            + (f" ('{args.column_type}')" if args.column_type else ""))
 
 
 @tool(writes=True, working_set_policy="replace", describe=_describe_place_columns)
 def place_structural_columns(ctx, args: PlaceColumnsArgs):
-    """Place structural columns at points in plan, from a base level to a top level (with offsets).
+    """Place structural columns at points in plan or at grid intersections, from a base level to a top
+    level (with offsets).
 
     Refuses a top at or below the base and two columns at one point. Each column is read back (point,
     base and top levels, offsets); the new columns replace the working set.
     """
-    plan = plan_columns(ctx, args.points, args.base_level, args.top_level, args.base_offset, args.top_offset,
+    points, where = _column_points(ctx, args)
+    plan = plan_columns(ctx, points, args.base_level, args.top_level, args.base_offset, args.top_offset,
                         args.column_type)
-    return place_columns(ctx, plan)
+    return place_columns(ctx, plan, where)
+
+
+def _column_points(ctx, args: PlaceColumnsArgs) -> tuple[list, str]:
+    """The points (feet) as given, or the grid intersections; the words saying where they are."""
+    from paracore.tools.structure.on_grids import intersection_points
+    if (args.points is None) == (args.grids is None):
+        raise ToolError("Give either points (where each column stands) or grids (a column at every intersection of "
+                        "them), not both and not neither.")
+    if args.points is not None:
+        if not args.points:
+            raise ToolError("points is empty: give at least one [x, y].")
+        return [(ctx.length(x), ctx.length(y)) for x, y in args.points], ""
+    crossings = intersection_points(ctx, args.grids)
+    if len(crossings) > MAX_COLUMNS:
+        raise ToolError(f"The grids cross at {len(crossings):,} places, more than the {MAX_COLUMNS} columns one call "
+                        "places: name fewer grids.")
+    labels = [c.label for c in crossings]
+    shown = ", ".join(labels[:12]) + (f" and {len(labels) - 12} more" if len(labels) > 12 else "")
+    return [(c.x, c.y) for c in crossings], f" at the grid intersections {shown}"
 
 
 # --- beams -------------------------------------------------------------------------------------------------
@@ -220,6 +247,10 @@ class PlaceBeamsArgs(BaseModel):
         None, max_length=MAX_BEAMS,
         description="Each beam between two structural columns, as [column id, column id]: it runs from one "
                     "column's centre to the other's. Leave null to give segments.")
+    grid_lines: list[str] | None = Field(
+        None, max_length=MAX_BEAMS,
+        description="Beams along these grid lines, e.g. ['A', '1'], or ['all']: split at the structural columns on "
+                    "each line that reach the level (a line with fewer than two gets one beam along its length).")
     beam_type: str | None = Field(
         None, description="Beam (structural framing) type as 'Family: Type' (list_structural_types). Leave null "
                           "for the first one.")
@@ -240,28 +271,54 @@ class BeamPlan:
     lines: list            # ((x1, y1), (x2, y2)) in feet
     z_justification: str
     y_justification: str
-    source: str            # "2 segments" / "3 pairs of columns"
+    source: str            # " along grids A, B" / " between columns" / ""
+    notes: list            # said after the result
 
 
 def plan_beams(ctx, args: PlaceBeamsArgs) -> BeamPlan:
-    if (args.segments is None) == (args.column_pairs is None):
-        raise ToolError("Give either segments (each beam's two end points) or column_pairs (two column ids per "
-                        "beam), not both and not neither.")
+    given = [name for name in ("segments", "column_pairs", "grid_lines") if getattr(args, name) is not None]
+    if len(given) != 1:
+        raise ToolError("Give one of segments (each beam's two end points), column_pairs (two column ids per beam) or "
+                        f"grid_lines (beams along grids); got {' and '.join(given) if given else 'none'}.")
     level = find_level(ctx, args.level)
     symbol = find_type(ctx, "beams", args.beam_type)
-    if args.segments is not None:
+    notes = []
+    if args.grid_lines is not None:
+        from paracore.tools.structure.on_grids import grid_spans
+        spans, notes = grid_spans(ctx, args.grid_lines, level, columns_reaching(ctx, level))
+        if len(spans) > MAX_BEAMS:
+            raise ToolError(f"The grid lines make {len(spans):,} beams, more than the {MAX_BEAMS} one call places: "
+                            "name fewer grid lines.")
+        lines = [(span.start, span.end) for span in spans]
+        grids = list(dict.fromkeys(span.grid for span in spans))
+        source = f" along grid{'s' if len(grids) != 1 else ''} {', '.join(grids)}"
+    elif args.segments is not None:
         if not args.segments:
             raise ToolError("segments is empty: give at least one beam as [[x1, y1], [x2, y2]].")
         lines = [((ctx.length(a[0]), ctx.length(a[1])), (ctx.length(b[0]), ctx.length(b[1])))
                  for a, b in args.segments]
-        source = f"{len(lines)} segment{'s' if len(lines) != 1 else ''}"
+        source = ""
     else:
         if not args.column_pairs:
             raise ToolError("column_pairs is empty: give at least one pair of column ids.")
         lines = [_between_columns(ctx, pair, level) for pair in args.column_pairs]
-        source = f"{len(lines)} pair{'s' if len(lines) != 1 else ''} of columns"
+        source = " between columns"
     check_lines(ctx, lines)
-    return BeamPlan(symbol, level, lines, args.z_justification, args.y_justification, source)
+    return BeamPlan(symbol, level, lines, args.z_justification, args.y_justification, source, notes)
+
+
+def columns_reaching(ctx, level) -> list[tuple[float, float]]:
+    """(x, y) of every structural column whose span holds the level's elevation."""
+    from Autodesk.Revit import DB
+    points = []
+    for column in DB.FilteredElementCollector(ctx.doc).OfCategory(
+            DB.BuiltInCategory.OST_StructuralColumns).WhereElementIsNotElementType():
+        if not isinstance(column, DB.FamilyInstance) or not isinstance(column.Location, DB.LocationPoint):
+            continue
+        base_z, top_z = column_z_range(ctx, column)
+        if base_z - 1e-6 <= level.Elevation <= top_z + 1e-6:
+            points.append((column.Location.Point.X, column.Location.Point.Y))
+    return points
 
 
 def check_lines(ctx, lines) -> None:
@@ -370,10 +427,13 @@ def _describe_beams(ctx, plan: BeamPlan, ids: list[int], where: str) -> str:
     placed = [ctx.id_value(b.Id) for b in beams]
     return (f"Placed {len(beams)} beam{'s' if len(beams) != 1 else ''} ('{label(plan.symbol)}') on "
             f"{plan.level.Name}{where}, {plan.z_justification}-justified: {shown}{more}."
-            f"{working_set_note(ctx, placed, 'They are' if len(placed) > 1 else 'It is')}")
+            f"{working_set_note(ctx, placed, 'They are' if len(placed) > 1 else 'It is')}"
+            + "".join(f" {note}" for note in plan.notes))
 
 
 def _describe_place_beams(ctx, args: PlaceBeamsArgs) -> str:
+    if args.grid_lines is not None:
+        return f"Place beams on {args.level} along grid lines {', '.join(args.grid_lines)}, split at the columns"
     count = len(args.segments or args.column_pairs or [])
     how = "between columns" if args.column_pairs else "between points"
     return f"Place {count} beam{'s' if count != 1 else ''} on {args.level} {how}"
@@ -381,11 +441,13 @@ def _describe_place_beams(ctx, args: PlaceBeamsArgs) -> str:
 
 @tool(writes=True, working_set_policy="replace", describe=_describe_place_beams)
 def place_beams(ctx, args: PlaceBeamsArgs):
-    """Place beams (structural framing) on a level: between pairs of points, or between pairs of
-    structural columns (centre to centre; each column must reach the level).
+    """Place beams (structural framing) on a level: between pairs of points, between pairs of structural
+    columns (centre to centre; each column must reach the level), or along grid lines, split at the
+    columns standing on them.
 
     Each beam is read back (end points, reference level, justification); the new beams replace the
     working set.
     """
-    return place_beams_planned(ctx, plan_beams(ctx, args), "")
+    plan = plan_beams(ctx, args)
+    return place_beams_planned(ctx, plan, plan.source)
 

@@ -215,6 +215,19 @@ def column_ends(instance) -> tuple[float, float]:
     return base_z, top_z
 
 
+PLAN_RANGE_FT = 4.0   # a plan's range above its level, to its cut plane (the templates' 1200 mm / 4'-0")
+
+
+def column_in_view_range(element, level_elevation: float) -> bool:
+    """A structural column standing on another level shows in a plan whose view range (its level up to
+    its cut plane) meets the column's span: a column from Level 1 to Level 2 shows in Level 2's plan
+    ("About the View Range": elements between the cut plane and the bottom are shown)."""
+    if element._state.get("category") != COLUMNS or "Top Level" not in element._state.get("params", {}):
+        return False
+    base_z, top_z = column_ends(element)
+    return base_z <= level_elevation + PLAN_RANGE_FT + 1e-9 and top_z >= level_elevation - 1e-9
+
+
 def commit_failures(document, touched) -> list:
     """Revit's rule for columns: "Once defined, the top may not be set below the base" — an error,
     so the transaction rolls back."""

@@ -63,6 +63,7 @@ from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
+from ._enums import FamilyPlacementType
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
@@ -76,7 +77,7 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType",
     # layered types and materials (material takeoffs)
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
     "Material",

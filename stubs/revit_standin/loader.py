@@ -14,6 +14,7 @@ from pathlib import Path
 from .building_cache import read_building
 from .building_data import ArcData, BuildingData, LineData, PropValue
 from .errors import CannotOpen
+from .family_library import add_family_library
 from .layer_functions import infer as infer_layers
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -85,6 +86,7 @@ def new_document(application, title: str = "Project1", metric: bool = True):
     builder.add_default_types()
     builder.add_views()
     add_site(document)
+    add_family_library(document)
     document._active_view_id = builder.first_plan_for(level)
     builder.add_structural_types()
     return document
@@ -158,6 +160,7 @@ class _Builder:
             self.add_other(element)
         self.add_views()
         add_site(self.document, building.project_position)
+        add_family_library(self.document)
         first_level = next(iter(self.levels.values()), None)
         if first_level is not None:
             self.document._active_view_id = self.first_plan_for(first_level)

@@ -65,6 +65,7 @@ from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
+from ._enums import FamilyPlacementType
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
@@ -78,7 +79,7 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType",
     "WallFoundation", "WallFoundationType",  # structure: wall foundations (columns, beams, footings are families)
     "Grid", "DatumEnds", "DatumExtentType",  # grids: their curve, extents and bubbles in views
     # layered types and materials (material takeoffs)

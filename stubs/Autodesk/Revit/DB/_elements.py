@@ -431,6 +431,18 @@ class InsertableObject(ElementType):
 
 @api_class
 class Family(Element):
+    _PARAMS = _params.FAMILY
+
+    @property
+    def FamilyPlacementType(self):  # noqa: N802
+        """The family's placement type (_family_placement: its own, or its category's)."""
+        from ._family_placement import placement_type
+        return placement_type(self)
+
+    def _computed_hosting(self) -> int:
+        from ._family_placement import hosting
+        return hosting(self)
+
     @property
     def FamilyCategory(self):  # noqa: N802
         from ._element import Category
@@ -507,10 +519,29 @@ class FamilyInstance(Instance):
         return self._document._elements.get(host_id) if host_id is not None else None
 
     @property
+    def HostFace(self):  # noqa: N802
+        """The reference to the face a face-based instance was placed on; None for the others."""
+        face = self._state.get("host_face")
+        if face is None or self.Host is None:
+            return None
+        from ._annotation import Reference
+        reference = Reference(self.Host)
+        reference._face = face
+        return reference
+
+    @property
+    def StructuralType(self):  # noqa: N802
+        from Autodesk.Revit.DB.Structure import StructuralType
+        return StructuralType(self._state.get("structural_type", 0))
+
+    @property
     def FacingOrientation(self) -> XYZ:  # noqa: N802
         host = self.Host
-        if isinstance(host, Wall):
+        if isinstance(host, Wall) and self._state.get("host_face") is None:
             return host.Orientation
+        face = self._state.get("host_face")
+        if face is not None and abs(face[1].Z) < 1e-9:
+            return face[1]      # on a wall's side face: facing out of the face
         angle = self._state.get("rotation", 0.0)
         return XYZ(-math.sin(angle), math.cos(angle), 0)
 

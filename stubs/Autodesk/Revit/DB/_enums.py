@@ -117,6 +117,7 @@ class BuiltInParameter(_RevitEnum):
     INSTANCE_HEAD_HEIGHT_PARAM = -1001362
     INSTANCE_ELEVATION_PARAM = -1001360
     FAMILY_LEVEL_PARAM = -1001352
+    FAMILY_HOSTING_BEHAVIOR = -1012843
     SCHEDULE_LEVEL_PARAM = -1002062
     INSTANCE_SCHEDULE_ONLY_LEVEL_PARAM = -1001365
     HOST_ID_PARAM = -1002108
@@ -334,6 +335,20 @@ class MaterialFunctionAssignment(_RevitEnum):
     Finish2 = 5
     Membrane = 100
     StructuralDeck = 200
+
+
+# -- family placement (Family.FamilyPlacementType, Creation.Document.NewFamilyInstance) -------------
+class FamilyPlacementType(_RevitEnum):
+    OneLevelBased = 0
+    OneLevelBasedHosted = 1
+    TwoLevelsBased = 2
+    ViewBased = 3
+    WorkPlaneBased = 4
+    CurveBased = 5
+    CurveBasedDetail = 6
+    CurveDrivenStructural = 7
+    Adaptive = 8
+    Invalid = 9
 
 
 class ShellLayerType(_RevitEnum):

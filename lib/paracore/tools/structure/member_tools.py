@@ -21,6 +21,7 @@ from paracore.tools.framework.lookup import find_level, levels_by_elevation, lis
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput
+from paracore.tools.structure.on_grids import grid_spans, intersection_points
 from paracore.tools.structure.structural_types import activate, find_type, label
 
 MAX_COLUMNS = 200
@@ -217,7 +218,6 @@ def place_structural_columns(ctx, args: PlaceColumnsArgs):
 
 def _column_points(ctx, args: PlaceColumnsArgs) -> tuple[list, str]:
     """The points (feet) as given, or the grid intersections; the words saying where they are."""
-    from paracore.tools.structure.on_grids import intersection_points
     if (args.points is None) == (args.grids is None):
         raise ToolError("Give either points (where each column stands) or grids (a column at every intersection of "
                         "them), not both and not neither.")
@@ -284,7 +284,6 @@ def plan_beams(ctx, args: PlaceBeamsArgs) -> BeamPlan:
     symbol = find_type(ctx, "beams", args.beam_type)
     notes = []
     if args.grid_lines is not None:
-        from paracore.tools.structure.on_grids import grid_spans
         spans, notes = grid_spans(ctx, args.grid_lines, level, columns_reaching(ctx, level))
         if len(spans) > MAX_BEAMS:
             raise ToolError(f"The grid lines make {len(spans):,} beams, more than the {MAX_BEAMS} one call places: "

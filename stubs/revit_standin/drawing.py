@@ -613,14 +613,22 @@ FOOTING_EDGE = (90, 90, 90)
 
 def _plan_structure(view, element, project, scene, highlight) -> bool:
     """A structural column as its section (b x h, filled: the plan cuts it), a beam as a band of its
-    width b along its line, an isolated footing as its outline (Width x Length); False for a member
-    the stand-in knows no size of (drawn as a mark instead)."""
-    from Autodesk.Revit.DB import XYZ, Curve, BuiltInCategory as C
+    width b along its line, an isolated footing as its outline (Width x Length), a wall foundation as
+    the outline of its width along its wall; False for a member the stand-in knows no size of (drawn
+    as a mark instead)."""
+    from Autodesk.Revit.DB import XYZ, Curve, WallFoundation, BuiltInCategory as C
     location = element._state.get("location")
     symbol = element._document._elements.get(element._state.get("type_id"))
     size = symbol._state["params"] if symbol is not None else {}
     category = element._state.get("category")
-    if category == C.OST_StructuralFraming.value and isinstance(location, Curve):
+    if isinstance(element, WallFoundation):
+        wall = element._wall()
+        if wall is None or not size.get("Width") or not isinstance(wall._state.get("location"), Curve):
+            return False
+        fill, edge = _style(view, element._id, None, FOOTING_EDGE, highlight)
+        outline = _wall_outline(_curve_points(wall._state["location"]), size["Width"])
+        scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, LINE_MM, 1))
+    elif category == C.OST_StructuralFraming.value and isinstance(location, Curve):
         width = size.get("b") or 0.0
         if width <= 0:
             return False

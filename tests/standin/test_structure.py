@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from Autodesk.Revit.DB import (XYZ, BuiltInCategory, BuiltInParameter, ElementId, Family, FamilyInstance,
+from Autodesk.Revit.DB import (XYZ, BuiltInCategory, BuiltInParameter, ElementId, Family, FamilyInstance, ViewPlan,
                                FilteredElementCollector, Line, Transaction, TransactionStatus, WallFoundation,
                                WallFoundationType)
 from Autodesk.Revit.DB.Structure import StructuralType
@@ -132,3 +132,29 @@ def test_a_wall_foundation_is_under_its_wall_and_goes_with_it(doc, make):
     transaction.RollBack()
     make.committed(doc, lambda: doc.Delete(wall.Id))
     assert not foundation.IsValidObject
+
+
+def test_plans_draw_columns_beams_footings_and_wall_foundations(doc, make, tmp_path):
+    from PIL import Image
+    from revit_standin import drawing
+    column = _column(doc, make, point=(0, 0))
+    wall = make.wall(doc, (10, -10), (30, -10))
+    foundation_type = next(iter(FilteredElementCollector(doc).OfClass(WallFoundationType)))
+    foundation = make.committed(doc, lambda: WallFoundation.Create(doc, foundation_type.Id, wall.Id))
+    footing_type = _symbol(doc, BuiltInCategory.OST_StructuralFoundation)
+    level_1, level_2 = make.level(doc, "Level 1"), make.level(doc, "Level 2")
+    footing = make.committed(doc, lambda: doc.Create.NewFamilyInstance(XYZ(0, 0, 0), footing_type, level_1,
+                                                                       StructuralType.Footing))
+    beam_type = _symbol(doc, BuiltInCategory.OST_StructuralFraming)
+    beam = make.committed(doc, lambda: doc.Create.NewFamilyInstance(
+        Line.CreateBound(XYZ(0, 0, 10), XYZ(20, 0, 10)), beam_type, level_2, StructuralType.Beam))
+    plans = {v.Name: v for v in FilteredElementCollector(doc).OfClass(ViewPlan) if not v.IsTemplate}
+    first = drawing.draw(plans["Level 1"], str(tmp_path / "l1.png"))
+    second = drawing.draw(plans["Level 2"], str(tmp_path / "l2.png"))
+    assert {column.Id.Value, footing.Id.Value, foundation.Id.Value} <= set(first.drawn)
+    assert beam.Id.Value not in first.drawn
+    assert {column.Id.Value, beam.Id.Value} <= set(second.drawn)      # the column reaches Level 2
+    assert footing.Id.Value not in second.drawn and foundation.Id.Value not in second.drawn
+    image = Image.open(second.path).convert("RGB")
+    col, row = second.to_pixel((10, 0, 10))                            # halfway along the beam
+    assert image.getpixel((int(col), int(row))) != (255, 255, 255)

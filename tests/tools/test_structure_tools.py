@@ -123,3 +123,37 @@ def test_wall_foundations_under_walls(run, run1, read, session):
     assert f"under wall {wall}" in outcome.content
     again = run1("place_wall_foundations", {"element_ids": [wall]})
     assert again.is_error and "already has a wall foundation" in again.content
+
+
+def test_in_a_workshared_model_walls_a_colleague_borrows_still_get_their_foundations():
+    """A wall foundation is a new element: its wall is read, not changed, so a wall maria borrows is
+    not asked of central and gets its foundation (the call declares it changes none of its element_ids)."""
+    from paracore.hosts.revit.executor import run_batch
+    from paracore.hosts.standin.sandbox import Sandbox
+    from paracore.tools.framework.registry import default_registry
+    with Sandbox("duplex", workshared="maria:Walls:2@Level 1") as box:
+        held = list(box.held)
+        call = default_registry().prepare("place_wall_foundations", {"element_ids": held}, [])
+        [outcome] = box.bridge.call(lambda: run_batch(box.host.uiapp.ActiveUIDocument, box.session, "step",
+                                                      [("c1", call)]), timeout=60)
+        assert not outcome.is_error, outcome.content
+        walls = box.on_main_thread(lambda: sorted(f.WallId.Value for f in DB.FilteredElementCollector(box.doc)
+                                                  .OfClass(DB.WallFoundation) if f.WallId.Value in held))
+        assert walls == sorted(held) and outcome.content.startswith("Placed 2 wall foundations")
+
+
+def test_columns_at_named_grid_intersections_and_beams_along_a_grid_line(run, run1, read, session, host):
+    from paracore.tools.modelling import grid_tools  # noqa: F401 - create_grids
+    spacing = ["6 m"] if host.units == "metric" else ["20'"]
+    run([("create_grids", {"array": {"across": 3, "up": 2, "spacing_across": spacing, "spacing_up": spacing}})])
+    outcome = run1("place_structural_columns", {"grids": ["1", "2", "A"], "base_level": "Level 1"})
+    assert "at the grid intersections A-1, A-2 " in outcome.content, outcome.content
+    columns = read(lambda d: sorted((round(element(d, c).Location.Point.X, 9), round(element(d, c).Location.Point.Y, 9))
+                                    for c in session.working_set.ids))
+    step = 6 * M if host.units == "metric" else 20.0
+    assert columns == [(0.0, 0.0), (round(step, 9), 0.0)]
+    outcome = run1("place_beams", {"level": "Level 2", "grid_lines": ["A", "B"]})
+    assert len(session.working_set.ids) == 2, outcome.content     # A between its 2 columns; B has none: whole
+    assert "Grid(s) B have fewer than two columns" in outcome.content
+    missing = run1("place_structural_columns", {"grids": ["1", "Z"], "base_level": "Level 1"})
+    assert missing.is_error and "No grid named 'Z'" in missing.content

@@ -71,25 +71,26 @@ def _column_base(ctx, column):
     return column.Location.Point, base
 
 
-def _has_footing(ctx, point) -> bool:
+def _place_key(point) -> tuple:
+    return tuple(round(v / SAME_PLACE) for v in (point.X, point.Y, point.Z))
+
+
+def _footing_places(ctx) -> set:
+    """Where the model's isolated footings have their top (read once: a call may name thousands of columns)."""
     from Autodesk.Revit import DB
-    for footing in DB.FilteredElementCollector(ctx.doc).OfCategory(
-            DB.BuiltInCategory.OST_StructuralFoundation).OfClass(DB.FamilyInstance):
-        where = footing.Location
-        if isinstance(where, DB.LocationPoint) and all(
-                abs(a - b) <= SAME_PLACE for a, b in zip((where.Point.X, where.Point.Y, where.Point.Z),
-                                                         (point.X, point.Y, point.Z))):
-            return True
-    return False
+    return {_place_key(f.Location.Point) for f in DB.FilteredElementCollector(ctx.doc).OfCategory(
+            DB.BuiltInCategory.OST_StructuralFoundation).OfClass(DB.FamilyInstance)
+            if isinstance(f.Location, DB.LocationPoint)}
 
 
 def plan_footings(ctx, columns) -> tuple[list[_Footing], list[int]]:
     """(the footings to place, the columns that already stand on one)."""
     planned, skipped = [], []
+    taken = _footing_places(ctx)
     for column in columns:
         point, level = _column_base(ctx, column)
         value = ctx.id_value(column.Id)
-        if _has_footing(ctx, point):
+        if _place_key(point) in taken:
             skipped.append(value)
         else:
             planned.append(_Footing(value, point, level))

@@ -87,9 +87,20 @@ def new_document(application, title: str = "Project1", metric: bool = True):
     builder.add_views()
     add_site(document)
     add_family_library(document)
+    add_ceiling_plan_type(document)
     document._active_view_id = builder.first_plan_for(level)
     builder.add_structural_types()
     return document
+
+
+def add_ceiling_plan_type(document) -> None:
+    """The "Ceiling Plan" view family type of Revit's templates (ViewPlan.Create makes a level's
+    ceiling plan with it, as Revit's UI does for a new level). Made last, after every other element
+    of a loaded model, so that the elements keep the ids they had before it was added."""
+    from Autodesk.Revit.DB import BuiltInCategory, ViewFamily, ViewFamilyType
+    document._load_element(ViewFamilyType, {
+        "name": "Ceiling Plan", "category": BuiltInCategory.OST_Views.value, "view_family": ViewFamily.CeilingPlan.value,
+        "params": {"Type Name": "Ceiling Plan", "Family Name": ViewFamily.CeilingPlan.name}})
 
 
 def add_site(document, position=(0.0, 0.0, 0.0, 0.0)) -> None:
@@ -166,6 +177,7 @@ class _Builder:
             self.document._active_view_id = self.first_plan_for(first_level)
         self.add_materials(building.materials)
         self.add_structural_types()
+        add_ceiling_plan_type(self.document)
         assert BuiltInCategory  # imported for the type map below
 
     # -- levels, types and views --------------------------------------------------------------------

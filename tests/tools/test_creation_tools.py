@@ -150,12 +150,16 @@ def test_a_floor_rolled_back_by_revit_is_not_created(run1, read, session, doc):
 
 def test_create_level(run1, read, session, describe):
     session.working_set.replace([read(lambda d: level(d, "Level 1").Id.Value)])
-    assert describe("create_level", {"elevation": "9 m", "name": "Level 3"}) == "Create a level 'Level 3' at elevation 9 m"
+    assert describe("create_level", {"elevation": "9 m", "name": "Level 3"}) == (
+        "Create a level 'Level 3' at elevation 9 m with its floor plan and ceiling plan")
     outcome = run1("create_level", {"elevation": "9 m", "name": "Level 3"})
     created = created_id(outcome)
     assert outcome.content == (f"Created level 'Level 3' (id {created}) at elevation 9 m. Levels now, bottom to "
-                               "top: T/FDN, Level 1, Level 2, Roof, Level 3. No floor plan view was created for it.")
+                               "top: T/FDN, Level 1, Level 2, Roof, Level 3. Views made with it: floor plan 'Level 3' "
+                               f"(id {created + 1}), ceiling plan 'Level 3' (id {created + 2}).")
     assert read(lambda d: (element(d, created).Name, element(d, created).Elevation)) == ("Level 3", 9 * M)
+    assert read(lambda d: [(str(element(d, created + n).ViewType), element(d, created + n).GenLevel.Name)
+                           for n in (1, 2)]) == [("ViewType.FloorPlan", "Level 3"), ("ViewType.CeilingPlan", "Level 3")]
     assert len(session.working_set) == 1 and created not in session.working_set  # policy "none"
 
 

@@ -120,3 +120,63 @@ def test_an_imperial_project_reads_feet_and_inches(run1, read):
     ends = read(lambda d: {n: (g.Curve.GetEndPoint(0), g.Curve.GetEndPoint(1)) for n, g in grids(d).items()})
     assert ends["2"][0].X == pytest.approx(20.0) and ends["B"][0].Y == pytest.approx(15.5)
     assert ends["1"][0].Y == pytest.approx(-3.0)        # a bare number: the project's unit, feet
+
+
+# --- rename_grids, set_grid_extents, set_grid_bubbles ----------------------------------------------------
+
+
+def test_rename_grids_swaps_and_refuses_a_name_taken(run1, read, session):
+    run1("create_grids", ARRAY)
+    outcome = run1("rename_grids", {"grids": [{"grid": "A", "name": "B"}, {"grid": "B", "name": "A"},
+                                              {"grid": "1", "name": "X1"}]})
+    assert not outcome.is_error, outcome.content
+    assert "'A' → 'B'" in outcome.content and "'1' → 'X1'" in outcome.content
+    ends = read(lambda d: {n: g.Curve.GetEndPoint(0).Y for n, g in grids(d).items()})
+    assert ends["B"] == pytest.approx(0.0) and ends["A"] == pytest.approx(5 * M)   # swapped
+    outcome = run1("rename_grids", {"grids": [{"grid": "2", "name": "c"}]})
+    assert outcome.is_error and "'C'" in outcome.content and "grid (id" in outcome.content
+    assert "2" in read(grids)
+    preview = run1("rename_grids", {"grids": [{"grid": "2", "name": "Z"}], "preview": True})
+    assert preview.content.startswith("Preview, nothing changed: 1 grid would be renamed:") and "2" in read(grids)
+
+
+def test_set_grid_extents_vertical_and_in_plan(run1, read):
+    run1("create_grids", ARRAY)
+    outcome = run1("set_grid_extents", {"grids": ["1", "A"], "bottom": "Level 1", "top": "2 m"})
+    assert not outcome.is_error, outcome.content
+    z = read(lambda d: [(g.GetExtents().MinimumPoint.Z, g.GetExtents().MaximumPoint.Z) for n, g in grids(d).items()
+                        if n in ("1", "A")])
+    assert z == [(0.0, pytest.approx(2 * M))] * 2
+    # Level 2 (3.048 m) is now above grid 1's top: its plan no longer shows it
+    shown = read(lambda d: [g.Name for g in DB.FilteredElementCollector(d, _plan(d, "Level 2").Id).OfClass(DB.Grid)])
+    assert "1" not in shown and "2" in shown
+    outcome = run1("set_grid_extents", {"grids": ["2"], "extend": "1 m"})
+    assert not outcome.is_error, outcome.content
+    y = read(lambda d: (grids(d)["2"].Curve.GetEndPoint(0).Y, grids(d)["2"].Curve.GetEndPoint(1).Y))
+    assert y == (pytest.approx(-3 * M), pytest.approx(13 * M))
+    outcome = run1("set_grid_extents", {"grids": ["3"], "extend": "-1 m", "view": "Level 2"})
+    assert not outcome.is_error, outcome.content
+    lengths = read(lambda d: [grids(d)["3"].GetCurvesInView(DB.DatumExtentType.ViewSpecific, _plan(d, n))[0].Length
+                              for n in ("Level 1", "Level 2")])
+    assert lengths == [pytest.approx(14 * M), pytest.approx(12 * M)]
+    outcome = run1("set_grid_extents", {"grids": ["4"], "bottom": "3 m", "top": "1 m"})
+    assert outcome.is_error and "must be above the bottom" in outcome.content
+
+
+def test_set_grid_bubbles_in_every_plan_or_one_view(run1, read):
+    run1("create_grids", ARRAY)
+    outcome = run1("set_grid_bubbles", {"grids": ["1", "2"], "start": True, "end": False})
+    assert not outcome.is_error, outcome.content
+    state = read(lambda d: [(grids(d)["1"].IsBubbleVisibleInView(DB.DatumEnds.End0, _plan(d, n)),
+                             grids(d)["1"].IsBubbleVisibleInView(DB.DatumEnds.End1, _plan(d, n)))
+                            for n in ("Level 1", "Level 2")])
+    assert state == [(True, False)] * 2
+    run1("set_grid_bubbles", {"grids": ["A"], "start": True, "views": ["Level 2"]})
+    assert read(lambda d: [grids(d)["A"].IsBubbleVisibleInView(DB.DatumEnds.End0, _plan(d, n))
+                           for n in ("Level 1", "Level 2")]) == [False, True]
+    assert run1("set_grid_bubbles", {"grids": ["A"]}).is_error
+
+
+def _plan(d, level_name):
+    return next(v for v in DB.FilteredElementCollector(d).OfClass(DB.ViewPlan)
+                if not v.IsTemplate and v.ViewType == DB.ViewType.FloorPlan and v.GenLevel.Name == level_name)

@@ -12,7 +12,8 @@ height, sill, elevation); any difference is an error and nothing is created.
 
 Working sets: what a tool creates replaces the working set, except create_level (policy
 "none"): a new level is a datum the user refers to by name, not the thing they are working on,
-so creating one leaves the walls or doors they were working on in the working set.
+so creating one leaves the walls or doors they were working on in the working set. create_level
+makes the level's floor plan and ceiling plan as Revit's UI does (level_tools.plan_views_for).
 
 Every tool has a ``describe`` that says in words what the call will create, for the approval
 prompt; it only reads.
@@ -46,6 +47,7 @@ from paracore.tools.framework.lookup import (
     listed_levels,
 )
 from paracore.tools.framework.read_back import ReadBack
+from paracore.tools.modelling.level_tools import level_views, plan_views_for, view_words
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput
 
@@ -140,6 +142,7 @@ class CreateLevelArgs(BaseModel):
     name: str | None = Field(
         None, description="Name of the new level, e.g. 'Level 3'. Leave null for Revit's next free "
                           "name. It must not be the name of an existing level.")
+    plan_views: bool = Field(True, description="Make its floor plan and ceiling plan, as Revit's UI does.")
 
 
 # --- walls -------------------------------------------------------------------------------------------
@@ -855,15 +858,16 @@ def _check_level_name(ctx, name: str | None) -> None:
 
 def _describe_create_level(ctx, args: CreateLevelArgs) -> str:
     named = f" '{args.name}'" if args.name else ""
-    return f"Create a level{named} at elevation {_fmt(ctx, ctx.length(args.elevation))}"
+    views = " with its floor plan and ceiling plan" if args.plan_views else ""
+    return f"Create a level{named} at elevation {_fmt(ctx, ctx.length(args.elevation))}{views}"
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe_create_level)
 def create_level(ctx, args: CreateLevelArgs):
-    """Create a level at an elevation, with an optional name (it must be new).
+    """Create a level at an elevation, with an optional name (it must be new), and its floor plan
+    and ceiling plan as Revit's UI makes them (plan_views).
 
-    The working set does not change. Revit creates no floor plan view for a level made this way.
-    Returns the level's name and elevation as read back from the model.
+    The working set does not change. Returns the level's name, elevation and views as read back.
     """
     from Autodesk.Revit import DB
 
@@ -874,6 +878,8 @@ def create_level(ctx, args: CreateLevelArgs):
     if args.name is not None:
         level.Name = args.name.strip()
     level_id = ctx.id_value(level.Id)
+    views, views_note = plan_views_for(ctx, level) if args.plan_views else ([], "")
+    view_ids = [ctx.id_value(v.Id) for v in views]
 
     def created():
         found = ctx.doc.GetElement(ctx.element_id(level_id))
@@ -886,12 +892,19 @@ def create_level(ctx, args: CreateLevelArgs):
         read_back.length(f"level {level_id}", "elevation", elevation, found.Elevation)
         if args.name is not None:
             read_back.same(f"level {level_id}", "name", f"'{args.name.strip()}'", f"'{found.Name}'")
+        on_level = {ctx.id_value(v.Id) for v in level_views(ctx, found)}
+        for view_id in view_ids:
+            read_back.same(f"view {view_id}", "level", f"'{found.Name}'",
+                           f"'{found.Name}'" if view_id in on_level else "another level or none")
 
     def report() -> str:
         found = created()
         levels = [lv.Name for lv in levels_by_elevation(ctx)]
+        made = [ctx.doc.GetElement(ctx.element_id(i)) for i in view_ids]
+        views_text = (f" Views made with it: {', '.join(view_words(ctx, v) for v in made if v is not None)}."
+                      if made else " No plan view was made for it (plan_views false).")
         text = (f"Created level '{found.Name}' (id {level_id}) at elevation {_fmt(ctx, found.Elevation)}. "
-                f"{_levels_around(levels, found.Name)} No floor plan view was created for it.")
+                f"{_levels_around(levels, found.Name)}{views_text}{views_note}")
         if same:
             text += f" Note: {', '.join(same)} {'is' if len(same) == 1 else 'are'} at the same elevation."
         return text

@@ -218,6 +218,7 @@ class ViewFamily(_RevitEnum):
     ThreeDimensional = 102
     Schedule = 105
     FloorPlan = 109
+    CeilingPlan = 111
     Section = 112
     Elevation = 114
 

@@ -510,10 +510,12 @@ class ViewPlan(View):
         if not isinstance(level, Level):
             raise _argument("levelId is not a level of this document.", "levelId")
         family_type = document.GetElement(viewFamilyTypeId)
-        if not isinstance(family_type, ViewFamilyType) or family_type.ViewFamily != ViewFamily.FloorPlan:
-            raise _argument("viewFamilyTypeId must be a floor plan ViewFamilyType.", "viewFamilyTypeId")
-        name = _unique_view_name(document, level.Name, ViewType.FloorPlan)
-        return document._add_element(ViewPlan, _view_state(name, ViewType.FloorPlan, viewFamilyTypeId, level._id))
+        kinds = {ViewFamily.FloorPlan: ViewType.FloorPlan, ViewFamily.CeilingPlan: ViewType.CeilingPlan}
+        if not isinstance(family_type, ViewFamilyType) or family_type.ViewFamily not in kinds:
+            raise _argument("viewFamilyTypeId must be a floor plan or ceiling plan ViewFamilyType.", "viewFamilyTypeId")
+        view_type = kinds[family_type.ViewFamily]
+        name = _unique_view_name(document, level.Name, view_type)
+        return document._add_element(ViewPlan, _view_state(name, view_type, viewFamilyTypeId, level._id))
 
     def _model_ids(self):
         level_id = self._state.get("level_id")

@@ -1,0 +1,66 @@
+"""rename_levels and move_levels on the duplex (walls and doors stand on its levels), and create_level's
+plan views."""
+from __future__ import annotations
+
+import pytest
+
+from Autodesk.Revit import DB
+from tool_harness import M, bridge, describe, doc, host, read, run, run1, session  # noqa: F401 - fixtures
+
+from paracore.tools.modelling import level_tools  # noqa: F401 - registers the tools
+
+
+def level(d, name):
+    return next(lv for lv in DB.FilteredElementCollector(d).OfClass(DB.Level) if lv.Name == name)
+
+
+def plans(d, level_name):
+    return sorted((str(v.ViewType.ToString()), v.Name) for v in DB.FilteredElementCollector(d).OfClass(DB.ViewPlan)
+                  if not v.IsTemplate and v.GenLevel is not None and v.GenLevel.Name == level_name)
+
+
+def test_rename_levels_renames_their_plans_as_revits_ui_offers(run1, read):
+    before = read(lambda d: plans(d, "Level 1"))
+    assert ("FloorPlan", "Level 1") in before
+    outcome = run1("rename_levels", {"levels": [{"level": "Level 1", "name": "Ground Floor"}]})
+    assert not outcome.is_error, outcome.content
+    assert read(lambda d: plans(d, "Ground Floor")) == [(kind, "Ground Floor" if name == "Level 1" else name)
+                                                       for kind, name in before]
+    assert "Renamed 1 level, read back from the model: 'Ground Floor' at" in outcome.content
+    outcome = run1("rename_levels", {"levels": [{"level": "Level 2", "name": "Roof2"}], "rename_views": False})
+    assert read(lambda d: ("FloorPlan", "Level 2") in plans(d, "Roof2"))
+
+
+def test_rename_levels_swaps_and_refuses_a_name_taken(run1, read):
+    outcome = run1("rename_levels", {"levels": [{"level": "Level 1", "name": "roof"}]})
+    assert outcome.is_error and "'Roof'" in outcome.content and "level (id" in outcome.content
+    outcome = run1("rename_levels", {"levels": [{"level": "Level 1", "name": "Level 2"},
+                                                {"level": "Level 2", "name": "Level 1"}]})
+    assert not outcome.is_error, outcome.content
+    assert read(lambda d: level(d, "Level 1").Elevation) > read(lambda d: level(d, "Level 2").Elevation)
+
+
+def test_move_levels_moves_what_stands_on_them(run1, read):
+    def heights(d):
+        lv = level(d, "Level 2")
+        found = DB.FilteredElementCollector(d).WherePasses(DB.ElementLevelFilter(lv.Id)).WhereElementIsNotElementType()
+        return lv.Elevation, {e.Id.Value: (e.Location.Point.Z if isinstance(e.Location, DB.LocationPoint)
+                                           else e.Location.Curve.GetEndPoint(0).Z)
+                              for e in found if isinstance(e.Location, (DB.LocationPoint, DB.LocationCurve))}
+    elevation, before = read(heights)
+    assert len(before) > 5
+    preview = run1("move_levels", {"levels": [{"level": "Level 2", "by": "500 mm"}], "preview": True})
+    assert preview.content.startswith("Preview, nothing changed: 1 level would move:") and read(heights)[1] == before
+    outcome = run1("move_levels", {"levels": [{"level": "Level 2", "by": "500 mm"}]})
+    assert not outcome.is_error, outcome.content
+    moved_to, after = read(heights)
+    assert moved_to == pytest.approx(elevation + 0.5 * M)
+    assert all(after[i] == pytest.approx(z + 0.5 * M) for i, z in before.items())
+    assert f"{len(before)} elements on it moved with it" in outcome.content
+    outcome = run1("move_levels", {"levels": [{"level": "Level 2", "elevation": "4 m", "by": "1 m"}]})
+    assert outcome.is_error and "either elevation" in outcome.content
+
+
+def test_create_level_without_plan_views(run1, read):
+    outcome = run1("create_level", {"elevation": "12 m", "name": "Level 5", "plan_views": False})
+    assert "No plan view was made for it" in outcome.content and read(lambda d: plans(d, "Level 5")) == []

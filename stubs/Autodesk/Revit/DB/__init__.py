@@ -64,6 +64,7 @@ from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, Ho
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
 from ._enums import FamilyPlacementType
+from ._family_loading import FamilySource, IFamilyLoadOptions
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
@@ -77,7 +78,8 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType", "FamilySource",
+    "IFamilyLoadOptions",
     # layered types and materials (material takeoffs)
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",
     "Material",

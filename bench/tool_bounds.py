@@ -806,6 +806,27 @@ def view_filters_on_every_view(b: Bounds) -> None:
     b.call("remove_view_filter", {"filter": first, "views": VIEW_NAMES})
 
 
+def families_on_the_big_model(b: Bounds) -> None:
+    """Every family type listed and paged; 100 instances in one call, at points and at every ceiling of a
+    level; the refusals that name types and categories; load_family keeping a family the model has (the
+    stand-in reads no .rfa file)."""
+    b.call("list_family_types")
+    b.call("list_family_types", {"offset": 10})
+    b.call("list_family_types", {"category": "Sprinklers"}, error=True)                 # names the categories
+    b.call("place_family_instances", {"family_type": LONG_TYPE}, error=True)             # names the types
+    b.call("place_family_instances", {"family_type": "M_Sofa", "level": "Level 2", "rotation": 45,
+                                      "points": [[f"{n * 0.5} m", "-3 m"] for n in range(100)]})
+    b.call("search_elements", {"category": "Ceilings", "level": "Level 2", "to_working_set": "replace", "limit": 20})
+    b.call("place_family_instances", {"family_type": "M_Downlight - Recessed Can", "at_working_set": True})
+    b.all_walls()
+    b.call("place_family_instances", {"family_type": "M_Lavatory-Wall Mounted", "at_working_set": True},
+           error=True)                                                                    # more walls than one call places
+    with tempfile.TemporaryDirectory(prefix="paracore-families-") as folder:
+        (Path(folder) / "M_Sofa.rfa").write_bytes(b"not a family")
+        b.call("load_family", {"path": folder})
+        b.call("load_family", {"path": folder, "if_loaded": "overwrite"}, error=True)
+
+
 SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
@@ -820,6 +841,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
     exports_on_the_big_model,
     view_filters_on_every_view, grids_and_levels_on_the_big_model, structure_on_the_big_model,
+    families_on_the_big_model,
 ]
 
 

@@ -247,3 +247,46 @@ def test_an_argument_list_no_overload_takes_is_refused_as_pythonnet_does(doc):
     symbol = _activated(doc, "M_Generic Model Line Based")
     with pytest.raises(TypeError, match="No method matches"):
         _in_transaction(doc, lambda: doc.Create.NewFamilyInstance(XYZ(0, 0, 0), symbol))
+
+
+# -- LoadFamily -------------------------------------------------------------------------------------------------------
+
+def test_load_family_checks_its_arguments_and_refuses_to_read_an_rfa(doc, tmp_path):
+    from Autodesk.Revit.DB import IFamilyLoadOptions
+    from Autodesk.Revit.Exceptions import ArgumentNullException, InvalidOperationException
+    family_file = tmp_path / "M_Desk.rfa"
+    family_file.write_bytes(b"not a family")
+    transaction = Transaction(doc, "Load")
+    transaction.Start()
+    with pytest.raises(ArgumentException):
+        doc.LoadFamily("", IFamilyLoadOptions())
+    with pytest.raises(ArgumentNullException):
+        doc.LoadFamily(str(family_file), None)
+    assert doc.LoadFamily(str(tmp_path / "missing.rfa"), IFamilyLoadOptions()) == (False, None)
+    with pytest.raises(InvalidOperationException, match="cannot read .rfa files"):
+        doc.LoadFamily(str(family_file), IFamilyLoadOptions())
+    transaction.RollBack()
+
+
+def test_load_family_asks_the_options_about_a_family_the_model_has(doc, tmp_path):
+    from Autodesk.Revit.DB import IFamilyLoadOptions
+    from Autodesk.Revit.Exceptions import InvalidOperationException
+    asked = []
+
+    class Options(IFamilyLoadOptions):
+        def __init__(self, load):
+            self.load = load
+
+        def OnFamilyFound(self, familyInUse, overwriteParameterValues=None):  # noqa: N802, N803
+            asked.append(familyInUse)
+            return self.load, False
+
+    family_file = tmp_path / "M_Generic Model Line Based.rfa"     # a library family, not placed
+    family_file.write_bytes(b"not a family")
+    transaction = Transaction(doc, "Load")
+    transaction.Start()
+    assert doc.LoadFamily(str(family_file), Options(False)) == (False, None)     # cancelled: kept as it is
+    with pytest.raises(InvalidOperationException, match="cannot read .rfa files"):
+        doc.LoadFamily(str(family_file), Options(True))
+    transaction.RollBack()
+    assert asked == [False, False]

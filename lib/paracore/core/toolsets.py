@@ -106,6 +106,10 @@ TOOLSETS: tuple[Toolset, ...] = (
     Toolset("materials", "a wall, floor, roof or ceiling type's layers (function, material, thickness, core); "
             "material takeoffs (area, volume)",
             frozenset({"get_type_layers", "material_takeoff"})),
+    Toolset("families", "place furniture, casework, fixtures, lighting, equipment and other loadable families: on "
+            "a level, in a wall, ceiling, floor or roof, on a face, along a line, or at rooms and ceilings; list "
+            "the family types; load a family from an .rfa file",
+            frozenset({"list_family_types", "place_family_instances", "load_family"})),
 )
 
 NAMES: tuple[str, ...] = tuple(toolset.name for toolset in TOOLSETS)

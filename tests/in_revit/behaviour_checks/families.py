@@ -251,6 +251,20 @@ def curve_based_family_at_a_point_is_refused(scratch):
     return f"refused: {refusal}"
 
 
+def load_family_of_a_missing_file_loads_nothing(scratch):
+    import os
+    import tempfile
+    from paracore.tools.families.load_tools import LoadOptions
+    doc = scratch.doc
+    missing = os.path.join(tempfile.gettempdir(), "Paracore check - no such family.rfa")
+    expect(not os.path.exists(missing), f"{missing} exists")
+    with transaction(doc, "Paracore check: load a missing family"):
+        result = doc.LoadFamily(missing, LoadOptions())
+    loaded = result[0] if isinstance(result, tuple) else result
+    expect(loaded is False, f"LoadFamily of a missing file answered {result!r}")
+    return f"LoadFamily answered {result!r}"
+
+
 CHECKS = [
     ("a door family reads OneLevelBasedHosted, Host 1", door_family_reads_as_wall_hosted),
     ("an inactive type is refused", inactive_symbol_is_refused),
@@ -263,4 +277,5 @@ CHECKS = [
     ("a ceiling-hosted family in a wall is refused", ceiling_hosted_family_in_a_wall_is_refused),
     ("a face-based family goes on a ceiling's bottom face", face_based_family_is_placed_on_a_ceilings_underside),
     ("a line-based family at a bare point is refused", curve_based_family_at_a_point_is_refused),
+    ("LoadFamily of a missing file loads nothing", load_family_of_a_missing_file_loads_nothing),
 ]

@@ -66,6 +66,7 @@ from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, Ho
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
 from ._enums import FamilyPlacementType
+from ._family_loading import FamilySource, IFamilyLoadOptions
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
@@ -79,7 +80,8 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType", "FamilySource",
+    "IFamilyLoadOptions",
     "WallFoundation", "WallFoundationType",  # structure: wall foundations (columns, beams, footings are families)
     "Grid", "DatumEnds", "DatumExtentType",  # grids: their curve, extents and bubbles in views
     # layered types and materials (material takeoffs)

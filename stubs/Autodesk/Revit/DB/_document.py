@@ -226,6 +226,11 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
             return export_nwc(self, folder, *arguments)
         raise _no_method_matches("Document.Export", (folder, *arguments))
 
+    def LoadFamily(self, *args):  # noqa: N802
+        """Refused: the stand-in reads no .rfa file (DB/_family_loading.py)."""
+        from ._family_loading import load_family
+        return load_family(self, args)
+
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
         self._unregenerated.clear()

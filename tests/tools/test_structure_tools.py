@@ -157,3 +157,21 @@ def test_columns_at_named_grid_intersections_and_beams_along_a_grid_line(run, ru
     assert "Grid(s) B have fewer than two columns" in outcome.content
     missing = run1("place_structural_columns", {"grids": ["1", "Z"], "base_level": "Level 1"})
     assert missing.is_error and "No grid named 'Z'" in missing.content
+
+
+def test_many_structural_types_are_listed_a_page_at_a_time(run1, host, doc):
+    def duplicate():
+        column = next(iter(DB.FilteredElementCollector(doc).OfClass(DB.FamilySymbol)
+                           .OfCategory(DB.BuiltInCategory.OST_StructuralColumns)))
+        transaction = DB.Transaction(doc, "types")
+        transaction.Start()
+        for n in range(40):
+            column.Duplicate(f"{400 + n} x {400 + n}mm with a long descriptive type name for the schedule")
+        transaction.Commit()
+    host.call(duplicate)
+    first = run1("list_structural_types", {"kind": "columns"})
+    assert first.content.startswith("41 structural types") and "call again with offset" in first.content
+    assert len(first.content) <= 2000
+    offset = int(first.content.rsplit("offset ", 1)[1].rstrip("."))
+    second = run1("list_structural_types", {"kind": "columns", "offset": offset})
+    assert f"items {offset + 1}–" in second.content

@@ -16,8 +16,8 @@ from paracore.tools.framework.lookup import _no_such_type, _normal
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import ToolError, offset_field, page_of
 
-ROW_BUDGET = 4000      # characters of rows in one result
-MAX_ROWS = 40          # types in one result
+ROW_BUDGET = 1500      # characters of rows in one result (the bounds bench holds a result to 2,000)
+MAX_ROWS = 25          # types in one result
 
 Kind = Literal["columns", "beams", "footings", "wall foundations"]
 

@@ -175,3 +175,11 @@ def test_many_structural_types_are_listed_a_page_at_a_time(run1, host, doc):
     offset = int(first.content.rsplit("offset ", 1)[1].rstrip("."))
     second = run1("list_structural_types", {"kind": "columns", "offset": offset})
     assert f"items {offset + 1}–" in second.content
+
+
+def test_a_column_revit_stores_differently_is_rolled_back_and_said(run1, read, doc):
+    """Read-back: Revit keeps the top offset rounded to 100 mm; the call is an error and nothing stays."""
+    faults.store_differently(doc, "Top Offset", lambda feet: round(feet * 304.8 / 100) * 100 / 304.8)
+    outcome = run1("place_structural_columns", {"points": [[0, 0]], "base_level": "Level 1", "top_offset": "-250 mm"})
+    assert outcome.is_error and "top offset: asked" in outcome.content and "rolled back" in outcome.content
+    assert read(lambda d: ids_of(d, DB.BuiltInCategory.OST_StructuralColumns)) == []

@@ -183,3 +183,11 @@ def test_a_column_revit_stores_differently_is_rolled_back_and_said(run1, read, d
     outcome = run1("place_structural_columns", {"points": [[0, 0]], "base_level": "Level 1", "top_offset": "-250 mm"})
     assert outcome.is_error and "top offset: asked" in outcome.content and "rolled back" in outcome.content
     assert read(lambda d: ids_of(d, DB.BuiltInCategory.OST_StructuralColumns)) == []
+
+
+def test_points_where_a_column_already_stands_are_left_out_and_named(run1, session):
+    run1("place_structural_columns", {"points": [[0, 0]], "base_level": "Level 1"})
+    outcome = run1("place_structural_columns", {"points": [[0, 0], ["3 m", 0]], "base_level": "Level 1"})
+    assert len(session.working_set.ids) == 1 and "Left out 1 point(s) where a column already stands" in outcome.content
+    again = run1("place_structural_columns", {"points": [[0, 0]], "base_level": "Level 1"})
+    assert again.is_error and "already stands on Level 1 at every point" in again.content

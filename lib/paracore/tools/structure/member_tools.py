@@ -85,6 +85,7 @@ class ColumnPlan:
     base_offset: float     # feet
     top_offset: float
     points: list           # (x, y) in feet
+    standing: list = None  # points left out: a column already stands there on the same base level
 
 
 def plan_columns(ctx, flat, base_level: str, top_level: str | None, base_offset, top_offset,
@@ -100,7 +101,27 @@ def plan_columns(ctx, flat, base_level: str, top_level: str | None, base_offset,
             "or below its base. Give a higher top_level or top_offset, or a lower base.")
     symbol = find_type(ctx, "columns", column_type)
     _refuse_repeats(ctx, flat, "column")
-    return ColumnPlan(symbol, base, top, below, above, flat)
+    taken = _columns_standing_on(ctx, base)
+    standing = [p for p in flat if _key(p) in taken]
+    if standing and len(standing) == len(flat):
+        raise ToolError(f"A structural column already stands on {base.Name} at every point given "
+                        f"({', '.join(f'({fmt(ctx, x)}, {fmt(ctx, y)})' for x, y in standing[:SHOWN])}"
+                        f"{' …' if len(standing) > SHOWN else ''}): nothing to place.")
+    return ColumnPlan(symbol, base, top, below, above, [p for p in flat if _key(p) not in taken], standing)
+
+
+def _key(point) -> tuple:
+    return round(point[0] / SAME_POINT), round(point[1] / SAME_POINT)
+
+
+def _columns_standing_on(ctx, base) -> set:
+    """Where structural columns stand on ``base`` (Revit warns of identical instances in one place)."""
+    from Autodesk.Revit import DB
+    base_id = ctx.id_value(base.Id)
+    return {_key((c.Location.Point.X, c.Location.Point.Y))
+            for c in DB.FilteredElementCollector(ctx.doc).OfCategory(DB.BuiltInCategory.OST_StructuralColumns)
+            .WhereElementIsNotElementType()
+            if isinstance(c.Location, DB.LocationPoint) and ctx.id_value(c.LevelId) == base_id}
 
 
 def _signed(ctx, feet: float) -> str:
@@ -189,9 +210,14 @@ def _describe_columns(ctx, plan: ColumnPlan, ids: list[int], where: str) -> str:
     shown = ", ".join(f"{ctx.id_value(c.Id)} at {point_text(ctx, c.Location.Point)}" for c in columns[:SHOWN])
     more = f" and {len(columns) - SHOWN} more" if len(columns) > SHOWN else ""
     placed = [ctx.id_value(c.Id) for c in columns]
+    left_out = ""
+    if plan.standing:
+        points = ", ".join(f"({fmt(ctx, x)}, {fmt(ctx, y)})" for x, y in plan.standing[:SHOWN])
+        left_out = (f" Left out {len(plan.standing)} point(s) where a column already stands on {base.Name}: {points}"
+                    f"{' …' if len(plan.standing) > SHOWN else ''}.")
     return (f"Placed {len(columns)} structural column{'s' if len(columns) != 1 else ''} "
             f"('{label(plan.symbol)}'){where} {span}: {shown}{more}."
-            f"{working_set_note(ctx, placed, 'They are' if len(placed) > 1 else 'It is')}")
+            f"{working_set_note(ctx, placed, 'They are' if len(placed) > 1 else 'It is')}{left_out}")
 
 
 def _describe_place_columns(ctx, args: PlaceColumnsArgs) -> str:

@@ -450,6 +450,8 @@ class _Builder:
             state["boundary"] = (tuple(data.boundary),)
         if data.box:
             state["box"] = data.box
+        if cls.__name__ == "WallFoundation":
+            state["file_length"] = _length_param(data.params, "Length")   # its Length while it names no wall
         return self._load(cls, state, data.params)
 
     # -- helpers ------------------------------------------------------------------------------------------

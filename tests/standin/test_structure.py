@@ -158,3 +158,9 @@ def test_plans_draw_columns_beams_footings_and_wall_foundations(doc, make, tmp_p
     image = Image.open(second.path).convert("RGB")
     col, row = second.to_pixel((10, 0, 10))                            # halfway along the beam
     assert image.getpixel((int(col), int(row))) != (255, 255, 255)
+
+
+def test_the_duplex_wall_foundations_keep_the_length_the_file_gives(duplex):
+    lengths = sorted(round(f.get_Parameter(BuiltInParameter.CONTINUOUS_FOOTING_LENGTH).AsDouble() * 0.3048, 3)
+                     for f in FilteredElementCollector(duplex).OfClass(WallFoundation))
+    assert len(lengths) == 7 and all(length > 1.0 for length in lengths)    # metres, none without a wall's length

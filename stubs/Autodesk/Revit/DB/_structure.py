@@ -277,8 +277,11 @@ class WallFoundation(HostObject):
         return wall if wall is not None and not wall._deleted else None
 
     def _computed_length(self) -> float:
+        """Its wall's length; a foundation read from a file that names no wall keeps the file's."""
         wall = self._wall()
-        return wall._state["location"].Length if wall is not None and isinstance(wall._state.get("location"), Curve) else 0.0
+        if wall is not None and isinstance(wall._state.get("location"), Curve):
+            return wall._state["location"].Length
+        return self._state.get("file_length") or 0.0
 
     def _computed_bottom_elevation(self) -> float:
         wall = self._wall()

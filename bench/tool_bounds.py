@@ -441,6 +441,33 @@ def grids_and_levels_on_the_big_model(b: Bounds) -> None:
     long_names = [f"{LONG_TYPE[:60]} {n:03d}" for n in range(50)]
     b.call("create_grids", {"grids": [{"start": [f"{n} m", "-3000 m"], "end": [f"{n} m", "-2900 m"], "name": name}
                                       for n, name in enumerate(long_names)]})
+    b.call("rename_grids", {"grids": [{"grid": name, "name": name + " (renamed)"} for name in long_names]})
+    b.call("rename_grids", {"grids": [{"grid": str(n), "name": "A"} for n in range(1, 101)]}, error=True)  # all clash
+    every = [str(n) for n in range(1, 101)] + [f"{a}" for a in _grid_letters(100)]
+    b.call("set_grid_extents", {"grids": every, "bottom": "Level 1", "top": "Roof", "preview": True})
+    b.call("set_grid_extents", {"grids": every, "bottom": -10, "top": "6000 m", "extend": "1 m"})
+    b.call("set_grid_extents", {"grids": every, "bottom": "10 m", "top": "1 m"}, error=True)
+    b.call("set_grid_bubbles", {"grids": every, "start": True, "end": True})
+    b.call("set_grid_bubbles", {"grids": every, "start": False, "views": VIEW_NAMES[:5]}, error=True)  # 3D views
+    levels = b.on_main(_level_names)
+    half = min(len(levels) // 2, 500)                 # 500 is the most one call renames or moves
+    first, second = levels[:half], levels[half:2 * half]
+    renamed = [{"level": name, "name": f"{name} - {LONG_TYPE[:40]}"} for name in first]
+    b.call("rename_levels", {"levels": renamed, "preview": True})
+    b.call("rename_levels", {"levels": renamed})
+    b.call("rename_levels", {"levels": [{"level": name, "name": "Same"} for name in second]}, error=True)
+    b.call("move_levels", {"levels": [{"level": name, "elevation": None, "by": "10 mm"} for name in second]})
+    b.call("move_levels", {"levels": [{"level": renamed[0]["name"], "elevation": None, "by": "100 mm"}]})     # its walls move with it
+
+
+def _grid_letters(count: int) -> list[str]:
+    from paracore.tools.modelling.grid_lines import sequence_names
+    return sequence_names("letters", count)
+
+
+def _level_names(doc) -> list[str]:
+    from Autodesk.Revit import DB
+    return [lv.Name for lv in sorted(DB.FilteredElementCollector(doc).OfClass(DB.Level), key=lambda lv: lv.Elevation)]
 
 
 def structure_on_the_big_model(b: Bounds) -> None:

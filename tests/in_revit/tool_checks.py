@@ -931,7 +931,108 @@ def check_create_level(scratch):
     found = named(scratch.doc, DB.Level, name)
     expect(found is not None, f"no level named '{name}' in the model")
     expect(near(found.Elevation, elevation), f"'{name}' is at {found.Elevation:.4f} ft, not {elevation:.4f}")
-    return f"'{name}' at {elevation:.2f} ft"
+    kinds = sorted(str(v.ViewType) for v in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewPlan)
+                   if not v.IsTemplate and v.GenLevel is not None and id_value(v.GenLevel.Id) == id_value(found.Id))
+    expect(any("FloorPlan" in k for k in kinds), f"'{name}' has no floor plan (its plans: {kinds})")
+    return f"'{name}' at {elevation:.2f} ft, plans: {', '.join(kinds)}"
+
+
+# --- grids and levels --------------------------------------------------------------------------------------
+
+
+def _grid_names(doc):
+    return {g.Name for g in DB.FilteredElementCollector(doc).OfClass(DB.Grid)}
+
+
+def _check_grids(scratch, across=2, up=2):
+    """A small array of grids east of the model, named 'PCn' and 'PC-A'…, made by create_grids."""
+    taken = _grid_names(scratch.doc)
+    start = 1
+    while any(f"PC{start + n}" in taken for n in range(across)):
+        start += across
+    names_across = [f"PC{start + n}" for n in range(across)]
+    names_up = [f"PC{start}-{chr(65 + n)}" for n in range(up)]
+    x, y = site(scratch)
+    scratch.call("create_grids", {"array": {"across": across, "up": up, "spacing_across": [ft(20)],
+                                            "spacing_up": [ft(15)], "origin": point(x, y), "overhang": ft(5),
+                                            "across_names": names_across, "up_names": names_up}})
+    grids = {g.Name: g for g in DB.FilteredElementCollector(scratch.doc).OfClass(DB.Grid)}
+    return [grids.get(n) for n in names_across], [grids.get(n) for n in names_up], (x, y)
+
+
+@check("create_grids")
+def check_create_grids(scratch):
+    across, up, (x, y) = _check_grids(scratch)
+    expect(all(g is not None for g in across + up), "create_grids did not make every grid it was asked for")
+    for n, grid in enumerate(across):
+        a, b = grid.Curve.GetEndPoint(0), grid.Curve.GetEndPoint(1)
+        expect(near(a.X, x + 20 * n) and near(b.X, x + 20 * n) and near(a.Y, y - 5) and near(b.Y, y + 20),
+               f"grid '{grid.Name}' runs {shown(a)} → {shown(b)}")
+    ids = {id_value(g.Id) for g in across + up}
+    expect(set(working_set(scratch)) == ids, "the working set is not the new grids")
+    return f"{len(ids)} grids, e.g. '{across[0].Name}' at x = {x:.2f} ft"
+
+
+@check("rename_grids")
+def check_rename_grids(scratch):
+    across, up, _ = _check_grids(scratch)
+    first, second = across[0].Name, across[1].Name
+    scratch.call("rename_grids", {"grids": [{"grid": first, "name": second}, {"grid": second, "name": first}]})
+    expect((across[0].Name, across[1].Name) == (second, first), f"the grids are '{across[0].Name}', '{across[1].Name}'")
+    refused = scratch.outcome("rename_grids", {"grids": [{"grid": first, "name": up[0].Name}]}, allow_error=True)
+    expect(getattr(refused, "is_error", True), "a grid took another grid's name")
+    return f"'{first}' and '{second}' swapped; a name taken refused"
+
+
+@check("set_grid_extents")
+def check_set_grid_extents(scratch):
+    across, _, _ = _check_grids(scratch)
+    low = levels(scratch.doc)[0]
+    scratch.call("set_grid_extents", {"grids": [across[0].Name], "bottom": ft(low.Elevation - 2),
+                                      "top": ft(low.Elevation + 6), "extend": ft(3)})
+    outline = across[0].GetExtents()
+    expect(near(outline.MinimumPoint.Z, low.Elevation - 2) and near(outline.MaximumPoint.Z, low.Elevation + 6),
+           f"the extents are {outline.MinimumPoint.Z:.3f} to {outline.MaximumPoint.Z:.3f} ft")
+    expect(near(across[0].Curve.Length, 31.0), f"the grid is {across[0].Curve.Length:.3f} ft long, not 31")
+    return "vertical extents and length in plan read back"
+
+
+@check("set_grid_bubbles")
+def check_set_grid_bubbles(scratch):
+    across, _, _ = _check_grids(scratch)
+    plan = floor_plan(scratch)
+    scratch.call("set_grid_bubbles", {"grids": [across[0].Name], "start": True, "end": False, "views": [plan.Name]})
+    shown_ends = (across[0].IsBubbleVisibleInView(DB.DatumEnds.End0, plan),
+                  across[0].IsBubbleVisibleInView(DB.DatumEnds.End1, plan))
+    expect(shown_ends == (True, False), f"the bubbles in '{plan.Name}' are {shown_ends}")
+    return f"start shown, end hidden in '{plan.Name}'"
+
+
+@check("rename_levels")
+def check_rename_levels(scratch):
+    name = unused_name(scratch.doc, DB.Level, f"{PREFIX} level")
+    scratch.call("create_level", {"elevation": ft(max(lv.Elevation for lv in levels(scratch.doc)) + 60), "name": name})
+    new_name = unused_name(scratch.doc, DB.Level, f"{PREFIX} renamed")
+    scratch.call("rename_levels", {"levels": [{"level": name, "name": new_name}]})
+    found = named(scratch.doc, DB.Level, new_name)
+    expect(found is not None, f"no level named '{new_name}'")
+    views = [v.Name for v in DB.FilteredElementCollector(scratch.doc).OfClass(DB.ViewPlan)
+             if not v.IsTemplate and v.GenLevel is not None and id_value(v.GenLevel.Id) == id_value(found.Id)]
+    expect(views and all(v == new_name for v in views), f"its plans are named {views}")
+    return f"'{name}' → '{new_name}' with {len(views)} plans"
+
+
+@check("move_levels")
+def check_move_levels(scratch):
+    name = unused_name(scratch.doc, DB.Level, f"{PREFIX} level")
+    top = max(lv.Elevation for lv in levels(scratch.doc)) + 60
+    scratch.call("create_level", {"elevation": ft(top), "name": name})
+    host = walls(scratch, ((0.0, 0.0), (10.0, 0.0)), on=named(scratch.doc, DB.Level, name))
+    scratch.call("move_levels", {"levels": [{"level": name, "elevation": None, "by": ft(2)}]})
+    moved = element(scratch, host[0]).Location.Curve.GetEndPoint(0).Z
+    expect(near(named(scratch.doc, DB.Level, name).Elevation, top + 2), "the level did not move by 2 ft")
+    expect(near(moved, top + 2), f"its wall is at {moved:.3f} ft, not {top + 2:.3f}: it did not move with the level")
+    return "the level and its wall moved 2 ft"
 
 
 @check("place_doors_on_wall")

@@ -136,3 +136,10 @@ def test_a_copied_grid_takes_the_next_name(doc):
     copy_id = _in(doc, lambda: ElementTransformUtils.CopyElement(doc, grid.Id, XYZ(10, 0, 0)))[0]
     copy = doc.GetElement(copy_id)
     assert copy.Name == "B" and copy.Curve.GetEndPoint(0).X == pytest.approx(10) and grid.Name == "A"
+
+
+def test_vertical_extents_are_bounded_to_30000_feet(doc):
+    from Autodesk.Revit.Exceptions import ArgumentOutOfRangeException
+    grid = _in(doc, lambda: Grid.Create(doc, _line(0, 0, 0, 30)))
+    with pytest.raises(ArgumentOutOfRangeException):
+        _in(doc, lambda: grid.SetVerticalExtents(-1.0, 30001.0))

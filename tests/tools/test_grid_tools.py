@@ -9,7 +9,9 @@ from revit_standin.host import RevitHost
 from tool_harness import bridge, describe, doc, read, run, run1, session  # noqa: F401 - fixtures
 
 from paracore.tools.modelling import grid_lines as gl
-from paracore.tools.modelling import grid_tools  # noqa: F401 - registers the tools
+from paracore.tools.modelling import grid_edit_tools, grid_tools  # noqa: F401 - registers the tools
+from paracore.tools.elements import query_tools  # noqa: F401 - registers get_element_info
+from paracore.tools.views import capture_tools  # noqa: F401 - registers capture_view
 
 M = 1 / 0.3048
 
@@ -180,3 +182,88 @@ def test_set_grid_bubbles_in_every_plan_or_one_view(run1, read):
 def _plan(d, level_name):
     return next(v for v in DB.FilteredElementCollector(d).OfClass(DB.ViewPlan)
                 if not v.IsTemplate and v.ViewType == DB.ViewType.FloorPlan and v.GenLevel.Name == level_name)
+
+
+# --- the issue's case: a new empty project, one call, read back, and the Level 2 plan's picture -----------
+
+
+def _line_groups(counts: list[int], least: int) -> int:
+    """How many runs of neighbouring positions each hold at least ``least`` dark pixels."""
+    groups, inside = 0, False
+    for count in counts:
+        if count >= least and not inside:
+            groups += 1
+        inside = count >= least
+    return groups
+
+
+def test_a_new_project_gets_a_4_by_3_grid_in_one_call_seen_in_the_level_2_plan(run1, read, monkeypatch, tmp_path):
+    from PIL import Image
+    import io
+    from paracore.core.images import default_store
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))
+    before = run1("capture_view", {"view": "Level 2", "max_size": 800})
+    outcome = run1("create_grids", {"array": {"across": 4, "up": 3, "spacing_across": ["6 m"],
+                                              "spacing_up": ["5 m"]}})
+    assert not outcome.is_error, outcome.content
+    texts = read(lambda d: sorted(grid_tools.grid_text(_ReadCtx(d), g) for g in grids(d).values()))
+    assert [t.split(" ")[0] for t in texts] == ["'1'", "'2'", "'3'", "'4'", "'A'", "'B'", "'C'"]
+    for text in texts:
+        assert text in outcome.content            # every grid's name, curve and extents read back
+    picture = run1("capture_view", {"view": "Level 2", "max_size": 800})
+    assert not picture.is_error, picture.content
+    image = Image.open(io.BytesIO(default_store().get(picture.images[0].sha256))).convert("L")
+    width, height = image.size
+    pixels = image.load()
+    dark = [[pixels[x, y] < 160 for x in range(width)] for y in range(height)]
+    columns = [sum(dark[y][x] for y in range(height)) for x in range(width)]
+    rows = [sum(dark[y]) for y in range(height)]
+    assert _line_groups(columns, height // 2) == 4        # grids 1-4 run up the picture
+    assert _line_groups(rows, width // 2) == 3            # grids A-C run across it
+    assert before.content.startswith("Nothing is visible in 'Floor Plan: Level 2'")    # before the grids
+
+
+class _ReadCtx(_Ctx):
+    length_unit = "mm"
+
+
+# --- units: a length typed with a unit reads right in any project; a bare number is the project's unit --------
+
+
+def _set_length_unit(d, unit):
+    units = d.GetUnits()
+    options = units.GetFormatOptions(DB.SpecTypeId.Length)
+    options.SetUnitTypeId(unit)
+    units.SetFormatOptions(DB.SpecTypeId.Length, options)
+    with DB.Transaction(d, "units") as t:
+        t.Start()
+        d.SetUnits(units)
+        t.Commit()
+
+
+@pytest.mark.parametrize("unit, bare, feet", [("Meters", 6, 6 * M), ("Millimeters", 6000, 6 * M),
+                                               ("Inches", 240, 20.0), ("FeetFractionalInches", 20, 20.0)])
+def test_lengths_in_every_unit_system(run1, read, unit, bare, feet):
+    read(lambda d: _set_length_unit(d, getattr(DB.UnitTypeId, unit)))
+    outcome = run1("create_grids", {"array": {"across": 3, "up": 1, "spacing_across": [bare, "20'"],
+                                              "overhang": "1 m"}})
+    assert not outcome.is_error, outcome.content
+    xs = read(lambda d: sorted(g.Curve.GetEndPoint(0).X for n, g in grids(d).items() if n in "123"))
+    assert xs == [0.0, pytest.approx(feet), pytest.approx(feet + 20.0)]
+
+
+def test_the_other_tools_take_grids_in_the_working_set(run1, read, session):
+    run1("create_grids", ARRAY)
+    info = run1("get_element_info", {})
+    assert not info.is_error, info.content
+    moved = run1("move_elements", {"offset": ["1 m", 0]})
+    assert not moved.is_error, moved.content
+    assert read(lambda d: grids(d)["1"].Curve.GetEndPoint(0).X) == pytest.approx(1 * M)
+    copied = run1("copy_elements", {"element_ids": [read(lambda d: grids(d)["4"].Id.Value)], "offset": ["6 m", 0]})
+    assert not copied.is_error, copied.content
+    assert "D" in read(lambda d: list(grids(d)))   # the copy takes the name after the last grid made (C), as in Revit
+    run1("set_working_set", {"element_ids": read(lambda d: [g.Id.Value for g in grids(d).values()])})
+    picture = run1("capture_view", {"view": "Level 1", "highlight_working_set": True, "max_size": 400})
+    assert not picture.is_error, picture.content
+    deleted = run1("delete_elements", {})
+    assert not deleted.is_error, deleted.content and read(grids) == {}

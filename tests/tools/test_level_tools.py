@@ -49,9 +49,9 @@ def test_move_levels_moves_what_stands_on_them(run1, read):
                               for e in found if isinstance(e.Location, (DB.LocationPoint, DB.LocationCurve))}
     elevation, before = read(heights)
     assert len(before) > 5
-    preview = run1("move_levels", {"levels": [{"level": "Level 2", "by": "500 mm"}], "preview": True})
+    preview = run1("move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "500 mm"}], "preview": True})
     assert preview.content.startswith("Preview, nothing changed: 1 level would move:") and read(heights)[1] == before
-    outcome = run1("move_levels", {"levels": [{"level": "Level 2", "by": "500 mm"}]})
+    outcome = run1("move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "500 mm"}]})
     assert not outcome.is_error, outcome.content
     moved_to, after = read(heights)
     assert moved_to == pytest.approx(elevation + 0.5 * M)
@@ -64,3 +64,29 @@ def test_move_levels_moves_what_stands_on_them(run1, read):
 def test_create_level_without_plan_views(run1, read):
     outcome = run1("create_level", {"elevation": "12 m", "name": "Level 5", "plan_views": False})
     assert "No plan view was made for it" in outcome.content and read(lambda d: plans(d, "Level 5")) == []
+
+
+def test_in_a_workshared_model_a_level_a_colleague_borrows_is_left_out_and_named(documents):
+    from paracore.hosts.revit.executor import run_batch
+    from paracore.hosts.standin.sandbox import Sandbox
+    from paracore.tools.framework.registry import default_registry
+    from revit_standin import central
+
+    def run_one(box, name, arguments):
+        call = default_registry().prepare(name, arguments, [])
+        [outcome] = box.bridge.call(lambda: run_batch(box.host.uiapp.ActiveUIDocument, box.session, "step",
+                                                      [("c1", call)]), timeout=60)
+        return outcome
+
+    with Sandbox("duplex", workshared="maria:Views:1") as box:
+        ids = box.on_main_thread(lambda: {lv.Name: lv.Id.Value for lv in DB.FilteredElementCollector(box.doc)
+                                          .OfClass(DB.Level)})
+        box.on_main_thread(lambda: central.colleague_borrows(box.doc, "li", [ids["Level 2"]]))
+        outcome = run_one(box, "rename_levels", {"levels": [{"level": "Level 1", "name": "Ground"},
+                                                            {"level": "Level 2", "name": "First"}]})
+        assert not outcome.is_error, outcome.content
+        assert f"(id {ids['Level 2']}, borrowed by li)" in outcome.content, outcome.content
+        names = box.on_main_thread(lambda: {lv.Name for lv in DB.FilteredElementCollector(box.doc).OfClass(DB.Level)})
+        assert "Ground" in names and "Level 2" in names and "First" not in names
+        moved = run_one(box, "move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "1 m"}]})
+        assert "borrowed by li" in moved.content, moved.content

@@ -13,6 +13,9 @@ The interface (kept stable: added to, never renamed):
   ``point`` (a DB.XYZ at height ``z``); sorted by first name then second. Grids that only touch at an
   end count; parallel ones do not cross.
 - ``grid_on_level(ctx, name, level) -> DB.Curve``: one grid's curve at a level's elevation.
+- ``find_grid(ctx, name) -> DB.Grid`` (a ToolError listing the grids when none is called so),
+  ``all_grids(ctx) -> list[DB.Grid]``, ``grid_line(ctx, grid) -> GridLine``.
+- ``crossings(a, b) -> list[(x, y)]``: where two GridLines cross within both.
 - ``make_grid(ctx, start, end, through=None, name=None) -> DB.Grid``: one grid from plan points in
   feet (an arc through ``through``), named ``name`` or Revit's next name; no checks of names (the
   tool checks them all first).

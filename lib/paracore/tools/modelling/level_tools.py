@@ -221,8 +221,9 @@ def _set_name(ctx, key: int, name: str, what: str) -> None:
 
 class LevelMove(BaseModel):
     level: str = Field(description="The level's name.")
-    elevation: Length | None = Field(None, description="Its new elevation, e.g. '6 m' or 20 (project units).")
-    by: Length | None = Field(None, description="Or: move it by this much (negative: down), e.g. '500 mm'.")
+    # Both required, one of them null: the strict and conventional MCP schemas agree on nested fields only so.
+    elevation: Length | None = Field(description="Its new elevation, e.g. '6 m' or 20 (project units); null with by.")
+    by: Length | None = Field(description="Or: move it by this much (negative: down), e.g. '500 mm'; null with elevation.")
 
 
 class MoveLevelsArgs(BaseModel):

@@ -200,6 +200,8 @@ def _position(element):
     if isinstance(location, DB.LocationCurve):
         curve = location.Curve
         return (curve.GetEndPoint(0), curve.GetEndPoint(1))
+    if isinstance(element, DB.Grid):     # a grid has no LocationCurve: its Curve is where it is
+        return (element.Curve.GetEndPoint(0), element.Curve.GetEndPoint(1))
     return None
 
 

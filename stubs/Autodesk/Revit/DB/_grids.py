@@ -34,6 +34,7 @@ from ._geometry import XYZ, Arc, Curve, Line, Transform
 EXTENT_BELOW = 1.0            # feet under the lowest level a new grid reaches
 EXTENT_ABOVE = 10.0           # feet over the highest level
 CUT_PLANE = 4.0               # a plan's cut plane above its level (revit_standin.drawing.CUT_PLANE_FT)
+MAX_EXTENT = 30000.0         # feet: SetVerticalExtents' bound ("no more than 30000 feet in absolute value")
 ON_CURVE = 1e-4               # feet: how far a view's curve may be off the grid's line or circle
 _GRID_VIEWS = (ViewType.FloorPlan, ViewType.CeilingPlan, ViewType.Section, ViewType.Elevation)
 
@@ -149,8 +150,13 @@ class Grid(DatumPlane):
                        XYZ(max(p.X for p in points), max(p.Y for p in points), top))
 
     def SetVerticalExtents(self, bottom: float, top: float) -> None:  # noqa: N802
+        for value, name in ((bottom, "bottom"), (top, "top")):
+            if abs(value) > MAX_EXTENT:
+                from Autodesk.Revit.Exceptions import ArgumentOutOfRangeException
+                raise ArgumentOutOfRangeException(
+                    f"The given value for {name} must be no more than 30000 feet in absolute value.", name)
         if not top > bottom:
-            raise _argument("The bottom of the extents must be below its top.", "bottom")
+            raise _argument("The bottom and top ranges are reversed for the extents.", "bottom")
         self._update_state(extents=(float(bottom), float(top)))
 
     def _apply_transform(self, transform: Transform):

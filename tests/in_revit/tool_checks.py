@@ -1053,6 +1053,95 @@ def check_place_doors_on_wall(scratch):
     return f"2 doors in wall {host} at 1/4 and 3/4 of its length"
 
 
+# --- families -----------------------------------------------------------------------------------------------
+
+def _placeable(doc, placement, host=None):
+    """A family type whose family is of ``placement`` (and Host ``host``), doors and windows aside."""
+    openings = {int(DB.BuiltInCategory.OST_Doors), int(DB.BuiltInCategory.OST_Windows)}
+    for symbol in DB.FilteredElementCollector(doc).OfClass(DB.FamilySymbol):
+        family = symbol.Family
+        if family is None or family.FamilyPlacementType != placement or \
+                (symbol.Category is not None and id_value(symbol.Category.Id) in openings):
+            continue
+        hosting = family.get_Parameter(DB.BuiltInParameter.FAMILY_HOSTING_BEHAVIOR)
+        if host is None or (hosting is not None and hosting.AsInteger() == host):
+            return symbol
+    return None
+
+
+@check("list_family_types")
+def check_list_family_types(scratch):
+    symbol = _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBased) or \
+        _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBasedHosted, 1) or \
+        _placeable(scratch.doc, DB.FamilyPlacementType.CurveBased)
+    if symbol is None:
+        skip("the model has no level-based, wall-hosted or line-based family loaded")
+    label = f"{symbol.FamilyName}: {symbol.Name}"
+    text = scratch.call("list_family_types", {"name": label})
+    expect(f"- {label} (type id {id_value(symbol.Id)}): " in text, f"'{label}' is not listed: {text[:300]}")
+    return text.splitlines()[1][:120]
+
+
+@check("place_family_instances")
+def check_place_family_instances(scratch):
+    """A wall-hosted family in a wall built for the check, read back in that wall at the height asked;
+    else a level-based one at a point of the level; else a line-based one along a line."""
+    base, (x, y) = level(scratch), site(scratch)
+    hosted = _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBasedHosted, 1)
+    if hosted is not None:
+        host = wall(scratch, 20.0)
+        scratch.call("place_family_instances", {"family_type": f"{hosted.FamilyName}: {hosted.Name}",
+                                                "host_id": host, "points": [point(x + 10, y + 0.1)], "offset": ft(3)})
+        [placed] = [element(scratch, i) for i in working_set(scratch)]
+        expect(placed.Host is not None and id_value(placed.Host.Id) == host, f"it is not in wall {host}")
+        spot = placed.Location.Point
+        expect(at(spot, x + 10, y, 1e-3) and near(spot.Z, base.Elevation + 3, 1e-3),
+               f"it stands at {shown(spot)} z {spot.Z:.4f}, not on the wall's line 3 ft above {base.Name}")
+        return f"'{hosted.FamilyName}' in wall {host} at {shown(spot)}"
+    standing = _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBased)
+    if standing is not None:
+        scratch.call("place_family_instances", {"family_type": f"{standing.FamilyName}: {standing.Name}",
+                                                "level": base.Name, "points": [point(x, y)], "rotation": 90})
+        [placed] = [element(scratch, i) for i in working_set(scratch)]
+        spot = placed.Location.Point
+        expect(at(spot, x, y) and id_value(placed.LevelId) == id_value(base.Id),
+               f"it stands at {shown(spot)} on level {id_value(placed.LevelId)}")
+        return f"'{standing.FamilyName}' at {shown(spot)} on {base.Name}, turned {placed.Location.Rotation:.4f} rad"
+    lined = _placeable(scratch.doc, DB.FamilyPlacementType.CurveBased)
+    if lined is None:
+        skip("the model has no wall-hosted, level-based or line-based family loaded")
+    scratch.call("place_family_instances", {"family_type": f"{lined.FamilyName}: {lined.Name}", "level": base.Name,
+                                            "lines": [[point(x, y), point(x + 10, y)]]})
+    [placed] = [element(scratch, i) for i in working_set(scratch)]
+    curve = placed.Location.Curve
+    expect(at(curve.GetEndPoint(0), x, y) and at(curve.GetEndPoint(1), x + 10, y),
+           f"it runs from {shown(curve.GetEndPoint(0))} to {shown(curve.GetEndPoint(1))}")
+    return f"'{lined.FamilyName}' along 10 ft"
+
+
+@check("load_family")
+def check_load_family(scratch):
+    """A file named as a family the model has, which Revit cannot read as a family: nothing is loaded, and
+    the tool says so (the stand-in: the family is kept, as asked)."""
+    family = next((f for f in DB.FilteredElementCollector(scratch.doc).OfClass(DB.Family)
+                   if f.FamilyPlacementType != DB.FamilyPlacementType.Invalid), None)
+    if family is None:
+        skip("the model has no loadable family")
+    before = len(list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.Family)))
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        with open(os.path.join(folder, f"{family.Name}.rfa"), "wb") as file:
+            file.write(b"not a family")
+        outcome = scratch.outcome("load_family", {"path": folder, "if_loaded": "keep"}, allow_error=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    after = len(list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.Family)))
+    expect(after == before, f"{after - before} families more after loading a file that is no family")
+    expect(("kept as it was" in outcome.content) if not outcome.is_error else "could not load" in outcome.content,
+           f"load_family answered: {outcome.content[:200]}")
+    return outcome.content[:160]
+
+
 @check("place_windows_on_wall")
 def check_place_windows_on_wall(scratch):
     if not types_of(scratch.doc, DB.BuiltInCategory.OST_Windows):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 from Autodesk.Revit import DB
 from paracore.hosts.revit.executor import run_batch
@@ -285,3 +286,32 @@ def test_a_family_the_model_has_is_kept_when_asked(run1, read, tmp_path):
     assert read(model_count) == before
     refused = run1("load_family", {"path": str(family_file), "if_loaded": "overwrite"})
     assert refused.is_error and "cannot read .rfa files" in refused.content
+
+
+# --- the replay: the agent places furniture, a basin in a wall, a light in every ceiling, and is refused one off
+#     its ceiling ------------------------------------------------------------------------------------------------------
+
+REPLAY = Path(__file__).resolve().parents[1] / "support" / "replays" / "families_duplex.json"
+
+
+def test_the_families_replay_places_each_kind_and_reads_back_hosts_and_points(tmp_path, monkeypatch):
+    from paracore.app.replay import run_replay
+    from paracore.app.replay_file import load_replay
+    monkeypatch.setenv("PARACORE_DATA_DIR", str(tmp_path / "data"))
+    played = run_replay(load_replay(REPLAY), trace=False)
+    assert [t.get("error") for t in played["turns"]] == [None, None, None, None]
+    results = [r for turn in played["turns"] for r in turn["tool_results"]]
+    assert [r["name"] for r in results] == ["use_toolset", "list_family_types", "place_family_instances",
+                                            "list_family_types", "place_family_instances", "search_elements",
+                                            "place_family_instances", "place_family_instances"]
+    assert [r["is_error"] for r in results] == [False] * 7 + [True]
+    sofas, basin, lights, refused = (results[i]["content"] for i in (2, 4, 6, 7))
+    assert sofas.startswith("Placed 2 instance(s) of 'M_Sofa: 1830mm' (Furniture, level-based): ")
+    assert " at (2 m, -3 m) on Level 2, 0 m above it, facing 180°; " in sofas and " at (5 m, -4 m) on Level 2" in sofas
+    assert re.search(r"at \(4\.\d+ m, -8\.9 m\) in wall 86 on Level 2, 0\.8 m above it", basin), basin
+    assert lights.startswith("Placed 8 instance(s) of 'M_Downlight - Recessed Can: 150mm Dia - 230V' "
+                             "(Lighting Fixtures, ceiling-hosted): ")
+    assert [int(c) for c in re.findall(r"in ceiling (\d+)", lights)] == LEVEL_2_CEILINGS[:8]
+    assert refused == ("Not run: tried on the model and rolled back before asking the user, it would fail: No ceiling "
+                       "of Level 2 is at point 1 (100 m, 100 m): a ceiling-hosted family needs its point on a ceiling. "
+                       "Give points on one, or host_id. Nothing was placed. Nothing was changed.")

@@ -470,6 +470,28 @@ def _level_names(doc) -> list[str]:
     return [lv.Name for lv in sorted(DB.FilteredElementCollector(doc).OfClass(DB.Level), key=lambda lv: lv.Elevation)]
 
 
+def structure_on_the_big_model(b: Bounds) -> None:
+    """The most columns one call places (196 at the intersections of a 14 × 14 grid, read back one by
+    one), 182 beams along half its lines split at the columns, a footing under every column, a wall
+    foundation under every wall of the grown model; the structural types listed; refusals that list
+    the choices (a type, a grid that does not exist)."""
+    across, up = [f"ST-X{n:02d}" for n in range(1, 15)], [f"ST-Y{n:02d}" for n in range(1, 15)]
+    b.call("create_grids", {"array": {"across": 14, "up": 14, "spacing_across": ["6 m"], "spacing_up": ["5 m"],
+                                      "origin": ["6000 m", "6000 m"], "across_names": across, "up_names": up}})
+    b.call("list_structural_types")
+    b.call("place_structural_columns", {"grids": [*across, "No such grid"], "base_level": "Level 1"},
+           error=True)                                                    # lists the grids
+    b.call("place_structural_columns", {"grids": across + up, "base_level": "Level 1", "top_level": "Level 2",
+                                        "column_type": "No such column type"}, error=True)        # lists the types
+    b.call("place_structural_columns", {"grids": across + up, "base_level": "Level 1", "top_level": "Level 2"})
+    b.call("place_footings", {})                                          # under the 196 columns
+    b.call("place_beams", {"level": "Level 2", "grid_lines": across})     # 14 lines × 13 spans
+    b.call("place_beams", {"level": "Level 2", "segments": [[[f"{6000 + n} m", "5990 m"], [f"{6001 + n} m", "5990 m"]]
+                                                           for n in range(200)]})
+    b.all_walls()
+    b.call("place_wall_foundations", {})
+
+
 def many_sheets(b: Bounds, count: int = 40) -> None:
     """More sheets than list_sheets shows, with long names (the ones an earlier scenario made on
     this model are kept: creating them again would be refused)."""
@@ -811,6 +833,27 @@ def view_filters_on_every_view(b: Bounds) -> None:
     b.call("remove_view_filter", {"filter": first, "views": VIEW_NAMES})
 
 
+def families_on_the_big_model(b: Bounds) -> None:
+    """Every family type listed and paged; 100 instances in one call, at points and at every ceiling of a
+    level; the refusals that name types and categories; load_family keeping a family the model has (the
+    stand-in reads no .rfa file)."""
+    b.call("list_family_types")
+    b.call("list_family_types", {"offset": 10})
+    b.call("list_family_types", {"category": "Sprinklers"}, error=True)                 # names the categories
+    b.call("place_family_instances", {"family_type": LONG_TYPE}, error=True)             # names the types
+    b.call("place_family_instances", {"family_type": "M_Sofa", "level": "Level 2", "rotation": 45,
+                                      "points": [[f"{n * 0.5} m", "-3 m"] for n in range(100)]})
+    b.call("search_elements", {"category": "Ceilings", "level": "Level 2", "to_working_set": "replace", "limit": 20})
+    b.call("place_family_instances", {"family_type": "M_Downlight - Recessed Can", "at_working_set": True})
+    b.all_walls()
+    b.call("place_family_instances", {"family_type": "M_Lavatory-Wall Mounted", "at_working_set": True},
+           error=True)                                                                    # more walls than one call places
+    with tempfile.TemporaryDirectory(prefix="paracore-families-") as folder:
+        (Path(folder) / "M_Sofa.rfa").write_bytes(b"not a family")
+        b.call("load_family", {"path": folder})
+        b.call("load_family", {"path": folder, "if_loaded": "overwrite"}, error=True)
+
+
 SCENARIOS: list[Callable[[Bounds], None]] = [
     the_model_is_big, overview_levels_types_views_and_warnings, search_every_category,
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
@@ -824,7 +867,8 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
     exports_on_the_big_model,
-    view_filters_on_every_view, grids_and_levels_on_the_big_model,
+    view_filters_on_every_view, grids_and_levels_on_the_big_model, structure_on_the_big_model,
+    families_on_the_big_model,
 ]
 
 

@@ -483,6 +483,10 @@ def _plan(view, project, highlight) -> _Scene:
             rooms.append(element)
         elif category == C.OST_Grids.value:
             grids.append(element)
+        elif category in (C.OST_StructuralColumns.value, C.OST_StructuralFraming.value,
+                          C.OST_StructuralFoundation.value) and _plan_structure(view, element, project, scene,
+                                                                                highlight):
+            continue
         elif category not in (C.OST_Floors.value, C.OST_Ceilings.value, C.OST_Roofs.value):
             others.append(element)
     for grid in grids:
@@ -600,6 +604,54 @@ def _plan_opening(view, opening, project, scene, highlight) -> None:
                          hinge[1] + width * math.sin(start + math.pi / 2 * k / 12), 0.0) for k in range(13)]
         scene.lines.append((swing, edge, LINE_MM, 5))
     scene.drawn.append(opening._id)
+
+
+STRUCTURE_FILL = (120, 120, 120)   # a column cut by the plan, a beam's band (in projection: lighter)
+BEAM_FILL = (175, 175, 175)
+FOOTING_EDGE = (90, 90, 90)
+
+
+def _plan_structure(view, element, project, scene, highlight) -> bool:
+    """A structural column as its section (b x h, filled: the plan cuts it), a beam as a band of its
+    width b along its line, an isolated footing as its outline (Width x Length), a wall foundation as
+    the outline of its width along its wall; False for a member the stand-in knows no size of (drawn
+    as a mark instead)."""
+    from Autodesk.Revit.DB import XYZ, Curve, WallFoundation, BuiltInCategory as C
+    location = element._state.get("location")
+    symbol = element._document._elements.get(element._state.get("type_id"))
+    size = symbol._state["params"] if symbol is not None else {}
+    category = element._state.get("category")
+    if isinstance(element, WallFoundation):
+        wall = element._wall()
+        if wall is None or not size.get("Width") or not isinstance(wall._state.get("location"), Curve):
+            return False
+        fill, edge = _style(view, element._id, None, FOOTING_EDGE, highlight)
+        outline = _wall_outline(_curve_points(wall._state["location"]), size["Width"])
+        scene.polygons.append(([project(x, y, 0.0) for x, y in outline], fill, edge, LINE_MM, 1))
+    elif category == C.OST_StructuralFraming.value and isinstance(location, Curve):
+        width = size.get("b") or 0.0
+        if width <= 0:
+            return False
+        fill, edge = _style(view, element._id, BEAM_FILL, EDGE, highlight)
+        outline = _wall_outline(_curve_points(location), width)
+        scene.polygons.append(([project(x, y, location.GetEndPoint(0).Z) for x, y in outline], fill, edge, LINE_MM, 2))
+    elif isinstance(location, XYZ):
+        column = category == C.OST_StructuralColumns.value
+        across, along = (size.get("b"), size.get("h")) if column else (size.get("Width"), size.get("Length"))
+        if not across or not along:
+            return False
+        fill, edge = _style(view, element._id, STRUCTURE_FILL if column else None, EDGE if column else FOOTING_EDGE,
+                            highlight, cut=column)
+        turn = element._state.get("rotation", 0.0)
+        cos, sin = math.cos(turn), math.sin(turn)
+        corners = [(-across / 2, -along / 2), (across / 2, -along / 2), (across / 2, along / 2), (-across / 2, along / 2)]
+        scene.polygons.append(([project(location.X + u * cos - v * sin, location.Y + u * sin + v * cos, location.Z)
+                                for u, v in corners], fill, edge, _line_mm(view, element._id, LINE_MM, column),
+                               4 if column else 1))
+    else:
+        return False
+    scene.drawn.append(element._id)
+    return True
 
 
 def _mark(view, element, project, scene, highlight, cut: bool = False) -> None:

@@ -84,10 +84,13 @@ class RevitHost:
     # activating a document fires ViewActivated; closing fires DocumentClosing, then
     # DocumentClosed with the same DocumentId (the document itself is gone by then).
     def open(self, model: str = "duplex"):
-        """Open a sample model by name ('duplex') or an IFC path; it becomes the active document."""
+        """Open a sample model by name ('duplex') or an IFC path, or a new empty project ('new project',
+        'new imperial project'); it becomes the active document."""
         from Autodesk.Revit.DB.Events import DocumentOpenedEventArgs
-        from .loader import open_model
-        document = open_model(model, self.application)
+        from .loader import NEW_PROJECTS, new_document, open_model
+        metric = NEW_PROJECTS.get(model.strip().casefold())
+        document = (new_document(self.application, "Project1", metric) if metric is not None
+                    else open_model(model, self.application))
         if document not in self.application._documents:
             self.application._documents.append(document)
         self.application.DocumentOpened.fire(self.application, DocumentOpenedEventArgs(document))

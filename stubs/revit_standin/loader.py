@@ -14,6 +14,7 @@ from pathlib import Path
 from .building_cache import read_building
 from .building_data import ArcData, BuildingData, LineData, PropValue
 from .errors import CannotOpen
+from .family_library import add_family_library
 from .layer_functions import infer as infer_layers
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -64,6 +65,11 @@ def resolve_model(model: str) -> Path:
                             f"{searched} (set PARACORE_MODELS to a folder of your own).")
 
 
+# Names that open a new empty project instead of a file (a replay's "model": "new project"), as
+# File > New > Project does with Revit's metric or imperial template (RevitHost.open).
+NEW_PROJECTS = {"new project": True, "new metric project": True, "new imperial project": False}
+
+
 def open_model(model: str, application):
     path = resolve_model(model)
     return build_document(read_building(path, model_search_path()), application)
@@ -80,8 +86,10 @@ def new_document(application, title: str = "Project1", metric: bool = True):
     builder.add_default_types()
     builder.add_views()
     add_site(document)
+    add_family_library(document)
     add_ceiling_plan_type(document)
     document._active_view_id = builder.first_plan_for(level)
+    builder.add_structural_types()
     return document
 
 
@@ -163,10 +171,12 @@ class _Builder:
             self.add_other(element)
         self.add_views()
         add_site(self.document, building.project_position)
+        add_family_library(self.document)
         first_level = next(iter(self.levels.values()), None)
         if first_level is not None:
             self.document._active_view_id = self.first_plan_for(first_level)
         self.add_materials(building.materials)
+        self.add_structural_types()
         add_ceiling_plan_type(self.document)
         assert BuiltInCategory  # imported for the type map below
 
@@ -236,6 +246,12 @@ class _Builder:
         params = {"Type Name": data.type_name, "Family Name": data.family_name}
         state = {"name": data.type_name, "category": category, "params": params}
         cls = {"Walls": WallType, "Floors": FloorType, "Roofs": RoofType, "Ceilings": CeilingType}.get(data.category)
+        if data.category == "Structural Foundations" and data.family_name == "Wall Foundation":
+            from Autodesk.Revit.DB import WallFoundationType
+            # Revit's wall foundation types are a system family (WallFoundationType); the family
+            # element is still made, so that every element after it keeps its id.
+            self._family(data.category, data.family_name)
+            cls = WallFoundationType
         if cls is WallType:
             state["width"] = width or _length_param(data.params, "Width") or 0.5
         elif cls is FloorType:
@@ -303,6 +319,33 @@ class _Builder:
         self.add_title_blocks()
         self.add_annotation_types()
         assert BuiltInCategory
+
+    def add_structural_types(self):
+        """Autodesk's metric structural content, for a model without such types of its own: a concrete
+        column (M_Concrete-Rectangular-Column 300 x 450mm), a concrete beam (M_Concrete-Rectangular
+        Beam 300 x 600mm), an isolated footing (M_Footing-Rectangular 1800 x 1200 x 450mm) and Revit's
+        wall foundation type (Bearing Footing - 900 x 300). Made after every other element, so that
+        the elements read from the file keep their ids."""
+        from Autodesk.Revit.DB import FamilySymbol, WallFoundationType
+        present = {(e._state.get("category"), type(e)) for e in self.document._elements.values()}
+        mm = 1 / 304.8
+        for category_name, family, name, params in (
+                ("Structural Columns", "M_Concrete-Rectangular-Column", "300 x 450mm", {"b": 300 * mm, "h": 450 * mm}),
+                ("Structural Framing", "M_Concrete-Rectangular Beam", "300 x 600mm", {"b": 300 * mm, "h": 600 * mm}),
+                ("Structural Foundations", "M_Footing-Rectangular", "1800 x 1200 x 450mm",
+                 {"Width": 1800 * mm, "Length": 1200 * mm, "Foundation Thickness": 450 * mm})):
+            category = _category(category_name)
+            if (category, FamilySymbol) in present:
+                continue
+            self.document._load_element(FamilySymbol, {
+                "name": name, "category": category, "family_id": self._family(category_name, family)._id,
+                "params": {"Type Name": name, "Family Name": family, **params}})
+        category = _category("Structural Foundations")
+        if (category, WallFoundationType) not in present:
+            self.document._load_element(WallFoundationType, {
+                "name": "Bearing Footing - 900 x 300", "category": category,
+                "params": {"Type Name": "Bearing Footing - 900 x 300", "Family Name": "Wall Foundation",
+                           "Width": 900 * mm, "Foundation Thickness": 300 * mm}})
 
     def add_title_blocks(self):
         """Revit's metric template's title blocks: ISO A1 and A3 sheets (sizes in feet)."""
@@ -394,6 +437,9 @@ class _Builder:
         from Autodesk.Revit.DB.Architecture import Railing, Stairs
         # Revit's stairs and railings are no family instances (docs/REVIT_BEHAVIOUR.md, Rooms)
         cls = {"Stairs": Stairs, "Railings": Railing}.get(data.category, FamilyInstance)
+        if data.category == "Structural Foundations" and self._is_wall_foundation_type(data.type_key):
+            from Autodesk.Revit.DB import WallFoundation
+            cls = WallFoundation   # the file does not say which wall: its WallId is invalid
         level = self.levels.get(data.level_key) or self._lowest_level()
         location = _curve(data.curve) if data.curve else (XYZ(*data.location) if data.location else None)
         state = {"name": self._type_name(data.type_key, data.name), "category": _category(data.category),
@@ -404,6 +450,8 @@ class _Builder:
             state["boundary"] = (tuple(data.boundary),)
         if data.box:
             state["box"] = data.box
+        if cls.__name__ == "WallFoundation":
+            state["file_length"] = _length_param(data.params, "Length")   # its Length while it names no wall
         return self._load(cls, state, data.params)
 
     # -- helpers ------------------------------------------------------------------------------------------
@@ -420,6 +468,10 @@ class _Builder:
             if level.Name == name:
                 return level
         return None
+
+    def _is_wall_foundation_type(self, type_key) -> bool:
+        from Autodesk.Revit.DB import WallFoundationType
+        return isinstance(self.types.get(type_key), WallFoundationType)
 
     def _lowest_level(self):
         return next(iter(self.levels.values()), None)

@@ -1053,6 +1053,95 @@ def check_place_doors_on_wall(scratch):
     return f"2 doors in wall {host} at 1/4 and 3/4 of its length"
 
 
+# --- families -----------------------------------------------------------------------------------------------
+
+def _placeable(doc, placement, host=None):
+    """A family type whose family is of ``placement`` (and Host ``host``), doors and windows aside."""
+    openings = {int(DB.BuiltInCategory.OST_Doors), int(DB.BuiltInCategory.OST_Windows)}
+    for symbol in DB.FilteredElementCollector(doc).OfClass(DB.FamilySymbol):
+        family = symbol.Family
+        if family is None or family.FamilyPlacementType != placement or \
+                (symbol.Category is not None and id_value(symbol.Category.Id) in openings):
+            continue
+        hosting = family.get_Parameter(DB.BuiltInParameter.FAMILY_HOSTING_BEHAVIOR)
+        if host is None or (hosting is not None and hosting.AsInteger() == host):
+            return symbol
+    return None
+
+
+@check("list_family_types")
+def check_list_family_types(scratch):
+    symbol = _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBased) or \
+        _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBasedHosted, 1) or \
+        _placeable(scratch.doc, DB.FamilyPlacementType.CurveBased)
+    if symbol is None:
+        skip("the model has no level-based, wall-hosted or line-based family loaded")
+    label = f"{symbol.FamilyName}: {symbol.Name}"
+    text = scratch.call("list_family_types", {"name": label})
+    expect(f"- {label} (type id {id_value(symbol.Id)}): " in text, f"'{label}' is not listed: {text[:300]}")
+    return text.splitlines()[1][:120]
+
+
+@check("place_family_instances")
+def check_place_family_instances(scratch):
+    """A wall-hosted family in a wall built for the check, read back in that wall at the height asked;
+    else a level-based one at a point of the level; else a line-based one along a line."""
+    base, (x, y) = level(scratch), site(scratch)
+    hosted = _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBasedHosted, 1)
+    if hosted is not None:
+        host = wall(scratch, 20.0)
+        scratch.call("place_family_instances", {"family_type": f"{hosted.FamilyName}: {hosted.Name}",
+                                                "host_id": host, "points": [point(x + 10, y + 0.1)], "offset": ft(3)})
+        [placed] = [element(scratch, i) for i in working_set(scratch)]
+        expect(placed.Host is not None and id_value(placed.Host.Id) == host, f"it is not in wall {host}")
+        spot = placed.Location.Point
+        expect(at(spot, x + 10, y, 1e-3) and near(spot.Z, base.Elevation + 3, 1e-3),
+               f"it stands at {shown(spot)} z {spot.Z:.4f}, not on the wall's line 3 ft above {base.Name}")
+        return f"'{hosted.FamilyName}' in wall {host} at {shown(spot)}"
+    standing = _placeable(scratch.doc, DB.FamilyPlacementType.OneLevelBased)
+    if standing is not None:
+        scratch.call("place_family_instances", {"family_type": f"{standing.FamilyName}: {standing.Name}",
+                                                "level": base.Name, "points": [point(x, y)], "rotation": 90})
+        [placed] = [element(scratch, i) for i in working_set(scratch)]
+        spot = placed.Location.Point
+        expect(at(spot, x, y) and id_value(placed.LevelId) == id_value(base.Id),
+               f"it stands at {shown(spot)} on level {id_value(placed.LevelId)}")
+        return f"'{standing.FamilyName}' at {shown(spot)} on {base.Name}, turned {placed.Location.Rotation:.4f} rad"
+    lined = _placeable(scratch.doc, DB.FamilyPlacementType.CurveBased)
+    if lined is None:
+        skip("the model has no wall-hosted, level-based or line-based family loaded")
+    scratch.call("place_family_instances", {"family_type": f"{lined.FamilyName}: {lined.Name}", "level": base.Name,
+                                            "lines": [[point(x, y), point(x + 10, y)]]})
+    [placed] = [element(scratch, i) for i in working_set(scratch)]
+    curve = placed.Location.Curve
+    expect(at(curve.GetEndPoint(0), x, y) and at(curve.GetEndPoint(1), x + 10, y),
+           f"it runs from {shown(curve.GetEndPoint(0))} to {shown(curve.GetEndPoint(1))}")
+    return f"'{lined.FamilyName}' along 10 ft"
+
+
+@check("load_family")
+def check_load_family(scratch):
+    """A file named as a family the model has, which Revit cannot read as a family: nothing is loaded, and
+    the tool says so (the stand-in: the family is kept, as asked)."""
+    family = next((f for f in DB.FilteredElementCollector(scratch.doc).OfClass(DB.Family)
+                   if f.FamilyPlacementType != DB.FamilyPlacementType.Invalid), None)
+    if family is None:
+        skip("the model has no loadable family")
+    before = len(list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.Family)))
+    folder = tempfile.mkdtemp(prefix="paracore-check-")
+    try:
+        with open(os.path.join(folder, f"{family.Name}.rfa"), "wb") as file:
+            file.write(b"not a family")
+        outcome = scratch.outcome("load_family", {"path": folder, "if_loaded": "keep"}, allow_error=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    after = len(list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.Family)))
+    expect(after == before, f"{after - before} families more after loading a file that is no family")
+    expect(("kept as it was" in outcome.content) if not outcome.is_error else "could not load" in outcome.content,
+           f"load_family answered: {outcome.content[:200]}")
+    return outcome.content[:160]
+
+
 @check("place_windows_on_wall")
 def check_place_windows_on_wall(scratch):
     if not types_of(scratch.doc, DB.BuiltInCategory.OST_Windows):
@@ -1159,6 +1248,113 @@ def check_set_parameter(scratch):
     value = element(scratch, made).get_Parameter(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS).AsString()
     expect(value == COMMENT, f"{name} reads {value!r} after set_parameter")
     return f"{name} = {value!r}"
+
+
+# --- structure ------------------------------------------------------------------------------------------------
+
+def structural_type(scratch, category, what):
+    """The 'Family: Type' of a loaded type of ``category``; skipped when the model has none."""
+    found = next(iter(DB.FilteredElementCollector(scratch.doc).OfClass(DB.FamilySymbol).OfCategory(category)), None)
+    if found is None:
+        skip(f"the model has no {what} type loaded (load one from Autodesk's structural library)")
+    return f"{found.FamilyName}: {found.Name}"
+
+
+def level_above(scratch, base):
+    """The level above ``base``, made 12 ft above it inside the check's group when there is none."""
+    above = [lv for lv in levels(scratch.doc) if lv.Elevation > base.Elevation + 1e-6]
+    if above:
+        return above[0]
+    with transaction(scratch.doc, "Paracore check: a level above"):
+        made = DB.Level.Create(scratch.doc, base.Elevation + 12.0)
+    return made
+
+
+def columns_at_site(scratch, count=2, spacing=20.0):
+    """Structural columns placed by the tool at the site, from the build level to the one above: ids."""
+    base = level(scratch)
+    top = level_above(scratch, base)
+    x, y = site(scratch)
+    scratch.call("place_structural_columns", {
+        "points": [point(x + n * spacing, y) for n in range(count)], "base_level": base.Name, "top_level": top.Name,
+        "column_type": structural_type(scratch, DB.BuiltInCategory.OST_StructuralColumns, "structural column")})
+    return working_set(scratch), base, top
+
+
+@check("list_structural_types")
+def check_list_structural_types(scratch):
+    loaded = [t for bic in (DB.BuiltInCategory.OST_StructuralColumns, DB.BuiltInCategory.OST_StructuralFraming,
+                            DB.BuiltInCategory.OST_StructuralFoundation)
+              for t in DB.FilteredElementCollector(scratch.doc).OfClass(DB.FamilySymbol).OfCategory(bic)]
+    loaded += list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.WallFoundationType))
+    if not loaded:
+        skip("the model has no structural types loaded")
+    text = scratch.call("list_structural_types", {})
+    expect(text.startswith(f"{len(loaded)} structural type"), f"the list counts otherwise: {text[:120]}")
+    first = loaded[0]
+    expect(first.Name in text, f"'{first.Name}' is not listed")
+    return f"{len(loaded)} types listed"
+
+
+@check("place_structural_columns")
+def check_place_structural_columns(scratch):
+    ids, base, top = columns_at_site(scratch)
+    expect(len(ids) == 2, f"the working set holds {ids}, not the 2 new columns")
+    x, y = site(scratch)
+    for n, column in enumerate(sorted((element(scratch, i) for i in ids), key=lambda c: c.Location.Point.X)):
+        bip = DB.BuiltInParameter
+        expect(at(column.Location.Point, x + n * 20.0, y), f"column {id_value(column.Id)} is at "
+               f"{shown(column.Location.Point)}")
+        expect(id_value(column.get_Parameter(bip.FAMILY_BASE_LEVEL_PARAM).AsElementId()) == id_value(base.Id),
+               f"column {id_value(column.Id)} does not stand on {base.Name}")
+        expect(id_value(column.get_Parameter(bip.FAMILY_TOP_LEVEL_PARAM).AsElementId()) == id_value(top.Id),
+               f"column {id_value(column.Id)} does not reach {top.Name}")
+    refused = scratch.outcome("place_structural_columns", {"points": [point(x, y)], "base_level": top.Name,
+                                                           "top_level": base.Name}, allow_error=True)
+    expect(refused.is_error, "a column whose top is below its base was placed")
+    return f"2 columns from {base.Name} to {top.Name}; a top below the base refused"
+
+
+@check("place_beams")
+def check_place_beams(scratch):
+    ids, _, top = columns_at_site(scratch)
+    beam_type = structural_type(scratch, DB.BuiltInCategory.OST_StructuralFraming, "structural framing")
+    scratch.call("place_beams", {"level": top.Name, "column_pairs": [ids], "beam_type": beam_type})
+    [beam] = [element(scratch, i) for i in working_set(scratch)]
+    curve = beam.Location.Curve
+    x, y = site(scratch)
+    ends = sorted((curve.GetEndPoint(0), curve.GetEndPoint(1)), key=lambda p: p.X)
+    expect(at(ends[0], x, y) and at(ends[1], x + 20.0, y), f"the beam runs from {shown(ends[0])} to {shown(ends[1])}")
+    reference = beam.get_Parameter(DB.BuiltInParameter.INSTANCE_REFERENCE_LEVEL_PARAM).AsElementId()
+    expect(id_value(reference) == id_value(top.Id), f"the beam's reference level is not {top.Name}")
+    return f"a beam between columns {ids[0]} and {ids[1]} on {top.Name}"
+
+
+@check("place_footings")
+def check_place_footings(scratch):
+    structural_type(scratch, DB.BuiltInCategory.OST_StructuralFoundation, "isolated footing")
+    ids, base, _ = columns_at_site(scratch)
+    scratch.call("place_footings", {"element_ids": ids})
+    footings = [element(scratch, i) for i in working_set(scratch)]
+    expect(len(footings) == 2, f"the working set holds {working_set(scratch)}, not 2 footings")
+    columns = [element(scratch, i).Location.Point for i in ids]
+    for footing in footings:
+        spot = footing.Location.Point
+        expect(any(at(spot, c.X, c.Y) for c in columns), f"footing {id_value(footing.Id)} is under no column")
+        expect(id_value(footing.LevelId) == id_value(base.Id), f"footing {id_value(footing.Id)} is not on {base.Name}")
+    return f"2 footings under the columns on {base.Name}"
+
+
+@check("place_wall_foundations")
+def check_place_wall_foundations(scratch):
+    if not list(DB.FilteredElementCollector(scratch.doc).OfClass(DB.WallFoundationType)):
+        skip("the model has no wall foundation type")
+    host = wall(scratch, 20.0)
+    scratch.call("place_wall_foundations", {"element_ids": [host]})
+    [foundation] = [element(scratch, i) for i in working_set(scratch)]
+    expect(isinstance(foundation, DB.WallFoundation) and id_value(foundation.WallId) == host,
+           f"element {id_value(foundation.Id)} is not a wall foundation under wall {host}")
+    return f"a wall foundation under wall {host}"
 
 
 # --- rooms and documentation ------------------------------------------------------------------------------------

@@ -137,7 +137,7 @@ def test_nothing_in_use_is_deleted_and_the_model_counts_are_as_they_were(box):
     assert gone and not gone & (typed | layered | templates)
     assert set(after["ids"]) <= set(before["ids"])
     assert after["counts"] == before["counts"]           # the model's elements by category, unchanged
-    assert Counter(before["ids"][i] for i in gone) == {"Family": 8, "FamilySymbol": 7, "Material": 1}
+    assert Counter(before["ids"][i] for i in gone) == {"Family": 15, "FamilySymbol": 13, "Material": 1}
     assert "The model's elements are as they were" in outcome.content
 
 
@@ -149,11 +149,10 @@ def test_the_last_and_the_default_type_of_a_system_family_stay(box):
     outcome = run(box)
     assert not outcome.is_error
     # GetAllUnusedElements lists it as unused but not deletable: the result names it.
-    # with the duplex's only text note type, schedule view type and section type, unused too.
-    # (and the ceiling plan view type every document has: the template's, for a level's ceiling plan)
+    # with the duplex's only text note type, schedule, ceiling plan and section view types, unused too.
     assert ("Revit keeps 5 more unused elements it cannot delete (such as the last type of a system family): 'Schedule', "
-            "'Basic Wall: Party Wall - CMU Residential Unit Dimising Wall', '2.5mm Arial', 'CeilingPlan: Ceiling "
-            "Plan', … and 1 more.") in outcome.content
+            "'Basic Wall: Party Wall - CMU Residential Unit Dimising Wall', '2.5mm Arial', 'CeilingPlan: Ceiling Plan', "
+            "… and 1 more.") in outcome.content
     # Unused, yet kept: the type Revit offers for new walls, and the only text note type.
     assert box.on_main_thread(lambda: (exists(doc, default.Id.Value), exists(doc, text_type.Id.Value))) == (True, True)
 
@@ -257,8 +256,8 @@ def test_a_dry_run_lists_the_whole_cascade_and_changes_nothing(box):
 
 def test_the_approval_shows_counts_and_names_by_kind(box):
     words = describe(box)
-    assert words.startswith("Delete 16 unused elements: 8 families (")
-    assert "7 family types ('" in words and "1 material ('" in words
+    assert words.startswith("Delete 29 unused elements: 15 families (")
+    assert "13 family types ('" in words and "1 material ('" in words
     assert "whatever becomes unused once they are gone" in words
     assert describe(box, {"kinds": ["materials"]}).startswith("Delete 1 unused element: 1 material ('")
 
@@ -285,15 +284,16 @@ def test_kinds_narrow_the_purge_and_a_family_goes_only_with_its_types(box):
     outcome = run(box, {"kinds": ["families"]})
     assert not outcome.is_error
     # Only the family without types goes: the others would take their (unasked) types along.
-    assert outcome.content.startswith("Purged 1 unused element in 1 pass: 1 family ('Compound Ceiling')")
-    assert ("7 unused families kept, as deleting them would delete their types: add 'family types' to purge "
+    assert outcome.content.startswith("Purged 2 unused elements in 1 pass: 2 families ('Compound Ceiling', "
+                                      "'Wall Foundation')")
+    assert ("13 unused families kept, as deleting them would delete their types: add 'family types' to purge "
             "them.") in outcome.content
     middle = box.on_main_thread(lambda: snapshot(doc))
-    assert Counter(before["ids"][i] for i in set(before["ids"]) - set(middle["ids"])) == {"Family": 1}
+    assert Counter(before["ids"][i] for i in set(before["ids"]) - set(middle["ids"])) == {"Family": 2}
     outcome = run(box, {"kinds": ["family types"]})
     after = box.on_main_thread(lambda: snapshot(doc))
     gone = Counter(middle["ids"][i] for i in set(middle["ids"]) - set(after["ids"]))
-    assert gone == {"FamilySymbol": 7}, outcome.content
+    assert gone == {"FamilySymbol": 13}, outcome.content
     refused = run(box, {"kinds": ["materials"], "exclude_kinds": ["materials"]})
     assert refused.is_error and "leave nothing to purge" in refused.content
 
@@ -317,8 +317,8 @@ def test_a_family_listed_without_its_types_goes_with_them_and_the_read_back_acce
     assert not outcome.is_error, outcome.content
     after = box.on_main_thread(lambda: snapshot(doc))
     gone = Counter(before["ids"][i] for i in set(before["ids"]) - set(after["ids"]))
-    assert gone == {"Family": 8, "FamilySymbol": 7, "Material": 1}
-    assert "7 family types ('" in outcome.content
+    assert gone == {"Family": 15, "FamilySymbol": 13, "Material": 1}
+    assert "13 family types ('" in outcome.content
 
 
 def test_a_cascade_longer_than_the_passes_allowed_says_to_call_again(box, monkeypatch):
@@ -397,9 +397,9 @@ def test_purging_the_office_building_removes_its_unused_types_and_nothing_in_use
         after = box.on_main_thread(lambda: snapshot(doc))
         gone = set(before["ids"]) - set(after["ids"])
         assert gone == unused and set(after["ids"]) == set(before["ids"]) - gone
-        assert Counter(before["ids"][i] for i in gone) == {"Family": 8, "FamilySymbol": 7}
+        assert Counter(before["ids"][i] for i in gone) == {"Family": 15, "FamilySymbol": 14}
         assert after["counts"] == before["counts"]
-        assert ("Before → after: families 23 → 15; family types 32 → 25; system types 16 → 16; materials 11 → 11; "
+        assert ("Before → after: families 30 → 15; family types 39 → 25; system types 17 → 17; materials 11 → 11; "
                 "view templates 3 → 3. The model's elements are as they were (893 elements in 10 categories)."
                 ) in outcome.content
         assert box.on_main_thread(lambda: unused_now(doc)) == set()

@@ -286,12 +286,12 @@ def test_a_room_is_named_by_its_number_and_name_and_an_element_in_none_is_in_no_
 
 
 def test_a_parameter_of_the_same_name_but_another_kind_is_left_out_not_added(duplex_rw_model):
-    """A shared parameter called "Length" holding text on the footings (possible in Revit, absent from the
+    """A shared parameter called "Length" holding text on the beams (possible in Revit, absent from the
     samples: the stand-in's custom "Length" is made text for this test) is never added to the walls'
     lengths: those elements are named as left out."""
     revit = duplex_rw_model
     footings = revit.call(lambda: sorted(e.Id.Value for e in
-                                         instances(revit, DB.BuiltInCategory.OST_StructuralFoundation)))
+                                         instances(revit, DB.BuiltInCategory.OST_StructuralFraming)))
     walls = revit.call(lambda: sorted(e.Id.Value for e in instances(revit, DB.BuiltInCategory.OST_Walls)))
     revit.text("set_working_set", {"element_ids": walls + footings})
     text = revit.text("get_quantities", {"quantity": "Length", "in_working_set": True})
@@ -299,7 +299,7 @@ def test_a_parameter_of_the_same_name_but_another_kind_is_left_out_not_added(dup
     assert f"(57 Walls counted of {57 + len(footings)})" in text
     assert figure(text, "sum", "m") == pytest.approx(expected, abs=0.005)
     assert text.splitlines()[-1] == ("Left out, their Length is another kind of value (text, another unit): "
-                                     f"7 elements (ids {', '.join(map(str, footings))}).")
+                                     f"{len(footings)} elements (ids {', '.join(map(str, footings))}).")
 
 
 def wall_lengths_m(revit) -> dict[int, float]:
@@ -309,14 +309,15 @@ def wall_lengths_m(revit) -> dict[int, float]:
 
 @pytest.fixture
 def duplex_rw_model(duplex):
-    """The duplex whose footings' custom "Length" parameter holds text (a stand-in internal, set here)."""
+    """The duplex whose beams' custom "Length" parameter holds text (a stand-in internal, set here): its
+    footings are wall foundations, whose Length is Revit's own (CONTINUOUS_FOOTING_LENGTH)."""
     from Autodesk.Revit.DB import _params
 
     def make_text():
         doc = duplex.doc
         doc._custom_defs["Length"] = _params.custom_definition("Length", "text")
         doc._definition_cache.clear()
-        for footing in instances(duplex, DB.BuiltInCategory.OST_StructuralFoundation):
+        for footing in instances(duplex, DB.BuiltInCategory.OST_StructuralFraming):
             footing._state["params"] = {**footing._state["params"], "Length": "long"}
     duplex.call(make_text)
     return duplex

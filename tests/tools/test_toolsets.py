@@ -76,7 +76,7 @@ def test_the_core_holds_what_nearly_every_conversation_needs():
                  "get_model_overview", "list_levels", "list_types", "list_views", toolsets.USE_TOOLSET):
         assert name in toolsets.CORE
     assert set(toolsets.NAMES) == {"modelling", "views", "filters", "documentation", "schedules", "qa", "scripts",
-                                   "worksharing", "exports", "materials", "grids"}
+                                   "worksharing", "exports", "materials", "grids", "structure", "families"}
 
 
 def test_tools_being_written_have_their_toolset_already():
@@ -112,7 +112,7 @@ def test_turning_a_toolset_on_only_appends():
     on: list[str] = []
     previous = toolsets.tools_sent(names, on)
     for name in ("schedules", "views", "qa", "modelling", "scripts", "documentation", "worksharing", "exports",
-                 "materials", "filters", "grids"):
+                 "materials", "filters", "grids", "structure", "families"):
         on = toolsets.order_on((), [*on, name])
         sent = toolsets.tools_sent(names, on)
         assert sent[:len(previous)] == previous

@@ -68,6 +68,10 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
                        "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
                        "delete_elements", "change_type"})),
+    Toolset("structure", "structural columns at points, beams between points or columns, footings under columns, "
+            "wall foundations under walls; list the structural types",
+            frozenset({"list_structural_types", "place_structural_columns", "place_beams", "place_footings",
+                       "place_wall_foundations"})),
     Toolset("grids", "grids and levels: create grids (a rectangular array in one call, lines, arcs), rename them, "
             "set their extents and bubbles; rename and move levels (create_level is in modelling)",
             frozenset({"create_grids", "rename_grids", "set_grid_extents", "set_grid_bubbles", "rename_levels",
@@ -102,6 +106,10 @@ TOOLSETS: tuple[Toolset, ...] = (
     Toolset("materials", "a wall, floor, roof or ceiling type's layers (function, material, thickness, core); "
             "material takeoffs (area, volume)",
             frozenset({"get_type_layers", "material_takeoff"})),
+    Toolset("families", "place furniture, casework, fixtures, lighting, equipment and other loadable families: on "
+            "a level, in a wall, ceiling, floor or roof, on a face, along a line, or at rooms and ceilings; list "
+            "the family types; load a family from an .rfa file",
+            frozenset({"list_family_types", "place_family_instances", "load_family"})),
 )
 
 NAMES: tuple[str, ...] = tuple(toolset.name for toolset in TOOLSETS)

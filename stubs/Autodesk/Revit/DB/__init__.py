@@ -21,6 +21,7 @@ from ._elements import (CeilingAndFloor, DatumPlane, Family, FamilyInstance, Fam
                         FloorType, FootPrintRoof, HostObjAttributes, HostObject, InsertableObject,
                         Instance, Level, RoofBase, SpatialElement, Wall, WallType)
 from ._elements import CeilingType, RoofType
+from ._structure import WallFoundation, WallFoundationType
 from ._enums import MaterialFunctionAssignment
 from ._materials import CompoundStructure, CompoundStructureLayer, Material
 from ._enums import (BuiltInCategory, BuiltInParameter, CategoryType, DisplayUnit, FailureProcessingResult,
@@ -64,6 +65,8 @@ from ._locations import BasePoint, ProjectLocation, ProjectPosition
 from ._annotation import (Dimension, DimensionSegment, DimensionSegmentArray, HostObjectUtils, IndependentTag,
                           Reference, ReferenceArray, TextNote, TextNoteType)
 from ._enums import ShellLayerType, TagOrientation
+from ._enums import FamilyPlacementType
+from ._family_loading import FamilySource, IFamilyLoadOptions
 from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Units, UnitTypeId, UnitUtils
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
@@ -77,7 +80,9 @@ __all__ = [
     "Document", "Element", "ElementType", "ElementId", "Category", "Location", "LocationCurve",
     "LocationPoint", "Level", "DatumPlane", "Wall", "WallType", "HostObject", "HostObjAttributes",
     "Floor", "FloorType", "CeilingAndFloor", "RoofBase", "FootPrintRoof", "Family", "FamilySymbol",
-    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement",
+    "InsertableObject", "Instance", "FamilyInstance", "SpatialElement", "FamilyPlacementType", "FamilySource",
+    "IFamilyLoadOptions",
+    "WallFoundation", "WallFoundationType",  # structure: wall foundations (columns, beams, footings are families)
     "Grid", "DatumEnds", "DatumExtentType",  # grids: their curve, extents and bubbles in views
     # layered types and materials (material takeoffs)
     "RoofType", "CeilingType", "CompoundStructure", "CompoundStructureLayer", "MaterialFunctionAssignment",

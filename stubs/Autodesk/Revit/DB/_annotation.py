@@ -140,6 +140,32 @@ class HostObjectUtils:
         return List[Reference]._of([reference])
 
 
+    @staticmethod
+    def GetTopFaces(hostObject):  # noqa: N802, N803
+        """A floor's, ceiling's or roof's top face as a reference (the stand-in's slabs are flat)."""
+        return _slab_face(hostObject, top=True)
+
+    @staticmethod
+    def GetBottomFaces(hostObject):  # noqa: N802, N803
+        """A floor's, ceiling's or roof's underside as a reference (a ceiling-hosted light's face)."""
+        return _slab_face(hostObject, top=False)
+
+
+def _slab_face(host, top: bool):
+    """The plane of a slab's top or bottom (a point of its outline at that height, and the normal);
+    a ceiling is a family instance in the stand-in, so the slab is known by its outline."""
+    from System.Collections.Generic import List
+    from ._spatial import _slab_heights
+    outline = (host._state.get("boundary") or ((),))[0] if isinstance(host, Element) else ()
+    if not outline:
+        raise _argument("hostObject must be a floor, ceiling or roof.", "hostObject")
+    bottom, upper = _slab_heights(host)
+    x, y = outline[0][0], outline[0][1]
+    reference = Reference(host)
+    reference._face = (XYZ(x, y, upper if top else bottom), XYZ(0, 0, 1 if top else -1))
+    return List[Reference]._of([reference])
+
+
 @api_class
 class IndependentTag(Element):
     @staticmethod

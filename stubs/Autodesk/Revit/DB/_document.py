@@ -226,6 +226,11 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
             return export_nwc(self, folder, *arguments)
         raise _no_method_matches("Document.Export", (folder, *arguments))
 
+    def LoadFamily(self, *args):  # noqa: N802
+        """Refused: the stand-in reads no .rfa file (DB/_family_loading.py)."""
+        from ._family_loading import load_family
+        return load_family(self, args)
+
     def Regenerate(self) -> None:  # noqa: N802
         self._require_transaction()
         self._unregenerated.clear()
@@ -364,6 +369,8 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
         failures += self._injected_failures()
         changes = net_changes(self._journal._operations)
         failures += self._ownership_failures(changes.modified, changes.deleted)
+        from ._structure import commit_failures as structural_failures
+        failures += structural_failures(self, self._journal.touched())   # a column's top above its base
         return failures
 
     def _duplicate_mark_warnings(self):

@@ -188,6 +188,11 @@ class Wall(HostObject):
     def WallType(self) -> WallType:  # noqa: N802
         return self._document.GetElement(self.GetTypeId())
 
+    def _dependents(self):
+        # Revit deletes a wall's doors and windows, and the wall foundations under it, with it.
+        from ._structure import foundations_of_wall
+        return [*super()._dependents(), *foundations_of_wall(self._document, self._id)]
+
     @WallType.setter
     def WallType(self, wallType: WallType):  # noqa: N802, N803
         self.ChangeTypeId(wallType.Id)
@@ -426,6 +431,18 @@ class InsertableObject(ElementType):
 
 @api_class
 class Family(Element):
+    _PARAMS = _params.FAMILY
+
+    @property
+    def FamilyPlacementType(self):  # noqa: N802
+        """The family's placement type (_family_placement: its own, or its category's)."""
+        from ._family_placement import placement_type
+        return placement_type(self)
+
+    def _computed_hosting(self) -> int:
+        from ._family_placement import hosting
+        return hosting(self)
+
     @property
     def FamilyCategory(self):  # noqa: N802
         from ._element import Category
@@ -473,7 +490,9 @@ class FamilySymbol(InsertableObject):
         return self._state.get("category") in (BuiltInCategory.OST_Doors.value, BuiltInCategory.OST_Windows.value)
 
     def _base_definitions(self):
-        return _TYPE_DEFINITIONS.get(self._state.get("category"), _params.FAMILY_TYPE)
+        from ._structure import TYPE_DEFINITIONS
+        category = self._state.get("category")
+        return _TYPE_DEFINITIONS.get(category) or TYPE_DEFINITIONS.get(category, _params.FAMILY_TYPE)
 
 
 @api_class
@@ -490,15 +509,39 @@ class FamilyInstance(Instance):
         return self._document.GetElement(self.GetTypeId())
 
     @property
+    def StructuralType(self):  # noqa: N802
+        from Autodesk.Revit.DB.Structure import StructuralType
+        return StructuralType(self._state.get("structural_type", StructuralType.NonStructural.value))
+
+    @property
     def Host(self):  # noqa: N802
         host_id = self._state.get("host_id")
         return self._document._elements.get(host_id) if host_id is not None else None
 
     @property
+    def HostFace(self):  # noqa: N802
+        """The reference to the face a face-based instance was placed on; None for the others."""
+        face = self._state.get("host_face")
+        if face is None or self.Host is None:
+            return None
+        from ._annotation import Reference
+        reference = Reference(self.Host)
+        reference._face = face
+        return reference
+
+    @property
+    def StructuralType(self):  # noqa: N802
+        from Autodesk.Revit.DB.Structure import StructuralType
+        return StructuralType(self._state.get("structural_type", 0))
+
+    @property
     def FacingOrientation(self) -> XYZ:  # noqa: N802
         host = self.Host
-        if isinstance(host, Wall):
+        if isinstance(host, Wall) and self._state.get("host_face") is None:
             return host.Orientation
+        face = self._state.get("host_face")
+        if face is not None and abs(face[1].Z) < 1e-9:
+            return face[1]      # on a wall's side face: facing out of the face
         angle = self._state.get("rotation", 0.0)
         return XYZ(-math.sin(angle), math.cos(angle), 0)
 
@@ -558,11 +601,17 @@ class FamilyInstance(Instance):
     def _base_definitions(self):
         if self._is_opening:
             return _params.OPENING
+        from ._structure import instance_definitions
+        structural = instance_definitions(self._state.get("category"))
+        if structural is not None:
+            return structural
         if self._state.get("category") == BuiltInCategory.OST_Ceilings.value:
             return _params.CEILING
         return _params.FAMILY_INSTANCE
 
     def _after_param_change(self, definition):
+        from ._structure import after_param_change
+        after_param_change(self, definition.name)   # a column's base moves it
         # A door or window sits at its level plus its sill: changing the sill moves it up or down.
         if definition.name == "Sill Height" and self._is_opening:
             point, level = self._state.get("location"), self._document._elements.get(self._state.get("level_id"))
@@ -589,6 +638,27 @@ class FamilyInstance(Instance):
         if self._state.get("category") == BuiltInCategory.OST_Ceilings.value:
             return self._state["params"].get("Area") or 0.0
         return 0.0
+
+    # -- structural members (_structure): a beam's ends over its level, a footing's top and bottom --------
+    def _computed_start_offset(self):
+        from ._structure import end_offset
+        return end_offset(self, 0)
+
+    def _computed_end_offset(self):
+        from ._structure import end_offset
+        return end_offset(self, 1)
+
+    def _computed_curve_length(self):
+        location = self._state.get("location")
+        return location.Length if isinstance(location, Curve) else 0.0
+
+    def _computed_top_elevation(self):
+        from ._structure import footing_top
+        return footing_top(self)
+
+    def _computed_bottom_elevation(self):
+        from ._structure import footing_thickness, footing_top
+        return footing_top(self) - footing_thickness(self)
 
     def _computed_head_height(self):
         symbol = self._document._elements.get(self._state.get("type_id"))

@@ -117,6 +117,7 @@ class BuiltInParameter(_RevitEnum):
     INSTANCE_HEAD_HEIGHT_PARAM = -1001362
     INSTANCE_ELEVATION_PARAM = -1001360
     FAMILY_LEVEL_PARAM = -1001352
+    FAMILY_HOSTING_BEHAVIOR = -1012843
     SCHEDULE_LEVEL_PARAM = -1002062
     INSTANCE_SCHEDULE_ONLY_LEVEL_PARAM = -1001365
     HOST_ID_PARAM = -1002108
@@ -145,6 +146,25 @@ class BuiltInParameter(_RevitEnum):
     VIS_GRAPHICS_FILTERS = -1006964
     IFC_GUID = -1019000
     PHASE_CREATED = -1012100
+    # structural columns, framing and foundations (_structure)
+    FAMILY_BASE_LEVEL_PARAM = -1001350
+    FAMILY_TOP_LEVEL_PARAM = -1001351
+    FAMILY_BASE_LEVEL_OFFSET_PARAM = -1001357
+    FAMILY_TOP_LEVEL_OFFSET_PARAM = -1001358
+    INSTANCE_REFERENCE_LEVEL_PARAM = -1001383
+    STRUCTURAL_BEAM_END0_ELEVATION = -1001571
+    STRUCTURAL_BEAM_END1_ELEVATION = -1001572
+    STRUCTURAL_FRAME_CUT_LENGTH = -1001384
+    Z_JUSTIFICATION = -1152364
+    Y_JUSTIFICATION = -1152362
+    YZ_JUSTIFICATION = -1152361
+    STRUCTURAL_FOUNDATION_WIDTH = -1001568
+    STRUCTURAL_FOUNDATION_LENGTH = -1001569
+    STRUCTURAL_FOUNDATION_THICKNESS = -1001557
+    STRUCTURAL_ELEVATION_AT_TOP = -1001598
+    STRUCTURAL_ELEVATION_AT_BOTTOM = -1001561
+    CONTINUOUS_FOOTING_WIDTH = -1001558
+    CONTINUOUS_FOOTING_LENGTH = -1001567
 
 
 class StorageType(_RevitEnum):
@@ -316,6 +336,20 @@ class MaterialFunctionAssignment(_RevitEnum):
     Finish2 = 5
     Membrane = 100
     StructuralDeck = 200
+
+
+# -- family placement (Family.FamilyPlacementType, Creation.Document.NewFamilyInstance) -------------
+class FamilyPlacementType(_RevitEnum):
+    OneLevelBased = 0
+    OneLevelBasedHosted = 1
+    TwoLevelsBased = 2
+    ViewBased = 3
+    WorkPlaneBased = 4
+    CurveBased = 5
+    CurveBasedDetail = 6
+    CurveDrivenStructural = 7
+    Adaptive = 8
+    Invalid = 9
 
 
 class ShellLayerType(_RevitEnum):

@@ -214,6 +214,12 @@ VIEWPORT = (
 
 PLAIN = ()
 
+# A family's Host (what a hosted family goes into): 0 None, 1 Wall, 2 Floor, 3 Ceiling, 4 Roof, 5 Face.
+FAMILY = (
+    ParamDef("Host", BIP.FAMILY_HOSTING_BEHAVIOR, StorageType.Integer, _INT_SPEC, True, "_computed_hosting",
+             choices=("None", "Wall", "Floor", "Ceiling", "Roof", "Face")),
+)
+
 
 def custom_definition(name: str, kind: str) -> ParamDef:
     """A project or shared parameter carried in from IFC property sets."""

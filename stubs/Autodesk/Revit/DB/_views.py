@@ -520,8 +520,11 @@ class ViewPlan(View):
     def _model_ids(self):
         level_id = self._state.get("level_id")
         elements = self._document._elements
+        from ._structure import column_in_view_range
+        level = elements.get(level_id)
         return [i for i in super()._model_ids()
-                if self._owns(i) or elements[i]._state.get("level_id") == level_id or _datum_shown(elements[i], self)]
+                if self._owns(i) or elements[i]._state.get("level_id") == level_id or _datum_shown(elements[i], self)
+                or (level is not None and column_in_view_range(elements[i], level.Elevation))]
 
 
 @api_class

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from paracore.mcp import discovery, remote
+from paracore.mcp import calls, discovery, remote
 from paracore.mcp.backend import WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
 from paracore.mcp.remote import RevitBackend
 from paracore.app.revit.mcp_listener import McpListener
@@ -47,7 +47,7 @@ class OtherRevit:
     def tools(self):
         return [ToolInfo("echo", "Echo.", {"type": "object"}, writes=False)]
 
-    def call(self, name, arguments, client, *, document=None, approval_timeout=None):
+    def call(self, name, arguments, client, *, document=None, approval_timeout=None, progress=None, cancel=None):
         self.calls.append((name, arguments, client.name, document))
         return CallResult(f"echo {name} in {document or 'the active document'}")
 
@@ -66,7 +66,7 @@ def test_a_search_an_approved_write_and_a_denied_write_go_through_revit(revit, f
     backend = RevitBackend(folder=folder)
     said = []
     found = backend.call("get_working_set", {}, CLIENT, progress=said.append)
-    assert not found.is_error and said == [remote.SENDING]
+    assert not found.is_error and said == [remote.SENDING, calls.RUNNING_IN_REVIT]   # Revit's own words, streamed
 
     person = Person(revit.state, "approve", "deny")
     made = backend.call("create_wall", WALL, CLIENT)

@@ -28,7 +28,8 @@ from paracore.core import events as ev
 from paracore.core.settings import load_settings
 from paracore.hosts.revit import host_state, session_events
 from paracore.hosts.revit.runtime import RevitRuntime
-from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
+from paracore.llm.base import CancelToken
+from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, Progress, ToolInfo
 from paracore.mcp.calls import run_call
 from paracore.mcp.catalogue import tool_infos
 from paracore.revit.documents import document_key
@@ -84,9 +85,12 @@ class McpService:
     # -- one call -------------------------------------------------------------------------------
 
     def call(self, name: str, arguments: Any, client: ClientInfo, *, document: str | None = None,
-             approval_timeout: float | None = None) -> CallResult:
+             approval_timeout: float | None = None, progress: Progress | None = None,
+             cancel: CancelToken | None = None) -> CallResult:
         """Run one tool call for ``client``; every failure is an error result. ``approval_timeout``:
-        the client's own limit, when shorter than this Revit's."""
+        the client's own limit, when shorter than this Revit's. ``progress`` hears each piece of a
+        long call (an export's sheets, streamed to ``paracore mcp``); ``cancel`` stops it between
+        pieces (the client's ``notifications/cancelled``, forwarded as ``POST /cancel``)."""
         try:
             session = self._session(document)
         except CallRefused as refused:
@@ -95,7 +99,7 @@ class McpService:
         wait = min(self.approval_timeout, approval_timeout or self.approval_timeout)
         agent = self._agent(session, self._approver(client, pane, wait))
         result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane),
-                          on_model_change=lambda: self.on_change(MODEL_URI))
+                          on_model_change=lambda: self.on_change(MODEL_URI), progress=progress, cancel=cancel)
         if pane.refusal:  # the approval never came: say why in the client's words, not "the user denied"
             result = CallResult(pane.refusal, is_error=True)
         return result

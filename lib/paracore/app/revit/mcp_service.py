@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_agent
 from paracore.core import events as ev
 from paracore.core.settings import load_settings
@@ -75,6 +76,7 @@ class McpService:
         self.instance_id = ""
         self._recorders: dict[str, Any] = {}
         self._recorders_lock = threading.Lock()
+        self._always = AlwaysAllowed()
 
     # -- the catalogue --------------------------------------------------------------------------
 
@@ -98,6 +100,7 @@ class McpService:
         pane = _PaneCall()
         wait = min(self.approval_timeout, approval_timeout or self.approval_timeout)
         agent = self._agent(session, self._approver(client, pane, wait))
+        agent.policy = ClientPolicy(agent.policy, self._always.of(client))
         result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane),
                           on_model_change=lambda: self.on_change(MODEL_URI), progress=progress, cancel=cancel)
         if pane.refusal:  # the approval never came: say why in the client's words, not "the user denied"
@@ -117,6 +120,9 @@ class McpService:
                                 "then call again. Nothing was changed.")
                 return "deny"
             answer = state.ask_outside(request, client.name, wait)
+            if _decision(answer) == "always":   # this client's, not the conversation's (ClientPolicy)
+                self._always.add(client, request.name)
+                answer = ("approve", answer[1]) if isinstance(answer, tuple) else "approve"
             if answer is None:
                 pane.refusal = (f"Not run: nobody approved {request.name} in Revit within "
                                 f"{wait:g} s. Nothing was changed; ask the user to watch the "
@@ -205,6 +211,42 @@ class McpService:
     def limits(self) -> dict[str, float]:
         """How long a call may wait (the client's HTTP timeout is built from these)."""
         return {"approval_s": self.approval_timeout, "revit_s": self.revit_timeout}
+
+
+class AlwaysAllowed:
+    """The tools the person at Revit chose "Always allow this tool for this session" for, on an MCP
+    client's card: by client (its name), for the life of this Revit's listener."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tools: dict[str, set[str]] = {}
+
+    def of(self, client: ClientInfo) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._tools.get(client.name, ()))
+
+    def add(self, client: ClientInfo, tool_name: str) -> None:
+        with self._lock:
+            self._tools.setdefault(client.name, set()).add(tool_name)
+
+
+class ClientPolicy:
+    """One MCP client's approval policy: the settings' mode, with the tools always allowed on that
+    client's cards. Not the conversation's (``Session.always_allowed_tools``), which the chat and
+    every client share: an "Always allow" given to one client had let another client's call of the
+    tool run with nobody asked, and the chat's let every client's."""
+
+    def __init__(self, policy: ApprovalPolicy, always_allowed: frozenset[str]) -> None:
+        self.policy = policy
+        self.mode = policy.mode
+        self.always_allowed = always_allowed
+
+    def needs_approval(self, call, session) -> bool:
+        return self.policy.asks(call, set(self.always_allowed))
+
+
+def _decision(answer) -> str | None:
+    return answer[0] if isinstance(answer, tuple) else answer
 
 
 def pane_in_revit(bridge):

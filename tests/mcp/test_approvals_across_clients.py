@@ -149,3 +149,38 @@ async def test_two_clients_at_once_each_answer_runs_only_its_own_call(standin, t
     assert unchanged == before, "a declined or stolen approval ran a write"
     assert isinstance(made, types.CallToolResult) and not made.is_error, made
     assert undo_names(standin.sandbox) == [*before, f"Paracore (MCP Cursor): {tool}"]
+
+
+async def test_a_write_the_client_cancels_while_the_pane_asks_does_not_run_when_approved_later(revit, tmp_path):
+    """The client gives up (notifications/cancelled) while the person at Revit reads the question:
+    the call is not the client's any more, so an approval given after that runs nothing (it ran the
+    write, the client having been told nothing), and the question leaves the pane."""
+    before = revit.undo_names()
+    with anyio.fail_after(LIMIT):
+        async with named(stdio(data_dir=str(tmp_path / "data"), model=None), "Cursor", "legacy") as cursor:
+            with anyio.CancelScope() as scope:
+                async def cancel_once_asked():
+                    await anyio.to_thread.run_sync(revit.state.outside_gate.wait_for_request, 20)
+                    scope.cancel()
+                async with anyio.create_task_group() as group:
+                    group.start_soon(cancel_once_asked)
+                    await cursor.call_tool("rename_views", rename(" (C)"))
+            withdrawn = await anyio.to_thread.run_sync(_until, lambda: not revit.state.outside_gate.waiting(), 3)
+            for request in revit.state.outside_gate.waiting():   # answered late, if it is still asked
+                revit.state.resolve_approval(request.call_id, "approve")
+            after = await cursor.call_tool("get_working_set", {})   # the server still serves this client
+    assert not after.is_error
+    assert revit.undo_names() == before, "the write the client cancelled ran"
+    assert withdrawn, "the cancelled call's question stayed in the pane"
+    card = next(c for c in reversed(revit.state.snapshot().cards) if c.name == "rename_views")
+    assert card.status == "cancelled" and "Cursor cancelled the call" in card.result, card
+
+
+def _until(condition, within: float) -> bool:
+    import time
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True

@@ -9,6 +9,7 @@ and one ``turn_finished``. Progress sentences go to the client while it waits (a
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from typing import Any, Callable
@@ -83,6 +84,27 @@ def _say(progress: Progress | None, event, approval_place: str) -> None:
         progress(RUNNING_IN_REVIT)
     elif isinstance(event, ev.ToolProgress):
         progress(f"{event.name} {event.text}")   # a long call's piece (an export's sheet)
+
+
+@contextlib.contextmanager
+def when_cancelled(cancel: CancelToken | None, action: Callable[[], None], every: float = 0.1):
+    """While the block runs, ``action()`` once ``cancel`` is set (looked at every ``every`` s on a
+    thread of its own: the block itself waits on something else, Revit or the person at Revit)."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(every):
+            if cancel.cancelled:
+                action()
+                return
+    threading.Thread(target=watch, name="paracore-mcp-cancel", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 class Heartbeat:

@@ -21,7 +21,6 @@ Core module: no Revit, no .NET.
 """
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import logging
@@ -35,6 +34,7 @@ from paracore.llm.base import CancelToken
 from paracore.mcp import discovery
 from paracore.mcp.backend import (RESOURCE_URIS, STREAM_TYPE, CallResult, ClientInfo, Instance, Progress,
                                   ResourceUnavailable, ToolInfo)
+from paracore.mcp.calls import when_cancelled
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.framework.catalogue import load_tools
 from paracore.tools.framework.registry import default_registry
@@ -46,7 +46,6 @@ SHORT_TIMEOUT = 15.0          # tools, instance, resources
 CALL_MARGIN = 30.0            # on top of the approval and Revit limits
 POLL_WAIT = 25.0              # the long poll's wait inside Revit
 RESCAN_EVERY = 5.0            # seconds between looks for Revits started after subscribing
-CANCEL_LOOK = 0.1            # seconds between two looks at a call's cancel token
 PROGRESS_CHARS = 500          # a streamed sentence is a line, never a page
 SENDING = "Sent to Revit: waiting for it to run (and for the approval in the Paracore pane, if the call changes the model)"
 
@@ -90,7 +89,7 @@ class RevitBackend:
             body = {"name": name, "arguments": arguments, "document": document,
                     "client": {"name": client.name, "version": client.version},
                     "approval_timeout": self.approval_timeout, "call_id": call_id, "stream": True}
-            with _forwarding_cancel(target, call_id, cancel):
+            with when_cancelled(cancel, lambda: _forward_cancel(target, call_id)):
                 return CallResult.from_dict(_request(target, "POST", "/call", body, timeout=self._call_timeout(target),
                                                      on_progress=progress))
         except RemoteError as error:
@@ -202,28 +201,12 @@ def _baseline(instance: discovery.InstanceFile) -> int:
 
 # -- HTTP ----------------------------------------------------------------------------------------
 
-@contextlib.contextmanager
-def _forwarding_cancel(instance: discovery.InstanceFile, call_id: str, cancel: CancelToken | None):
-    """While the block runs, a cancel of ``cancel`` is sent to ``instance`` as ``POST /cancel``."""
-    if cancel is None:
-        yield
-        return
-    done = threading.Event()
-
-    def watch() -> None:
-        while not done.wait(CANCEL_LOOK):
-            if cancel.cancelled:
-                try:
-                    _request(instance, "POST", "/cancel", {"call_id": call_id}, timeout=CONNECT_TIMEOUT)
-                except RemoteError as error:   # the call ends anyway; its answer says what was done
-                    log.info("Could not forward the cancel of a call to %s: %s", instance.id, error)
-                return
-    watcher = threading.Thread(target=watch, name="paracore-mcp-cancel", daemon=True)
-    watcher.start()
+def _forward_cancel(instance: discovery.InstanceFile, call_id: str) -> None:
+    """The client cancelled the call ``call_id``: tell its Revit (a long call stops between pieces)."""
     try:
-        yield
-    finally:
-        done.set()
+        _request(instance, "POST", "/cancel", {"call_id": call_id}, timeout=CONNECT_TIMEOUT)
+    except RemoteError as error:   # the call ends anyway; its answer says what was done
+        log.info("Could not forward the cancel of a call to %s: %s", instance.id, error)
 
 
 def _request(instance: discovery.InstanceFile, method: str, path: str, body: dict | None = None,

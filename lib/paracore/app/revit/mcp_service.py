@@ -31,7 +31,7 @@ from paracore.hosts.revit import host_state, session_events
 from paracore.hosts.revit.runtime import RevitRuntime
 from paracore.llm.base import CancelToken
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, Progress, ToolInfo
-from paracore.mcp.calls import run_call
+from paracore.mcp.calls import run_call, when_cancelled
 from paracore.mcp.catalogue import tool_infos
 from paracore.revit.documents import document_key
 from paracore.tools.framework.catalogue import load_tools
@@ -99,7 +99,7 @@ class McpService:
             return CallResult(str(refused), is_error=True)
         pane = _PaneCall()
         wait = min(self.approval_timeout, approval_timeout or self.approval_timeout)
-        agent = self._agent(session, self._approver(client, pane, wait))
+        agent = self._agent(session, self._approver(client, pane, wait, cancel))
         agent.policy = ClientPolicy(agent.policy, self._always.of(client))
         result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane),
                           on_model_change=lambda: self.on_change(MODEL_URI), progress=progress, cancel=cancel)
@@ -112,14 +112,25 @@ class McpService:
         runtime = RevitRuntime(self.uiapp, self.bridge, session, timeout=self.revit_timeout)
         return build_agent(settings, runtime, session, approver, model=NoModel())
 
-    def _approver(self, client: ClientInfo, pane: _PaneCall, wait: float):
+    def _approver(self, client: ClientInfo, pane: _PaneCall, wait: float, cancel: CancelToken | None = None):
+        withdrawn = f"Not run: {client.name} cancelled the call while it waited for this approval. Nothing was changed."
+
         def approve(request):
+            if cancel is not None and cancel.cancelled:
+                pane.refusal = withdrawn
+                return "deny"
             state = pane.state = self.pane()
             if state is None:
                 pane.refusal = (f"Not run: open the Paracore pane in Revit to approve changes from {client.name}, "
                                 "then call again. Nothing was changed.")
                 return "deny"
-            answer = state.ask_outside(request, client.name, wait)
+            # A client that cancels (notifications/cancelled, forwarded as POST /cancel) takes its question
+            # back: a click after that would have run a write nobody waits for.
+            with when_cancelled(cancel, lambda: state.withdraw_outside(request.call_id, withdrawn)):
+                answer = state.ask_outside(request, client.name, wait)
+            if answer is None and cancel is not None and cancel.cancelled:
+                pane.refusal = withdrawn
+                return "deny"
             if _decision(answer) == "always":   # this client's, not the conversation's (ClientPolicy)
                 self._always.add(client, request.name)
                 answer = ("approve", answer[1]) if isinstance(answer, tuple) else "approve"

@@ -130,6 +130,27 @@ def test_two_revits_are_listed_and_a_call_must_name_one(revit, folder):
         other.close()
 
 
+def test_a_revit_whose_paracore_streams_nothing_still_answers_and_one_that_streams_says_its_sentences(folder):
+    other = OtherRevit(folder)
+    said = []
+    original = other.listener._call
+
+    def sentences(name, arguments, client, **options):
+        for sentence in ("export_pdf 1/2: A101 - Plans", "export_pdf 2/2: A102 - Sections"):
+            if options["progress"] is not None:   # None: not streamed
+                options["progress"](sentence)
+        return CallResult("Exported 2 of 2 sheets")
+    try:
+        other.call = sentences
+        streamed = RevitBackend(folder=folder).call("export_pdf", {}, CLIENT, progress=said.append)
+        other.listener._call = lambda body: original({k: v for k, v in body.items() if k != "stream"})  # older Revit
+        plain = RevitBackend(folder=folder).call("export_pdf", {}, CLIENT)
+    finally:
+        other.close()
+    assert streamed.text == plain.text == "Exported 2 of 2 sheets" and not streamed.is_error
+    assert said == [remote.SENDING, "export_pdf 1/2: A101 - Plans", "export_pdf 2/2: A102 - Sections"]
+
+
 def test_a_wrong_token_is_a_clear_error_and_nothing_runs(revit, folder):
     stolen = json.loads(revit.running.path.read_text(encoding="utf-8"))
     revit.running.path.write_text(json.dumps({**stolen, "token": "guessed"}), encoding="utf-8")

@@ -112,3 +112,17 @@ async def test_a_read_only_server_on_stdio_with_all_tools_lists_none_of_them_and
     assert "list_view_filters" in listed and "export_pdf" not in listed
     assert not set(listed) & set(EXPORTS + WRITERS), sorted(set(listed) & set(EXPORTS + WRITERS))
     assert wrong == {}, wrong
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_the_new_writers_hints_say_what_they_do_and_purge_deletes(era):
+    """MCP's destructiveHint: "the tool may perform destructive updates" (false: "only additive
+    updates"). purge_unused deletes families, types and materials, as delete_elements deletes
+    elements: a client that runs non-destructive writes with less ceremony must not take it for one."""
+    with http_server(all_tools=True) as served, anyio.fail_after(LIMIT):
+        async with client(served.url, era) as session:
+            hints = {tool.name: tool.annotations for tool in (await session.list_tools()).tools}
+    assert hints["purge_unused"].destructive_hint is True and hints["delete_elements"].destructive_hint is True
+    for name in EXPORTS + WRITERS:
+        assert hints[name].read_only_hint is False and hints[name].idempotent_hint is False, name
+        assert hints[name].destructive_hint is (name == "purge_unused"), name

@@ -28,8 +28,9 @@ STREAM_TYPE = "application/x-ndjson"
 """A call's answer streamed by Revit's listener: one JSON object a line, its progress sentences
 (``{"progress": ...}``) and then ``{"result": CallResult.to_dict()}``."""
 
-DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
-"""Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
+DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python", "purge_unused"})
+"""Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``): deleting
+elements, generated code, and purging (it deletes families, types and materials)."""
 
 FILE_WRITING_TOOLS = frozenset({"export_parameters", "export_schedule"})
 """The tools that wrote files before a tool could say so (``@tool(writes_files=True)``, which the

@@ -18,7 +18,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_support import ERAS, WALL, Heard, ServerProcess, client, elicit_with, stdio, text
 from paracore.core import session as sessions
 from paracore.tools.framework.catalogue import load_tools
-from paracore.mcp import remote
+from paracore.mcp import calls, remote
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.framework.registry import default_registry
 from revit_listener_support import Person, revit_in
@@ -165,7 +165,9 @@ async def test_a_call_waiting_for_the_pane_sends_progress_heartbeats_while_it_wa
             answered = time.monotonic()
     person.join()
     assert not made.is_error, text(made)
-    assert len(heard.progress) >= 4 and set(heard.progress) == {remote.SENDING}
+    waiting = "Waiting for the user's approval in Revit: Create a straight wall on Level 1 from (0 m, 0 m) to (5 m, 0 m)"
+    assert heard.progress[0] == remote.SENDING and heard.progress.count(waiting) >= 4, heard.progress
+    assert set(heard.progress) <= {remote.SENDING, waiting, calls.RUNNING_IN_REVIT}   # what Revit says, streamed
     assert answered - sent > APPROVAL and heard.longest_silence(sent, answered) < SILENCE
 
 

@@ -11,7 +11,7 @@ from paracore.mcp.inflight import UNREAD_PROGRESS, CallInFlight, Done, Progresse
 
 def test_a_long_unread_call_keeps_a_few_heartbeats_and_its_answer():
     async def main():
-        def slow(progress):
+        def slow(progress, cancel):
             time.sleep(1.0)  # 200 heartbeats at 5 ms, none read meanwhile
             return CallResult("done")
 

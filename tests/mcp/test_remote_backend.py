@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from paracore.mcp import discovery, remote
+from paracore.mcp import calls, discovery, remote
 from paracore.mcp.backend import WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
 from paracore.mcp.remote import RevitBackend
 from paracore.app.revit.mcp_listener import McpListener
@@ -47,7 +47,7 @@ class OtherRevit:
     def tools(self):
         return [ToolInfo("echo", "Echo.", {"type": "object"}, writes=False)]
 
-    def call(self, name, arguments, client, *, document=None, approval_timeout=None):
+    def call(self, name, arguments, client, *, document=None, approval_timeout=None, progress=None, cancel=None):
         self.calls.append((name, arguments, client.name, document))
         return CallResult(f"echo {name} in {document or 'the active document'}")
 
@@ -66,7 +66,7 @@ def test_a_search_an_approved_write_and_a_denied_write_go_through_revit(revit, f
     backend = RevitBackend(folder=folder)
     said = []
     found = backend.call("get_working_set", {}, CLIENT, progress=said.append)
-    assert not found.is_error and said == [remote.SENDING]
+    assert not found.is_error and said == [remote.SENDING, calls.RUNNING_IN_REVIT]   # Revit's own words, streamed
 
     person = Person(revit.state, "approve", "deny")
     made = backend.call("create_wall", WALL, CLIENT)
@@ -128,6 +128,27 @@ def test_two_revits_are_listed_and_a_call_must_name_one(revit, folder):
         assert unknown.is_error and "No running Revit is 'revit1999'" in unknown.text
     finally:
         other.close()
+
+
+def test_a_revit_whose_paracore_streams_nothing_still_answers_and_one_that_streams_says_its_sentences(folder):
+    other = OtherRevit(folder)
+    said = []
+    original = other.listener._call
+
+    def sentences(name, arguments, client, **options):
+        for sentence in ("export_pdf 1/2: A101 - Plans", "export_pdf 2/2: A102 - Sections"):
+            if options["progress"] is not None:   # None: not streamed
+                options["progress"](sentence)
+        return CallResult("Exported 2 of 2 sheets")
+    try:
+        other.call = sentences
+        streamed = RevitBackend(folder=folder).call("export_pdf", {}, CLIENT, progress=said.append)
+        other.listener._call = lambda body: original({k: v for k, v in body.items() if k != "stream"})  # older Revit
+        plain = RevitBackend(folder=folder).call("export_pdf", {}, CLIENT)
+    finally:
+        other.close()
+    assert streamed.text == plain.text == "Exported 2 of 2 sheets" and not streamed.is_error
+    assert said == [remote.SENDING, "export_pdf 1/2: A101 - Plans", "export_pdf 2/2: A102 - Sections"]
 
 
 def test_a_wrong_token_is_a_clear_error_and_nothing_runs(revit, folder):

@@ -17,8 +17,14 @@ import pytest
 
 import ts_sdk
 from mcp_support import http_server, stdio
+from paracore.core import toolsets
+from paracore.mcp.catalogue import tool_infos
+from paracore.tools.framework.catalogue import load_tools
+from paracore.tools.framework.registry import default_registry
 
 APPROVAL_S, TIMEOUT_MS, HEARTBEAT_S = 3, 1500, 0.5   # the approval outlasts the timeout twice over
+load_tools()
+EVERY_TOOL = sorted(info.name for info in tool_infos(default_registry()))   # use_toolset included
 
 
 def installed_sdk() -> Path:
@@ -30,7 +36,8 @@ def installed_sdk() -> Path:
 
 
 def run_client(folder: Path, **env) -> dict:
-    environment = {**os.environ, "APPROVAL_S": str(APPROVAL_S), "TIMEOUT_MS": str(TIMEOUT_MS), **env}
+    environment = {**os.environ, "APPROVAL_S": str(APPROVAL_S), "TIMEOUT_MS": str(TIMEOUT_MS),
+                   "TOOLSETS": json.dumps(toolsets.names()), **env}
     done = subprocess.run(["node", "check.mjs"], cwd=folder, env=environment, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -51,6 +58,7 @@ def test_the_typescript_sdk_client_validates_every_schema_switches_toolsets_and_
     assert len(seen["first"]["names"]) == 20 and seen["first"]["invalid"] == []
     assert seen["listChangedHeard"] >= 1 and "create_wall" in seen["second"]["names"]
     assert seen["second"]["names"][:20] == seen["first"]["names"]          # appended, never reordered
+    assert sorted(seen["all"]["names"]) == EVERY_TOOL                      # every toolset was turned on
     assert len(seen["all"]["names"]) == 65 and seen["all"]["invalid"] == []
     write = seen["write"]
     assert write["isError"] is False and write["seconds"] >= APPROVAL_S > TIMEOUT_MS / 1000, write

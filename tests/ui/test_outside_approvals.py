@@ -44,6 +44,20 @@ def test_an_unanswered_question_expires_and_a_late_click_is_ignored():
     assert state.snapshot().approvals == () and not state.resolve_approval("mcp_1", "approve")
 
 
+def test_a_question_its_client_withdraws_leaves_the_pane_says_why_and_a_late_click_is_ignored():
+    state = ChatState()
+    thread, answers = ask(state)
+    state.withdraw_outside("mcp_1", "Not run: Cursor cancelled the call.")
+    thread.join(5)
+    assert answers == [None]
+    card = state.snapshot().card("mcp_1")
+    assert card.status == "cancelled" and card.result == "Not run: Cursor cancelled the call."
+    assert state.snapshot().approvals == () and not state.resolve_approval("mcp_1", "approve")
+    state.withdraw_outside("mcp_2", "no such question")     # nothing waits for it: nothing kept either
+    assert state.ask_outside(ApprovalRequest("mcp_2", "create_wall", {}, "x"), "Cursor", 0.05) is None
+    assert "nobody answered" in state.snapshot().card("mcp_2").result
+
+
 def test_the_fast_pump_runs_while_any_request_is_handled():
     class Pump:
         def __init__(self):

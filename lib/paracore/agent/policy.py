@@ -39,10 +39,15 @@ class ApprovalPolicy:
     mode: Literal["ask_writes", "ask_all", "never"] = "ask_writes"
 
     def needs_approval(self, call: PreparedCall, session: Session) -> bool:
+        return self.asks(call, session.always_allowed_tools)
+
+    def asks(self, call: PreparedCall, always_allowed: set[str]) -> bool:
+        """Whether ``call`` needs the user's approval, given the tools the user chose to always
+        allow (the conversation's, or one MCP client's: app/revit/mcp_service.py)."""
         spec = call.spec
         if spec.needs_approval:
             return True
-        if spec.name in session.always_allowed_tools or self.mode == "never":
+        if spec.name in always_allowed or self.mode == "never":
             return False
         return self.mode == "ask_all" or spec.writes
 

@@ -19,12 +19,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
+from paracore.llm.base import CancelToken
+
 WORKING_SET_URI = "paracore://working-set"
 MODEL_URI = "paracore://model"
 RESOURCE_URIS = (WORKING_SET_URI, MODEL_URI)
+STREAM_TYPE = "application/x-ndjson"
+"""A call's answer streamed by Revit's listener: one JSON object a line, its progress sentences
+(``{"progress": ...}``) and then ``{"result": CallResult.to_dict()}``."""
 
-DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python"})
-"""Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``)."""
+DESTRUCTIVE_TOOLS = frozenset({"delete_elements", "run_python", "purge_unused"})
+"""Tools that may remove or rewrite anything in the model (MCP's ``destructiveHint``): deleting
+elements, generated code, and purging (it deletes families, types and materials)."""
 
 FILE_WRITING_TOOLS = frozenset({"export_parameters", "export_schedule"})
 """The tools that wrote files before a tool could say so (``@tool(writes_files=True)``, which the
@@ -124,8 +130,10 @@ class Backend(Protocol):
         """The tool catalogue, in the registry's order."""
 
     def call(self, name: str, arguments: dict[str, Any], client: ClientInfo, *, instance: str | None = None,
-             progress: Progress | None = None) -> CallResult:
-        """Run one tool call; every failure is a ``CallResult`` with ``is_error``."""
+             progress: Progress | None = None, cancel: CancelToken | None = None) -> CallResult:
+        """Run one tool call; every failure is a ``CallResult`` with ``is_error``. ``progress`` hears
+        each wait and each piece of a long call (an export's sheets); ``cancel``, set when the client
+        cancels the call, stops a long call between its pieces (what was made is kept)."""
 
     def read(self, uri: str, *, instance: str | None = None) -> str:
         """The text of a resource (:data:`RESOURCE_URIS`); ``KeyError`` for an unknown URI,

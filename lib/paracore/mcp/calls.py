@@ -9,6 +9,7 @@ and one ``turn_finished``. Progress sentences go to the client while it waits (a
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from typing import Any, Callable
@@ -16,6 +17,7 @@ from typing import Any, Callable
 from paracore.agent import KeptResults
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
+from paracore.llm.base import CancelToken
 from paracore.mcp.backend import CallResult, ClientInfo, Progress
 
 WAITING_FOR_APPROVAL = "Waiting for the user's approval in Revit"
@@ -24,18 +26,20 @@ RUNNING_IN_REVIT = "Running in Revit"
 
 def run_call(agent, name: str, arguments: Any, client: ClientInfo, *, recorder=None,
              progress: Progress | None = None, approval_place: str = WAITING_FOR_APPROVAL,
-             on_model_change: Callable[[], None] | None = None) -> CallResult:
+             on_model_change: Callable[[], None] | None = None, cancel: CancelToken | None = None) -> CallResult:
     """Run ``name(arguments)`` through ``agent.run_calls`` and return its one result.
 
     ``arguments`` may be anything the client sent: a non-object is refused the way the chat
     refuses it. ``recorder`` (a ``TraceRecorder``) gets the call's events; ``progress`` a
     sentence at each wait; ``on_model_change`` is called once, after the call, if a write ran
-    (not when it was only previewed for its approval, nor when it was declined or failed)."""
+    (not when it was only previewed for its approval, nor when it was declined or failed).
+    ``cancel``: the client's ``notifications/cancelled`` (a long call stops between its pieces,
+    keeping what it made; a call not yet run is answered "cancelled")."""
     call = _call_part(name, arguments)
     kept = KeptResults()
     wrote = False
     _record(recorder, ev.TurnStarted(user_text=f"[MCP {client.name}] {name}"))
-    for event in agent.run_calls([call], source=f"MCP {client.name}", sink=kept):
+    for event in agent.run_calls([call], cancel, source=f"MCP {client.name}", sink=kept):
         _record(recorder, event)
         _say(progress, event, approval_place)
         wrote = wrote or _a_write_ran(agent, event)
@@ -80,6 +84,27 @@ def _say(progress: Progress | None, event, approval_place: str) -> None:
         progress(RUNNING_IN_REVIT)
     elif isinstance(event, ev.ToolProgress):
         progress(f"{event.name} {event.text}")   # a long call's piece (an export's sheet)
+
+
+@contextlib.contextmanager
+def when_cancelled(cancel: CancelToken | None, action: Callable[[], None], every: float = 0.1):
+    """While the block runs, ``action()`` once ``cancel`` is set (looked at every ``every`` s on a
+    thread of its own: the block itself waits on something else, Revit or the person at Revit)."""
+    if cancel is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(every):
+            if cancel.cancelled:
+                action()
+                return
+    threading.Thread(target=watch, name="paracore-mcp-cancel", daemon=True).start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 class Heartbeat:

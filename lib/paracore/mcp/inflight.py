@@ -27,6 +27,7 @@ import anyio.lowlevel
 
 from paracore.agent import ApprovalRequest, Decision
 from paracore.mcp.backend import CallResult
+from paracore.llm.base import CancelToken
 from paracore.mcp.calls import Heartbeat
 
 NO_ELICITATION = ("Not run: {name} changes the model and needs the user's approval, but this MCP client "
@@ -75,9 +76,9 @@ UNREAD_PROGRESS = 4   # heartbeats left unread before more are skipped
 
 
 class CallInFlight:
-    """``run(progress)`` on a worker thread; the loop side reads :meth:`next` until :class:`Done`."""
+    """``run(progress, cancel)`` on a worker thread; the loop side reads :meth:`next` until :class:`Done`."""
 
-    def __init__(self, run: Callable[[Callable[[str], None]], CallResult], *, timeout: float,
+    def __init__(self, run: Callable[[Callable[[str], None], CancelToken], CallResult], *, timeout: float,
                  heartbeat: float = 5.0, grace: float = 1.0, binding: Any = None):
         self._run = run
         self.binding = binding   # the tool, arguments and client of the call (parked.CallBinding)
@@ -91,6 +92,7 @@ class CallInFlight:
         self._abandoned = False
         self._lock = threading.Lock()
         self._put_back: list[Any] = []   # read again before the stream (see put_back)
+        self.cancel = CancelToken()      # set when the client cancels: a long call stops between pieces
 
     # -- the loop's side ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -138,7 +140,7 @@ class CallInFlight:
     def _work(self) -> None:
         with Heartbeat(self._progress, every=self._heartbeat) as say:
             try:
-                result = self._run(say)
+                result = self._run(say, self.cancel)
             except Exception as error:  # noqa: BLE001 - the client gets an error result, never silence
                 result = CallResult(f"The call failed: {type(error).__name__}: {error}", is_error=True)
         self._post(Done(self._with_refusal(result)))

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from paracore.agent import ApprovalPolicy, Approver
 from paracore.hosts.standin.sandbox import Sandbox
+from paracore.llm.base import CancelToken
 from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, Instance, Progress, ToolInfo
 from paracore.mcp.calls import run_call
 from paracore.mcp.catalogue import tool_infos
@@ -61,13 +62,13 @@ class StandinBackend:
         return tool_infos(self.agent.registry)
 
     def call(self, name: str, arguments: dict[str, Any], client: ClientInfo, *, instance: str | None = None,
-             progress: Progress | None = None) -> CallResult:
+             progress: Progress | None = None, cancel: CancelToken | None = None) -> CallResult:
         if instance not in (None, STANDIN_ID):
             return CallResult(f"No Revit instance '{instance}'. This server has one: '{STANDIN_ID}' "
                               f"(the stand-in, {self.document}).", is_error=True)
         return run_call(self.agent, name, arguments, client, recorder=self._recorder(client), progress=progress,
                         approval_place="Waiting for the user's approval",
-                        on_model_change=lambda: self._changed(MODEL_URI))
+                        on_model_change=lambda: self._changed(MODEL_URI), cancel=cancel)
 
     def read(self, uri: str, *, instance: str | None = None) -> str:
         if uri == WORKING_SET_URI:

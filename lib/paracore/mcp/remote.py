@@ -24,14 +24,17 @@ from __future__ import annotations
 import http.client
 import json
 import logging
+import secrets
 import threading
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urlencode
 
+from paracore.llm.base import CancelToken
 from paracore.mcp import discovery
-from paracore.mcp.backend import (RESOURCE_URIS, CallResult, ClientInfo, Instance, Progress, ResourceUnavailable,
-                                  ToolInfo)
+from paracore.mcp.backend import (RESOURCE_URIS, STREAM_TYPE, CallResult, ClientInfo, Instance, Progress,
+                                  ResourceUnavailable, ToolInfo)
+from paracore.mcp.calls import when_cancelled
 from paracore.mcp.catalogue import tool_infos
 from paracore.tools.framework.catalogue import load_tools
 from paracore.tools.framework.registry import default_registry
@@ -43,6 +46,7 @@ SHORT_TIMEOUT = 15.0          # tools, instance, resources
 CALL_MARGIN = 30.0            # on top of the approval and Revit limits
 POLL_WAIT = 25.0              # the long poll's wait inside Revit
 RESCAN_EVERY = 5.0            # seconds between looks for Revits started after subscribing
+PROGRESS_CHARS = 500          # a streamed sentence is a line, never a page
 SENDING = "Sent to Revit: waiting for it to run (and for the approval in the Paracore pane, if the call changes the model)"
 
 
@@ -74,15 +78,20 @@ class RevitBackend:
         return _own_catalogue()
 
     def call(self, name: str, arguments: dict[str, Any], client: ClientInfo, *, instance: str | None = None,
-             progress: Progress | None = None) -> CallResult:
+             progress: Progress | None = None, cancel: CancelToken | None = None) -> CallResult:
+        """The listener streams the call's sentences (an export's sheets) back as it goes; they go
+        to ``progress``. A cancel is forwarded as ``POST /cancel`` with the call's random id."""
         if progress is not None:
             progress(SENDING)
         try:
             target, document = self._choose(instance)
+            call_id = secrets.token_hex(16)
             body = {"name": name, "arguments": arguments, "document": document,
                     "client": {"name": client.name, "version": client.version},
-                    "approval_timeout": self.approval_timeout}
-            return CallResult.from_dict(_request(target, "POST", "/call", body, timeout=self._call_timeout(target)))
+                    "approval_timeout": self.approval_timeout, "call_id": call_id, "stream": True}
+            with when_cancelled(cancel, lambda: _forward_cancel(target, call_id)):
+                return CallResult.from_dict(_request(target, "POST", "/call", body, timeout=self._call_timeout(target),
+                                                     on_progress=progress))
         except RemoteError as error:
             return CallResult(str(error), is_error=True)
 
@@ -192,9 +201,18 @@ def _baseline(instance: discovery.InstanceFile) -> int:
 
 # -- HTTP ----------------------------------------------------------------------------------------
 
+def _forward_cancel(instance: discovery.InstanceFile, call_id: str) -> None:
+    """The client cancelled the call ``call_id``: tell its Revit (a long call stops between pieces)."""
+    try:
+        _request(instance, "POST", "/cancel", {"call_id": call_id}, timeout=CONNECT_TIMEOUT)
+    except RemoteError as error:   # the call ends anyway; its answer says what was done
+        log.info("Could not forward the cancel of a call to %s: %s", instance.id, error)
+
+
 def _request(instance: discovery.InstanceFile, method: str, path: str, body: dict | None = None,
-             timeout: float = SHORT_TIMEOUT) -> dict:
-    """One request to ``instance``: 127.0.0.1 first, then ::1 (when 127.0.0.1 refuses)."""
+             timeout: float = SHORT_TIMEOUT, on_progress: Progress | None = None) -> dict:
+    """One request to ``instance``: 127.0.0.1 first, then ::1 (when 127.0.0.1 refuses). A streamed
+    answer (a call's) tells ``on_progress`` each sentence and returns the result."""
     hosts = sorted(instance.hosts or [instance.host], key=lambda host: ":" in host)
     last: OSError | None = None
     for host in hosts:
@@ -207,14 +225,15 @@ def _request(instance: discovery.InstanceFile, method: str, path: str, body: dic
             continue
         try:
             connection.sock.settimeout(timeout)
-            return _exchange(connection, instance, method, path, body, timeout)
+            return _exchange(connection, instance, method, path, body, timeout, on_progress)
         finally:
             connection.close()
     raise RemoteError(f"Could not reach Revit ({instance.id}) on port {instance.port}: {last}. "
                       "If Revit is closing or has closed, start it again.")
 
 
-def _exchange(connection, instance, method: str, path: str, body: dict | None, timeout: float) -> dict:
+def _exchange(connection, instance, method: str, path: str, body: dict | None, timeout: float,
+              on_progress: Progress | None = None) -> dict:
     data = json.dumps(body).encode("utf-8") if body is not None else None
     headers = {"Authorization": f"Bearer {instance.token}", "Accept": "application/json"}
     if data is not None:
@@ -222,6 +241,8 @@ def _exchange(connection, instance, method: str, path: str, body: dict | None, t
     try:
         connection.request(method, path, body=data, headers=headers)
         response = connection.getresponse()
+        if response.status == 200 and (response.getheader("Content-Type") or "").startswith(STREAM_TYPE):
+            return _streamed(response, instance, on_progress)
         payload = json.loads(response.read() or b"{}")
     except TimeoutError:
         raise RemoteError(f"Revit ({instance.id}) did not answer within {timeout:g} s. It may be busy or "
@@ -235,6 +256,21 @@ def _exchange(connection, instance, method: str, path: str, body: dict | None, t
     if response.status != 200:
         raise RemoteError(f"Revit ({instance.id}) answered {response.status}: {payload.get('error', payload)}")
     return payload
+
+
+def _streamed(response, instance: discovery.InstanceFile, on_progress: Progress | None) -> dict:
+    """Read a streamed answer's lines: sentences, then the result (or the listener's error).
+    A Revit whose Paracore predates streaming answers one JSON object instead (read as before)."""
+    for raw in response:
+        line = json.loads(raw)
+        if "result" in line:
+            return line["result"]
+        if "error" in line:
+            raise RemoteError(f"Revit ({instance.id}) answered: {line['error']}")
+        if "progress" in line and on_progress is not None:
+            on_progress(str(line["progress"])[:PROGRESS_CHARS])
+    raise RemoteError(f"The connection to Revit ({instance.id}) ended before the call's answer. Whether the call "
+                      "ran is unknown: check the model.")
 
 
 # -- words ---------------------------------------------------------------------------------------

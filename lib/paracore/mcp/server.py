@@ -219,8 +219,9 @@ class ParacoreServer:
             await self._tools_changed(ctx)
         client = _client(ctx)
 
-        def run(progress):
-            return self.backend.call(params.name, arguments, client, instance=instance, progress=progress)
+        def run(progress, cancel):
+            return self.backend.call(params.name, arguments, client, instance=instance, progress=progress,
+                                     cancel=cancel)
 
         call = CallInFlight(run, timeout=self.approval_timeout, heartbeat=self.heartbeat,
                             binding=CallBinding.of(ctx, params.name, params.arguments))
@@ -330,6 +331,8 @@ class ParacoreServer:
             name = asked.request.name if asked else "this call"
             cancelled = _cancelled_by_client(ctx)
             why = (CANCELLED if cancelled else CLIENT_GONE).format(name=name)
+            if cancelled or _request_abandoned(ctx, ended):   # a long call (an export) stops between its
+                call.cancel.cancel()                             # pieces, keeping what it made
             if asked is not None:
                 if cancelled:   # the client's own choice (notifications/cancelled): nothing to warn of
                     log.info("The MCP client cancelled %s while its user was asked to approve it; the call was "
@@ -521,6 +524,13 @@ def _cancelled_by_client(ctx) -> bool:
     outbound = getattr(ctx.session, "_request_outbound", None)
     flag = getattr(outbound, "cancel_requested", None)
     return bool(flag is not None and flag.is_set())
+
+
+def _request_abandoned(ctx, ended: BaseException) -> bool:
+    """A 2026-07-28 request that ended before its answer: that revision has one response a request,
+    and on HTTP a client cancels by closing its request's stream (it sends no notifications there).
+    Nobody will read the answer, so the call is cancelled as ``notifications/cancelled`` cancels it."""
+    return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and isinstance(ended, anyio.get_cancelled_exc_class())
 
 
 def _client_left(ended: BaseException) -> bool:

@@ -47,6 +47,7 @@ class ApprovalGate:
         self._condition = threading.Condition()
         self._waiting: dict[str, ApprovalRequest] = {}
         self._answers: dict[str, str | tuple[str, dict]] = {}
+        self._withdrawn: set[str] = set()
         self._cancelled = False
 
     # -- the worker's side ---------------------------------------------------------------------
@@ -71,14 +72,27 @@ class ApprovalGate:
             self._waiting[call_id] = request
             self._condition.notify_all()  # wakes wait_for_request
             try:
-                while call_id not in self._answers and not self._cancelled:
+                while call_id not in self._answers and not self._cancelled and call_id not in self._withdrawn:
                     remaining = None if deadline is None else deadline - time.monotonic()
                     if remaining is not None and remaining <= 0:
                         return None
                     self._condition.wait(remaining)
+                if call_id in self._withdrawn:
+                    return None
                 return self._answers.pop(call_id, "deny")
             finally:
                 self._waiting.pop(call_id, None)
+                self._withdrawn.discard(call_id)
+
+    def withdraw(self, call_id: str) -> bool:
+        """The asker no longer wants ``call_id``'s answer (an MCP client cancelled the call): its
+        wait ends with None, as when its time is up. False when it is not waiting."""
+        with self._condition:
+            if call_id not in self._waiting:
+                return False
+            self._withdrawn.add(call_id)
+            self._condition.notify_all()
+            return True
 
     # -- the UI's side -------------------------------------------------------------------------
 

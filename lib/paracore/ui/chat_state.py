@@ -152,6 +152,7 @@ class ChatState:
         self.turn = TurnStatus()
         self.on_change = on_change
         self._revisions = Revisions()
+        self._withdrawn_outside: dict[str, str] = {}   # call id: why its MCP client no longer asks
 
     @property
     def gate(self) -> ApprovalGate:
@@ -387,10 +388,18 @@ class ChatState:
         self._publish(self.timeline.outside_card(request, who) | self.approvals.ask_outside(request, who))
         answer = self.outside_gate.request_within(request, timeout)
         if answer is None:
-            text = f"Not run: nobody answered within {timeout:g} s, so {who} was told the change was not approved."
+            text = self._withdrawn_outside.pop(call_id, None) or \
+                f"Not run: nobody answered within {timeout:g} s, so {who} was told the change was not approved."
             self._publish(self.approvals.settle(call_id) | self.timeline.expire_outside(call_id, text))
             self.approvals.outside_decision(call_id)  # an answer that came too late is forgotten
         return answer
+
+    def withdraw_outside(self, call_id: str, text: str) -> None:
+        """The MCP client cancelled the call whose approval ``ask_outside`` waits for: the question
+        leaves the pane (a later click answers nothing) and the card says ``text``."""
+        self._withdrawn_outside[call_id] = text
+        if not self.outside_gate.withdraw(call_id):
+            self._withdrawn_outside.pop(call_id, None)
 
     def outside_progress(self, event: ev.ToolProgress) -> None:
         """The piece a long call asked with ``ask_outside`` is on (an export's sheet), on its card."""

@@ -48,7 +48,8 @@ seen.turned = (await client.callTool({ name: "use_toolset", arguments: { name: "
 await new Promise((r) => setTimeout(r, 300));
 seen.listChangedHeard = listChanged;
 seen.second = await listed();
-for (const name of ["views", "documentation", "schedules", "qa", "scripts"]) {
+// Every toolset the server has (TOOLSETS, from paracore.core.toolsets): a list written here missed new ones.
+for (const name of JSON.parse(process.env.TOOLSETS || "[]").filter((n) => n !== "modelling")) {
   await client.callTool({ name: "use_toolset", arguments: { name } });
 }
 seen.all = await listed();

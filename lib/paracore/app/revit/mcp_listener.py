@@ -26,13 +26,24 @@ The JSON API (every answer is a JSON object; errors are ``{"error": "..."}``):
 
     GET  /instance                      this Revit (id, version, documents, active, limits)
     GET  /tools                         {"tools": [ToolInfo.to_dict(), ...]}
-    POST /call  {name, arguments, client: {name, version}, document?, approval_timeout?}
-                                        -> CallResult.to_dict()
+    POST /call  {name, arguments, client: {name, version}, document?, approval_timeout?,
+                 call_id?, stream?}     -> CallResult.to_dict()
+                                        with "stream": true, NDJSON lines as the call goes:
+                                        {"progress": "export_pdf 3/20: A103 - Sections"} ...,
+                                        then {"result": CallResult.to_dict()} (or {"error": ...})
+    POST /cancel {call_id}              the client cancelled that call: a long call (an export)
+                                        stops between its pieces -> {"cancelled": true|false}
     GET  /resource?uri=…&document=…     {"uri", "text"}
     GET  /changes?since=N&timeout=S     long poll: {"seq": M, "uris": [changed resource URIs]}
 
 A client that disconnects mid-call changes nothing here: the call runs to its end on its own
 thread (Revit's step commits or rolls back as one undo entry) and only the answer is lost.
+
+Why a streamed answer: a call is one HTTP request, and an MCP client waiting on a long export
+must hear of each sheet as it is done (MCP progress notifications), not only ``paracore mcp``'s
+keep-alive sentence. The lines go out on the request's own connection (the checks above already
+passed), so nothing else needs a route or a credential; a cancel names its call by the random
+``call_id`` its forwarder gave it, behind the same token.
 """
 from __future__ import annotations
 
@@ -50,7 +61,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from paracore.mcp.backend import RESOURCE_URIS, CallResult, ClientInfo
+from paracore.llm.base import CancelToken
+from paracore.mcp.backend import RESOURCE_URIS, STREAM_TYPE, CallResult, ClientInfo
 
 log = logging.getLogger("paracore.app.revit.mcp_listener")
 
@@ -100,6 +112,44 @@ class ChangeFeed:
             return self._seq, list(dict.fromkeys(uri for seq, uri in self._recent if seq > since))
 
 
+class RunningCalls:
+    """The cancel tokens of the calls running now, by the ``call_id`` their forwarder gave them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokens: dict[str, CancelToken] = {}
+
+    @contextlib.contextmanager
+    def running(self, call_id: str | None):
+        token = CancelToken()
+        if call_id:
+            with self._lock:
+                self._tokens[call_id] = token
+        try:
+            yield token
+        finally:
+            if call_id:
+                with self._lock:
+                    self._tokens.pop(call_id, None)
+
+    def cancel(self, call_id: str) -> bool:
+        """Cancel the call ``call_id``; False when no such call runs (done already, or never)."""
+        with self._lock:
+            token = self._tokens.get(call_id)
+        if token is None:
+            return False
+        token.cancel()
+        return True
+
+
+class Streamed:
+    """An answer written as the call goes, one JSON object a line: ``run(progress)`` does the
+    call, telling ``progress`` each sentence, and returns the result's dict."""
+
+    def __init__(self, run: Callable[[Callable[[str], None]], dict]) -> None:
+        self.run = run
+
+
 class HttpError(Exception):
     def __init__(self, status: int, message: str):
         super().__init__(message)
@@ -118,6 +168,7 @@ class McpListener:
         self.token = token or secrets.token_urlsafe(32)
         self.max_body = max_body
         self.changes = ChangeFeed()
+        self.calls = RunningCalls()
         self.port: int | None = None
         self.hosts: list[str] = []
         self._busy = busy or contextlib.nullcontext
@@ -186,13 +237,14 @@ class McpListener:
             return HttpError(401, "Missing or wrong token. paracore mcp reads it from this Revit's instance file.")
         return None
 
-    def route(self, method: str, path: str, body: dict | None) -> dict:
+    def route(self, method: str, path: str, body: dict | None) -> dict | Streamed:
         """The answer to an authorized request (raises HttpError)."""
         url = urlsplit(path)
         query = {name: values[-1] for name, values in parse_qs(url.query).items()}
         routes = {("GET", "/instance"): lambda: self.service.instance(),
                   ("GET", "/tools"): lambda: {"tools": [t.to_dict() for t in self.service.tools()]},
                   ("POST", "/call"): lambda: self._call(body or {}),
+                  ("POST", "/cancel"): lambda: self._cancel(body or {}),
                   ("GET", "/resource"): lambda: self._resource(query),
                   ("GET", "/changes"): lambda: self._changes(query)}
         handler = routes.get((method, url.path))
@@ -201,7 +253,7 @@ class McpListener:
             raise HttpError(405 if known else 404, f"No {method} {url.path} here.")
         return handler()
 
-    def _call(self, body: dict) -> dict:
+    def _call(self, body: dict) -> dict | Streamed:
         name = body.get("name")
         if not isinstance(name, str) or not name:
             raise HttpError(400, "The call needs a tool name: {\"name\": ..., \"arguments\": {...}}.")
@@ -211,9 +263,20 @@ class McpListener:
         document = body.get("document") if isinstance(body.get("document"), str) else None
         wait = body.get("approval_timeout")
         wait = float(wait) if isinstance(wait, (int, float)) and wait > 0 else None
-        result: CallResult = self.service.call(name, body.get("arguments", {}), who, document=document,
-                                               approval_timeout=wait)
-        return result.to_dict()
+        call_id = body.get("call_id") if isinstance(body.get("call_id"), str) else None
+
+        def run(progress: Callable[[str], None] | None = None) -> dict:
+            with self.calls.running(call_id) as cancel:
+                result: CallResult = self.service.call(name, body.get("arguments", {}), who, document=document,
+                                                       approval_timeout=wait, progress=progress, cancel=cancel)
+            return result.to_dict()
+        return Streamed(run) if body.get("stream") is True else run()
+
+    def _cancel(self, body: dict) -> dict:
+        call_id = body.get("call_id")
+        if not isinstance(call_id, str) or not call_id:
+            raise HttpError(400, "A cancel needs the call's id: {\"call_id\": ...}.")
+        return {"cancelled": self.calls.cancel(call_id)}
 
     def _resource(self, query: dict) -> dict:
         uri = query.get("uri", "")
@@ -281,12 +344,15 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             with busy():
                 status, payload = self._answer(listener, method)
+                if isinstance(payload, Streamed):
+                    self._stream(payload)
+                    return
             self._send(status, payload)
         finally:
             listener._slots.release()
             log.debug("%s %s answered in %.0f ms", method, self.path, (time.perf_counter() - started) * 1000)
 
-    def _answer(self, listener: McpListener, method: str) -> tuple[int, dict]:
+    def _answer(self, listener: McpListener, method: str) -> tuple[int, dict | Streamed]:
         try:
             refused = listener.refusal(self.headers)
             if refused is not None:
@@ -325,6 +391,38 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except OSError as error:  # the client went away: the call itself is complete
             log.info("The MCP client left before its answer to %s (%s)", self.path, error)
+
+    def _stream(self, streamed: Streamed) -> None:
+        """The call's sentences as they come, then its result; the body ends with the connection
+        (HTTP/1.0: no length known in advance). A client gone mid-call hears nothing more; the call
+        runs to its end."""
+        self.close_connection = True
+        gone = False
+
+        def line(payload: dict) -> None:
+            nonlocal gone
+            if gone:
+                return
+            try:
+                self.wfile.write(json.dumps(payload, ensure_ascii=False).encode("utf-8") + b"\n")
+                self.wfile.flush()
+            except OSError as error:
+                gone = True
+                log.info("The MCP client left during its call %s (%s); the call runs to its end", self.path, error)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", STREAM_TYPE)
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+        except OSError:
+            gone = True
+        try:
+            result = streamed.run(lambda sentence: line({"progress": str(sentence)}))
+        except Exception as error:  # noqa: BLE001 - a bug is said on the stream, never kills the listener
+            log.exception("The MCP listener failed on a streamed %s", self.path)
+            line({"error": f"Paracore failed inside Revit: {type(error).__name__}: {error}"})
+            return
+        line({"result": result})
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - http.server's signature
         log.debug("%s " + format, self.address_string(), *args)  # never stderr: pyRevit's output window

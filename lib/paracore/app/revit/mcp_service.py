@@ -23,13 +23,15 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from paracore.agent import ApprovalPolicy
 from paracore.agent.build import build_agent
 from paracore.core import events as ev
 from paracore.core.settings import load_settings
 from paracore.hosts.revit import host_state, session_events
 from paracore.hosts.revit.runtime import RevitRuntime
-from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, ToolInfo
-from paracore.mcp.calls import run_call
+from paracore.llm.base import CancelToken
+from paracore.mcp.backend import MODEL_URI, WORKING_SET_URI, CallResult, ClientInfo, Progress, ToolInfo
+from paracore.mcp.calls import run_call, when_cancelled
 from paracore.mcp.catalogue import tool_infos
 from paracore.revit.documents import document_key
 from paracore.tools.framework.catalogue import load_tools
@@ -74,6 +76,7 @@ class McpService:
         self.instance_id = ""
         self._recorders: dict[str, Any] = {}
         self._recorders_lock = threading.Lock()
+        self._always = AlwaysAllowed()
 
     # -- the catalogue --------------------------------------------------------------------------
 
@@ -84,18 +87,22 @@ class McpService:
     # -- one call -------------------------------------------------------------------------------
 
     def call(self, name: str, arguments: Any, client: ClientInfo, *, document: str | None = None,
-             approval_timeout: float | None = None) -> CallResult:
+             approval_timeout: float | None = None, progress: Progress | None = None,
+             cancel: CancelToken | None = None) -> CallResult:
         """Run one tool call for ``client``; every failure is an error result. ``approval_timeout``:
-        the client's own limit, when shorter than this Revit's."""
+        the client's own limit, when shorter than this Revit's. ``progress`` hears each piece of a
+        long call (an export's sheets, streamed to ``paracore mcp``); ``cancel`` stops it between
+        pieces (the client's ``notifications/cancelled``, forwarded as ``POST /cancel``)."""
         try:
             session = self._session(document)
         except CallRefused as refused:
             return CallResult(str(refused), is_error=True)
         pane = _PaneCall()
         wait = min(self.approval_timeout, approval_timeout or self.approval_timeout)
-        agent = self._agent(session, self._approver(client, pane, wait))
+        agent = self._agent(session, self._approver(client, pane, wait, cancel))
+        agent.policy = ClientPolicy(agent.policy, self._always.of(client))
         result = run_call(agent, name, arguments, client, recorder=_Both(self._recorder(client), pane),
-                          on_model_change=lambda: self.on_change(MODEL_URI))
+                          on_model_change=lambda: self.on_change(MODEL_URI), progress=progress, cancel=cancel)
         if pane.refusal:  # the approval never came: say why in the client's words, not "the user denied"
             result = CallResult(pane.refusal, is_error=True)
         return result
@@ -105,14 +112,28 @@ class McpService:
         runtime = RevitRuntime(self.uiapp, self.bridge, session, timeout=self.revit_timeout)
         return build_agent(settings, runtime, session, approver, model=NoModel())
 
-    def _approver(self, client: ClientInfo, pane: _PaneCall, wait: float):
+    def _approver(self, client: ClientInfo, pane: _PaneCall, wait: float, cancel: CancelToken | None = None):
+        withdrawn = f"Not run: {client.name} cancelled the call while it waited for this approval. Nothing was changed."
+
         def approve(request):
+            if cancel is not None and cancel.cancelled:
+                pane.refusal = withdrawn
+                return "deny"
             state = pane.state = self.pane()
             if state is None:
                 pane.refusal = (f"Not run: open the Paracore pane in Revit to approve changes from {client.name}, "
                                 "then call again. Nothing was changed.")
                 return "deny"
-            answer = state.ask_outside(request, client.name, wait)
+            # A client that cancels (notifications/cancelled, forwarded as POST /cancel) takes its question
+            # back: a click after that would have run a write nobody waits for.
+            with when_cancelled(cancel, lambda: state.withdraw_outside(request.call_id, withdrawn)):
+                answer = state.ask_outside(request, client.name, wait)
+            if answer is None and cancel is not None and cancel.cancelled:
+                pane.refusal = withdrawn
+                return "deny"
+            if _decision(answer) == "always":   # this client's, not the conversation's (ClientPolicy)
+                self._always.add(client, request.name)
+                answer = ("approve", answer[1]) if isinstance(answer, tuple) else "approve"
             if answer is None:
                 pane.refusal = (f"Not run: nobody approved {request.name} in Revit within "
                                 f"{wait:g} s. Nothing was changed; ask the user to watch the "
@@ -201,6 +222,42 @@ class McpService:
     def limits(self) -> dict[str, float]:
         """How long a call may wait (the client's HTTP timeout is built from these)."""
         return {"approval_s": self.approval_timeout, "revit_s": self.revit_timeout}
+
+
+class AlwaysAllowed:
+    """The tools the person at Revit chose "Always allow this tool for this session" for, on an MCP
+    client's card: by client (its name), for the life of this Revit's listener."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tools: dict[str, set[str]] = {}
+
+    def of(self, client: ClientInfo) -> frozenset[str]:
+        with self._lock:
+            return frozenset(self._tools.get(client.name, ()))
+
+    def add(self, client: ClientInfo, tool_name: str) -> None:
+        with self._lock:
+            self._tools.setdefault(client.name, set()).add(tool_name)
+
+
+class ClientPolicy:
+    """One MCP client's approval policy: the settings' mode, with the tools always allowed on that
+    client's cards. Not the conversation's (``Session.always_allowed_tools``), which the chat and
+    every client share: an "Always allow" given to one client had let another client's call of the
+    tool run with nobody asked, and the chat's let every client's."""
+
+    def __init__(self, policy: ApprovalPolicy, always_allowed: frozenset[str]) -> None:
+        self.policy = policy
+        self.mode = policy.mode
+        self.always_allowed = always_allowed
+
+    def needs_approval(self, call, session) -> bool:
+        return self.policy.asks(call, set(self.always_allowed))
+
+
+def _decision(answer) -> str | None:
+    return answer[0] if isinstance(answer, tuple) else answer
 
 
 def pane_in_revit(bridge):

@@ -213,6 +213,8 @@ def test_doors_and_structural_framing_are_sent_to_their_own_tools(run1):
     assert door.is_error and "place it with place_doors_on_wall" in door.content
     beam = run1("place_family_instances", {"family_type": "M_W-Wide Flange", "points": [[0, 0]], "level": "Level 1"})
     assert beam.is_error and "structure tools" in beam.content
+    footing = run1("place_family_instances", {"family_type": "Wall Foundation", "points": [[0, 0]], "level": "Level 1"})
+    assert footing.is_error and "is a structural footing type" in footing.content
 
 
 def test_the_approval_says_what_and_where(describe):

@@ -198,14 +198,13 @@ def model_size(doc) -> int:
 
 
 def test_a_door_whose_host_revit_ignores_is_an_error_and_nothing_is_placed(run, run1, read, session, monkeypatch):
-    from Autodesk.Revit.DB import _family_placement
+    from Autodesk.Revit.DB import _family_placement as placement
     [wall_outcome] = run([("create_wall", {"level": "Level 1", "start": [0, 0], "end": ["9 m", 0]})])
     wall = created_id(wall_outcome)
     before = read(model_size)
     # A point-based family placed with a host that Revit ignores: the instance stands free.
-    monkeypatch.setattr(_family_placement, "_in_wall",
-                        lambda document, symbol, location, wall, level, structural:
-                        _family_placement._free(document, symbol, location, level, None, structural))
+    monkeypatch.setattr(placement, "_in_wall", lambda document, symbol, location, host, level, structural:
+                        placement._free(document, symbol, location, level, None, structural))
     outcome = run1("place_doors_on_wall", {"wall_id": wall, "count": 2})
     assert outcome.is_error
     assert outcome.content.startswith(f"Placing 2 doors in wall {wall}: Revit did not do what was asked. Read back "

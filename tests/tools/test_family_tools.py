@@ -213,6 +213,8 @@ def test_doors_and_structural_framing_are_sent_to_their_own_tools(run1):
     assert door.is_error and "place it with place_doors_on_wall" in door.content
     beam = run1("place_family_instances", {"family_type": "M_W-Wide Flange", "points": [[0, 0]], "level": "Level 1"})
     assert beam.is_error and "structure tools" in beam.content
+    footing = run1("place_family_instances", {"family_type": "Wall Foundation", "points": [[0, 0]], "level": "Level 1"})
+    assert footing.is_error and "is a structural footing type" in footing.content
 
 
 def test_the_approval_says_what_and_where(describe):
@@ -315,3 +317,32 @@ def test_the_families_replay_places_each_kind_and_reads_back_hosts_and_points(tm
     assert refused == ("Not run: tried on the model and rolled back before asking the user, it would fail: No ceiling "
                        "of Level 2 is at point 1 (100 m, 100 m): a ceiling-hosted family needs its point on a ceiling. "
                        "Give points on one, or host_id. Nothing was placed. Nothing was changed.")
+
+
+def test_one_instance_goes_at_the_point_of_each_room_of_the_working_set(run1, read):
+    rooms = read(lambda d: [(r.Id.Value, (r.Location.Point.X, r.Location.Point.Y), d.GetElement(r.LevelId).Name)
+                            for r in DB.FilteredElementCollector(d).OfCategory(DB.BuiltInCategory.OST_Rooms)
+                            if d.GetElement(r.LevelId).Name == "Level 2"])
+    assert len(rooms) >= 3
+    run1("set_working_set", {"element_ids": [r for r, _, _ in rooms]})
+    outcome = run1("place_family_instances", {"family_type": "M_Table-Coffee: 0610 x 0610 x 0610mm",
+                                              "at_working_set": True})
+    ids = placed_ids(outcome)
+    facts = read(lambda d: [instance_facts(d, i) for i in ids])
+    assert [(f["level"], f["host"]) for f in facts] == [("Level 2", None)] * len(rooms)
+    assert all(close(f["point"][:2], xy) for f, (_, xy, _) in zip(facts, rooms))
+    assert outcome.content.startswith(f"Placed {len(rooms)} instance(s) of 'M_Table-Coffee: 0610 x 0610 x 0610mm' "
+                                      "(Furniture, level-based): ")
+
+
+def test_a_face_based_family_goes_on_a_floors_top_face(run1, read):
+    floor, centre, top = read(lambda d: next(
+        (f.Id.Value, ((b.Min.X + b.Max.X) / 2, (b.Min.Y + b.Max.Y) / 2), b.Max.Z)
+        for f in DB.FilteredElementCollector(d).OfClass(DB.Floor) if d.GetElement(f.LevelId).Name == "Level 2"
+        for b in [f.get_BoundingBox(None)]))
+    outcome = run1("place_family_instances", {"family_type": FLAT_LIGHT, "host_id": floor,
+                                              "points": [[centre[0] * 0.3048, centre[1] * 0.3048]]})
+    [light] = placed_ids(outcome)
+    facts = read(lambda d: instance_facts(d, light))
+    assert facts["host"] == floor and close(facts["point"], (*centre, top), 1e-5)
+    assert f"in floor {floor} on Level 2" in outcome.content

@@ -25,6 +25,9 @@ PLACEABLE = {"OneLevelBased": LEVEL_BASED, "TwoLevelsBased": LEVEL_BASED, "OneLe
              "WorkPlaneBased": FACE_BASED, "CurveBased": LINE_BASED}
 STRUCTURAL = {"CurveDrivenStructural"}
 OPENINGS = {"OST_Doors": "place_doors_on_wall", "OST_Windows": "place_windows_on_wall"}
+# Placed with a StructuralType (Column, Footing, Beam) and their levels by the structure tools.
+STRUCTURAL_CATEGORIES = {"OST_StructuralColumns": "column", "OST_StructuralFoundation": "footing",
+                         "OST_StructuralFraming": "beam"}
 
 
 @dataclass(frozen=True)
@@ -103,8 +106,10 @@ def placeable_kind(symbol) -> FamilyKind:
     if tool:
         return _refuse(f"'{label}' is a {category_of(symbol).lower().rstrip('s')} type: place it with {tool}, "
                        "which also sets its sill and spacing.")
-    if kind.placement in STRUCTURAL:
-        return _refuse(f"'{label}' is structural framing ({kind.placement}): place beams with the structure tools.")
+    structural = STRUCTURAL_CATEGORIES.get(category_key(symbol) or "")
+    if structural or kind.placement in STRUCTURAL:
+        return _refuse(f"'{label}' is a structural {structural or 'framing'} type ({kind.placement}): place it with "
+                       "the structure tools, which set its structural type and levels.")
     if kind.kind is None:
         return _refuse(f"'{label}' is {kind.placement}: NewFamilyInstance does not place it in the model "
                        "(view-based families go in a view; system families are created by their own tools).")

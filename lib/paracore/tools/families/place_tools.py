@@ -195,7 +195,8 @@ def _compare(ctx, read_back: ReadBack, symbol, ids: list[int], placements: list[
             read_back.same(subject, "existence", "in the model", "not in the model")
             continue
         read_back.same(subject, "type", type_label(symbol), type_label(instance.Symbol))
-        read_back.same(subject, "level", placement.level.Name, _level_name(ctx, instance))
+        if placement.level_given:
+            read_back.same(subject, "level", placement.level.Name, _level_name(ctx, instance))
         read_back.same(subject, "host", _host_name(ctx, placement.host), _host_name(ctx, _real_host(instance)))
         if placement.face is not None:
             read_back.same(subject, "host face", "a face of its host", "none" if instance.HostFace is None else
@@ -247,7 +248,7 @@ def _report(ctx, symbol, plan: Plan, ids: list[int], placements: list[Placement]
 
 def _instance_row(ctx, value: int, instance, placement: Placement) -> str:
     from Autodesk.Revit import DB
-    level = ctx.doc.GetElement(instance.LevelId)
+    level = ctx.doc.GetElement(instance.LevelId) or placement.level   # a face-based one may have no level
     location = instance.Location
     host = _real_host(instance)
     where = f" in {_host_name(ctx, host)}" if host is not None else ""

@@ -41,6 +41,8 @@ class Placement:
     rotation: float = 0.0
     z_known: bool = True          # the point's height is what Revit should read back (not on a roof)
     turns: bool = False           # its rotation is read back (level-based, and on a ceiling, floor or roof)
+    level_given: bool = True      # NewFamilyInstance is given the level (not on a ceiling, floor, roof or face,
+                                  # whose instances take a level Revit chooses: reported, not compared)
 
 
 @dataclass
@@ -166,8 +168,8 @@ def _host_at(ctx, kind: FamilyKind, xy, level, source: str):
 def _wall_at(ctx, xy, level):
     from Autodesk.Revit import DB
     best, nearest = None, None
-    for wall in DB.FilteredElementCollector(ctx.doc).OfClass(DB.Wall):
-        if ctx.id_value(wall.LevelId) != ctx.id_value(level.Id) or not isinstance(wall.Location, DB.LocationCurve):
+    for wall in DB.FilteredElementCollector(ctx.doc).OfClass(DB.Wall).WherePasses(DB.ElementLevelFilter(level.Id)):
+        if not isinstance(wall.Location, DB.LocationCurve):
             continue
         distance = _distance_to_line(wall, xy)
         if distance is not None and distance <= wall.Width / 2 + WALL_REACH and (nearest is None or distance < nearest):
@@ -193,9 +195,10 @@ def _slab_at(ctx, host_kind: int, xy, level):
     from Autodesk.Revit import DB
     category = getattr(DB.BuiltInCategory, HOST_CATEGORIES[host_kind])
     best, smallest = None, None
-    for slab in DB.FilteredElementCollector(ctx.doc).OfCategory(category).WhereElementIsNotElementType():
+    slabs = DB.FilteredElementCollector(ctx.doc).OfCategory(category).WhereElementIsNotElementType()
+    for slab in slabs.WherePasses(DB.ElementLevelFilter(level.Id)):
         box = slab.get_BoundingBox(None)
-        if box is None or ctx.id_value(slab.LevelId) != ctx.id_value(level.Id):
+        if box is None:
             continue
         if box.Min.X <= xy[0] <= box.Max.X and box.Min.Y <= xy[1] <= box.Max.Y:
             area = (box.Max.X - box.Min.X) * (box.Max.Y - box.Min.Y)
@@ -223,7 +226,7 @@ def _on_wall(ctx, args, kind, source, xy, wall, level) -> Placement:
     side = "exterior" if (flat.X - on_line.X) * normal.X + (flat.Y - on_line.Y) * normal.Y >= 0 else "interior"
     sign = 1 if side == "exterior" else -1
     point = DB.XYZ(on_line.X + sign * normal.X * wall.Width / 2, on_line.Y + sign * normal.Y * wall.Width / 2, z)
-    return Placement(source, level, point, host=wall, face=side)
+    return Placement(source, level, point, host=wall, face=side, level_given=False)
 
 
 def _on_slab(ctx, kind, source, xy, host, level, rotation) -> Placement:
@@ -239,7 +242,7 @@ def _on_slab(ctx, kind, source, xy, host, level, rotation) -> Placement:
     face = "bottom" if ceiling else "top"
     return Placement(source, level, DB.XYZ(xy[0], xy[1], z), host=host,
                      face=face if kind.kind == FACE_BASED else None, rotation=rotation, z_known=not roof,
-                     turns=kind.kind == HOSTED)
+                     turns=kind.kind == HOSTED, level_given=False)
 
 
 # -- along lines --------------------------------------------------------------------------------------------------

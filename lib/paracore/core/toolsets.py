@@ -63,39 +63,35 @@ class Toolset:
 
 
 TOOLSETS: tuple[Toolset, ...] = (
-    Toolset("modelling", "create walls (straight, curved), floors, levels; place doors, windows; move, copy, rotate, "
-            "delete elements; change their type",
+    Toolset("modelling", "create walls (straight, curved), floors, levels; place doors, windows; "
+            "move, copy, rotate, delete, change type",
             frozenset({"create_wall", "create_curved_wall", "create_floor", "create_level", "place_doors_on_wall",
                        "place_windows_on_wall", "move_elements", "copy_elements", "rotate_elements",
                        "delete_elements", "change_type"})),
-    Toolset("structure", "structural columns at points, beams between points or columns, footings under columns, "
-            "wall foundations under walls; list the structural types",
+    Toolset("structure", "structural columns, beams, footings and wall foundations, at points, columns or grids",
             frozenset({"list_structural_types", "place_structural_columns", "place_beams", "place_footings",
                        "place_wall_foundations"})),
-    Toolset("grids", "grids and levels: create grids (a rectangular array in one call, lines, arcs), rename them, "
-            "set their extents and bubbles; rename and move levels (create_level is in modelling)",
+    Toolset("grids", "grids (arrays, lines, arcs): create, rename, extents, bubbles; rename and move levels",
             frozenset({"create_grids", "rename_grids", "set_grid_extents", "set_grid_bubbles", "rename_levels",
                        "move_levels"})),
-    Toolset("views", "open views, 3D views, duplicate views, view templates; isolate and colour elements; "
-            "see a picture of a view",
+    Toolset("views", "open, duplicate and 3D views, view templates; isolate and colour elements; a picture of a view",
             frozenset({"activate_view", "capture_view", "create_3d_view", "isolate_in_view", "reset_view_isolation",
                        "color_elements", "duplicate_view", "list_view_templates", "apply_view_template",
                        "create_view_template"})),
-    Toolset("filters", "view filters: create rule-based filters (categories and conditions), apply them to "
-            "views or templates with colours, line weights, halftone or hidden; list and remove them",
+    Toolset("filters", "view filters: create from conditions, apply to views or templates (colour, line weight, "
+            "halftone, hidden), list, remove",
             frozenset({"create_view_filter", "apply_view_filter", "list_view_filters", "remove_view_filter"})),
-    Toolset("documentation", "sheets: list, create, place views on them; rename views and sheets, renumber "
-            "sheets and viewports; rooms: place, read, number (doors by room); tags, text notes, wall dimensions",
+    Toolset("documentation", "sheets (list, create, place views); rename and renumber views, sheets, "
+            "viewports; rooms, doors by room; tags, text notes, dimensions",
             frozenset({"create_sheet", "place_views_on_sheet", "list_sheets", "rename_views", "renumber_sheets",
                        "renumber_viewports", "place_rooms", "get_room_info", "renumber_elements", "tag_elements",
                        "add_text_note", "dimension_walls"})),
-    Toolset("schedules", "create, read, add fields to, sort, filter, export and compare schedules; edit parameters "
-            "in Excel (export, then import the edits)",
+    Toolset("schedules", "schedules: create, read, add fields, sort, filter, export, compare; "
+            "parameters in Excel (export, import edits)",
             frozenset({"create_schedule", "read_schedule", "add_schedule_field", "sort_schedule", "filter_schedule",
                        "export_schedule", "compare_schedules", "export_parameters", "import_parameters"})),
-    Toolset("qa", "check the model before issue: Revit's warnings, empty required parameters, duplicate "
-            "Marks, naming, unplaced rooms and views, links and coordinates; purge unused families, types and "
-            "materials",
+    Toolset("qa", "check before issue: warnings, required parameters, duplicate Marks, naming, "
+            "unplaced rooms and views, links, coordinates; purge unused",
             frozenset({"get_warnings", "check_model", "purge_unused"})),
     Toolset("scripts", "find, inspect and run library scripts; run generated Python code",
             frozenset({"find_scripts", "inspect_script", "set_script_parameters", "run_script", "run_python"})),
@@ -103,12 +99,10 @@ TOOLSETS: tuple[Toolset, ...] = (
             frozenset({"list_worksets", "move_to_workset"})),
     Toolset("exports", "export sheets and views to files (PDF, DWG, DXF); the model to IFC or NWC",
             frozenset({"export_pdf", "export_cad", "export_model"})),
-    Toolset("materials", "a wall, floor, roof or ceiling type's layers (function, material, thickness, core); "
-            "material takeoffs (area, volume)",
+    Toolset("materials", "type layers (function, material, thickness, core); material takeoffs",
             frozenset({"get_type_layers", "material_takeoff"})),
-    Toolset("families", "place furniture, casework, fixtures, lighting, equipment and other loadable families: on "
-            "a level, in a wall, ceiling, floor or roof, on a face, along a line, or at rooms and ceilings; list "
-            "the family types; load a family from an .rfa file",
+    Toolset("families", "place loadable families (furniture, fixtures, lighting…) on a level, in a host, on a "
+            "face, along a line or at rooms and ceilings; list their types; load .rfa files",
             frozenset({"list_family_types", "place_family_instances", "load_family"})),
 )
 

@@ -281,3 +281,39 @@ def test_a_reference_is_compared_by_the_name_of_what_it_refers_to(revit):
     error = revit.error("create_view_filter", {"name": "Upstairs", "categories": ["Walls"], "conditions": [
         {"parameter": "Base Constraint", "op": "=", "value": "Level 9"}]})
     assert "Values it shows: " in error and "'Level 1'" in error
+
+
+def test_a_whole_number_condition_reads_back_as_the_integer_bound_that_says_the_same(revit):
+    """A firm's trial: "Actual Number of Risers > 15.5" became "> 16" and passed none of the 2 stairs
+    with 16 risers. The rule Revit holds is read back ("> 15"), and its elements from Revit."""
+    cases = {"Over 15.5": (">", 15.5, "> 15", 2), "At least 15.5": (">=", 15.5, ">= 16", 2),
+             "Under 16.5": ("<", 16.5, "< 17", 2), "At most 15.5": ("<=", 15.5, "<= 15", 0),
+             "Over 16": (">", 16, "> 16", 0)}
+    for name, (op, value, shown, passes) in cases.items():
+        text = revit.text("create_view_filter", {"name": name, "categories": ["Stairs"], "conditions": [
+            {"parameter": "Actual Number of Risers", "op": op, "value": value}]})
+        assert f"Stairs where Actual Number of Risers {shown}" in text, text
+
+    def read():
+        found = {}
+        for flt in DB.FilteredElementCollector(revit.doc).OfClass(DB.ParameterFilterElement):
+            element_filter = flt.GetElementFilter()
+            while not isinstance(element_filter, DB.ElementParameterFilter):
+                element_filter = element_filter.GetFilters()[0]     # "or has no value" beside it
+            [rule] = element_filter.GetRules()
+            passing = DB.FilteredElementCollector(revit.doc).OfCategory(DB.BuiltInCategory.OST_Stairs) \
+                .WhereElementIsNotElementType().WherePasses(flt.GetElementFilter()).GetElementCount()
+            found[flt.Name] = (type(rule).__name__, type(rule.GetEvaluator()).__name__, rule.RuleValue, passing)
+        return found
+    assert revit.call(read) == {
+        "Over 15.5": ("FilterIntegerRule", "FilterNumericGreater", 15, 2),
+        "At least 15.5": ("FilterIntegerRule", "FilterNumericGreaterOrEqual", 16, 2),
+        "Under 16.5": ("FilterIntegerRule", "FilterNumericLess", 17, 2),
+        "At most 15.5": ("FilterIntegerRule", "FilterNumericLessOrEqual", 15, 0),
+        "Over 16": ("FilterIntegerRule", "FilterNumericGreater", 16, 0)}
+    text = revit.error("create_view_filter", {"name": "Exactly 16.5", "categories": ["Stairs"], "conditions": [
+        {"parameter": "Actual Number of Risers", "op": "=", "value": 16.5}]})
+    assert text == ("'Actual Number of Risers' holds whole numbers, and none equals 16.5: no element matches it. "
+                    "For the nearest whole numbers, give 16 or 17. Nothing was created.")
+    assert "Exactly 16.5" not in revit.call(lambda: {f.Name for f in DB.FilteredElementCollector(revit.doc)
+                                                      .OfClass(DB.ParameterFilterElement)})

@@ -7,7 +7,9 @@ types: Revit gives ids, the elements give each id its name, storage type and the
 ElementParameterFilter per condition (a rule from ParameterFilterRuleFactory), combined with
 LogicalAndFilter or LogicalOrFilter:
 - numbers, lengths and yes/no as search_elements reads them (elements.element_query.value_condition,
-  condition_filters.parameter_filter: a Double compared within half the displayed rounding);
+  condition_filters.parameter_filter: a Double compared within half the displayed rounding; an
+  Integer exactly, by the whole-number bound that says the same, "> 15.5" as "> 15"; "= 15.5" on
+  an Integer is refused: no element could pass);
 - text: =, !=, contains, begins with, ignoring case (Revit's string rules do);
 - a number Revit shows as a name (Function = Exterior) by the integer the model's elements show
   that name for; a reference (Base Constraint = Level 1) by the ids of the elements of that name
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 
 from paracore.core.display import display_text
 from paracore.tools.elements.condition_filters import parameter_filter
-from paracore.tools.elements.element_query import value_condition
+from paracore.tools.elements.element_query import value_condition, whole_number_note
 from paracore.tools.framework.lookup import close_matches
 from paracore.tools.framework.results import ToolError
 from paracore.tools.framework.wording import listed
@@ -168,6 +170,11 @@ def condition_filter(ctx, parameter: FilterParameter, op: str, value):
             and _plain_number(value) is None and value.strip().casefold() not in _YES_NO:
         return _named_integer_filter(factory, pid, parameter, op, value)
     condition = value_condition(ctx, parameter.name, op, value)
+    number = _plain_number(value) if not isinstance(value, bool) else None
+    if storage == DB.StorageType.Integer and op in ("=", "!=") and number is not None \
+            and not number.is_integer() and not condition.is_yes_no(parameter.sample):
+        # A filter no element (or every element) passes is a mistake, not a filter: say so.
+        raise ToolError(f"{whole_number_note(parameter.name, op, number)} Nothing was created.")
     built = parameter_filter(ctx, condition, parameter.sample)
     if built is None:
         raise ToolError(f"'{parameter.name}' cannot be compared with {value!r} by a filter: give a number.")

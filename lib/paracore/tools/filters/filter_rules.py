@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paracore.core.display import display_text
+from paracore.core.units import UnitParseError
 from paracore.tools.elements.condition_filters import parameter_filter
 from paracore.tools.elements.element_query import value_condition, whole_number_note
 from paracore.tools.framework.lookup import close_matches
@@ -265,7 +266,6 @@ def _as_length(ctx, parameter: FilterParameter, value) -> UnplacedParameter:
     area or an angle. A value written with a length unit ("3000 mm") says it is a length; a bare
     number is refused rather than read in a unit guessed."""
     from Autodesk.Revit import DB
-    from paracore.core.units import UnitParseError
     if isinstance(value, str) and _plain_number(value) is None:
         try:
             ctx.length(value)

@@ -286,3 +286,62 @@ def test_a_reference_to_a_level_by_name(op, value):
     ctx = _duplex_ctx()
     query = build_query(ctx, category="Walls", conditions=[Condition(parameter="Base Constraint", op=op, value=value)])
     assert filter_ids(query) == python_ids(query)
+
+
+# --- whole numbers (a firm's trial: "Risers > 15.5" found none of the stairs with 16) ---------------------
+
+
+def _rules(element_filter) -> list:
+    """The rules of an ElementParameterFilter, or of the filters a logical filter combines."""
+    if isinstance(element_filter, DB.ElementParameterFilter):
+        return list(element_filter.GetRules())
+    return [rule for inner in element_filter.GetFilters() for rule in _rules(inner)]
+
+
+@pytest.mark.parametrize("op, number, evaluator, bound", [
+    (">", 0.5, DB.FilterNumericGreater, 0), (">=", 0.5, DB.FilterNumericGreaterOrEqual, 1),
+    ("<", 0.5, DB.FilterNumericLess, 1), ("<=", 0.5, DB.FilterNumericLessOrEqual, 0),
+    (">", 1, DB.FilterNumericGreater, 1), ("<=", 1.9, DB.FilterNumericLessOrEqual, 1),
+    (">=", -0.5, DB.FilterNumericGreaterOrEqual, 0), ("=", 1, DB.FilterNumericEquals, 1)])
+def test_a_whole_number_is_compared_exactly_and_revit_gets_the_same_integer_bound(op, number, evaluator, bound):
+    """Location Line (an Integer: 0 wall centerline, 2 finish face exterior...) against numbers that are
+    not whole: the walls found are those whose integer passes the exact comparison (not the number
+    rounded first: "> 0.5" used to be "> 1"), in Python and through Revit's rule, which carries the
+    integer bound that says the same (FilterIntegerRule, "> 0.5" as "> 0")."""
+    ctx = _duplex_ctx()
+    import operator
+    compare = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}[op]
+    walls = list(build_query(ctx, category="Walls").candidates())
+    expected = [ctx.id_value(w.Id) for w in walls if compare(w.LookupParameter("Location Line").AsInteger(), number)]
+    query = build_query(ctx, category="Walls", conditions=[Condition(parameter="Location Line", op=op, value=number)])
+    assert python_ids(query) == expected
+    assert filter_ids(query) == expected
+    plan = condition_filters.plan_category(query, DB.BuiltInCategory.OST_Walls)
+    assert not plan.residue and len(plan.filters) == 1
+    [rule] = [r for r in _rules(plan.filters[0]) if isinstance(r, DB.FilterIntegerRule)]
+    assert isinstance(rule.GetEvaluator(), evaluator) and rule.RuleValue == bound
+    if (op, number) == (">", 0.5):
+        assert 0 < len(expected) < len(walls)   # the walls not on their centerline: 16 > 15.5 as 1 > 0.5
+
+
+@pytest.mark.parametrize("op, found", [("=", 0), ("!=", 57)])
+def test_a_whole_number_equal_to_a_number_that_is_not_whole_matches_none(op, found):
+    ctx = _duplex_ctx()
+    query = build_query(ctx, category="Walls", conditions=[Condition(parameter="Location Line", op=op, value=0.5)])
+    assert len(python_ids(query)) == found and len(filter_ids(query)) == found
+    assert query.not_compared() == [
+        "'Location Line' holds whole numbers, and none equals 0.5: "
+        + ("no element matches it" if op == "=" else "every element that has it matches")
+        + ". For the nearest whole numbers, give 0 or 1."]
+    if op == "=":
+        assert condition_filters.plan_category(query, DB.BuiltInCategory.OST_Walls).empty
+
+
+def test_doubles_keep_their_displayed_tolerance():
+    """A length is still equal within half the displayed rounding (the rule's epsilon)."""
+    ctx = _duplex_ctx()
+    query = build_query(ctx, category="Walls", conditions=[Condition(parameter="Length", op=">", value="5 m")])
+    plan = condition_filters.plan_category(query, DB.BuiltInCategory.OST_Walls)
+    [rule] = _rules(plan.filters[0])
+    assert isinstance(rule, DB.FilterDoubleRule) and rule.Epsilon > 0
+    assert abs(rule.RuleValue - 5 / 0.3048) < 1e-9

@@ -123,18 +123,39 @@ def test_a_filter_name_differing_from_anothers_only_in_case_is_refused_naming_it
     assert list(filters(revit)) == ["Exterior walls"]
 
 
-def test_in_a_project_with_no_walls_a_parameter_no_wall_shows_is_not_swapped_for_a_close_one(revit):
-    """An empty template: Revit lets a wall filter test Comments, but no wall shows its name here. The
-    refusal says so and that another parameter must not take its place (not "Did you mean 'Type
-    Comments'?", which an agent would take), and nothing is created."""
+def test_in_an_empty_project_filters_on_parameters_no_wall_has_are_made_from_revits_definitions(revit):
+    """A firm sets its filters up in a template with no walls: Comments and Unconnected Height are
+    named from Revit's definitions (LabelUtils.GetLabelFor, Document.GetTypeOfStorage), and the
+    rules Revit holds read back right: 3000 mm is 9.8425 ft, internal. A number without a unit is
+    refused (Revit's API gives no built-in parameter's kind), and nothing is created."""
     empty = revit.call(lambda: revit.host.new_document("Template"))
-    text = revit.error("create_view_filter", {"name": "Commented walls", "categories": ["Walls"],
-                                              "conditions": [{"parameter": "Comments", "op": "has value", "value": None}]})
-    assert text.startswith("Cannot make a filter on Walls test 'Comments' here: it is not among the parameters "
-                           "the model's elements of Walls show"), text
-    assert "do not put a different parameter in its place. If you meant another parameter: 'Type Comments'" in text
-    assert "Did you mean" not in text
-    assert revit.call(lambda: DB.FilteredElementCollector(empty).OfClass(DB.ParameterFilterElement).GetElementCount()) == 0
+    assert revit.call(lambda: DB.FilteredElementCollector(empty).OfCategory(DB.BuiltInCategory.OST_Walls)
+                      .WhereElementIsNotElementType().GetElementCount()) == 0
+    demo = revit.text("create_view_filter", {"name": "Demo walls", "categories": ["Walls"], "conditions": [
+        {"parameter": "Comments", "op": "contains", "value": "demo"}]})
+    assert "Walls where Comments contains 'demo'" in demo, demo
+    tall = revit.text("create_view_filter", {"name": "Tall walls", "categories": ["Walls"], "conditions": [
+        {"parameter": "Unconnected Height", "op": ">", "value": "3000 mm"}]})
+    assert "Walls where Unconnected Height > 3000 mm" in tall, tall
+    bare = revit.error("create_view_filter", {"name": "Tall 2", "categories": ["Walls"], "conditions": [
+        {"parameter": "Unconnected Height", "op": ">", "value": 3000}]})
+    assert "give the value with its unit (e.g. '3000 mm' or '3 m')" in bare and bare.endswith("Nothing was created.")
+
+    def read():
+        found = {}
+        for flt in DB.FilteredElementCollector(empty).OfClass(DB.ParameterFilterElement):
+            [rule] = flt.GetElementFilter().GetRules()
+            value = rule.RuleString if isinstance(rule, DB.FilterStringRule) else rule.RuleValue
+            found[flt.Name] = ([c.Value for c in flt.GetCategories()], rule.GetRuleParameter().Value,
+                               type(rule.GetEvaluator()).__name__, value)
+        return found
+    found = revit.call(read)
+    walls, comments = int(DB.BuiltInCategory.OST_Walls), int(DB.BuiltInParameter.ALL_MODEL_INSTANCE_COMMENTS)
+    assert found["Demo walls"] == ([walls], comments, "FilterStringContains", "demo")
+    categories, parameter, evaluator, feet = found["Tall walls"]
+    assert (categories, parameter, evaluator) == ([walls], int(DB.BuiltInParameter.WALL_USER_HEIGHT_PARAM),
+                                                  "FilterNumericGreater")
+    assert abs(feet - 9.8425) < 1e-4 and set(found) == {"Demo walls", "Tall walls"}
 
 
 def test_create_refuses_names_revit_refuses_and_values_no_element_shows(revit):
@@ -281,3 +302,39 @@ def test_a_reference_is_compared_by_the_name_of_what_it_refers_to(revit):
     error = revit.error("create_view_filter", {"name": "Upstairs", "categories": ["Walls"], "conditions": [
         {"parameter": "Base Constraint", "op": "=", "value": "Level 9"}]})
     assert "Values it shows: " in error and "'Level 1'" in error
+
+
+def test_a_whole_number_condition_reads_back_as_the_integer_bound_that_says_the_same(revit):
+    """A firm's trial: "Actual Number of Risers > 15.5" became "> 16" and passed none of the 2 stairs
+    with 16 risers. The rule Revit holds is read back ("> 15"), and its elements from Revit."""
+    cases = {"Over 15.5": (">", 15.5, "> 15", 2), "At least 15.5": (">=", 15.5, ">= 16", 2),
+             "Under 16.5": ("<", 16.5, "< 17", 2), "At most 15.5": ("<=", 15.5, "<= 15", 0),
+             "Over 16": (">", 16, "> 16", 0)}
+    for name, (op, value, shown, passes) in cases.items():
+        text = revit.text("create_view_filter", {"name": name, "categories": ["Stairs"], "conditions": [
+            {"parameter": "Actual Number of Risers", "op": op, "value": value}]})
+        assert f"Stairs where Actual Number of Risers {shown}" in text, text
+
+    def read():
+        found = {}
+        for flt in DB.FilteredElementCollector(revit.doc).OfClass(DB.ParameterFilterElement):
+            element_filter = flt.GetElementFilter()
+            while not isinstance(element_filter, DB.ElementParameterFilter):
+                element_filter = element_filter.GetFilters()[0]     # "or has no value" beside it
+            [rule] = element_filter.GetRules()
+            passing = DB.FilteredElementCollector(revit.doc).OfCategory(DB.BuiltInCategory.OST_Stairs) \
+                .WhereElementIsNotElementType().WherePasses(flt.GetElementFilter()).GetElementCount()
+            found[flt.Name] = (type(rule).__name__, type(rule.GetEvaluator()).__name__, rule.RuleValue, passing)
+        return found
+    assert revit.call(read) == {
+        "Over 15.5": ("FilterIntegerRule", "FilterNumericGreater", 15, 2),
+        "At least 15.5": ("FilterIntegerRule", "FilterNumericGreaterOrEqual", 16, 2),
+        "Under 16.5": ("FilterIntegerRule", "FilterNumericLess", 17, 2),
+        "At most 15.5": ("FilterIntegerRule", "FilterNumericLessOrEqual", 15, 0),
+        "Over 16": ("FilterIntegerRule", "FilterNumericGreater", 16, 0)}
+    text = revit.error("create_view_filter", {"name": "Exactly 16.5", "categories": ["Stairs"], "conditions": [
+        {"parameter": "Actual Number of Risers", "op": "=", "value": 16.5}]})
+    assert text == ("'Actual Number of Risers' holds whole numbers, and none equals 16.5: no element matches it. "
+                    "For the nearest whole numbers, give 16 or 17. Nothing was created.")
+    assert "Exactly 16.5" not in revit.call(lambda: {f.Name for f in DB.FilteredElementCollector(revit.doc)
+                                                      .OfClass(DB.ParameterFilterElement)})

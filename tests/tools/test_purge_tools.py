@@ -278,6 +278,58 @@ def test_the_preview_does_not_call_what_the_purge_asks_for_something_revit_delet
     assert "Revit also deletes what depends on them: 1 material" in preview.text(), preview.text()
 
 
+def purge_through_the_agent(box) -> tuple[str, Counter, str]:
+    """purge_unused asked for by a (scripted) model and approved: the approval the user read, what
+    went (by class, re-read from the model) and the result."""
+    import re
+    from paracore.llm.scripted import ScriptedModel
+    shown: list[str] = []
+
+    def approver(request):
+        shown.append(request.description)
+        return "approve"
+    doc = box.doc
+    before = box.on_main_thread(lambda: snapshot(doc))
+    model = ScriptedModel([{"tool_calls": [{"id": "c1", "name": "purge_unused", "arguments": {}}]}, {"text": "Done."}])
+    events = list(box.agent(model, approver=approver).run_turn("purge the unused families and types"))
+    after = box.on_main_thread(lambda: snapshot(doc))
+    [result] = [e for e in events if e.kind == "tool_call_finished"]
+    assert not result.is_error, result.content
+    gone = Counter(before["ids"][i] for i in set(before["ids"]) - set(after["ids"]))
+    [approval] = shown
+    assert re.search(r"^Deletes ", approval, re.M), approval
+    return approval, gone, result.content
+
+
+def test_the_approval_counts_what_the_purge_deletes_families_included(box):
+    """A firm's trial: the approval said "Delete 16 unused elements" and, below, "Deletes 8": the
+    preview left out the families, which have no category. Both now count the 16 that go."""
+    import re
+    approval, gone, _result = purge_through_the_agent(box)
+    asked = int(re.search(r"^Delete (\d+) unused elements", approval).group(1))
+    previewed = int(re.search(r"^Deletes (\d+): ", approval, re.M).group(1))
+    assert asked == previewed == sum(gone.values()) == 16, approval
+    assert gone == {"Family": 8, "FamilySymbol": 7, "Material": 1}
+    assert f"{gone['Family']} families (" in approval and re.search(r"^Deletes 16: 8 families, ", approval, re.M)
+    assert "Revit also deletes" not in approval     # the families were asked for, not taken along
+
+
+def test_the_approval_of_a_cascade_counts_the_second_pass_as_taken_along(box):
+    """The brick wall type unused: its material goes in a second pass. The approval names the first
+    pass ("Delete 16"), and the preview counts all 17, the material as going along with them."""
+    import re
+    doc = box.doc
+    wall_type = box.on_main_thread(lambda: named(doc, DB.WallType, BRICK_WALL))
+    box.on_main_thread(lambda: delete_instances_of(doc, wall_type))
+    approval, gone, _result = purge_through_the_agent(box)
+    asked = int(re.search(r"^Delete (\d+) unused elements", approval).group(1))
+    previewed = int(re.search(r"^Deletes (\d+): ", approval, re.M).group(1))
+    along = int(re.search(r"^Revit also deletes what depends on them: (\d+) material", approval, re.M).group(1))
+    assert previewed == asked + along == sum(gone.values()), approval
+    [deletes] = [line for line in approval.splitlines() if line.startswith("Deletes ")]
+    assert along == 1 and gone["Family"] >= 8 and f" {gone['Family']} families" in deletes, approval
+
+
 def test_kinds_narrow_the_purge_and_a_family_goes_only_with_its_types(box):
     doc = box.doc
     before = box.on_main_thread(lambda: snapshot(doc))

@@ -378,6 +378,24 @@ def test_integer_conditions_by_number_or_by_the_text_revit_shows(revit):
     assert count_where(revit, [cond("Location Line", ">=", 1)]) == 50
 
 
+def test_whole_numbers_compare_exactly_with_a_number_that_is_not_whole(revit):
+    """A firm's trial: "Actual Number of Risers > 15.5" found none of the duplex's 2 stairs with 16
+    risers (the number was rounded to 16 first). Now 16 > 15.5, and = 16.5 matches none, saying why."""
+    stairs = revit.instances(DB.BuiltInCategory.OST_Stairs)
+    assert [s.LookupParameter("Actual Number of Risers").AsInteger() for s in stairs] == [16, 16]
+
+    def found(op, value) -> int:
+        return count_where(revit, [cond("Actual Number of Risers", op, value)], category="Stairs")
+    assert [found(">", 15.5), found(">=", 15.5), found("<", 16.5), found("<=", 16.5)] == [2, 2, 2, 2]
+    assert [found(">", 16), found("<", 16), found("<=", 15.5), found(">=", 16.5)] == [0, 0, 0, 0]
+    assert found("=", 16) == 2 and found("!=", 16.5) == 2
+    text = revit.text("search_elements", {"category": "Stairs",
+                                          "conditions": [cond("Actual Number of Risers", "=", 16.5)]})
+    assert text == ("No Stairs match (where Actual Number of Risers = 16.5). The model has 2 Stairs in all.\n"
+                    "'Actual Number of Risers' holds whole numbers, and none equals 16.5: no element matches it. "
+                    "For the nearest whole numbers, give 16 or 17.")
+
+
 def test_several_conditions_all_hold(revit):
     conditions = [cond("Base Constraint", "=", "Level 2"), cond("Unconnected Height", ">", "2.8 m")]
     level_2 = revit.level("Level 2").Id

@@ -79,6 +79,22 @@ def test_every_floor_plan_renamed_to_level_dash_plan_shows_before_and_after_and_
     assert list(names(revit, DB.ViewType.ThreeD).values()) == ["{3D}"]   # no other view changed
 
 
+def test_view_scale_in_a_template_is_the_scale_revit_shows(revit):
+    """A firm's trial: {View Scale} gave "100" where Revit's View Scale reads "1 : 100" (Autodesk's
+    label "View Scale" is VIEW_SCALE_PULLDOWN_METRIC's; VIEW_SCALE is "Scale Value 1:", the number)."""
+    def scales():
+        return {v.Id.Value: (v.LookupParameter("View Scale").AsValueString(),
+                             v.get_Parameter(DB.BuiltInParameter.VIEW_SCALE).AsInteger(), v.Scale)
+                for v in DB.FilteredElementCollector(revit.doc).OfClass(DB.ViewPlan)
+                if v.ViewType == DB.ViewType.FloorPlan and not v.IsTemplate}
+    before, shown = names(revit), revit.call(scales)
+    assert all(text == f"1 : {scale}" and value == scale for text, value, scale in shown.values()), shown
+    text = revit.text("rename_views", {"view_type": "Floor Plan", "template": "{Name} ({View Scale})"})
+    assert text.startswith("Renamed 4 views"), text
+    assert names(revit) == {view: f"{name} ({shown[view][0]})" for view, name in before.items()}
+    assert "Level 1 (1 : 100)" in names(revit).values()
+
+
 def test_a_pattern_that_makes_two_names_equal_is_refused_before_anything_runs_naming_both(revit):
     before = names(revit)
     message = revit.error("rename_views", {"view_type": "Floor Plan", "template": "{View Type}"})

@@ -118,10 +118,31 @@ def detail_number_unique_per_sheet(scratch):
     return f"new: {numbers}; a duplicate: {refusal or f'Set returned {set_result}'}"
 
 
+def view_scale_shows_as_one_to_n(scratch):
+    """What {View Scale} in a rename template reads: the "View Scale" parameter of a new plan at 1:N
+    (VIEW_SCALE_PULLDOWN_METRIC in a metric project) shows "1 : N"; VIEW_SCALE ("Scale Value 1:")
+    holds N. (In an imperial project the pulldown is VIEW_SCALE_PULLDOWN_IMPERIAL: the message says.)"""
+    doc = scratch.doc
+    with transaction(doc, "Paracore check: a view's scale"):
+        plan = _two_plans(doc)[0]
+        scale = plan.Scale
+        shown = plan.LookupParameter("View Scale")
+        metric = plan.get_Parameter(DB.BuiltInParameter.VIEW_SCALE_PULLDOWN_METRIC)
+        value = plan.get_Parameter(DB.BuiltInParameter.VIEW_SCALE)
+        texts = (shown.AsValueString() if shown is not None else None,
+                 metric.AsValueString() if metric is not None else None,
+                 value.AsInteger() if value is not None else None)
+    expect(value is not None and texts[2] == scale, f"VIEW_SCALE of a plan at 1:{scale}: {texts[2]}")
+    expect(texts[0] is not None and texts[0].replace(" ", "") == f"1:{scale}",
+           f"'View Scale' of a plan at 1:{scale} shows {texts[0]!r} (metric pulldown: {texts[1]!r})")
+    return f"View Scale {texts[0]!r}, VIEW_SCALE_PULLDOWN_METRIC {texts[1]!r}, VIEW_SCALE {texts[2]}"
+
+
 CHECKS = [
     ("a view name is unique among the views of its type", view_name_unique_per_view_type),
     ("a view name differing only in case is taken", view_name_differing_only_in_case),
     ("{}[]|;<>?`~ are refused in names and sheet numbers", prohibited_characters_refused),
     ("sheet numbers are unique, sheet names need not be", sheet_number_unique),
     ("a Detail Number is unique on its sheet; new ones count from 1", detail_number_unique_per_sheet),
+    ("a plan's View Scale shows 1 : 100", view_scale_shows_as_one_to_n),
 ]

@@ -127,6 +127,33 @@ def a_rule_on_a_parameter_some_categories_lack_is_refused(scratch):
     return f"{len(common)} parameters in common; a rule on Length refused"
 
 
+def filterable_parameters_are_named_and_typed_without_an_element(scratch):
+    """What create_view_filter reads in a template with no walls: each filterable parameter of walls
+    named by LabelUtils.GetLabelFor and its storage by Document.GetTypeOfStorage (built-in ones), a
+    ParameterElement's definition (shared and project ones); GetTypeOfStorage refuses a spec's id."""
+    doc = scratch.doc
+    ids = list(DB.ParameterFilterUtilities.GetFilterableParametersInCommon(doc, _categories(DB.BuiltInCategory.OST_Walls)))
+    named, other = {}, 0
+    for parameter_id in ids:
+        value = id_value(parameter_id)
+        if value < 0:
+            bip = DB.BuiltInParameter(value)
+            storage = doc.GetTypeOfStorage(DB.ParameterUtils.GetParameterTypeId(bip))
+            named[DB.LabelUtils.GetLabelFor(bip)] = str(storage).split(".")[-1]   # "String" (.NET), "StorageType.String"
+            continue
+        element = doc.GetElement(parameter_id)
+        if isinstance(element, DB.ParameterElement):
+            named[element.GetDefinition().Name] = "ParameterElement"
+        else:
+            other += 1   # Revit: none expected (the stand-in's IFC parameters are no elements)
+    expect(named.get("Comments") == "String", f"Comments on walls: {named.get('Comments')}")
+    expect(named.get("Unconnected Height") == "Double", f"Unconnected Height on walls: {named.get('Unconnected Height')}")
+    refused = site.refused(lambda: doc.GetTypeOfStorage(DB.SpecTypeId.Length), ArgumentException)
+    expect(refused == "ArgumentException", f"GetTypeOfStorage of a spec's id gave {refused or 'no error'}")
+    return (f"{len(ids)} filterable parameters of walls: {len(named)} named, {other} positive ids that are not "
+            "ParameterElements; Comments String, Unconnected Height Double")
+
+
 def a_view_keeps_its_filters_in_order_with_visibility_and_overrides(scratch):
     doc = scratch.doc
     solid = _solid(doc)
@@ -237,6 +264,8 @@ CHECKS = [
     ("a filter's name must be new and without { } [ ] | ; < > ? ` ~",
      create_refuses_names_in_use_and_prohibited_characters),
     ("a rule on a parameter some categories lack is refused", a_rule_on_a_parameter_some_categories_lack_is_refused),
+    ("filterable parameters are named and typed without an element",
+     filterable_parameters_are_named_and_typed_without_an_element),
     ("a view keeps its filters in order, with visibility and overrides",
      a_view_keeps_its_filters_in_order_with_visibility_and_overrides),
     ("a filter's colour shows below the element's own; hidden hides",

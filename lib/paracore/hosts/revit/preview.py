@@ -12,7 +12,8 @@ undo entry is left. The approval then shows:
 - the elements that would be created and deleted, by category; for deletes, what Revit deletes
   along with the elements asked for (hosted doors, tags, dimensions); asked for are the call's
   element ids and its ``targets`` (purge_unused's unused elements). Revit's own elements (a
-  floor's sketch, its plane and lines: ``user_elements``) are not counted;
+  floor's sketch, its plane and lines: ``user_elements``) are not counted, unless the call asked
+  for them (a family, which has no category, purged by purge_unused);
 - the Revit warnings the step would raise.
 
 A call whose preview fails (the tool raises, or Revit would roll the change back) is answered
@@ -287,10 +288,12 @@ def _finish(doc, measured) -> Preview:
     if isinstance(measured, Preview):
         return measured
     before = {i: _snapshot(doc, i) for i in measured.sample}
-    deleted = users_ids(doc, measured.deleted)   # read once the group is rolled back: they exist again
+    # Read once the group is rolled back: they exist again. What the call asked to delete counts
+    # whatever it is (a family has no category, yet purge_unused deletes it by name).
+    deleted = [i for i in measured.deleted if i in measured.asked or i in users_ids(doc, [i])]
     also = {i: _category(doc, i) for i in deleted if i not in measured.asked}
     return Preview(created=measured.created, modified=measured.modified,
-                   deleted=_categories(doc, deleted), also_deleted=also,
+                   deleted=dict(Counter(_category(doc, i) for i in deleted).most_common()), also_deleted=also,
                    changes=tuple(_value_changes(measured.sample, before, measured.after)),
                    sampled=len(measured.sample), warnings=measured.warnings, guarded=measured.guarded)
 
@@ -304,7 +307,13 @@ def _asked_ids(call: PreparedCall) -> set[int]:
 
 
 def _category(doc, value: int) -> str:
-    return category_name(doc.GetElement(element_id(value))) or "Other"
+    """The element's category; "Families" for a family (Revit gives a Family no category: its
+    FamilyCategory is its instances'), "Other" for anything else without one."""
+    element = doc.GetElement(element_id(value))
+    name = category_name(element)
+    if name is None and isinstance(element, DB.Family):
+        return "Families"
+    return name or "Other"
 
 
 def _categories(doc, ids: Sequence[int]) -> dict[str, int]:

@@ -104,6 +104,8 @@ def _condition_plan(ctx, condition, first, types):
         built = parameter_filter(ctx, condition, parameter)
         if built is None:
             return None
+        if built is NO_MATCH:
+            continue   # "= 16.5" on a whole number: none of its elements match
         parts.append(built[0])
         exact = exact and built[1]
     type_params = [(t, t.LookupParameter(name)) for t in types]
@@ -158,9 +160,13 @@ def _rule_filter(rule):
     return DB.ElementParameterFilter(rule)
 
 
+NO_MATCH = object()   # no value of the parameter can match ("= 16.5" on a whole number)
+
+
 def parameter_filter(ctx, condition, parameter):
     """(ElementParameterFilter or a logical filter of them, exact) for ``condition`` on the
-    instance parameter ``parameter``; None when Revit's rules cannot say it."""
+    instance parameter ``parameter``; None when Revit's rules cannot say it; NO_MATCH when no
+    value of the parameter passes."""
     from Autodesk.Revit import DB
     storage = parameter.StorageType
     pid = parameter.Id
@@ -173,6 +179,8 @@ def parameter_filter(ctx, condition, parameter):
         number = condition.number()
         if number is None:
             return None   # compared by the text Revit shows
+        if condition.op in ("=", "!=") and not number.is_integer():
+            return NO_MATCH if condition.op == "=" else None   # "!= 16.5": every element, Python says so
         return _integer_filter(pid, condition.op, number), True
     if storage == DB.StorageType.ElementId:
         value = condition.value
@@ -198,31 +206,29 @@ def _double_filter(pid, op: str, target: float, tolerance: float):
 
 
 def _integer_filter(pid, op: str, number: float):
-    """An integer compared with a number to within 0.5 (as the search always has): the integers
-    that pass form a range, which Integer rules state exactly. A parameter without a value reads
-    as 0 in the search, so where 0 passes, "has no value" passes too."""
+    """A whole number compared exactly with ``number``, as an Integer rule on the integer bound that
+    says the same: > 15.5 is > 15 (>= 16), >= 15.5 is >= 16, < 16.5 is < 17 (<= 16), <= 16.5 is
+    <= 16; = and != take a whole number (parameter_filter answers the others). A parameter without
+    a value reads as 0 in the search, so where 0 passes, "has no value" passes too."""
     from Autodesk.Revit import DB
     factory = DB.ParameterFilterRuleFactory
-    low, high = math.ceil(number - 0.5), math.floor(number + 0.5)   # the integers = number
-    if op == "=":
-        rules = ([factory.CreateEqualsRule(pid, low)] if low == high
-                 else [factory.CreateGreaterOrEqualRule(pid, low), factory.CreateLessOrEqualRule(pid, high)])
-        passes = _both(rules)
-        zero = low <= 0 <= high
-    elif op == "!=":
-        passes = (_rule_filter(factory.CreateNotEqualsRule(pid, low)) if low == high else
-                  any_of([_rule_filter(factory.CreateLessRule(pid, low)),
-                          _rule_filter(factory.CreateGreaterRule(pid, high))]))
-        zero = not low <= 0 <= high
-    elif op == ">":
-        passes, zero = _rule_filter(factory.CreateGreaterRule(pid, high)), 0 > high
-    elif op == ">=":
-        passes, zero = _rule_filter(factory.CreateGreaterOrEqualRule(pid, low)), 0 >= low
-    elif op == "<":
-        passes, zero = _rule_filter(factory.CreateLessRule(pid, low)), 0 < low
-    else:
-        passes, zero = _rule_filter(factory.CreateLessOrEqualRule(pid, high)), 0 <= high
+    bound = _integer_bound(op, number)
+    create = {"=": factory.CreateEqualsRule, "!=": factory.CreateNotEqualsRule,
+              ">": factory.CreateGreaterRule, ">=": factory.CreateGreaterOrEqualRule,
+              "<": factory.CreateLessRule, "<=": factory.CreateLessOrEqualRule}[op]
+    passes = _rule_filter(create(pid, bound))
+    zero = {"=": 0 == bound, "!=": 0 != bound, ">": 0 > bound, ">=": 0 >= bound,
+            "<": 0 < bound, "<=": 0 <= bound}[op]
     return _or_no_value(pid, passes) if zero else passes
+
+
+def _integer_bound(op: str, number: float) -> int:
+    """The integer ``n`` such that, for every whole value v, ``v op n`` holds exactly when ``v op number``."""
+    if op in (">", "<="):
+        return math.floor(number)
+    if op in (">=", "<"):
+        return math.ceil(number)
+    return int(number)   # = and != : a whole number
 
 
 def _both(rules):

@@ -13,8 +13,9 @@ How a condition compares (by the parameter's storage type):
 - String: =, != and contains, ignoring case; an empty parameter equals "".
 - Double: numbers in the project's display units, or a length with its own unit ("3 m", "10'");
   = and != are to the displayed precision (half the project's rounding).
-- Integer yes/no: = and != with yes/no/true/false; other integers compare as numbers, or by the
-  text Revit shows ("Location Line = Wall Centerline").
+- Integer yes/no: = and != with yes/no/true/false; other integers compare exactly with the number
+  given (16 > 15.5; = 16.5 matches none, and the result says so), or by the text Revit shows
+  ("Location Line = Wall Centerline").
 - ElementId: by the referenced element's name ("Base Constraint = Level 1"), or by id if an
   integer is given; = != contains.
 A condition on a parameter the element does not have (on the element or its type) never matches,
@@ -485,6 +486,7 @@ class _CompiledCondition:
         self.rare = False                     # found only after the sample (see _parameter_name)
         self.instance_parameters: dict = {}   # id -> a Parameter of the sample's own (not types')
         self._refusals: dict[int, ToolError] = {}   # definition -> why the condition does not apply to it
+        self._whole_number_note = ""          # "= 16.5" on a whole number: no value equals it
 
     @property
     def text(self) -> str:
@@ -521,15 +523,18 @@ class _CompiledCondition:
 
     def not_compared_text(self) -> str:
         """ "Not compared: 'Area' is text on some elements, where '>' does not apply." for a result,
-        when the condition did not apply to some of the elements' parameters of its name; "" if none."""
+        when the condition did not apply to some of the elements' parameters of its name, and the note
+        on "= 16.5" with a whole number; "" if none."""
         refusals = list(self._refusals.values())
         if not refusals:
-            return ""
-        if all(isinstance(refusal, _DoesNotApply) for refusal in refusals):
+            text = ""
+        elif all(isinstance(refusal, _DoesNotApply) for refusal in refusals):
             kinds = " or ".join(sorted({refusal.kind for refusal in refusals}))
-            return (f"Not compared: '{display_text(self.name)}' is {kinds} on some elements, "
+            text = (f"Not compared: '{display_text(self.name)}' is {kinds} on some elements, "
                     f"where '{self.op}' does not apply.")
-        return f"Not compared, on some elements: {refusals[0]}"
+        else:
+            text = f"Not compared, on some elements: {refusals[0]}"
+        return " ".join(part for part in (text, self._whole_number_note) if part)
 
     # -- one comparator per parameter definition ----------------------------------------------------
     def comparator(self, parameter) -> Callable:
@@ -565,7 +570,7 @@ class _CompiledCondition:
             number = _number(self.value)
             if number is None:  # "Location Line = Wall Centerline": compare the text Revit shows
                 return self._text_comparator(lambda p: p.AsValueString() or "")
-            return self._number_comparator(lambda p: p.AsInteger(), number, 0.5)
+            return self._integer_comparator(number)
         if storage == DB.StorageType.Double:
             self._require(("=", "!=") + _ORDER_OPS, "a number")
             target, tolerance = self._double_target(spec)
@@ -630,6 +635,17 @@ class _CompiledCondition:
 
         return compare
 
+    def _integer_comparator(self, number: float) -> Callable:
+        """A whole number compared exactly with the number given (16 > 15.5 holds, 16 = 16.5 does not):
+        rounding the number first answered "Risers > 15.5" as "> 16". = or != with a number that is not
+        whole is noted for the result (`not_compared_text`): no whole number equals it."""
+        self._require(("=", "!=") + _ORDER_OPS, "a number")
+        if self.op in ("=", "!=") and not float(number).is_integer():
+            self._whole_number_note = whole_number_note(self.name, self.op, number)
+            if self.op == "=":
+                return _never
+        return self._number_comparator(lambda p: p.AsInteger(), number, 0.0)
+
     def _double_target(self, spec) -> tuple[float, float]:
         """The value in internal units, and the tolerance of = (half the displayed rounding). A number
         is in the project's units: inside a link, the host's (as a length is: ToolContext.length)."""
@@ -693,6 +709,14 @@ class _CompiledCondition:
         if self.op not in ops:
             raise _DoesNotApply(kind, f"op '{self.op}' does not apply to '{self.name}', which is {kind}: "
                                       f"use {', '.join(ops[:-1])} or {ops[-1]}.")
+
+
+def whole_number_note(name: str, op: str, number: float) -> str:
+    """Why = or != with 16.5 on a parameter holding whole numbers matches none (or every) element."""
+    low = math.floor(number)
+    outcome = "no element matches it" if op == "=" else "every element that has it matches"
+    return (f"'{display_text(name)}' holds whole numbers, and none equals {number:g}: {outcome}. For the nearest "
+            f"whole numbers, give {low} or {low + 1}.")
 
 
 class _DoesNotApply(ToolError):

@@ -3,11 +3,17 @@
 `FilterParameters` names the parameters Revit lets a filter on some categories test
 (ParameterFilterUtilities.GetFilterableParametersInCommon), read from the categories' elements and
 types: Revit gives ids, the elements give each id its name, storage type and the values it holds.
+A parameter no element has here (an empty template's walls) is named from Revit's definitions
+(`unplaced_parameter`: LabelUtils.GetLabelFor and Document.GetTypeOfStorage for a built-in one, a
+ParameterElement's definition for a shared or project one); a number among them is a length only
+when its value is written with a length unit (Revit's API gives no built-in parameter's spec).
 `build_filter` turns conditions into an ElementFilter ParameterFilterElement takes: one
 ElementParameterFilter per condition (a rule from ParameterFilterRuleFactory), combined with
 LogicalAndFilter or LogicalOrFilter:
 - numbers, lengths and yes/no as search_elements reads them (elements.element_query.value_condition,
-  condition_filters.parameter_filter: a Double compared within half the displayed rounding);
+  condition_filters.parameter_filter: a Double compared within half the displayed rounding; an
+  Integer exactly, by the whole-number bound that says the same, "> 15.5" as "> 15"; "= 15.5" on
+  an Integer is refused: no element could pass);
 - text: =, !=, contains, begins with, ignoring case (Revit's string rules do);
 - a number Revit shows as a name (Function = Exterior) by the integer the model's elements show
   that name for; a reference (Base Constraint = Level 1) by the ids of the elements of that name
@@ -21,8 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from paracore.core.display import display_text
+from paracore.core.units import UnitParseError
 from paracore.tools.elements.condition_filters import parameter_filter
-from paracore.tools.elements.element_query import value_condition
+from paracore.tools.elements.element_query import value_condition, whole_number_note
 from paracore.tools.framework.lookup import close_matches
 from paracore.tools.framework.results import ToolError
 from paracore.tools.framework.wording import listed
@@ -46,6 +53,71 @@ class FilterParameter:
     shown: dict = field(default_factory=dict)    # raw value (int) -> the text Revit shows for it
 
 
+class _Definition:
+    """What Revit says of a parameter no element shows: its name, and its spec when it says one."""
+
+    def __init__(self, name: str, spec):
+        self.Name = name
+        self._spec = spec
+
+    def GetDataType(self):  # noqa: N802 - read as Parameter.Definition.GetDataType()
+        return self._spec
+
+
+class UnplacedParameter:
+    """A filterable parameter no element of the categories has in this model (an empty template's
+    Comments on walls), known from Revit's definitions: read where a Parameter read from an element
+    would be (condition_filters.parameter_filter reads StorageType, Id and Definition)."""
+
+    HasValue = False
+
+    def __init__(self, parameter_id, name: str, storage, spec=None):
+        self.Id = parameter_id
+        self.StorageType = storage
+        self.Definition = _Definition(name, spec)
+
+    def with_spec(self, spec) -> "UnplacedParameter":
+        return UnplacedParameter(self.Id, self.Definition.Name, self.StorageType, spec)
+
+
+def unplaced_parameter(ctx, value: int) -> UnplacedParameter | None:
+    """The parameter ``value`` from Revit's definitions: a built-in one (a negative id) by
+    LabelUtils.GetLabelFor and Document.GetTypeOfStorage (Revit's API gives no spec for a built-in
+    parameter: a number's kind comes from the value's unit, `condition_filter`); a shared or project
+    one by its ParameterElement's definition. None when Revit names neither."""
+    from Autodesk.Revit import DB
+    pid = ctx.element_id(value)
+    try:
+        if value < 0:
+            bip = DB.BuiltInParameter(value)
+            name = DB.LabelUtils.GetLabelFor(bip)
+            storage = ctx.doc.GetTypeOfStorage(DB.ParameterUtils.GetParameterTypeId(bip))
+            return UnplacedParameter(pid, name, storage) if name else None
+        element = ctx.doc.GetElement(pid)
+        if not isinstance(element, DB.ParameterElement):
+            return None
+        definition = element.GetDefinition()
+        spec = definition.GetDataType()
+        storage = _storage_of_spec(spec)
+        return UnplacedParameter(pid, definition.Name, storage, spec) if storage is not None else None
+    except Exception:  # noqa: BLE001 - an id Revit cannot name: listed as unnamed (FilterParameters.find)
+        return None
+
+
+def _storage_of_spec(spec):
+    """A project or shared parameter's storage, from its spec: text, whole number or yes/no, a
+    measurable number (UnitUtils.IsMeasurableSpec); None for any other kind (not guessed)."""
+    from Autodesk.Revit import DB
+    kind = spec.TypeId.split(":")[-1].split("-")[0] if spec is not None else ""
+    if kind == "spec.string":
+        return DB.StorageType.String
+    if kind in ("spec.int64", "spec.bool"):
+        return DB.StorageType.Integer
+    if spec is not None and DB.UnitUtils.IsMeasurableSpec(spec):
+        return DB.StorageType.Double
+    return None
+
+
 class FilterParameters:
     """The parameters Revit lets a filter on ``categories`` test, by name."""
 
@@ -64,6 +136,10 @@ class FilterParameters:
                 if found is None:
                     found = self.by_id[value] = FilterParameter(value, parameter.Definition.Name, parameter)
                 self._learn(found, parameter)
+        for value in sorted(self.ids - set(self.by_id)):
+            known = unplaced_parameter(ctx, value)
+            if known is not None:
+                self.by_id[value] = FilterParameter(value, known.Definition.Name, known)
 
     def _elements(self, categories):
         from Autodesk.Revit import DB
@@ -167,14 +243,40 @@ def condition_filter(ctx, parameter: FilterParameter, op: str, value):
     if storage == DB.StorageType.Integer and parameter.shown and isinstance(value, str) \
             and _plain_number(value) is None and value.strip().casefold() not in _YES_NO:
         return _named_integer_filter(factory, pid, parameter, op, value)
+    sample = parameter.sample
+    if isinstance(sample, UnplacedParameter) and storage == DB.StorageType.Double and sample.Definition.GetDataType() is None:
+        sample = parameter.sample = _as_length(ctx, parameter, value)   # the read-back shows it as a length
     condition = value_condition(ctx, parameter.name, op, value)
-    built = parameter_filter(ctx, condition, parameter.sample)
+    number = _plain_number(value) if not isinstance(value, bool) else None
+    if storage == DB.StorageType.Integer and op in ("=", "!=") and number is not None \
+            and not number.is_integer() and not condition.is_yes_no(parameter.sample):
+        # A filter no element (or every element) passes is a mistake, not a filter: say so.
+        raise ToolError(f"{whole_number_note(parameter.name, op, number)} Nothing was created.")
+    built = parameter_filter(ctx, condition, sample)
     if built is None:
         raise ToolError(f"'{parameter.name}' cannot be compared with {value!r} by a filter: give a number.")
     return built[0]
 
 
 _YES_NO = {"yes", "no", "true", "false"}
+
+
+def _as_length(ctx, parameter: FilterParameter, value) -> UnplacedParameter:
+    """A built-in number no element shows: Revit's API says it is a Double, not whether a length, an
+    area or an angle. A value written with a length unit ("3000 mm") says it is a length; a bare
+    number is refused rather than read in a unit guessed."""
+    from Autodesk.Revit import DB
+    if isinstance(value, str) and _plain_number(value) is None:
+        try:
+            ctx.length(value)
+        except (UnitParseError, ValueError, TypeError):
+            pass
+        else:
+            return parameter.sample.with_spec(DB.SpecTypeId.Length)
+    raise ToolError(f"'{parameter.name}' is a number, and no element of these categories shows it in this model, so "
+                    f"Paracore cannot tell its kind (length, area...) from Revit. If it is a length, give the value "
+                    f"with its unit (e.g. '3000 mm' or '3 m'); otherwise place one element of these categories first. "
+                    f"Nothing was created.")
 
 
 def _plain_number(value):
@@ -308,4 +410,6 @@ def _double_text(ctx, found, value: float) -> str:
             return DB.UnitFormatUtils.Format(ctx.doc.GetUnits(), spec, value, False)
         except Exception:  # noqa: BLE001 - not a measurable spec
             pass
+    if found is not None and isinstance(found.sample, UnplacedParameter):
+        return f"{value:g} (in Revit's internal units: no element shows its kind)"
     return f"{value:g}"

@@ -71,6 +71,7 @@ from ._units import FormatOptions, ForgeTypeId, SpecTypeId, UnitFormatUtils, Uni
 from ._enums import FillPatternTarget
 from ._fill_patterns import FillPattern, FillPatternElement
 from ._view_filters import FilterElement, ParameterFilterElement, ParameterFilterUtilities
+from ._parameter_utils import LabelUtils, ParameterElement, ParameterUtils
 from ._views import (Color, OverrideGraphicSettings, SchedulableField, ScheduleDefinition, ScheduleField,
                      ScheduleFieldId, ScheduleFilter, ScheduleSortGroupField, TableData, TableSectionData, TableView,
                      NamingUtils, View, View3D, ViewFamilyType, ViewPlan, ViewSchedule)
@@ -131,6 +132,7 @@ __all__ = [
     "Color", "OverrideGraphicSettings",
     "FillPatternElement", "FillPattern", "FillPatternTarget",  # graphic overrides' fill patterns
     "FilterElement", "ParameterFilterElement", "ParameterFilterUtilities",  # view filters
+    "LabelUtils", "ParameterElement", "ParameterUtils",  # parameters without an element
     "ViewDetailLevel", "ViewDuplicateOption",  # view templates and duplicates
     # pictures of views (Document.ExportImage)
     "ImageExportOptions", "ExportRange", "ZoomFitType", "FitDirectionType", "ImageFileType", "ImageResolution",

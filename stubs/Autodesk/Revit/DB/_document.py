@@ -116,6 +116,11 @@ class Document(SavingDocument, WorksharingDocument):  # saving: _saving.py; work
     def DisplayUnitSystem(self):  # noqa: N802
         return self._units._display_system()
 
+    def GetTypeOfStorage(self, parameterTypeId):  # noqa: N802, N803
+        """A built-in parameter's storage type, from its ForgeTypeId (_parameter_utils)."""
+        from ._parameter_utils import get_type_of_storage
+        return get_type_of_storage(self, parameterTypeId)
+
     def GetUnits(self) -> Units:  # noqa: N802
         # A copy, as in Revit: a change to it is the document's only through SetUnits (in a transaction).
         return self._units._copy()

@@ -198,7 +198,12 @@ LEVEL = (
 VIEW = (
     # Set through View.Name's rules (a name another view of its type has is refused).
     ParamDef("View Name", BIP.VIEW_NAME, StorageType.String, _TEXT_SPEC, setter="_set_name_parameter"),
-    ParamDef("View Scale", BIP.VIEW_SCALE, StorageType.Integer, _INT_SPEC),
+    # Autodesk's labels (ParameterTypeId): ViewScalePulldownMetric "View Scale", ViewScale "Scale Value 1:".
+    # The pulldown holds the scale's denominator and shows it as "1 : 100" (the Properties palette;
+    # not documented for AsValueString). The stand-in's models are metric: no imperial pulldown.
+    ParamDef("View Scale", BIP.VIEW_SCALE_PULLDOWN_METRIC, StorageType.Integer, _INT_SPEC),
+    ParamDef("Scale Value 1:", BIP.VIEW_SCALE, StorageType.Integer, _INT_SPEC, read_only=True,
+             computed="_computed_scale_value"),
 )
 
 SHEET = VIEW + (
@@ -344,6 +349,8 @@ class Parameter:
                 return "Yes" if value else "No"
             if self._def.choices and 0 <= value < len(self._def.choices):
                 return self._def.choices[value]
+            if self._def.bip == BIP.VIEW_SCALE_PULLDOWN_METRIC:
+                return f"1 : {value}"     # as Revit's View Scale shows a metric scale
             return str(value)
         return value
 

@@ -289,6 +289,10 @@ class View(Element):
     def Scale(self) -> int:  # noqa: N802
         return self._state["params"].get("View Scale", 100)
 
+    def _computed_scale_value(self) -> int:
+        """"Scale Value 1:" (VIEW_SCALE): the scale's denominator, as a number."""
+        return self.Scale
+
     @property
     def DetailLevel(self):  # noqa: N802
         return ViewDetailLevel(self._state.get("detail_level", ViewDetailLevel.Coarse.value))

@@ -25,6 +25,7 @@ import pytest
 from paracore.core import events as ev
 from paracore.agent import approve_all
 from paracore.core.messages import Usage, validate_history
+from paracore.core.settings import Limits, Settings
 from paracore.app.replay_file import load_replay
 from paracore.hosts.standin.sandbox import Sandbox
 from wire_fakes import PROVIDERS, Call, ScriptedProvider, Step, provider_usage, signature
@@ -245,7 +246,11 @@ def test_seed000_runs_the_same_through_every_provider_adapter(provider, request_
     usages: list[Usage] = []
 
     with Sandbox("duplex") as sandbox:
-        agent = sandbox.agent(model, approver=approve_all)
+        # Every tool is sent here (toolsets off, unlike the product's default): about 31,000 tokens of
+        # definitions, more than a local server's default 32,768-token window leaves for them and the
+        # history, which would then be trimmed. The window of a larger local model keeps the seed whole.
+        settings = Settings(limits=Limits(context_window_tokens=131_072))
+        agent = sandbox.agent(model, approver=approve_all, settings=settings)
         step = 0
         for number, turn in enumerate(turns):
             events = list(agent.run_turn(turn.user))

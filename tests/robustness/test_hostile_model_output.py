@@ -337,6 +337,9 @@ UNREADABLE = ["3 furlongs", "1e999 m", "NaN mm", "", "inf m", "1/0 m", "--3 m", 
 READABLE_ODDITIES = ["-0", "12'-13\""]  # zero; 12 ft + 13 in = 13' 1" (Revit reads it so too)
 
 
+UNIT_HINTS = ("A length with a unit", "An angle with a unit")
+
+
 def _unit_positions():
     """(tool, property, kind) for every length and angle the schemas take, found by the hint
     the Length and Angle types put on their string branch."""
@@ -344,19 +347,25 @@ def _unit_positions():
     for name in TOOLS:
         for prop, schema in properties(name).items():
             text = json.dumps(schema)
-            for kind, hint in (("length", "A length with a unit"), ("angle", "An angle with a unit")):
+            for kind, hint in zip(("length", "angle"), UNIT_HINTS):
                 if hint in text:
                     found.append((name, prop, kind))
     return found
 
 
-def _place(schema: dict, unit: str):
-    """``unit`` wherever the property's schema takes a length or angle ([u, u] for a point, …)."""
+def _place(schema: dict, unit: str, inside_a_list: bool = False):
+    """``unit`` wherever the property's schema takes a length or angle: a point's two coordinates, a
+    list of points (three: a boundary; two inside another list: a line's ends), and each field of an
+    object that takes one (a grid array's spacing, a level's move)."""
     items = array_items(schema)
-    if items is None:
-        return unit
-    inner = array_items(items)
-    return [[unit, unit]] * 3 if inner is not None else [unit, unit]
+    if items is not None:
+        count = 2 if array_items(items) is None or inside_a_list else 3
+        return [_place(items, unit, inside_a_list=True)] * count
+    for branch in schema.get("anyOf", [schema]):
+        if branch.get("type") == "object" and "properties" in branch:
+            return {field: _place(sub, unit) for field, sub in branch["properties"].items()
+                    if any(hint in json.dumps(sub) for hint in UNIT_HINTS)}
+    return unit
 
 
 @pytest.mark.parametrize("name, prop, kind", _unit_positions())

@@ -63,8 +63,8 @@ def test_the_site_elements_do_not_renumber_the_model(doc):
     from revit_standin.family_library import FIRST_ID, LIBRARY
     library = set(range(FIRST_ID, FIRST_ID + 2 * len(LIBRARY)))   # the library's families: fixed ids too
     ordinary = [i for i in ids if i not in site | library and i not in (solid_fill.Id.Value, setup.Id.Value)]
-    numbered = [i for i in doc._elements if i < min(site)]   # the section view type has an id of its own too
-    assert max(ordinary) < min(site) and max(ordinary) == len(numbered)
+    numbered = [i for i in doc._elements if i < min(site)]   # the model's own elements and types, 1, 2, …
+    assert max(ordinary) < min(site) and max(numbered) == len(numbered)
 
 
 def test_the_sample_buildings_have_no_shared_coordinates():

@@ -53,10 +53,11 @@ def test_the_listing_names_each_type_with_its_category_and_how_it_is_placed(run1
     outcome = run1("list_family_types", {})
     assert not outcome.is_error
     shown = len(outcome.content.splitlines()) - 2     # the header and the next page's hint
-    assert outcome.content.startswith("30 family type(s) of 20 families:\n")
+    # (the duplex's, the library's four, and Autodesk's isolated footing: its own footings are wall foundations)
+    assert outcome.content.startswith("31 family type(s) of 21 families:\n")
     assert f"more family types: call again with offset {shown}." in outcome.content
     rest = run1("list_family_types", {"offset": shown})
-    assert not rest.is_error and rest.content.startswith(f"30 family type(s) of 20 families — items {shown + 1}–30")
+    assert not rest.is_error and rest.content.startswith(f"31 family type(s) of 21 families — items {shown + 1}–31")
     both = outcome.content + rest.content
     assert "- M_Sofa: 1830mm (type id 58): Furniture, level-based; 4 placed" in both
     assert f"- {DOWNLIGHT} (type id 2000000104): Lighting Fixtures, ceiling-hosted; 0 placed, not active yet" in both
@@ -213,7 +214,8 @@ def test_doors_and_structural_framing_are_sent_to_their_own_tools(run1):
     assert door.is_error and "place it with place_doors_on_wall" in door.content
     beam = run1("place_family_instances", {"family_type": "M_W-Wide Flange", "points": [[0, 0]], "level": "Level 1"})
     assert beam.is_error and "structure tools" in beam.content
-    footing = run1("place_family_instances", {"family_type": "Wall Foundation", "points": [[0, 0]], "level": "Level 1"})
+    footing = run1("place_family_instances", {"family_type": "M_Footing-Rectangular: 1800 x 1200 x 450mm", "points": [[0, 0]],
+                                              "level": "Level 1"})
     assert footing.is_error and "is a structural footing type" in footing.content
 
 

@@ -989,6 +989,9 @@ class ViewSchedule(TableView):
             field_type = ScheduleFieldType.ElementType if isinstance(element, ElementType) else ScheduleFieldType.Instance
             for definition in element._definitions():
                 key = (definition.name, field_type)
+                if definition.bip is None and definition.name not in self._document._custom_ids:
+                    continue    # a family's own parameter (a column type's b and h): Revit schedules
+                                # built-in, project and shared parameters only
                 if key not in seen:
                     seen.add(key)
                     parameter_id = definition.bip.value if definition.bip is not None \

@@ -346,3 +346,20 @@ def test_a_face_based_family_goes_on_a_floors_top_face(run1, read):
     facts = read(lambda d: instance_facts(d, light))
     assert facts["host"] == floor and close(facts["point"], (*centre, top), 1e-5)
     assert f"in floor {floor} on Level 2" in outcome.content
+
+
+def test_a_point_in_a_linked_models_wall_is_refused_naming_the_link(host, run1, read):
+    """Revit hosts a wall-hosted family only in a wall of the model itself: a point inside a linked
+    model's wall is refused, and the refusal says the wall there is the link's (not "no wall")."""
+    from revit_standin import links as standin_links
+    instance = host.call(lambda: standin_links.link_model(host.uiapp._active_document,
+                                                         standin_links.parse_link("SampleHouse4@40,0")))
+    middle = host.call(lambda: [(w.Id.Value, w.Location.Curve.Evaluate(0.5, True))
+                                for w in DB.FilteredElementCollector(instance.GetLinkDocument()).OfClass(DB.Wall)][0])
+    count = read(model_count)
+    x, y = middle[1].X + 40 * M, middle[1].Y
+    outcome = run1("place_family_instances", {"family_type": "M_Lavatory-Wall Mounted", "level": "Level 1",
+                                              "points": [[f"{x} ft", f"{y} ft"]], "offset": "0.8 m"})
+    assert outcome.is_error and "No wall of Level 1" in outcome.content
+    assert f"wall {middle[0]} of the linked model 'SampleHouse4" in outcome.content, outcome.content
+    assert read(model_count) == count

@@ -363,3 +363,13 @@ def test_a_point_in_a_linked_models_wall_is_refused_naming_the_link(host, run1, 
     assert outcome.is_error and "No wall of Level 1" in outcome.content
     assert f"wall {middle[0]} of the linked model 'SampleHouse4" in outcome.content, outcome.content
     assert read(model_count) == count
+
+
+def test_the_load_approval_says_plainly_whether_a_family_in_the_model_is_overwritten(describe, tmp_path):
+    """The user approves an overwrite of the firm's family in the model by this sentence: it must say so."""
+    (tmp_path / "Desk.rfa").write_bytes(b"not read by the stand-in")
+    said = describe("load_family", {"path": str(tmp_path / "Desk.rfa"), "if_loaded": "overwrite"})
+    assert said == ("Load 1 family (Desk); a family of that name already in the model is overwritten, "
+                    "with its parameter values"), said
+    kept = describe("load_family", {"path": str(tmp_path / "Desk.rfa")})
+    assert kept == "Load 1 family (Desk); a family of that name already in the model is kept as it is", kept

@@ -70,7 +70,9 @@ def _files(path: str) -> list[str]:
 def _describe(ctx, args: LoadFamilyArgs) -> str:
     files = _files(args.path)
     names = listed([os.path.splitext(os.path.basename(f))[0] for f in files], 5)
-    return f"Load {len(files)} famil{'y' if len(files) == 1 else 'ies'} ({names}); one already loaded is {args.if_loaded}"
+    loaded = ("overwritten, with its parameter values" if args.if_loaded == "overwrite" else "kept as it is")
+    return (f"Load {len(files)} famil{'y' if len(files) == 1 else 'ies'} ({names}); a family of that name already in "
+            f"the model is {loaded}")
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe)

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass
 
 from paracore.core.display import display_text
+from paracore.revit import links
 from paracore.tools.framework.lookup import LISTED_CHOICES, names_match
 from paracore.tools.framework.results import ToolError
 
@@ -102,6 +103,27 @@ def all_grids(ctx) -> list:
     return list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.Grid))
 
 
+def linked_grids_note(ctx) -> str:
+    """The grids the model's loaded links have, when the model has none of its own: what is drawn on them in
+    Revit goes at the model's own grids, so a refusal says where the grids the user sees are."""
+    from Autodesk.Revit import DB
+    if all_grids(ctx):
+        return ""
+    notes = []
+    for link in links.links(ctx.doc):
+        if link.document is None:
+            continue
+        names = sorted((g.Name for g in DB.FilteredElementCollector(link.document).OfClass(DB.Grid)), key=_sort_key)
+        if names:
+            more = f" and {len(names) - LISTED_CHOICES} more" if len(names) > LISTED_CHOICES else ""
+            notes.append(f"linked model '{display_text(link.label)}' has {len(names)} grids "
+                         f"({', '.join(display_text(n) for n in names[:LISTED_CHOICES])}{more})")
+    if not notes:
+        return ""
+    return (f" The {'; the '.join(notes)}: Revit places columns and beams on this model's own grids only, so copy "
+            "them into this model (Revit's Copy/Monitor) or give points.")
+
+
 def grid_line(ctx, grid) -> GridLine:
     from Autodesk.Revit import DB
     curve = grid.Curve
@@ -128,7 +150,8 @@ def find_grid(ctx, name, grids=None):
     if found is not None:
         return found
     if not grids:
-        raise ToolError(f"No grid named '{display_text(text)}': the model has no grids. create_grids makes them.")
+        raise ToolError(f"No grid named '{display_text(text)}': the model has no grids. create_grids makes them."
+                        f"{linked_grids_note(ctx)}")
     shown = sorted((g.Name for g in grids), key=_sort_key)
     more = f" and {len(shown) - LISTED_CHOICES} more" if len(shown) > LISTED_CHOICES else ""
     raise ToolError(f"No grid named '{display_text(text)}'. Grids: "

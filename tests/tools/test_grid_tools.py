@@ -281,3 +281,14 @@ def test_an_arc_through_a_point_a_hair_off_the_line_is_refused_not_made_thousand
     assert outcome.is_error and "'through' is on the line" in outcome.content, outcome.content
     made = run1("create_grids", {"grids": [{"start": ["0 m", "0 m"], "end": ["10 m", "0 m"], "through": ["5 m", "1 m"]}]})
     assert not made.is_error and "arc radius 13000 mm" in made.content, made.content
+
+
+def test_a_number_sequence_starting_at_no_whole_number_is_refused_in_words(run1, read):
+    """Found by the exploration suite: across_start '0 m' reached the user as Python's ValueError."""
+    for start in ("0 m", "A", "-3", "1.5"):
+        outcome = run1("create_grids", {"array": {"across": 2, "up": 0, "spacing_across": ["6 m"], "across_start": start}})
+        assert outcome.is_error and "A number sequence starts at a whole number" in outcome.content, outcome.content
+        assert "ValueError" not in outcome.content
+    assert read(grids) == {}
+    made = run1("create_grids", {"array": {"across": 2, "up": 0, "spacing_across": ["6 m"], "across_start": " 07 "}})
+    assert not made.is_error and sorted(read(grids)) == ["07", "08"], made.content

@@ -270,8 +270,12 @@ def sequence_names(style: str, count: int, start: str | None = None) -> list[str
     (default A) through A…Z without I and O, then AA, AB, … (a letter sequence's start may be any
     such name)."""
     if style == "numbers":
-        first = int(start) if start not in (None, "") else 1
-        width = len(str(start)) if start not in (None, "") and str(start).startswith("0") else 0
+        text = str(start).strip() if start is not None else ""
+        if text and not (text.isascii() and text.isdigit()):
+            raise ToolError(f"A number sequence starts at a whole number, e.g. '1' or '01'; got '{display_text(start)}'. "
+                            "For letters give 'letters'; for other names give them as a list.")
+        first = int(text) if text else 1
+        width = len(text) if text.startswith("0") else 0
         return [str(first + n).zfill(width) for n in range(count)]
     first = _letters_index(start) if start not in (None, "") else 0
     return [_letters_name(first + n) for n in range(count)]

@@ -373,3 +373,20 @@ def test_the_load_approval_says_plainly_whether_a_family_in_the_model_is_overwri
                     "with its parameter values"), said
     kept = describe("load_family", {"path": str(tmp_path / "Desk.rfa")})
     assert kept == "Load 1 family (Desk); a family of that name already in the model is kept as it is", kept
+
+
+def test_a_working_set_element_deleted_since_is_named_as_left_out_not_silently_dropped(run1, read):
+    """The user deletes a ceiling in Revit after finding them: "a light in each" places one per ceiling
+    left and says which id of the working set is gone, so 7 of 8 is not mistaken for all."""
+    assert 236 in LEVEL_2_CEILINGS and not run1("set_working_set", {"element_ids": LEVEL_2_CEILINGS}).is_error
+
+    def delete_236(d):
+        deleting = DB.Transaction(d, "Delete")
+        deleting.Start()
+        d.Delete(DB.ElementId(236))
+        deleting.Commit()
+
+    read(delete_236)
+    outcome = run1("place_family_instances", {"family_type": DOWNLIGHT, "at_working_set": True})
+    assert not outcome.is_error and outcome.content.startswith(f"Placed {len(LEVEL_2_CEILINGS) - 1} instance(s)"), outcome.content
+    assert "1 element of the working set is no longer in the model (236) and got none" in outcome.content, outcome.content

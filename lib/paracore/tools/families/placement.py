@@ -88,7 +88,11 @@ def plan_placements(ctx, args, kind: FamilyKind) -> Plan:
         placements = [_point_placement(ctx, args, kind, f"point {i}", _xy(ctx, p), host, None)
                       for i, p in enumerate(args.points, 1)]
     else:
-        placements = _working_set_placements(ctx, args, kind, host)
+        placements, missing = _working_set_placements(ctx, args, kind, host)
+        if missing:   # deleted in Revit since they were found: said, so that 7 of 8 is not taken for all
+            gone = "element of the working set is" if len(missing) == 1 else "elements of the working set are"
+            return Plan(kind, placements, [f"{len(missing)} {gone} no longer in the model "
+                                           f"({id_sample(missing, where='')}) and got none."])
     return Plan(kind, placements)
 
 
@@ -299,7 +303,8 @@ def _line_placement(ctx, args, index: int, pair) -> Placement:
 
 
 # -- relative to the working set ----------------------------------------------------------------------------------
-def _working_set_placements(ctx, args, kind: FamilyKind, host) -> list[Placement]:
+def _working_set_placements(ctx, args, kind: FamilyKind, host) -> tuple[list[Placement], list[int]]:
+    """One placement per element of the working set; and the ids of those no longer in the model."""
     members, missing = elements_by_id(ctx, ctx.session.working_set.ids)
     if not members:
         raise ToolError("The working set is empty: put the rooms, ceilings, floors or walls to place at in it "
@@ -318,7 +323,7 @@ def _working_set_placements(ctx, args, kind: FamilyKind, host) -> list[Placement
                         f"({id_sample(others)}), so there is no point to place at for them"
                         + (" (a level-based family is not placed at a wall: give points)" if kind.kind == LEVEL_BASED else "")
                         + ". Narrow the working set (filter_working_set), or give points.")
-    return placements
+    return placements, missing
 
 
 def _anchor(ctx, kind: FamilyKind, element):

@@ -42,10 +42,9 @@ async def test_the_new_toolsets_turn_on_and_every_write_asks_for_approval_first(
             asked_by_reading = list(seen)
             placed = await session.call_tool("place_family_instances", {
                 "family_type": "M_Sofa: 1830mm", "level": "Level 2", "points": [["2 m", "-3 m"]], "rotation": "90°"})
-            grids = await session.call_tool("create_grids", {"array": {"across": 2, "up": 2, "spacing_across": ["20'"],
-                                                                      "spacing_up": ["6000 mm"], "origin": ["60 m", "0 m"],
-                                                                      "across_names": ["G1", "G2"],
-                                                                      "up_names": ["GA", "GB"]}})
+            array = {"across": 2, "up": 2, "spacing_across": ["20'"], "spacing_up": ["6000 mm"],
+                     "origin": ["60 m", "0 m"], "across_names": ["G1", "G2"], "up_names": ["GA", "GB"]}
+            grids = await session.call_tool("create_grids", {"array": array})
         after = sofas(served.sandbox)
     new = {name for name in listed if toolsets.toolset_of(name) in ("families", "grids", "structure")}
     assert {"place_family_instances", "create_grids", "place_structural_columns", "place_beams"} <= new

@@ -272,8 +272,8 @@ def sequence_names(style: str, count: int, start: str | None = None) -> list[str
     if style == "numbers":
         text = str(start).strip() if start is not None else ""
         if text and not (text.isascii() and text.isdigit()):
-            raise ToolError(f"A number sequence starts at a whole number, e.g. '1' or '01'; got '{display_text(start)}'. "
-                            "For letters give 'letters'; for other names give them as a list.")
+            raise ToolError(f"A number sequence starts at a whole number, e.g. '1' or '01'; got "
+                            f"'{display_text(start)}'. For letters give 'letters'; for other names give them as a list.")
         first = int(text) if text else 1
         width = len(text) if text.startswith("0") else 0
         return [str(first + n).zfill(width) for n in range(count)]

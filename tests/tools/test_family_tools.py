@@ -390,3 +390,13 @@ def test_a_working_set_element_deleted_since_is_named_as_left_out_not_silently_d
     outcome = run1("place_family_instances", {"family_type": DOWNLIGHT, "at_working_set": True})
     assert not outcome.is_error and outcome.content.startswith(f"Placed {len(LEVEL_2_CEILINGS) - 1} instance(s)"), outcome.content
     assert "1 element of the working set is no longer in the model (236) and got none" in outcome.content, outcome.content
+
+
+def test_a_path_pasted_with_quotes_from_windows_copy_as_path_is_read(describe, tmp_path):
+    """Windows Explorer's "Copy as path" wraps the path in double quotes; a user pastes it as is."""
+    folder = tmp_path / "Firm Library" / "Mobilier été"
+    folder.mkdir(parents=True)
+    (folder / "Chaise Été.rfa").write_bytes(b"not read by the stand-in")
+    said = describe("load_family", {"path": f'"{folder / "Chaise Été.rfa"}"'})
+    assert said.startswith("Load 1 family (Chaise Été);"), said
+    assert describe("load_family", {"path": f"  '{folder}'  "}).startswith("Load 1 family (Chaise Été);")

@@ -51,7 +51,16 @@ def LoadOptions():  # noqa: N802 - binds the class
     return LoadOptions
 
 
+def _unquoted(path: str) -> str:
+    """The path as pasted, without the quotes Windows Explorer's "Copy as path" puts around it."""
+    path = path.strip()
+    if len(path) >= 2 and path[0] == path[-1] and path[0] in "\"'":
+        path = path[1:-1].strip()
+    return path
+
+
 def _files(path: str) -> list[str]:
+    path = _unquoted(path)
     if os.path.isdir(path):
         files = sorted(os.path.join(path, name) for name in os.listdir(path) if name.lower().endswith(".rfa"))
         if not files:

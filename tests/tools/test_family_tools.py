@@ -348,3 +348,57 @@ def test_a_face_based_family_goes_on_a_floors_top_face(run1, read):
     facts = read(lambda d: instance_facts(d, light))
     assert facts["host"] == floor and close(facts["point"], (*centre, top), 1e-5)
     assert f"in floor {floor} on Level 2" in outcome.content
+
+
+def test_a_point_in_a_linked_models_wall_is_refused_naming_the_link(host, run1, read):
+    """Revit hosts a wall-hosted family only in a wall of the model itself: a point inside a linked
+    model's wall is refused, and the refusal says the wall there is the link's (not "no wall")."""
+    from revit_standin import links as standin_links
+    instance = host.call(lambda: standin_links.link_model(host.uiapp._active_document,
+                                                         standin_links.parse_link("SampleHouse4@40,0")))
+    middle = host.call(lambda: [(w.Id.Value, w.Location.Curve.Evaluate(0.5, True))
+                                for w in DB.FilteredElementCollector(instance.GetLinkDocument()).OfClass(DB.Wall)][0])
+    count = read(model_count)
+    x, y = middle[1].X + 40 * M, middle[1].Y
+    outcome = run1("place_family_instances", {"family_type": "M_Lavatory-Wall Mounted", "level": "Level 1",
+                                              "points": [[f"{x} ft", f"{y} ft"]], "offset": "0.8 m"})
+    assert outcome.is_error and "No wall of Level 1" in outcome.content
+    assert f"wall {middle[0]} of the linked model 'SampleHouse4" in outcome.content, outcome.content
+    assert read(model_count) == count
+
+
+def test_the_load_approval_says_plainly_whether_a_family_in_the_model_is_overwritten(describe, tmp_path):
+    """The user approves an overwrite of the firm's family in the model by this sentence: it must say so."""
+    (tmp_path / "Desk.rfa").write_bytes(b"not read by the stand-in")
+    said = describe("load_family", {"path": str(tmp_path / "Desk.rfa"), "if_loaded": "overwrite"})
+    assert said == ("Load 1 family (Desk); a family of that name already in the model is overwritten, "
+                    "with its parameter values"), said
+    kept = describe("load_family", {"path": str(tmp_path / "Desk.rfa")})
+    assert kept == "Load 1 family (Desk); a family of that name already in the model is kept as it is", kept
+
+
+def test_a_working_set_element_deleted_since_is_named_as_left_out_not_silently_dropped(run1, read):
+    """The user deletes a ceiling in Revit after finding them: "a light in each" places one per ceiling
+    left and says which id of the working set is gone, so 7 of 8 is not mistaken for all."""
+    assert 236 in LEVEL_2_CEILINGS and not run1("set_working_set", {"element_ids": LEVEL_2_CEILINGS}).is_error
+
+    def delete_236(d):
+        deleting = DB.Transaction(d, "Delete")
+        deleting.Start()
+        d.Delete(DB.ElementId(236))
+        deleting.Commit()
+
+    read(delete_236)
+    outcome = run1("place_family_instances", {"family_type": DOWNLIGHT, "at_working_set": True})
+    assert not outcome.is_error and outcome.content.startswith(f"Placed {len(LEVEL_2_CEILINGS) - 1} instance(s)"), outcome.content
+    assert "1 element of the working set is no longer in the model (236) and got none" in outcome.content, outcome.content
+
+
+def test_a_path_pasted_with_quotes_from_windows_copy_as_path_is_read(describe, tmp_path):
+    """Windows Explorer's "Copy as path" wraps the path in double quotes; a user pastes it as is."""
+    folder = tmp_path / "Firm Library" / "Mobilier été"
+    folder.mkdir(parents=True)
+    (folder / "Chaise Été.rfa").write_bytes(b"not read by the stand-in")
+    said = describe("load_family", {"path": f'"{folder / "Chaise Été.rfa"}"'})
+    assert said.startswith("Load 1 family (Chaise Été);"), said
+    assert describe("load_family", {"path": f"  '{folder}'  "}).startswith("Load 1 family (Chaise Été);")

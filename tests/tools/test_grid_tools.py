@@ -267,3 +267,28 @@ def test_the_other_tools_take_grids_in_the_working_set(run1, read, session):
     assert not picture.is_error, picture.content
     deleted = run1("delete_elements", {})
     assert not deleted.is_error, deleted.content and read(grids) == {}
+
+
+def test_an_arc_through_a_point_a_hair_off_the_line_is_refused_not_made_thousands_of_km_wide(run1, read):
+    """A 'through' point within Revit's short-curve tolerance of the straight line makes no arc a user means:
+    refused like one on the line (before, 0.0001 mm off made an arc of radius 353,553 km)."""
+    outcome = run1("create_grids", {"grids": [{"start": ["0 m", "0 m"], "end": ["10 m", "10 m"],
+                                               "through": ["5 m", "5.0000001 m"]}]})
+    assert outcome.is_error and "'through' is on the line" in outcome.content, outcome.content
+    assert read(grids) == {}
+    outcome = run1("create_grids", {"grids": [{"start": ["0 m", "0 m"], "end": ["10 m", "0 m"],
+                                               "through": ["5 m", "0.5 mm"]}]})
+    assert outcome.is_error and "'through' is on the line" in outcome.content, outcome.content
+    made = run1("create_grids", {"grids": [{"start": ["0 m", "0 m"], "end": ["10 m", "0 m"], "through": ["5 m", "1 m"]}]})
+    assert not made.is_error and "arc radius 13000 mm" in made.content, made.content
+
+
+def test_a_number_sequence_starting_at_no_whole_number_is_refused_in_words(run1, read):
+    """Found by the exploration suite: across_start '0 m' reached the user as Python's ValueError."""
+    for start in ("0 m", "A", "-3", "1.5"):
+        outcome = run1("create_grids", {"array": {"across": 2, "up": 0, "spacing_across": ["6 m"], "across_start": start}})
+        assert outcome.is_error and "A number sequence starts at a whole number" in outcome.content, outcome.content
+        assert "ValueError" not in outcome.content
+    assert read(grids) == {}
+    made = run1("create_grids", {"array": {"across": 2, "up": 0, "spacing_across": ["6 m"], "across_start": " 07 "}})
+    assert not made.is_error and sorted(read(grids)) == ["07", "08"], made.content

@@ -90,3 +90,35 @@ def test_in_a_workshared_model_a_level_a_colleague_borrows_is_left_out_and_named
         assert "Ground" in names and "Level 2" in names and "First" not in names
         moved = run_one(box, "move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "1 m"}]})
         assert "borrowed by li" in moved.content, moved.content
+
+
+def test_a_level_whose_walls_a_colleague_borrows_is_left_out_naming_them(documents):
+    """Moving a level changes what stands on it: Revit refuses it while a colleague holds one of those.
+    The level is left out, the held elements named (not Revit's rollback); the other level moves."""
+    from paracore.hosts.revit.executor import run_batch
+    from paracore.hosts.standin.sandbox import Sandbox
+    from paracore.tools.framework.registry import default_registry
+    from revit_standin import central
+
+    def run_one(box, name, arguments):
+        call = default_registry().prepare(name, arguments, [])
+        [outcome] = box.bridge.call(lambda: run_batch(box.host.uiapp.ActiveUIDocument, box.session, "step",
+                                                      [("c1", call)]), timeout=60)
+        return outcome
+
+    def state(d):
+        levels = {lv.Name: lv for lv in DB.FilteredElementCollector(d).OfClass(DB.Level)}
+        walls = [w.Id.Value for w in DB.FilteredElementCollector(d).OfClass(DB.Wall) if w.LevelId == levels["Level 2"].Id]
+        return {n: lv.Elevation for n, lv in levels.items()}, walls
+
+    with Sandbox("duplex", workshared="maria:Views:1") as box:
+        before, walls = box.on_main_thread(lambda: state(box.doc))
+        box.on_main_thread(lambda: central.colleague_borrows(box.doc, "li", [walls[0]]))
+        outcome = run_one(box, "move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "600 mm"},
+                                                          {"level": "Roof", "elevation": None, "by": "600 mm"}]})
+        assert not outcome.is_error, outcome.content
+        assert f"wall (id {walls[0]}, borrowed by li)" in outcome.content and "'Level 2'" in outcome.content
+        after, _ = box.on_main_thread(lambda: state(box.doc))
+        assert after["Level 2"] == before["Level 2"] and after["Roof"] == pytest.approx(before["Roof"] + 0.6 * M)
+        alone = run_one(box, "move_levels", {"levels": [{"level": "Level 2", "elevation": None, "by": "600 mm"}]})
+        assert f"wall (id {walls[0]}, borrowed by li)" in alone.content and "Revit rolled" not in alone.content

@@ -191,3 +191,28 @@ def test_points_where_a_column_already_stands_are_left_out_and_named(run1, sessi
     assert len(session.working_set.ids) == 1 and "Left out 1 point(s) where a column already stands" in outcome.content
     again = run1("place_structural_columns", {"points": [[0, 0]], "base_level": "Level 1"})
     assert again.is_error and "already stands on Level 1 at every point" in again.content
+
+
+def test_columns_at_grids_when_only_a_linked_model_has_grids_say_so(run1, read, host):
+    """A structural model often sees its grids in the architect's link: Revit's columns go at the model's
+    own grids, so the refusal names the link's grids (copy them in, or give points), not just "no grids"."""
+    from revit_standin import links, loader
+
+    def link_a_model_with_grids(doc):
+        other = loader.new_document(doc._application, "Architecture", metric=True)
+        made = DB.Transaction(other, "Grids")
+        made.Start()
+        for x in (0.0, 20.0):
+            DB.Grid.Create(other, DB.Line.CreateBound(DB.XYZ(x, -10, 0), DB.XYZ(x, 30, 0)))
+        made.Commit()
+        placed = DB.Transaction(doc, "Link")
+        placed.Start()
+        links.add_link(doc, "Architecture", linked=other)
+        placed.Commit()
+
+    read(link_a_model_with_grids)
+    for grids in (["all"], ["1", "2"]):
+        outcome = run1("place_structural_columns", {"grids": grids, "base_level": "Level 1", "top_level": "Level 2"})
+        assert outcome.is_error and "linked model 'Architecture.rvt : 1' has 2 grids (1, 2)" in outcome.content, outcome.content
+        assert "copy them into this model" in outcome.content
+    assert read(lambda d: ids_of(d, DB.BuiltInCategory.OST_StructuralColumns)) == []

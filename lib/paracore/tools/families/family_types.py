@@ -94,8 +94,20 @@ def find_family_symbol(ctx, name: str):
     family = [s for s in symbols if _normal(s.FamilyName) == key]
     if family:
         return family[0]
+    _refuse_a_wall_foundation_type(ctx, key)
     raise ToolError(_no_such_type("family type", name, [type_label(s) for s in family_symbols(ctx)])
                     + " Give family_type as 'Family: Type' (list_family_types lists them).")
+
+
+def _refuse_a_wall_foundation_type(ctx, key: str) -> None:
+    """A wall foundation type is a system family's (WallFoundationType, no FamilySymbol): say which tool
+    places it rather than that no such type exists."""
+    from Autodesk.Revit import DB
+    for found in DB.FilteredElementCollector(ctx.doc).OfClass(DB.WallFoundationType):
+        label = f"{found.FamilyName}: {found.Name}"
+        if key in (_normal(label), _normal(found.Name), _normal(found.FamilyName)):
+            _refuse(f"'{label}' is a structural footing type of a system family (a wall foundation, under a wall): "
+                    "place it with place_wall_foundations.")
 
 
 def placeable_kind(symbol) -> FamilyKind:

@@ -51,7 +51,16 @@ def LoadOptions():  # noqa: N802 - binds the class
     return LoadOptions
 
 
+def _unquoted(path: str) -> str:
+    """The path as pasted, without the quotes Windows Explorer's "Copy as path" puts around it."""
+    path = path.strip()
+    if len(path) >= 2 and path[0] == path[-1] and path[0] in "\"'":
+        path = path[1:-1].strip()
+    return path
+
+
 def _files(path: str) -> list[str]:
+    path = _unquoted(path)
     if os.path.isdir(path):
         files = sorted(os.path.join(path, name) for name in os.listdir(path) if name.lower().endswith(".rfa"))
         if not files:
@@ -70,7 +79,9 @@ def _files(path: str) -> list[str]:
 def _describe(ctx, args: LoadFamilyArgs) -> str:
     files = _files(args.path)
     names = listed([os.path.splitext(os.path.basename(f))[0] for f in files], 5)
-    return f"Load {len(files)} famil{'y' if len(files) == 1 else 'ies'} ({names}); one already loaded is {args.if_loaded}"
+    loaded = ("overwritten, with its parameter values" if args.if_loaded == "overwrite" else "kept as it is")
+    return (f"Load {len(files)} famil{'y' if len(files) == 1 else 'ies'} ({names}); a family of that name already in "
+            f"the model is {loaded}")
 
 
 @tool(writes=True, working_set_policy="none", describe=_describe)

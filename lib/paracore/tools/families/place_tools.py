@@ -243,7 +243,7 @@ def _report(ctx, symbol, plan: Plan, ids: list[int], placements: list[Placement]
             f"Ids: {listed([str(i) for i in ids], 20)}.")
     if set(ctx.session.working_set.ids) == set(ids):
         text += " They are now the working set."
-    return text + held_note
+    return text + "".join(f" {note}" for note in plan.notes) + held_note
 
 
 def _instance_row(ctx, value: int, instance, placement: Placement) -> str:

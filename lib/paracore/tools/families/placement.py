@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 from paracore.core.units import format_length
+from paracore.revit import links
 from paracore.tools.families.family_types import (FACE_BASED, HOST_CATEGORIES, HOST_CEILING, HOST_FLOOR,
                                                   HOST_NAMES, HOST_ROOF, HOST_WALL, HOSTED, LEVEL_BASED,
                                                   LINE_BASED, FamilyKind)
@@ -87,7 +88,11 @@ def plan_placements(ctx, args, kind: FamilyKind) -> Plan:
         placements = [_point_placement(ctx, args, kind, f"point {i}", _xy(ctx, p), host, None)
                       for i, p in enumerate(args.points, 1)]
     else:
-        placements = _working_set_placements(ctx, args, kind, host)
+        placements, missing = _working_set_placements(ctx, args, kind, host)
+        if missing:   # deleted in Revit since they were found: said, so that 7 of 8 is not taken for all
+            gone = "element of the working set is" if len(missing) == 1 else "elements of the working set are"
+            return Plan(kind, placements, [f"{len(missing)} {gone} no longer in the model "
+                                           f"({id_sample(missing, where='')}) and got none."])
     return Plan(kind, placements)
 
 
@@ -162,7 +167,48 @@ def _host_at(ctx, kind: FamilyKind, xy, level, source: str):
             return found
     names = " or ".join(HOST_NAMES[h] for h in _host_kinds(kind))
     raise ToolError(f"No {names} of {level.Name} is at {source} ({_shown_xy(ctx, xy)}): a {kind.words} family needs "
-                    f"its point on a {names}. Give points on one, or host_id. Nothing was placed.")
+                    f"its point on a {names}.{_in_a_link(ctx, kind, xy)} Give points on one, or host_id. "
+                    "Nothing was placed.")
+
+
+def _in_a_link(ctx, kind: FamilyKind, xy) -> str:
+    """Where a linked model's host is at the point: Revit hosts these families only in the model's own
+    elements, so the refusal says whose element is there rather than leaving "no wall" unexplained."""
+    from Autodesk.Revit import DB
+    for link in links.links(ctx.doc):
+        if link.document is None:
+            continue
+        local = _in_link_coordinates(link.instance.GetTotalTransform(), xy)
+        for host_kind in _host_kinds(kind):
+            found = _linked_host_at(link.document, host_kind, local)
+            if found is not None:
+                return (f" The {HOST_NAMES[host_kind]} there, {HOST_NAMES[host_kind]} {ctx.id_value(found.Id)} of the "
+                        f"linked model '{link.label}', cannot host it: Revit hosts a family only in this model's own "
+                        f"{HOST_NAMES[host_kind]}s.")
+    return ""
+
+
+def _in_link_coordinates(transform, xy) -> tuple[float, float]:
+    """A host-model point in plan in the link's coordinates: a link's transform is rigid (a move and a turn),
+    so its inverse is the offset from its origin along its axes."""
+    dx, dy = xy[0] - transform.Origin.X, xy[1] - transform.Origin.Y
+    return (dx * transform.BasisX.X + dy * transform.BasisX.Y, dx * transform.BasisY.X + dy * transform.BasisY.Y)
+
+
+def _linked_host_at(document, host_kind: int, xy):
+    from Autodesk.Revit import DB
+    if host_kind == HOST_WALL:
+        for wall in DB.FilteredElementCollector(document).OfClass(DB.Wall):
+            distance = _distance_to_line(wall, xy) if isinstance(wall.Location, DB.LocationCurve) else None
+            if distance is not None and distance <= wall.Width / 2 + WALL_REACH:
+                return wall
+        return None
+    category = getattr(DB.BuiltInCategory, HOST_CATEGORIES[host_kind])
+    for slab in DB.FilteredElementCollector(document).OfCategory(category).WhereElementIsNotElementType():
+        box = slab.get_BoundingBox(None)
+        if box is not None and box.Min.X <= xy[0] <= box.Max.X and box.Min.Y <= xy[1] <= box.Max.Y:
+            return slab
+    return None
 
 
 def _wall_at(ctx, xy, level):
@@ -257,7 +303,8 @@ def _line_placement(ctx, args, index: int, pair) -> Placement:
 
 
 # -- relative to the working set ----------------------------------------------------------------------------------
-def _working_set_placements(ctx, args, kind: FamilyKind, host) -> list[Placement]:
+def _working_set_placements(ctx, args, kind: FamilyKind, host) -> tuple[list[Placement], list[int]]:
+    """One placement per element of the working set; and the ids of those no longer in the model."""
     members, missing = elements_by_id(ctx, ctx.session.working_set.ids)
     if not members:
         raise ToolError("The working set is empty: put the rooms, ceilings, floors or walls to place at in it "
@@ -276,7 +323,7 @@ def _working_set_placements(ctx, args, kind: FamilyKind, host) -> list[Placement
                         f"({id_sample(others)}), so there is no point to place at for them"
                         + (" (a level-based family is not placed at a wall: give points)" if kind.kind == LEVEL_BASED else "")
                         + ". Narrow the working set (filter_working_set), or give points.")
-    return placements
+    return placements, missing
 
 
 def _anchor(ctx, kind: FamilyKind, element):

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass
 
 from paracore.core.display import display_text
+from paracore.revit import links
 from paracore.tools.framework.lookup import LISTED_CHOICES, names_match
 from paracore.tools.framework.results import ToolError
 
@@ -102,6 +103,27 @@ def all_grids(ctx) -> list:
     return list(DB.FilteredElementCollector(ctx.doc).OfClass(DB.Grid))
 
 
+def linked_grids_note(ctx) -> str:
+    """The grids the model's loaded links have, when the model has none of its own: what is drawn on them in
+    Revit goes at the model's own grids, so a refusal says where the grids the user sees are."""
+    from Autodesk.Revit import DB
+    if all_grids(ctx):
+        return ""
+    notes = []
+    for link in links.links(ctx.doc):
+        if link.document is None:
+            continue
+        names = sorted((g.Name for g in DB.FilteredElementCollector(link.document).OfClass(DB.Grid)), key=_sort_key)
+        if names:
+            more = f" and {len(names) - LISTED_CHOICES} more" if len(names) > LISTED_CHOICES else ""
+            notes.append(f"linked model '{display_text(link.label)}' has {len(names)} grids "
+                         f"({', '.join(display_text(n) for n in names[:LISTED_CHOICES])}{more})")
+    if not notes:
+        return ""
+    return (f" The {'; the '.join(notes)}: Revit places columns and beams on this model's own grids only, so copy "
+            "them into this model (Revit's Copy/Monitor) or give points.")
+
+
 def grid_line(ctx, grid) -> GridLine:
     from Autodesk.Revit import DB
     curve = grid.Curve
@@ -128,7 +150,8 @@ def find_grid(ctx, name, grids=None):
     if found is not None:
         return found
     if not grids:
-        raise ToolError(f"No grid named '{display_text(text)}': the model has no grids. create_grids makes them.")
+        raise ToolError(f"No grid named '{display_text(text)}': the model has no grids. create_grids makes them."
+                        f"{linked_grids_note(ctx)}")
     shown = sorted((g.Name for g in grids), key=_sort_key)
     more = f" and {len(shown) - LISTED_CHOICES} more" if len(shown) > LISTED_CHOICES else ""
     raise ToolError(f"No grid named '{display_text(text)}'. Grids: "
@@ -247,8 +270,12 @@ def sequence_names(style: str, count: int, start: str | None = None) -> list[str
     (default A) through A…Z without I and O, then AA, AB, … (a letter sequence's start may be any
     such name)."""
     if style == "numbers":
-        first = int(start) if start not in (None, "") else 1
-        width = len(str(start)) if start not in (None, "") and str(start).startswith("0") else 0
+        text = str(start).strip() if start is not None else ""
+        if text and not (text.isascii() and text.isdigit()):
+            raise ToolError(f"A number sequence starts at a whole number, e.g. '1' or '01'; got "
+                            f"'{display_text(start)}'. For letters give 'letters'; for other names give them as a list.")
+        first = int(text) if text else 1
+        width = len(text) if text.startswith("0") else 0
         return [str(first + n).zfill(width) for n in range(count)]
     first = _letters_index(start) if start not in (None, "") else 0
     return [_letters_name(first + n) for n in range(count)]

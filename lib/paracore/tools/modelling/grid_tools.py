@@ -146,9 +146,12 @@ def _check_geometry(ctx, grid: PlannedGrid) -> None:
         raise ToolError(f"Grid {_label(grid)}: its start and end are the same point; give two points apart.")
     if grid.through is not None:
         (xt, yt) = grid.through
-        if abs((x1 - x0) * (yt - y0) - (y1 - y0) * (xt - x0)) < 1e-9:
-            raise ToolError(f"Grid {_label(grid)}: 'through' is on the line from start to end; an arc needs a point "
-                            "off it (or leave through null for a straight grid).")
+        chord = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        off_line = abs((x1 - x0) * (yt - y0) - (y1 - y0) * (xt - x0)) / chord
+        if off_line <= SHORT_CURVE_TOLERANCE:   # nearer is no arc meant: its radius would run to thousands of km
+            raise ToolError(f"Grid {_label(grid)}: 'through' is on the line from start to end (within "
+                            f"{_fmt(ctx, SHORT_CURVE_TOLERANCE)}); an arc needs a point off it (or leave through "
+                            "null for a straight grid).")
 
 
 def _label(grid: PlannedGrid) -> str:

@@ -28,7 +28,7 @@ from paracore.core.units import Length, format_length
 from paracore.tools.documentation import naming_patterns as naming
 from paracore.tools.documentation.naming_patterns import Kept, Row
 from paracore.tools.framework import worksharing_targets as targets_of
-from paracore.tools.framework.lookup import find_level, levels_by_elevation
+from paracore.tools.framework.lookup import category_of, find_level, levels_by_elevation
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput, fit_rows
@@ -257,16 +257,45 @@ def _plan_moves(ctx, args: MoveLevelsArgs) -> tuple[list[PlannedMove], str]:
         after = ctx.length(item.elevation) if item.elevation is not None else level.Elevation + ctx.length(item.by)
         moves.append((level, PlannedMove(key, level.Name, level.Elevation, after)))
     kept, note = targets_of.leave_out_held(ctx, [lv for lv, _ in moves])
+    kept, held_note = _leave_out_levels_with_held_elements(ctx, kept)
     keep = {ctx.id_value(lv.Id) for lv in kept}
-    return [m for lv, m in moves if ctx.id_value(lv.Id) in keep], note
+    return [m for lv, m in moves if ctx.id_value(lv.Id) in keep], note + held_note
+
+
+def _leave_out_levels_with_held_elements(ctx, levels) -> tuple[list, str]:
+    """Moving a level changes every element on it, and Revit rolls the move back while a colleague
+    holds one of them: such a level is left out before anything is borrowed, the held elements named."""
+    if not ctx.doc.IsWorkshared:
+        return levels, ""
+    kept, notes = [], []
+    for level in levels:
+        held = [e for e in _on_level(ctx, ctx.id_value(level.Id)) if targets_of.held_now(ctx, ctx.id_value(e.Id))]
+        if not held:
+            kept.append(level)
+            continue
+        named = [f"{category_of(e).lower().rstrip('s')} (id {ctx.id_value(e.Id)}, {targets_of.held_by(ctx, e)})"
+                 for e in held]
+        notes.append(f"'{display_text(level.Name)}', as {plural(len(held), 'element')} on it "
+                     f"{'is' if len(held) == 1 else 'are'} held: {listed(named, 4)}")
+    if not notes:
+        return kept, ""
+    return kept, (f" Not moved: {'; '.join(notes)}. A level's move changes what stands on it, which Revit lets "
+                  "nobody else change until its owner synchronizes and relinquishes it; then Reload Latest and "
+                  "ask again.")
+
+
+def _on_level(ctx, level_id: int) -> list:
+    """The elements whose level is this one (what moves with it)."""
+    from Autodesk.Revit import DB
+    collector = DB.FilteredElementCollector(ctx.doc).WherePasses(DB.ElementLevelFilter(ctx.element_id(level_id)))
+    return list(collector.WhereElementIsNotElementType())
 
 
 def _hosted(ctx, level_id: int) -> dict[int, float]:
     """Element id -> the height of its location (a point's Z, a curve's start Z), for what stands on the level."""
     from Autodesk.Revit import DB
     heights = {}
-    collector = DB.FilteredElementCollector(ctx.doc).WherePasses(DB.ElementLevelFilter(ctx.element_id(level_id)))
-    for element in collector.WhereElementIsNotElementType():
+    for element in _on_level(ctx, level_id):
         location = element.Location
         if isinstance(location, DB.LocationPoint):
             heights[ctx.id_value(element.Id)] = location.Point.Z

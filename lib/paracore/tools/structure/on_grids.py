@@ -29,7 +29,7 @@ def intersection_points(ctx, grids: list[str]) -> list:
     if not found:
         named = "the model's grids" if chosen_names(grids) is None else f"grids {', '.join(grids)}"
         raise ToolError(f"{named[0].upper()}{named[1:]} do not cross anywhere: a column at a grid intersection needs "
-                        "two grids that cross (create_grids makes them).")
+                        f"two grids that cross (create_grids makes them).{gl.linked_grids_note(ctx)}")
     return found
 
 

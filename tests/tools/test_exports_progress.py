@@ -10,9 +10,9 @@ from Autodesk.Revit import DB
 from paracore.agent import ApprovalPolicy
 from paracore.core import events as ev
 from paracore.core.messages import ToolCallPart
-from paracore.hosts.standin.sandbox import Sandbox
 from paracore.llm.base import CancelToken
 from paracore.llm.scripted import ScriptedModel
+from sheets_sandbox import duplex_with_sheets
 from paracore.mcp.backend import ClientInfo
 from paracore.mcp.calls import run_call
 
@@ -21,12 +21,7 @@ SHEETS = 4
 
 @pytest.fixture(scope="module")
 def box():
-    with Sandbox("duplex") as sandbox:
-        agent = sandbox.agent(ScriptedModel([]), policy=ApprovalPolicy("never"))
-        calls = [ToolCallPart(id=f"s{n}", name="create_sheet", arguments={"number": f"A10{n}", "name": f"Sheet {n}"})
-                 for n in range(1, SHEETS + 1)]
-        finished = [e for e in agent.run_calls(calls) if isinstance(e, ev.ToolCallFinished)]
-        assert not any(e.is_error for e in finished), [e.content for e in finished]
+    with duplex_with_sheets(SHEETS) as sandbox:
         yield sandbox
 
 

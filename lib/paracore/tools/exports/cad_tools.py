@@ -31,7 +31,7 @@ from pydantic import Field
 
 from paracore.core.display import display_text
 from paracore.core.settings import load_settings
-from paracore.tools.exports.choice import ExportChoiceArgs, chosen_views, file_label, label
+from paracore.tools.exports.choice import ExportChoiceArgs, chosen_views, file_label, label, noun
 from paracore.tools.exports.destination import Destination, destination
 from paracore.tools.exports.export_job import ExportJob, Piece
 from paracore.tools.framework.registry import tool
@@ -64,7 +64,7 @@ def export_cad(ctx, args: ExportCadArgs):
     _require_exporter(ctx, args.format, notes)
     target = destination(ctx.doc, args.folder, load_settings().export_folder)
     pieces = [Piece(label(view), _one_view(ctx, view, options, args.format, target)) for view in views]
-    return ExportJob(args.format.upper(), _noun(views), pieces, target, notes=notes)
+    return ExportJob(args.format.upper(), noun(views), pieces, target, notes=notes)
 
 
 def cad_options(ctx, args: ExportCadArgs):
@@ -146,9 +146,3 @@ def _names_in(folder: Path) -> set[str]:
     except OSError:
         return set()
 
-
-def _noun(views) -> str:
-    from Autodesk.Revit import DB
-    if all(isinstance(v, DB.ViewSheet) for v in views):
-        return "sheet"
-    return "view" if not any(isinstance(v, DB.ViewSheet) for v in views) else "sheet or view"

@@ -58,6 +58,14 @@ def chosen_views(ctx, args: ExportChoiceArgs) -> list:
     return [_exportable(view) for view in unique]
 
 
+def noun(views) -> str:
+    """What an export's pieces are called in its results: sheets, views, or both."""
+    from Autodesk.Revit import DB
+    if all(isinstance(v, DB.ViewSheet) for v in views):
+        return "sheet"
+    return "view" if not any(isinstance(v, DB.ViewSheet) for v in views) else "sheet or view"
+
+
 def label(view) -> str:
     """ "A101 - Plans" for a sheet, "Floor Plan: Level 1" for a view."""
     from Autodesk.Revit import DB

@@ -43,7 +43,7 @@ from pydantic import Field
 
 from paracore.core.display import display_text
 from paracore.core.settings import load_settings
-from paracore.tools.exports.choice import ExportChoiceArgs, chosen_views, file_label, label
+from paracore.tools.exports.choice import ExportChoiceArgs, chosen_views, file_label, label, noun
 from paracore.tools.exports.destination import MAX_PATH, Destination, destination, safe_stem, windows_length
 from paracore.tools.exports.export_job import ExportJob, Piece
 from paracore.tools.exports.pdf_combine import CombinedPdf
@@ -90,7 +90,7 @@ def export_pdf(ctx, args: ExportPdfArgs):
     if args.combine:
         return _combined_job(ctx, args, views, target)
     pieces = [Piece(label(view), _single(ctx, view, args, target)) for view in views]
-    return ExportJob("PDF", _noun(views), pieces, target, describe=_pages)
+    return ExportJob("PDF", noun(views), pieces, target, describe=_pages)
 
 
 # --- one file per sheet -------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ def _combined_job(ctx, args: ExportPdfArgs, views, target: Destination) -> Expor
         return [combined.write(path, scratch.folder()), *files]
 
     pieces = [Piece(label(view), alone(index, view)) for index, view in enumerate(views)]
-    return ExportJob("PDF", _noun(views), pieces, target, describe=_pages, after=combine, pieces_kept=keep,
+    return ExportJob("PDF", noun(views), pieces, target, describe=_pages, after=combine, pieces_kept=keep,
                      cleanup=scratch.delete)
 
 
@@ -254,12 +254,6 @@ def _check_pattern(ctx, pattern: str, views) -> None:
                         "chosen sheet or view has. Use {Sheet Number}, {Sheet Name}, {View Name} or a parameter "
                         "of the sheets (get_parameters lists them).")
 
-
-def _noun(views) -> str:
-    from Autodesk.Revit import DB
-    if all(isinstance(v, DB.ViewSheet) for v in views):
-        return "sheet"
-    return "view" if not any(isinstance(v, DB.ViewSheet) for v in views) else "sheet or view"
 
 
 def _pages(path: Path) -> str:

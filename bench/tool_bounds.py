@@ -458,6 +458,16 @@ def grids_and_levels_on_the_big_model(b: Bounds) -> None:
     b.call("rename_levels", {"levels": [{"level": name, "name": "Same"} for name in second]}, error=True)
     b.call("move_levels", {"levels": [{"level": name, "elevation": None, "by": "10 mm"} for name in second]})
     b.call("move_levels", {"levels": [{"level": renamed[0]["name"], "elevation": None, "by": "100 mm"}]})     # its walls move with it
+    b.call("rename_levels", {"levels": [{"level": r["name"], "name": r["level"]} for r in renamed]})  # names back
+
+
+def _floor_plan_names(doc) -> list[str]:
+    from Autodesk.Revit import DB
+    """The floor plans on no sheet yet, those showing the fewest elements (the smallest on paper) first."""
+    placed = {vp.ViewId.Value for vp in DB.FilteredElementCollector(doc).OfClass(DB.Viewport)}
+    plans = [v for v in DB.FilteredElementCollector(doc).OfClass(DB.ViewPlan)
+             if not v.IsTemplate and v.ViewType == DB.ViewType.FloorPlan and v.Id.Value not in placed]
+    return [v.Name for v in sorted(plans, key=lambda v: DB.FilteredElementCollector(doc, v.Id).WhereElementIsNotElementType().GetElementCount())]
 
 
 def _grid_letters(count: int) -> list[str]:
@@ -535,8 +545,11 @@ def rename_and_renumber_on_the_big_model(b: Bounds) -> None:
     b.call("renumber_sheets", {"number_prefix": "A", "start": "A201"})
     b.call("renumber_sheets", {"sheets": ["A201"], "start": "A240"}, error=True)           # A240 is kept
     b.call("renumber_viewports", {"sheet": "A201"}, error=True)                           # no viewports
-    b.call("place_views_on_sheet", {"sheet": "A202", "views": ["Level 1 - Plan", "Level 2 - Plan"]})
+    plans = b.on_main(_floor_plan_names)[:2]            # the smallest, whatever the scenarios before named them
+    b.call("place_views_on_sheet", {"sheet": "A202", "views": [f"Floor Plan: {name}" for name in plans]})
     b.call("renumber_viewports", {"sheet": "A202", "order": "top_to_bottom"})
+    b.call("rename_views", {"view_type": "Floor Plan", "find": " - Plan"})    # the plans' names back, for
+                                                                              # the scenarios that follow
     b.call("renumber_viewports", {"sheet": "No such sheet"}, error=True)
 def drawings_and_models_out_of_the_big_model(b: Bounds) -> None:
     """export_cad of every sheet (more files than the result lists) and of many views the stand-in
@@ -826,11 +839,23 @@ def view_filters_on_every_view(b: Bounds) -> None:
     first = f"{LONG_TYPE[:80]} 000"
     b.call("create_view_filter", {"name": "x", "categories": ["Walls", "Doors", "Windows", "Floors"],
                                   "conditions": [{"parameter": "Length", "op": ">", "value": "1 m"}]}, error=True)
+    b.call("apply_view_filter", {"filter": first, "views": ["3D Default"], "color": "red"})   # the template
+    b.on_main(_without_templates)     # an earlier scenario gave the views a template that controls filters
     b.call("apply_view_filter", {"filter": first, "views": VIEW_NAMES, "color": "red", "line_weight": 9})
     b.call("list_view_filters")
     b.call("list_view_filters", {"offset": 10})
     b.call("apply_view_filter", {"filter": "No such filter"}, error=True)                  # lists the filters
     b.call("remove_view_filter", {"filter": first, "views": VIEW_NAMES})
+
+
+def _without_templates(doc) -> None:
+    from Autodesk.Revit import DB
+    transaction = DB.Transaction(doc, "No templates")
+    transaction.Start()
+    for view in DB.FilteredElementCollector(doc).OfClass(DB.View3D):
+        if not view.IsTemplate and view.Name in VIEW_NAMES:
+            view.ViewTemplateId = DB.ElementId.InvalidElementId
+    transaction.Commit()
 
 
 def families_on_the_big_model(b: Bounds) -> None:
@@ -859,7 +884,7 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     working_set_tools_on_every_element, set_parameter_and_read_long_values_on_every_wall, quantities_of_every_element,
     change_type_move_rotate_and_copy_every_wall, colour_isolate_and_box_every_wall, schedule_every_wall,
     view_templates_on_every_view, create_on_the_big_model, sheets_on_the_big_model,
-    rename_and_renumber_on_the_big_model, rooms_on_the_big_model,
+    rooms_on_the_big_model,
     drawings_and_models_out_of_the_big_model,
     check_model_on_the_big_model, run_python_printing_a_lot_and_raising, script_tools_on_every_element,
     run_script_is_bounded_whatever_the_script_says, delete_every_wall_a_level_and_types_then_undo,
@@ -867,8 +892,9 @@ SCENARIOS: list[Callable[[Bounds], None]] = [
     annotations_on_the_big_model, worksharing_on_the_big_model, pictures_of_the_big_model,
     layers_and_materials_on_the_big_model, later_pages_of_every_listing, takeoffs_inside_links,
     exports_on_the_big_model,
-    view_filters_on_every_view, grids_and_levels_on_the_big_model, structure_on_the_big_model,
-    families_on_the_big_model,
+    view_filters_on_every_view, structure_on_the_big_model, families_on_the_big_model,
+    grids_and_levels_on_the_big_model,      # late: it renames the levels the others find by name
+    rename_and_renumber_on_the_big_model,   # last: it renames the views the others find by name
 ]
 
 

@@ -27,6 +27,7 @@ from paracore.tools.filters.filter_rules import FilterParameters, build_filter, 
 from paracore.tools.framework import worksharing_targets as targets_of
 from paracore.tools.framework.errors import format_exception_for_model
 from paracore.tools.framework.lookup import all_views, category_name, find_view, resolve_category, view_label
+from paracore.tools.framework.names import PROHIBITED  # ParameterFilterElement.Create refuses them too
 from paracore.tools.framework.read_back import ReadBack
 from paracore.tools.framework.registry import tool
 from paracore.tools.framework.results import Change, ToolError, ToolOutput, offset_field, page_of
@@ -34,7 +35,6 @@ from paracore.tools.framework.wording import listed, plural
 from paracore.tools.views.view_template_tools import view_templates
 from paracore.tools.views.view_tools import COLOURS, parse_color
 
-PROHIBITED = "{}[]|;<>?`~"     # ParameterFilterElement.Create: "name cannot include prohibited characters"
 SHOWN_VIEWS = 8                 # views named per filter or in a result
 SHOWN_FILTERS = 25              # filters listed by list_view_filters...
 ROWS_BUDGET = 1500              # ...within this many characters

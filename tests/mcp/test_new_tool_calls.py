@@ -8,15 +8,8 @@ model makes."""
 from __future__ import annotations
 
 import pytest
-from jsonschema import Draft7Validator, Draft202012Validator
 
-from paracore.mcp.catalogue import tool_infos
-from paracore.tools.framework.catalogue import load_tools
-from paracore.tools.framework.registry import ToolCallError, default_registry
-
-load_tools()
-REGISTRY = default_registry()
-INFOS = {info.name: info for info in tool_infos(REGISTRY)}
+from plausible_calls import REGISTRY, check_plausible_call
 
 CALLS = {
     "export_pdf": [
@@ -86,13 +79,4 @@ def test_every_new_tool_has_plausible_calls_here():
 @pytest.mark.parametrize("name, call", [(name, call) for name, calls in CALLS.items() for call in calls],
                          ids=lambda value: value if isinstance(value, str) else "")
 def test_a_plausible_call_validates_against_the_mcp_schema_and_both_forms_read_it_alike(name, call):
-    schema, spec = INFOS[name].input_schema, REGISTRY.get(name)
-    for validator in (Draft202012Validator, Draft7Validator):
-        validator.check_schema(schema)
-        validator(schema).validate(call)
-    strict_call = {field: call.get(field) for field in spec.parameters["properties"]}
-    Draft202012Validator(spec.parameters).validate(strict_call)
-    given, given_strictly = REGISTRY.prepare(name, call, []), REGISTRY.prepare(name, strict_call, [])
-    assert not isinstance(given, ToolCallError), given.message
-    assert not isinstance(given_strictly, ToolCallError), given_strictly.message
-    assert given.args == given_strictly.args
+    check_plausible_call(name, call)
